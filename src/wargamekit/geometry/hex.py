@@ -1,0 +1,338 @@
+"""Axial hex coordinates: distance, neighbours, rings, disks, lines, rotation, offset labels.
+
+Coordinates are axial ``(q, r)`` with the implied cube coordinate ``s = -q - r``. The six
+directions are numbered 0..5 in a fixed order (see :data:`DIRECTIONS`): direction 0 is
+``(+1, 0)``, and the numbers go counterclockwise on screen. On a flat-top map direction 0 is
+south-east (1 north-east, 2 north, 3 north-west, 4 south-west, 5 south); on a pointy-top map
+it is east (1 north-east, 2 north-west, 3 west, 4 south-west, 5 south-east).
+
+Corner (vertex) ``v`` is the corner shared by hexsides ``v`` and ``v + 1`` (mod 6).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterator
+
+from attrs import frozen
+
+__all__ = [
+    "DIRECTIONS",
+    "Hex",
+    "HexLabelError",
+    "OffsetLayout",
+    "hex_line",
+    "hex_line_pair",
+    "LINE_EPSILON",
+]
+
+#: Axial ``(dq, dr)`` of the six directions, index = direction number.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+#: Cube nudge ``(eq, er, es)`` added to every interpolated point of a line. The three parts are
+#: different and sum to zero, so a point exactly on a hex edge or corner always rounds the same
+#: way. :func:`hex_line` with ``nudge=-1`` subtracts it instead (the "other side" of the edge).
+LINE_EPSILON: tuple[float, float, float] = (1e-6, 2e-6, -3e-6)
+
+
+class HexLabelError(ValueError):
+    """A printed map label (like ``"0304"``) could not be parsed."""
+
+
+class OffsetLayout(enum.Enum):
+    """How a rectangular printed map shoves alternate columns or rows.
+
+    ``ODD_Q`` and ``EVEN_Q`` are flat-top maps whose odd (even) columns sit half a hex lower;
+    ``ODD_R`` and ``EVEN_R`` are pointy-top maps whose odd (even) rows sit half a hex to the
+    right.
+    """
+
+    ODD_Q = "odd-q"
+    EVEN_Q = "even-q"
+    ODD_R = "odd-r"
+    EVEN_R = "even-r"
+
+    @property
+    def flat_top(self) -> bool:
+        """True for the flat-top (column-shoved) layouts."""
+        return self in (OffsetLayout.ODD_Q, OffsetLayout.EVEN_Q)
+
+    def __repr__(self) -> str:
+        return f"OffsetLayout.{self.name}"
+
+
+def _axial_to_offset(q: int, r: int, layout: OffsetLayout) -> tuple[int, int]:
+    if layout is OffsetLayout.ODD_Q:
+        return q, r + (q - (q & 1)) // 2
+    if layout is OffsetLayout.EVEN_Q:
+        return q, r + (q + (q & 1)) // 2
+    if layout is OffsetLayout.ODD_R:
+        return q + (r - (r & 1)) // 2, r
+    return q + (r + (r & 1)) // 2, r
+
+
+def _offset_to_axial(col: int, row: int, layout: OffsetLayout) -> tuple[int, int]:
+    if layout is OffsetLayout.ODD_Q:
+        return col, row - (col - (col & 1)) // 2
+    if layout is OffsetLayout.EVEN_Q:
+        return col, row - (col + (col & 1)) // 2
+    if layout is OffsetLayout.ODD_R:
+        return col - (row - (row & 1)) // 2, row
+    return col - (row + (row & 1)) // 2, row
+
+
+@frozen(repr=False, order=True)
+class Hex:
+    """One hex in axial coordinates.
+
+    Args:
+        q: The axial column.
+        r: The axial row.
+
+    >>> Hex(2, -1)
+    Hex(2, -1)
+    >>> Hex(2, -1).s
+    -1
+    >>> Hex(0, 0).distance(Hex(3, -1))
+    3
+    """
+
+    q: int
+    r: int
+
+    def __repr__(self) -> str:
+        return f"Hex({self.q}, {self.r})"
+
+    @property
+    def s(self) -> int:
+        """The third cube coordinate, ``-q - r``."""
+        return -self.q - self.r
+
+    # -- offset coordinates and printed labels ------------------------------------------------
+
+    @classmethod
+    def from_offset(cls, col: int, row: int, layout: OffsetLayout = OffsetLayout.ODD_Q) -> Hex:
+        """Build a hex from printed-map offset coordinates.
+
+        Args:
+            col: The map column.
+            row: The map row.
+            layout: Which columns or rows are shoved.
+
+        >>> Hex.from_offset(3, 4)
+        Hex(3, 3)
+        """
+        return cls(*_offset_to_axial(col, row, layout))
+
+    def to_offset(self, layout: OffsetLayout = OffsetLayout.ODD_Q) -> tuple[int, int]:
+        """Return ``(col, row)`` in the given offset layout.
+
+        >>> Hex(3, 3).to_offset()
+        (3, 4)
+        """
+        return _axial_to_offset(self.q, self.r, layout)
+
+    @classmethod
+    def from_label(cls, label: str, layout: OffsetLayout = OffsetLayout.ODD_Q, *, base: int = 0) -> Hex:
+        """Parse a printed label such as ``"0304"`` (column 03, row 04).
+
+        The label is an even number (4 or more) of digits: the first half is the column and
+        the second half the row. ``base`` is the number printed on the first column and row
+        (0 keeps labels equal to the offset coordinates; many printed maps use 1).
+
+        Raises:
+            HexLabelError: If the label is not an even number of at least four digits.
+
+        >>> Hex.from_label("0304")
+        Hex(3, 3)
+        >>> Hex.from_label("0304").to_label()
+        '0304'
+        """
+        if not (isinstance(label, str) and label.isdigit() and len(label) >= 4 and len(label) % 2 == 0):
+            raise HexLabelError(f"hex label {label!r} is not an even number (>= 4) of digits, like '0304'")
+        half = len(label) // 2
+        return cls.from_offset(int(label[:half]) - base, int(label[half:]) - base, layout)
+
+    def to_label(self, layout: OffsetLayout = OffsetLayout.ODD_Q, *, base: int = 0, digits: int = 2) -> str:
+        """Format the printed label, ``digits`` digits for the column and for the row.
+
+        Raises:
+            HexLabelError: If the column or row is negative or too wide for ``digits``.
+        """
+        col, row = self.to_offset(layout)
+        col, row = col + base, row + base
+        if col < 0 or row < 0 or col >= 10**digits or row >= 10**digits:
+            raise HexLabelError(f"{self!r} has offset ({col}, {row}), which has no {digits}-digit label")
+        return f"{col:0{digits}d}{row:0{digits}d}"
+
+    # -- neighbours and distance -------------------------------------------------------------
+
+    def __add__(self, other: Hex) -> Hex:
+        return Hex(self.q + other.q, self.r + other.r)
+
+    def __sub__(self, other: Hex) -> Hex:
+        return Hex(self.q - other.q, self.r - other.r)
+
+    def neighbour(self, direction: int) -> Hex:
+        """Return the adjacent hex across hexside ``direction`` (taken mod 6).
+
+        >>> Hex(0, 0).neighbour(0)
+        Hex(1, 0)
+        """
+        dq, dr = DIRECTIONS[direction % 6]
+        return Hex(self.q + dq, self.r + dr)
+
+    def neighbours(self) -> tuple[Hex, ...]:
+        """The six adjacent hexes in direction order 0..5."""
+        return tuple(Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS)
+
+    def direction_to(self, other: Hex) -> int:
+        """Return the direction number of an adjacent hex.
+
+        Raises:
+            ValueError: If ``other`` is not adjacent.
+
+        >>> Hex(0, 0).direction_to(Hex(0, -1))
+        2
+        """
+        delta = (other.q - self.q, other.r - self.r)
+        try:
+            return DIRECTIONS.index(delta)
+        except ValueError:
+            raise ValueError(f"{other!r} is not adjacent to {self!r}") from None
+
+    def distance(self, other: Hex) -> int:
+        """The number of hex steps to ``other``."""
+        dq = self.q - other.q
+        dr = self.r - other.r
+        return max(abs(dq), abs(dr), abs(dq + dr))
+
+    def length(self) -> int:
+        """Distance from the origin ``Hex(0, 0)``."""
+        return max(abs(self.q), abs(self.r), abs(self.q + self.r))
+
+    # -- rings, disks, rotation -----------------------------------------------------------------
+
+    def ring(self, radius: int) -> list[Hex]:
+        """The hexes exactly ``radius`` steps away, in a fixed order.
+
+        The walk starts at ``self + radius * direction 4`` and goes round counterclockwise.
+        Radius 0 is ``[self]``.
+
+        Raises:
+            ValueError: If ``radius`` is negative.
+
+        >>> len(Hex(0, 0).ring(2))
+        12
+        """
+        if radius < 0:
+            raise ValueError(f"ring radius must be >= 0, got {radius}")
+        if radius == 0:
+            return [self]
+        dq, dr = DIRECTIONS[4]
+        h = Hex(self.q + dq * radius, self.r + dr * radius)
+        out = []
+        for d in range(6):
+            for _ in range(radius):
+                out.append(h)
+                h = h.neighbour(d)
+        return out
+
+    def disk(self, radius: int) -> list[Hex]:
+        """All hexes within ``radius`` steps (inclusive), sorted by ``(q, r)``.
+
+        Raises:
+            ValueError: If ``radius`` is negative.
+
+        >>> len(Hex(0, 0).disk(2))
+        19
+        """
+        if radius < 0:
+            raise ValueError(f"disk radius must be >= 0, got {radius}")
+        out = []
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                out.append(Hex(self.q + dq, self.r + dr))
+        return out
+
+    def spiral(self, radius: int) -> Iterator[Hex]:
+        """Yield ``self`` and then each ring out to ``radius``."""
+        for k in range(radius + 1):
+            yield from self.ring(k)
+
+    def rotate(self, center: Hex, steps: int) -> Hex:
+        """Rotate about ``center`` by ``steps`` x 60 degrees in direction order.
+
+        One step takes a hex in direction ``d`` from the centre to direction ``d + 1``
+        (counterclockwise on screen); negative steps go the other way.
+
+        >>> Hex(1, 0).rotate(Hex(0, 0), 1)
+        Hex(1, -1)
+        """
+        q, r = self.q - center.q, self.r - center.r
+        s = -q - r
+        for _ in range(steps % 6):
+            q, r, s = -s, -q, -r
+        return Hex(center.q + q, center.r + r)
+
+    def line_to(self, other: Hex, *, nudge: int = 1) -> list[Hex]:
+        """The hexes on the straight line to ``other``; see :func:`hex_line`."""
+        return hex_line(self, other, nudge=nudge)
+
+
+def _cube_round(x: float, y: float, z: float) -> tuple[int, int]:
+    rx = math.floor(x + 0.5)
+    ry = math.floor(y + 0.5)
+    rz = math.floor(z + 0.5)
+    dx = abs(rx - x)
+    dy = abs(ry - y)
+    dz = abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    return rx, ry
+
+
+def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
+    """The hexes on the straight line from ``a`` to ``b``, both included.
+
+    Point ``i`` of ``n = a.distance(b)`` is the cube point ``(a * n + (b - a) * i) / n`` plus
+    ``nudge`` times :data:`LINE_EPSILON`, rounded to the nearest hex. The fixed nudge is the
+    tie-breaking rule: where the exact line runs along a hexside, the same pair always gives the
+    same hexes. ``nudge=-1`` gives the line on the other side of such hexsides, so a ruleset can
+    treat an edge-running line as hindered if either side is (see :func:`hex_line_pair`).
+
+    Args:
+        a: The first hex.
+        b: The last hex.
+        nudge: ``+1`` (the default side) or ``-1`` (the alternate side).
+
+    Raises:
+        ValueError: If ``nudge`` is not ``+1`` or ``-1``.
+
+    >>> hex_line(Hex(0, 0), Hex(3, -1))
+    [Hex(0, 0), Hex(1, 0), Hex(2, -1), Hex(3, -1)]
+    >>> hex_line(Hex(0, 0), Hex(2, -1), nudge=1), hex_line(Hex(0, 0), Hex(2, -1), nudge=-1)
+    ([Hex(0, 0), Hex(1, 0), Hex(2, -1)], [Hex(0, 0), Hex(1, -1), Hex(2, -1)])
+    """
+    if nudge not in (1, -1):
+        raise ValueError(f"nudge must be +1 or -1, got {nudge}")
+    n = a.distance(b)
+    if n == 0:
+        return [a]
+    ex, ey, ez = (nudge * e for e in LINE_EPSILON)
+    aq, ar, as_ = a.q * n, a.r * n, a.s * n
+    dq, dr, ds = b.q - a.q, b.r - a.r, b.s - a.s
+    out = []
+    for i in range(n + 1):
+        # Exact integer numerators, one correctly rounded division: numpy reproduces it bit for bit.
+        q, r = _cube_round((aq + dq * i) / n + ex, (ar + dr * i) / n + ey, (as_ + ds * i) / n + ez)
+        out.append(Hex(q, r))
+    return out
+
+
+def hex_line_pair(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
+    """Both tie-breaking versions of the line, ``(nudge=+1, nudge=-1)``; equal unless the line runs along hexsides."""
+    return hex_line(a, b, nudge=1), hex_line(a, b, nudge=-1)
