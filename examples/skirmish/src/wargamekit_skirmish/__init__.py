@@ -1,0 +1,1 @@
+"""wargamekit ruleset plugin."""

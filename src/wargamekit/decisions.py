@@ -1,0 +1,274 @@
+"""Decisions: what a rule procedure asks a player, with the legal answers.
+
+A ruleset's procedures ``yield`` a :class:`Decision` whenever a player must choose and receive
+the chosen *value* back. The game records the *answer* — a small JSON value (an index, a list of
+indices, a number, a boolean) — so a save file is just those answers.
+
+Four kinds cover the rulebooks:
+
+==================  =========================  ==============================================
+decision            answer recorded            value sent back to the procedure
+==================  =========================  ==============================================
+:class:`Choose`     index of the option        the option's ``value``
+:class:`ChooseSubset` sorted list of indices   tuple of the chosen options' values
+:class:`ChooseNumber` the number               the number
+:class:`YesNo`      ``True``/``False``         the same boolean
+==================  =========================  ==============================================
+
+>>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1")
+>>> d.value_of(1)
+'Line'
+>>> d.check(5)
+Traceback (most recent call last):
+...
+wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one of 0..1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, TypeAlias
+
+import numpy as np
+from attrs import field, frozen
+
+from .errors import IllegalChoiceError, InvalidChoiceError
+
+__all__ = [
+    "Answer",
+    "Choose",
+    "ChooseNumber",
+    "ChooseSubset",
+    "Decision",
+    "Option",
+    "YesNo",
+]
+
+#: A recorded answer: JSON-serialisable.
+Answer: TypeAlias = int | bool | list[int]
+
+
+@frozen
+class Option:
+    """One legal option of a :class:`Choose` or :class:`ChooseSubset`.
+
+    Args:
+        value: what the procedure receives when this option is chosen (any object).
+        label: what a human reads; also what :class:`~wargamekit.players.ScriptedPlayer`
+            accepts instead of an index.
+    """
+
+    value: Any
+    label: str
+
+
+def _to_options(values: Iterable[Any], label: Callable[[Any], str]) -> tuple[Option, ...]:
+    return tuple(v if isinstance(v, Option) else Option(v, label(v)) for v in values)
+
+
+@frozen(kw_only=True)
+class Decision:
+    """Base of all decisions.
+
+    Attributes:
+        side: the side that must answer.
+        prompt: the question, as a human would read it.
+        rule: the rule that asks it, cited as the rulebook does.
+    """
+
+    kind: ClassVar[str] = "decision"
+    side: str
+    prompt: str
+    rule: str = ""
+
+    def _where(self) -> str:
+        return f"{self.prompt} [{self.rule}]" if self.rule else self.prompt
+
+    def check(self, answer: Any) -> Answer:
+        """Validate ``answer`` and return it in canonical recorded form.
+
+        Raises:
+            InvalidChoiceError: the answer cannot be read.
+            IllegalChoiceError: the answer is readable but breaks a constraint of the rule.
+        """
+        raise NotImplementedError
+
+    def value_of(self, answer: Answer) -> Any:
+        """The value the procedure receives for a (checked) answer."""
+        raise NotImplementedError
+
+    def random_answer(self, rng: np.random.Generator) -> Answer:
+        """A uniformly random legal answer (used by the random bot)."""
+        raise NotImplementedError
+
+    def describe(self, answer: Answer) -> str:
+        """A short human description of an answer, for logs."""
+        return str(self.value_of(answer))
+
+
+@frozen(kw_only=True)
+class Choose(Decision):
+    """Choose exactly one of ``options``."""
+
+    kind: ClassVar[str] = "choose"
+    options: tuple[Option, ...] = field(converter=tuple)
+
+    def __attrs_post_init__(self) -> None:
+        if not self.options:
+            raise ValueError(f"{self._where()}: a Choose needs at least one option")
+
+    @classmethod
+    def of(
+        cls,
+        side: str,
+        prompt: str,
+        values: Iterable[Any],
+        *,
+        rule: str = "",
+        label: Callable[[Any], str] = str,
+    ) -> Choose:
+        """Build from plain values (labels from ``label(value)``) or :class:`Option` objects."""
+        return cls(side=side, prompt=prompt, rule=rule, options=_to_options(values, label))
+
+    @property
+    def labels(self) -> list[str]:
+        """The option labels, in order."""
+        return [o.label for o in self.options]
+
+    def check(self, answer: Any) -> Answer:
+        if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+            raise InvalidChoiceError(f"{self._where()}: expected an option index, got {answer!r}")
+        if not 0 <= int(answer) < len(self.options):
+            raise InvalidChoiceError(
+                f"{self._where()}: {answer} is not one of 0..{len(self.options) - 1}"
+            )
+        return int(answer)
+
+    def value_of(self, answer: Answer) -> Any:
+        return self.options[int(answer)].value  # type: ignore[arg-type]
+
+    def random_answer(self, rng: np.random.Generator) -> Answer:
+        return int(rng.integers(0, len(self.options)))
+
+    def describe(self, answer: Answer) -> str:
+        return self.options[int(answer)].label  # type: ignore[arg-type]
+
+
+@frozen(kw_only=True)
+class ChooseSubset(Decision):
+    """Choose between ``min_count`` and ``max_count`` of ``options`` (no repeats).
+
+    ``constraint`` receives the tuple of chosen values and returns ``None`` when they are
+    acceptable, or the reason they are not (reported as an :class:`IllegalChoiceError` citing
+    ``rule``). The random bot samples subsets until one passes, so keep constraints cheap.
+    """
+
+    kind: ClassVar[str] = "subset"
+    options: tuple[Option, ...] = field(converter=tuple)
+    min_count: int = 0
+    max_count: int | None = None
+    constraint: Callable[[tuple[Any, ...]], str | None] | None = field(
+        default=None, eq=False, repr=False
+    )
+
+    @property
+    def upper(self) -> int:
+        """The largest legal subset size."""
+        return len(self.options) if self.max_count is None else min(self.max_count, len(self.options))
+
+    @property
+    def labels(self) -> list[str]:
+        """The option labels, in order."""
+        return [o.label for o in self.options]
+
+    def check(self, answer: Any) -> Answer:
+        if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+            raise InvalidChoiceError(f"{self._where()}: expected a list of option indices, got {answer!r}")
+        indices = []
+        for item in answer:
+            if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
+                raise InvalidChoiceError(f"{self._where()}: {item!r} is not an option index")
+            if not 0 <= int(item) < len(self.options):
+                raise InvalidChoiceError(
+                    f"{self._where()}: {item} is not one of 0..{len(self.options) - 1}"
+                )
+            indices.append(int(item))
+        if len(set(indices)) != len(indices):
+            raise InvalidChoiceError(f"{self._where()}: an option is chosen twice in {answer!r}")
+        indices.sort()
+        if not self.min_count <= len(indices) <= self.upper:
+            raise IllegalChoiceError(
+                self.rule,
+                f"{self.prompt}: choose between {self.min_count} and {self.upper}, not {len(indices)}",
+            )
+        if self.constraint is not None:
+            reason = self.constraint(tuple(self.options[i].value for i in indices))
+            if reason:
+                raise IllegalChoiceError(self.rule, reason)
+        return indices
+
+    def value_of(self, answer: Answer) -> tuple[Any, ...]:
+        return tuple(self.options[i].value for i in answer)  # type: ignore[union-attr]
+
+    def random_answer(self, rng: np.random.Generator, attempts: int = 200) -> Answer:
+        for _ in range(attempts):
+            size = int(rng.integers(self.min_count, self.upper + 1))
+            picked = sorted(int(i) for i in rng.choice(len(self.options), size=size, replace=False))
+            if self.constraint is None or not self.constraint(self.value_of(picked)):
+                return picked
+        # Constraints can make random sampling hopeless; fall back to a systematic search.
+        from itertools import combinations
+
+        for size in range(self.min_count, self.upper + 1):
+            for combo in combinations(range(len(self.options)), size):
+                if self.constraint is None or not self.constraint(self.value_of(list(combo))):
+                    return list(combo)
+        raise IllegalChoiceError(self.rule, f"{self.prompt}: no legal subset exists")
+
+    def describe(self, answer: Answer) -> str:
+        return ", ".join(self.options[i].label for i in answer) or "none"  # type: ignore[union-attr]
+
+
+@frozen(kw_only=True)
+class ChooseNumber(Decision):
+    """Choose an integer in ``[low, high]``."""
+
+    kind: ClassVar[str] = "number"
+    low: int
+    high: int
+
+    def check(self, answer: Any) -> Answer:
+        if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+            raise InvalidChoiceError(f"{self._where()}: expected a whole number, got {answer!r}")
+        if not self.low <= int(answer) <= self.high:
+            raise IllegalChoiceError(
+                self.rule, f"{self.prompt}: {answer} is outside {self.low}..{self.high}"
+            )
+        return int(answer)
+
+    def value_of(self, answer: Answer) -> int:
+        return int(answer)  # type: ignore[arg-type]
+
+    def random_answer(self, rng: np.random.Generator) -> Answer:
+        return int(rng.integers(self.low, self.high + 1))
+
+
+@frozen(kw_only=True)
+class YesNo(Decision):
+    """Answer yes or no."""
+
+    kind: ClassVar[str] = "yesno"
+
+    def check(self, answer: Any) -> Answer:
+        if not isinstance(answer, (bool, np.bool_)):
+            raise InvalidChoiceError(f"{self._where()}: expected yes or no, got {answer!r}")
+        return bool(answer)
+
+    def value_of(self, answer: Answer) -> bool:
+        return bool(answer)
+
+    def random_answer(self, rng: np.random.Generator) -> Answer:
+        return bool(rng.integers(0, 2))
+
+    def describe(self, answer: Answer) -> str:
+        return "yes" if answer else "no"

@@ -1,0 +1,85 @@
+"""Events: the game log's entries.
+
+The log is the truth of what happened. Each :class:`Event` is a frozen value with a kind, a
+human sentence and JSON data. ``audience`` limits who may see it (``None``: everyone), which is
+how hidden information (face-down pieces, secret special rounds) stays out of a side's view.
+
+The log serialises to JSON lines with sorted keys, so the same game always gives the same bytes.
+
+>>> e = Event("fire", "Tiger fires at T-34: hit", {"roll": [5, 6]})
+>>> e.to_json()
+'{"audience": null, "data": {"roll": [5, 6]}, "kind": "fire", "text": "Tiger fires at T-34: hit"}'
+>>> e.visible_to("allies")
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import field, frozen
+
+__all__ = ["Event", "Outcome"]
+
+
+def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:
+    # Round-trip through JSON now, so non-serialisable data fails where it is logged, not later
+    # in a save, and so the stored data is exactly what a replay will compare.
+    return json.loads(json.dumps(dict(data or {}), sort_keys=True, ensure_ascii=False))
+
+
+@frozen
+class Event:
+    """One log entry.
+
+    Attributes:
+        kind: a short machine name (``"roll"``, ``"move"``, ``"fire"``, ``"phase"`` …).
+        text: one readable sentence.
+        data: JSON-serialisable details.
+        audience: the sides allowed to see it; ``None`` means everyone.
+    """
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(factory=dict, converter=_freeze_data, eq=False)
+    audience: tuple[str, ...] | None = field(
+        default=None, converter=lambda a: None if a is None else tuple(a)
+    )
+
+    def visible_to(self, side: str | None) -> bool:
+        """Whether ``side`` may see this event (``None`` = an omniscient observer)."""
+        return side is None or self.audience is None or side in self.audience
+
+    def to_json(self) -> str:
+        """One deterministic JSON line."""
+        return json.dumps(
+            {
+                "audience": None if self.audience is None else list(self.audience),
+                "data": self.data,
+                "kind": self.kind,
+                "text": self.text,
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+
+
+@frozen
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        winner: the winning side, or ``None`` for a draw.
+        reason: why it ended, citing the victory rule.
+        scores: points per side where the ruleset keeps any.
+    """
+
+    winner: str | None
+    reason: str
+    scores: dict[str, float] = field(factory=dict, eq=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"winner": self.winner, "reason": self.reason, "scores": dict(sorted(self.scores.items()))}

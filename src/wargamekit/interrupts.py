@@ -1,0 +1,204 @@
+"""The interrupt stack: one resolver for every ruleset's responses.
+
+MTTT's interrupt phase (instant spells and triggered effects, last in first out), AIG's seize of
+a momentum, LnL's opportunity fire, the tank game's defensive fire and the locale defender's
+choice to block are all *response windows* on one :class:`InterruptStack`.
+
+A window opens at a timing point. The sides are polled in the order the ruleset gives; each may
+push one of the :class:`Response` items offered to it, or pass. When every side has passed in a
+row, the top item resolves: its legality is checked again (an item that is no longer legal
+*fizzles*), then it runs — it may itself ask decisions and open windows. After each resolution
+the window re-opens, so new responses can be pushed at every resolution point. The window closes
+when the stack is back to where it was when the window opened.
+
+A trigger is answered at most once: every response carries a ``key`` and an offer whose key was
+already pushed is not offered again. Simultaneous triggered effects are put on the stack in an
+order their controller chooses (a decision, not a hidden default).
+
+With :attr:`InterruptStack.enabled` off (MTTT's optional rule), windows poll nobody; effects
+already pushed (mandatory triggers) still resolve.
+
+>>> from wargamekit.decisions import Choose
+>>> stack = InterruptStack()
+>>> hit = Response("counterspell", "blue", resolve=lambda: print("countered"), key="cs")
+>>> proc = stack.window("spell cast", ["blue"], lambda side, point: [hit])
+>>> ask = next(proc)
+>>> ask.labels
+['pass', 'counterspell']
+>>> ask = proc.send(hit)          # blue pushes; polling goes round again
+>>> proc.send(None)               # blue passes: the counterspell resolves
+Traceback (most recent call last):
+...
+StopIteration: [Response(name='counterspell', controller='blue', key='cs')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Hashable, Sequence
+from typing import Any
+
+from attrs import define, field, frozen
+
+from .decisions import Choose, Decision, Option
+
+__all__ = ["InterruptStack", "Response", "TimingPoint"]
+
+
+@frozen
+class Response:
+    """An item that can go on the stack.
+
+    Attributes:
+        name: readable name (``"op fire: MG 42 at 0304"``).
+        controller: the side that pushed it, or controls the triggered effect.
+        resolve: called when the item resolves; may return a generator (a procedure that asks
+            decisions), which the stack runs with ``yield from``.
+        is_legal: re-checked at resolution; returns ``None`` if still legal, else the reason it
+            fizzles. ``None`` here means "always legal".
+        key: what this answers (e.g. ``("turn start", "alice", "Mirror Ward")``). An offer
+            whose key was already pushed is not offered again. ``None``: never deduplicated.
+        data: free data for the ruleset.
+    """
+
+    name: str
+    controller: str
+    resolve: Callable[[], Any] = field(eq=False, repr=False)
+    is_legal: Callable[[], str | None] | None = field(default=None, eq=False, repr=False)
+    key: Hashable | None = None
+    data: Any = field(default=None, eq=False, repr=False)
+
+
+@frozen
+class TimingPoint:
+    """Where a window stands: the timing point's name and the item on top of the stack."""
+
+    timing: str
+    top: Response | None
+    depth: int
+
+
+Offers = Callable[[str, TimingPoint], Sequence[Response]]
+
+
+@define
+class InterruptStack:
+    """LIFO stack of responses with polling windows. One per game (``game.interrupts``)."""
+
+    enabled: bool = True
+    on_event: Callable[..., Any] | None = field(default=None, repr=False)
+    items: list[Response] = field(factory=list)
+    answered: set[Hashable] = field(factory=set, repr=False)
+
+    def _log(self, kind: str, text: str, **data: Any) -> None:
+        if self.on_event is not None:
+            self.on_event(kind, text, **data)
+
+    @property
+    def top(self) -> Response | None:
+        """The item that resolves next."""
+        return self.items[-1] if self.items else None
+
+    def push(self, response: Response) -> None:
+        """Put ``response`` on top (and mark its key answered)."""
+        if response.key is not None:
+            self.answered.add(response.key)
+        self.items.append(response)
+        self._log(
+            "stack-push",
+            f"{response.controller} pushes {response.name} (stack depth {len(self.items)})",
+            name=response.name,
+            controller=response.controller,
+            depth=len(self.items),
+        )
+
+    def is_answered(self, key: Hashable | None) -> bool:
+        """Whether a response with this key was already pushed."""
+        return key is not None and key in self.answered
+
+    def push_triggered(
+        self, triggered: Sequence[Response], order: Sequence[str], *, rule: str = ""
+    ) -> Generator[Decision, Any, None]:
+        """Push simultaneous triggered effects.
+
+        Controllers push in ``order`` (the ruleset's, e.g. the active side first), so the last
+        controller's effects resolve first. Each controller with several effects chooses the
+        order in which its own go on the stack.
+        """
+        for side in order:
+            mine = [r for r in triggered if r.controller == side and not self.is_answered(r.key)]
+            while len(mine) > 1:
+                pick = yield Choose(
+                    side=side,
+                    prompt="Order your simultaneous triggered effects: which goes on the stack next?",
+                    options=tuple(Option(r, r.name) for r in mine),
+                    rule=rule,
+                )
+                mine.remove(pick)
+                self.push(pick)
+            for r in mine:
+                self.push(r)
+
+    def window(
+        self,
+        timing: str,
+        order: Sequence[str],
+        offers: Offers,
+        *,
+        rule: str = "",
+    ) -> Generator[Decision, Any, list[Response]]:
+        """Open a response window at ``timing`` and run it until the stack is back to its level.
+
+        Args:
+            timing: the timing point's name, passed to ``offers`` while polling; at resolution
+                points it is ``"resolution of <name>"``.
+            order: the sides to poll, in order.
+            offers: ``offers(side, point)`` lists what ``side`` may push now.
+            rule: the rule citation for the decisions asked.
+
+        Returns:
+            The items resolved (fizzled ones excluded), in resolution order.
+        """
+        base = len(self.items)
+        resolved: list[Response] = []
+        point_name = timing
+        while True:
+            if self.enabled and order:
+                yield from self._poll(point_name, order, offers, rule)
+            if len(self.items) <= base:
+                return resolved
+            item = self.items.pop()
+            reason = item.is_legal() if item.is_legal is not None else None
+            if reason:
+                self._log("stack-fizzle", f"{item.name} fizzles: {reason}", name=item.name, reason=reason)
+            else:
+                self._log("stack-resolve", f"{item.name} resolves", name=item.name)
+                result = item.resolve()
+                if isinstance(result, Generator):
+                    yield from result
+                resolved.append(item)
+            point_name = f"resolution of {item.name}"
+
+    def _poll(
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str
+    ) -> Generator[Decision, Any, None]:
+        passes = 0
+        turn = 0
+        while passes < len(order):
+            side = order[turn % len(order)]
+            turn += 1
+            point = TimingPoint(timing, self.top, len(self.items))
+            available = [r for r in offers(side, point) if not self.is_answered(r.key)]
+            if not available:
+                passes += 1
+                continue
+            pick = yield Choose(
+                side=side,
+                prompt=f"{timing}: respond?",
+                options=(Option(None, "pass"), *(Option(r, r.name) for r in available)),
+                rule=rule,
+            )
+            if pick is None:
+                passes += 1
+            else:
+                self.push(pick)
+                passes = 0

@@ -1,0 +1,184 @@
+"""Exact odds of any resolution procedure.
+
+Because resolution procedures draw all chance from a :class:`~wargamekit.dice.Dice`,
+:func:`distribution` can run one under an :class:`EnumeratingDice` that walks every branch of
+every draw, and return the exact probability of each outcome as a :class:`~fractions.Fraction`.
+
+>>> def two_d6_plus_one_beats_d6_plus_two(dice):
+...     return sum(dice.nd6(2, "attack")) + 1 > dice.d6("defence") + 2
+>>> distribution(two_d6_plus_one_beats_d6_plus_two)[True]
+Fraction(20, 27)
+
+The procedure is re-run once per branch (depth-first, the last draw varied first), so it must
+be a pure function of its arguments and the dice: that is exactly what the resolution half of a
+rule is (see "Resolution is separate from application" in the design). A procedure that
+branches too much is refused with :class:`BranchLimitError` instead of running forever.
+
+For plain sums of dice there is a much faster path, :func:`sum_distribution`, which uses numpy
+convolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
+from math import comb
+from typing import Any, TypeVar
+
+import numpy as np
+from attrs import define, field
+
+from .dice import Dice, Die, _pool_classes
+
+__all__ = [
+    "BranchLimitError",
+    "EnumeratingDice",
+    "distribution",
+    "expectation",
+    "probability",
+    "sum_distribution",
+]
+
+T = TypeVar("T", bound=Hashable)
+
+DEFAULT_BRANCH_LIMIT = 1_000_000
+
+
+class BranchLimitError(RuntimeError):
+    """Enumeration was stopped because the procedure has more branches than allowed."""
+
+
+@define
+class EnumeratingDice(Dice):
+    """A dice service that follows a forced path of draw indices, recording the alternatives.
+
+    Used by :func:`distribution`; a user rarely builds one directly.
+    """
+
+    path: list[int] = field(factory=list)
+    #: for each draw on the current run: (chosen index, weights)
+    trail: list[tuple[int, Sequence[int]]] = field(factory=list, init=False)
+
+    def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
+        depth = len(self.trail)
+        index = self.path[depth] if depth < len(self.path) else 0
+        self.trail.append((index, weights))
+        return index
+
+    def _pool_faces(
+        self,
+        n: int,
+        purpose: str,
+        target: int,
+        double_at: int | None,
+        classes: tuple[int, int, int],
+    ) -> tuple[int, ...]:
+        fails, singles, doubles = classes
+        options: list[tuple[int, int, int]] = []
+        weights: list[int] = []
+        for k_single in range(n + 1):
+            for k_double in range(n - k_single + 1):
+                k_fail = n - k_single - k_double
+                weight = (
+                    comb(n, k_single)
+                    * comb(n - k_single, k_double)
+                    * fails**k_fail
+                    * singles**k_single
+                    * doubles**k_double
+                )
+                if weight:
+                    options.append((k_fail, k_single, k_double))
+                    weights.append(weight)
+        k_fail, k_single, k_double = options[self._pick(weights, purpose, f"pool({n})")]
+        double_face = 10 if double_at is None else double_at
+        return (1,) * k_fail + (target,) * k_single + (double_face,) * k_double
+
+
+def distribution(
+    procedure: Callable[..., T],
+    /,
+    *args: Any,
+    branch_limit: int = DEFAULT_BRANCH_LIMIT,
+    **kwargs: Any,
+) -> dict[T, Fraction]:
+    """Exact probability of every outcome of ``procedure(dice, *args, **kwargs)``.
+
+    Args:
+        procedure: a callable whose first argument is the dice service; it must draw all chance
+            from it and return a hashable outcome.
+        branch_limit: stop with :class:`BranchLimitError` after this many complete branches.
+
+    Returns:
+        Outcomes mapped to exact probabilities, which sum to 1; sorted by outcome where the
+        outcomes can be ordered.
+    """
+    totals: dict[T, Fraction] = {}
+    path: list[int] = []
+    branches = 0
+    while True:
+        dice = EnumeratingDice(path=list(path))
+        outcome = procedure(dice, *args, **kwargs)
+        branches += 1
+        if branches > branch_limit:
+            raise BranchLimitError(
+                f"{getattr(procedure, '__name__', procedure)!r} has more than {branch_limit} "
+                "dice branches; raise branch_limit or simplify the procedure"
+            )
+        probability = Fraction(1)
+        for index, weights in dice.trail:
+            probability *= Fraction(weights[index], sum(weights))
+        totals[outcome] = totals.get(outcome, Fraction(0)) + probability
+        # Advance to the next path: bump the deepest draw that still has alternatives.
+        trail = dice.trail
+        depth = len(trail) - 1
+        while depth >= 0 and trail[depth][0] + 1 >= len(trail[depth][1]):
+            depth -= 1
+        if depth < 0:
+            break
+        path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
+    try:
+        return dict(sorted(totals.items()))  # type: ignore[type-var]
+    except TypeError:
+        return totals
+
+
+def probability(
+    procedure: Callable[..., Any], /, *args: Any, where: Callable[[Any], bool] = bool, **kwargs: Any
+) -> Fraction:
+    """Exact probability that ``where(outcome)`` holds (by default: the outcome is truthy)."""
+    return sum(
+        (p for outcome, p in distribution(procedure, *args, **kwargs).items() if where(outcome)),
+        Fraction(0),
+    )
+
+
+def expectation(dist: Mapping[Any, Fraction], value: Callable[[Any], Any] = lambda x: x) -> Fraction:
+    """Exact expected ``value(outcome)`` over a distribution."""
+    return sum((Fraction(value(o)) * p for o, p in dist.items()), Fraction(0))
+
+
+def sum_distribution(n: int, die: Die = Die(1, 6), *, modifier: int = 0) -> dict[int, Fraction]:
+    """Exact distribution of the sum of ``n`` identical dice plus ``modifier``, by convolution.
+
+    >>> sum_distribution(2)[7]
+    Fraction(1, 6)
+    """
+    if n < 0:
+        raise ValueError(f"cannot sum a negative number of dice ({n})")
+    face_counts = np.ones(die.high - die.low + 1, dtype=object if n > 20 else np.int64)
+    counts = np.ones(1, dtype=face_counts.dtype)
+    for _ in range(n):
+        counts = np.convolve(counts, face_counts)
+    total = int(counts.sum())
+    low = n * die.low + modifier
+    return {low + i: Fraction(int(c), total) for i, c in enumerate(counts) if c}
+
+
+def pool_success_counts(n: int, *, target: int = 7, double_at: int | None = 10) -> np.ndarray:
+    """Integer weights of 0..2n successes for an ``n``-die pool (total ``10**n``), by convolution."""
+    fails, singles, doubles = _pool_classes(target, double_at)
+    one = np.array([fails, singles, doubles], dtype=object)
+    counts = np.ones(1, dtype=object)
+    for _ in range(n):
+        counts = np.convolve(counts, one)
+    return counts

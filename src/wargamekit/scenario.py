@@ -1,0 +1,99 @@
+"""Scenario files: TOML, structured into attrs classes with cattrs, rejected with a path.
+
+A ruleset declares its scenario as attrs classes; :func:`structure` turns raw TOML data into
+them, refusing unknown keys and wrong types with a :class:`~wargamekit.errors.ScenarioError`
+that names the path to the bad field (``$.units[2].hex``).
+
+>>> from attrs import frozen
+>>> @frozen
+... class Unit:
+...     name: str
+...     strength: int
+>>> @frozen
+... class Setup:
+...     units: list[Unit]
+>>> structure({"units": [{"name": "Guard", "strength": "x"}]}, Setup)
+Traceback (most recent call last):
+...
+wargamekit.errors.ScenarioError: $.units[0].strength: invalid value for type, expected int
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, TypeVar
+
+import cattrs
+
+from .errors import ScenarioError
+
+__all__ = ["converter", "read_toml_file", "read_toml_text", "structure"]
+
+T = TypeVar("T")
+
+#: The converter used for scenarios and saves: unknown keys are errors, so typos are caught.
+converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def _strict_int(value: Any, _type: type) -> int:
+    # cattrs would turn "3" or 3.7 into 3; a scenario with a string for a number is a mistake.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected int, got {type(value).__name__}")
+    return value
+
+
+def _strict_float(value: Any, _type: type) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected float, got {type(value).__name__}")
+    return float(value)
+
+
+def _strict_str(value: Any, _type: type) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected str, got {type(value).__name__}")
+    return value
+
+
+def _strict_bool(value: Any, _type: type) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected bool, got {type(value).__name__}")
+    return value
+
+
+converter.register_structure_hook(int, _strict_int)
+converter.register_structure_hook(float, _strict_float)
+converter.register_structure_hook(str, _strict_str)
+converter.register_structure_hook(bool, _strict_bool)
+
+
+def structure(data: Any, cls: type[T], *, source: str | None = None) -> T:
+    """Structure ``data`` into ``cls``, or raise :class:`ScenarioError` with the first bad path."""
+    try:
+        return converter.structure(data, cls)
+    except Exception as exc:  # cattrs raises ExceptionGroups of many kinds
+        messages = cattrs.transform_error(exc, path="$") if isinstance(exc, cattrs.BaseValidationError) else [str(exc)]
+        first = messages[0] if messages else str(exc)
+        message, _, path = first.rpartition(" @ ")
+        if not message:
+            message, path = first, "$"
+        more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
+        raise ScenarioError(message + more, path=path, source=source) from None
+
+
+def read_toml_text(text: str, *, source: str | None = None) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes a :class:`ScenarioError`."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"not valid TOML: {exc}", source=source) from None
+
+
+def read_toml_file(path: str | Path) -> dict[str, Any]:
+    """Read and parse a TOML file; an unreadable file becomes a :class:`ScenarioError`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read the file: {exc.strerror}", source=str(path)) from None
+    return read_toml_text(text, source=str(path))
