@@ -1,0 +1,143 @@
+"""Tests for axial hex coordinates."""
+
+import networkx as nx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wargamekit.geometry import Hex, HexLabelError, OffsetLayout, hex_line, hex_line_pair
+
+coords = st.integers(-30, 30)
+hexes = st.builds(Hex, coords, coords)
+
+
+def test_repr_rebuilds():
+    """The repr is the call that rebuilds the hex."""
+    assert repr(Hex(2, -1)) == "Hex(2, -1)"
+    assert eval(repr(Hex(2, -1))) == Hex(2, -1)
+
+
+def test_cube_s():
+    """s is -q - r."""
+    assert Hex(2, -1).s == -1
+
+
+def test_known_distance():
+    """Distance (0,0) -> (3,-1) is 3."""
+    assert Hex(0, 0).distance(Hex(3, -1)) == 3
+    assert Hex(-2, 5).distance(Hex(-2, 5)) == 0
+
+
+def test_label_round_trip():
+    """Label 0304 is column 3, row 4 and round-trips in every layout."""
+    for layout in OffsetLayout:
+        h = Hex.from_label("0304", layout)
+        assert h.to_offset(layout) == (3, 4)
+        assert h.to_label(layout) == "0304"
+    assert Hex.from_label("0101", base=1).to_offset() == (0, 0)
+    assert Hex.from_label("012034").to_offset() == (12, 34)
+
+
+@pytest.mark.parametrize("bad", ["304", "03a4", "", "03045"])
+def test_bad_label(bad):
+    """Malformed labels raise HexLabelError (a ValueError)."""
+    with pytest.raises(ValueError):
+        Hex.from_label(bad)
+    with pytest.raises(HexLabelError):
+        Hex.from_label(bad)
+
+
+def test_label_out_of_range():
+    """A negative offset has no label."""
+    with pytest.raises(HexLabelError):
+        Hex.from_offset(-1, 0).to_label()
+
+
+@given(coords, coords)
+def test_offset_round_trip(col, row):
+    """from_offset and to_offset are inverse in every layout."""
+    for layout in OffsetLayout:
+        assert Hex.from_offset(col, row, layout).to_offset(layout) == (col, row)
+
+
+def test_odd_q_neighbours_on_paper():
+    """In odd-q, column 1 (shoved down) has (0,1) and (2,1) as lower side neighbours."""
+    h = Hex.from_offset(1, 0)
+    got = {n.to_offset() for n in h.neighbours()}
+    assert got == {(2, 0), (2, 1), (1, -1), (0, 0), (0, 1), (1, 1)}
+
+
+def test_direction_order():
+    """Directions run counterclockwise from (+1, 0)."""
+    assert Hex(0, 0).neighbours() == (Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1))
+    for d in range(6):
+        assert Hex(4, 4).direction_to(Hex(4, 4).neighbour(d)) == d
+    with pytest.raises(ValueError):
+        Hex(0, 0).direction_to(Hex(2, 0))
+
+
+def test_ring_and_disk_sizes():
+    """A ring of radius 2 has 12 hexes; disks have 3n(n+1)+1."""
+    ring = Hex(1, 1).ring(2)
+    assert len(ring) == 12 == len(set(ring))
+    assert all(Hex(1, 1).distance(h) == 2 for h in ring)
+    assert Hex(0, 0).ring(0) == [Hex(0, 0)]
+    for n in range(5):
+        assert len(Hex(3, -2).disk(n)) == 3 * n * (n + 1) + 1
+    with pytest.raises(ValueError):
+        Hex(0, 0).ring(-1)
+
+
+@given(hexes, st.integers(0, 6))
+def test_disk_is_union_of_rings(center, n):
+    """The disk is exactly the union of rings 0..n."""
+    assert set(center.disk(n)) == set(center.spiral(n))
+
+
+@given(hexes, hexes, st.integers(-7, 7))
+def test_rotation_preserves_distance(h, c, k):
+    """Rotation keeps distance to the centre and six steps is the identity."""
+    assert h.rotate(c, k).distance(c) == h.distance(c)
+    assert h.rotate(c, 6) == h
+    assert h.rotate(c, k).rotate(c, -k) == h
+
+
+def test_rotation_moves_directions():
+    """One step takes direction d to direction d + 1."""
+    for d in range(6):
+        assert Hex(0, 0).neighbour(d).rotate(Hex(0, 0), 1) == Hex(0, 0).neighbour(d + 1)
+
+
+def test_distance_matches_bfs():
+    """Distance equals BFS path length on a networkx hex grid graph."""
+    g = nx.Graph()
+    region = Hex(0, 0).disk(8)
+    inside = set(region)
+    for h in region:
+        for n in h.neighbours():
+            if n in inside:
+                g.add_edge(h, n)
+    for source in (Hex(0, 0), Hex(3, -5), Hex(-8, 4)):
+        bfs = nx.single_source_shortest_path_length(g, source)
+        for h in region:
+            # On a hexagonal region the shortest grid path never needs to leave it.
+            assert bfs[h] == source.distance(h)
+
+
+@given(hexes, hexes)
+def test_line_properties(a, b):
+    """Lines have distance+1 hexes, step by neighbours and end at both hexes, for both nudges."""
+    for line in hex_line_pair(a, b):
+        assert len(line) == a.distance(b) + 1
+        assert line[0] == a and line[-1] == b
+        assert all(p.distance(q) == 1 for p, q in zip(line, line[1:]))
+
+
+def test_line_tie_break():
+    """On an edge-running line the two nudges take the two sides, each deterministically."""
+    plus, minus = hex_line_pair(Hex(0, 0), Hex(2, -1))
+    assert plus == [Hex(0, 0), Hex(1, 0), Hex(2, -1)]
+    assert minus == [Hex(0, 0), Hex(1, -1), Hex(2, -1)]
+    assert hex_line(Hex(0, 0), Hex(3, -1)) == hex_line(Hex(0, 0), Hex(3, -1), nudge=-1)
+    with pytest.raises(ValueError):
+        hex_line(Hex(0, 0), Hex(1, 0), nudge=0)

@@ -1,0 +1,181 @@
+"""Tests for HexMap: layers, movement costs, pathfinding, line of sight."""
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargamekit.geometry import (
+    Hex,
+    HexMap,
+    HexsideFeature,
+    OffMapError,
+    OffsetLayout,
+    TerrainTable,
+    TerrainType,
+)
+
+CLEAR, WOODS, MARSH, LAKE = 0, 1, 2, 3
+RIVER, WALL = 1, 2
+TABLE = TerrainTable(
+    [
+        TerrainType(CLEAR, "clear"),
+        TerrainType(WOODS, "woods", 2, {"vehicle": 4}, los=2),
+        TerrainType(MARSH, "marsh", 3, los=1),
+        TerrainType(LAKE, "lake", math.inf),
+    ],
+    [HexsideFeature(RIVER, "river", 2, {"vehicle": math.inf}), HexsideFeature(WALL, "wall", 1)],
+)
+
+
+def H(label):
+    return Hex.from_label(label)
+
+
+def test_layer_shapes_and_offsets():
+    """Layers are (width, height) arrays and off-map hexes raise OffMapError."""
+    m = HexMap(6, 4, TABLE)
+    assert m.terrain.shape == (6, 4) and m.hexsides.shape == (6, 4, 6)
+    assert m.offset(H("0503")) == (5, 3)
+    with pytest.raises(OffMapError):
+        m.offset(H("0604"))
+    with pytest.raises(ValueError):
+        m.hex_at(-1, 0)
+    with pytest.raises(ValueError):
+        HexMap(2, 2, TABLE, terrain=np.zeros((3, 3), dtype=np.int16))
+
+
+def test_hexside_seen_from_both_sides():
+    """A hexside feature set on one side is seen from the neighbour's opposite side."""
+    m = HexMap(5, 5, TABLE)
+    h = H("0202")
+    m.set_hexside(h, 0, RIVER)
+    assert m.hexside(h, 0) == RIVER
+    assert m.hexside(h.neighbour(0), 3) == RIVER
+    assert m.hexside(h, 1) == 0
+
+
+def test_movement_cost():
+    """Entering cost = terrain cost for the unit type + hexside extra."""
+    m = HexMap(5, 5, TABLE)
+    a = H("0202")
+    b = a.neighbour(0)
+    m.set_terrain(b, WOODS)
+    assert m.movement_cost(a, b, "infantry") == 2
+    assert m.movement_cost(a, b, "vehicle") == 4
+    m.set_hexside(a, 0, RIVER)
+    assert m.movement_cost(a, b, "infantry") == 4
+    assert m.movement_cost(a, b, "vehicle") == math.inf
+
+
+def test_path_goes_around_lake():
+    """The cheapest path avoids impassable terrain and has the right cost."""
+    m = HexMap(5, 5, TABLE)
+    for label in ("0201", "0202", "0203"):
+        m.set_terrain(H(label), LAKE)
+    p = m.shortest_path(H("0002"), H("0402"), "infantry")
+    assert p is not None and p.hexes[0] == H("0002") and p.hexes[-1] == H("0402")
+    assert all(m.terrain[h.to_offset()] != LAKE for h in p.hexes)
+    assert p.cost == len(p.hexes) - 1 == 6
+
+
+def test_blocked_and_unreachable():
+    """Blocked hexes are not entered; no path gives None."""
+    m = HexMap(3, 1, TABLE)
+    assert m.shortest_path(H("0000"), H("0200"), "infantry").cost == 2
+    assert m.shortest_path(H("0000"), H("0200"), "infantry", blocked=[H("0100")]) is None
+    mask = np.zeros((3, 1), dtype=bool)
+    mask[1, 0] = True
+    assert m.shortest_path(H("0000"), H("0200"), "infantry", blocked=mask) is None
+    assert m.shortest_path(H("0000"), H("0200"), "infantry", blocked=lambda h: h == H("0100")) is None
+
+
+def test_zoc_stops_movement():
+    """A stop hex can be entered but not left; a unit starting in one may leave."""
+    m = HexMap(4, 1, TABLE)
+    zoc = [H("0100")]
+    reach = m.reachable(H("0000"), 5, "infantry", stop=zoc)
+    assert reach == {H("0000"): 0.0, H("0100"): 1.0}
+    assert m.reachable(H("0100"), 2, "infantry", stop=zoc) == {
+        H("0000"): 1.0, H("0100"): 0.0, H("0200"): 1.0, H("0300"): 2.0}
+
+
+def test_reachable_allowance():
+    """Reachable honours the allowance and terrain costs."""
+    m = HexMap(5, 1, TABLE)
+    m.set_terrain(H("0200"), MARSH)
+    r = m.reachable(H("0000"), 3, "infantry")
+    assert r == {H("0000"): 0.0, H("0100"): 1.0}
+    assert m.reachable(H("0000"), 4, "infantry")[H("0200")] == 4.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_cost_field_matches_networkx(seed, layout):
+    """The scipy cost field equals networkx Dijkstra on the same weighted grid."""
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    m = HexMap(w, h, TABLE, layout, terrain=rng.integers(0, 4, (w, h)).astype(np.int16))
+    for hx in m.hexes():
+        for d in (0, 1, 2):
+            if rng.random() < 0.2:
+                m.set_hexside(hx, d, int(rng.integers(1, 3)))
+    start = m.hex_at(int(rng.integers(0, w)), int(rng.integers(0, h)))
+    for unit in ("infantry", "vehicle"):
+        g = nx.DiGraph()
+        g.add_nodes_from(m.hexes())
+        for a in m.hexes():
+            for b in m.neighbours(a):
+                c = m.movement_cost(a, b, unit)
+                if math.isfinite(c):
+                    g.add_edge(a, b, weight=c)
+        expected = nx.single_source_dijkstra_path_length(g, start)
+        got = m.cost_field(start, unit)
+        for hx in m.hexes():
+            assert got[m.offset(hx)] == expected.get(hx, math.inf)
+
+
+def test_line_of_sight_counts():
+    """LOS counts blocking and hindering hexes between, excluding both ends."""
+    m = HexMap(7, 3, TABLE, OffsetLayout.ODD_R)
+    m.set_terrain(m.hex_at(0, 1), WOODS)  # origin: excluded
+    m.set_terrain(m.hex_at(2, 1), MARSH)
+    m.set_terrain(m.hex_at(4, 1), WOODS)
+    m.set_terrain(m.hex_at(6, 1), WOODS)  # target: excluded
+    los = m.line_of_sight(m.hex_at(0, 1), m.hex_at(6, 1))
+    assert (los.clear, los.blocking, los.hindering) == (False, 1, 1)
+    assert los.between == tuple(m.hex_at(c, 1) for c in range(1, 6))
+    wreck = np.zeros((7, 3), dtype=bool)
+    wreck[3, 1] = True
+    assert m.line_of_sight(m.hex_at(0, 1), m.hex_at(6, 1), blocking=wreck).blocking == 2
+    assert m.line_of_sight(m.hex_at(0, 1), m.hex_at(1, 1)).clear
+
+
+def test_elevation_hook():
+    """An elevation hook can declare a hex seen over."""
+    m = HexMap(5, 1, TABLE, OffsetLayout.ODD_R)
+    m.set_terrain(m.hex_at(2, 0), WOODS)
+    m.elevation[0, 0] = 3
+    hook = lambda h, he, ea, eb: max(ea, eb) > he  # noqa: E731
+    assert not m.line_of_sight(m.hex_at(0, 0), m.hex_at(4, 0)).clear
+    assert m.line_of_sight(m.hex_at(0, 0), m.hex_at(4, 0), elevation_hook=hook).clear
+
+
+def test_edge_running_line_worse_side():
+    """With edge="worse" a line along hexsides is hindered if either side is."""
+    m = HexMap(5, 5, TABLE)
+    a = H("0102")
+    b = a + Hex(2, -1)  # a corner-line target: the line runs along hexsides
+    plus = m.line_of_sight(a, b).between
+    minus = m.line_of_sight(a, b, edge="better").between
+    m.set_terrain(a + Hex(1, -1), MARSH)
+    assert a + Hex(1, -1) not in plus
+    assert m.line_of_sight(a, b).hindering == 0
+    assert m.line_of_sight(a, b, edge="worse").hindering == 1
+    assert m.line_of_sight(a, b, edge="better").hindering == 0
+    assert minus == plus
+    with pytest.raises(ValueError):
+        m.line_of_sight(a, b, edge="sideways")
