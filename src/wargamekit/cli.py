@@ -1,0 +1,568 @@
+"""The ``wargamekit`` command: list, play, resume, replay and check the installed rulesets.
+
+Commands:
+
+* ``wargamekit rulesets`` — the installed rulesets (name, version, description).
+* ``wargamekit play RULESET`` — play a game to the end: bots, random players or humans at this
+  terminal, on a bundled scenario or a scenario file; print the log and the result; write a
+  save and an SVG of the final position.
+* ``wargamekit resume SAVE`` — carry on a game saved before its end.
+* ``wargamekit replay SAVE`` — replay a save and print its log and result.
+* ``wargamekit validate SCENARIO`` — check a scenario file.
+* ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
+
+Bad input (an unknown ruleset, a bad scenario or save, an unknown option, an illegal answer)
+prints one line starting with ``error:`` to standard error and exits with status 2.
+
+The rulesets come from :func:`installed_rulesets` and the hooks from :func:`plugin_manager`;
+both are module-level functions so tests (and embedding applications) can substitute their own.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import attrs
+import click
+
+from . import __version__
+from . import plugins as _plugins
+from .errors import IllegalChoiceError, WargamekitError
+from .game import DEFAULT_DECISION_LIMIT, Game
+from .players import Player, QuitGame, RandomBot, TerminalPlayer
+from .plugins import find_ruleset
+from .ruleset import Ruleset
+from .scenario import read_toml_file
+
+if TYPE_CHECKING:
+    import pluggy
+    from rich.console import Console
+
+    from .events import Event
+
+__all__ = ["EXIT_BAD_INPUT", "cli", "installed_rulesets", "main", "plugin_manager"]
+
+#: The exit status for bad input (like click's usage errors).
+EXIT_BAD_INPUT = 2
+
+#: The player kinds every ruleset has; ``bot`` falls back to ``random`` if a ruleset has none.
+BUILTIN_PLAYERS = ("human", "random", "bot")
+
+
+def installed_rulesets() -> dict[str, Ruleset]:
+    """The rulesets the command offers (by default every installed one)."""
+    return _plugins.installed_rulesets()
+
+
+def plugin_manager() -> pluggy.PluginManager:
+    """The plugin manager games are played with (observer hooks, rulesets' own hooks)."""
+    return _plugins.installed_plugin_manager()
+
+
+class CliError(click.ClickException):
+    """Bad input found by the command itself (reported as one ``error:`` line)."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+def _one_line(message: str) -> str:
+    return "; ".join(part.strip() for part in message.strip().splitlines() if part.strip())
+
+
+def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    click.echo(f"error: {_one_line(message)}", err=True)
+    sys.exit(code)
+
+
+class _Group(click.Group):
+    """A group whose every failure from bad input is one ``error:`` line and exit status 2."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())
+            result = 0
+        except click.ClickException as exc:
+            _fail(exc.format_message())
+        except click.Abort:
+            _fail("aborted", code=1)
+        except WargamekitError as exc:
+            _fail(str(exc))
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def _console() -> Console:
+    # Built per command, so the console writes to whatever ``sys.stdout`` is at that moment
+    # (click's test runner swaps it).
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+
+def _ruleset(name: str) -> Ruleset:
+    return find_ruleset(name, installed_rulesets())
+
+
+def _scenario_body(ruleset: Ruleset, data: dict[str, Any], source: str) -> dict[str, Any]:
+    """Drop a top-level ``ruleset = "..."`` key naming this ruleset, unless the ruleset's own
+    scenario type has such a field; refuse a file written for another ruleset."""
+    named = data.get("ruleset")
+    scenario_type = ruleset.scenario_type
+    if scenario_type is not None and attrs.has(scenario_type) and "ruleset" in attrs.fields_dict(scenario_type):
+        return data
+    if named is None:
+        return data
+    if named != ruleset.name:
+        raise CliError(f"{source}: $.ruleset: the scenario is for {named!r}, not {ruleset.name!r}")
+    return {k: v for k, v in data.items() if k != "ruleset"}
+
+
+def _scenario(ruleset: Ruleset, given: str | None) -> str | dict[str, Any]:
+    """A bundled scenario's name, or the raw data of a scenario file (checked here, so the
+    error names the file)."""
+    if given is None:
+        return "default"
+    path = Path(given)
+    if path.suffix == ".toml" or path.is_file():
+        data = _scenario_body(ruleset, read_toml_file(path), str(path))
+        ruleset.load_scenario(data, source=str(path))
+        return data
+    try:
+        ruleset.scenario_data(given)
+    except LookupError:
+        bundled = ", ".join(ruleset.scenario_names()) or "none"
+        raise CliError(
+            f"ruleset {ruleset.name!r} has no bundled scenario {given!r} (bundled: {bundled}) "
+            f"and there is no file {given!r}"
+        ) from None
+    return given
+
+
+def _toml_scalar(text: str) -> Any:
+    """``true`` → True, ``3`` → 3, ``"a b"`` → 'a b'; anything else is a plain string."""
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _options(ruleset: Ruleset, pairs: Sequence[str]) -> dict[str, Any]:
+    known = dict(ruleset.options())
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise CliError(f"--option {pair!r}: write NAME=VALUE, e.g. --option veteran_gunner=true")
+        if name not in known:
+            raise CliError(
+                f"ruleset {ruleset.name!r} has no option {name!r}; "
+                f"it has {', '.join(known) or 'none'}"
+            )
+        value = _toml_scalar(raw.strip())
+        default = known[name]
+        # A typo like ``--option veteran_gunner=ture`` must not pass as a truthy string.
+        if default is not None and not _same_kind(value, default):
+            raise CliError(
+                f"--option {name}: expected {type(default).__name__} like {_toml_repr(default)}, "
+                f"got {raw.strip()!r}"
+            )
+        parsed[name] = value
+    return parsed
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def _toml_repr(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def _player_kinds(ruleset: Ruleset) -> list[str]:
+    return list(dict.fromkeys([*BUILTIN_PLAYERS, *ruleset.bots()]))
+
+
+def _players(
+    ruleset: Ruleset, spec: str, seed: int, console: Console
+) -> tuple[dict[str, Player], dict[str, str]]:
+    """Players by side from ``bot,human``-style text, and the kind chosen for each side."""
+    kinds = [k.strip() for k in spec.split(",")]
+    sides = list(ruleset.sides)
+    if len(kinds) != len(sides):
+        raise CliError(
+            f"--players {spec!r}: give one player per side, in order: {', '.join(sides)}"
+        )
+    offered = _player_kinds(ruleset)
+    bots = ruleset.bots()
+    players: dict[str, Player] = {}
+    for index, (side, kind) in enumerate(zip(sides, kinds, strict=True)):
+        # Each bot gets its own seed derived from the game's, so --seed reproduces everything.
+        bot_seed = seed * 1000 + index + 1
+        if kind == "human":
+            players[side] = TerminalPlayer(console, summary=_summary_of(ruleset))
+        elif kind in bots:
+            players[side] = bots[kind](bot_seed)
+        elif kind in ("random", "bot"):
+            players[side] = RandomBot(bot_seed)
+        else:
+            raise CliError(f"--players: no player kind {kind!r}; {ruleset.name} offers {', '.join(offered)}")
+    return players, dict(zip(sides, kinds, strict=True))
+
+
+def _summary_of(ruleset: Ruleset) -> Any:
+    def summary(view: Any) -> str:
+        return ruleset.summary(view.state) or "(this ruleset has no summary of the position)"
+
+    return summary
+
+
+def _check_svg(ruleset: Ruleset, svg: Path | None) -> None:
+    if svg is not None and type(ruleset).render_svg is Ruleset.render_svg:
+        raise CliError(f"ruleset {ruleset.name!r} cannot draw SVG (it has no render_svg)")
+
+
+# -- output ----------------------------------------------------------------------------------
+
+
+def _print_event(console: Console, event: Event) -> None:
+    style = "dim" if event.kind == "roll" else ("bold" if event.kind == "end" else None)
+    console.print(event.text, style=style, markup=False, soft_wrap=True)
+
+
+class _LogPrinter:
+    """Prints the log as it grows, showing each side only what it may see.
+
+    With no human at the terminal everything is shown. With humans, an event is shown when a
+    human side that may see it is asked next (or at the end), and never twice — so two humans
+    sharing a terminal each see their own secrets only when it is their turn.
+    """
+
+    def __init__(self, console: Console, game: Game, humans: Sequence[str], quiet: bool) -> None:
+        self.console = console
+        self.game = game
+        self.humans = tuple(humans)
+        self.quiet = quiet
+        self.shown: set[int] = set()
+        self.cursor = {side: 0 for side in self.humans}
+        self.observer_cursor = 0
+
+    def skip_to_end(self) -> None:
+        """Treat the log so far as already shown (resuming a save prints no old events)."""
+        self.observer_cursor = len(self.game.log)
+        self.shown.update(range(len(self.game.log)))
+        self.cursor = {side: len(self.game.log) for side in self.humans}
+
+    def flush(self, side: str | None = None) -> None:
+        """Print what is new: for ``side`` (a human about to be asked), or for observers."""
+        log = self.game.log
+        if not self.humans:
+            if not self.quiet:
+                for event in log[self.observer_cursor :]:
+                    _print_event(self.console, event)
+            self.observer_cursor = len(log)
+            return
+        sides = self.humans if side is None else (side,)
+        start = min(self.cursor[s] for s in sides)
+        for index in range(start, len(log)):
+            event = log[index]
+            if index not in self.shown and any(event.visible_to(s) for s in sides):
+                self.shown.add(index)
+                if not self.quiet:
+                    _print_event(self.console, event)
+        for s in sides:
+            self.cursor[s] = len(log)
+
+
+def _result_line(game: Game) -> str:
+    outcome = game.outcome
+    if outcome is None:
+        return f"result: unfinished after {len(game.choices)} choices ({game.pending.side if game.pending else '?'} to answer)"
+    winner = f"{outcome.winner} wins" if outcome.winner else "a draw"
+    scores = ", ".join(f"{side} {_number(score)}" for side, score in sorted(outcome.scores.items()))
+    return f"result: {winner} — {outcome.reason}" + (f" (scores: {scores})" if scores else "")
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _write(path: Path, text: str, what: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write the {what} to {path}: {exc.strerror}") from None
+
+
+def _write_outputs(game: Game, save: Path | None, svg: Path | None) -> None:
+    if save is not None:
+        _write(save, game.save().to_json() + "\n", "save")
+    if svg is not None:
+        picture = game.ruleset.render_svg(game.state, side=None)
+        if picture is None:
+            raise CliError(f"ruleset {game.ruleset.name!r} drew no SVG of this position")
+        _write(svg, picture, "SVG")
+
+
+# -- the game loop ---------------------------------------------------------------------------
+
+
+def _drive(
+    game: Game,
+    players: Mapping[str, Player],
+    humans: Sequence[str],
+    console: Console,
+    *,
+    quiet: bool,
+    resumed: bool = False,
+) -> str:
+    """Answer decisions until the game ends; ``"over"``, ``"quit"`` or ``"eof"``."""
+    printer = _LogPrinter(console, game, humans, quiet)
+    if resumed:
+        printer.skip_to_end()
+    if humans and not quiet:
+        console.print(
+            f"You play {', '.join(humans)}. Type the number of an option; "
+            "? shows the position; quit stops (the --save file lets you resume)."
+        )
+    asked = 0
+    while game.pending is not None:
+        asked += 1
+        if asked > DEFAULT_DECISION_LIMIT:
+            raise CliError(f"{game.ruleset.name}: no end after {DEFAULT_DECISION_LIMIT} decisions")
+        decision = game.pending
+        human = decision.side in humans
+        if human or not humans:
+            # With humans at the terminal, events wait for a human who may see them.
+            printer.flush(decision.side if human else None)
+        player = players[decision.side]
+        try:
+            answer = player.choose(decision, game.view(decision.side))
+        except QuitGame:
+            return "quit"
+        except EOFError:
+            return "eof"
+        try:
+            game.answer(answer)
+        except IllegalChoiceError as exc:
+            if not human:
+                raise
+            # The game has rebuilt itself to before the answer: tell the human and ask again.
+            console.print(str(exc), style="red", markup=False)
+    printer.flush()
+    return "over"
+
+
+def _finish(
+    game: Game, status: str, console: Console, save: Path | None, svg: Path | None
+) -> None:
+    _write_outputs(game, save, svg)
+    console.print(_result_line(game), markup=False, soft_wrap=True)
+    if status != "over":
+        where = f"; resume with: wargamekit resume {save}" if save is not None else ""
+        console.print(f"stopped before the end{where}", markup=False, soft_wrap=True)
+    if status == "eof":
+        raise CliError("the input ended before the game did (type quit to stop a game)")
+
+
+# -- commands --------------------------------------------------------------------------------
+
+_save_option = click.option(
+    "--save", type=click.Path(dir_okay=False, path_type=Path), help="Write a save file (JSON) at the end."
+)
+_svg_option = click.option(
+    "--svg", type=click.Path(dir_okay=False, path_type=Path), help="Draw the final position (SVG)."
+)
+_quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+_players_option = click.option(
+    "--players",
+    default="bot,bot",
+    show_default=True,
+    help="One player per side, in the ruleset's side order: human, random, bot, or a bot the "
+    "ruleset names.",
+)
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="wargamekit")
+def cli() -> None:
+    """Play and check tabletop wargames built with wargamekit."""
+
+
+@cli.command()
+def rulesets() -> None:
+    """List the installed rulesets."""
+    from rich.table import Table
+
+    console = _console()
+    found = installed_rulesets()
+    if not console.is_terminal:
+        width = max((len(name) for name in found), default=0)
+        for name, ruleset in found.items():
+            click.echo(f"{name:<{width}}  {ruleset.version}  {ruleset.description}")
+        return
+    table = Table("ruleset", "version", "description")
+    for name, ruleset in found.items():
+        table.add_row(name, ruleset.version, ruleset.description)
+    console.print(table)
+
+
+@cli.command()
+@click.argument("ruleset_name", metavar="RULESET")
+@click.option("--scenario", metavar="FILE_OR_NAME", help="A bundled scenario's name or a TOML file.")
+@click.option("--seed", type=int, help="The dice seed (default: a random one, printed).")
+@_players_option
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set an optional rule (TOML value: true, 3, \"text\").")
+@_save_option
+@_svg_option
+@_quiet_option
+def play(
+    ruleset_name: str,
+    scenario: str | None,
+    seed: int | None,
+    players: str,
+    option_pairs: tuple[str, ...],
+    save: Path | None,
+    svg: Path | None,
+    quiet: bool,
+) -> None:
+    """Play RULESET to the end and print the log and the result."""
+    console = _console()
+    ruleset = _ruleset(ruleset_name)
+    chosen_scenario = _scenario(ruleset, scenario)
+    options = _options(ruleset, option_pairs)
+    _check_svg(ruleset, svg)
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    team, kinds = _players(ruleset, players, seed, console)
+    humans = [side for side, kind in kinds.items() if kind == "human"]
+    game = Game.new(ruleset, chosen_scenario, seed=seed, options=options, plugin_manager=plugin_manager())
+    if not quiet:
+        scenario_label = game.scenario_name or str(scenario)
+        cast = ", ".join(f"{side}: {kind}" for side, kind in kinds.items())
+        console.print(
+            f"{ruleset.name} {ruleset.version} — scenario {scenario_label}, seed {seed} — {cast}",
+            markup=False,
+            soft_wrap=True,
+        )
+    status = _drive(game, team, humans, console, quiet=quiet)
+    _finish(game, status, console, save, svg)
+
+
+@cli.command()
+@click.argument("save_file", metavar="SAVE", type=click.Path(dir_okay=False, path_type=Path))
+@_players_option
+@_save_option
+@_svg_option
+@_quiet_option
+def resume(
+    save_file: Path, players: str, save: Path | None, svg: Path | None, quiet: bool
+) -> None:
+    """Carry on a game saved before its end."""
+    console = _console()
+    game = Game.load(save_file, rulesets=installed_rulesets(), plugin_manager=plugin_manager())
+    _check_svg(game.ruleset, svg)
+    team, kinds = _players(game.ruleset, players, game.seed + len(game.choices), console)
+    humans = [side for side, kind in kinds.items() if kind == "human"]
+    if not quiet:
+        console.print(
+            f"{game.ruleset.name} {game.ruleset.version} — resuming {save_file} after "
+            f"{len(game.choices)} choices",
+            markup=False,
+            soft_wrap=True,
+        )
+    status = _drive(game, team, humans, console, quiet=quiet, resumed=True)
+    _finish(game, status, console, save, svg)
+
+
+@cli.command()
+@click.argument("save_file", metavar="SAVE", type=click.Path(dir_okay=False, path_type=Path))
+@_svg_option
+@_quiet_option
+def replay(save_file: Path, svg: Path | None, quiet: bool) -> None:
+    """Replay a save file; print its log and result."""
+    console = _console()
+    game = Game.load(save_file, rulesets=installed_rulesets(), plugin_manager=plugin_manager())
+    _check_svg(game.ruleset, svg)
+    if not quiet:
+        console.print(
+            f"{game.ruleset.name} {game.ruleset.version} — scenario "
+            f"{game.scenario_name or 'from the save'}, seed {game.seed} — replaying "
+            f"{len(game.choices)} choices",
+            markup=False,
+            soft_wrap=True,
+        )
+        for event in game.log:
+            _print_event(console, event)
+    _write_outputs(game, None, svg)
+    console.print(_result_line(game), markup=False, soft_wrap=True)
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--ruleset", "ruleset_name", metavar="NAME", help="The ruleset (default: the file's top-level `ruleset` key).")
+def validate(scenario: Path, ruleset_name: str | None) -> None:
+    """Check a scenario file: print "ok" or the error."""
+    data = read_toml_file(scenario)
+    named = data.get("ruleset")
+    name = ruleset_name if ruleset_name is not None else named
+    if not isinstance(name, str):
+        raise CliError(f"{scenario}: name the ruleset with --ruleset (the file has no top-level `ruleset = \"...\"`)")
+    ruleset = _ruleset(name)
+    body = _scenario_body(ruleset, data, str(scenario))
+    structured = ruleset.load_scenario(body, source=str(scenario))
+    # Setting up catches what only the ruleset's own cross-checks see (setup rolls no dice).
+    ruleset.setup(structured, dict(ruleset.options()))
+    click.echo("ok")
+
+
+@cli.command(
+    context_settings={"ignore_unknown_options": True},
+    add_help_option=False,
+)
+@click.argument("ruleset_name", metavar="RULESET", required=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def odds(ctx: click.Context, ruleset_name: str | None, args: tuple[str, ...]) -> None:
+    """Exact odds: run RULESET's own odds command with ARGS (try RULESET --help)."""
+    if ruleset_name in (None, "--help", "-h"):
+        click.echo(ctx.get_help())
+        return
+    assert ruleset_name is not None
+    ruleset = _ruleset(ruleset_name)
+    command = ruleset.odds_command()
+    if command is None:
+        raise CliError(f"ruleset {ruleset.name!r} has no odds command")
+    prog = f"{ctx.find_root().info_name} odds {ruleset.name}"
+    code = command.main(args=list(args), prog_name=prog, standalone_mode=False)
+    if isinstance(code, int) and code:
+        ctx.exit(code)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console-script entry point."""
+    cli.main(args=argv, prog_name="wargamekit")
