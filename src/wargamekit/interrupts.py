@@ -18,18 +18,26 @@ order their controller chooses (a decision, not a hidden default).
 With :attr:`InterruptStack.enabled` off (MTTT's optional rule), windows poll nobody; effects
 already pushed (mandatory triggers) still resolve.
 
->>> from wargamekit.decisions import Choose
->>> stack = InterruptStack()
->>> hit = Response("counterspell", "blue", resolve=lambda: print("countered"), key="cs")
->>> proc = stack.window("spell cast", ["blue"], lambda side, point: [hit])
->>> ask = next(proc)
->>> ask.labels
-['pass', 'counterspell']
->>> ask = proc.send(hit)          # blue pushes; polling goes round again
->>> proc.send(None)               # blue passes: the counterspell resolves
-Traceback (most recent call last):
-...
-StopIteration: [Response(name='counterspell', controller='blue', key='cs')]
+>>> def offers(side, point):
+...     if side == "blue" and point.timing == "spell cast":
+...         return [Response("counterspell", "blue", lambda: print("counterspell resolves"), key="cs")]
+...     if side == "red" and point.top is not None and point.top.name == "counterspell":
+...         return [Response("dispel", "red", lambda: print("dispel resolves"), key="dispel")]
+...     return []
+>>> def drive(procedure, answers):
+...     try:
+...         ask = next(procedure)
+...         while True:
+...             print(ask.side, "asked:", ask.labels)
+...             ask = procedure.send(ask.options[answers.pop(0)].value)
+...     except StopIteration as stop:
+...         return [item.name for item in stop.value]
+>>> drive(InterruptStack().window("spell cast", ["red", "blue"], offers), [1, 1])
+blue asked: ['pass', 'counterspell']
+red asked: ['pass', 'dispel']
+dispel resolves
+counterspell resolves
+['dispel', 'counterspell']
 """
 
 from __future__ import annotations
@@ -145,6 +153,7 @@ class InterruptStack:
         offers: Offers,
         *,
         rule: str = "",
+        floor: int | None = None,
     ) -> Generator[Decision, Any, list[Response]]:
         """Open a response window at ``timing`` and run it until the stack is back to its level.
 
@@ -154,11 +163,14 @@ class InterruptStack:
             order: the sides to poll, in order.
             offers: ``offers(side, point)`` lists what ``side`` may push now.
             rule: the rule citation for the decisions asked.
+            floor: resolve down to this stack depth. By default the depth when the window
+                opened; pass ``0`` to also resolve items pushed before it (e.g. triggered
+                effects put on the stack with :meth:`push_triggered`).
 
         Returns:
             The items resolved (fizzled ones excluded), in resolution order.
         """
-        base = len(self.items)
+        base = len(self.items) if floor is None else floor
         resolved: list[Response] = []
         point_name = timing
         while True:

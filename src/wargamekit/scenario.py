@@ -9,13 +9,10 @@ that names the path to the bad field (``$.units[2].hex``).
 ... class Unit:
 ...     name: str
 ...     strength: int
->>> @frozen
-... class Setup:
-...     units: list[Unit]
->>> structure({"units": [{"name": "Guard", "strength": "x"}]}, Setup)
+>>> structure([{"name": "Guard", "strength": 3}, {"name": "Line", "strength": "x"}], list[Unit])
 Traceback (most recent call last):
 ...
-wargamekit.errors.ScenarioError: $.units[0].strength: invalid value for type, expected int
+wargamekit.errors.ScenarioError: $[1].strength: invalid value for type, expected int
 """
 
 from __future__ import annotations

@@ -1,0 +1,244 @@
+"""The game driver: decisions, the log, saves, undo/fork by replay, and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rulesets import DiceRace
+
+from wargamekit import (
+    Game,
+    GameOverError,
+    IllegalChoiceError,
+    InvalidChoiceError,
+    NotYourTurnError,
+    RandomBot,
+    SaveError,
+    SaveFile,
+    ScenarioError,
+    ScriptedDice,
+    ScriptedPlayer,
+)
+
+RACE = DiceRace()
+
+
+def finished_game(seed: int = 4) -> Game:
+    game = Game.new(RACE, seed=seed)
+    game.play({side: RandomBot(seed + i) for i, side in enumerate(RACE.sides)})
+    return game
+
+
+def test_first_decision_is_pending_after_new():
+    """A new game runs to its first decision."""
+    game = Game.new(RACE, seed=1)
+    assert game.pending is not None
+    assert game.pending.side == "red"
+    assert game.pending.rule == "R1"
+
+
+def test_scripted_dice_give_exact_outcome():
+    """With forced dice and answers the outcome is exactly determined."""
+    # secrets 1, 1; red rolls 6, blue banks; continue; red rolls 6 -> 12 reaches the target.
+    game = Game.new(RACE, dice=ScriptedDice([1, 1, 6, 6]))
+    outcome = game.play({"red": ScriptedPlayer(["roll", True, "roll"]), "blue": ScriptedPlayer(["bank"])})
+    assert outcome.winner == "red"
+    assert outcome.scores == {"red": 12, "blue": 0}
+    assert outcome.reason == "R2: reached the target"
+
+
+def test_same_seed_and_choices_give_byte_identical_log():
+    """Determinism: same scenario, seed and choices give the same log bytes."""
+    a = finished_game(7)
+    b = Game.new(RACE, seed=7)
+    for choice in a.choices:
+        b.answer(choice)
+    assert a.log_text().encode() == b.log_text().encode()
+    assert a.outcome == b.outcome
+
+
+def test_illegal_choice_names_rule_and_leaves_game_unchanged():
+    """A choice the ruleset rejects raises an error naming the rule; the game is as before."""
+    game = Game.new(RACE, seed=3, options={"offer_cheat": True})
+    game.answer(0)
+    before_log, before_choices = game.log_text(), list(game.choices)
+    before_state = (dict(game.state.totals), game.state.round)
+    with pytest.raises(IllegalChoiceError, match=r"\[R1\]: cheating is never allowed") as err:
+        game.answer(2)
+    assert err.value.rule == "R1"
+    assert game.log_text() == before_log
+    assert game.choices == before_choices
+    assert (dict(game.state.totals), game.state.round) == before_state
+
+
+def test_unreadable_answers_are_refused_before_anything_changes():
+    """Out-of-range and wrong-type answers are refused without touching the log."""
+    game = Game.new(RACE, seed=3)
+    before = game.log_text()
+    with pytest.raises(InvalidChoiceError, match="is not one of 0..1"):
+        game.answer(5)
+    with pytest.raises(InvalidChoiceError, match="expected an option index"):
+        game.answer("roll")
+    assert game.log_text() == before
+
+
+def test_wrong_side_is_refused():
+    """Answering for the side not being asked is refused."""
+    game = Game.new(RACE, seed=3)
+    with pytest.raises(NotYourTurnError, match="'red' is asked, not 'blue'"):
+        game.answer(0, side="blue")
+
+
+def test_answer_after_game_over_is_refused():
+    """A finished game refuses more answers."""
+    game = finished_game()
+    with pytest.raises(GameOverError):
+        game.answer(0)
+
+
+def test_unknown_option_is_refused():
+    """An optional rule the ruleset does not have is refused, listing the ones it has."""
+    with pytest.raises(InvalidChoiceError, match="no option 'turbo'"):
+        Game.new(RACE, options={"turbo": True})
+
+
+def test_options_change_the_game():
+    """An option switched on is seen by the ruleset (doubles doubles every roll)."""
+    game = Game.new(RACE, dice=ScriptedDice([1, 1, 5]), options={"doubles": True})
+    game.answer(0)
+    assert game.state.totals["red"] == 10
+
+
+def test_bad_scenario_data_is_rejected_with_path():
+    """Inline scenario data with a bad field is rejected naming the field."""
+    with pytest.raises(ScenarioError, match=r"\$\.target: invalid value for type, expected int"):
+        Game.new(RACE, {"target": "twelve", "max_rounds": 3})
+    with pytest.raises(ScenarioError, match="extra fields"):
+        Game.new(RACE, {"target": 12, "max_rounds": 3, "colour": "red"})
+
+
+def test_save_load_round_trip_replays_identically(tmp_path):
+    """A save written to disk loads back to the same log and outcome."""
+    game = finished_game(9)
+    path = tmp_path / "race.json"
+    path.write_text(game.save().to_json(), encoding="utf-8")
+    loaded = Game.load(path, rulesets={"dice_race": RACE})
+    assert loaded.log_text() == game.log_text()
+    assert loaded.outcome == game.outcome
+
+
+def test_save_of_game_in_progress_resumes():
+    """A save taken mid-game resumes at the same pending decision."""
+    game = Game.new(RACE, seed=2)
+    game.answer(0)
+    game.answer(1)
+    loaded = Game.load(game.save(), rulesets={"dice_race": RACE})
+    assert loaded.pending == game.pending
+    assert loaded.log_text() == game.log_text()
+
+
+def _save_dict(game: Game) -> dict:
+    return json.loads(game.save().to_json())
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.update(ruleset="chess"), "needs ruleset 'chess', which is not installed"),
+        (lambda d: d.update(ruleset_version="9.9"), "written by dice_race 9.9; the installed version is 1.0"),
+        (lambda d: d["choices"].append(7), r"\$\.choices\[\d+\] does not replay"),
+        (lambda d: d.update(seed="x"), r"\$\.seed: invalid value for type, expected int"),
+        (lambda d: d.pop("choices"), r"\$\.choices: required field missing"),
+        (lambda d: d.update(format=99), "unsupported save format 99"),
+    ],
+)
+def test_bad_saves_are_rejected(mutate, message):
+    """Malformed saves, missing rulesets, other versions and non-replaying choices are refused."""
+    game = Game.new(RACE, seed=2)
+    game.answer(0)
+    data = _save_dict(game)
+    mutate(data)
+    with pytest.raises(SaveError, match=message):
+        Game.load(SaveFile.from_json(json.dumps(data)), rulesets={"dice_race": RACE})
+
+
+def test_save_that_is_not_json_is_rejected(tmp_path):
+    """A file that is not JSON is refused with its path."""
+    path = tmp_path / "broken.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(SaveError, match="broken.json: not JSON"):
+        Game.load(path, rulesets={"dice_race": RACE})
+
+
+def test_save_with_choices_past_the_end_is_rejected():
+    """Extra choices after the game ended are refused."""
+    game = finished_game(9)
+    data = _save_dict(game)
+    data["choices"].append(0)
+    with pytest.raises(SaveError, match="ended before this choice"):
+        Game.load(SaveFile.from_json(json.dumps(data)), rulesets={"dice_race": RACE})
+
+
+def test_undo_takes_back_answers_by_replay():
+    """undo(n) restores exactly the position before the last n answers."""
+    game = Game.new(RACE, seed=5)
+    game.answer(0)
+    snapshot = (game.log_text(), dict(game.state.totals), game.pending)
+    game.answer(0)
+    game.answer(True)
+    game.undo(2)
+    assert (game.log_text(), dict(game.state.totals), game.pending) == snapshot
+    with pytest.raises(ValueError):
+        game.undo(5)
+
+
+def test_fork_is_independent():
+    """A fork continues separately from the original."""
+    game = Game.new(RACE, seed=5)
+    game.answer(0)
+    fork = game.fork()
+    fork.answer(1)
+    assert len(fork.choices) == 2 and len(game.choices) == 1
+    assert fork.log_text().startswith(game.log_text())
+
+
+def test_game_with_scripted_dice_cannot_be_saved():
+    """A custom dice service is not a seed, so such a game refuses to save."""
+    game = Game.new(RACE, dice=ScriptedDice([1, 1]))
+    with pytest.raises(SaveError, match="custom dice"):
+        game.save()
+
+
+def test_player_view_hides_secret_events():
+    """A side's view shows its own secret and not the other side's."""
+    game = Game.new(RACE, seed=1)
+    red = game.view("red")
+    texts = [e.text for e in red.log]
+    assert any(t.startswith("red holds") for t in texts)
+    assert not any(t.startswith("blue holds") for t in texts)
+    assert not any("secret number of blue" in t for t in texts)
+    assert red.state["secret"]["blue"] is None
+    assert red.state["secret"]["red"] == game.state.secret["red"]
+
+
+def test_view_is_a_copy():
+    """Changing a view changes nothing in the game."""
+    game = Game.new(RACE, seed=1)
+    view = game.view("red").state
+    view["totals"]["red"] = 99
+    assert game.state.totals["red"] == 0
+
+
+def test_endless_games_are_detected():
+    """play() stops a game that asks more than max_decisions."""
+    game = Game.new(RACE, {"target": 1000, "max_rounds": 500}, seed=1)
+    red, blue = ScriptedPlayer([1, True, 1, True]), ScriptedPlayer([1, 1])
+    with pytest.raises(RuntimeError, match="more than 5 decisions"):
+        game.play({"red": red, "blue": blue}, max_decisions=5)
+
+
+def test_missing_player_is_refused():
+    """Every side needs a player."""
+    with pytest.raises(ValueError, match="no player for side"):
+        Game.new(RACE).play({"red": RandomBot()})

@@ -1,0 +1,175 @@
+"""The interrupt stack: polling windows, LIFO resolution, fizzles, one answer per trigger."""
+
+from __future__ import annotations
+
+import pytest
+
+from wargamekit import Choose, InterruptStack, Response
+
+
+def drive(procedure, answers):
+    """Run a stack procedure, answering each decision by option label; return (asked, result)."""
+    asked = []
+    answers = list(answers)
+    try:
+        decision = next(procedure)
+        while True:
+            asked.append((decision.side, tuple(decision.labels)))
+            label = answers.pop(0)
+            decision = procedure.send(decision.options[decision.labels.index(label)].value)
+    except StopIteration as stop:
+        assert not answers, f"unused answers {answers}"
+        return asked, [r.name for r in stop.value or []]
+
+
+def spell(name, side, log, *, key=None, legal=None):
+    return Response(name, side, resolve=lambda: log.append(name), is_legal=legal, key=key or name)
+
+
+def test_window_with_no_offers_asks_nobody():
+    """A window where nobody can respond resolves nothing and asks nothing."""
+    asked, resolved = drive(InterruptStack().window("turn start", ["a", "b"], lambda s, p: []), [])
+    assert asked == [] and resolved == []
+
+
+def test_resolution_is_last_in_first_out():
+    """MTTT interrupt phase: three stacked responses resolve newest first."""
+    log: list[str] = []
+    offers = {
+        ("b", "attack declared"): [spell("shield", "b", log)],
+        ("a", "shield"): [spell("dispel", "a", log)],
+        ("b", "dispel"): [spell("counter", "b", log)],
+    }
+
+    def offer(side, point):
+        key = point.top.name if point.top else point.timing
+        return offers.get((side, key), [])
+
+    asked, resolved = drive(
+        InterruptStack().window("attack declared", ["a", "b"], offer),
+        ["shield", "dispel", "counter"],
+    )
+    assert resolved == ["counter", "dispel", "shield"]
+    assert log == ["counter", "dispel", "shield"]
+    assert asked == [("b", ("pass", "shield")), ("a", ("pass", "dispel")), ("b", ("pass", "counter"))]
+
+
+def test_illegal_item_fizzles_at_resolution():
+    """Legality is checked again when an item resolves; an illegal one fizzles."""
+    log: list[str] = []
+    state = {"target_alive": True}
+
+    def kill(name="snipe"):
+        return Response("snipe", "a", resolve=lambda: state.update(target_alive=False) or log.append("snipe"), key="snipe")
+
+    heal = Response(
+        "heal target",
+        "b",
+        resolve=lambda: log.append("heal"),
+        is_legal=lambda: None if state["target_alive"] else "the target is dead",
+        key="heal",
+    )
+
+    def offer(side, point):
+        if side == "b" and point.timing == "wounded":
+            return [heal]
+        if side == "a" and point.top is heal:
+            return [kill()]
+        return []
+
+    stack = InterruptStack(on_event=lambda kind, text, **data: log.append(f"{kind}: {text}"))
+    _, resolved = drive(stack.window("wounded", ["a", "b"], offer), ["heal target", "snipe"])
+    assert resolved == ["snipe"]
+    assert "stack-fizzle: heal target fizzles: the target is dead" in log
+    assert "heal" not in log
+
+
+def test_new_responses_allowed_at_each_resolution_point():
+    """After each resolution the window re-opens and a side may push again."""
+    log: list[str] = []
+
+    def offer(side, point):
+        if side == "a" and point.timing == "resolution of first":
+            return [spell("second", "a", log)]
+        if side == "a" and point.timing == "go":
+            return [spell("first", "a", log)]
+        return []
+
+    asked, resolved = drive(InterruptStack().window("go", ["a"], offer), ["first", "second"])
+    assert resolved == ["first", "second"]
+    assert asked == [("a", ("pass", "first")), ("a", ("pass", "second"))]
+
+
+def test_a_trigger_is_answered_at_most_once():
+    """An offer whose key was already pushed is not offered again."""
+    log: list[str] = []
+    again = spell("riposte", "b", log, key=("attack 1", "riposte"))
+    asked, resolved = drive(InterruptStack().window("attack 1", ["b"], lambda s, p: [again]), ["riposte"])
+    assert resolved == ["riposte"]
+    assert asked == [("b", ("pass", "riposte"))]
+
+
+def test_passing_closes_the_window_without_resolving_anything():
+    """When every side passes at once, nothing is pushed."""
+    log: list[str] = []
+    asked, resolved = drive(
+        InterruptStack().window("x", ["a", "b"], lambda s, p: [spell(f"{s}-spell", s, log)]),
+        ["pass", "pass"],
+    )
+    assert resolved == [] and log == []
+    assert [side for side, _ in asked] == ["a", "b"]
+
+
+def test_simultaneous_triggers_are_ordered_by_their_controller():
+    """Simultaneous triggered effects go on the stack in the order their controller chooses."""
+    log: list[str] = []
+    stack = InterruptStack()
+    effects = [spell("burn", "a", log), spell("freeze", "a", log), spell("ward", "b", log)]
+    asked, _ = drive(stack.push_triggered(effects, ["a", "b"], rule="interrupt phase"), ["freeze"])
+    assert asked == [("a", ("burn", "freeze"))]
+    assert [r.name for r in stack.items] == ["freeze", "burn", "ward"]
+    _, resolved = drive(stack.window("triggers", [], lambda s, p: [], floor=0), [])
+    assert resolved == ["ward", "burn", "freeze"]
+
+
+def test_disabled_stack_polls_nobody_but_resolves_mandatory_triggers():
+    """MTTT optional rule: with interrupts disabled no window polls, pushed triggers still resolve."""
+    log: list[str] = []
+    stack = InterruptStack(enabled=False)
+    stack.push(spell("mandatory", "a", log))
+    window = stack.window("x", ["a", "b"], lambda s, p: [spell("optional", s, log)], floor=0)
+    asked, resolved = drive(window, [])
+    assert asked == []
+    assert resolved == ["mandatory"]
+
+
+def test_resolving_item_may_ask_decisions_and_open_nested_windows():
+    """A resolving item may be a procedure that asks its own decision."""
+    log: list[str] = []
+    stack = InterruptStack()
+
+    def choose_target():
+        target = yield Choose.of("a", "Which target?", ["left", "right"])
+        log.append(target)
+
+    item = Response("volley", "a", resolve=choose_target, key="volley")
+    asked, resolved = drive(stack.window("fire", ["a"], lambda s, p: [item]), ["volley", "right"])
+    assert log == ["right"] and resolved == ["volley"]
+
+
+def test_stack_is_back_to_its_level_after_a_window():
+    """A window leaves the stack as it found it."""
+    stack = InterruptStack()
+    log: list[str] = []
+    drive(stack.window("x", ["a"], lambda s, p: [spell("one", "a", log)]), ["one"])
+    assert stack.items == [] and stack.top is None
+
+
+@pytest.mark.parametrize("order", [["a", "b"], ["b", "a"]])
+def test_poll_order_follows_the_ruleset(order):
+    """Sides are polled in the order the ruleset gives."""
+    log: list[str] = []
+    asked, _ = drive(
+        InterruptStack().window("x", order, lambda s, p: [spell(f"{s}!", s, log)]), ["pass", "pass"]
+    )
+    assert [side for side, _ in asked] == order

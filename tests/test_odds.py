@@ -1,0 +1,97 @@
+"""Exact odds: enumeration of resolution procedures, checked by brute force and sampling."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargamekit import odds
+from wargamekit.dice import Die, SeededDice, pool_distribution
+
+
+def attack_beats_defence(dice):
+    """P(2d6+1 > 1d6+2)."""
+    return sum(dice.nd6(2, "attack")) + 1 > dice.d6("defence") + 2
+
+
+def test_reference_comparison_is_twenty_over_twenty_seven():
+    """P(2d6+1 > 1d6+2) is exactly 20/27 (the figure icepool gives)."""
+    assert odds.probability(attack_beats_defence) == Fraction(20, 27)
+
+
+def test_distribution_matches_brute_force_of_an_imperative_procedure():
+    """A procedure with branching (a re-roll on a miss) matches an explicit enumeration."""
+
+    def shot(dice, target):
+        first = sum(dice.nd6(2, "to hit"))
+        if first >= target:
+            return "hit"
+        return "hit" if dice.d6("re-roll") == 6 else "miss"
+
+    brute = Fraction(0)
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        if a + b >= 9:
+            brute += Fraction(1, 36)
+        else:
+            brute += Fraction(1, 36) * Fraction(1, 6)
+    dist = odds.distribution(shot, 9)
+    assert dist["hit"] == brute
+    assert sum(dist.values()) == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 4), sides=st.integers(2, 8), modifier=st.integers(-3, 3))
+def test_sum_distribution_matches_enumeration(n, sides, modifier):
+    """Convolution sums equal enumerating the same dice through the dice service."""
+    die = Die(1, sides)
+    fast = odds.sum_distribution(n, die, modifier=modifier)
+    slow = odds.distribution(lambda dice: sum(dice.roll(die, "x", n)) + modifier)
+    assert fast == slow
+
+
+def test_pools_enumerate_by_class_and_match_exact_distribution():
+    """Pools enumerate as fail/single/double classes and agree with pool_distribution."""
+    dist = odds.distribution(lambda dice: dice.pool(6, "attack").successes)
+    assert dist == pool_distribution(6)
+    # 6 dice enumerate as 28 class combinations, not a million faces.
+    calls = []
+    odds.distribution(lambda dice: calls.append(1) or dice.pool(6, "x").successes)
+    assert len(calls) == 28
+
+
+def test_distribution_agrees_with_sampling():
+    """Exact odds agree with a large seeded sample within sampling error."""
+    exact = float(odds.probability(attack_beats_defence))
+    dice = SeededDice(5)
+    trials = 20000
+    hits = sum(attack_beats_defence(dice) for _ in range(trials))
+    assert abs(hits / trials - exact) < 4 * (exact * (1 - exact) / trials) ** 0.5
+
+
+def test_branch_limit_refuses_instead_of_running_forever():
+    """Past the branch limit enumeration stops with a clear error."""
+    with pytest.raises(odds.BranchLimitError, match="more than 100 dice branches"):
+        odds.distribution(lambda dice: dice.nd6(4, "x"), branch_limit=100)
+
+
+def test_ten_thousand_branches_enumerate():
+    """An imperative procedure with 10,000 branches enumerates completely."""
+    dist = odds.distribution(lambda dice: sum(dice.roll(Die(0, 9), "x", 4)) % 7, branch_limit=10_000)
+    assert sum(dist.values()) == 1
+    assert len(dist) == 7
+
+
+def test_expectation_of_two_d6():
+    """The expected sum of 2d6 is 7."""
+    assert odds.expectation(odds.sum_distribution(2)) == 7
+
+
+def test_weighted_draws_use_integer_weights():
+    """Uniform integer and coin draws give exact uniform probabilities."""
+    dist = odds.distribution(lambda dice: dice.integer(3, 7, "free points"))
+    assert dist == {v: Fraction(1, 5) for v in range(3, 8)}
+    assert odds.distribution(lambda dice: dice.coin("toss")) == {False: Fraction(1, 2), True: Fraction(1, 2)}
