@@ -276,7 +276,6 @@ def line_of_sight_batch(
     shift_one = 1 if layout in (OffsetLayout.EVEN_Q, OffsetLayout.EVEN_R) else 0
     blk_count = np.zeros(len(ids), dtype=np.int32)
     hin_count = np.zeros(len(ids), dtype=np.int32)
-    size_at_compact = len(ids)
     step = 1
     while len(ids):
         x = (nq + fq * step) / nf + ex
@@ -298,7 +297,7 @@ def line_of_sight_batch(
         n_alive = int(np.count_nonzero(alive))
         if n_alive == len(ids):
             continue
-        # Retire finished rays; compact the state only when it has shrunk enough to pay.
+        # Retire finished rays and drop them from the state.
         done = ~alive
         blocking[ids[done]] = blk_count[done]
         hindering[ids[done]] = hin_count[done]
@@ -307,6 +306,4 @@ def line_of_sight_batch(
         ids, nq, nr, ns, fq, fr, fs, nf, ni, blk_count, hin_count = (
             arr[alive] for arr in (ids, nq, nr, ns, fq, fr, fs, nf, ni, blk_count, hin_count)
         )
-        size_at_compact = len(ids)
-    del size_at_compact
     return blocking, hindering
