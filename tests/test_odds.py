@@ -95,3 +95,25 @@ def test_weighted_draws_use_integer_weights():
     dist = odds.distribution(lambda dice: dice.integer(3, 7, "free points"))
     assert dist == {v: Fraction(1, 5) for v in range(3, 8)}
     assert odds.distribution(lambda dice: dice.coin("toss")) == {False: Fraction(1, 2), True: Fraction(1, 2)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    a=st.tuples(st.integers(0, 3), st.integers(2, 10), st.integers(-4, 4)),
+    b=st.tuples(st.integers(0, 3), st.integers(2, 10), st.integers(-4, 4)),
+)
+def test_compare_matches_enumeration(a, b):
+    """The convolution comparison equals enumerating both sums through the dice service."""
+    x, y = odds.DiceSum(a[0], Die(1, a[1]), a[2]), odds.DiceSum(b[0], Die(1, b[1]), b[2])
+
+    def contest(dice):
+        return sum(dice.roll(x.die, "a", x.n)) + x.modifier > sum(dice.roll(y.die, "b", y.n)) + y.modifier
+
+    assert odds.compare(x, y) == odds.probability(contest)
+
+
+def test_large_sums_stay_exact():
+    """Sums too large for int64 fall back to exact Python integers."""
+    dist = odds.sum_distribution(30, Die(1, 10))
+    assert sum(dist.values()) == 1
+    assert dist[30] == Fraction(1, 10**30)

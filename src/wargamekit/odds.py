@@ -26,12 +26,14 @@ from math import comb
 from typing import Any, TypeVar
 
 import numpy as np
-from attrs import define, field
+from attrs import define, field, frozen
 
-from .dice import Dice, Die, _pool_classes
+from .dice import Dice, Die
 
 __all__ = [
     "BranchLimitError",
+    "DiceSum",
+    "compare",
     "EnumeratingDice",
     "distribution",
     "expectation",
@@ -163,22 +165,48 @@ def sum_distribution(n: int, die: Die = Die(1, 6), *, modifier: int = 0) -> dict
     >>> sum_distribution(2)[7]
     Fraction(1, 6)
     """
-    if n < 0:
-        raise ValueError(f"cannot sum a negative number of dice ({n})")
-    face_counts = np.ones(die.high - die.low + 1, dtype=object if n > 20 else np.int64)
-    counts = np.ones(1, dtype=face_counts.dtype)
-    for _ in range(n):
-        counts = np.convolve(counts, face_counts)
+    low, counts = DiceSum(n, die, modifier).counts()
     total = int(counts.sum())
-    low = n * die.low + modifier
     return {low + i: Fraction(int(c), total) for i, c in enumerate(counts) if c}
 
 
-def pool_success_counts(n: int, *, target: int = 7, double_at: int | None = 10) -> np.ndarray:
-    """Integer weights of 0..2n successes for an ``n``-die pool (total ``10**n``), by convolution."""
-    fails, singles, doubles = _pool_classes(target, double_at)
-    one = np.array([fails, singles, doubles], dtype=object)
-    counts = np.ones(1, dtype=object)
-    for _ in range(n):
-        counts = np.convolve(counts, one)
-    return counts
+@frozen
+class DiceSum:
+    """A plain dice expression: ``n`` identical dice plus a modifier (``2d6+1``).
+
+    >>> DiceSum(2, Die(1, 6), 1)
+    DiceSum(n=2, die=Die(low=1, high=6), modifier=1)
+    """
+
+    n: int
+    die: Die = Die(1, 6)
+    modifier: int = 0
+
+    def counts(self) -> tuple[int, np.ndarray]:
+        """``(lowest total, integer ways of each total from there up)``, by convolution."""
+        if self.n < 0:
+            raise ValueError(f"cannot sum a negative number of dice ({self.n})")
+        sides = self.die.high - self.die.low + 1
+        # int64 is exact while sides**n fits; past that fall back to Python integers.
+        dtype: Any = np.int64 if sides**self.n < 2**62 else object
+        face = np.ones(sides, dtype=dtype)
+        counts = np.ones(1, dtype=dtype)
+        for _ in range(self.n):
+            counts = np.convolve(counts, face)
+        return self.n * self.die.low + self.modifier, counts
+
+
+def compare(a: DiceSum, b: DiceSum) -> Fraction:
+    """Exact ``P(a > b)`` for two independent dice sums, by convolution.
+
+    >>> compare(DiceSum(2, modifier=1), DiceSum(1, modifier=2))
+    Fraction(20, 27)
+    """
+    low_a, ways_a = a.counts()
+    low_b, ways_b = b.counts()
+    # below[k] = ways for b to total strictly less than low_a + k
+    cumulative = np.concatenate(([0], np.cumsum(ways_b)))
+    targets = np.arange(low_a, low_a + len(ways_a)) - low_b
+    below = cumulative[np.clip(targets, 0, len(ways_b))]
+    favourable = int(np.dot(ways_a.astype(object), below.astype(object)))
+    return Fraction(favourable, int(ways_a.sum()) * int(ways_b.sum()))
