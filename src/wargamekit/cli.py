@@ -347,7 +347,8 @@ def _drive(
     if humans and not quiet:
         console.print(
             f"You play {', '.join(humans)}. Type the number of an option; "
-            "? shows the position; quit stops (the --save file lets you resume)."
+            "? shows the position; quit stops (the --save file lets you resume).",
+            soft_wrap=True,
         )
     asked = 0
     while game.pending is not None:
@@ -407,7 +408,7 @@ _players_option = click.option(
 )
 
 
-@click.group(cls=_Group)
+@click.group(cls=_Group, name="wargamekit")
 @click.version_option(__version__, prog_name="wargamekit")
 def cli() -> None:
     """Play and check tabletop wargames built with wargamekit."""
