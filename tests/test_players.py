@@ -1,0 +1,117 @@
+"""Players: the random bot, the scripted player and the terminal player."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from wargamekit import Choose, ChooseNumber, ChooseSubset, InvalidChoiceError, RandomBot, ScriptedPlayer, YesNo
+from wargamekit.decisions import Option
+from wargamekit.players import QuitGame, TerminalPlayer
+
+
+def test_random_bot_only_gives_legal_answers():
+    """The random bot's answers always pass the decision's own check."""
+    bot = RandomBot(3)
+    decisions = [
+        Choose.of("a", "pick", ["x", "y", "z"]),
+        ChooseSubset(side="a", prompt="leaders", options=[Option(i, str(i)) for i in range(5)], min_count=1, max_count=2,
+                     constraint=lambda vals: None if sum(vals) % 2 == 0 else "sum must be even"),
+        ChooseNumber(side="a", prompt="points", low=3, high=9),
+        YesNo(side="a", prompt="fire?"),
+    ]
+    for decision in decisions:
+        for _ in range(50):
+            answer = bot.choose(decision, None)
+            assert decision.check(answer) == answer
+
+
+def test_random_bot_is_reproducible():
+    """Two bots with the same seed answer identically."""
+    d = Choose.of("a", "pick", list(range(10)))
+    assert [RandomBot(5).choose(d, None) for _ in range(3)] == [RandomBot(5).choose(d, None)] * 3
+
+
+def test_subset_constraint_is_an_illegal_choice_with_rule():
+    """A subset that breaks the rule's constraint names the rule."""
+    from wargamekit import IllegalChoiceError
+
+    d = ChooseSubset(side="a", prompt="leading pieces", options=[Option("inf", "inf"), Option("cav", "cav")],
+                     max_count=2, rule="Assault: leading pieces",
+                     constraint=lambda vals: "two leading pieces may not mix arms" if len(set(vals)) > 1 else None)
+    with pytest.raises(IllegalChoiceError, match=r"\[Assault: leading pieces\]: two leading pieces may not mix arms"):
+        d.check([0, 1])
+    with pytest.raises(IllegalChoiceError, match="choose between 0 and 2, not 3"):
+        ChooseSubset(side="a", prompt="x", options=[Option(i, str(i)) for i in range(3)], max_count=2).check([0, 1, 2])
+    with pytest.raises(InvalidChoiceError, match="chosen twice"):
+        d.check([0, 0])
+
+
+def test_random_bot_finds_rare_legal_subsets():
+    """When random sampling fails, the bot searches systematically for a legal subset."""
+    d = ChooseSubset(side="a", prompt="x", options=[Option(i, str(i)) for i in range(8)], min_count=0,
+                     constraint=lambda vals: None if vals == (3, 5, 6) else "only 3,5,6")
+    assert RandomBot(0).choose(d, None) == [3, 5, 6]
+
+
+def test_scripted_player_accepts_labels_and_indices():
+    """Scripted answers may be labels or indices; unknown labels are refused."""
+    d = Choose.of("a", "move", ["north", "south"])
+    player = ScriptedPlayer(["south", 0, "west"])
+    assert player.choose(d, None) == 1
+    assert player.choose(d, None) == 0
+    with pytest.raises(InvalidChoiceError, match="no option 'west'"):
+        player.choose(d, None)
+    with pytest.raises(InvalidChoiceError, match="ran out"):
+        player.choose(d, None)
+
+
+def terminal(text: str) -> tuple[TerminalPlayer, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=100)
+    inputs = iter(text.splitlines())
+    console.input = lambda prompt="": (out.write(prompt), next(inputs))[1]  # type: ignore[method-assign]
+    return TerminalPlayer(console, summary=lambda view: "POSITION"), out
+
+
+def test_terminal_player_lists_options_and_reprompts_on_bad_input():
+    """The terminal shows numbered options, rejects bad input, shows the summary on '?'."""
+    player, out = terminal("7\n?\n1\n")
+    d = Choose.of("allies", "Which tank moves?", ["Sherman #1", "Firefly #2"], rule="4.1")
+    assert player.choose(d, None) == 1
+    text = out.getvalue()
+    assert "allies: Which tank moves? (4.1)" in text
+    assert re.search(r"0\s+Sherman #1", text) and re.search(r"1\s+Firefly #2", text)
+    assert "7 is not one of 0..1" in text
+    assert "POSITION" in text
+
+
+@pytest.mark.parametrize(
+    ("decision", "typed", "expected"),
+    [
+        (YesNo(side="a", prompt="Block?"), "y", True),
+        (ChooseNumber(side="a", prompt="Points", low=0, high=4), "3", 3),
+        (ChooseSubset(side="a", prompt="Lead", options=[Option(i, str(i)) for i in range(3)]), "0, 2", [0, 2]),
+    ],
+)
+def test_terminal_player_reads_every_decision_kind(decision, typed, expected):
+    """Yes/no, numbers and subsets are read from the terminal."""
+    player, _ = terminal(typed + "\n")
+    assert player.choose(decision, None) == expected
+
+
+def test_terminal_player_quits():
+    """Typing quit raises QuitGame."""
+    player, _ = terminal("quit\n")
+    with pytest.raises(QuitGame):
+        player.choose(YesNo(side="a", prompt="?"), None)
+
+
+def test_numpy_integers_are_accepted_as_answers():
+    """Answers computed with numpy are accepted and stored as plain ints."""
+    d = Choose.of("a", "x", ["p", "q"])
+    assert d.check(np.int64(1)) == 1 and type(d.check(np.int64(1))) is int

@@ -1,0 +1,111 @@
+"""The plugin host: entry points, the observer hook, and rulesets' own hookspecs."""
+
+from __future__ import annotations
+
+import types
+
+import pluggy
+import pytest
+from rulesets import DiceRace
+
+from wargamekit import Game, RandomBot, UnknownRulesetError, find_ruleset, hookimpl, plugin_manager
+from wargamekit.plugins import installed_rulesets, rulesets_of
+
+
+def plugin_with(*rulesets):
+    module = types.SimpleNamespace()
+
+    @hookimpl
+    def wargamekit_rulesets():
+        return list(rulesets)
+
+    module.wargamekit_rulesets = wargamekit_rulesets
+    return module
+
+
+def test_rulesets_come_from_registered_plugins():
+    """A plugin's wargamekit_rulesets hook registers its rulesets by name."""
+    pm = plugin_manager(load_entry_points=False, plugins=[plugin_with(DiceRace())])
+    assert list(rulesets_of(pm)) == ["dice_race"]
+
+
+def test_duplicate_ruleset_names_are_refused():
+    """Two plugins may not provide rulesets with the same name."""
+    pm = plugin_manager(load_entry_points=False, plugins=[plugin_with(DiceRace()), plugin_with(DiceRace())])
+    with pytest.raises(ValueError, match="two plugins provide a ruleset named 'dice_race'"):
+        rulesets_of(pm)
+
+
+def test_non_ruleset_registration_is_refused():
+    """A hook returning something that is not a Ruleset is a clear error."""
+    pm = plugin_manager(load_entry_points=False, plugins=[plugin_with("not a ruleset")])
+    with pytest.raises(TypeError, match="not a Ruleset"):
+        rulesets_of(pm)
+
+
+def test_installed_rulesets_are_found_through_entry_points():
+    """The bundled example plugin is found through the wargamekit entry-point group only."""
+    names = installed_rulesets()
+    assert "skirmish" in names
+    assert find_ruleset("skirmish") is names["skirmish"]
+
+
+def test_unknown_ruleset_lists_the_installed_ones():
+    """Asking for a ruleset that is not installed names the ones that are."""
+    with pytest.raises(UnknownRulesetError, match="no ruleset named 'chess' is installed"):
+        find_ruleset("chess", {"dice_race": DiceRace()})
+
+
+def test_observer_hook_sees_every_event_in_order():
+    """wargamekit_event is called for every log entry, in log order."""
+    seen = []
+
+    class Observer:
+        @hookimpl
+        def wargamekit_event(self, game, event):
+            seen.append(event)
+
+    pm = plugin_manager(load_entry_points=False, plugins=[Observer()])
+    race = DiceRace()
+    game = Game.new(race, seed=3, plugin_manager=pm)
+    game.play({side: RandomBot(i) for i, side in enumerate(race.sides)})
+    assert seen == game.log
+
+
+hookspec = pluggy.HookspecMarker("wargamekit")
+
+
+class RaceHooks:
+    """A ruleset's own hookspecs (published for add-on plugins)."""
+
+    @hookspec
+    def dice_race_bonus(self, side: str) -> int:
+        """Extra points for ``side`` at the start."""
+
+
+class BonusAddon:
+    @hookimpl
+    def dice_race_bonus(self, side):
+        return 5 if side == "blue" else 0
+
+
+class RaceWithHooks(DiceRace):
+    name = "dice_race_hooks"
+
+    def play(self, game):
+        for side in self.sides:
+            game.state.totals[side] += sum(game.hooks.dice_race_bonus(side=side))
+        return (yield from super().play(game))
+
+
+class PublishesHooks:
+    @hookimpl
+    def wargamekit_add_hookspecs(self, pluginmanager):
+        pluginmanager.add_hookspecs(RaceHooks)
+
+
+def test_ruleset_can_publish_hookspecs_for_addons():
+    """A ruleset's own hookspec, registered via wargamekit_add_hookspecs, reaches add-ons."""
+    pm = plugin_manager(load_entry_points=False, plugins=[PublishesHooks(), BonusAddon()])
+    game = Game.new(RaceWithHooks(), seed=1, plugin_manager=pm)
+    assert game.state.totals == {"red": 0, "blue": 5}
