@@ -1,0 +1,88 @@
+"""Scenario files: TOML parsed and structured into attrs classes, rejected with a path."""
+
+from __future__ import annotations
+
+import pytest
+from attrs import frozen
+
+from wargamekit import ScenarioError
+from wargamekit.scenario import read_toml_file, read_toml_text, structure
+
+
+@frozen
+class Unit:
+    name: str
+    hex: str
+    strength: int = 1
+
+
+@frozen
+class Side:
+    name: str
+    units: list[Unit]
+
+
+@frozen
+class Battle:
+    title: str
+    turns: int
+    sides: list[Side]
+    fog: bool = False
+
+
+GOOD = """
+title = "Ford crossing"
+turns = 8
+[[sides]]
+name = "north"
+units = [{name = "Guard", hex = "0304", strength = 3}]
+[[sides]]
+name = "south"
+units = [{name = "Line", hex = "0708"}]
+"""
+
+
+def test_good_scenario_structures_into_attrs_classes():
+    """A valid TOML scenario becomes the declared attrs classes, defaults applied."""
+    battle = structure(read_toml_text(GOOD), Battle)
+    assert battle.sides[0].units[0] == Unit("Guard", "0304", 3)
+    assert battle.sides[1].units[0].strength == 1
+    assert battle.fog is False
+
+
+@pytest.mark.parametrize(
+    ("edit", "path", "message"),
+    [
+        (("strength = 3", 'strength = "three"'), "$.sides[0].units[0].strength", "expected int"),
+        (('hex = "0708"', "hex = 708"), "$.sides[1].units[0].hex", "expected str"),
+        (("turns = 8", "turns = 8\nweather = 'rain'"), "$", "extra fields"),
+        (("turns = 8", ""), "$.turns", "required field missing"),
+        (("turns = 8", "turns = 8.5"), "$.turns", "expected int"),
+    ],
+)
+def test_bad_fields_are_rejected_with_their_path(edit, path, message):
+    """Wrong types, unknown keys and missing fields name the path to the bad field."""
+    text = GOOD.replace(*edit)
+    with pytest.raises(ScenarioError) as err:
+        structure(read_toml_text(text), Battle, source="ford.toml")
+    assert err.value.path == path
+    assert message in str(err.value)
+    assert str(err.value).startswith(f"ford.toml: {path}: ")
+
+
+def test_toml_syntax_errors_are_scenario_errors():
+    """A TOML syntax error is reported as a ScenarioError."""
+    with pytest.raises(ScenarioError, match="not valid TOML"):
+        read_toml_text("title = ", source="x.toml")
+
+
+def test_missing_file_is_a_scenario_error(tmp_path):
+    """An unreadable file is reported with its path, not a traceback."""
+    with pytest.raises(ScenarioError, match="cannot read the file"):
+        read_toml_file(tmp_path / "nope.toml")
+
+
+def test_booleans_are_not_numbers():
+    """TOML true is not accepted where an int is expected (no silent coercion)."""
+    with pytest.raises(ScenarioError, match=r"\$\.turns"):
+        structure({"title": "x", "turns": True, "sides": []}, Battle)
