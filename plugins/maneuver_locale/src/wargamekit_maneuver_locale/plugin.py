@@ -2,7 +2,10 @@
 
 from wargamekit import hookimpl
 
+from .ruleset import ManeuverLocale
+
 
 @hookimpl
 def wargamekit_rulesets():
-    return []
+    """The locale/approach ruleset."""
+    return [ManeuverLocale()]

@@ -1,0 +1,222 @@
+"""Assaults: from an approach against the enemy's blocking approach (1 command).
+
+Steps, in the source's order: the attacker chooses and reveals its leading pieces; defensive
+artillery fire (防御砲撃); the defender chooses and reveals its leading pieces (0 allowed);
+the result (判定); losses (損害適用); cavalry pursuit (騎兵の追撃); aftermath (後処理).
+The arithmetic is in :mod:`.resolution` (pure functions); this module applies it.
+
+Provisional (not from the source): the leading-piece limit and pursuit limit use the width of
+the assaulted (defender's) approach; the pieces taking part are the attacker's unmoved pieces
+on its approach and the defender's pieces on the blocking approach; defensive fire comes from
+the defender's guns on the blocking approach, each taking its steps off the attacker's leading
+pieces (the defender choosing among them) before the result; the loser has "no cavalry" when
+none of its pieces at the assault is cavalry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from wargamekit import ChooseSubset, Game, IllegalChoiceError, Option, Response
+
+from . import rules
+from .changes import label, lose_step, place, reveal, take_losses
+from .movement import cavalry_onto_approach
+from .resolution import (
+    ATTACKER,
+    Combatant,
+    leading_limit,
+    leading_problem,
+    pursuit_losses,
+    resolve_assault,
+)
+from .retreats import retreat_locale
+from .scenario import Arm
+from .state import RESERVE, GameState, Piece
+
+__all__ = ["assault", "combatant", "defensive_guns", "participants"]
+
+
+def combatant(p: Piece) -> Combatant:
+    """The combat view of a piece (full information: only for the game itself)."""
+    assert p.arm is not None and p.steps is not None
+    return Combatant(p.id, p.arm, p.steps)
+
+
+def participants(state: GameState, side: str, locale: str, target: str) -> list[Piece]:
+    """The attacker's pieces that may take part: unmoved, on the approach of ``locale`` facing
+    ``target``."""
+    return [p for p in state.at(locale, target) if p.side == side and not p.moved]
+
+
+def defensive_guns(state: GameState, locale: str, facing: str) -> list[Piece]:
+    """Guns on the blocking approach that may fire (防御砲撃): they neither fired nor declared
+    a bombardment in the previous turn (nor fired this turn), and are not declared now."""
+    pt = state.player_turn
+    return [
+        p for p in state.at(locale, facing)
+        if p.arm is Arm.ARTILLERY and not p.declared and p.last_fired < pt - 1 and p.last_declared < pt - 1
+    ]
+
+
+def can_assault(state: GameState, side: str, locale: str, target: str) -> bool:
+    """Whether ``side`` may assault from ``locale``'s approach facing ``target`` now."""
+    if state.commands < 1 or not state.blocked(locale, target, side):
+        return False
+    mine = participants(state, side, locale, target)
+    width = state.board.width(target, locale)
+    fighters = [combatant(p) for p in mine if p.arm is not Arm.ARTILLERY]
+    return any(c.steps >= 2 for c in fighters) and leading_problem(
+        [max(fighters, key=lambda c: c.steps)], width, attacker=True
+    ) is None
+
+
+def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, Any, str]:
+    """Resolve an assault; returns the winner (``"attacker"`` or ``"defender"``)."""
+    state: GameState = game.state
+    names = state.board.names
+    enemy = state.enemy(side)
+    if not can_assault(state, side, locale, target):
+        raise IllegalChoiceError(rules.ASSAULT, f"no assault is possible from {names[locale]} against {names[target]}")
+    state.commands -= 1
+    width = state.board.width(target, locale)
+    terrain = state.board.terrain(target, locale)
+    limit = leading_limit(width)
+    attackers = participants(state, side, locale, target)
+    defenders = [p for p in state.at(target, locale) if p.side == enemy]
+    game.event(
+        "assault",
+        f"{side} assaults from {names[locale]} against {names[target]} ({width.value} approach, terrain {terrain})",
+        side=side, locale=locale, target=target, width=width.value, terrain=terrain,
+    )
+
+    # 1. the attacker's leading pieces
+    def attacker_ok(ids: tuple[str, ...]) -> str | None:
+        return leading_problem([combatant(state.pieces[i]) for i in ids], width, attacker=True)
+
+    lead_ids = yield ChooseSubset(
+        side=side,
+        prompt=f"Assault on {names[target]}: choose your leading pieces (up to {limit}, revealed)",
+        options=tuple(Option(p.id, label(p)) for p in attackers),
+        min_count=1,
+        max_count=limit,
+        constraint=attacker_ok,
+        rule=rules.LEADING,
+    )
+    a_lead = [state.pieces[i] for i in lead_ids]
+    reveal(game, a_lead, "Assaults: the attacker's leading pieces")
+
+    # 2. defensive artillery fire: a response window of the defender. It is offered at every
+    # assault (the guns are chosen inside), so being asked reveals nothing about the defence.
+    guns = defensive_guns(state, target, locale)
+
+    def fire() -> Generator[Any, Any, None]:
+        chosen = yield ChooseSubset(
+            side=enemy,
+            prompt="Defensive fire: which of your guns fire (none for none)?",
+            options=tuple(Option(g.id, label(g)) for g in guns),
+            min_count=0,
+            rule=rules.DEFENSIVE_FIRE,
+        )
+        for gun_id in chosen:
+            gun = state.pieces[gun_id]
+            reveal(game, [gun], "Assaults: defensive fire")
+            gun.last_fired = state.player_turn
+            yield from take_losses(
+                game, [p for p in a_lead if p.id in state.pieces], gun.steps or 0, chooser=enemy,
+                rule=rules.DEFENSIVE_FIRE, why=f"defensive fire of {gun.id}",
+            )
+
+    response = Response("defensive artillery fire", enemy, resolve=fire, key=("fire", state.player_turn, len(game.log)))
+    yield from game.interrupts.window(
+        f"assault on {names[target]}", [enemy], lambda s, point: [response] if s == enemy else [],
+        rule=rules.DEFENSIVE_FIRE,
+    )
+
+    # 3. the defender's leading pieces (0 allowed)
+    def defender_ok(ids: tuple[str, ...]) -> str | None:
+        return leading_problem([combatant(state.pieces[i]) for i in ids], width, attacker=False)
+
+    fighters = [p for p in defenders if p.id in state.pieces and p.arm is not Arm.ARTILLERY]
+    d_ids = yield ChooseSubset(
+        side=enemy,
+        prompt=f"Assault on {names[target]}: choose your leading pieces (0 to {limit}, revealed)",
+        options=tuple(Option(p.id, label(p)) for p in fighters),
+        min_count=0,
+        max_count=limit,
+        constraint=defender_ok,
+        rule=rules.DEFENDER_LEADING,
+    )
+    d_lead = [state.pieces[i] for i in d_ids]
+    reveal(game, d_lead, "Assaults: the defender's leading pieces")
+
+    # 4. result
+    a_alive = [p for p in a_lead if p.id in state.pieces]
+    r = resolve_assault([combatant(p) for p in a_alive], [combatant(p) for p in d_lead], terrain=terrain)
+    attacker_won = r.winner == ATTACKER
+    game.event(
+        "assault-result",
+        f"result {r.attack_steps} - terrain {r.terrain} - {r.defence_steps} = {r.result:+d}: "
+        f"{'the attacker' if attacker_won else 'the defender'} wins",
+        result=r.result, winner=r.winner, attacker_losses=r.attacker_losses, defender_losses=r.defender_losses,
+    )
+
+    # 5. losses: leading pieces first (the enemy chooses among them), then the others (the owner)
+    for owner, lead, group, n in (
+        (side, a_alive, attackers, r.attacker_losses),
+        (enemy, d_lead, defenders, r.defender_losses),
+    ):
+        foe = state.enemy(owner)
+        lost = yield from take_losses(game, lead, n, chooser=foe, rule=rules.LOSSES, why=f"losses of {owner}'s leading pieces")
+        rest = [p for p in group if p not in lead]
+        yield from take_losses(game, rest, n - lost, chooser=owner, rule=rules.LOSSES, why=f"further losses of {owner}")
+
+    # 6. cavalry pursuit by the winner
+    winner, loser = (side, enemy) if attacker_won else (enemy, side)
+    w_group, w_lead = (attackers, a_lead) if attacker_won else (defenders, d_lead)
+    l_group = defenders if attacker_won else attackers
+    pursued_terrain = terrain if attacker_won else state.board.terrain(locale, target)
+    spare = [p for p in w_group if p.id in state.pieces and p not in w_lead]
+    l_alive = [p for p in l_group if p.id in state.pieces]
+    if spare and l_alive:
+
+        def cavalry_only(ids: tuple[str, ...]) -> str | None:
+            if any(state.pieces[i].arm is not Arm.CAVALRY for i in ids):
+                return "only cavalry that did not lead may pursue"
+            return None
+
+        chasers = yield ChooseSubset(
+            side=winner,
+            prompt=f"Cavalry pursuit: which unused cavalry pursue (up to {limit}; none for none)?",
+            options=tuple(Option(p.id, label(p)) for p in spare),
+            min_count=0,
+            max_count=limit,
+            constraint=cavalry_only,
+            rule=rules.PURSUIT,
+        )
+        if chasers:
+            riders = [state.pieces[i] for i in chasers]
+            reveal(game, riders, "Assaults: pursuing cavalry")
+            if any(p.arm is Arm.CAVALRY for p in l_alive):
+                game.event("pursuit", f"no pursuit: {loser} has cavalry at the assault", side=winner)
+            else:
+                n = pursuit_losses(sum(p.steps or 0 for p in riders), pursued_terrain)
+                game.event("pursuit", f"{winner} pursues: {loser} loses {n} step(s)", side=winner, losses=n)
+                yield from take_losses(game, l_alive, n, chooser=loser, rule=rules.PURSUIT, why="cavalry pursuit")
+                for rider in riders:
+                    lose_step(game, rider, "cavalry pursuit: the pursuer loses 1 step")
+
+    # 7. aftermath
+    survivors = [p for p in attackers if p.id in state.pieces]
+    for p in survivors:
+        p.moved = True
+    if attacker_won:
+        yield from retreat_locale(game, target, locale)
+        state.won_by_assault[target] = [p.id for p in survivors]
+        if survivors:
+            place(game, survivors, target, RESERVE, "Assaults — 後処理: the attackers enter")
+            yield from cavalry_onto_approach(game, side, survivors, target)
+    elif survivors:
+        place(game, survivors, locale, RESERVE, "Assaults — 後処理: the attackers fall back to the reserve")
+    return r.winner

@@ -1,0 +1,218 @@
+"""A heuristic bot: it sees only its own side's view and weighs options with simple rules.
+
+* Action menu: assaults it wins against the defender's best response first; maneuver attacks
+  that cannot be blocked (from an approach, or against a locale with an empty reserve);
+  otherwise moves towards the nearest enemy-held or uncontrolled objective; moving onto an
+  approach facing the enemy (to attack unblockably next); then ending the turn.
+* Groups move whole; leading pieces are the strongest legal set; it always blocks with its
+  whole reserve, always fires, always pursues, and spreads its own losses from the strongest
+  piece while taking the enemy's steps from the weakest (to remove pieces).
+
+Hidden enemy pieces are assumed to be 2-step infantry.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from wargamekit import Choose, ChooseSubset, Decision, PlayerView, YesNo
+from wargamekit.decisions import Answer
+
+from . import rules
+from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
+from .resolution import Combatant, leading_limit, preview_assault
+from .scenario import Arm
+from .state import GameState, Piece
+
+__all__ = ["HeuristicBot"]
+
+_GUESS = Combatant("?", Arm.INFANTRY, 2)
+
+
+def _known(p: Piece) -> Combatant:
+    if p.arm is None or p.steps is None:
+        return Combatant(p.id, _GUESS.arm, _GUESS.steps)
+    return Combatant(p.id, p.arm, p.steps)
+
+
+class HeuristicBot:
+    """Plays one side from its view; ``seed`` breaks ties reproducibly."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = np.random.Generator(np.random.PCG64(seed))
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(seed={self.seed})"
+
+    # -- dispatch ---------------------------------------------------------------------------
+    def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        state: GameState = view.state
+        side = decision.side
+        if isinstance(decision, YesNo):
+            return True
+        if isinstance(decision, Choose):
+            values = [o.value for o in decision.options]
+            if decision.rule == rules.COMMAND:
+                return self._action(state, side, values)
+            if decision.rule == rules.COMPULSORY:
+                return self._compulsory(state, side, values)
+            if decision.rule == rules.ROAD:
+                return self._road(state, side, values)
+            if decision.rule in (rules.MANEUVER, rules.DEFENSIVE_FIRE):
+                return len(values) - 1  # respond: block / fire
+            if decision.rule == rules.RETREATS:
+                return self._retreat(state, side, values)
+            if all(isinstance(v, str) and v in state.pieces for v in values):
+                return self._victim(state, side, values)
+            return 0
+        if isinstance(decision, ChooseSubset):
+            return self._subset(decision, state, side)
+        return decision.random_answer(self.rng)
+
+    # -- the action menu --------------------------------------------------------------------
+    def _distance_to_goal(self, state: GameState, side: str, locale: str) -> int:
+        enemy = state.enemy(side)
+        goals = [k for k in state.board.objectives if state.control.get(k) != side]
+        goals += [k for k in state.board.locale_ids() if state.holder(k) == enemy]
+        if not goals:
+            return 0
+        return min(state.board.distances[locale][g] for g in goals)
+
+    def _reserve_weight(self, state: GameState, locale: str) -> int:
+        return sum(_known(p).steps for p in state.at(locale, ""))
+
+    def _score(self, state: GameState, side: str, action: Any) -> float:
+        enemy = state.enemy(side)
+        objective = state.board.objectives
+        if isinstance(action, EndTurn):
+            return 0.0
+        if isinstance(action, AssaultAction):
+            best = self._assault_worst_case(state, side, action)
+            return 60.0 if best else -5.0
+        if isinstance(action, RoadMenu):
+            return 6.0
+        assert isinstance(action, GroupMove)
+        mine = [p for p in state.at(action.locale, action.source) if p.side == side and not p.moved]
+        strength = sum(_known(p).steps for p in mine)
+        value = objective.get(action.target, 0)
+        if action.kind == "maneuver":
+            defenders = [p for p in state.at(action.target) if p.side == enemy]
+            reserve = [p for p in defenders if p.in_reserve]
+            if action.source != "" or not reserve:
+                return 50.0 + 5 * value
+            # may be blocked: then we stand on the approach, which is useful too
+            return 8.0 + value if strength > sum(_known(p).steps for p in defenders) else 2.0
+        if action.kind == "approach":
+            return 12.0 + value
+        if action.kind == "back":
+            return 1.0
+        # move to an adjacent locale: towards the goals, never leave an objective empty
+        here = self._distance_to_goal(state, side, action.locale)
+        there = self._distance_to_goal(state, side, action.target)
+        leaving_objective = action.locale in objective and len(state.at(action.locale)) <= len(mine)
+        score = 10.0 * (here - there) + 4 * value
+        if leaving_objective:
+            score -= 15
+        return score
+
+    def _assault_worst_case(self, state: GameState, side: str, action: AssaultAction) -> bool:
+        width = state.board.width(action.target, action.locale)
+        terrain = state.board.terrain(action.target, action.locale)
+        mine = [_known(p) for p in state.at(action.locale, action.target) if p.side == side and not p.moved]
+        lead = self._best_leading(mine, leading_limit(width), attacker=True)
+        if not lead:
+            return False
+        theirs = [_known(p) for p in state.at(action.target, action.locale) if p.side != side]
+        guns = [c for c in theirs if c.arm is Arm.ARTILLERY]
+        lines = preview_assault(lead, theirs, width=width, terrain=terrain, defender_guns=guns)
+        return all(line.retreat for line in lines)
+
+    @staticmethod
+    def _best_leading(pieces: list[Combatant], limit: int, *, attacker: bool) -> list[Combatant]:
+        from .resolution import leading_problem, legal_leading_sets
+        from wargamekit.geometry.locale import ApproachWidth
+
+        width = ApproachWidth.NARROW if limit == 1 else ApproachWidth.WIDE
+        sets = legal_leading_sets(pieces, width, attacker=attacker)
+        sets = [s for s in sets if leading_problem(s, width, attacker=attacker) is None]
+        if not sets:
+            return []
+        return list(max(sets, key=lambda s: (sum(c.steps for c in s), -len(s))))
+
+    def _action(self, state: GameState, side: str, values: list[Any]) -> int:
+        scores = [self._score(state, side, v) for v in values]
+        best = max(scores)
+        if best <= 0:
+            return values.index(next(v for v in values if isinstance(v, EndTurn)))
+        ties = [i for i, s in enumerate(scores) if s == best]
+        return int(ties[int(self.rng.integers(0, len(ties)))])
+
+    def _compulsory(self, state: GameState, side: str, values: list[Compulsory]) -> int:
+        for i, v in enumerate(values):
+            if v.move_on and self._distance_to_goal(state, side, v.target) <= self._distance_to_goal(state, side, v.locale):
+                return i
+        return next(i for i, v in enumerate(values) if not v.move_on)
+
+    def _road(self, state: GameState, side: str, values: list[Any]) -> int:
+        if all(isinstance(v, RoadMove) for v in values):
+            here = self._distance_to_goal(state, side, values[0].path[0])
+            scored = [
+                (here - self._distance_to_goal(state, side, v.path[-1]) - 0.5 * v.cost, -i) for i, v in enumerate(values)
+            ]
+            return -max(scored)[1]
+        # which piece: the one furthest from the goals
+        return max(range(len(values)), key=lambda i: self._distance_to_goal(state, side, state.pieces[values[i]].locale))
+
+    def _retreat(self, state: GameState, side: str, values: list[Any]) -> int:
+        enemy = state.enemy(side)
+
+        def safety(loc: str) -> tuple[int, int]:
+            near = sum(1 for n in state.board.neighbours(loc) if state.holder(n) == enemy)
+            return (-near, int(state.holder(loc) == side))
+
+        return max(range(len(values)), key=lambda i: safety(values[i]))
+
+    def _victim(self, state: GameState, side: str, values: list[str]) -> int:
+        pieces = [state.pieces[v] for v in values]
+        if all(p.side == side for p in pieces):
+            # our own losses: spread them from the strongest piece
+            return max(range(len(pieces)), key=lambda i: _known(pieces[i]).steps)
+        return min(range(len(pieces)), key=lambda i: _known(pieces[i]).steps)
+
+    # -- subsets ----------------------------------------------------------------------------
+    def _subset(self, decision: ChooseSubset, state: GameState, side: str) -> Answer:
+        values = [o.value for o in decision.options]
+        pieces = [state.pieces[v] for v in values if v in state.pieces]
+        if decision.rule in (rules.LEADING, rules.DEFENDER_LEADING):
+            limit = decision.upper
+            order = sorted(range(len(pieces)), key=lambda i: -_known(pieces[i]).steps)
+            for n in range(limit, 0, -1):
+                best = None
+                for combo in combinations(order, n):
+                    picked = sorted(combo)
+                    if decision.min_count <= len(picked) and not (
+                        decision.constraint and decision.constraint(decision.value_of(picked))
+                    ):
+                        total = sum(_known(pieces[i]).steps for i in picked)
+                        if best is None or total > best[0]:
+                            best = (total, picked)
+                if best:
+                    return best[1]
+            return []
+        if decision.rule in (rules.CAVALRY, rules.BOMBARDMENT, rules.PURSUIT):
+            want = [i for i, p in enumerate(pieces) if p.arm in (Arm.CAVALRY, Arm.ARTILLERY)]
+            if decision.rule == rules.CAVALRY:
+                return []  # stay in the reserve, ready to block
+            picked = want[: decision.upper]
+            if decision.constraint and decision.constraint(decision.value_of(picked)):
+                return []
+            return picked
+        # groups and blocks: as many as allowed, strongest first
+        order = sorted(range(len(values)), key=lambda i: -_known(pieces[i]).steps if i < len(pieces) else 0)
+        picked = sorted(order[: max(decision.min_count, decision.upper)])
+        if decision.constraint and decision.constraint(decision.value_of(picked)):
+            return decision.random_answer(self.rng)
+        return picked

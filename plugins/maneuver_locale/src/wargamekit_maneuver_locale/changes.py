@@ -1,0 +1,130 @@
+"""Small state changes that every rule uses, each logging its event.
+
+Hidden information: a face-down piece's arm and steps are known only to its owner, so events
+that would give them away carry ``audience=(owner,)``; the public event says only what the
+opponent can see (a piece moved, a piece lost a step, a piece was removed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from wargamekit import Choose, Game, Option
+
+from .state import GameState, Piece
+
+__all__ = [
+    "eliminate", "label", "lose_step", "piece_choice", "place", "reveal", "take_losses", "update_control",
+]
+
+
+def label(piece: Piece, names: dict[str, str] | None = None, *, where: bool = False) -> str:
+    """A label anybody may read: the id, plus arm and steps only if the piece is face-up."""
+    text = piece.describe() if piece.face_up else piece.id
+    return f"{text} ({piece.where(names)})" if where else text
+
+
+def reveal(game: Game, pieces: Sequence[Piece], why: str) -> None:
+    """Turn ``pieces`` face-up (revealed to both sides)."""
+    shown = []
+    for p in pieces:
+        if not p.face_up:
+            p.face_up = True
+            shown.append(p)
+    if shown:
+        game.event(
+            "reveal",
+            f"{why}: {', '.join(p.describe() for p in shown)} turned face-up",
+            pieces=[{"id": p.id, "arm": p.arm.value, "steps": p.steps} for p in shown],  # type: ignore[union-attr]
+        )
+
+
+def place(game: Game, pieces: Sequence[Piece], locale: str, approach: str, why: str, *, moved: bool = True) -> None:
+    """Move ``pieces`` to ``locale`` (its reserve or the approach facing ``approach``).
+
+    A revealed piece that moves is turned face-down again (provisional: the source does not say
+    when revealed pieces are hidden again).
+    """
+    state: GameState = game.state
+    for p in pieces:
+        p.locale = locale
+        p.approach = approach
+        p.moved = p.moved or moved
+        if not p.declared:
+            p.face_up = False
+    where = pieces[0].where(state.board.names) if pieces else ""
+    game.event(
+        "move",
+        f"{why}: {', '.join(p.id for p in pieces)} -> {where}",
+        pieces=[p.id for p in pieces],
+        locale=locale,
+        approach=approach,
+    )
+    update_control(state)
+
+
+def eliminate(game: Game, piece: Piece, why: str) -> None:
+    """Remove ``piece`` from the map."""
+    state: GameState = game.state
+    del state.pieces[piece.id]
+    state.eliminated.append((piece.id, piece.side))
+    game.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
+
+
+def lose_step(game: Game, piece: Piece, why: str) -> None:
+    """``piece`` loses one step; at 0 steps it is removed."""
+    assert piece.steps is not None
+    piece.steps -= 1
+    if piece.steps <= 0:
+        eliminate(game, piece, why)
+        return
+    if piece.face_up:
+        game.event("step-loss", f"{why}: {piece.id} loses a step ({piece.steps} left)", piece=piece.id, steps=piece.steps)
+    else:
+        game.event("step-loss", f"{why}: {piece.id} loses a step", piece=piece.id)
+        game.event(
+            "step-loss-detail",
+            f"{why}: {piece.id} ({piece.arm.value}) has {piece.steps} steps left",  # type: ignore[union-attr]
+            audience=(piece.side,),
+            piece=piece.id,
+            steps=piece.steps,
+        )
+
+
+def take_losses(
+    game: Game, pieces: Sequence[Piece], n: int, *, chooser: str, rule: str, why: str
+) -> Generator[Any, Any, int]:
+    """Take ``n`` step losses from ``pieces``, one step at a time; ``chooser`` picks the piece
+    when more than one can take the step. Returns the steps actually lost (losses beyond the
+    pieces' steps are not carried over)."""
+    state: GameState = game.state
+    lost = 0
+    while lost < n:
+        alive = [p for p in pieces if p.id in state.pieces]
+        if not alive:
+            break
+        if len(alive) == 1:
+            victim = alive[0]
+        else:
+            victim_id = yield piece_choice(
+                chooser, f"{why}: which piece loses the next step ({n - lost} to take)?", alive, rule=rule
+            )
+            victim = state.pieces[victim_id]
+        lose_step(game, victim, why)
+        lost += 1
+    return lost
+
+
+def piece_choice(side: str, prompt: str, pieces: Sequence[Piece], *, rule: str) -> Choose:
+    """A :class:`Choose` among pieces: the values are ids (never the live pieces, so a player
+    cannot read hidden facts through them), the labels public."""
+    return Choose.of(side, prompt, [Option(p.id, label(p)) for p in pieces], rule=rule)
+
+
+def update_control(state: GameState) -> None:
+    """A locale is controlled by the last side to hold it alone (provisional victory data)."""
+    for loc in state.board.locale_ids():
+        holder = state.holder(loc)
+        if holder:
+            state.control[loc] = holder

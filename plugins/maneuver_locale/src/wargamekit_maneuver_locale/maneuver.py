@@ -1,0 +1,84 @@
+"""Maneuver Attacks: a group moves into an enemy-held locale.
+
+Source rule: the attack is blocked only when all of these hold — the attacker came from the
+reserve, the defender has pieces in its reserve, and the defender chooses to move them onto the
+approach to block. Otherwise the attack succeeds.
+
+The defender's choice is a response window on the core interrupt stack
+(``game.interrupts.window``), answered by the defending player.
+
+Provisional (not from the source): a blocked attacking group stops on its own approach facing
+the defender's locale (as in Bonaparte at Marengo); a successful attack is applied like a won
+assault — the defending locale retreats (Retreats) and the attackers enter its reserve; a
+maneuver attack is not offered against an approach the enemy already blocks (that needs an
+assault).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from wargamekit import ChooseSubset, Game, Option, Response
+
+from . import rules
+from .changes import label, place
+from .movement import cavalry_onto_approach
+from .retreats import retreat_locale
+from .state import RESERVE, GameState, Piece
+
+__all__ = ["maneuver_attack"]
+
+
+def maneuver_attack(
+    game: Game, side: str, pieces: list[Piece], locale: str, target: str
+) -> Generator[Any, Any, bool]:
+    """Resolve a maneuver attack by ``pieces`` of ``side`` from ``locale`` into ``target``.
+
+    Returns:
+        Whether the attack succeeded (False: it was blocked).
+    """
+    state: GameState = game.state
+    names = state.board.names
+    enemy = state.enemy(side)
+    from_reserve = pieces[0].in_reserve
+    game.event(
+        "maneuver-attack",
+        f"{side} makes a maneuver attack from {names[locale]} into {names[target]} with "
+        f"{', '.join(p.id for p in pieces)} (from the {'reserve' if from_reserve else 'approach'})",
+        side=side, locale=locale, target=target, pieces=[p.id for p in pieces],
+    )
+    outcome = {"blocked": False}
+    reserve = [p for p in state.at(target, RESERVE) if p.side == enemy]
+    if from_reserve and reserve:
+        key = ("block", state.player_turn, len(game.log))
+
+        def block() -> Generator[Any, Any, None]:
+            chosen = yield ChooseSubset(
+                side=enemy,
+                prompt=f"Block: which {names[target]} reserve pieces move onto the approach facing {names[locale]}?",
+                options=tuple(Option(p.id, label(p)) for p in reserve),
+                min_count=1,
+                rule=rules.MANEUVER,
+            )
+            place(game, [state.pieces[i] for i in chosen], target, locale, "Maneuver Attacks: blocking", moved=False)
+            outcome["blocked"] = True
+
+        response = Response(f"block the approach of {names[target]} facing {names[locale]}", enemy, resolve=block, key=key)
+        yield from game.interrupts.window(
+            f"maneuver attack into {names[target]}",
+            [enemy],
+            lambda s, point: [response] if s == enemy else [],
+            rule=rules.MANEUVER,
+        )
+    if outcome["blocked"]:
+        game.event("blocked", f"the maneuver attack into {names[target]} is blocked", target=target)
+        place(game, pieces, locale, target, "Maneuver Attacks: blocked, the attackers stop on their approach")
+        return False
+    game.event("maneuver-success", f"the maneuver attack into {names[target]} succeeds", target=target)
+    yield from retreat_locale(game, target, locale)
+    alive = [p for p in pieces if p.id in state.pieces]
+    if alive:
+        place(game, alive, target, RESERVE, "Maneuver Attacks: the attackers enter")
+        yield from cavalry_onto_approach(game, side, alive, target)
+    return True

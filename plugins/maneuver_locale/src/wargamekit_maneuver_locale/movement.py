@@ -1,0 +1,316 @@
+"""移動 (movement): commands, moves from the reserve and from approaches, road movement,
+the compulsory move when no enemy is ahead, and cavalry's move onto an approach.
+
+Source rules (移動):
+
+* one command per group moving together from the same locale to the same locale;
+* from the reserve: to an adjacent locale (1); onto an approach when the locale ahead holds
+  the enemy (1) — this includes an approach the enemy is blocking; into an enemy-held locale,
+  a maneuver attack (1);
+* from an approach: back to the reserve when the enemy blocks (1); into the locale ahead when
+  the enemy does not block, a maneuver attack (1); when the locale ahead holds no enemy the
+  group must either return to the reserve, marked as moved (0), or move on into it (1);
+* road movement: up to 3 locales along a road, one piece at a time, at most 3 pieces a turn,
+  no two pieces entering the same locale on the same step, free on primary roads, never into an
+  enemy locale;
+* cavalry may move onto an approach right after entering a locale.
+
+Provisional (not from the source): each piece moves once per player turn (the source's
+"移動済み", marked as moved); a group moves from one position (the reserve or one approach);
+road moves start from the reserve and cost 1 command unless every road step is primary; the
+cavalry move onto an approach is part of the move that entered the locale (no extra command).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from attrs import frozen
+from wargamekit import Choose, ChooseSubset, Game, Option
+from wargamekit.geometry.locale import RoadClass
+
+from . import rules
+from .changes import label, place
+from .scenario import Arm
+from .state import RESERVE, GameState, Piece
+
+__all__ = [
+    "AssaultAction",
+    "Compulsory",
+    "EndTurn",
+    "GroupMove",
+    "RoadMenu",
+    "RoadMove",
+    "cavalry_onto_approach",
+    "compulsory_groups",
+    "enterable",
+    "group_moves",
+    "road_moves",
+]
+
+ROAD_STEPS = 3  # road移動: up to 3 locales (3 steps)
+ROAD_PIECES = 3  # road移動: at most 3 pieces a turn
+
+
+@frozen
+class GroupMove:
+    """A group move costing one command.
+
+    Attributes:
+        kind: ``"locale"`` (reserve to an adjacent locale), ``"approach"`` (reserve onto the
+            approach facing an enemy locale), ``"maneuver"`` (into an enemy locale: a maneuver
+            attack), ``"back"`` (a blocked approach back to the reserve).
+        locale: the locale the group is in.
+        source: ``RESERVE`` or the facing id of the approach the group is on.
+        target: the adjacent locale moved into or faced.
+    """
+
+    kind: str
+    locale: str
+    source: str
+    target: str
+
+    cost = 1
+
+    def label(self, names: dict[str, str]) -> str:
+        """What the player reads."""
+        here, there = names[self.locale], names[self.target]
+        src = f"{here} reserve" if self.source == RESERVE else f"{here} approach facing {there}"
+        if self.kind == "locale":
+            return f"move from {src} to {there} (1 command)"
+        if self.kind == "approach":
+            return f"move from {src} onto the approach facing {there} (1 command)"
+        if self.kind == "back":
+            return f"move from {src} back to the reserve (1 command)"
+        note = "may be blocked" if self.source == RESERVE else "cannot be blocked"
+        return f"maneuver attack from {src} into {there} (1 command; {note})"
+
+
+@frozen
+class RoadMenu:
+    """The entry of the action menu that opens road movement."""
+
+    def label(self, names: dict[str, str]) -> str:
+        return f"road move (one piece, up to {ROAD_STEPS} locales along a road)"
+
+
+@frozen
+class RoadMove:
+    """One piece's road move along ``path`` (start first)."""
+
+    piece: str
+    path: tuple[str, ...]
+    cost: int
+
+    def label(self, names: dict[str, str]) -> str:
+        road = "primary road, 0 commands" if self.cost == 0 else "1 command"
+        return f"{' -> '.join(names[x] for x in self.path)} ({road})"
+
+
+@frozen
+class AssaultAction:
+    """An assault from the approach of ``locale`` facing ``target`` (1 command)."""
+
+    locale: str
+    target: str
+
+    cost = 1
+
+    def label(self, names: dict[str, str]) -> str:
+        return f"assault from {names[self.locale]} approach against the blocking approach of {names[self.target]} (1 command)"
+
+
+@frozen
+class EndTurn:
+    """End the player turn."""
+
+    cost = 0
+
+    def label(self, names: dict[str, str]) -> str:
+        return "end the turn"
+
+
+@frozen
+class Compulsory:
+    """A group on an approach with no enemy ahead: return (0 commands) or move on (1)."""
+
+    locale: str
+    target: str
+    move_on: bool
+
+    def label(self, names: dict[str, str]) -> str:
+        if self.move_on:
+            return f"move on from {names[self.locale]} into {names[self.target]} (1 command)"
+        return f"return to the {names[self.locale]} reserve, marked as moved (0 commands)"
+
+
+def enterable(state: GameState, locale: str, side: str, n: int = 1) -> bool:
+    """Whether ``n`` pieces of ``side`` may enter ``locale`` by a move: no enemy, room
+    (provisional capacity), and not a locale won by assault this turn (Assaults — 後処理)."""
+    return (
+        state.holder(locale) != state.enemy(side)
+        and state.room(locale) >= n
+        and locale not in state.won_by_assault
+    )
+
+
+def _unmoved(state: GameState, side: str, locale: str, where: str) -> list[Piece]:
+    return [p for p in state.at(locale, where) if p.side == side and not p.moved]
+
+
+def group_moves(state: GameState, side: str) -> list[GroupMove]:
+    """Every legal one-command group move of ``side`` now (移動 — reserve / approach)."""
+    if state.commands < 1:
+        return []
+    enemy = state.enemy(side)
+    out = []
+    for loc in state.board.locale_ids():
+        if state.holder(loc) != side:
+            continue
+        reserve = _unmoved(state, side, loc, RESERVE)
+        for n in state.board.neighbours(loc):
+            ahead = state.holder(n)
+            if reserve:
+                if ahead == enemy:
+                    out.append(GroupMove("approach", loc, RESERVE, n))
+                    if not state.blocked(loc, n, side):
+                        out.append(GroupMove("maneuver", loc, RESERVE, n))
+                elif enterable(state, n, side):
+                    out.append(GroupMove("locale", loc, RESERVE, n))
+            if _unmoved(state, side, loc, n) and ahead == enemy:
+                if state.blocked(loc, n, side):
+                    out.append(GroupMove("back", loc, n, n))
+                else:
+                    out.append(GroupMove("maneuver", loc, n, n))
+    return out
+
+
+def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
+    """The pieces that may take part in ``move``."""
+    return _unmoved(state, side, move.locale, move.source)
+
+
+def group_limit(state: GameState, move: GroupMove) -> int:
+    """Most pieces the group may have (room in the locale it enters; provisional capacity)."""
+    if move.kind == "locale":
+        return state.room(move.target)
+    if move.kind == "maneuver":
+        # the defenders will have left when the attackers enter
+        return state.board.capacity[move.target]
+    return 10**6
+
+
+def road_moves(state: GameState, side: str) -> dict[str, list[RoadMove]]:
+    """Legal road moves by piece id (移動 — road移動)."""
+    if len(state.road_pieces) >= ROAD_PIECES:
+        return {}
+    out: dict[str, list[RoadMove]] = {}
+    for p in state.of(side):
+        if p.moved or not p.in_reserve:
+            continue
+        best: dict[str, RoadMove] = {}
+        for path in _road_paths(state, p.locale, side):
+            primary = all(
+                RoadClass.PRIMARY in state.board.road_classes(a, b) for a, b in zip(path, path[1:])
+            )
+            cost = 0 if primary else 1
+            if cost > state.commands:
+                continue
+            move = RoadMove(p.id, path, cost)
+            dest = path[-1]
+            old = best.get(dest)
+            if old is None or (move.cost, len(move.path), move.path) < (old.cost, len(old.path), old.path):
+                best[dest] = move
+        if best:
+            out[p.id] = [best[k] for k in sorted(best, key=lambda d: (best[d].cost, len(best[d].path), d))]
+    return out
+
+
+def _road_paths(state: GameState, start: str, side: str) -> list[tuple[str, ...]]:
+    enemy = state.enemy(side)
+    found: list[tuple[str, ...]] = []
+
+    def walk(path: tuple[str, ...]) -> None:
+        if len(path) > 1 and state.room(path[-1]) >= 1:
+            found.append(path)
+        if len(path) - 1 == ROAD_STEPS:
+            return
+        for n in state.board.map.road_neighbours(path[-1]):
+            step = len(path)
+            if (
+                n in path
+                or state.holder(n) == enemy
+                or n in state.won_by_assault
+                or (step, n) in state.road_entries
+            ):
+                continue
+            walk((*path, n))
+
+    walk((start,))
+    return found
+
+
+def compulsory_groups(state: GameState, side: str) -> list[tuple[str, str]]:
+    """Approaches of ``side`` whose locale ahead holds no enemy (移動 — 先のlocaleに敵が存在しない場合)."""
+    enemy = state.enemy(side)
+    out = []
+    for loc in state.board.locale_ids():
+        for n in state.board.neighbours(loc):
+            if state.holder(n) != enemy and any(p.side == side for p in state.at(loc, n)):
+                out.append((loc, n))
+    return out
+
+
+def compulsory_options(state: GameState, side: str, locale: str, target: str) -> list[Compulsory]:
+    """The two compulsory choices (moving on needs a command, unmoved pieces and room)."""
+    pieces = state.at(locale, target)
+    out = [Compulsory(locale, target, move_on=False)]
+    if state.commands >= 1 and not any(p.moved for p in pieces) and enterable(state, target, side, len(pieces)):
+        out.insert(0, Compulsory(locale, target, move_on=True))
+    return out
+
+
+def cavalry_onto_approach(game: Game, side: str, pieces: list[Piece], locale: str) -> Generator[Any, Any, None]:
+    """移動 — cavalry: right after entering ``locale``, cavalry may move onto one of its
+    approaches facing an enemy-held locale.
+
+    Asked whenever such an approach exists, whatever the group holds, so being asked tells
+    the opponent nothing; only cavalry may be picked.
+    """
+    state: GameState = game.state
+    enemy = state.enemy(side)
+    names = state.board.names
+    targets = [n for n in state.board.neighbours(locale) if state.holder(n) == enemy]
+    movers = [p for p in pieces if p.id in state.pieces and p.locale == locale and p.in_reserve]
+    if not targets or not movers:
+        return
+
+    def only_cavalry(ids: tuple[str, ...]) -> str | None:
+        if any(state.pieces[i].arm is not Arm.CAVALRY for i in ids):
+            return "only cavalry may move onto an approach right after entering a locale"
+        return None
+
+    chosen = yield ChooseSubset(
+        side=side,
+        prompt=f"Cavalry that entered {names[locale]} may move onto an approach: which (none for none)?",
+        options=tuple(Option(p.id, label(p)) for p in movers),
+        min_count=0,
+        constraint=only_cavalry,
+        rule=rules.CAVALRY,
+    )
+    if not chosen:
+        return
+    if len(targets) == 1:
+        target = targets[0]
+    else:
+        target = yield Choose.of(
+            side,
+            f"Onto the approach of {names[locale]} facing which locale?",
+            [Option(n, names[n]) for n in targets],
+            rule=rules.CAVALRY,
+        )
+    place(game, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
+
+
+__all__ += ["compulsory_options", "group_limit", "group_pieces"]

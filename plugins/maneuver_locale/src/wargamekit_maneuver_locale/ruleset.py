@@ -1,0 +1,102 @@
+"""The ruleset object: set-up, the game procedure, views, invariants and the bot registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
+
+from wargamekit import Game, Outcome, Ruleset
+from wargamekit.errors import ScenarioError
+from wargamekit.players import Player
+from wargamekit.sequencing import PhaseCycle
+
+from .changes import update_control
+from .scenario import ManeuverScenario, validate
+from .state import Board, GameState, Piece
+from .turn import player_turn
+from .victory import final_outcome, sudden_outcome
+from .view import redact, summary_text
+
+__all__ = ["ManeuverLocale"]
+
+
+class ManeuverLocale(Ruleset):
+    """The locale/approach manoeuvre system of the Bonaparte at Marengo family."""
+
+    name = "maneuver_locale"
+    version = "0.1"
+    description = "Locales and approaches (Bonaparte at Marengo family): commands, maneuver attacks, assaults"
+    sides = ("austria", "france")
+    scenario_type = ManeuverScenario
+    scenario_package = "wargamekit_maneuver_locale.scenarios"
+
+    def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> ManeuverScenario:
+        scenario = super().load_scenario(data, source=source)
+        validate(scenario, sides=self.sides, source=source)
+        return scenario
+
+    def setup(self, scenario: ManeuverScenario, options: Mapping[str, Any]) -> GameState:
+        board = Board.from_scenario(scenario)
+        pieces = {
+            p.id: Piece(id=p.id, side=p.side, arm=p.arm, steps=p.steps, locale=p.locale, approach=p.approach)
+            for p in scenario.pieces
+        }
+        state = GameState(
+            board=board,
+            sides=tuple(scenario.sides),
+            pieces=pieces,
+            turn_limit=scenario.turns,
+            commands_per_turn=dict(scenario.commands),
+            control={loc.id: loc.control for loc in scenario.locales if loc.control},
+        )
+        update_control(state)
+        if sudden_outcome(state) is not None:
+            raise ScenarioError("the game would be over before it starts (victory at set-up)", path="$.pieces")
+        return state
+
+    def play(self, game: Game) -> Generator[Any, Any, Outcome]:
+        state: GameState = game.state
+        game.event("setup", f"{game.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
+        for step in PhaseCycle(list(state.sides), last_turn=state.turn_limit):
+            state.turn = step.turn
+            yield from player_turn(game, step.phase)
+            outcome = sudden_outcome(state)
+            if outcome is not None:
+                return outcome
+        return final_outcome(state)
+
+    def view(self, state: GameState, side: str | None) -> GameState:
+        return redact(state, side)
+
+    def summary(self, state: GameState) -> str:
+        return summary_text(state)
+
+    def render_svg(self, state: GameState, side: str | None = None) -> str:
+        from .render import render_state
+
+        return render_state(redact(state, side))
+
+    def check_invariants(self, state: GameState) -> None:
+        enemy_free = {}
+        for p in state.pieces.values():
+            assert p.steps is not None and p.steps >= 1, f"{p.id} has {p.steps} steps but is on the map"
+            assert p.arm is not None, f"{p.id} has no arm in the full state"
+            other = enemy_free.setdefault(p.locale, p.side)
+            assert other == p.side, f"both sides in {p.locale}"
+            if p.approach:
+                state.board.approach(p.locale, p.approach)  # raises if there is no such approach
+        for loc in state.board.locale_ids():
+            assert len(state.at(loc)) <= state.board.capacity[loc], f"{loc} holds more than its capacity"
+        assert state.commands >= 0, "negative commands"
+        assert len(state.road_pieces) <= 3, "more than 3 road moves in a turn"
+        assert len(set(state.road_entries)) == len(state.road_entries), "two road entries on the same step"
+
+    def bots(self) -> Mapping[str, Callable[[int], Player]]:
+        from .bots import HeuristicBot
+
+        return {"bot": HeuristicBot, "heuristic": HeuristicBot}
+
+    def odds_command(self) -> Any:
+        from .odds_cli import odds
+
+        return odds

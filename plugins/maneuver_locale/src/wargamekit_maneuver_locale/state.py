@@ -1,0 +1,220 @@
+"""Game state: where every piece is, and what this player turn has used up.
+
+Positions follow the source: a piece is in a locale's *reserve* or on one of the locale's
+*approaches* (the approach facing an adjacent locale). Pieces are face-down (hidden from the
+opponent) until revealed (leading pieces in an assault, guns declaring or firing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import networkx as nx
+from attrs import define, field, frozen
+from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
+
+from .scenario import Arm, ManeuverScenario
+
+__all__ = ["Board", "GameState", "Piece", "RESERVE", "other_side"]
+
+#: The ``approach`` value of a piece in its locale's reserve.
+RESERVE = ""
+
+
+def other_side(sides: tuple[str, ...] | list[str], side: str) -> str:
+    """The opponent of ``side``."""
+    return sides[1] if side == sides[0] else sides[0]
+
+
+@frozen(eq=False)
+class Board:
+    """The static map of a game: the locale map, drawing positions, objectives and capacities.
+
+    Shared (never changed) by the state and every view of it.
+    """
+
+    map: LocaleMap
+    names: dict[str, str]
+    positions: dict[str, tuple[float, float]]
+    capacity: dict[str, int]
+    objectives: dict[str, int]
+    distances: dict[str, dict[str, int]]
+
+    @classmethod
+    def from_scenario(cls, s: ManeuverScenario) -> Board:
+        """Build the board of a (validated) scenario."""
+        m = LocaleMap()
+        for loc in s.locales:
+            m.add_locale(Locale(loc.id, loc.name, loc.capacity or s.default_capacity))
+        for ap in s.approaches:
+            m.add_approach(Approach(ap.facing, ap.locale, ap.width, ap.terrain))
+        for road in s.roads:
+            m.add_road(road.road_class, road.locales)
+        distances = {k: dict(sorted(v.items())) for k, v in sorted(nx.all_pairs_shortest_path_length(m.graph))}
+        return cls(
+            map=m,
+            names={loc.id: loc.name for loc in s.locales},
+            positions={loc.id: (loc.x, loc.y) for loc in s.locales},
+            capacity={loc.id: loc.capacity or s.default_capacity for loc in s.locales},
+            objectives={loc.id: loc.objective for loc in s.locales if loc.objective},
+            distances=distances,
+        )
+
+    def approach(self, locale: str, facing: str) -> Approach:
+        """The approach of ``locale`` facing ``facing``."""
+        return self.map.approach(attacker=facing, defender=locale)
+
+    def width(self, locale: str, facing: str) -> ApproachWidth:
+        """Width of ``locale``'s approach facing ``facing``."""
+        return self.approach(locale, facing).width
+
+    def terrain(self, locale: str, facing: str) -> int:
+        """Terrain effect of ``locale``'s approach facing ``facing``."""
+        return self.approach(locale, facing).terrain_effect
+
+    def neighbours(self, locale: str) -> list[str]:
+        """Adjacent locales, sorted."""
+        return self.map.neighbours(locale)
+
+    def road_classes(self, a: str, b: str) -> list[RoadClass]:
+        """Road classes along the edge a-b (sorted by value; empty if none)."""
+        return sorted(self.map.graph.edges[a, b]["roads"], key=lambda r: r.value)
+
+    def locale_ids(self) -> list[str]:
+        """Every locale id, sorted."""
+        return sorted(self.positions)
+
+
+@define
+class Piece:
+    """A piece (駒).
+
+    Attributes:
+        id: opaque id, visible to both sides.
+        side: owner.
+        arm: infantry, cavalry or artillery; ``None`` in a view where the piece is hidden.
+        steps: strength; ``None`` in a view where the piece is hidden.
+        locale: the locale it is in.
+        approach: the adjacent locale whose approach it is on, or ``RESERVE``.
+        face_up: revealed to the opponent.
+        moved: has moved (or fought) this player turn.
+        declared: a gun that declared bombardment and may fire at the start of its next turn.
+        last_fired: player-turn number of its last fire (bombardment or defensive fire).
+        last_declared: player-turn number of its last bombardment declaration.
+    """
+
+    id: str
+    side: str
+    arm: Arm | None
+    steps: int | None
+    locale: str
+    approach: str = RESERVE
+    face_up: bool = False
+    moved: bool = False
+    declared: bool = False
+    last_fired: int = -10
+    last_declared: int = -10
+
+    @property
+    def in_reserve(self) -> bool:
+        """Whether the piece is in its locale's reserve."""
+        return self.approach == RESERVE
+
+    def where(self, names: dict[str, str] | None = None) -> str:
+        """Readable position: ``"Marengo reserve"`` or ``"Marengo approach facing Spinetta"``."""
+        n = names or {}
+        here = n.get(self.locale, self.locale)
+        if self.in_reserve:
+            return f"{here} reserve"
+        return f"{here} approach facing {n.get(self.approach, self.approach)}"
+
+    def describe(self) -> str:
+        """``"A03 infantry 3"``, or ``"A03 (face-down)"`` when hidden in a view."""
+        if self.arm is None:
+            return f"{self.id} (face-down)"
+        return f"{self.id} {self.arm.value} {self.steps}"
+
+
+@define
+class GameState:
+    """The whole mutable state of a game.
+
+    Attributes:
+        board: the static map (shared).
+        sides: the two sides, in turn order.
+        pieces: every piece on the map, by id, in set-up order.
+        eliminated: ids of removed pieces with their side, in order of removal.
+        control: the side controlling each locale (the last to hold it alone), or "".
+        turn: the game turn (1-based).
+        turn_limit: the last game turn.
+        player_turn: running count of player turns (1-based).
+        active: the side whose player turn it is.
+        commands: commands left this player turn.
+        commands_per_turn: commands each side gets.
+        road_pieces: pieces moved by road this player turn.
+        road_entries: ``[step, locale]`` pairs entered by road this player turn.
+        won_by_assault: locales won by assault this player turn, with the pieces that took part.
+        viewer: the side this state is a view for ("" : the full state).
+    """
+
+    board: Board
+    sides: tuple[str, ...]
+    pieces: dict[str, Piece]
+    turn_limit: int
+    commands_per_turn: dict[str, int]
+    control: dict[str, str] = field(factory=dict)
+    eliminated: list[tuple[str, str]] = field(factory=list)
+    turn: int = 0
+    player_turn: int = 0
+    active: str = ""
+    commands: int = 0
+    road_pieces: list[str] = field(factory=list)
+    road_entries: list[tuple[int, str]] = field(factory=list)
+    won_by_assault: dict[str, list[str]] = field(factory=dict)
+    viewer: str = ""
+
+    # -- queries ------------------------------------------------------------------------------
+    def enemy(self, side: str) -> str:
+        """The opponent of ``side``."""
+        return other_side(self.sides, side)
+
+    def at(self, locale: str, approach: str | None = None) -> list[Piece]:
+        """Pieces in ``locale`` (only those at ``approach`` if given; ``RESERVE`` for the reserve)."""
+        return [
+            p for p in self.pieces.values()
+            if p.locale == locale and (approach is None or p.approach == approach)
+        ]
+
+    def of(self, side: str) -> Iterator[Piece]:
+        """The pieces of ``side``, in set-up order."""
+        return (p for p in self.pieces.values() if p.side == side)
+
+    def holder(self, locale: str) -> str:
+        """The side with pieces in ``locale``, or "" if it is empty."""
+        for p in self.pieces.values():
+            if p.locale == locale:
+                return p.side
+        return ""
+
+    def room(self, locale: str) -> int:
+        """How many more pieces ``locale`` can hold (provisional capacity, scenario data)."""
+        return self.board.capacity[locale] - len(self.at(locale))
+
+    def blocked(self, attacker: str, defender: str, side: str) -> bool:
+        """Whether the enemy of ``side`` blocks the approach of ``defender`` facing ``attacker``."""
+        enemy = self.enemy(side)
+        return any(p.side == enemy for p in self.at(defender, attacker))
+
+    def groups(self, locale: str) -> list[tuple[str, list[Piece]]]:
+        """The pieces of ``locale`` by position: reserve first, then approaches by facing id."""
+        out = []
+        pieces = self.at(locale)
+        for where in [RESERVE, *self.board.neighbours(locale)]:
+            here = [p for p in pieces if p.approach == where]
+            if here:
+                out.append((where, here))
+        return out
+
+    def points(self, side: str) -> int:
+        """Victory points of the objectives ``side`` controls (provisional victory)."""
+        return sum(v for k, v in self.board.objectives.items() if self.control.get(k) == side)

@@ -1,0 +1,42 @@
+"""Victory (provisional: the source has no victory rules, so this is scenario data).
+
+Each objective locale is worth the points the scenario gives; a locale is controlled by the
+last side to hold it alone. The game ends at once when a side has no pieces left (the other
+wins) or controls every objective; otherwise at the turn limit the side with more points wins,
+and equal points are a draw.
+"""
+
+from __future__ import annotations
+
+from wargamekit import Outcome
+
+from . import rules
+from .state import GameState
+
+__all__ = ["final_outcome", "sudden_outcome"]
+
+
+def _scores(state: GameState) -> dict[str, float]:
+    return {side: float(state.points(side)) for side in state.sides}
+
+
+def sudden_outcome(state: GameState) -> Outcome | None:
+    """An immediate end: a side without pieces, or a side holding every objective."""
+    for side in state.sides:
+        if not any(True for _ in state.of(side)):
+            return Outcome(state.enemy(side), f"{rules.VICTORY}: {side} has no pieces left", _scores(state))
+    if state.board.objectives:
+        for side in state.sides:
+            if all(state.control.get(k) == side for k in state.board.objectives):
+                return Outcome(side, f"{rules.VICTORY}: {side} controls every objective", _scores(state))
+    return None
+
+
+def final_outcome(state: GameState) -> Outcome:
+    """The end at the turn limit: more objective points wins, equal is a draw."""
+    scores = _scores(state)
+    a, b = state.sides
+    if scores[a] == scores[b]:
+        return Outcome(None, f"{rules.VICTORY}: turn limit, equal objective points", scores)
+    winner = a if scores[a] > scores[b] else b
+    return Outcome(winner, f"{rules.VICTORY}: turn limit, more objective points", scores)

@@ -1,0 +1,77 @@
+"""Hidden information and the terminal summary.
+
+A face-down piece shows its owner its arm and steps; the opponent sees only that a piece with
+that id stands there. :func:`redact` builds the fresh, redacted copy a side may see.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .state import GameState, Piece
+
+__all__ = ["redact", "summary_text"]
+
+
+def redact(state: GameState, side: str | None) -> GameState:
+    """A fresh copy of ``state`` as ``side`` sees it (``None``: everything).
+
+    The board is shared (it never changes); every piece is copied, and the opponent's
+    face-down pieces lose their arm, steps and artillery history.
+    """
+    pieces = {}
+    for pid, p in state.pieces.items():
+        copy = attrs.evolve(p)
+        if side is not None and p.side != side and not p.face_up:
+            copy = Piece(id=p.id, side=p.side, arm=None, steps=None, locale=p.locale, approach=p.approach, moved=p.moved)
+        pieces[pid] = copy
+    return attrs.evolve(
+        state,
+        pieces=pieces,
+        control=dict(state.control),
+        eliminated=list(state.eliminated),
+        road_pieces=list(state.road_pieces),
+        road_entries=list(state.road_entries),
+        won_by_assault={k: list(v) for k, v in state.won_by_assault.items()},
+        commands_per_turn=dict(state.commands_per_turn),
+        viewer=side or "",
+    )
+
+
+def summary_text(view: GameState) -> str:
+    """A few lines for the terminal: turn, commands, objectives, then every occupied locale."""
+    b = view.board
+    names = b.names
+    who = view.viewer or "observer"
+    lines = [
+        f"Turn {view.turn}/{view.turn_limit} — {view.active} to act, {view.commands} command(s) left "
+        f"(you: {who}); road moves used {len(view.road_pieces)}/3",
+        "Objectives: " + ", ".join(
+            f"{names[k]} {v} VP [{view.control.get(k) or 'nobody'}]" for k, v in sorted(b.objectives.items())
+        ),
+        "Points: " + ", ".join(f"{s} {view.points(s)}" for s in view.sides),
+    ]
+    for loc in b.locale_ids():
+        groups = view.groups(loc)
+        if not groups:
+            continue
+        holder = view.holder(loc)
+        lines.append(f"{names[loc]} [{holder}, {len(view.at(loc))}/{b.capacity[loc]}]:")
+        for where, pieces in groups:
+            if where == "":
+                place = "reserve"
+            else:
+                ap = b.approach(loc, where)
+                place = f"approach facing {names[where]} ({ap.width.value}, terrain {ap.terrain_effect})"
+            shown = ", ".join(_piece_text(p) for p in pieces)
+            lines.append(f"  {place}: {shown}")
+    return "\n".join(lines)
+
+
+def _piece_text(p: Piece) -> str:
+    if p.arm is None:
+        return f"{p.id} ?"
+    flags = "".join(
+        f for f, on in ((" up", p.face_up), (" moved", p.moved), (" declared", p.declared)) if on
+    )
+    return f"{p.id} {p.arm.letter}{p.steps}{flags}"
