@@ -124,6 +124,17 @@ def test_rulesets_lists_name_version_description():
     ]
 
 
+def test_rulesets_is_a_table_on_a_terminal(monkeypatch):
+    """On a terminal the list is a rich table with a header row."""
+    from rich.console import Console
+
+    monkeypatch.setattr(cli, "_console", lambda: Console(force_terminal=True, width=100, highlight=False))
+    result = run("rulesets")
+    assert result.exit_code == 0
+    assert "ruleset" in result.output and "version" in result.output and "┏" in result.output
+    assert "cli_race" in result.output and "dice_race" in result.output
+
+
 # -- play -------------------------------------------------------------------------------------
 
 
@@ -158,6 +169,18 @@ def test_play_quiet_prints_only_the_result():
     assert result.exit_code == 0
     assert len(result.output.splitlines()) == 1
     assert result.output.startswith("result: ")
+
+
+def test_quiet_play_on_a_terminal_shows_progress(monkeypatch):
+    """--quiet on a terminal shows a live decision count, then the result."""
+    from rich.console import Console
+
+    plain = run("play", "cli_race", "--seed", "1", "--quiet").output.strip()
+    monkeypatch.setattr(cli, "_console", lambda: Console(force_terminal=True, width=100, highlight=False))
+    result = run("play", "cli_race", "--seed", "1", "--quiet")
+    assert result.exit_code == 0
+    assert "cli_race: playing… " in result.output and " decisions" in result.output
+    assert result.output.rstrip().endswith(plain)
 
 
 def test_play_without_seed_prints_the_seed_it_chose():

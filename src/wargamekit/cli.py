@@ -378,6 +378,36 @@ def _drive(
     return "over"
 
 
+def _drive_with_status(
+    game: Game,
+    players: Mapping[str, Player],
+    humans: Sequence[str],
+    console: Console,
+    *,
+    quiet: bool,
+    resumed: bool = False,
+) -> str:
+    """:func:`_drive`, with a live count of decisions on a terminal when nothing else shows
+    that the bots are still playing (``--quiet``)."""
+    if not (quiet and not humans and console.is_terminal):
+        return _drive(game, players, humans, console, quiet=quiet, resumed=resumed)
+    with console.status(f"{game.ruleset.name}: playing…") as status:
+
+        class _Counting(Mapping[str, Player]):
+            # Wraps the players so each answer updates the spinner's text.
+            def __getitem__(self, side: str) -> Player:
+                status.update(f"{game.ruleset.name}: playing… {len(game.choices)} decisions")
+                return players[side]
+
+            def __iter__(self) -> Any:
+                return iter(players)
+
+            def __len__(self) -> int:
+                return len(players)
+
+        return _drive(game, _Counting(), humans, console, quiet=quiet, resumed=resumed)
+
+
 def _finish(
     game: Game, status: str, console: Console, save: Path | None, svg: Path | None
 ) -> None:
@@ -470,7 +500,7 @@ def play(
             markup=False,
             soft_wrap=True,
         )
-    status = _drive(game, team, humans, console, quiet=quiet)
+    status = _drive_with_status(game, team, humans, console, quiet=quiet)
     _finish(game, status, console, save, svg)
 
 
@@ -496,7 +526,7 @@ def resume(
             markup=False,
             soft_wrap=True,
         )
-    status = _drive(game, team, humans, console, quiet=quiet, resumed=True)
+    status = _drive_with_status(game, team, humans, console, quiet=quiet, resumed=True)
     _finish(game, status, console, save, svg)
 
 
