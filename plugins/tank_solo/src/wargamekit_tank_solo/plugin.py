@@ -2,7 +2,10 @@
 
 from wargamekit import hookimpl
 
+from .ruleset import TankSolo
+
 
 @hookimpl
 def wargamekit_rulesets():
-    return []
+    """The tank_solo ruleset."""
+    return [TankSolo()]

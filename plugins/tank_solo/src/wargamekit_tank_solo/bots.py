@@ -1,0 +1,1 @@
+"""Placeholder until the heuristic bot lands."""

@@ -1,0 +1,304 @@
+"""Firing in play: who may fire at whom, declaring shots, special rounds, applying results
+(标准规则修改部分 4, 5, 6, 9; 作战阶段; 特殊规则 3-8, 11, 12).
+
+The dice work is :func:`~wargamekit_tank_solo.fire.resolve_shot`; this module builds the
+:class:`~wargamekit_tank_solo.fire.Shot`, asks the decisions around it and applies the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from attrs import frozen
+from wargamekit import Choose, Option, Outcome, YesNo
+from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
+
+from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds
+from .maps import facing_name, hex_label
+from .special_rounds import KIND_NAMES
+from .state import GameState, Tank, other_side
+from .vehicles import kill_points
+
+__all__ = [
+    "FireAt",
+    "GameEnd",
+    "RotateTurret",
+    "can_fire_now",
+    "fire_menu",
+    "fire_with",
+    "hit_modifier",
+    "rotation_options",
+    "shot_for",
+    "valid_targets",
+]
+
+
+class GameEnd(Exception):
+    """Raised deep inside a procedure when the game is decided (a side eliminated)."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.reason)
+        self.outcome = outcome
+
+
+@frozen
+class FireAt:
+    """Option value: fire gun ``gun`` of the acting tank at tank ``target``."""
+
+    gun: int
+    target: int
+
+
+@frozen
+class RotateTurret:
+    """Option value: turn the acting tank's turret one hexside (``+1`` left, ``-1`` right)."""
+
+    turn: int
+
+
+def can_fire_now(state: GameState, tank: Tank) -> bool:
+    """Whether ``tank`` can fire at all this turn (alive, weapon intact, no ammunition
+    shortage)."""
+    return tank.alive and not tank.weapon_destroyed and not tank.ammo_short(state.turn)
+
+
+def hit_modifier(state: GameState, firer: Tank, target: Tank, fire: str, *, target_lit: int | None = None) -> int:
+    """Every modifier to the hit roll: fire form and nation, veteran gunner, the target's
+    forced-spotting marker (被命中点修正: adds up without bound)."""
+    mod = fire_type_modifier(fire, firer.spec.nation)
+    if state.options.get("veteran_gunner_per_fire_type"):
+        mod += firer.veteran_by_fire.get(fire, 0)
+    elif state.options.get("veteran_gunner"):
+        mod += firer.veteran
+    mod += target.lit if target_lit is None else target_lit
+    return mod
+
+
+def shot_for(
+    state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *,
+    target_hex: Hex | None = None, special: str | None = None, target_lit: int | None = None,
+) -> Shot:
+    """The :class:`Shot` of ``firer``'s gun ``gun`` at ``target`` (standing in ``target_hex``)."""
+    where = target.hex if target_hex is None else target_hex
+    assert firer.hex is not None and where is not None
+    g = firer.spec.guns[gun]
+    return Shot(
+        range=firer.hex.distance(where),
+        hit_modifier=hit_modifier(state, firer, target, fire, target_lit=target_lit),
+        attack=g.attack,
+        armour=target.spec.armour,
+        firer_class=firer.vehicle_class,
+        special=special,
+        ammo_rule=bool(state.options.get("ammunition_shortage")),
+    )
+
+
+def _guns(tank: Tank) -> list[int]:
+    """Guns the tank may still use this turn (7. 多炮塔战车: one gun per turn)."""
+    if tank.gun_this_turn is not None:
+        return [tank.gun_this_turn]
+    return list(range(len(tank.spec.guns)))
+
+
+def target_in_reach(
+    state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *, target_hex: Hex | None = None
+) -> bool:
+    """Range, fire arc of the gun and line of sight (4 i-ii; 2; 6 侦察优势 for leap fire)."""
+    from .sight import can_see
+
+    where = target.hex if target_hex is None else target_hex
+    assert firer.hex is not None and where is not None
+    g = firer.spec.guns[gun]
+    if firer.hex.distance(where) > g.range:
+        return False
+    facing = HexsideFacing(firer.gun_facing(g))
+    if not in_fire_arc(firer.hex, facing, where, state.scenario.fire_arc_width):
+        return False
+    scouting = fire == "leap" and firer.vehicle_class == "light" and target.vehicle_class != "light"
+    return can_see(state.scenario.map, state.wrecks, firer.hex, where, scouting=scouting)
+
+
+def valid_targets(state: GameState, firer: Tank, fire: str, only: int | None = None) -> list[FireAt]:
+    """Every (gun, target) the firer may shoot now, in gun then target order."""
+    if not can_fire_now(state, firer) or firer.hex is None:
+        return []
+    out = []
+    for gun in _guns(firer):
+        for target in state.living(other_side(firer.side)):
+            if only is not None and target.id != only:
+                continue
+            if target_in_reach(state, firer, gun, target, fire):
+                out.append(FireAt(gun, target.id))
+    return out
+
+
+def rotation_options(tank: Tank) -> list[Option]:
+    """Turret rotation options (6. 炮塔转动), if the tank has a turret and rotations left."""
+    if tank.spec.turretless or tank.rotations_left() <= 0 or tank.weapon_destroyed:
+        return []
+    left = tank.rotations_left() - 1
+    return [
+        Option(RotateTurret(turn), f"rotate {tank.name}'s turret {word} to {facing_name(tank.turret + turn)} "
+               f"({left} rotation{'s' if left != 1 else ''} left)")
+        for turn, word in ((1, "left"), (-1, "right"))
+    ]
+
+
+def rotate(game: Any, tank: Tank, turn: int) -> None:
+    """Turn the turret one hexside and count the rotation."""
+    tank.turret = (tank.turret + turn) % 6
+    tank.rotations_used += 1
+    game.event("turret", f"{tank.name} turns its turret to {facing_name(tank.turret)}",
+               tank=tank.id, turret=tank.turret)
+
+
+def _percent(p: Any) -> str:
+    return f"{float(p) * 100:.0f}%"
+
+
+def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None) -> str:
+    """``"fire main gun at Tiger I #7 in 0305 (range 4, hit 72%, kill 31%)"``."""
+    target = state.tank(option.target)
+    where = target.hex if target_hex is None else target_hex
+    assert where is not None
+    odds = shot_odds(shot_for(state, firer, option.gun, target, fire, target_hex=target_hex))
+    gun = firer.spec.guns[option.gun].name
+    return (f"{firer.name} fires {gun} at {target.name} in {hex_label(where)} "
+            f"(range {firer.hex.distance(where) if firer.hex else '?'}, hit {_percent(odds.hit)}, kill {_percent(odds.kill)})")
+
+
+def fire_menu(
+    game: Any, state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str
+) -> Generator[Any, Any, bool]:
+    """Let ``tank`` turn its turret and fire once with ``fire``; True if it fired.
+
+    After firing, rotations left may still be used (6 v).
+    """
+    while True:
+        targets = valid_targets(state, tank, fire, only)
+        options = [Option(t, fire_label(state, tank, t, fire)) for t in targets]
+        options += rotation_options(tank)
+        options.append(Option(None, f"{tank.name} holds fire"))
+        pick = yield Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
+                            options=tuple(options), rule=rule)
+        if pick is None:
+            return False
+        if isinstance(pick, RotateTurret):
+            rotate(game, tank, pick.turn)
+            continue
+        yield from fire_with(game, state, tank, pick.gun, state.tank(pick.target), fire, rule=rule)
+        while tank.alive and rotation_options(tank):
+            after = yield Choose(side=tank.side, prompt=f"{tank.name} has fired: turn its turret?",
+                                 options=(*rotation_options(tank), Option(None, "leave the turret as it is")),
+                                 rule="6 v 炮塔转动")
+            if after is None:
+                break
+            rotate(game, tank, after.turn)
+        return True
+
+
+def fire_with(
+    game: Any, state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *,
+    target_hex: Hex | None = None, target_lit: int | None = None, wreck_hex: Hex | None = None,
+    rule: str = "",
+) -> Generator[Any, Any, None]:
+    """Fire ``firer``'s gun at ``target``; a light tank firing at a medium or heavy tank that
+    survives may fire a second round (特殊规则 5. 射速优势) unless the first ran its
+    ammunition short."""
+    if firer.spec.multi_gun and firer.gun_this_turn is None:
+        firer.gun_this_turn = gun
+        game.event("gun", f"{firer.name} declares its {firer.spec.guns[gun].name} for this turn",
+                   tank=firer.id, gun=gun)
+    result = yield from _one_shot(game, state, firer, gun, target, fire, target_hex, target_lit, wreck_hex, rule)
+    if (
+        target.alive
+        and firer.alive
+        and firer.vehicle_class == "light"
+        and target.vehicle_class != "light"
+        and not result.ammo_shortage
+        and can_fire_now(state, firer)
+    ):
+        again = yield YesNo(side=firer.side, prompt=f"{firer.name}: fire a second round at {target.name} "
+                            "(rate-of-fire advantage, 射速优势)?", rule="特殊规则 5 射速优势")
+        if again:
+            yield from _one_shot(game, state, firer, gun, target, fire, target_hex, target_lit, wreck_hex, rule)
+
+
+def _one_shot(
+    game: Any, state: GameState, firer: Tank, gun: int, target: Tank, fire: str,
+    target_hex: Hex | None, target_lit: int | None, wreck_hex: Hex | None, rule: str,
+) -> Generator[Any, Any, ShotResult]:
+    special = None
+    if firer.specials:
+        kinds = sorted(set(firer.specials), key=firer.specials.index)
+        options = [Option(None, "standard round")]
+        for kind in kinds:
+            odds = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex,
+                                      special=kind, target_lit=target_lit))
+            options.append(Option(kind, f"{KIND_NAMES[kind]} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})"))
+        special = yield Choose(side=firer.side, prompt=f"{firer.name}: which round?", options=tuple(options),
+                               rule="特殊规则 4 特种弹药")
+        if special is not None:
+            firer.specials.remove(special)
+            game.event("special", f"{firer.name} reveals and fires a {KIND_NAMES[special]}",
+                       tank=firer.id, special=special)
+    shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit)
+    result = resolve_shot(game.dice, shot)
+    where = target.hex if target_hex is None else target_hex
+    assert where is not None
+    game.event(
+        "fire",
+        f"{firer.name} ({FIRE_NAMES[fire]}) fires at {target.name} in {hex_label(where)}: "
+        f"range {shot.range}, to hit {result.hit_total} -> {result.effect}",
+        firer=firer.id, target=target.id, fire=fire, range=shot.range, hit_total=result.hit_total,
+        damage_total=result.damage_total, effect=result.effect, special=special,
+    )
+    apply_shot(game, state, firer, target, fire, result, special, wreck_hex if wreck_hex is not None else where)
+    return result
+
+
+def apply_shot(
+    game: Any, state: GameState, firer: Tank, target: Tank, fire: str, result: ShotResult,
+    special: str | None, wreck_hex: Hex,
+) -> None:
+    """Apply a shot's result: wreck and score, HESH damage, veteran gunner, ammunition."""
+    if result.ammo_shortage:
+        firer.ammo_short_from = state.turn
+        firer.ammo_short_until = state.turn + 2
+        game.event("ammo", f"{firer.name} is short of ammunition (弹药不足): no fire in the next two turns",
+                   tank=firer.id)
+    if result.effect == "immobilised":
+        target.immobilised = True
+        game.event("hesh", f"{target.name} is immobilised for the rest of the game", tank=target.id)
+    elif result.effect == "weapon destroyed":
+        target.weapon_destroyed = True
+        game.event("hesh", f"{target.name}'s weapon is destroyed", tank=target.id)
+    elif result.killed:
+        destroy(game, state, target, wreck_hex)
+        firer.kills += 1
+        state.score[firer.side] += kill_points(target.vehicle_class)
+        if special is None:
+            firer.veteran += 1
+            firer.veteran_by_fire[fire] = firer.veteran_by_fire.get(fire, 0) + 1
+        check_elimination(state)
+
+
+def destroy(game: Any, state: GameState, target: Tank, wreck_hex: Hex) -> None:
+    """Turn ``target`` into a wreck in ``wreck_hex`` (5. 残骸位置)."""
+    target.alive = False
+    if wreck_hex in state.wrecks:
+        state.wrecks.remove(wreck_hex)  # the wreck it was clearing is replaced by its own (5 iii)
+    target.hex = wreck_hex
+    state.wrecks.append(wreck_hex)
+    game.event("destroyed", f"{target.name} is destroyed; its wreck lies in {hex_label(wreck_hex)}",
+               tank=target.id, hex=hex_label(wreck_hex))
+
+
+def check_elimination(state: GameState) -> None:
+    """A side with no tanks left loses at once (胜利条件)."""
+    from .victory import elimination
+
+    outcome = elimination(state)
+    if outcome is not None:
+        raise GameEnd(outcome)

@@ -1,0 +1,189 @@
+"""The opening phase (游戏开场阶段, played once): 1. force selection (调配军力), 2. first player
+(决定先手), 3. deployment (行军布阵) and loading the hidden special rounds.
+
+Provisional (not from the source): the first player deploys all its tanks first, then the
+second player; then each side loads its special rounds in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from wargamekit import Choose, Option
+
+from .maps import FACING_NAMES, facing_name, hex_label, label_hex
+from .scenario import SIDES, budget_for, force_problem
+from .special_rounds import KIND_NAMES, KINDS, loadout_problem
+from .state import GameState, Tank, other_side
+from .vehicles import all_vehicles
+
+__all__ = ["choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
+
+
+def opening(game: Any, state: GameState) -> Generator[Any, Any, None]:
+    """The whole opening phase."""
+    yield from select_forces(game, state)
+    choose_first_player(game, state)
+    yield from deploy(game, state)
+    yield from load_special_rounds(game, state)
+
+
+def _add_tank(state: GameState, side: str, model: str) -> Tank:
+    tank = Tank(id=len(state.tanks) + 1, side=side, model=model)
+    state.tanks.append(tank)
+    return tank
+
+
+def select_forces(game: Any, state: GameState) -> Generator[Any, Any, None]:
+    """1. 调配军力: roll off (re-rolling ties); the higher roll picks first, then the sides pick
+    one tank at a time in turn, within the budget and class limits, until both stop."""
+    scenario = state.scenario
+    preset = scenario.forces
+    for side in SIDES:
+        for entry in preset.get(side, []):
+            _add_tank(state, side, entry.model)
+    if all(side in preset for side in SIDES):
+        _tally(state)
+        return
+    state.phase = "force selection"
+    while True:
+        a = game.dice.d6("force selection roll-off: A")
+        b = game.dice.d6("force selection roll-off: B")
+        if a != b:
+            break
+    picker = SIDES[0] if a > b else SIDES[1]
+    game.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
+    table = all_vehicles()
+    done = {side: side in preset for side in SIDES}
+    while not all(done.values()):
+        if not done[picker]:
+            mine = [t.model for t in state.tanks if t.side == picker]
+            spent = sum(table[m].price for m in mine)
+            legal = [key for key in table if force_problem([*mine, key], scenario) is None]
+            options = [
+                Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
+                            f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario)})")
+                for key in legal
+            ]
+            if mine:
+                options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)"))
+            if not legal:
+                done[picker] = True
+            else:
+                pick = yield Choose(side=picker, prompt=f"Pick a tank for side {picker} ({spent} pts spent)",
+                                    options=tuple(options), rule="开场阶段 1 调配军力")
+                if pick is None:
+                    done[picker] = True
+                else:
+                    tank = _add_tank(state, picker, pick)
+                    game.event("pick", f"{picker} picks {tank.name}", side=picker, model=pick)
+        picker = other_side(picker)
+    _tally(state)
+
+
+def _tally(state: GameState) -> None:
+    for side in SIDES:
+        mine = [t for t in state.tanks if t.side == side]
+        state.points_spent[side] = sum(t.spec.price for t in mine)
+        state.starting_tanks[side] = len(mine)
+
+
+def choose_first_player(game: Any, state: GameState) -> None:
+    """2. 决定先手: fewer points spent goes first; then fewer tanks; then a d6 (1-3 A, 4-6 B)."""
+    a, b = SIDES
+    spent, count = state.points_spent, state.starting_tanks
+    if spent[a] != spent[b]:
+        first, why = (a if spent[a] < spent[b] else b), f"fewer points spent ({spent[a]} to {spent[b]})"
+    elif count[a] != count[b]:
+        first, why = (a if count[a] < count[b] else b), f"fewer tanks ({count[a]} to {count[b]})"
+    else:
+        roll = game.dice.d6("first player: 1-3 A, 4-6 B")
+        first, why = (a if roll <= 3 else b), f"the die shows {roll}"
+    state.first_player = first
+    game.event("first-player", f"{first} is the first player: {why}", first=first)
+
+
+def deploy(game: Any, state: GameState) -> Generator[Any, Any, None]:
+    """3. 行军布阵: the first player picks north or south; each side sets its tanks up in its
+    map's deployment zone, facing any hexside; turrets start facing with the hull (6 vii)."""
+    scenario = state.scenario
+    first = state.first_player
+    assert first is not None
+    preset_positions = {side: bool(scenario.forces.get(side)) and all(e.hex for e in scenario.forces[side])
+                        for side in SIDES}
+    if scenario.zones:
+        state.zones = dict(scenario.zones)
+    elif all(preset_positions.values()):
+        state.zones = {SIDES[0]: "north", SIDES[1]: "south"}
+    else:
+        state.phase = "deployment"
+        zone = yield Choose.of(first, f"Side {first}, first player: deploy in the north or the south?",
+                               ["north", "south"], rule="开场阶段 2 决定先手")
+        state.zones = {first: zone, other_side(first): "south" if zone == "north" else "north"}
+    game.event("zones", f"{first} deploys {state.zones[first]}, {other_side(first)} {state.zones[other_side(first)]}",
+               zones=dict(state.zones))
+    for side in (first, other_side(first)):
+        tanks = [t for t in state.tanks if t.side == side]
+        if preset_positions[side]:
+            for tank, entry in zip(tanks, scenario.forces[side], strict=True):
+                tank.hex = label_hex(entry.hex or "")
+                tank.hull = tank.turret = FACING_NAMES.index(entry.facing or "N")
+                tank.specials = list(entry.specials)
+            continue
+        state.phase = "deployment"
+        zone_hexes = state.map.zone_hexes(state.zones[side])
+        for tank in tanks:
+            free = [h for h in zone_hexes if state.is_free(h)]
+            where = yield Choose(side=side, prompt=f"Deploy {tank.name}: which hex of the {state.zones[side]} zone?",
+                                 options=tuple(Option(h, f"deploy {tank.name} at {hex_label(h)}") for h in free),
+                                 rule="开场阶段 3 行军布阵")
+            tank.hex = where
+            toward = 5 if state.zones[side] == "north" else 2
+            order = [toward] + [d for d in range(6) if d != toward]
+            facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
+                                  options=tuple(Option(d, f"face {facing_name(d)}") for d in order),
+                                  rule="标准规则修改部分 3 (车体朝向)")
+            tank.hull = tank.turret = facing
+            game.event("deploy", f"{tank.name} deploys at {hex_label(where)} facing {facing_name(facing)}",
+                       tank=tank.id, hex=hex_label(where), facing=facing)
+
+
+def load_special_rounds(game: Any, state: GameState) -> Generator[Any, Any, None]:
+    """开场阶段 3: each side loads up to three special rounds on its tanks, face down; at least
+    two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three."""
+    allowed = state.scenario.special_rounds
+    first = state.first_player
+    assert first is not None
+    for side in (first, other_side(first)):
+        tanks = [t for t in state.tanks if t.side == side]
+        if any(t.specials for t in tanks) or allowed == 0:
+            continue
+        preset = state.scenario.forces.get(side)
+        if preset and all(e.hex for e in preset):
+            continue
+        state.phase = "special rounds"
+        loaded: list[str] = []
+        while len(loaded) < allowed:
+            kinds = [k for k in KINDS if _can_add(loaded, k, allowed)]
+            options = [Option((k, t.id), f"load a {KIND_NAMES[k]} on {t.name}") for k in kinds for t in tanks]
+            if loadout_problem(loaded, allowed) is None:
+                options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})"))
+            pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
+                                options=tuple(options), rule="开场阶段 3; 特殊规则 4 特种弹药")
+            if pick is None:
+                break
+            kind, tank_id = pick
+            loaded.append(kind)
+            state.tank(tank_id).specials.append(kind)
+            game.event("load", f"{side} loads a {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
+                       audience=(side,), tank=tank_id, special=kind)
+        game.event("loaded", f"{side} loads {len(loaded)} hidden special round(s)", side=side, count=len(loaded))
+
+
+def _can_add(loaded: list[str], kind: str, allowed: int) -> bool:
+    """Whether adding ``kind`` keeps a legal loadout reachable."""
+    after = [*loaded, kind]
+    if loadout_problem(after, allowed) is None:
+        return True
+    return len(after) < allowed and any(loadout_problem([*after, k], allowed) is None for k in KINDS)

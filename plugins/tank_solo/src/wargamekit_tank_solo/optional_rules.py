@@ -1,0 +1,90 @@
+"""Optional rules that act at fixed points of the turn (特殊规则 10 不可靠的发动机,
+11 强制点亮). Veteran gunner (8) and ammunition shortage (12) live in
+:mod:`~wargamekit_tank_solo.combat`, hybrid drive (9) in :mod:`~wargamekit_tank_solo.movement`.
+
+>>> [engine_roll_due("tiger2", n) for n in range(1, 7)]
+[False, True, False, True, False, True]
+>>> [engine_roll_due("maus", n) for n in range(1, 4)]
+[True, True, True]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState, Tank
+
+__all__ = ["OPTIONS", "engine_roll_due", "engine_rolls_before_maintenance", "forced_spotting_end", "spotting_progress"]
+
+#: The optional rules and their defaults (all off, as the source makes them optional); surrender
+#: is always allowed by the source, the switch only lets simulations turn it off.
+OPTIONS: dict[str, bool] = {
+    "surrender": True,
+    "veteran_gunner": False,
+    "veteran_gunner_per_fire_type": False,
+    "hybrid_drive": False,
+    "unreliable_engines": False,
+    "forced_spotting": False,
+    "ammunition_shortage": False,
+}
+
+#: 10-3: rolled before the side's 2nd, 4th, 6th ... turn's maintenance phase.
+EVERY_OTHER_TURN = frozenset({"tiger2", "jagdtiger", "is2"})
+
+
+def engine_roll_due(model: str, own_turn: int) -> bool:
+    """Whether ``model`` rolls for its engine before its side's ``own_turn``-th maintenance phase
+    (10-2 the Maus: every turn; 10-3 Tiger II, Jagdtiger, IS-2: the second own turn and every
+    second one after)."""
+    if model == "maus":
+        return True
+    if model in EVERY_OTHER_TURN:
+        return own_turn % 2 == 0
+    return False
+
+
+def engine_rolls_before_maintenance(game: Any, state: GameState, side: str) -> None:
+    """10-2 / 10-3: roll a d6 per tank due; a 1 means it cannot move this turn."""
+    for tank in state.living(side):
+        if engine_roll_due(tank.model, state.own_turns[side]):
+            face = game.dice.d6(f"unreliable engine of {tank.name} (不可靠的发动机)")
+            if face == 1:
+                tank.engine_dead_until = state.turn
+                game.event("engine", f"{tank.name}'s engine fails: it cannot move this turn", tank=tank.id)
+
+
+def hybrid_engine_check(game: Any, state: GameState, tank: Tank) -> None:
+    """10-1: a Tiger (P) or Ferdinand that used free points rolls a d6; on a 1 it cannot move
+    in its side's next turn (and is left out of the free point total until then)."""
+    face = game.dice.d6(f"unreliable engine of {tank.name} after free points (不可靠的发动机)")
+    if face == 1:
+        tank.engine_dead_until = state.turn + 2
+        game.event("engine", f"{tank.name}'s engine fails: it cannot move next turn", tank=tank.id)
+
+
+def spotting_progress(game: Any, tank: Tank) -> None:
+    """11: every two distinct hexes a lit tank moves in its own turn take 1 off its marker,
+    never below 0. Called after each hex entered."""
+    if not tank.lit or not tank.path_this_turn:
+        return
+    start = tank.path_this_turn[0]
+    distinct = []
+    for h in tank.path_this_turn[1:]:
+        if h != start and h not in distinct:
+            distinct.append(h)
+    earned = len(distinct) // 2
+    while earned > tank.spotting_credit and tank.lit > 0:
+        tank.lit -= 1
+        tank.spotting_credit += 1
+        game.event("spotting", f"{tank.name} has moved two more hexes: hit modifier now {tank.lit:+d}",
+                   tank=tank.id, lit=tank.lit)
+
+
+def forced_spotting_end(game: Any, state: GameState, side: str) -> None:
+    """11: at the end of its side's combat phase, a tank that did not change its position has
+    its modifier to be hit raised by 1 (no upper limit)."""
+    for tank in state.living(side):
+        if tank.path_this_turn and tank.hex == tank.path_this_turn[0]:
+            tank.lit += 1
+            game.event("spotting", f"{tank.name} stayed put and is lit up (点亮): hit modifier {tank.lit:+d}",
+                       tank=tank.id, lit=tank.lit)

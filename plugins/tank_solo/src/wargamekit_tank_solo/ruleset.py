@@ -1,0 +1,126 @@
+"""The :class:`TankSolo` ruleset: the dice-driven solo variant of the tank game (少战 SOLO 骰驱规则)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
+
+from wargamekit import Decision, Outcome, Ruleset
+from wargamekit.errors import ScenarioError
+
+from .combat import GameEnd
+from .opening import opening
+from .optional_rules import OPTIONS
+from .scenario import SIDES, TankSoloScenario, validate_scenario
+from .state import GameState, other_side
+from .turn import Surrender, play_turn
+from .victory import elimination, final_outcome, surrender
+
+__all__ = ["TankSolo"]
+
+
+class TankSolo(Ruleset):
+    """Tank duel on hexes: hull and turret facing, aimed/leap/defensive/advance fire, wrecks,
+    special rounds and optional rules, scored over ten turns."""
+
+    name = "tank_solo"
+    version = "1.0"
+    description = "Dice-driven solo tank duel (少战 SOLO): turrets, four kinds of fire, wrecks, special rounds."
+    sides = SIDES
+    scenario_type = TankSoloScenario
+    scenario_package = "wargamekit_tank_solo.scenarios"
+
+    def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> TankSoloScenario:
+        """Structure and cross-check a scenario (bad fields raise ScenarioError with a path)."""
+        return validate_scenario(super().load_scenario(data, source=source), source)
+
+    def options(self) -> Mapping[str, Any]:
+        """The optional rules (特殊规则 8-12) and the surrender switch, with defaults."""
+        return dict(OPTIONS)
+
+    def setup(self, scenario: TankSoloScenario, options: Mapping[str, Any]) -> GameState:
+        """An empty table for the scenario; the opening phase in :meth:`play` fills it."""
+        if options.get("unreliable_engines") and not options.get("hybrid_drive"):
+            raise ScenarioError("unreliable engines must be used together with hybrid drive (特殊规则 10)",
+                                path="$options.unreliable_engines")
+        return GameState(scenario=scenario, options={k: bool(v) for k, v in options.items()})
+
+    def play(self, game: Any) -> Generator[Decision, Any, Outcome]:
+        """Opening phase, then alternating turns until a side is eliminated, surrenders, or the
+        turn limit is reached."""
+        state: GameState = game.state
+        try:
+            yield from opening(game, state)
+            outcome = elimination(state)
+            if outcome is not None:
+                return outcome
+            state.active = state.first_player
+            for turn in range(1, state.scenario.turn_limit + 1):
+                state.turn = turn
+                yield from play_turn(game, state)
+                state.active = other_side(state.active or SIDES[0])
+        except GameEnd as end:
+            state.phase = "over"
+            return end.outcome
+        except Surrender as conceded:
+            state.phase = "over"
+            return surrender(state, conceded.side)
+        state.phase = "over"
+        return final_outcome(state)
+
+    # -- information ---------------------------------------------------------------------------
+    def view(self, state: GameState, side: str | None) -> GameState:
+        """A copy with the opponent's special rounds hidden (开场阶段 3: face down)."""
+        seen = copy.deepcopy(state)
+        if side is not None:
+            for tank in seen.tanks:
+                if tank.side != side:
+                    tank.specials = ["hidden"] * len(tank.specials)
+        return seen
+
+    def check_invariants(self, state: GameState) -> None:
+        """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
+        seen: set[Any] = set()
+        for tank in state.living():
+            assert tank.hex not in seen, f"two tanks in one hex: {tank.name}"
+            assert tank.hex not in state.wrecks, f"{tank.name} shares a hex with a wreck"
+            assert state.map.enterable(tank.hex), f"{tank.name} stands in impassable terrain"
+            seen.add(tank.hex)
+            assert 0 <= tank.hull < 6 and 0 <= tank.turret < 6
+            if tank.spec.turretless:
+                assert tank.turret == tank.hull, f"{tank.name} is turretless but its gun turned"
+            assert tank.rotations_used <= tank.spec.turret_rotations, f"{tank.name} over-rotated its turret"
+            assert tank.lit >= 0
+        assert len(set(state.wrecks)) == len(state.wrecks), "two wrecks in one hex"
+        for side in SIDES:
+            specials = [k for t in state.tanks if t.side == side for k in t.specials]
+            assert len(specials) <= state.scenario.special_rounds, f"{side} carries too many special rounds"
+            assert specials.count("fin") <= 1, f"{side} carries two fin-stabilised rounds"
+            assert state.free_pool >= 0
+            dead = [t for t in state.tanks if not t.alive and t.side != side]
+            assert state.score[side] <= sum({"light": 1, "medium": 2, "heavy": 4}[t.vehicle_class] for t in dead)
+
+    def summary(self, state: GameState) -> str:
+        """A few lines: turn, phase, score, every tank with its markers, wrecks."""
+        from .summary import summarise
+
+        return summarise(state)
+
+    def render_svg(self, state: GameState, side: str | None = None) -> str | None:
+        """The position as SVG (hulls, turrets, wrecks, markers)."""
+        from .render import render_position
+
+        return render_position(self.view(state, side))
+
+    def bots(self) -> Mapping[str, Callable[[int], Any]]:
+        """``bot``/``heuristic``: the exact-odds heuristic bot."""
+        from .bots import HeuristicBot
+
+        return {"bot": HeuristicBot, "heuristic": HeuristicBot}
+
+    def odds_command(self) -> Any:
+        """``wargamekit odds tank_solo --fire aimed --range 5 ...``."""
+        from .shot_odds import odds_command
+
+        return odds_command()

@@ -1,0 +1,61 @@
+"""The terminal summary of a position (what ``?`` shows a human player)."""
+
+from __future__ import annotations
+
+from .maps import hex_label
+from .scenario import SIDES
+from .special_rounds import KIND_NAMES
+from .state import GameState, Tank
+
+__all__ = ["summarise", "tank_line"]
+
+
+def tank_line(state: GameState, tank: Tank) -> str:
+    """One line per tank: name, class, place and facings, and its markers."""
+    spec = tank.spec
+    gun = spec.guns[tank.gun_this_turn or 0]
+    marks = []
+    if tank.fired:
+        marks.append("fired")
+    if tank.defensive_lock:
+        marks.append("locked (defensive fire)")
+    if tank.immobilised:
+        marks.append("immobilised")
+    if tank.weapon_destroyed:
+        marks.append("weapon destroyed")
+    if tank.engine_dead_until >= state.turn:
+        marks.append("engine failed")
+    if tank.ammo_short(state.turn) or tank.ammo_short_until > state.turn:
+        marks.append(f"ammo short to turn {tank.ammo_short_until}")
+    if tank.lit:
+        marks.append(f"lit {tank.lit:+d} to be hit")
+    if tank.veteran:
+        marks.append(f"veteran {tank.veteran}")
+    if tank.specials:
+        names = [KIND_NAMES.get(k, k).split(" (")[0] for k in tank.specials]
+        marks.append("specials: " + ", ".join(names))
+    rot = "" if spec.turretless else f", turret {tank.rotations_left()}/{spec.turret_rotations} rot"
+    return (f"  #{tank.id:<2} {spec.name:<24} {spec.vehicle_class:<6} {tank.where():<24} "
+            f"MP {spec.movement} rng {gun.range} atk {gun.attack} arm {spec.armour}{rot}"
+            + (f"  [{'; '.join(marks)}]" if marks else ""))
+
+
+def summarise(state: GameState) -> str:
+    """A few lines describing the position."""
+    lines = [
+        f"tank_solo on {state.map.name} — turn {state.turn}/{state.scenario.turn_limit}, "
+        f"active {state.active or '-'}, phase {state.phase}, free points {state.free_pool}",
+        "score " + ", ".join(f"{s} {state.score[s]}" for s in SIDES)
+        + " | spent " + ", ".join(f"{s} {state.points_spent[s]}" for s in SIDES),
+    ]
+    for side in SIDES:
+        zone = state.zones.get(side, "?")
+        living = state.living(side)
+        lines.append(f"side {side} ({zone}, {len(living)} tanks):")
+        lines.extend(tank_line(state, t) for t in living)
+        undeployed = [t for t in state.tanks if t.side == side and t.hex is None]
+        if undeployed:
+            lines.append("  to deploy: " + ", ".join(t.name for t in undeployed))
+    if state.wrecks:
+        lines.append("wrecks: " + " ".join(hex_label(h) for h in state.wrecks))
+    return "\n".join(lines)

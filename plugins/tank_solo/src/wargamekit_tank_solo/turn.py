@@ -1,0 +1,347 @@
+"""One turn (回合): the maintenance phase and the combat phase of the active side (阶段顺序).
+
+Players alternate turns (注2: 先手方与后手方轮流进行回合); in each, the active side is the
+"first player" (先手方) and the other side only answers with defensive fire.
+
+Combat phase order: 1. fire selection — tanks designated one at a time do aimed fire (1-1) or
+leap fire (1-2) and are then done; 2. movement of the other tanks, during which the opponent may
+fire defensively (2-1, 2-2); 3. advance fire (3) by tanks that survived the movement phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from wargamekit import Choose, ChooseNumber, Option, Response
+
+from .combat import (
+    FireAt,
+    RotateTurret,
+    can_fire_now,
+    fire_label,
+    fire_menu,
+    fire_with,
+    rotate,
+    rotation_options,
+    target_in_reach,
+    valid_targets,
+)
+from .maps import facing_name, hex_label
+from .movement import MoveBudget, Step, step_options
+from .optional_rules import (
+    engine_rolls_before_maintenance,
+    forced_spotting_end,
+    hybrid_engine_check,
+    spotting_progress,
+)
+from .state import GameState, Tank, other_side
+from .vehicles import free_point_cap
+from .victory import surrender
+
+__all__ = ["Surrender", "free_point_range", "play_turn"]
+
+
+class Surrender(Exception):
+    """The active side conceded."""
+
+    def __init__(self, side: str) -> None:
+        super().__init__(side)
+        self.side = side
+
+
+def can_move_now(state: GameState, tank: Tank) -> bool:
+    """Alive, not immobilised (HESH), engine working, not locked by its own defensive fire."""
+    return (tank.alive and not tank.immobilised and tank.engine_dead_until < state.turn
+            and not tank.defensive_lock)
+
+
+def free_point_range(state: GameState) -> tuple[int, int]:
+    """The free action point roll's bounds (一、整备阶段): from 3 to half the movement points of
+    both sides' living tanks that can move, rounded half up.
+
+    Provisional (not from the source): when that half is below 3 the roll is from it to it.
+    """
+    total = sum(
+        t.spec.movement for t in state.living()
+        if not t.immobilised and t.engine_dead_until < state.turn
+    )
+    high = int((Decimal(total) / 2).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return min(3, high), high
+
+
+def _start_turn(state: GameState) -> None:
+    for tank in state.tanks:
+        tank.fired = False
+        tank.tried = []
+        tank.moved = False
+        tank.rotations_used = 0
+        tank.gun_this_turn = None
+        tank.spotting_credit = 0
+        tank.path_this_turn = [tank.hex] if tank.alive and tank.hex is not None else []
+
+
+def play_turn(game: Any, state: GameState) -> Generator[Any, Any, None]:
+    """The active side's whole turn."""
+    side = state.active
+    assert side is not None
+    _start_turn(state)
+    state.own_turns[side] += 1
+    game.event("turn", f"Turn {state.turn} of {state.scenario.turn_limit}: side {side} is active",
+               turn=state.turn, side=side)
+    if state.options.get("unreliable_engines"):
+        engine_rolls_before_maintenance(game, state, side)
+    # 一、整备阶段: free action points, drawn with the random-number generator.
+    state.phase = "maintenance"
+    low, high = free_point_range(state)
+    state.free_pool = game.dice.integer(low, high, f"free action points ({low}-{high}, 自由行动点)")
+    game.event("free-points", f"{side} has {state.free_pool} free action points this turn", pool=state.free_pool)
+    # 二、作战阶段
+    state.phase = "fire selection"
+    yield from fire_selection(game, state, side)
+    state.phase = "movement"
+    yield from movement_phase(game, state, side)
+    for tank in state.living(side):
+        tank.defensive_lock = False  # locked "until its side's next movement phase ends" (2-2)
+    state.phase = "advance fire"
+    yield from advance_fire(game, state, side)
+    if state.options.get("forced_spotting"):
+        forced_spotting_end(game, state, side)
+
+
+# -- 1. fire selection -----------------------------------------------------------------------------
+def fire_selection(game: Any, state: GameState, side: str) -> Generator[Any, Any, None]:
+    """1: designate tanks one at a time for aimed fire (1-1) or leap fire (1-2). A tank that
+    fires is done for the turn (fire marker); one that does not may try the other form or move.
+    """
+    while True:
+        options = []
+        for tank in state.living(side):
+            if tank.fired or tank.defensive_lock or not can_fire_now(state, tank):
+                continue
+            if "aimed" not in tank.tried:
+                options.append(Option(("aimed", tank.id), f"aimed fire with {tank.name} ({tank.where()})"))
+            if "leap" not in tank.tried and can_move_now(state, tank):
+                options.append(Option(("leap", tank.id), f"leap fire with {tank.name} ({tank.where()}, "
+                                                        f"up to {tank.spec.movement} MP then fire)"))
+        options.append(Option(("movement", 0), "go on to the movement phase"))
+        if state.options.get("surrender"):
+            options.append(Option(("surrender", 0), f"surrender: side {side} concedes the game"))
+        kind, tank_id = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: fire selection",
+                                     options=tuple(options), rule="作战阶段 1 先手方射击选择")
+        if kind == "surrender":
+            raise Surrender(side)
+        if kind == "movement":
+            return
+        tank = state.tank(tank_id)
+        if kind == "aimed":
+            fired = yield from fire_menu(game, state, tank, "aimed", rule="作战阶段 1-1 精准射击")
+        else:
+            fired = yield from leap_fire(game, state, tank)
+        if fired:
+            tank.fired = True
+        else:
+            tank.tried.append(kind)
+
+
+def leap_fire(game: Any, state: GameState, tank: Tank) -> Generator[Any, Any, bool]:
+    """1-2: name a target, move up to the basic movement points (no free points, no wreck
+    clearing, no defensive fire against it), turn the turret and fire at -3 (US -2). If it
+    cannot fire at that target after moving, it goes back to where it started and may name
+    another target (注2)."""
+    assert tank.hex is not None
+    start = (tank.hex, tank.hull, tank.turret, tank.rotations_used, list(tank.path_this_turn), tank.lit,
+             tank.spotting_credit)
+    tried: list[int] = []
+    while tank.alive:
+        enemies = [e for e in state.living(other_side(tank.side)) if e.id not in tried]
+        if not enemies:
+            return False
+        options = [Option(e.id, f"leap toward {e.name} in {hex_label(e.hex)} (range {tank.hex.distance(e.hex)})")
+                   for e in enemies if e.hex is not None]
+        options.append(Option(None, f"{tank.name} gives up leap fire"))
+        target = yield Choose(side=tank.side, prompt=f"Leap fire with {tank.name}: name the target",
+                              options=tuple(options), rule="作战阶段 1-2 跃进射击")
+        if target is None:
+            return False
+        yield from move_tank(game, state, tank, tank.spec.movement, must_spend=False, leap=True)
+        fired = yield from fire_menu(game, state, tank, "leap", only=target, rule="作战阶段 1-2 跃进射击")
+        if fired:
+            return True
+        tried.append(target)
+        (tank.hex, tank.hull, tank.turret, tank.rotations_used, path, tank.lit, tank.spotting_credit) = start
+        tank.path_this_turn = list(path)
+        game.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name}: it returns to "
+                   f"{hex_label(tank.hex)} (1-2 注2)", tank=tank.id)
+    return False
+
+
+# -- 2. movement and defensive fire ------------------------------------------------------------------
+def movement_phase(game: Any, state: GameState, side: str) -> Generator[Any, Any, None]:
+    """2-1: tanks that did not fire move one at a time, each given free points first (0 or
+    more, within its cap and the pool); a tank given free points must use every point."""
+    hybrid = bool(state.options.get("hybrid_drive"))
+    while True:
+        movers = [t for t in state.living(side) if not t.fired and not t.moved and can_move_now(state, t)]
+        if not movers:
+            return
+        options = [Option(t.id, f"move {t.name} ({t.where()}, {t.spec.movement} MP)") for t in movers]
+        options.append(Option(None, f"end the movement phase ({state.free_pool} free points unused)"))
+        pick = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: which tank moves next?",
+                            options=tuple(options), rule="作战阶段 2-1 先手方移动")
+        if pick is None:
+            return
+        tank = state.tank(pick)
+        tank.moved = True
+        cap = min(free_point_cap(tank.spec, hybrid_drive=hybrid), state.free_pool)
+        free = 0
+        if cap > 0:
+            free = yield ChooseNumber(side=side, prompt=f"Free action points for {tank.name} (0-{cap}; "
+                                      f"{state.free_pool} in the pool; given points must all be used)",
+                                      low=0, high=cap, rule="标准规则修改部分 7 自由行动点分配规则")
+        state.free_pool -= free
+        points = tank.spec.movement + free
+        game.event("declare-move", f"{tank.name} declares {points} MP ({tank.spec.movement} basic + {free} free)",
+                   tank=tank.id, points=points, free=free)
+        yield from move_tank(game, state, tank, points, must_spend=free > 0, leap=False)
+        if free > 0 and state.options.get("unreliable_engines") and tank.spec.hybrid and tank.alive:
+            hybrid_engine_check(game, state, tank)
+
+
+def move_tank(
+    game: Any, state: GameState, tank: Tank, points: int, *, must_spend: bool, leap: bool
+) -> Generator[Any, Any, None]:
+    """Move ``tank`` step by step (see :mod:`~wargamekit_tank_solo.movement`); outside leap fire
+    each step into a new hex opens a defensive fire window first."""
+    hybrid = bool(state.options.get("hybrid_drive")) and tank.spec.hybrid
+    budget = MoveBudget(remaining=points, must_spend=must_spend, leap=leap)
+    rule = "作战阶段 1-2 跃进射击" if leap else "标准规则修改部分 3 移动规则改良"
+    while tank.alive and not tank.immobilised:
+        steps = step_options(state, tank, budget, hybrid=hybrid)
+        options = [Option(s, s.label) for s in steps[:-1]] + rotation_options(tank) + [Option(steps[-1], steps[-1].label)]
+        if leap:
+            options[-1] = Option(steps[-1], f"{tank.name} stops and fires ({budget.remaining} MP unused)")
+        pick = yield Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)",
+                            options=tuple(options), rule=rule)
+        if isinstance(pick, RotateTurret):
+            rotate(game, tank, pick.turn)
+            continue
+        step: Step = pick
+        budget = budget.after(step.kind, step.cost, tank.vehicle_class, hybrid=hybrid)
+        if step.kind == "stop":
+            return
+        if step.kind in ("turn", "free turn"):
+            tank.hull = step.hull
+            if tank.spec.turretless:
+                tank.turret = step.hull
+            game.event("hull", f"{tank.name} turns its hull to {facing_name(step.hull)} ({step.kind}, "
+                       f"{step.cost} MP)", tank=tank.id, hull=step.hull, cost=step.cost)
+            continue
+        assert step.to is not None and tank.hex is not None
+        if not leap:
+            yield from defensive_fire(game, state, tank, step)
+            if not tank.alive or tank.immobilised:
+                return
+        if step.clears_wreck:
+            state.wrecks.remove(step.to)
+            game.event("clear", f"{tank.name} clears the wreck in {hex_label(step.to)}", tank=tank.id)
+        game.event("move", f"{tank.name} moves {step.kind} {hex_label(tank.hex)} -> {hex_label(step.to)} "
+                   f"({budget.remaining} MP left)", tank=tank.id, to=hex_label(step.to), cost=step.cost)
+        tank.hex = step.to
+        tank.path_this_turn.append(step.to)
+        if state.options.get("forced_spotting"):
+            spotting_progress(game, tank)
+
+
+def _defensive_target_hex(state: GameState, defender: Tank, gun: int, mover: Tank, step: Step):
+    """Where the moving tank counts as standing for this defender, or ``None`` (2-2; 5 ii-iii).
+
+    Normally the step's starting hex; when clearing a wreck the hex after the step; a lit tank
+    under forced spotting may be fired at after the step if it is in arc and sight there.
+    """
+    assert mover.hex is not None and step.to is not None
+    if step.clears_wreck:
+        candidates = [step.to]
+    elif state.options.get("forced_spotting") and mover.lit > 0:
+        candidates = [step.to, mover.hex]
+    else:
+        candidates = [mover.hex]
+    for where in candidates:
+        if where == defender.hex:
+            continue
+        if target_in_reach(state, defender, gun, mover, "defensive", target_hex=where):
+            return where
+    return None
+
+
+def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Generator[Any, Any, None]:
+    """2-2: before the step, each enemy tank with the moving tank in its gun's arc, range and
+    sight may fire at -2 (UK -1); it may not turn its turret, and it is then locked until its
+    side's next movement phase ends."""
+    defenders_side = other_side(mover.side)
+    origin = mover.hex
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if not mover.alive or mover.immobilised or mover.hex != origin:
+            return []
+        out = []
+        for d in state.living(side):
+            if d.defensive_lock or not can_fire_now(state, d):
+                continue
+            guns = [d.gun_this_turn] if d.gun_this_turn is not None else range(len(d.spec.guns))
+            for gun in guns:
+                where = _defensive_target_hex(state, d, gun, mover, step)
+                if where is None:
+                    continue
+                label = fire_label(state, d, FireAt(gun, mover.id), "defensive", target_hex=where)
+                out.append(Response(
+                    name=f"defensive fire: {label}",
+                    controller=side,
+                    resolve=_resolver(game, state, d, gun, mover, where),
+                    is_legal=lambda m=mover: None if m.alive else "the target is already destroyed",
+                    key=("defensive", state.turn, d.id),
+                ))
+        return out
+
+    yield from game.interrupts.window(
+        f"{mover.name} moves {hex_label(origin)} -> {hex_label(step.to)}",
+        [defenders_side], offers, rule="作战阶段 2-2 后手方防御射击",
+    )
+
+
+def _resolver(game: Any, state: GameState, defender: Tank, gun: int, mover: Tank, where: Any):
+    def resolve() -> Generator[Any, Any, None]:
+        defender.defensive_lock = True
+        lit_before = mover.lit  # 11: the reduction this step would earn is ignored
+        yield from fire_with(game, state, defender, gun, mover, "defensive", target_hex=where,
+                             target_lit=lit_before, wreck_hex=where, rule="作战阶段 2-2 后手方防御射击")
+
+    return resolve
+
+
+# -- 3. advance fire ---------------------------------------------------------------------------------
+def advance_fire(game: Any, state: GameState, side: str) -> Generator[Any, Any, None]:
+    """3: each tank that did not fire in step 1 and survived the movement phase may turn its
+    turret and fire once at -1 (Soviet -0)."""
+    done: list[int] = []
+    while True:
+        ready = [t for t in state.living(side) if not t.fired and t.id not in done and can_fire_now(state, t)]
+        if not ready:
+            return
+        options = [Option(t.id, f"advance fire with {t.name} ({t.where()}, "
+                                f"{_target_count(state, t)} target(s) in arc now)") for t in ready]
+        options.append(Option(None, f"end side {side}'s turn"))
+        pick = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: advance fire",
+                            options=tuple(options), rule="作战阶段 3 前进射击")
+        if pick is None:
+            return
+        tank = state.tank(pick)
+        done.append(tank.id)
+        fired = yield from fire_menu(game, state, tank, "advance", rule="作战阶段 3 前进射击")
+        if fired:
+            tank.fired = True
+
+
+def _target_count(state: GameState, tank: Tank) -> int:
+    return len({t.target for t in valid_targets(state, tank, "advance")})
