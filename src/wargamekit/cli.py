@@ -23,7 +23,7 @@ from __future__ import annotations
 import secrets
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -301,7 +301,8 @@ class _LogPrinter:
 def _result_line(game: Game) -> str:
     outcome = game.outcome
     if outcome is None:
-        return f"result: unfinished after {len(game.choices)} choices ({game.pending.side if game.pending else '?'} to answer)"
+        asked = game.pending.side if game.pending is not None else "nobody"
+        return f"result: unfinished after {len(game.choices)} choices ({asked} to answer)"
     winner = f"{outcome.winner} wins" if outcome.winner else "a draw"
     scores = ", ".join(f"{side} {_number(score)}" for side, score in sorted(outcome.scores.items()))
     return f"result: {winner} — {outcome.reason}" + (f" (scores: {scores})" if scores else "")
@@ -339,6 +340,7 @@ def _drive(
     *,
     quiet: bool,
     resumed: bool = False,
+    on_answer: Callable[[Game], None] | None = None,
 ) -> str:
     """Answer decisions until the game ends; ``"over"``, ``"quit"`` or ``"eof"``."""
     printer = _LogPrinter(console, game, humans, quiet)
@@ -374,6 +376,9 @@ def _drive(
                 raise
             # The game has rebuilt itself to before the answer: tell the human and ask again.
             console.print(str(exc), style="red", markup=False)
+            continue
+        if on_answer is not None:
+            on_answer(game)
     printer.flush()
     return "over"
 
@@ -393,19 +398,10 @@ def _drive_with_status(
         return _drive(game, players, humans, console, quiet=quiet, resumed=resumed)
     with console.status(f"{game.ruleset.name}: playing…") as status:
 
-        class _Counting(Mapping[str, Player]):
-            # Wraps the players so each answer updates the spinner's text.
-            def __getitem__(self, side: str) -> Player:
-                status.update(f"{game.ruleset.name}: playing… {len(game.choices)} decisions")
-                return players[side]
+        def count(game: Game) -> None:
+            status.update(f"{game.ruleset.name}: playing… {len(game.choices)} decisions")
 
-            def __iter__(self) -> Any:
-                return iter(players)
-
-            def __len__(self) -> int:
-                return len(players)
-
-        return _drive(game, _Counting(), humans, console, quiet=quiet, resumed=resumed)
+        return _drive(game, players, humans, console, quiet=quiet, resumed=resumed, on_answer=count)
 
 
 def _finish(
