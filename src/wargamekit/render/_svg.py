@@ -82,7 +82,7 @@ def counter(
         dw.Rectangle(fmt(cx - half), fmt(cy - half), fmt(side), fmt(side), rx=fmt(side * 0.12),
                      fill=fill, stroke=stroke, stroke_width=fmt(max(side * 0.04, 0.8)))
     )
-    lines = [line for line in lines if line]
+    lines = _wrap([line for line in lines if line], side)
     if lines:
         size = min(fit_font(line, side * 0.34, side * 0.9) for line in lines)
         step = size * 1.15
@@ -90,6 +90,17 @@ def counter(
         for i, line in enumerate(lines):
             group.append(text(line, cx, top + i * step, size, fill=text_color, font_weight="bold"))
     return group
+
+
+def _wrap(lines: Sequence[str], side: float) -> list[str]:
+    """Split a line on spaces when it would otherwise shrink below a readable size."""
+    out: list[str] = []
+    for line in lines:
+        if " " in line and fit_font(line, side * 0.34, side * 0.9) < side * 0.24:
+            out.extend(line.split())
+        else:
+            out.append(line)
+    return out
 
 
 def badge(cx: float, cy: float, content: str, size: float, *, fill: str, text_color: str,

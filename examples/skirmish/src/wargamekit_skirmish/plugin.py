@@ -1,8 +1,21 @@
-"""Entry-point module: registers the ruleset with the wargamekit plugin host."""
+"""Entry-point module: registers the ruleset (and its hookspecs) with the wargamekit plugin host."""
 
-from wargamekit import hookimpl
+from __future__ import annotations
+
+import pluggy
+
+from wargamekit import Ruleset, hookimpl
 
 
 @hookimpl
-def wargamekit_rulesets():
-    return []
+def wargamekit_rulesets() -> list[Ruleset]:
+    from wargamekit_skirmish.ruleset import Skirmish
+
+    return [Skirmish()]
+
+
+@hookimpl
+def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    from wargamekit_skirmish import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)

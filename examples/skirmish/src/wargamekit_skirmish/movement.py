@@ -1,0 +1,18 @@
+"""4. Movement: where a unit may go, and the facing it may take."""
+
+from __future__ import annotations
+
+from wargamekit.geometry import Hex
+
+from wargamekit_skirmish.state import SkirmishState, Unit
+
+#: 4.2 Facing: hexside numbers on this flat-top map, as a player reads them.
+HEXSIDE_NAMES = ("south-east", "north-east", "north", "north-west", "south-west", "south")
+
+
+def destinations(state: SkirmishState, unit: Unit) -> list[Hex]:
+    """4.1 Hexes the unit can reach with its movement points (clear 1, woods 2, hill 2), not
+    entering or ending in another unit's hex; staying put is allowed. Sorted by cost, then hex."""
+    others = [u.hex for u in state.alive() if u is not unit]
+    reach = state.map.reachable(unit.hex, unit.move, "infantry", blocked=others)
+    return sorted(reach, key=lambda h: (reach[h], h))

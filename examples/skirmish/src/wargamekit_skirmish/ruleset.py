@@ -1,0 +1,165 @@
+"""The skirmish ruleset: 3. Sequence of play, as one generator procedure."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
+
+import attrs
+
+from wargamekit import Choose, Decision, Game, Outcome, Player, Response, Ruleset
+from wargamekit.sequencing import AlternatingImpulses, PlayerTurns
+
+from wargamekit_skirmish import fire, movement, victory
+from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
+from wargamekit_skirmish.state import SkirmishState, Unit, initial_state
+
+# Rule citations, as the one-page rules number them (the bot dispatches on them too).
+ACTIVATE, MOVE, FACE, FIRE, REACT = "3.2 Activation", "4.1 Movement", "4.2 Facing", "5 Fire", "6 Reaction fire"
+
+Procedure = Generator[Decision, Any, None]
+
+
+class Skirmish(Ruleset):
+    """Two sides, a few units each, alternating activations: move, face, fire."""
+
+    name = "skirmish"
+    version = "1.0"
+    description = "A one-page hex skirmish: the example ruleset of the plugin tutorial."
+    sides = SIDES
+    scenario_type = SkirmishScenario
+    scenario_package = "wargamekit_skirmish.scenarios"
+
+    def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> SkirmishScenario:
+        return check_scenario(super().load_scenario(data, source=source), source)
+
+    def setup(self, scenario: SkirmishScenario, options: Mapping[str, Any]) -> SkirmishState:
+        return initial_state(scenario)
+
+    def options(self) -> Mapping[str, Any]:
+        return {"reaction_fire": True}
+
+    # -- 3. Sequence of play -------------------------------------------------------------------
+    def play(self, game: Game) -> Generator[Decision, Any, Outcome]:
+        state: SkirmishState = game.state
+        first = game.scenario.first
+        # 3.1 The side moving first alternates every turn.
+        turns = PlayerTurns((first, *[s for s in SIDES if s != first]), alternate=True)
+        while state.turn < state.turns:
+            state.turn += 1
+            game.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+            for unit in state.alive():
+                unit.spent = False
+            # 3.2 Sides alternate activating one unit each until all have acted.
+            impulses = AlternatingImpulses(turns.order(state.turn),
+                                           can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            while (impulse := impulses.next_turn()) is not None:
+                side = impulse.actors[0]
+                yield from self.activate(game, side)
+                impulses.record(side, passed=False)
+                outcome = victory.sudden_death(state)
+                if outcome is not None:
+                    return outcome
+        return victory.at_turn_limit(state)
+
+    def activate(self, game: Game, side: str) -> Procedure:
+        """3.2 One activation: choose a unit; it moves (4.1), faces (4.2), may be shot at (6), fires (5)."""
+        state: SkirmishState = game.state
+        ready = [u.name for u in state.alive(side) if not u.spent]
+        unit = state.units[(yield Choose.of(side, "Which unit activates?", ready, rule=ACTIVATE))]
+        state.active = unit.name
+        where = yield Choose.of(side, f"Move {unit.name} to?", movement.destinations(state, unit), rule=MOVE,
+                                label=hex_label)
+        if where != unit.hex:
+            unit.hex = where
+            game.event("move", f"{unit.name} moves to {hex_label(where)}", unit=unit.name, to=hex_label(where))
+        facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
+                                 label=lambda d: movement.HEXSIDE_NAMES[d])
+        unit.facing = facing
+        if game.options["reaction_fire"]:
+            yield from game.interrupts.window(f"{unit.name} ends its move", [_enemy(side)],
+                                              self._reactions(game, unit), rule=REACT)
+        if unit.alive:
+            shots = fire.targets(state, unit)
+            target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
+                                     label=lambda t: "hold fire" if t is None else t)
+            if target is not None:
+                self.shoot(game, unit, state.units[target], shots[target])
+        unit.spent = True
+        state.active = None
+
+    def _reactions(self, game: Game, mover: Unit) -> Callable[[str, Any], list[Response]]:
+        """6. Each unspent enemy unit that could fire at the unit that just moved may snap-fire
+        (-1) instead of activating later this turn."""
+        state: SkirmishState = game.state
+
+        def offers(side: str, point: Any) -> list[Response]:
+            out = []
+            for unit in state.alive(side):
+                shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
+                if shot is not None:
+                    out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
+                                        resolve=lambda u=unit, s=shot: self.shoot(game, u, mover, s),
+                                        is_legal=lambda: None if mover.alive else f"{mover.name} is gone",
+                                        key=(state.turn, unit.name)))
+            return out
+
+        return offers
+
+    def shoot(self, game: Game, firer: Unit, target: Unit, shot: fire.Shot) -> None:
+        """5.2 resolve a shot, then 5.3 apply it: the target loses steps; at 0 it is eliminated."""
+        state: SkirmishState = game.state
+        if game.hooks is not None:  # add-ons may modify the shot (see hookspecs.py)
+            extras = game.hooks.skirmish_fire_modifier(state=state, firer=firer, target=target, shot=shot)
+            shot = attrs.evolve(shot, extra=shot.extra + sum(e for e in extras if e))
+        firer.spent = True
+        effect = fire.resolve_fire(game.dice, shot)
+        lost = min(int(effect), target.steps)
+        target.steps -= lost
+        state.destroyed[firer.side] += lost
+        fate = "eliminated" if not target.alive else effect.name.lower()
+        game.event("fire", f"{firer.name} fires at {target.name} (modifier {shot.modifier:+d}): {fate}",
+                   firer=firer.name, target=target.name, effect=effect.name, steps_left=target.steps)
+
+    # -- information -----------------------------------------------------------------------
+    def view(self, state: SkirmishState, side: str | None) -> SkirmishState:
+        """7. Concealment: enemy units hidden in woods are left out of a side's view."""
+        seen = copy.deepcopy(state)
+        if side is not None:
+            seen.units = {n: u for n, u in seen.units.items() if fire.visible(seen, u, side)}
+        return seen
+
+    def check_invariants(self, state: SkirmishState) -> None:
+        hexes = [u.hex for u in state.alive()]
+        assert len(hexes) == len(set(hexes)), "2. two units share a hex"
+        assert all(h in state.map for h in hexes), "a unit left the map"
+        assert all(0 <= u.steps <= 2 and 0 <= u.facing <= 5 for u in state.units.values())
+        lost = {s: sum(2 - u.steps for u in state.units.values() if u.side == s) for s in SIDES}
+        assert state.destroyed == {"blue": lost["red"], "red": lost["blue"]}, "8. step count drifted"
+
+    def summary(self, state: SkirmishState) -> str:
+        lines = [f"Turn {state.turn} of {state.turns}"]
+        for u in state.alive():
+            lines.append(f"  {u.side:4} {u.name:10} {hex_label(u.hex)} facing {movement.HEXSIDE_NAMES[u.facing]}"
+                         f"{' (damaged)' if u.steps == 1 else ''}{' spent' if u.spent else ''}")
+        return "\n".join(lines)
+
+    def render_svg(self, state: SkirmishState, side: str | None = None) -> str:
+        from wargamekit_skirmish.picture import picture
+
+        return picture(self.view(state, side))
+
+    def bots(self) -> Mapping[str, Callable[[int], Player]]:
+        from wargamekit_skirmish.bots import GreedyBot
+
+        return {"bot": GreedyBot, "greedy": GreedyBot}
+
+    def odds_command(self) -> Any:
+        from wargamekit_skirmish.odds_cli import odds_command
+
+        return odds_command
+
+
+def _enemy(side: str) -> str:
+    return "red" if side == "blue" else "blue"

@@ -1,0 +1,101 @@
+"""The scenario file (rules section 1 and 2): map size, terrain, turn limit and units.
+
+Structured from TOML by cattrs (unknown keys and wrong types are rejected with the path);
+:func:`check_scenario` adds the checks a type cannot express.
+"""
+
+from __future__ import annotations
+
+from attrs import Factory, frozen
+
+from wargamekit import ScenarioError
+from wargamekit.geometry import Hex, HexLabelError, OffsetLayout
+
+#: The printed map: flat-top hexes, odd columns shoved down, labels start at 0101.
+LAYOUT = OffsetLayout.ODD_Q
+SIDES = ("blue", "red")
+
+
+def parse_hex(label: str) -> Hex:
+    """The hex printed as ``label`` (``"0304"``: column 3, row 4)."""
+    return Hex.from_label(label, LAYOUT, base=1)
+
+
+def hex_label(h: Hex) -> str:
+    """The printed label of ``h``."""
+    return h.to_label(LAYOUT, base=1)
+
+
+@frozen
+class UnitSpec:
+    """One unit: rules section 2 (provisional default values)."""
+
+    name: str
+    side: str
+    hex: str
+    facing: int = 0
+    move: int = 4
+    firepower: int = 2
+    max_range: int = 5
+
+
+@frozen
+class TerrainSpec:
+    """Hexes that are not clear (rules section 1)."""
+
+    woods: list[str] = Factory(list)
+    hills: list[str] = Factory(list)
+
+
+@frozen
+class SkirmishScenario:
+    """A skirmish scenario."""
+
+    title: str
+    units: list[UnitSpec]
+    width: int = 10
+    height: int = 8
+    turns: int = 6
+    first: str = "blue"
+    terrain: TerrainSpec = Factory(TerrainSpec)
+
+
+def check_scenario(s: SkirmishScenario, source: str | None = None) -> SkirmishScenario:
+    """Reject what types cannot: unknown sides, bad or off-map hexes, doubled names or hexes."""
+
+    def fail(path: str, message: str) -> ScenarioError:
+        return ScenarioError(message, path=path, source=source)
+
+    def on_map(label: str, path: str) -> Hex:
+        try:
+            h = parse_hex(label)
+        except HexLabelError as exc:
+            raise fail(path, str(exc)) from None
+        col, row = h.to_offset(LAYOUT)
+        if not (0 <= col < s.width and 0 <= row < s.height):
+            raise fail(path, f"hex {label} is off the {s.width} x {s.height} map")
+        return h
+
+    if s.first not in SIDES:
+        raise fail("$.first", f"side {s.first!r} is not one of {list(SIDES)}")
+    if s.turns < 1:
+        raise fail("$.turns", "a game lasts at least one turn")
+    for kind in ("woods", "hills"):
+        for i, label in enumerate(getattr(s.terrain, kind)):
+            on_map(label, f"$.terrain.{kind}[{i}]")
+    seen: dict[str, str] = {}
+    for i, u in enumerate(s.units):
+        if u.side not in SIDES:
+            raise fail(f"$.units[{i}].side", f"side {u.side!r} is not one of {list(SIDES)}")
+        if u.name in seen:
+            raise fail(f"$.units[{i}].name", f"a second unit is called {u.name!r}")
+        if not 0 <= u.facing <= 5:
+            raise fail(f"$.units[{i}].facing", f"facing {u.facing} is not a hexside 0..5")
+        on_map(u.hex, f"$.units[{i}].hex")
+        if u.hex in seen.values():
+            raise fail(f"$.units[{i}].hex", f"two units start in hex {u.hex} (2. Units: one unit per hex)")
+        seen[u.name] = u.hex
+    for side in SIDES:
+        if not any(u.side == side for u in s.units):
+            raise fail("$.units", f"side {side!r} has no units")
+    return s

@@ -1,0 +1,1 @@
+"""Bundled skirmish scenarios (TOML), read with importlib.resources."""

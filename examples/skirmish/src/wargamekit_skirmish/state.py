@@ -1,0 +1,69 @@
+"""The game state: the map (rules section 1) and the units (section 2)."""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from wargamekit.geometry import CLEAR, HINDERING, BLOCKING, Hex, HexMap, TerrainTable, TerrainType
+
+from wargamekit_skirmish.scenario import LAYOUT, SkirmishScenario, parse_hex
+
+CLEAR_CODE, WOODS, HILL = 0, 1, 2
+#: 1. Terrain: cost to enter, and what it does to line of sight (woods hinder, hills block).
+TERRAIN = TerrainTable([
+    TerrainType(CLEAR_CODE, "clear", 1, los=CLEAR),
+    TerrainType(WOODS, "woods", 2, los=HINDERING),
+    TerrainType(HILL, "hill", 2, los=BLOCKING),
+])
+
+
+@define
+class Unit:
+    """A unit on the map. ``steps`` is 2 at full strength, 1 when damaged, 0 when eliminated."""
+
+    name: str
+    side: str
+    hex: Hex
+    facing: int
+    move: int
+    firepower: int
+    max_range: int
+    steps: int = 2
+    spent: bool = False
+
+    @property
+    def alive(self) -> bool:
+        """Still on the map."""
+        return self.steps > 0
+
+
+@define
+class SkirmishState:
+    """Everything that changes during a game."""
+
+    map: HexMap
+    units: dict[str, Unit]
+    turns: int
+    turn: int = 0
+    active: str | None = None
+    #: Enemy steps each side has destroyed (8. Victory).
+    destroyed: dict[str, int] = field(factory=lambda: {"blue": 0, "red": 0})
+
+    def alive(self, side: str | None = None) -> list[Unit]:
+        """Units on the map (of ``side``), in scenario order."""
+        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        """The live unit in ``h``, if any."""
+        return next((u for u in self.alive() if u.hex == h), None)
+
+
+def initial_state(s: SkirmishScenario) -> SkirmishState:
+    """Build the map and place the units."""
+    hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
+    for code, labels in ((WOODS, s.terrain.woods), (HILL, s.terrain.hills)):
+        for label in labels:
+            hexmap.set_terrain(parse_hex(label), code)
+    units = {u.name: Unit(u.name, u.side, parse_hex(u.hex), u.facing, u.move, u.firepower, u.max_range)
+             for u in s.units}
+    return SkirmishState(hexmap, units, s.turns)
