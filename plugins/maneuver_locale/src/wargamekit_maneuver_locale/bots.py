@@ -63,7 +63,7 @@ class HeuristicBot:
                 return self._road(state, side, values)
             if decision.rule in (rules.MANEUVER, rules.DEFENSIVE_FIRE):
                 return len(values) - 1  # respond: block / fire
-            if decision.rule == rules.RETREATS:
+            if decision.rule == rules.RETREATS and values[0] in state.board.names:
                 return self._retreat(state, side, values)
             if all(isinstance(v, str) and v in state.pieces for v in values):
                 return self._victim(state, side, values)

@@ -1,0 +1,202 @@
+"""Assaults: leading pieces, defensive fire, result, losses, pursuit and aftermath."""
+
+from __future__ import annotations
+
+import pytest
+from wargamekit import IllegalChoiceError
+from wargamekit.geometry.locale import ApproachWidth
+from wargamekit_maneuver_locale.assault import defensive_guns
+from wargamekit_maneuver_locale.resolution import Combatant, leading_problem, resolve_assault
+from wargamekit_maneuver_locale.scenario import Arm
+
+ASSAULT = "assault from C approach against the blocking approach of E (1 command)"
+FIRE = "defensive artillery fire"
+
+
+def game(kit, pieces, width="wide", terrain=0):
+    edges = [("c", "e", width, terrain, "wide", 0), ("e", "s"), ("n", "e")]
+    # F9 waits in s, so the game goes on when the defenders of e are gone
+    return kit.start(kit.build(["c", "e", "s", "n"], edges, [*pieces, ("F9", "france", "infantry", 1, "s")]))
+
+
+# -- pure resolution ---------------------------------------------------------------------------
+def test_result_is_attack_minus_terrain_minus_defence():
+    """Assaults — 判定: result = attacker's leading steps − terrain − defender's leading steps."""
+    r = resolve_assault([Combatant("a", Arm.INFANTRY, 3)], [Combatant("d", Arm.INFANTRY, 2)], terrain=1)
+    assert (r.result, r.winner) == (0, "defender")
+    r = resolve_assault([Combatant("a", Arm.INFANTRY, 3), Combatant("b", Arm.INFANTRY, 2)], [], terrain=1)
+    assert (r.result, r.winner) == (4, "attacker")
+
+
+def test_losses_winner_one_loser_one_plus_result():
+    """Assaults — 損害適用: winner loses 1 step, loser 1 + |result|."""
+    r = resolve_assault([Combatant("a", Arm.CAVALRY, 2)], [Combatant("d", Arm.INFANTRY, 3)], terrain=2)
+    assert (r.result, r.attacker_losses, r.defender_losses) == (-3, 4, 1)
+    r = resolve_assault([Combatant("a", Arm.INFANTRY, 4)], [], terrain=0)
+    assert (r.result, r.attacker_losses, r.defender_losses) == (4, 1, 5)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "width", "attacker", "problem"),
+    [
+        ((("I", 3), ("I", 2)), "narrow", True, "at most 1 leading piece(s) on a narrow approach"),
+        ((("I", 3), ("C", 2)), "wide", True, "two leading pieces may not mix infantry and cavalry"),
+        ((("I", 1), ("I", 1)), "wide", True, "at least one leading piece must have 2 or more steps"),
+        ((("A", 2),), "wide", True, "leading pieces are infantry or cavalry, not artillery"),
+        ((), "wide", True, "the attacker must choose leading pieces"),
+        ((), "narrow", False, None),
+        ((("I", 1),), "narrow", False, None),
+        ((("C", 3), ("C", 1)), "wide", True, None),
+    ],
+)
+def test_leading_piece_rules(chosen, width, attacker, problem):
+    """Assaults — leading pieces: 1 narrow / 2 wide, infantry or cavalry, no mixing, one of 2+ steps
+    (attacker); the defender may choose none."""
+    arms = {"I": Arm.INFANTRY, "C": Arm.CAVALRY, "A": Arm.ARTILLERY}
+    pieces = [Combatant(f"p{i}", arms[a], s) for i, (a, s) in enumerate(chosen)]
+    assert leading_problem(pieces, ApproachWidth(width), attacker=attacker) == problem
+
+
+# -- the procedure -----------------------------------------------------------------------------
+def test_defender_wins_on_zero_and_attackers_fall_back(kit):
+    """Assaults — 判定/後処理: result 0 is a defender's win; the attackers return to the reserve."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F2", "france", "infantry", 1, "e"),
+    ], width="narrow", terrain=1)
+    kit.act(g, ASSAULT)
+    assert kit.labels(g) == ["A1", "A2"] and g.pending.upper == 1  # narrow: 1 leading piece
+    kit.act(g, ["A1"], "pass", ["F1"])
+    st = g.state
+    assert st.pieces["A1"].steps == 2  # loser: 1 + |0| = 1 step, from the leading piece
+    assert st.pieces["F1"].steps == 1  # winner: 1 step
+    assert st.pieces["A1"].in_reserve and st.pieces["A2"].in_reserve
+    assert st.pieces["F1"].approach == "c" and st.commands == 2
+
+
+def test_attacker_wins_enemy_chooses_among_leading_and_locale_retreats(kit):
+    """Assaults — 損害適用/後処理: the enemy picks among several leading pieces; on a win the whole
+    defending locale retreats and the attackers enter its reserve."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F2", "france", "infantry", 1, "e"),
+        ("F3", "france", "cavalry", 2, "e"),
+    ])
+    kit.act(g, ASSAULT, ["A1", "A2"], "pass", ["F1"])
+    # result 5 - 0 - 2 = 3: the attacker loses 1 step, chosen by France among the two leaders
+    assert g.pending.side == "france" and g.pending.rule.startswith("Assaults — 損害適用")
+    kit.act(g, "A2 infantry 2", "S")  # then France retreats F3 to s (n is also open)
+    st = g.state
+    assert st.pieces["A2"].steps == 1
+    assert "F1" not in st.pieces  # 4 losses: F1's 2 steps; no other piece on the approach
+    assert "F2" not in st.pieces  # Retreats: reserve infantry loses 1 step as a group
+    assert (st.pieces["F3"].locale, st.pieces["F3"].steps) == ("s", 2)  # reserve cavalry: no loss
+    assert {st.pieces["A1"].locale, st.pieces["A2"].locale} == {"e"}
+    assert st.control["e"] == "austria"
+
+
+def test_assault_won_locale_closed_to_non_participants(kit):
+    """Assaults — 後処理: pieces that did not take part may not enter the locale that turn."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A9", "austria", "infantry", 2, "n"),
+        ("F1", "france", "infantry", 1, "e", "c"),
+    ])
+    assert "maneuver attack from N reserve into E (1 command; may be blocked)" in kit.labels(g)
+    kit.act(g, ASSAULT, ["A1"], "pass", [])
+    assert g.state.won_by_assault == {"e": ["A1"]}
+    assert not any("N reserve to E" in lab for lab in kit.labels(g))
+
+
+def test_further_losses_chosen_by_owner(kit):
+    """Assaults — 損害適用: when the leading pieces are gone, the owner picks the other pieces."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 2, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
+        ("A3", "austria", "infantry", 2, "c", "e"),
+        ("F1", "france", "infantry", 3, "e", "c"), ("F2", "france", "infantry", 3, "e", "c"),
+    ], width="narrow", terrain=1)
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
+    # result 2 - 1 - 3 = -2: the attacker loses 3 — A1's 2 steps, then 1 more chosen by Austria
+    assert "A1" not in g.state.pieces
+    assert g.pending.side == "austria" and kit.labels(g) == ["A2", "A3"]
+    kit.act(g, "A3")
+    assert g.state.pieces["A3"].steps == 1 and g.state.pieces["A2"].steps == 2
+
+
+def test_cavalry_pursuit(kit):
+    """Assaults — 騎兵の追撃: unused cavalry pursues a side without cavalry: the pursued lose the
+    cavalry's steps less terrain; each pursuer loses 1 step."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "infantry", 3, "e", "c"),
+    ])
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
+    # result 3 - 0 - 2 = 1: A1 loses 1, F1 loses 2 (eliminated)
+    assert g.pending.rule.startswith("Assaults — 騎兵の追撃")
+    kit.act(g, ["A3"], "S")
+    st = g.state
+    assert st.pieces["A3"].steps == 1  # the pursuer loses 1 step
+    # F4 lost 2 steps to pursuit, then retreated from the attacked approach without loss
+    assert (st.pieces["F4"].steps, st.pieces["F4"].locale) == (1, "s")
+
+
+def test_no_pursuit_of_a_side_with_cavalry(kit):
+    """Assaults — 騎兵の追撃: no pursuit when the losing side has cavalry."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "cavalry", 3, "e", "c"),
+    ])
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"], ["A3"])
+    assert g.state.pieces["A3"].steps == 2 and g.state.pieces["F4"].steps == 3
+    assert any(e.kind == "pursuit" and e.text.startswith("no pursuit") for e in g.log)
+
+
+def test_illegal_leading_choice_is_refused_and_changes_nothing(kit):
+    """Assaults — leading pieces: mixing arms is refused naming the rule; the state is unchanged."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"),
+    ])
+    kit.act(g, ASSAULT)
+    before = g.log_text()
+    with pytest.raises(IllegalChoiceError, match="Assaults — leading pieces.*mix"):
+        g.answer([0, 1])
+    assert g.log_text() == before and not g.state.pieces["A1"].face_up
+
+
+def test_defensive_fire_hits_leading_pieces_before_the_result(kit):
+    """Assaults — 防御砲撃: the defender's gun fires; its steps come off the leading pieces first."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F5", "france", "artillery", 2, "e", "c"),
+    ], width="narrow")
+    kit.act(g, ASSAULT, ["A1"])
+    assert kit.labels(g) == ["pass", FIRE]
+    kit.act(g, FIRE, ["F5"])
+    assert g.state.pieces["A1"].steps == 1 and g.state.pieces["F5"].face_up
+    kit.act(g, ["F1"])
+    # result 1 - 0 - 2 = -1: the attacker loses 2 — A1's last step, then A2 (the only other)
+    st = g.state
+    assert "A1" not in st.pieces and st.pieces["A2"].steps == 1
+    assert st.pieces["F5"].last_fired == st.player_turn
+
+
+def test_defensive_fire_not_after_firing_or_declaring_last_turn(kit):
+    """Assaults — 防御砲撃: a gun that fired or declared in the previous turn may not fire."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("F1", "france", "infantry", 2, "e", "c"),
+        ("F5", "france", "artillery", 2, "e", "c"), ("F6", "france", "artillery", 1, "e", "c"),
+    ])
+    st = g.state
+    assert [p.id for p in defensive_guns(st, "e", "c")] == ["F5", "F6"]
+    st.pieces["F5"].last_declared = st.player_turn - 1
+    st.pieces["F6"].last_fired = st.player_turn - 1
+    assert defensive_guns(st, "e", "c") == []
+
+
+def test_no_assault_without_a_two_step_piece(kit):
+    """Assaults — leading pieces: with no infantry/cavalry of 2+ steps no assault is offered."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 1, "c", "e"), ("A2", "austria", "artillery", 3, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"),
+    ])
+    assert ASSAULT not in kit.labels(g)

@@ -1,0 +1,85 @@
+"""移動 — road移動 (road movement)."""
+
+from __future__ import annotations
+
+from wargamekit_maneuver_locale import rules
+
+EDGES = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("b", "x")]
+ROADS = [("primary", ["a", "b", "c", "d"]), ("secondary", ["d", "e"]), ("secondary", ["b", "x"])]
+
+
+def game(kit, pieces, **kw):
+    return kit.start(kit.build(["a", "b", "c", "d", "e", "x"], EDGES, pieces, roads=ROADS, **kw))
+
+
+def road(kit, g, piece, dest_label):
+    kit.act(g, "road move (one piece, up to 3 locales along a road)", piece, dest_label)
+    if g.pending.rule == rules.CAVALRY:
+        kit.act(g, [])  # entering next to the enemy: cavalry may move onto an approach; none do
+
+
+def test_three_steps_on_a_primary_road_cost_no_command(kit):
+    """road移動: up to 3 locales along the road; primary roads cost 0 commands."""
+    g = game(kit, [("A1", "austria", "infantry", 3, "a"), ("F1", "france", "infantry", 2, "x")])
+    kit.act(g, "road move (one piece, up to 3 locales along a road)", "A1")
+    assert kit.labels(g) == [
+        "A -> B (primary road, 0 commands)",
+        "A -> B -> C (primary road, 0 commands)",
+        "A -> B -> C -> D (primary road, 0 commands)",
+    ]
+    kit.act(g, "A -> B -> C -> D (primary road, 0 commands)")
+    assert g.state.pieces["A1"].locale == "d" and g.state.commands == 3
+
+
+def test_secondary_road_costs_one_command(kit):
+    """road移動: a move using a non-primary road costs 1 command."""
+    g = game(kit, [("A1", "austria", "infantry", 3, "c"), ("F1", "france", "infantry", 2, "x")])
+    road(kit, g, "A1", "C -> D -> E (1 command)")
+    assert g.state.pieces["A1"].locale == "e" and g.state.commands == 2
+
+
+def test_never_into_an_enemy_locale(kit):
+    """road移動: never into an enemy locale (no maneuver attack by road)."""
+    g = game(kit, [("A1", "austria", "infantry", 3, "a"), ("F1", "france", "infantry", 2, "c")])
+    kit.act(g, "road move (one piece, up to 3 locales along a road)", "A1")
+    assert kit.labels(g) == ["A -> B (primary road, 0 commands)", "A -> B -> X (1 command)"]
+
+
+def test_no_two_pieces_enter_the_same_locale_on_the_same_step(kit):
+    """road移動: two pieces may not enter the same locale on the same step."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "a"), ("A2", "austria", "infantry", 2, "a"),
+        ("A3", "austria", "infantry", 2, "b"), ("F1", "france", "infantry", 2, "e"),
+    ])
+    road(kit, g, "A1", "A -> B -> C (primary road, 0 commands)")
+    # A2 could only enter b on step 1, which A1 did: it has no road move left
+    kit.act(g, "road move (one piece, up to 3 locales along a road)")
+    assert kit.labels(g) == ["A3"]
+    kit.act(g, "A3")
+    # A3 may enter c on step 1 (A1 entered it on step 2) but not d? d is free on step 2
+    assert "B -> C (primary road, 0 commands)" in kit.labels(g)
+
+
+def test_at_most_three_pieces_a_turn(kit):
+    """road移動: at most 3 pieces move by road in a turn."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "a"), ("A2", "austria", "infantry", 2, "b"),
+        ("A3", "austria", "infantry", 2, "c"), ("A4", "austria", "infantry", 2, "d"),
+        ("F1", "france", "infantry", 2, "x"),
+    ])
+    road(kit, g, "A1", "A -> B (primary road, 0 commands)")
+    road(kit, g, "A2", "B -> C (primary road, 0 commands)")
+    road(kit, g, "A3", "C -> D (primary road, 0 commands)")
+    assert g.state.road_pieces == ["A1", "A2", "A3"]
+    assert not any(lab.startswith("road move") for lab in kit.labels(g))
+
+
+def test_road_moves_cost_commands_only_when_secondary(kit):
+    """road移動: with no commands a piece may still move along primary roads only."""
+    g = game(kit, [("A1", "austria", "infantry", 3, "c"), ("F1", "france", "infantry", 2, "x")], commands=(0, 0))
+    kit.act(g, "road move (one piece, up to 3 locales along a road)", "A1")
+    assert kit.labels(g) == [
+        "C -> B (primary road, 0 commands)",
+        "C -> D (primary road, 0 commands)",
+        "C -> B -> A (primary road, 0 commands)",
+    ]
