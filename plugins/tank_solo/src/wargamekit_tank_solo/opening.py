@@ -23,6 +23,7 @@ __all__ = ["choose_first_player", "deploy", "load_special_rounds", "opening", "s
 
 def opening(game: Any, state: GameState) -> Generator[Any, Any, None]:
     """The whole opening phase."""
+    state.wrecks = [label_hex(w) for w in state.scenario.wrecks]
     yield from select_forces(game, state)
     choose_first_player(game, state)
     yield from deploy(game, state)

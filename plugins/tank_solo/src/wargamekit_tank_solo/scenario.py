@@ -7,7 +7,7 @@ half, 3 hexsides).
 
 ``forces`` may preset each side's tanks (skipping force selection); if every tank of a side has
 a ``hex`` the side is also deployed as given (and its ``specials`` loaded), which is how tests
-and the ``duel`` scenario build exact positions.
+and the ``duel`` scenario build exact positions; ``wrecks`` lists hexes holding a wreck at the start.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ class TankSoloScenario:
     fire_arc_width: int = 3
     forces: dict[str, list[ForceEntry]] = field(factory=dict)
     zones: dict[str, str] = field(factory=dict)
+    wrecks: list[str] = field(factory=list)
 
 
 def force_problem(models: list[str], scenario: TankSoloScenario) -> str | None:
@@ -102,6 +103,14 @@ def validate_scenario(s: TankSoloScenario, source: str | None = None) -> TankSol
     table = all_vehicles()
     the_map = load_map(s.map)
     used: set[str] = set()
+    for i, label in enumerate(s.wrecks):
+        try:
+            h = label_hex(label)
+        except HexLabelError as exc:
+            fail(f"$.wrecks[{i}]", str(exc))
+        if not the_map.enterable(h) or label in used:
+            fail(f"$.wrecks[{i}]", f"{label} is off the map, impassable or already taken")
+        used.add(label)
     for side, entries in s.forces.items():
         if side not in SIDES:
             fail(f"$.forces.{side}", f"unknown side; sides are {list(SIDES)}")

@@ -1,0 +1,202 @@
+"""The combat phase in play: aimed, leap, defensive and advance fire, wrecks, rate of fire,
+multi-turret guns (作战阶段 1-3; 标准规则修改部分 5; 特殊规则 5, 7)."""
+
+from __future__ import annotations
+
+from wargamekit_tank_solo.maps import hex_label
+
+
+def fires(game):
+    return [e.data for e in game.log if e.kind == "fire"]
+
+
+def test_aimed_fire_german_plus_one(new_game, pick):
+    """1-1 注1: German aimed fire adds 1 to the hit roll (3 + 1 >= range 4 hits)."""
+    game = new_game([("pz4h", "0603", "S")], [("tiger", "0607", "N")], dice=[3, 1, 2, 6, 6])
+    pick(game, "aimed fire with Panzer IV H #1")
+    pick(game, "fires main gun at Tiger I #2")
+    assert fires(game)[0]["hit_total"] == 4 and fires(game)[0]["effect"] == "killed"
+    assert game.outcome.winner == "A" and "no tanks left" in game.outcome.reason
+
+
+def test_aimed_fire_without_bonus_misses_and_marks_tank(new_game, pick):
+    """1-1: other nations aim at -0; a tank that fired is done for the turn (射击标记)."""
+    game = new_game([("t34_85", "0603", "S"), ("t34_76", "0103", "S")], [("tiger", "0607", "N"), ("pz4h", "1407", "N")],
+                    dice=[3, 1, 2])
+    pick(game, "aimed fire with T-34/85 #1")
+    pick(game, "fires main gun at Tiger I #3")
+    assert fires(game)[0]["hit_total"] == 3 and fires(game)[0]["effect"] == "miss"
+    pick(game, "leave the turret")
+    assert not any("#1" in label for label in game.pending.labels)
+    pick(game, "go on to the movement phase")
+    assert [label for label in game.pending.labels if label.startswith("move")] == [
+        "move T-34/76 #2 (0103 hull S turret S, 4 MP)"
+    ]
+
+
+def test_leap_fire_minus_three_and_no_defensive_fire(new_game, pick):
+    """1-2: move up to the basic points, then fire at -3; the enemy cannot fire defensively."""
+    game = new_game([("t34_85", "0601", "S")], [("tiger", "0612", "N")], dice=[3, 6, 6, 6, 6])
+    pick(game, "leap fire with T-34/85 #1")
+    pick(game, "leap toward Tiger I #2")
+    pick(game, "forward to 0602")
+    assert game.pending.side == "A"  # the Tiger (range 10) had it in arc: no defensive fire offered
+    pick(game, "forward to 0603")
+    pick(game, "stops and fires")
+    pick(game, "fires main gun at Tiger I #2")
+    shot = fires(game)[0]
+    assert (shot["fire"], shot["range"], shot["hit_total"]) == ("leap", 9, 9)
+    assert game.outcome.winner == "A"
+
+
+def test_us_leap_fire_minus_two(new_game, pick):
+    """1-2 注1: US leap fire is at -2 (10 - 2 = 8 hits at range 8)."""
+    game = new_game([("m4", "0601", "S")], [("tiger", "0612", "N")], dice=[3, 5, 5, 1, 1])
+    pick(game, "leap fire with M4 Sherman #1")
+    pick(game, "leap toward Tiger I #2")
+    for label in ("0602", "0603", "0604"):
+        pick(game, f"forward to {label}")
+    pick(game, "stops and fires")
+    pick(game, "fires main gun")
+    assert fires(game)[0]["hit_total"] == 8 and fires(game)[0]["effect"] == "no effect"
+
+
+def test_leap_fire_out_of_range_returns_to_start(new_game, pick):
+    """1-2 注2: still out of range after moving: back to the start, and name another target."""
+    game = new_game([("bt7", "0601", "S")], [("tiger", "0612", "N")], dice=[3])
+    pick(game, "leap fire with BT-7 #1")
+    pick(game, "leap toward Tiger I #2")
+    pick(game, "forward to 0602")
+    pick(game, "stops and fires")
+    assert not any("fires" in label for label in game.pending.labels)
+    pick(game, "holds fire")
+    assert hex_label(game.state.tank(1).hex) == "0601"
+    assert any(e.kind == "leap-cancel" for e in game.log)
+    # no other target to name: leap fire is over, aimed fire is still open to it (注3)
+    assert "aimed fire with BT-7 #1 (0601 hull S turret S)" in game.pending.labels
+    assert not any(label.startswith("leap fire with BT-7") for label in game.pending.labels)
+
+
+def _defence_setup(new_game, dice, **extra):
+    return new_game(
+        [("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
+        [("churchill", "0610", "N"), ("matilda", "1410", "N")],
+        dice=dice, **extra,
+    )
+
+
+def test_defensive_fire_uk_minus_one_wreck_at_start_hex(new_game, pick):
+    """2-2 (UK -1) and 5 i: fire at the step's starting hex; the wreck stays there."""
+    game = _defence_setup(new_game, [3, 6, 2, 6, 6])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)  # no free points
+    pick(game, "forward to 0606")
+    assert game.pending.side == "B"
+    pick(game, "defensive fire: Churchill #3 fires main gun at T-34/85 #1 in 0605")
+    shot = fires(game)[0]
+    assert (shot["fire"], shot["range"], shot["hit_total"], shot["effect"]) == ("defensive", 5, 7, "killed")
+    assert [hex_label(h) for h in game.state.wrecks] == ["0605"]
+    assert not game.state.tank(1).alive
+
+
+def test_defensive_fire_locks_firer_until_its_movement_ends(new_game, pick):
+    """2-2: the firer may not move or fire until its side's next movement phase ends, but may
+    then advance fire."""
+    game = _defence_setup(new_game, [3, 1, 1, 3])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0606")
+    pick(game, "defensive fire: Churchill #3")
+    assert fires(game)[0]["effect"] == "miss"
+    assert game.pending.side == "A"  # the Matilda is out of range; the window closed
+    assert hex_label(game.state.tank(1).hex) == "0606"
+    pick(game, "ends its move" if any("ends its move" in x for x in game.pending.labels) else "stop T-34/85 #1")
+    pick(game, "end the movement phase")
+    pick(game, "end side A's turn")
+    assert game.state.active == "B"
+    assert not any("Churchill" in label for label in game.pending.labels)  # no aimed/leap fire
+    pick(game, "go on to the movement phase")
+    assert not any("Churchill" in label for label in game.pending.labels)  # no movement
+    pick(game, "end the movement phase")
+    assert any("advance fire with Churchill #3" in label for label in game.pending.labels)
+
+
+def test_no_defensive_fire_against_turning_in_place(new_game, pick):
+    """2-2: turning in place is not moving; no defensive fire."""
+    game = _defence_setup(new_game, [3])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "turn T-34/85 #1 left in place")
+    assert game.pending.side == "A"
+
+
+def test_defensive_fire_only_from_step_start(new_game, pick):
+    """2-2 注1: the step's starting hex must be in range; the hex it moves into does not count."""
+    game = new_game([("t34_85", "0601", "S")], [("churchill", "0610", "N")], dice=[3])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0602")  # from 0601: range 9 > 8
+    assert game.pending.side == "A"
+    pick(game, "forward to 0603")  # from 0602: range 8
+    assert game.pending.side == "B"
+    assert "in 0602" in game.pending.labels[1]
+
+
+def test_clearing_wreck_under_fire_leaves_wreck_in_new_hex(new_game, pick):
+    """5 iii: a tank destroyed while clearing a wreck counts as in the new hex; its wreck lies there."""
+    game = _defence_setup(new_game, [3, 6, 2, 6, 6], wrecks=["0606"])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "clear the wreck in 0606")
+    pick(game, "defensive fire: Churchill #3 fires main gun at T-34/85 #1 in 0606")
+    assert fires(game)[0]["range"] == 4
+    assert [hex_label(h) for h in game.state.wrecks] == ["0606"]
+    assert hex_label(game.state.tank(1).hex) == "0606" and not game.state.tank(1).alive
+
+
+def test_advance_fire_minus_one_soviet_zero(new_game, pick):
+    """3: advance fire at -1; Soviet tanks at -0."""
+    for model, name, total in (("t34_85", "T-34/85 #1", 4), ("pz4h", "Panzer IV H #1", 3)):
+        game = new_game([(model, "0603", "S")], [("tiger", "0607", "N")], dice=[3, 2, 2, 1, 1])
+        pick(game, "go on to the movement phase")
+        pick(game, "end the movement phase")
+        pick(game, f"advance fire with {name}")
+        pick(game, "fires main gun")
+        assert fires(game)[0]["hit_total"] == total
+
+
+def test_light_tank_second_round(new_game, pick):
+    """特殊规则 5: a light tank that fails to destroy a medium or heavy tank may fire again."""
+    game = new_game([("bt7", "0603", "S")], [("t34_85", "0607", "N")], dice=[3, 6, 6, 1, 1, 6, 5, 6, 6])
+    pick(game, "aimed fire with BT-7 #1")
+    pick(game, "fires main gun at T-34/85 #2")
+    assert game.pending.kind == "yesno"
+    game.answer(True)
+    assert [f["effect"] for f in fires(game)] == ["no effect", "killed"]
+
+
+def test_no_second_round_after_ammunition_shortage(new_game, pick):
+    """特殊规则 5 注1: a natural 12 with the ammunition shortage rule forbids the second round."""
+    game = new_game([("bt7", "0603", "S")], [("t34_85", "0607", "N")], dice=[3, 6, 6, 1, 1],
+                    options={"ammunition_shortage": True})
+    pick(game, "aimed fire with BT-7 #1")
+    pick(game, "fires main gun at T-34/85 #2")
+    assert game.pending.kind == "choose" and "has fired" in game.pending.prompt
+
+
+def test_multi_turret_vehicle_uses_one_gun_per_turn(new_game, pick):
+    """特殊规则 7: the gun is declared before firing; only that gun may fire this turn."""
+    game = new_game([("m3", "0603", "S")], [("tiger", "0607", "N")], dice=[3, 1, 1])
+    pick(game, "aimed fire with M3 Lee #1")
+    assert sum("fires" in label for label in game.pending.labels) == 2
+    pick(game, "fires 37mm turret gun")
+    tank = game.state.tank(1)
+    assert tank.gun_this_turn == 1
+    from wargamekit_tank_solo.combat import valid_targets
+
+    assert {t.gun for t in valid_targets(game.state, tank, "advance")} == {1}
