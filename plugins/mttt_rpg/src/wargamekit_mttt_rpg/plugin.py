@@ -2,7 +2,10 @@
 
 from wargamekit import hookimpl
 
+from .ruleset import MtttRpg
+
 
 @hookimpl
 def wargamekit_rulesets():
-    return []
+    """The MTTT RPG combat scene."""
+    return [MtttRpg()]

@@ -1,0 +1,215 @@
+"""A heuristic bot: weighs withering against decisive attacks by their exact odds.
+
+For every attack it may make, the bot computes the exact hit chance and damage distribution with
+:func:`~wargamekit_mttt_rpg.attack.attack_odds` (the pure resolution under
+:mod:`wargamekit.odds`) against the defense the target is best off choosing, and values it:
+
+* withering: expected initiative taken (+1 for the hit, +5 × the chance to crash the target),
+  or expected HP against a crashed target, or expected magnitude against a battle group;
+* decisive: expected HP damage, weighted by how much of the target's HP it takes, minus the
+  initiative it throws away (reset to 5 on a hit, −5 on a miss).
+
+It closes in when nothing is in reach, answers interrupt windows with spells that help at that
+moment (defense when attacked, counters against enemy items, heals when hurt), chooses the
+defense that minimises the attacker's hit chance, and never waits, disengages or withdraws.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, YesNo
+from wargamekit.decisions import Answer, Decision
+
+from .attack import DECISIVE, WITHERING, attack_odds, hit_chance
+from .combat_actions import Action
+from .defense import attack_profile, defense_modes, defense_profile
+from .state import ROUTED, Combatant, Scene
+from .warfare import TACTICS
+
+__all__ = ["HeuristicBot", "attack_value"]
+
+HP_WEIGHT = 4.0
+
+
+def _best_defense(scene: Scene, attacker: Combatant, target: Combatant) -> str:
+    weapon = attacker.ready_weapon
+    assert weapon is not None
+    atk = attack_profile(scene, attacker, target)
+    return min(
+        defense_modes(target),
+        key=lambda m: hit_chance(atk, defense_profile(scene, target, attacker, m, ranged=weapon.ranged)),
+    )
+
+
+def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str) -> float:
+    """The bot's value of an attack, from its exact odds."""
+    weapon = attacker.ready_weapon
+    assert weapon is not None
+    mode = _best_defense(scene, attacker, target)
+    atk = attack_profile(scene, attacker, target)
+    dfn = defense_profile(scene, target, attacker, mode, ranged=weapon.ranged)
+    odds = attack_odds(atk, dfn, kind)
+    p = float(odds.hit_chance)
+    if kind == DECISIVE:
+        if target.is_group:
+            return p * float(odds.expected_damage) * 1.5 - (1 - p) * 2.5
+        share = HP_WEIGHT * 10.0 / max(1, target.hp_max)
+        lost = max(0, attacker.initiative - 5)
+        return p * float(odds.expected_damage) * share - p * lost * 0.35 - (1 - p) * 2.5
+    if target.status == ROUTED:
+        return 0.0  # slaughtering the fleeing does not win the scene
+    if target.is_group or target.kind == "noncombatant":
+        return float(odds.expected_damage) * (1.2 if target.is_group else 0.05)
+    if target.sheet.chaos_phases > 0:
+        return p * 0.5
+    if target.crashed:
+        return float(odds.expected_damage) * HP_WEIGHT * 10.0 / max(1, target.hp_max) * 0.8
+    taken = sum(float(pr) * min(d, max(0, target.initiative)) for d, pr in odds.damage.items())
+    crash = sum(float(pr) for d, pr in odds.damage.items() if d > 0 and d >= target.initiative)
+    return 0.5 * (taken + p + 5 * crash)
+
+
+class HeuristicBot:
+    """The ``bot`` of the MTTT ruleset (see the module docstring)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = np.random.Generator(np.random.PCG64(seed))
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(seed={self.seed})"
+
+    # -- dispatch ------------------------------------------------------------------------------
+    def choose(self, decision: Decision, view: Any) -> Answer:
+        if isinstance(decision, Choose):
+            values = [o.value for o in decision.options]
+            if any(isinstance(v, Action) for v in values):
+                return self._action(decision, view.state, values)
+            if any(isinstance(v, Response) for v in values):
+                return self._respond(decision, view.state, values)
+            if all(isinstance(v, str) for v in values) and set(values) <= {"passive", "parry", "dodge"}:
+                return self._defend(view.state, values)
+            if all(isinstance(v, str) for v in values) and set(values) <= set(TACTICS):
+                return values.index("pincer") if "pincer" in values else 0
+            if None in values and WITHERING in values:  # clash
+                return values.index(WITHERING)
+            if None in values:  # the GM's break recipient
+                return 1 if len(values) > 1 else 0
+            if all(isinstance(v, Combatant) for v in values) and len(values) == 2:  # guard: strike whom
+                return 1
+            return 0
+        if isinstance(decision, ChooseNumber):
+            return self._number(decision, view.state)
+        if isinstance(decision, YesNo):
+            match = re.search(r"lose (\d+) HP \(at (\d+)\)", decision.prompt)
+            if match:  # soul disability: only to avoid helplessness
+                return int(match.group(1)) >= int(match.group(2))
+            return False  # never yield the first action at a shared tick
+        if isinstance(decision, ChooseSubset):
+            return list(range(decision.upper))
+        return decision.random_answer(self.rng)
+
+    # -- the active step ------------------------------------------------------------------------
+    def _action(self, decision: Choose, scene: Scene, values: list[Any]) -> int:
+        unit = scene.unit(scene.acting) if scene.acting else None
+        assert unit is not None
+        best, best_value = None, 0.0
+        for i, a in enumerate(values):
+            if a.kind == "attack":
+                targets = [scene.unit(a.target)] if a.target else [
+                    e for e in scene.enemies(unit) if scene.distance(unit.id, e.id) <= (1 if unit.dispersed else 0)
+                ]
+                value = sum(attack_value(scene, unit, t, a.kind_of_attack) for t in targets)
+            elif a.kind == "spell":
+                value = self._spell_value(scene, unit, a)
+            elif a.kind == "rally":
+                value = 6.0
+            elif a.kind == "recover":
+                value = 5.0
+            elif a.kind == "order":
+                value = 0.6
+            else:
+                continue
+            if value > best_value:
+                best, best_value = i, value
+        if best is not None:
+            return best
+        return self._close_in(scene, unit, values)
+
+    def _spell_value(self, scene: Scene, unit: Combatant, a: Action) -> float:
+        spell = next(s for s in unit.sheet.spells if s.name == a.name)
+        target = scene.unit(a.target) if a.target else unit
+        if spell.effect.kind == "heal":
+            return 3.0 if target.hp * 2 <= target.hp_max else 0.0
+        if spell.effect.kind == "withering_blast":
+            if target.sheet.chaos_phases > 0 or target.kind == "noncombatant":
+                return 0.0
+            return 0.5 * min(spell.effect.amount, max(0, target.initiative)) + (2.5 if target.initiative <= spell.effect.amount else 0)
+        return 0.0
+
+    def _close_in(self, scene: Scene, unit: Combatant, values: list[Any]) -> int:
+        fighters = [e for e in scene.enemies(unit) if e.kind != "noncombatant"]
+        weapon = unit.ready_weapon
+        reach = weapon.max_range if weapon else 0
+
+        def gap(a: Action) -> tuple[int, int]:
+            if a.kind != "move" or a.target is None:
+                return (99, 0)
+            other = scene.unit(a.target)
+            if other not in fighters:
+                return (98, 0)
+            after = scene.distance(unit.id, other.id) + a.delta
+            return (max(0, after - reach), -a.delta)
+
+        moves = [i for i, a in enumerate(values) if a.kind == "move"]
+        if moves:
+            best = min(moves, key=lambda i: gap(values[i]))
+            if gap(values[best])[0] < 98 and values[best].delta < 0:
+                return best
+        for kind in ("full_defense", "guard", "cover"):
+            for i, a in enumerate(values):
+                if a.kind == kind:
+                    return i
+        return next(i for i, a in enumerate(values) if a.kind == "wait")
+
+    # -- reactions ------------------------------------------------------------------------------
+    def _respond(self, decision: Choose, scene: Scene, values: list[Any]) -> int:
+        if None not in values:
+            return 0  # ordering simultaneous triggered effects
+        timing = decision.prompt
+        for i, r in enumerate(values):
+            if r is None or not isinstance(r.data, dict):
+                continue
+            effect = r.data.get("effect")
+            target = scene.unit(r.data["target"]) if r.data.get("target") else None
+            if effect == "counter":
+                return i
+            if effect in ("defense", "protection") and timing.startswith("attack declared") and target is not None \
+                    and target.id == scene.attack_target:
+                return i
+            if effect == "withering_blast" and target is not None and target.sheet.chaos_phases == 0:
+                return i
+            if effect == "heal" and target is not None and target.hp < target.hp_max:
+                return i
+            if effect == "gain_initiative" and target is not None and target.crashed:
+                return i
+        return 0
+
+    def _defend(self, scene: Scene, values: list[str]) -> int:
+        if scene.attacker is None or scene.defender is None:
+            return 0
+        attacker, target = scene.unit(scene.attacker), scene.unit(scene.defender)
+        return values.index(_best_defense(scene, attacker, target))
+
+    def _number(self, decision: ChooseNumber, scene: Scene) -> int:
+        prompt = decision.prompt
+        if "into the attack" in prompt or "into the clash" in prompt:
+            return decision.high
+        if "into the defense" in prompt:
+            return min(decision.high, 2)
+        if "burn soul jade" in prompt:
+            return min(decision.high, 3)
+        return decision.low

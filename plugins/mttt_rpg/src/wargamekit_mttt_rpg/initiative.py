@@ -1,0 +1,143 @@
+"""Initiative (先导度): join battle, crash (先导崩溃), break (先导突破), reversal (先导逆转).
+
+Initiative decides the order of turns (highest first; equal values act together) and is the
+resource withering attacks fight over. Its track is the core
+:class:`~wargamekit.sequencing.InitiativeTrack`, kept in step with each combatant's value.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator
+
+from wargamekit import Choose
+from wargamekit.dice import Dice
+
+from .state import Combatant, Scene
+
+__all__ = [
+    "BASE_INITIATIVE",
+    "BREAK_BONUS",
+    "award_break",
+    "join_battle",
+    "reversal",
+    "set_initiative",
+    "spend_initiative",
+]
+
+BASE_INITIATIVE = 5     # "reset to base initiative" (重置为基础先导度)
+BREAK_BONUS = 5         # 先导突破加值
+SELF_CRASH_PENALTY = 5  # self-inflicted crash: lose 5 more at once
+RULE_JB = "战斗资源与战斗数值 / 先导度 (参战骰)"
+RULE_CRASH = "先导度 / 先导崩溃"
+RULE_BREAK = "先导度 / 先导突破"
+RULE_REVERSAL = "先导度 / 先导逆转"
+
+
+def join_battle(dice: Dice, unit: Combatant, purpose: str | None = None) -> int:
+    """The join-battle roll (参战骰): ``D20 + agility modifier + other bonuses``, minimum 0.
+
+    Non-combatants and trivial opponents have initiative fixed at 0 (no roll).
+
+    >>> from wargamekit import ScriptedDice
+    >>> from wargamekit_mttt_rpg.state import Combatant
+    >>> akari = Combatant("akari", "Akari", "heroes", "character", "akari")
+    >>> join_battle(ScriptedDice([9]), akari)   # agility 16: +3
+    12
+    """
+    if unit.kind == "noncombatant" or unit.trivial:
+        return 0
+    roll = dice.d20(purpose or f"join battle (参战骰): {unit.name}")
+    return max(0, roll + unit.mod("agility") + unit.sheet.initiative_bonus)
+
+
+def set_initiative(game: Any, unit: Combatant, value: int, *, why: str) -> None:
+    """Change a combatant's initiative, keeping the track and crash bookkeeping in step."""
+    scene: Scene = game.state
+    before = unit.initiative
+    was_crashed = unit.crashed
+    unit.initiative = value
+    if unit.id in scene.track.values:
+        scene.track.set(unit.id, value)
+    if before != value:
+        game.event(
+            "initiative",
+            f"{unit.name}: initiative {before} -> {value} ({why})",
+            unit=unit.id, before=before, after=value,
+        )
+    if not was_crashed and unit.crashed:
+        game.event("crash", f"{unit.name} is in initiative crash (先导崩溃)", unit=unit.id)
+        unit.crashed_rounds = 0
+    elif was_crashed and not unit.crashed:
+        unit.recovered_round = scene.round
+        unit.crashed_by = None
+        unit.crash_self = False
+        unit.crashed_rounds = 0
+        game.event("crash-recover", f"{unit.name} recovers from initiative crash", unit=unit.id)
+
+
+def change_initiative(game: Any, unit: Combatant, delta: int, *, why: str, floor: bool = False) -> None:
+    """Add ``delta`` to a combatant's initiative (``floor``: never below 0)."""
+    value = unit.initiative + delta
+    set_initiative(game, unit, max(0, value) if floor else value, why=why)
+
+
+def spend_initiative(game: Any, unit: Combatant, cost: int, *, why: str) -> Generator[Any, Any, None]:
+    """Pay initiative for one's own action (disengage, aim, readying a weapon, withdraw …).
+
+    A character who crashes through her own action loses 5 more at once (and cannot reverse
+    that crash); the GM (the ``foes`` player) decides which opponent, if any, most directly
+    forced it and gains the break bonus.
+    """
+    scene: Scene = game.state
+    was_crashed = unit.crashed
+    change_initiative(game, unit, -cost, why=why)
+    if unit.kind != "character" or was_crashed or not unit.crashed:
+        return
+    change_initiative(game, unit, -SELF_CRASH_PENALTY, why="self-inflicted crash: 5 more (先导崩溃)")
+    unit.crash_self = True
+    candidates = [e for e in scene.enemies(unit, include_inert=False) if scene.distance(e.id, unit.id) <= 6]
+    if not candidates:
+        return
+    pick = yield Choose.of(
+        "foes",
+        f"GM: {unit.name} crashed through her own action. Which opponent most directly forced it "
+        "and gains the break bonus?",
+        [None, *candidates],
+        rule=RULE_BREAK,
+        label=lambda c: "nobody" if c is None else f"{c.name} (+5 initiative)",
+    )
+    if pick is not None:
+        unit.crashed_by = pick.id
+        award_break(game, pick, unit)
+
+
+def award_break(game: Any, attacker: Combatant, target: Combatant) -> bool:
+    """Give the break bonus (+5) to ``attacker`` for crashing ``target``, unless ``target``
+    recovered from a crash this round or the last one, or ``attacker`` is a battle group
+    (inert initiative). Returns whether it was given."""
+    scene: Scene = game.state
+    if attacker.inert or not attacker.fighting:
+        return False
+    recovered = target.recovered_round
+    if recovered is not None and scene.round - recovered <= 1:
+        game.event(
+            "no-break",
+            f"{attacker.name} gains no break bonus: {target.name} recovered from crash in round {recovered}",
+            unit=attacker.id, target=target.id,
+        )
+        return False
+    change_initiative(game, attacker, BREAK_BONUS, why=f"initiative break on {target.name} (先导突破)")
+    return True
+
+
+def reversal(game: Any, unit: Combatant, target: Combatant) -> None:
+    """Initiative reversal (先导逆转): reset to base initiative (never downwards), add a fresh
+    join-battle roll, and refresh the turn; a refreshed attack may only target ``target``."""
+    scene: Scene = game.state
+    base = max(unit.initiative, BASE_INITIATIVE)
+    roll = join_battle(game.dice, unit, f"initiative reversal: join battle for {unit.name} (先导逆转)")
+    set_initiative(game, unit, base + roll, why=f"initiative reversal against {target.name} (先导逆转)")
+    unit.reversal_target = target.id
+    if unit.id in scene.track.values:
+        scene.track.refresh(unit.id)
+    game.event("reversal", f"{unit.name} reverses the crash on {target.name} and acts again", unit=unit.id, target=target.id)

@@ -1,0 +1,306 @@
+"""The interrupt phase (插入阶段): instant spells and triggered effects on the core stack.
+
+At every timing point of phase 2 a window opens on ``game.interrupts``: each side, the acting
+unit's side first, may push an instant spell (瞬间法术), answer a triggered effect (战时触发效果)
+or take another instant action (a rush, converting soul jade). When everyone passes, the top item
+resolves (last in, first out); its legality is checked again first (a caster who is helpless or
+out of mana, a target out of range, an item countered: it fizzles), and a new window opens at
+that resolution point. A trigger is answered at most once (the response's key names the
+trigger's occurrence). Mana is paid at resolution; while an item waits on the stack its cost is
+already committed, so nobody can push more than she can pay.
+
+With the optional rule "disable the interrupt phase" (``game.interrupts.enabled = False``) the
+windows poll nobody; mandatory turn responses (轮响应) still resolve.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator
+
+from attrs import frozen
+from wargamekit import Response
+
+from .initiative import change_initiative
+from .sheets import Effect
+from .state import ACTIVE, HELPLESS, Combatant, Scene
+
+__all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
+
+RULE_INTERRUPT = "战斗流程 / 插入阶段：瞬间法术与战时触发效果"
+RULE_TURN_RESPONSES = "阶段2：行动轮 (轮响应)"
+
+#: The timing points of a turn (the source: 轮开始前, 轮开始后, 结算轮响应, 获得标准动作前后,
+#: 消耗标准动作, 轮结束前后, 下一轮开始前).
+TIMING_POINTS = (
+    "before turn start",
+    "turn start",
+    "turn responses",
+    "before gaining the standard action",
+    "after gaining the standard action",
+    "standard action declared",
+    "attack declared",
+    "attack resolved",
+    "before turn end",
+    "after turn end (before the next turn)",
+)
+
+
+@frozen
+class Timing:
+    """A timing point: its name, the acting unit, and the trigger it raises (if any)."""
+
+    name: str
+    active: str | None = None
+    trigger: str | None = None
+    subject: str | None = None
+    source: str | None = None
+    serial: int = 0
+
+
+def _committed(game: Any, unit: Combatant, pool: str) -> int:
+    return sum(
+        item.data["cost"] for item in game.interrupts.items
+        if isinstance(item.data, dict) and item.data.get("caster") == unit.id and item.data.get("pool") == pool
+    )
+
+
+def _mana(unit: Combatant, pool: str) -> int:
+    return unit.order_mp if pool == "order" else unit.distortion_mp
+
+
+def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None) -> list[Combatant]:
+    if effect.target == "self":
+        return [caster]
+    if fixed is not None:
+        unit = scene.unit(fixed)
+        ok = unit.fighting and scene.distance(caster.id, unit.id) <= effect.range
+        return [unit] if ok else []
+    if effect.target == "ally":
+        pool = scene.allies(caster)
+    else:
+        pool = scene.enemies(caster)
+    return [u for u in pool if scene.distance(caster.id, u.id) <= effect.range]
+
+
+def make_response(
+    game: Any,
+    caster: Combatant,
+    name: str,
+    effect: Effect,
+    pool: str,
+    cost: int,
+    target: Combatant | None,
+    *,
+    key: Any = None,
+    countering: int | None = None,
+    countering_name: str = "",
+) -> Response:
+    """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves."""
+    scene: Scene = game.state
+    scene.next_item += 1
+    item_id = scene.next_item
+    caster_id = caster.id
+    target_id = None if target is None else target.id
+    if effect.kind == "counter":
+        label = f"{caster.name}: {name} (counter {countering_name}, {cost} {pool} MP)"
+    else:
+        on = "" if target is None or target.id == caster.id else f" on {target.name}"
+        price = f", {cost} {pool} MP" if cost else ""
+        label = f"{caster.name}: {name}{on} ({effect.kind.replace('_', ' ')} {effect.amount}{price})"
+
+    def is_legal() -> str | None:
+        s: Scene = game.state
+        me = s.unit(caster_id)
+        if item_id in s.countered:
+            return "countered"
+        if not me.fighting:
+            return f"{me.name} can no longer act"
+        if _mana(me, pool) < cost:
+            return f"{me.name} lacks the mana"
+        if target_id is not None:
+            them = s.unit(target_id)
+            if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
+                return f"{them.name} is no longer a legal target"
+            if s.distance(caster_id, target_id) > effect.range:
+                return f"{them.name} is out of range"
+        if countering is not None and not any(
+            isinstance(i.data, dict) and i.data.get("id") == countering for i in game.interrupts.items
+        ):
+            return "the countered item is gone"
+        return None
+
+    def resolve() -> Generator[Any, Any, None]:
+        s: Scene = game.state
+        me = s.unit(caster_id)
+        if pool == "order":
+            me.order_mp -= cost
+        else:
+            me.distortion_mp -= cost
+        yield from apply_effect(game, me, None if target_id is None else s.unit(target_id), effect, countering=countering, name=name)
+
+    return Response(
+        name=label,
+        controller=caster.side,
+        resolve=resolve,
+        is_legal=is_legal,
+        key=key,
+        data={"id": item_id, "caster": caster_id, "pool": pool, "cost": cost, "effect": effect.kind,
+              "target": target_id, "amount": effect.amount},
+    )
+
+
+def apply_effect(
+    game: Any, caster: Combatant, target: Combatant | None, effect: Effect, *, countering: int | None, name: str
+) -> Generator[Any, Any, None]:
+    """Apply a spell's or triggered effect's effect."""
+    from .damage import apply_withering
+
+    scene: Scene = game.state
+    if effect.kind == "counter":
+        assert countering is not None
+        scene.countered.append(countering)
+        game.event("counter", f"{caster.name}'s {name} counters the item below it", unit=caster.id, item=countering)
+        return
+    assert target is not None
+    if effect.kind == "gain_initiative":
+        change_initiative(game, target, effect.amount, why=name)
+    elif effect.kind == "heal":
+        healed = min(effect.amount, target.hp_max - target.hp)
+        target.hp += healed
+        target.distortion_points = max(0, target.distortion_points - healed)
+        if healed and target.status == HELPLESS:
+            target.status = ACTIVE
+            scene.track.add(target.id, target.initiative, acts_this_round=False)
+            game.event("revive", f"{target.name} is no longer helpless", unit=target.id)
+        game.event("heal", f"{name}: {target.name} regains {healed} HP ({target.hp}/{target.hp_max})", unit=target.id)
+    elif effect.kind == "defense":
+        target.defense_bonus += effect.amount
+        game.event("defense-bonus", f"{name}: {target.name} +{effect.amount} defense until her next turn", unit=target.id)
+    elif effect.kind == "protection":
+        target.protection_bonus += effect.amount
+        game.event("protection-bonus", f"{name}: {target.name} +{effect.amount} protection this round", unit=target.id)
+    elif effect.kind == "withering_blast":
+        game.event("blast", f"{name}: {effect.amount} withering damage to {target.name}", unit=target.id)
+        yield from apply_withering(game, caster, target, effect.amount, spell=True)
+
+
+def offers(game: Any, timing: Timing) -> Any:
+    """The offers function of a window at ``timing``."""
+
+    def offer(side: str, point: Any) -> list[Response]:
+        scene: Scene = game.state
+        out: list[Response] = []
+        top = point.top
+        for unit in scene:
+            if unit.side != side or not unit.fighting or unit.kind != "character":
+                continue
+            for spell in unit.sheet.spells:
+                if spell.timing != "instant":
+                    continue
+                if _mana(unit, spell.pool) - _committed(game, unit, spell.pool) < spell.cost:
+                    continue
+                if spell.effect.kind == "counter":
+                    if top is None or top.controller == side or not isinstance(top.data, dict):
+                        continue
+                    out.append(make_response(
+                        game, unit, spell.name, spell.effect, spell.pool, spell.cost, None,
+                        countering=top.data["id"], countering_name=top.name,
+                        key=("counter", top.data["id"], unit.id),
+                    ))
+                    continue
+                for target in _targets(scene, unit, spell.effect, None):
+                    out.append(make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target))
+            out.extend(_trigger_offers(game, unit, timing))
+            out.extend(_instant_actions(game, unit, timing))
+        return out
+
+    return offer
+
+
+def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response]:
+    scene: Scene = game.state
+    out = []
+    if timing.trigger is None:
+        return out
+    for trig in unit.sheet.triggers:
+        if trig.mandatory:
+            continue
+        if trig.on != timing.trigger and not (trig.on == "ally_attacked" and timing.trigger == "attacked"):
+            continue
+        if trig.on in ("attacked", "damaged", "crashed") and timing.subject != unit.id:
+            continue
+        if trig.on == "ally_attacked":
+            subject = scene.unit(timing.subject) if timing.subject else None
+            if subject is None or subject.id == unit.id or subject.side != unit.side:
+                continue
+        if trig.on == "turn_start" and timing.active != unit.id:
+            continue
+        if _mana(unit, trig.pool) - _committed(game, unit, trig.pool) < trig.cost:
+            continue
+        fixed = timing.source if trig.effect.target == "enemy" else (timing.subject if trig.effect.target == "ally" else None)
+        for target in _targets(scene, unit, trig.effect, fixed):
+            out.append(make_response(
+                game, unit, trig.name, trig.effect, trig.pool, trig.cost, target,
+                key=("trigger", timing.serial, unit.id, trig.name),
+            ))
+    return out
+
+
+def _instant_actions(game: Any, unit: Combatant, timing: Timing) -> list[Response]:
+    from .movement import rush_response
+    from .soul import convert
+
+    scene: Scene = game.state
+    out = []
+    if not unit.prone and unit.engaged_by is None:
+        for enemy in scene.enemies(unit):
+            if enemy.kind != "character" or enemy.id in unit.rushing or scene.distance(unit.id, enemy.id) != 0:
+                continue
+            if enemy.sheet.flies and not unit.sheet.flies:
+                continue  # 跟步: only if you can follow the way she moves
+            out.append(rush_response(game, unit, enemy, key=("rush", scene.round, unit.id, enemy.id)))
+    if scene.boss_fight and unit.ignited:
+        for inv in unit.sheet.invested:
+            if inv.name in unit.converted:
+                continue
+            uid, name, jade = unit.id, inv.name, inv.jade
+            out.append(Response(
+                name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
+                controller=unit.side,
+                resolve=lambda uid=uid, name=name, jade=jade: convert(game, game.state.unit(uid), name, jade),
+                key=("convert", uid, name),
+            ))
+    return out
+
+
+def open_window(game: Any, name: str, *, active: str | None = None, trigger: str | None = None,
+                subject: str | None = None, source: str | None = None,
+                floor: int | None = None) -> Generator[Any, Any, list[Response]]:
+    """Open the interrupt window of a timing point (a no-op outside phase 2); ``floor``: also
+    resolve items pushed before the window opened, down to that depth."""
+    scene: Scene = game.state
+    if scene.over or scene.phase != "turns":
+        return []
+    scene.trigger_serial += 1
+    timing = Timing(name, active, trigger, subject, source, scene.trigger_serial)
+    first = scene.unit(active).side if active else "heroes"
+    order = [first] + [s for s in ("heroes", "foes") if s != first]
+    resolved = yield from game.interrupts.window(name, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor)
+    return resolved
+
+
+def turn_responses(game: Any, unit: Combatant) -> Generator[Any, Any, None]:
+    """Turn responses (轮响应): the acting unit's mandatory turn-start effects are pushed (its
+    player orders simultaneous ones) and resolve, with a window at each resolution point."""
+    scene: Scene = game.state
+    scene.trigger_serial += 1
+    serial = scene.trigger_serial
+    mandatory = [
+        make_response(game, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name))
+        for t in unit.sheet.triggers
+        if t.mandatory and t.on == "turn_start"
+    ]
+    floor = len(game.interrupts.items)
+    if mandatory:
+        yield from game.interrupts.push_triggered(mandatory, [unit.side], rule=RULE_TURN_RESPONSES)
+    yield from open_window(game, "turn responses", active=unit.id, trigger="turn_start", floor=floor)

@@ -1,0 +1,48 @@
+"""Range bands (距离): the distance between each pair of combatants, 0–6 and beyond.
+
+There is no map: every pair of combatants has a band. The source names contact (接触距离),
+close (近距离), short (短距离), long (远距离), sight (视距距离), geographic (地理距离) and
+astronomical (天文距离) distance and says ordinary movement works within 0–6; which number each
+name sits at is PROVISIONAL (not from the source): 0 contact, 1 close, 2 short, 3 medium, 4 long,
+5 far, 6 sight, 7 geographic, 8 astronomical.
+
+>>> band_name(0), band_name(6), band_name(8)
+('contact (接触)', 'sight (视距)', 'astronomical (天文)')
+"""
+
+from __future__ import annotations
+
+__all__ = ["ASTRONOMICAL", "BAND_NAMES", "CLOSE", "CONTACT", "GEOGRAPHIC", "LONG", "SIGHT", "band_name", "pair"]
+
+CONTACT = 0
+CLOSE = 1
+LONG = 4
+SIGHT = 6
+GEOGRAPHIC = 7
+ASTRONOMICAL = 8
+
+BAND_NAMES = (
+    "contact (接触)",
+    "close (近)",
+    "short (短)",
+    "medium",
+    "long (远)",
+    "far",
+    "sight (视距)",
+    "geographic (地理)",
+    "astronomical (天文)",
+)
+
+
+def band_name(band: int) -> str:
+    """The name of a range band."""
+    return BAND_NAMES[min(band, ASTRONOMICAL)]
+
+
+def pair(a: str, b: str) -> str:
+    """The key of the unordered pair ``a``–``b`` in the distance table.
+
+    >>> pair("witch", "akari")
+    'akari|witch'
+    """
+    return f"{a}|{b}" if a < b else f"{b}|{a}"

@@ -1,0 +1,104 @@
+"""Strategic warfare (战术对决): generals' opposed (intelligence + war) pools before a battle.
+
+Each general picks a tactic; both roll (intelligence + war) pools. The one with more successes
+carries out her tactic if her successes reach its threshold; otherwise nobody gains anything.
+
+>>> TACTICS["ambush"].threshold, TACTICS["back_to_the_sea"].threshold
+(3, 1)
+>>> from wargamekit import ScriptedDice
+>>> resolve_warfare(ScriptedDice([8, 9, 10, 2, 3, 7, 1, 1]), 4, "ambush", 4, "demoralized")
+WarfareOutcome(winner='a', tactic='ambush', a_successes=4, b_successes=1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator
+
+from attrs import frozen
+from wargamekit import Choose
+from wargamekit.dice import Dice
+
+from .ranges import LONG
+from .resources import pool_rating
+from .state import Scene
+
+__all__ = ["TACTICS", "Tactic", "WarfareOutcome", "resolve_warfare", "strategic_warfare"]
+
+RULE_WARFARE = "战术对决 (Strategic Warfare)"
+
+
+@frozen
+class Tactic:
+    """A tactic (潜在战术) and its threshold (阈值)."""
+
+    key: str
+    name: str
+    threshold: int
+    effect: str
+
+
+TACTICS = {
+    t.key: t
+    for t in (
+        Tactic("back_to_the_sea", "Back to the Sea (逼入绝路)", 1,
+               "the enemy cannot withdraw; rallies are 1 harder, slaughter hits 2 harder, rally for numbers needs 3 successes per magnitude"),
+        Tactic("strategic_placement", "Strategic Placement (战术布置)", 1,
+               "the battle is fought where the winner chose; no fixed mechanical advantage (the source says so)"),
+        Tactic("demoralized", "Demoralized (士气低落)", 2, "the enemy has −1 on rout checks and order actions"),
+        Tactic("fortifications", "Fortifications (防御工事)", 2,
+               "the enemy starts at long distance and pays 1 initiative per move (difficult terrain)"),
+        Tactic("ambush", "Ambush (伏击)", 3, "the winner's attacks in round 1 are ambushes, in rounds 2-4 surprise attacks"),
+        Tactic("pincer", "Pincer Attack (夹击)", 3, "the enemy suffers −1 onslaught all battle long"),
+    )
+}
+
+
+@frozen
+class WarfareOutcome:
+    """Who won the strategic maneuver roll and which tactic (if any) takes effect."""
+
+    winner: str | None
+    tactic: str | None
+    a_successes: int
+    b_successes: int
+
+
+def resolve_warfare(dice: Dice, a_pool: int, a_tactic: str, b_pool: int, b_tactic: str) -> WarfareOutcome:
+    """The opposed strategic maneuver roll (pure)."""
+    a = dice.pool(max(1, a_pool), "strategic maneuver (战术机动): first general").successes
+    b = dice.pool(max(1, b_pool), "strategic maneuver (战术机动): second general").successes
+    if a == b:
+        return WarfareOutcome(None, None, a, b)
+    winner, tactic, successes = ("a", a_tactic, a) if a > b else ("b", b_tactic, b)
+    return WarfareOutcome(winner, tactic if successes >= TACTICS[tactic].threshold else None, a, b)
+
+
+def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any, None]:
+    """Run strategic warfare between the sides' generals (``side -> unit id``)."""
+    scene: Scene = game.state
+    sides = ("heroes", "foes")
+    picks = {}
+    for side in sides:
+        picks[side] = yield Choose.of(
+            side, f"{scene.unit(generals[side]).name}: which tactic do you attempt?",
+            list(TACTICS), rule=RULE_WARFARE,
+            label=lambda k: f"{TACTICS[k].name} (threshold {TACTICS[k].threshold}): {TACTICS[k].effect}",
+        )
+    pools = {
+        s: pool_rating(scene.unit(generals[s]).attribute("intelligence")) + scene.unit(generals[s]).sheet.skill("war")
+        for s in sides
+    }
+    out = resolve_warfare(game.dice, pools["heroes"], picks["heroes"], pools["foes"], picks["foes"])
+    winner = None if out.winner is None else ("heroes" if out.winner == "a" else "foes")
+    text = f"strategic maneuver: heroes {out.a_successes} vs foes {out.b_successes} successes"
+    if out.tactic is None:
+        game.event("warfare", text + ": no tactic takes effect", heroes=out.a_successes, foes=out.b_successes)
+        return
+    scene.tactic = out.tactic
+    scene.tactic_winner = winner
+    game.event("warfare", text + f": {winner} carry out {TACTICS[out.tactic].name}", tactic=out.tactic, winner=winner)
+    if out.tactic == "fortifications":
+        for a in scene:
+            for b in scene:
+                if a.side == winner and b.side != winner and a.id != b.id:
+                    scene.set_distance(a.id, b.id, max(scene.distance(a.id, b.id), LONG))
