@@ -1,0 +1,48 @@
+"""The core conformance check, determinism, and the bot against random play."""
+
+from __future__ import annotations
+
+import pytest
+from wargamekit import Game, RandomBot
+from wargamekit.testing import check_ruleset, play_random_game
+from wargamekit_maneuver_locale.bots import HeuristicBot
+
+
+@pytest.mark.parametrize("scenario", ["default", "training"])
+def test_conformance(ruleset, scenario):
+    """Conformance: random games end, invariants hold, replay/save/undo are exact, views do not leak."""
+    report = check_ruleset(ruleset, scenario, games=12, max_decisions=5000)
+    assert report.games == 12 and report.decisions > 0
+
+
+def test_same_seed_and_answers_give_the_same_log(ruleset):
+    """Determinism: the same scenario, seed and answers give a byte-identical log."""
+    first = play_random_game(ruleset, "default", seed=11)
+    again = Game.new(ruleset, "default", seed=11)
+    for answer in first.choices:
+        again.answer(answer)
+    assert again.log_text() == first.log_text()
+
+
+def test_no_dice_are_rolled(ruleset):
+    """The source's combat is diceless: whole games roll no dice."""
+    game = play_random_game(ruleset, "default", seed=3)
+    assert not any(e.kind == "roll" for e in game.log)
+
+
+@pytest.mark.parametrize("scenario", ["default", "training"])
+def test_bot_beats_random(ruleset, scenario):
+    """Heuristic bot: wins clearly against the random bot (quick check; see the docs for 200+ games)."""
+    wins = 0
+    for seed in range(10):
+        for i, bot_side in enumerate(ruleset.sides):
+            players = {s: HeuristicBot(seed) if s == bot_side else RandomBot(seed + 1) for s in ruleset.sides}
+            outcome = Game.new(ruleset, scenario, seed=seed).play(players, max_decisions=5000)
+            wins += outcome.winner == bot_side
+    assert wins >= 16  # of 20
+
+
+def test_bot_vs_bot_finishes(ruleset):
+    """Heuristic bot: a game between two bots ends within the turn limit."""
+    outcome = Game.new(ruleset, "default", seed=1).play({s: HeuristicBot(i) for i, s in enumerate(ruleset.sides)})
+    assert outcome.reason

@@ -1,0 +1,58 @@
+"""The assault preview (Python and ``wargamekit odds maneuver_locale``)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from wargamekit.geometry.locale import ApproachWidth
+from wargamekit_maneuver_locale import Combatant, preview_assault
+from wargamekit_maneuver_locale.scenario import Arm
+
+I3 = Combatant("a1", Arm.INFANTRY, 3)
+
+
+def test_one_line_per_defender_response():
+    """Assaults preview: every legal defender response (fire or not × leading choice) gets a line."""
+    defenders = [Combatant("d1", Arm.INFANTRY, 2), Combatant("d2", Arm.CAVALRY, 1), Combatant("d3", Arm.INFANTRY, 1)]
+    guns = [Combatant("g1", Arm.ARTILLERY, 1)]
+    lines = preview_assault([I3], defenders, width=ApproachWidth.WIDE, terrain=1, defender_guns=guns)
+    # leading choices on a wide approach: none, d1, d2, d3, d1+d3 (no mixing) -> 5; fire or not -> x2
+    assert len(lines) == 10
+    by_key = {(line.guns_firing, line.defender_leading): line for line in lines}
+    quiet = by_key[((), ())]
+    assert (quiet.outcome.result, quiet.outcome.winner, quiet.retreat) == (2, "attacker", True)
+    assert (quiet.outcome.attacker_losses, quiet.outcome.defender_losses) == (1, 3)
+    hard = by_key[(("g1",), ("d1", "d3"))]
+    assert (hard.fire_losses, hard.outcome.result, hard.outcome.winner) == (1, -2, "defender")
+
+
+def test_preview_shows_pursuit():
+    """Assaults preview: the winner's best cavalry pursuit against a side without cavalry."""
+    lines = preview_assault(
+        [I3], [Combatant("d1", Arm.INFANTRY, 1)], width=ApproachWidth.NARROW, terrain=0,
+        attacker_others=[Combatant("c1", Arm.CAVALRY, 2)],
+    )
+    no_lead = next(line for line in lines if line.defender_leading == ())
+    assert (no_lead.pursuit, no_lead.pursuer_losses) == (2, 1)
+
+
+def test_preview_refuses_illegal_leading():
+    """Assaults preview: illegal attacker leading pieces are refused naming the rule."""
+    with pytest.raises(ValueError, match="Assaults — leading pieces"):
+        preview_assault([Combatant("a", Arm.INFANTRY, 1)], [], width=ApproachWidth.WIDE, terrain=0)
+
+
+def test_odds_command(ruleset):
+    """``wargamekit odds maneuver_locale``: prints the preview lines."""
+    result = CliRunner().invoke(
+        ruleset.odds_command(), ["--leading", "I3,I2", "--defenders", "I2,C2", "--terrain", "1", "--guns", "A1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("6 defender responses; the attacker wins under 6 of them")
+    assert "fire g1 (-1), defender leads d1: result +1 -> attacker wins; losses attacker 1, defender 2" in result.output
+
+
+def test_odds_command_bad_piece(ruleset):
+    """``wargamekit odds maneuver_locale``: a malformed piece is a usage error."""
+    result = CliRunner().invoke(ruleset.odds_command(), ["--leading", "X3"])
+    assert result.exit_code != 0 and "write a piece as I3" in result.output
