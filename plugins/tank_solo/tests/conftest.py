@@ -41,11 +41,13 @@ def new_game() -> Callable[..., Game]:
 
 
 def pick_option(game: Game, text: str) -> None:
-    """Answer the pending Choose with the one option whose label contains ``text``."""
+    """Answer the pending Choose with the option labelled ``text``, or the one whose label contains it."""
     decision = game.pending
     assert decision is not None, "the game is over"
     labels = [o.label for o in decision.options]
-    matches = [i for i, label in enumerate(labels) if text in label]
+    matches = [i for i, label in enumerate(labels) if text == label] or [
+        i for i, label in enumerate(labels) if text in label
+    ]
     assert len(matches) == 1, f"{text!r} matches {len(matches)} of {labels} ({decision.prompt})"
     game.answer(matches[0])
 
