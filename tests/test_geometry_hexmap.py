@@ -179,3 +179,44 @@ def test_edge_running_line_worse_side():
     assert minus == plus
     with pytest.raises(ValueError):
         m.line_of_sight(a, b, edge="sideways")
+
+
+def _walled_table(wall_los):
+    return TerrainTable([TerrainType(CLEAR, "clear")],
+                        [HexsideFeature(RIVER, "river", 2), HexsideFeature(WALL, "wall", 1, los=wall_los)])
+
+
+def test_hexside_los_default_has_no_effect():
+    """Hexside features have no LOS effect unless their table entry gives one."""
+    m = HexMap(7, 1, TABLE, OffsetLayout.ODD_R)
+    m.set_hexside(m.hex_at(2, 0), 0, WALL)
+    assert TABLE.hexside_los_classes().tolist() == [0, 0, 0]
+    assert m.hexside_los_class() is None
+    los = m.line_of_sight(m.hex_at(0, 0), m.hex_at(6, 0))
+    assert (los.blocking, los.hindering) == (0, 0)
+
+
+def test_hexside_los_counts_each_crossing():
+    """A hindering wall counts once per crossing; blocking walls block; the ends' own hexsides count only if asked."""
+    m = HexMap(7, 1, _walled_table(1), OffsetLayout.ODD_R)  # one row: direction 0 is east
+    a, b = m.hex_at(0, 0), m.hex_at(6, 0)
+    m.set_hexside(m.hex_at(2, 0), 0, WALL)  # between columns 2 and 3
+    m.set_hexside(m.hex_at(4, 0), 0, WALL)  # between columns 4 and 5
+    m.set_hexside(m.hex_at(3, 0), 0, RIVER)  # no LOS effect
+    assert m.hexside_los_class()[2, 0].tolist() == [1, 0, 0, 0, 0, 0]
+    assert m.hexside_los_class()[3, 0].tolist() == [0, 0, 0, 1, 0, 0]
+    los = m.line_of_sight(a, b)
+    assert (los.clear, los.blocking, los.hindering) == (True, 0, 2)
+    m.set_hexside(a, 0, WALL)  # the origin's own hexside
+    assert m.line_of_sight(a, b).hindering == 2
+    assert m.line_of_sight(a, b, hexside_at_ends=True).hindering == 3
+    assert m.line_of_sight(a, m.hex_at(1, 0)).hindering == 0
+    assert m.line_of_sight(a, m.hex_at(1, 0), hexside_at_ends=True).hindering == 1
+    blocking = HexMap(7, 1, _walled_table(2), OffsetLayout.ODD_R, hexsides=m.hexsides.copy())
+    los = blocking.line_of_sight(a, b)
+    assert (los.clear, los.blocking, los.hindering) == (False, 2, 0)
+    pa, pb = np.array([[a.q, a.r]] * 2), np.array([[b.q, b.r], [m.hex_at(1, 0).q, m.hex_at(1, 0).r]])
+    assert [x.tolist() for x in m.line_of_sight_batch(pa, pb)] == [[0, 0], [2, 0]]
+    assert [x.tolist() for x in m.line_of_sight_batch(pa, pb, hexside_at_ends=True)] == [[0, 0], [3, 1]]
+    assert [x.tolist() for x in blocking.line_of_sight_batch(pa, pb)] == [[2, 0], [0, 0]]
+    assert [x.tolist() for x in blocking.line_of_sight_batch(pa, pb, stop_after_blocking=1)] == [[1, 0], [0, 0]]

@@ -24,7 +24,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, hex_line
-from wargamekit.geometry.hexbatch import line_of_sight_batch, offset_to_axial
+from wargamekit.geometry.hexbatch import BatchElevationHook, axial_to_offset, line_of_sight_batch, offset_to_axial
 
 __all__ = [
     "CLEAR",
@@ -98,12 +98,16 @@ class HexsideFeature:
         name: A readable name.
         extra_cost: Extra cost to cross, for unit types not in ``extra_cost_by_unit``.
         extra_cost_by_unit: Per unit type extra cost; ``math.inf`` = impassable.
+        los: Line-of-sight class of the hexside, counted each time a line crosses it:
+            0 clear (the default: no LOS effect), 1 hindering (LnL hedges and walls in some
+            scenarios), 2 blocking. See :meth:`HexMap.line_of_sight`.
     """
 
     code: int
     name: str
     extra_cost: float = 0.0
     extra_cost_by_unit: Mapping[str, float] = field(factory=dict)
+    los: int = CLEAR
 
     def extra_cost_for(self, unit_type: str) -> float:
         """The extra cost for ``unit_type`` to cross this hexside."""
@@ -152,6 +156,14 @@ class TerrainTable:
         out = np.zeros(max(by_code, default=-1) + 1, dtype=np.int8)
         for code, t in by_code.items():
             out[code] = t.los  # type: ignore[attr-defined]
+        return out
+
+    def hexside_los_classes(self) -> np.ndarray:
+        """LOS class of each hexside code (index = code; code 0 and undefined codes are clear)."""
+        by_code = self._lookup(self.hexsides, "hexside feature")
+        out = np.zeros(max(max(by_code, default=0) + 1, 1), dtype=np.int8)
+        for code, f in by_code.items():
+            out[code] = f.los  # type: ignore[attr-defined]
         return out
 
 
@@ -319,6 +331,16 @@ class HexMap:
             table = np.concatenate([table, np.zeros(int(self.terrain.max()) + 1 - len(table), dtype=np.int8)])
         return table[self.terrain]
 
+    def hexside_los_class(self) -> np.ndarray | None:
+        """The ``(width, height, 6)`` LOS class of each hexside, or ``None`` if no hexside feature has an LOS effect."""
+        table = self.table.hexside_los_classes()
+        if not table.any():
+            return None
+        codes = self.hexsides.astype(np.int64)
+        if codes.size and codes.max() >= len(table):
+            table = np.concatenate([table, np.zeros(int(codes.max()) + 1 - len(table), dtype=np.int8)])
+        return table[np.maximum(codes, 0)]
+
     # -- movement -------------------------------------------------------------------------------
 
     def movement_cost(self, from_hex: Hex, to_hex: Hex, unit_type: str) -> float:
@@ -460,8 +482,13 @@ class HexMap:
         blocking: HexSelection = None,
         elevation_hook: ElevationHook | None = None,
         edge: Literal["primary", "worse", "better"] = "primary",
+        hexside_at_ends: bool = False,
     ) -> LineOfSight:
         """Check line of sight from ``a`` to ``b``, counting the hexes between (both ends excluded).
+
+        Hexside features with an LOS class (:attr:`HexsideFeature.los`: walls, hedges) count
+        once for each hexside the line crosses, as one more hindering or blocking "hex"; the
+        hexsides of ``a`` and ``b`` themselves count only with ``hexside_at_ends=True``.
 
         Args:
             a: The origin hex.
@@ -470,11 +497,14 @@ class HexMap:
                 from the terrain via the table.
             blocking: Extra blocking hexes (wrecks, smoke), as a mask, hexes or predicate.
             elevation_hook: ``hook(hex, hex_elevation, a_elevation, b_elevation)`` returning
-                True if that hex is seen over (it then neither blocks nor hinders).
+                True if that hex is seen over (it then neither blocks nor hinders). Hexsides
+                are not passed to it.
             edge: Which line to use where it runs along hexsides: ``"primary"`` (the ``+1``
                 nudge of :func:`~wargamekit.geometry.hex.hex_line`), ``"worse"`` (whichever of
                 the two nudges sees worse: more blocking, then more hindering; "hindered if
                 either side is") or ``"better"``.
+            hexside_at_ends: Whether the origin's and target's own hexsides count (default:
+                no, like the terrain of the two hexes).
 
         Raises:
             OffMapError: If ``a`` or ``b`` is off the map.
@@ -482,15 +512,24 @@ class HexMap:
         """
         self.offset(a)
         self.offset(b)
+        if edge not in ("primary", "worse", "better"):
+            raise ValueError(f"edge must be 'primary', 'worse' or 'better', got {edge!r}")
         cls = self.los_class() if los_class is None else np.asarray(los_class)
         extra = self._mask(blocking)
+        sides = self.hexside_los_class()
         ea, eb = int(self.elevation[self.offset(a)]), int(self.elevation[self.offset(b)])
 
         def check(nudge: int) -> LineOfSight:
-            between = tuple(hex_line(a, b, nudge=nudge)[1:-1])
+            line = hex_line(a, b, nudge=nudge)
+            last = len(line) - 1
             nb = nh = 0
-            for h in between:
-                if h not in self:
+            for i in range(1, last + 1):
+                h = line[i]
+                if sides is not None and (hexside_at_ends or 1 < i < last):
+                    k = self._crossed_side(sides, line[i - 1], h)
+                    nb += k == BLOCKING
+                    nh += k == HINDERING
+                if i == last or h not in self:
                     continue  # a line may graze off a map's zigzag edge: off-map is clear
                 c, r = h.to_offset(self.layout)
                 k = 2 if extra is not None and extra[c * self.height + r] else int(cls[c, r])
@@ -498,12 +537,10 @@ class HexMap:
                     k = 0
                 nb += k == BLOCKING
                 nh += k == HINDERING
-            return LineOfSight(nb == 0, nb, nh, between)
+            return LineOfSight(nb == 0, nb, nh, tuple(line[1:-1]))
 
         if edge == "primary":
             return check(1)
-        if edge not in ("worse", "better"):
-            raise ValueError(f"edge must be 'primary', 'worse' or 'better', got {edge!r}")
         first, second = check(1), check(-1)
         if (first.blocking, first.hindering) == (second.blocking, second.hindering):
             return first
@@ -511,10 +548,36 @@ class HexMap:
         better = second if worse is first else first
         return worse if edge == "worse" else better
 
-    def line_of_sight_batch(self, pairs_a: np.ndarray, pairs_b: np.ndarray, *,
-                            los_class: np.ndarray | None = None, blocking_mask: np.ndarray | None = None,
-                            stop_after_blocking: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`~wargamekit.geometry.hexbatch.line_of_sight_batch` on this map's layers."""
+    def _crossed_side(self, sides: np.ndarray, frm: Hex, to: Hex) -> int:
+        """LOS class of the hexside between adjacent ``frm`` and ``to`` (seen from whichever is on the map)."""
+        d = frm.direction_to(to)
+        if frm in self:
+            return int(sides[(*frm.to_offset(self.layout), d)])
+        if to in self:
+            return int(sides[(*to.to_offset(self.layout), (d + 3) % 6)])
+        return CLEAR
+
+    def line_of_sight_batch(
+        self,
+        pairs_a: np.ndarray,
+        pairs_b: np.ndarray,
+        *,
+        los_class: np.ndarray | None = None,
+        blocking_mask: np.ndarray | None = None,
+        stop_after_blocking: int | None = None,
+        edge: Literal["primary", "worse", "better"] = "primary",
+        nudge: int = 1,
+        hexside_at_ends: bool = False,
+        elevation_hook: BatchElevationHook | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~wargamekit.geometry.hexbatch.line_of_sight_batch` on this map's layers.
+
+        The terrain LOS classes, the hexside LOS classes (if any feature has one) and the
+        elevation layer come from the map. ``elevation_hook`` is the array form
+        (:data:`~wargamekit.geometry.hexbatch.BatchElevationHook`) of the scalar hook.
+        """
         cls = self.los_class() if los_class is None else los_class
         return line_of_sight_batch(pairs_a, pairs_b, cls, self.layout, blocking_mask=blocking_mask,
-                                   stop_after_blocking=stop_after_blocking)
+                                   stop_after_blocking=stop_after_blocking, edge=edge, nudge=nudge,
+                                   hexside_los=self.hexside_los_class(), hexside_at_ends=hexside_at_ends,
+                                   elevation=self.elevation, elevation_hook=elevation_hook)
