@@ -62,7 +62,9 @@ def apply_withering(
       and crashing the one who crashed you is a reversal.
     """
     scene: Scene = game.state
-    attacker_was_crashed = attacker.crashed
+    # Whether this attack can be a reversal is decided by the attacker's state before it: the
+    # +1 for the hit already lifts her out of crash.
+    can_reverse = attacker.crashed and attacker.crashed_by == target.id and not attacker.crash_self
     if not spell and not attacker.inert and target.kind != "noncombatant" and not target.trivial:
         change_initiative(game, attacker, 1, why="successful withering attack")
     if target.sheet.chaos_phases > 0 and target.kind == "character":
@@ -87,12 +89,7 @@ def apply_withering(
         target.crashed_by = attacker.id
         target.crash_self = False
         award_break(game, attacker, target)
-        if (
-            attacker_was_crashed
-            and attacker.crashed_by == target.id
-            and not attacker.crash_self
-            and attacker.fighting
-        ):
+        if can_reverse and attacker.fighting:
             reversal(game, attacker, target)
 
 
