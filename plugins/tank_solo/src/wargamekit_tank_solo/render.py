@@ -40,7 +40,7 @@ def _markers(state: GameState, tank: Tank) -> list[str]:
         out.append(f"lit+{tank.lit}")
     if tank.ammo_short_until >= state.turn and tank.ammo_short_until >= 0:
         out.append("ammo")
-    if tank.veteran:
+    if tank.veteran and (state.options.get("veteran_gunner") or state.options.get("veteran_gunner_per_fire_type")):
         out.append(f"vet{tank.veteran}")
     if tank.specials:
         out.append(f"{len(tank.specials)}sp")

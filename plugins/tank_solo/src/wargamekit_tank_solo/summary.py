@@ -29,7 +29,7 @@ def tank_line(state: GameState, tank: Tank) -> str:
         marks.append(f"ammo short to turn {tank.ammo_short_until}")
     if tank.lit:
         marks.append(f"lit {tank.lit:+d} to be hit")
-    if tank.veteran:
+    if tank.veteran and (state.options.get("veteran_gunner") or state.options.get("veteran_gunner_per_fire_type")):
         marks.append(f"veteran {tank.veteran}")
     if tank.specials:
         names = [KIND_NAMES.get(k, k).split(" (")[0] for k in tank.specials]
