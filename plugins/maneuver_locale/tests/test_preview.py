@@ -56,3 +56,20 @@ def test_odds_command_bad_piece(ruleset):
     """``wargamekit odds maneuver_locale``: a malformed piece is a usage error."""
     result = CliRunner().invoke(ruleset.odds_command(), ["--leading", "X3"])
     assert result.exit_code != 0 and "write a piece as I3" in result.output
+
+
+def test_preview_in_a_position_from_a_sides_view(kit, ruleset):
+    """Assaults preview: from the attacker's view, hidden defenders count as 2-step infantry;
+    face-up guns able to fire are included."""
+    from wargamekit_maneuver_locale.assault import assault_preview
+
+    g = kit.start(kit.build(["c", "e", "s"], [("c", "e", "narrow", 1, "wide", 0), ("e", "s")], [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 3, "e", "c"), ("F9", "france", "infantry", 2, "s"),
+    ]))
+    view = ruleset.view(g.state, "austria")
+    lines = assault_preview(view, "c", "e", ["A1"])
+    assert [(line.defender_leading, line.outcome.result) for line in lines] == [((), 2), (("F1",), 0)]
+    assert lines[0].pursuit == 1  # A2 (2 steps) pursues a presumed infantry defence: 2 - terrain 1
+    exact = assault_preview(ruleset.view(g.state, None), "c", "e", ["A1"])
+    assert [line.outcome.result for line in exact] == [2, -1]

@@ -26,8 +26,10 @@ from .movement import cavalry_onto_approach
 from .resolution import (
     ATTACKER,
     Combatant,
+    PreviewLine,
     leading_limit,
     leading_problem,
+    preview_assault,
     pursuit_losses,
     resolve_assault,
 )
@@ -35,7 +37,7 @@ from .retreats import retreat_locale
 from .scenario import Arm
 from .state import RESERVE, GameState, Piece
 
-__all__ = ["assault", "combatant", "defensive_guns", "participants"]
+__all__ = ["assault", "assault_preview", "can_assault", "combatant", "defensive_guns", "participants"]
 
 
 def combatant(p: Piece) -> Combatant:
@@ -220,3 +222,53 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     elif survivors:
         place(game, survivors, locale, RESERVE, "Assaults — 後処理: the attackers fall back to the reserve")
     return r.winner
+
+
+def assault_preview(
+    view: GameState,
+    locale: str,
+    target: str,
+    leading: list[str],
+    *,
+    hidden_as: Combatant = Combatant("?", Arm.INFANTRY, 2),
+) -> list[PreviewLine]:
+    """Preview an assault in a position before committing to it (Assaults).
+
+    Works on a side's view: the attacker's own pieces are known; the defender's face-down
+    pieces are unknown and are counted as ``hidden_as`` (by default 2-step infantry), both as
+    possible leading pieces and as possible guns' targets — hidden guns cannot be seen, so
+    only face-up guns appear as defensive fire.
+
+    Args:
+        view: the state or a side's view of it.
+        locale: the attacker's locale (its approach faces ``target``).
+        target: the defending locale.
+        leading: ids of the attacker's chosen leading pieces.
+
+    Returns:
+        One :class:`~.resolution.PreviewLine` per defender response.
+    """
+
+    def known(p: Piece) -> Combatant:
+        if p.arm is None or p.steps is None:
+            return Combatant(p.id, hidden_as.arm, hidden_as.steps)
+        return Combatant(p.id, p.arm, p.steps)
+
+    mine = [p for p in view.at(locale, target) if p.side == view.active or p.id in leading]
+    lead = [known(view.pieces[i]) for i in leading]
+    others = [known(p) for p in mine if p.id not in leading]
+    attacker = view.pieces[leading[0]].side if leading else view.active
+    theirs = [known(p) for p in view.at(target, locale) if p.side != attacker]
+    guns = [
+        known(p) for p in view.at(target, locale)
+        if p.side != attacker and p.arm is Arm.ARTILLERY and p.id in {g.id for g in defensive_guns(view, target, locale)}
+    ]
+    return preview_assault(
+        lead,
+        theirs,
+        width=view.board.width(target, locale),
+        terrain=view.board.terrain(target, locale),
+        attacker_others=others,
+        defender_guns=guns,
+        attacker_terrain=view.board.terrain(locale, target),
+    )

@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 from wargamekit import Choose, ChooseSubset, Decision, PlayerView, YesNo
 from wargamekit.decisions import Answer
+from wargamekit.geometry.locale import ApproachWidth
 
 from . import rules
 from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
-from .resolution import Combatant, leading_limit, preview_assault
+from .assault import assault_preview
+from .resolution import Combatant, leading_limit, leading_problem, legal_leading_sets
 from .scenario import Arm
 from .state import GameState, Piece
 
@@ -119,22 +121,17 @@ class HeuristicBot:
         return score
 
     def _assault_worst_case(self, state: GameState, side: str, action: AssaultAction) -> bool:
+        """Whether the assault wins under every defender response (hidden pieces guessed)."""
         width = state.board.width(action.target, action.locale)
-        terrain = state.board.terrain(action.target, action.locale)
         mine = [_known(p) for p in state.at(action.locale, action.target) if p.side == side and not p.moved]
         lead = self._best_leading(mine, leading_limit(width), attacker=True)
         if not lead:
             return False
-        theirs = [_known(p) for p in state.at(action.target, action.locale) if p.side != side]
-        guns = [c for c in theirs if c.arm is Arm.ARTILLERY]
-        lines = preview_assault(lead, theirs, width=width, terrain=terrain, defender_guns=guns)
+        lines = assault_preview(state, action.locale, action.target, [c.id for c in lead], hidden_as=_GUESS)
         return all(line.retreat for line in lines)
 
     @staticmethod
     def _best_leading(pieces: list[Combatant], limit: int, *, attacker: bool) -> list[Combatant]:
-        from .resolution import leading_problem, legal_leading_sets
-        from wargamekit.geometry.locale import ApproachWidth
-
         width = ApproachWidth.NARROW if limit == 1 else ApproachWidth.WIDE
         sets = legal_leading_sets(pieces, width, attacker=attacker)
         sets = [s for s in sets if leading_problem(s, width, attacker=attacker) is None]

@@ -250,7 +250,7 @@ def preview_assault(
             attacker).
 
     >>> lines = preview_assault([Combatant("A1", Arm.INFANTRY, 3)],
-    ...     [Combatant("F1", Arm.INFANTRY, 2)], width=ApproachWidth.NARROW, terrain=0)
+    ...     [Combatant("F1", Arm.INFANTRY, 2)], width=ApproachWidth.NARROW, terrain=1)
     >>> [(l.defender_leading, l.outcome.winner) for l in lines]
     [((), 'attacker'), (('F1',), 'defender')]
     """

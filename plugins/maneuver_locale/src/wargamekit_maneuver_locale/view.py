@@ -39,7 +39,11 @@ def redact(state: GameState, side: str | None) -> GameState:
 
 
 def summary_text(view: GameState) -> str:
-    """A few lines for the terminal: turn, commands, objectives, then every occupied locale."""
+    """A few lines for the terminal: turn, commands, objectives, then every occupied locale.
+
+    No square brackets: the terminal reads them as markup. Pieces are ``id`` + arm letter and
+    steps (``A01 I3``); an enemy face-down piece is ``F02 ?``.
+    """
     b = view.board
     names = b.names
     who = view.viewer or "observer"
@@ -47,7 +51,7 @@ def summary_text(view: GameState) -> str:
         f"Turn {view.turn}/{view.turn_limit} — {view.active} to act, {view.commands} command(s) left "
         f"(you: {who}); road moves used {len(view.road_pieces)}/3",
         "Objectives: " + ", ".join(
-            f"{names[k]} {v} VP [{view.control.get(k) or 'nobody'}]" for k, v in sorted(b.objectives.items())
+            f"{names[k]} {v} VP ({view.control.get(k) or 'nobody'})" for k, v in sorted(b.objectives.items())
         ),
         "Points: " + ", ".join(f"{s} {view.points(s)}" for s in view.sides),
     ]
@@ -56,7 +60,7 @@ def summary_text(view: GameState) -> str:
         if not groups:
             continue
         holder = view.holder(loc)
-        lines.append(f"{names[loc]} [{holder}, {len(view.at(loc))}/{b.capacity[loc]}]:")
+        lines.append(f"{names[loc]} ({holder}, {len(view.at(loc))}/{b.capacity[loc]} pieces):")
         for where, pieces in groups:
             if where == "":
                 place = "reserve"
