@@ -19,7 +19,7 @@ import numpy as np
 from wargamekit.geometry.facing import HexsideFacing, VertexFacing
 from wargamekit.geometry.hex import Hex, OffsetLayout
 from wargamekit.geometry.hexmap import HexMap
-from wargamekit.geometry.layout import PixelLayout
+from wargamekit.geometry.layout import Orientation, PixelLayout
 from wargamekit.render import _svg
 from wargamekit.render.glyphs import HexsideStyle, Marker, UnitGlyph
 
@@ -45,6 +45,12 @@ _TURRET = "#1a1a1a"
 def _inradius(layout: PixelLayout) -> float:
     """Centre-to-edge distance (the smaller axis, so arrows stay inside the hex)."""
     return min(layout.size) * math.sqrt(3) / 2
+
+
+def _label_drop(lay: PixelLayout) -> float:
+    """How far above the centre the hex label sits (and below it, the markers): near a flat
+    top edge, or lower under a pointy top corner, where the hex is still wide enough."""
+    return min(lay.size) * (0.66 if lay.orientation is Orientation.FLAT else 0.5)
 
 
 def _toward(layout: PixelLayout, h: Hex, facing: HexsideFacing | VertexFacing) -> tuple[float, float]:
@@ -203,7 +209,7 @@ def render_hex_map(
         label_group = dw.Group(class_="labels", fill="#3a3a3a", fill_opacity=0.8)
         for h in hexes:
             cx, cy = lay.to_pixel(h)
-            label_group.append(_svg.text(label_of(h), cx, cy - _inradius(lay) * 0.76, size * 0.22))
+            label_group.append(_svg.text(label_of(h), cx, cy - _label_drop(lay), size * 0.22))
         drawing.append(label_group)
 
     # Markers sit low in the hex, units above them.
@@ -220,7 +226,7 @@ def render_hex_map(
         gap = font * 0.3
         x = cx - (sum(widths) + gap * (len(items) - 1)) / 2
         for marker, w in zip(items, widths):
-            group, _ = _svg.badge(x + w / 2, cy + size * 0.64, marker.text, font, fill=marker.color,
+            group, _ = _svg.badge(x + w / 2, cy + _label_drop(lay) * 0.98, marker.text, font, fill=marker.color,
                                   text_color=marker.text_color, class_="marker", data_hex=label_of(h))
             marker_group.append(group)
             x += w + gap
