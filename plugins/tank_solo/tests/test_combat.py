@@ -72,9 +72,9 @@ def test_leap_fire_out_of_range_returns_to_start(new_game, pick):
     pick(game, "holds fire")
     assert hex_label(game.state.tank(1).hex) == "0601"
     assert any(e.kind == "leap-cancel" for e in game.log)
-    # no other target to name: leap fire is over, aimed fire is still open to it (注3)
-    assert "aimed fire with BT-7 #1 (0601 hull S turret S)" in game.pending.labels
-    assert not any(label.startswith("leap fire with BT-7") for label in game.pending.labels)
+    # no other target to name: leap fire is over (注3); with nothing in range, no aimed fire either
+    assert game.pending.labels == ["go on to the movement phase", "surrender: side A concedes the game"]
+    assert game.state.tank(1).tried == ["leap"] and not game.state.tank(1).fired
 
 
 def _defence_setup(new_game, dice, **extra):

@@ -98,22 +98,22 @@ def test_special_rounds_need_two_kinds_and_one_fin(pick):
     """开场阶段 3 and 4-2: up to three rounds, at least two kinds, at most one fin-stabilised round."""
     game = _to_loading(pick)
     assert game.pending.side == "A" and any(label.startswith("finish") for label in game.pending.labels)
-    pick(game, "load a HESH")
-    pick(game, "load a HESH")
+    pick(game, "load HESH")
+    pick(game, "load HESH")
     labels = game.pending.labels
     assert not any(label.startswith("finish") or "HESH" in label for label in labels)
-    pick(game, "load a fin-stabilised")
+    pick(game, "load fin-stabilised")
     assert game.state.tank(1).specials == ["hesh", "hesh", "fin"]
     # B: after one fin round, no second fin is offered
-    pick(game, "load a fin-stabilised")
+    pick(game, "load fin-stabilised")
     assert not any("fin-stabilised" in label for label in game.pending.labels)
 
 
 def test_special_rounds_are_hidden_from_the_opponent(pick):
     """开场阶段 3: the rounds are placed face down: the opponent's view shows only how many."""
     game = _to_loading(pick)
-    pick(game, "load a HESH")
-    pick(game, "load a fin-stabilised")
+    pick(game, "load HESH")
+    pick(game, "load fin-stabilised")
     pick(game, "finish")
     b_view = RULESET.view(game.state, "B")
     assert b_view.tank(1).specials == ["hidden", "hidden"]

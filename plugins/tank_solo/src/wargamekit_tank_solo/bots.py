@@ -16,7 +16,7 @@ from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, YesNo
 from wargamekit.decisions import Decision
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 
-from .combat import FireAt, RotateTurret, can_fire_now, shot_for
+from .combat import FireAt, RotateTurret, can_fire_now, shot_for, turns_to_bear
 from .fire import shot_odds
 from .movement import Step
 from .sight import can_see
@@ -31,20 +31,6 @@ AIMED_THRESHOLD = 0.3
 DEFENSIVE_THRESHOLD = 0.2
 
 
-def _arc_turns(state: GameState, tank: Tank, gun: int, at: Hex, target: Hex, facing: int | None = None) -> int | None:
-    """Fewest turret turns that bring ``target`` into the gun's arc, or ``None`` if more than
-    the tank has left (a hull gun cannot turn)."""
-    g = tank.spec.guns[gun]
-    base = tank.gun_facing(g) if facing is None else facing
-    width = state.scenario.fire_arc_width
-    allowed = tank.rotations_left() if g.mount == "turret" else 0
-    for k in range(allowed + 1):
-        for sign in (1, -1):
-            if in_fire_arc(at, HexsideFacing(base + sign * k), target, width):
-                return k
-    return None
-
-
 def _kill_value(state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *, at: Hex | None = None,
                 facing: int | None = None) -> float:
     """Expected victory points of one shot, or 0 if it cannot be fired (range, arc, sight)."""
@@ -55,7 +41,7 @@ def _kill_value(state: GameState, firer: Tank, gun: int, target: Tank, fire: str
     g = firer.spec.guns[gun]
     if origin.distance(target.hex) > g.range:
         return 0.0
-    if _arc_turns(state, firer, gun, origin, target.hex, facing) is None:
+    if turns_to_bear(state, firer, gun, origin, target.hex, facing) is None:
         return 0.0
     scouting = fire == "leap" and firer.vehicle_class == "light" and target.vehicle_class != "light"
     if not can_see(state.scenario.map, state.wrecks, origin, target.hex, scouting=scouting):

@@ -22,6 +22,9 @@ from .vehicles import kill_points
 
 __all__ = [
     "FireAt",
+    "ask",
+    "could_fire",
+    "turns_to_bear",
     "GameEnd",
     "RotateTurret",
     "can_fire_now",
@@ -55,6 +58,47 @@ class RotateTurret:
     """Option value: turn the acting tank's turret one hexside (``+1`` left, ``-1`` right)."""
 
     turn: int
+
+
+def ask(decision: Choose) -> Generator[Any, Any, Any]:
+    """Ask ``decision``, unless it has a single option: then that option is the answer (a human
+    is not asked to confirm the only thing they can do; nothing random depends on it)."""
+    if len(decision.options) == 1:
+        return decision.options[0].value
+    return (yield decision)
+
+
+def turns_to_bear(state: GameState, tank: Tank, gun: int, at: Hex, target: Hex, facing: int | None = None) -> int | None:
+    """Fewest turret rotations that bring ``target`` into the gun's arc from ``at``, or ``None``
+    if the rotations left this turn are not enough (a hull gun cannot turn)."""
+    g = tank.spec.guns[gun]
+    base = tank.gun_facing(g) if facing is None else facing
+    allowed = tank.rotations_left() if g.mount == "turret" and not tank.weapon_destroyed else 0
+    for k in range(allowed + 1):
+        for sign in (1, -1):
+            if in_fire_arc(at, HexsideFacing(base + sign * k), target, state.scenario.fire_arc_width):
+                return k
+    return None
+
+
+def could_fire(state: GameState, tank: Tank, fire: str) -> bool:
+    """Whether ``tank`` has a target in range and sight that its rotations left can bring into
+    its arc (used to offer aimed and advance fire only to tanks that could shoot)."""
+    from .sight import can_see
+
+    if not can_fire_now(state, tank) or tank.hex is None:
+        return False
+    for gun in _guns(tank):
+        for target in state.living(other_side(tank.side)):
+            assert target.hex is not None
+            if tank.hex.distance(target.hex) > tank.spec.guns[gun].range:
+                continue
+            if turns_to_bear(state, tank, gun, tank.hex, target.hex) is None:
+                continue
+            scouting = fire == "leap" and tank.vehicle_class == "light" and target.vehicle_class != "light"
+            if can_see(state.scenario.map, state.wrecks, tank.hex, target.hex, scouting=scouting):
+                return True
+    return False
 
 
 def can_fire_now(state: GameState, tank: Tank) -> bool:
@@ -180,8 +224,8 @@ def fire_menu(
         options = [Option(t, fire_label(state, tank, t, fire)) for t in targets]
         options += rotation_options(tank)
         options.append(Option(None, f"{tank.name} holds fire"))
-        pick = yield Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
-                            options=tuple(options), rule=rule)
+        pick = yield from ask(Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
+                                     options=tuple(options), rule=rule))
         if pick is None:
             return False
         if isinstance(pick, RotateTurret):
@@ -241,7 +285,7 @@ def _one_shot(
                                rule="特殊规则 4 特种弹药")
         if special is not None:
             firer.specials.remove(special)
-            game.event("special", f"{firer.name} reveals and fires a {KIND_NAMES[special]}",
+            game.event("special", f"{firer.name} reveals and fires its {KIND_NAMES[special]}",
                        tank=firer.id, special=special)
     shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit)
     result = resolve_shot(game.dice, shot)

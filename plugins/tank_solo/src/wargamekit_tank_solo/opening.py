@@ -137,7 +137,9 @@ def deploy(game: Any, state: GameState) -> Generator[Any, Any, None]:
         for tank in tanks:
             free = [h for h in zone_hexes if state.is_free(h)]
             where = yield Choose(side=side, prompt=f"Deploy {tank.name}: which hex of the {state.zones[side]} zone?",
-                                 options=tuple(Option(h, f"deploy {tank.name} at {hex_label(h)}") for h in free),
+                                 options=tuple(Option(h, f"deploy {tank.name} at {hex_label(h)}"
+                                                             f"{' (river)' if state.map.terrain_at(h) == 'river' else ''}")
+                                               for h in free),
                                  rule="开场阶段 3 行军布阵")
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
@@ -167,7 +169,7 @@ def load_special_rounds(game: Any, state: GameState) -> Generator[Any, Any, None
         loaded: list[str] = []
         while len(loaded) < allowed:
             kinds = [k for k in KINDS if _can_add(loaded, k, allowed)]
-            options = [Option((k, t.id), f"load a {KIND_NAMES[k]} on {t.name}") for k in kinds for t in tanks]
+            options = [Option((k, t.id), f"load {KIND_NAMES[k]} on {t.name}") for k in kinds for t in tanks]
             if loadout_problem(loaded, allowed) is None:
                 options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})"))
             pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
@@ -177,7 +179,7 @@ def load_special_rounds(game: Any, state: GameState) -> Generator[Any, Any, None
             kind, tank_id = pick
             loaded.append(kind)
             state.tank(tank_id).specials.append(kind)
-            game.event("load", f"{side} loads a {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
+            game.event("load", f"{side} loads {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
                        audience=(side,), tank=tank_id, special=kind)
         game.event("loaded", f"{side} loads {len(loaded)} hidden special round(s)", side=side, count=len(loaded))
 

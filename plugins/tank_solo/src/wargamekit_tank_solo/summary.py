@@ -7,7 +7,7 @@ from .scenario import SIDES
 from .special_rounds import KIND_NAMES
 from .state import GameState, Tank
 
-__all__ = ["summarise", "tank_line"]
+__all__ = ["ascii_map", "summarise", "tank_line"]
 
 
 def tank_line(state: GameState, tank: Tank) -> str:
@@ -40,6 +40,24 @@ def tank_line(state: GameState, tank: Tank) -> str:
             + (f"  [{'; '.join(marks)}]" if marks else ""))
 
 
+def ascii_map(state: GameState) -> str:
+    """The map as text: one cell per hex (``.`` clear, ``F`` forest, ``M`` mountain, ``~`` river,
+    ``x`` wreck, ``A3``/``B7`` tank #3 of A / #7 of B). Even-numbered columns sit half a hex lower."""
+    m = state.map
+    where = {t.hex: f"{t.side}{t.id}" for t in state.living()}
+    wrecks = set(state.wrecks)
+    letters = {".": ".", "F": "F", "M": "M", "R": "~"}
+    head = "    " + "".join(f"{c + 1:02d} " for c in range(m.width))
+    lines = [head]
+    for r in range(m.height):
+        cells = []
+        for c in range(m.width):
+            h = m.hexmap.hex_at(c, r)
+            cells.append((where.get(h) or ("x" if h in wrecks else letters[m.rows[r][c]])).ljust(3))
+        lines.append(f"{r + 1:02d}  " + "".join(cells).rstrip())
+    return "\n".join(lines)
+
+
 def summarise(state: GameState) -> str:
     """A few lines describing the position."""
     lines = [
@@ -58,4 +76,5 @@ def summarise(state: GameState) -> str:
             lines.append("  to deploy: " + ", ".join(t.name for t in undeployed))
     if state.wrecks:
         lines.append("wrecks: " + " ".join(hex_label(h) for h in state.wrecks))
+    lines.append(ascii_map(state))
     return "\n".join(lines)

@@ -19,7 +19,9 @@ from wargamekit import Choose, ChooseNumber, Option, Response
 from .combat import (
     FireAt,
     RotateTurret,
+    ask,
     can_fire_now,
+    could_fire,
     fire_label,
     fire_menu,
     fire_with,
@@ -120,9 +122,9 @@ def fire_selection(game: Any, state: GameState, side: str) -> Generator[Any, Any
         for tank in state.living(side):
             if tank.fired or tank.defensive_lock or not can_fire_now(state, tank):
                 continue
-            if "aimed" not in tank.tried:
+            if "aimed" not in tank.tried and could_fire(state, tank, "aimed"):
                 options.append(Option(("aimed", tank.id), f"aimed fire with {tank.name} ({tank.where()})"))
-            if "leap" not in tank.tried and can_move_now(state, tank):
+            if "leap" not in tank.tried and can_move_now(state, tank) and _leap_targets(state, tank):
                 options.append(Option(("leap", tank.id), f"leap fire with {tank.name} ({tank.where()}, "
                                                         f"up to {tank.spec.movement} MP then fire)"))
         options.append(Option(("movement", 0), "go on to the movement phase"))
@@ -155,13 +157,14 @@ def leap_fire(game: Any, state: GameState, tank: Tank) -> Generator[Any, Any, bo
              tank.spotting_credit)
     tried: list[int] = []
     while tank.alive:
-        enemies = [e for e in state.living(other_side(tank.side)) if e.id not in tried]
+        enemies = [e for e in _leap_targets(state, tank) if e.id not in tried]
         if not enemies:
             return False
         options = [Option(e.id, f"leap toward {e.name} in {hex_label(e.hex)} (range {tank.hex.distance(e.hex)})")
                    for e in enemies if e.hex is not None]
         options.append(Option(None, f"{tank.name} gives up leap fire"))
-        target = yield Choose(side=tank.side, prompt=f"Leap fire with {tank.name}: name the target",
+        target = yield Choose(side=tank.side, prompt=f"Leap fire with {tank.name}: name the target "
+                              f"(tanks within {tank.spec.movement} MP of its gun's range)",
                               options=tuple(options), rule="作战阶段 1-2 跃进射击")
         if target is None:
             return False
@@ -175,6 +178,13 @@ def leap_fire(game: Any, state: GameState, tank: Tank) -> Generator[Any, Any, bo
         game.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name}: it returns to "
                    f"{hex_label(tank.hex)} (1-2 注2)", tank=tank.id)
     return False
+
+
+def _leap_targets(state: GameState, tank: Tank) -> list[Tank]:
+    """Enemy tanks that a leap could possibly bring into range (the others always fail, 注2)."""
+    assert tank.hex is not None
+    reach = max(g.range for g in tank.spec.guns) + tank.spec.movement
+    return [e for e in state.living(other_side(tank.side)) if e.hex is not None and tank.hex.distance(e.hex) <= reach]
 
 
 # -- 2. movement and defensive fire ------------------------------------------------------------------
@@ -222,8 +232,8 @@ def move_tank(
         options = [Option(s, s.label) for s in steps[:-1]] + rotation_options(tank) + [Option(steps[-1], steps[-1].label)]
         if leap:
             options[-1] = Option(steps[-1], f"{tank.name} stops and fires ({budget.remaining} MP unused)")
-        pick = yield Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)",
-                            options=tuple(options), rule=rule)
+        pick = yield from ask(Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, "
+                                     f"{budget.remaining} MP left)", options=tuple(options), rule=rule))
         if isinstance(pick, RotateTurret):
             rotate(game, tank, pick.turn)
             continue
@@ -327,7 +337,8 @@ def advance_fire(game: Any, state: GameState, side: str) -> Generator[Any, Any, 
     turret and fire once at -1 (Soviet -0)."""
     done: list[int] = []
     while True:
-        ready = [t for t in state.living(side) if not t.fired and t.id not in done and can_fire_now(state, t)]
+        ready = [t for t in state.living(side) if not t.fired and t.id not in done and can_fire_now(state, t)
+                 and (could_fire(state, t, "advance") or rotation_options(t))]
         if not ready:
             return
         options = [Option(t.id, f"advance fire with {t.name} ({t.where()}, "
