@@ -30,8 +30,7 @@ def main() -> None:
         for i in range(args.games // 2):
             seed = args.seed + i
             players = {
-                side: HeuristicBot(seed) if side == bot_side else RandomBot(seed + 7919)
-                for side in ruleset.sides
+                side: HeuristicBot(seed) if side == bot_side else RandomBot(seed + 7919) for side in ruleset.sides
             }
             game = Game.new(ruleset, args.scenario, seed=seed)
             outcome = game.play(players)

@@ -43,13 +43,27 @@ def build(
         "commands": {"austria": commands[0], "france": commands[1]},
         "default_capacity": capacity,
         "locales": [
-            {"id": x, "name": x.upper(), "x": 150 * i, "y": 0, "capacity": capacities.get(x, 0), "objective": objectives.get(x, 0)}
+            {
+                "id": x,
+                "name": x.upper(),
+                "x": 150 * i,
+                "y": 0,
+                "capacity": capacities.get(x, 0),
+                "objective": objectives.get(x, 0),
+            }
             for i, x in enumerate(locales)
         ],
         "approaches": approaches,
         "roads": [{"road_class": c, "locales": list(ls)} for c, ls in roads],
         "pieces": [
-            {"id": p[0], "side": p[1], "arm": p[2], "steps": p[3], "locale": p[4], **({"approach": p[5]} if len(p) > 5 else {})}
+            {
+                "id": p[0],
+                "side": p[1],
+                "arm": p[2],
+                "steps": p[3],
+                "locale": p[4],
+                **({"approach": p[5]} if len(p) > 5 else {}),
+            }
             for p in pieces
         ],
     }

@@ -60,10 +60,17 @@ def test_leading_piece_rules(chosen, width, attacker, problem):
 # -- the procedure -----------------------------------------------------------------------------
 def test_defender_wins_on_zero_and_attackers_fall_back(kit):
     """Assaults — 判定/後処理: result 0 is a defender's win; the attackers return to the reserve."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"), ("F2", "france", "infantry", 1, "e"),
-    ], width="narrow", terrain=1)
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A2", "austria", "infantry", 2, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+            ("F2", "france", "infantry", 1, "e"),
+        ],
+        width="narrow",
+        terrain=1,
+    )
     kit.act(g, ASSAULT)
     assert kit.labels(g) == ["A1", "A2"] and g.pending.upper == 1  # narrow: 1 leading piece
     kit.act(g, ["A1"], "pass", ["F1"])
@@ -77,11 +84,16 @@ def test_defender_wins_on_zero_and_attackers_fall_back(kit):
 def test_attacker_wins_enemy_chooses_among_leading_and_locale_retreats(kit):
     """Assaults — 損害適用/後処理: the enemy picks among several leading pieces; on a win the whole
     defending locale retreats and the attackers enter its reserve."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"), ("F2", "france", "infantry", 1, "e"),
-        ("F3", "france", "cavalry", 2, "e"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A2", "austria", "infantry", 2, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+            ("F2", "france", "infantry", 1, "e"),
+            ("F3", "france", "cavalry", 2, "e"),
+        ],
+    )
     kit.act(g, ASSAULT, ["A1", "A2"], "pass", ["F1"])
     # result 5 - 0 - 2 = 3: the attacker loses 1 step, chosen by France among the two leaders
     assert g.pending.side == "france" and g.pending.rule.startswith("Assaults — 損害適用")
@@ -97,10 +109,14 @@ def test_attacker_wins_enemy_chooses_among_leading_and_locale_retreats(kit):
 
 def test_assault_won_locale_closed_to_non_participants(kit):
     """Assaults — 後処理: pieces that did not take part may not enter the locale that turn."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A9", "austria", "infantry", 2, "n"),
-        ("F1", "france", "infantry", 1, "e", "c"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A9", "austria", "infantry", 2, "n"),
+            ("F1", "france", "infantry", 1, "e", "c"),
+        ],
+    )
     assert "maneuver attack from N reserve into E (1 command; may be blocked)" in kit.labels(g)
     kit.act(g, ASSAULT, ["A1"], "pass", [])
     assert g.state.won_by_assault == {"e": ["A1"]}
@@ -109,11 +125,18 @@ def test_assault_won_locale_closed_to_non_participants(kit):
 
 def test_further_losses_chosen_by_owner(kit):
     """Assaults — 損害適用: when the leading pieces are gone, the owner picks the other pieces."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 2, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
-        ("A3", "austria", "infantry", 2, "c", "e"),
-        ("F1", "france", "infantry", 3, "e", "c"), ("F2", "france", "infantry", 3, "e", "c"),
-    ], width="narrow", terrain=1)
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 2, "c", "e"),
+            ("A2", "austria", "infantry", 2, "c", "e"),
+            ("A3", "austria", "infantry", 2, "c", "e"),
+            ("F1", "france", "infantry", 3, "e", "c"),
+            ("F2", "france", "infantry", 3, "e", "c"),
+        ],
+        width="narrow",
+        terrain=1,
+    )
     kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
     # result 2 - 1 - 3 = -2: the attacker loses 3 — A1's 2 steps, then 1 more chosen by Austria
     assert "A1" not in g.state.pieces
@@ -125,10 +148,15 @@ def test_further_losses_chosen_by_owner(kit):
 def test_cavalry_pursuit(kit):
     """Assaults — 騎兵の追撃: unused cavalry pursues a side without cavalry: the pursued lose the
     cavalry's steps less terrain; each pursuer loses 1 step."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "infantry", 3, "e", "c"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A3", "austria", "cavalry", 2, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+            ("F4", "france", "infantry", 3, "e", "c"),
+        ],
+    )
     kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
     # result 3 - 0 - 2 = 1: A1 loses 1, F1 loses 2 (eliminated)
     assert g.pending.rule.startswith("Assaults — 騎兵の追撃")
@@ -141,10 +169,15 @@ def test_cavalry_pursuit(kit):
 
 def test_no_pursuit_of_a_side_with_cavalry(kit):
     """Assaults — 騎兵の追撃: no pursuit when the losing side has cavalry."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "cavalry", 3, "e", "c"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A3", "austria", "cavalry", 2, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+            ("F4", "france", "cavalry", 3, "e", "c"),
+        ],
+    )
     kit.act(g, ASSAULT, ["A1"], "pass", ["F1"], ["A3"])
     assert g.state.pieces["A3"].steps == 2 and g.state.pieces["F4"].steps == 3
     assert any(e.kind == "pursuit" and e.text.startswith("no pursuit") for e in g.log)
@@ -152,10 +185,14 @@ def test_no_pursuit_of_a_side_with_cavalry(kit):
 
 def test_illegal_leading_choice_is_refused_and_changes_nothing(kit):
     """Assaults — leading pieces: mixing arms is refused naming the rule; the state is unchanged."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A3", "austria", "cavalry", 2, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+        ],
+    )
     kit.act(g, ASSAULT)
     before = g.log_text()
     with pytest.raises(IllegalChoiceError, match="Assaults — leading pieces.*mix"):
@@ -165,10 +202,16 @@ def test_illegal_leading_choice_is_refused_and_changes_nothing(kit):
 
 def test_defensive_fire_hits_leading_pieces_before_the_result(kit):
     """Assaults — 防御砲撃: the defender's gun fires; its steps come off the leading pieces first."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"), ("F5", "france", "artillery", 2, "e", "c"),
-    ], width="narrow")
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("A2", "austria", "infantry", 2, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+            ("F5", "france", "artillery", 2, "e", "c"),
+        ],
+        width="narrow",
+    )
     kit.act(g, ASSAULT, ["A1"])
     assert kit.labels(g) == ["pass", FIRE]
     kit.act(g, FIRE, ["F5"])
@@ -182,10 +225,15 @@ def test_defensive_fire_hits_leading_pieces_before_the_result(kit):
 
 def test_defensive_fire_not_after_firing_or_declaring_last_turn(kit):
     """Assaults — 防御砲撃: a gun that fired or declared in the previous turn may not fire."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("F1", "france", "infantry", 2, "e", "c"),
-        ("F5", "france", "artillery", 2, "e", "c"), ("F6", "france", "artillery", 1, "e", "c"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+            ("F5", "france", "artillery", 2, "e", "c"),
+            ("F6", "france", "artillery", 1, "e", "c"),
+        ],
+    )
     st = g.state
     assert [p.id for p in defensive_guns(st, "e", "c")] == ["F5", "F6"]
     st.pieces["F5"].last_declared = st.player_turn - 1
@@ -195,8 +243,12 @@ def test_defensive_fire_not_after_firing_or_declaring_last_turn(kit):
 
 def test_no_assault_without_a_two_step_piece(kit):
     """Assaults — leading pieces: with no infantry/cavalry of 2+ steps no assault is offered."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 1, "c", "e"), ("A2", "austria", "artillery", 3, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 1, "c", "e"),
+            ("A2", "austria", "artillery", 3, "c", "e"),
+            ("F1", "france", "infantry", 2, "e", "c"),
+        ],
+    )
     assert ASSAULT not in kit.labels(g)

@@ -50,8 +50,11 @@ def test_fires_at_next_turn_start_on_the_facing_approach_first(kit):
 def test_reserve_is_the_target_when_the_approach_is_empty(kit):
     """Artillery Bombardment: no piece on the corresponding approach -> the reserve."""
     # A9 in s keeps F1 facing the enemy (no compulsory return)
-    g = game(kit, [("F1", "france", "infantry", 3, "e", "s"), ("F2", "france", "infantry", 3, "e")],
-             austria=[("A9", "austria", "infantry", 1, "s")])
+    g = game(
+        kit,
+        [("F1", "france", "infantry", 3, "e", "s"), ("F2", "france", "infantry", 3, "e")],
+        austria=[("A9", "austria", "infantry", 1, "s")],
+    )
     to_next_austrian_turn(kit, g)
     kit.act(g, True)
     assert g.state.pieces["F2"].steps == 1 and g.state.pieces["F1"].steps == 3

@@ -10,7 +10,8 @@ EDGES = [("w", "c"), ("c", "e")]
 
 def game(kit):
     pieces = [
-        ("A1", "austria", "infantry", 3, "w"), ("A2", "austria", "cavalry", 2, "w"),
+        ("A1", "austria", "infantry", 3, "w"),
+        ("A2", "austria", "cavalry", 2, "w"),
         ("F1", "france", "infantry", 2, "e"),
     ]
     g = kit.start(kit.build(["w", "c", "e"], EDGES, pieces))

@@ -35,7 +35,7 @@ def test_bot_beats_random(ruleset, scenario):
     """Heuristic bot: wins clearly against the random bot (quick check; see the docs for 200+ games)."""
     wins = 0
     for seed in range(10):
-        for i, bot_side in enumerate(ruleset.sides):
+        for bot_side in ruleset.sides:
             players = {s: HeuristicBot(seed) if s == bot_side else RandomBot(seed + 1) for s in ruleset.sides}
             outcome = Game.new(ruleset, scenario, seed=seed).play(players, max_decisions=5000)
             wins += outcome.winner == bot_side

@@ -12,11 +12,19 @@ ASSAULT = "assault from C approach against the blocking approach of E (1 command
 
 
 def small(kit):
-    return kit.start(kit.build(["c", "e", "s"], [("c", "e"), ("e", "s")], [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "cavalry", 2, "c", "e"),
-        ("F1", "france", "infantry", 2, "e", "c"), ("F2", "france", "artillery", 1, "e"),
-        ("F9", "france", "infantry", 2, "s"),
-    ]))
+    return kit.start(
+        kit.build(
+            ["c", "e", "s"],
+            [("c", "e"), ("e", "s")],
+            [
+                ("A1", "austria", "infantry", 3, "c", "e"),
+                ("A2", "austria", "cavalry", 2, "c", "e"),
+                ("F1", "france", "infantry", 2, "e", "c"),
+                ("F2", "france", "artillery", 1, "e"),
+                ("F9", "france", "infantry", 2, "s"),
+            ],
+        )
+    )
 
 
 def test_view_redacts_face_down_enemy_pieces(kit, ruleset):
@@ -56,10 +64,17 @@ def test_summary_shows_only_what_the_side_may_see(kit, ruleset):
 
 def test_step_detail_of_face_down_pieces_only_for_the_owner(kit):
     """Hidden information: a face-down piece's remaining steps are logged for its owner only."""
-    g = kit.start(kit.build(["c", "e", "s"], [("c", "e"), ("e", "s")], [
-        ("A1", "austria", "infantry", 3, "c"),
-        ("F1", "france", "infantry", 3, "e"), ("F9", "france", "infantry", 2, "s"),
-    ]))
+    g = kit.start(
+        kit.build(
+            ["c", "e", "s"],
+            [("c", "e"), ("e", "s")],
+            [
+                ("A1", "austria", "infantry", 3, "c"),
+                ("F1", "france", "infantry", 3, "e"),
+                ("F9", "france", "infantry", 2, "s"),
+            ],
+        )
+    )
     kit.act(g, "maneuver attack from C reserve into E (1 command; may be blocked)", ["A1"], "pass")
     detail = [e for e in g.log if e.kind == "step-loss-detail"]
     assert detail and all(e.audience == ("france",) for e in detail)

@@ -45,9 +45,16 @@ def test_no_reserve_no_block(kit):
 
 def test_from_an_approach_cannot_be_blocked(kit):
     """Maneuver Attacks: an attacker coming from an approach is never blocked."""
-    g = kit.start(kit.build(["w", "c", "e", "s"], EDGES, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("F1", "france", "infantry", 2, "e"),
-    ]))
+    g = kit.start(
+        kit.build(
+            ["w", "c", "e", "s"],
+            EDGES,
+            [
+                ("A1", "austria", "infantry", 3, "c", "e"),
+                ("F1", "france", "infantry", 2, "e"),
+            ],
+        )
+    )
     kit.act(g, "maneuver attack from C approach facing E into E (1 command; cannot be blocked)", ["A1"])
     assert g.state.pieces["A1"].locale == "e"
     assert g.state.pieces["F1"].locale == "s"

@@ -74,7 +74,10 @@ def test_unblocked_approach_maneuver_attack_cannot_be_blocked(kit):
 def test_compulsory_return_costs_nothing_and_marks_moved(kit):
     """移動 — 先のlocaleに敵が存在しない場合: return to the reserve, marked as moved (0 commands)."""
     g = base(kit, extra=[("A3", "austria", "infantry", 2, "c", "n")])
-    assert kit.labels(g) == ["move on from C into N (1 command)", "return to the C reserve, marked as moved (0 commands)"]
+    assert kit.labels(g) == [
+        "move on from C into N (1 command)",
+        "return to the C reserve, marked as moved (0 commands)",
+    ]
     kit.act(g, "return to the C reserve, marked as moved (0 commands)")
     a3 = g.state.pieces["A3"]
     assert a3.in_reserve and a3.moved and g.state.commands == 3

@@ -29,7 +29,10 @@ def test_one_line_per_defender_response():
 def test_preview_shows_pursuit():
     """Assaults preview: the winner's best cavalry pursuit against a side without cavalry."""
     lines = preview_assault(
-        [I3], [Combatant("d1", Arm.INFANTRY, 1)], width=ApproachWidth.NARROW, terrain=0,
+        [I3],
+        [Combatant("d1", Arm.INFANTRY, 1)],
+        width=ApproachWidth.NARROW,
+        terrain=0,
         attacker_others=[Combatant("c1", Arm.CAVALRY, 2)],
     )
     no_lead = next(line for line in lines if line.defender_leading == ())
@@ -63,10 +66,18 @@ def test_preview_in_a_position_from_a_sides_view(kit, ruleset):
     face-up guns able to fire are included."""
     from wargamekit_maneuver_locale.assault import assault_preview
 
-    g = kit.start(kit.build(["c", "e", "s"], [("c", "e", "narrow", 1, "wide", 0), ("e", "s")], [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "cavalry", 2, "c", "e"),
-        ("F1", "france", "infantry", 3, "e", "c"), ("F9", "france", "infantry", 2, "s"),
-    ]))
+    g = kit.start(
+        kit.build(
+            ["c", "e", "s"],
+            [("c", "e", "narrow", 1, "wide", 0), ("e", "s")],
+            [
+                ("A1", "austria", "infantry", 3, "c", "e"),
+                ("A2", "austria", "cavalry", 2, "c", "e"),
+                ("F1", "france", "infantry", 3, "e", "c"),
+                ("F9", "france", "infantry", 2, "s"),
+            ],
+        )
+    )
     view = ruleset.view(g.state, "austria")
     lines = assault_preview(view, "c", "e", ["A1"])
     assert [(line.defender_leading, line.outcome.result) for line in lines] == [((), 2), (("F1",), 0)]

@@ -17,10 +17,17 @@ def test_svg_draws_the_map(ruleset):
 
 def test_enemy_face_down_pieces_are_blank(ruleset, kit):
     """Render: the viewer's enemy face-down pieces are blank backs; revealed ones carry text."""
-    g = kit.start(kit.build(["c", "e", "s"], [("c", "e"), ("e", "s")], [
-        ("A1", "austria", "infantry", 3, "c", "e"),
-        ("F1", "france", "infantry", 3, "e", "c"), ("F9", "france", "cavalry", 2, "s"),
-    ]))
+    g = kit.start(
+        kit.build(
+            ["c", "e", "s"],
+            [("c", "e"), ("e", "s")],
+            [
+                ("A1", "austria", "infantry", 3, "c", "e"),
+                ("F1", "france", "infantry", 3, "e", "c"),
+                ("F9", "france", "cavalry", 2, "s"),
+            ],
+        )
+    )
     svg = ruleset.render_svg(g.state, "austria")
     assert svg.count('data-face="down"') == 2 and svg.count('data-face="up"') == 1
     assert "(Inf)" in svg and "Cav" not in svg  # own face-down piece bracketed; enemy arms hidden

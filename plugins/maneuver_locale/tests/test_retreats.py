@@ -12,12 +12,23 @@ def test_retreat_losses_by_group_and_destinations(kit):
     """Retreats: not into an enemy locale, the attacking locale or a full one; artillery removed;
     the attacked approach without loss; another approach's group −1; reserve infantry −1 as a
     group; reserve cavalry no loss."""
-    g = kit.start(kit.build(["c", "e", "s", "n", "f"], EDGES, [
-        ("A1", "austria", "infantry", 3, "c", "e"), ("A9", "austria", "infantry", 2, "n"),
-        ("F4", "france", "infantry", 5, "e", "c"), ("F5", "france", "infantry", 2, "e", "s"),
-        ("F1", "france", "infantry", 2, "e"), ("F2", "france", "cavalry", 2, "e"),
-        ("F3", "france", "artillery", 1, "e"), ("F8", "france", "infantry", 1, "f"),
-    ], capacities={"f": 1}))
+    g = kit.start(
+        kit.build(
+            ["c", "e", "s", "n", "f"],
+            EDGES,
+            [
+                ("A1", "austria", "infantry", 3, "c", "e"),
+                ("A9", "austria", "infantry", 2, "n"),
+                ("F4", "france", "infantry", 5, "e", "c"),
+                ("F5", "france", "infantry", 2, "e", "s"),
+                ("F1", "france", "infantry", 2, "e"),
+                ("F2", "france", "cavalry", 2, "e"),
+                ("F3", "france", "artillery", 1, "e"),
+                ("F8", "france", "infantry", 1, "f"),
+            ],
+            capacities={"f": 1},
+        )
+    )
     st = g.state
     assert retreat_destinations(st, "e", "c", "france", 1) == ["s"]
     kit.act(g, ASSAULT, ["A1"], "pass", [])
@@ -32,11 +43,18 @@ def test_retreat_losses_by_group_and_destinations(kit):
 
 def test_reserve_group_loses_one_step_in_all(kit):
     """Retreats: the reserve's non-cavalry pieces lose 1 step as a group (the owner chooses)."""
-    g = kit.start(kit.build(["c", "e", "s"], [("c", "e"), ("e", "s")], [
-        ("A1", "austria", "infantry", 3, "c"),
-        ("F1", "france", "infantry", 2, "e", "s"), ("F2", "france", "infantry", 3, "e", "s"),
-        ("F9", "france", "infantry", 3, "s"),
-    ]))
+    g = kit.start(
+        kit.build(
+            ["c", "e", "s"],
+            [("c", "e"), ("e", "s")],
+            [
+                ("A1", "austria", "infantry", 3, "c"),
+                ("F1", "france", "infantry", 2, "e", "s"),
+                ("F2", "france", "infantry", 3, "e", "s"),
+                ("F9", "france", "infantry", 3, "s"),
+            ],
+        )
+    )
     kit.act(g, "maneuver attack from C reserve into E (1 command; may be blocked)", ["A1"])
     # no reserve in e: no block; the approach group facing s loses 1 step in all, France picks
     assert g.pending.side == "france" and g.pending.rule == "Retreats"
@@ -48,10 +66,17 @@ def test_reserve_group_loses_one_step_in_all(kit):
 
 def test_no_destination_removes_the_group(kit):
     """Retreats (provisional): a group with no legal locale to retreat into is removed."""
-    g = kit.start(kit.build(["c", "e", "n"], [("c", "e"), ("e", "n")], [
-        ("A1", "austria", "infantry", 3, "c"), ("A2", "austria", "infantry", 3, "n"),
-        ("F1", "france", "cavalry", 2, "e", "n"),
-    ]))
+    g = kit.start(
+        kit.build(
+            ["c", "e", "n"],
+            [("c", "e"), ("e", "n")],
+            [
+                ("A1", "austria", "infantry", 3, "c"),
+                ("A2", "austria", "infantry", 3, "n"),
+                ("F1", "france", "cavalry", 2, "e", "n"),
+            ],
+        )
+    )
     kit.act(g, "maneuver attack from C reserve into E (1 command; may be blocked)", ["A1"])
     # c is the attacking locale and n holds the enemy: F1 (after its 1-step loss) is removed
     assert "F1" not in g.state.pieces

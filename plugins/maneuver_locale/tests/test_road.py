@@ -47,10 +47,15 @@ def test_never_into_an_enemy_locale(kit):
 
 def test_no_two_pieces_enter_the_same_locale_on_the_same_step(kit):
     """road移動: two pieces may not enter the same locale on the same step."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "a"), ("A2", "austria", "infantry", 2, "a"),
-        ("A3", "austria", "infantry", 2, "b"), ("F1", "france", "infantry", 2, "e"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "a"),
+            ("A2", "austria", "infantry", 2, "a"),
+            ("A3", "austria", "infantry", 2, "b"),
+            ("F1", "france", "infantry", 2, "e"),
+        ],
+    )
     road(kit, g, "A1", "A -> B -> C (primary road, 0 commands)")
     # A2 could only enter b on step 1, which A1 did: it has no road move left
     kit.act(g, "road move (one piece, up to 3 locales along a road)")
@@ -62,11 +67,16 @@ def test_no_two_pieces_enter_the_same_locale_on_the_same_step(kit):
 
 def test_at_most_three_pieces_a_turn(kit):
     """road移動: at most 3 pieces move by road in a turn."""
-    g = game(kit, [
-        ("A1", "austria", "infantry", 3, "a"), ("A2", "austria", "infantry", 2, "b"),
-        ("A3", "austria", "infantry", 2, "c"), ("A4", "austria", "infantry", 2, "d"),
-        ("F1", "france", "infantry", 2, "x"),
-    ])
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 3, "a"),
+            ("A2", "austria", "infantry", 2, "b"),
+            ("A3", "austria", "infantry", 2, "c"),
+            ("A4", "austria", "infantry", 2, "d"),
+            ("F1", "france", "infantry", 2, "x"),
+        ],
+    )
     road(kit, g, "A1", "A -> B (primary road, 0 commands)")
     road(kit, g, "A2", "B -> C (primary road, 0 commands)")
     road(kit, g, "A3", "C -> D (primary road, 0 commands)")

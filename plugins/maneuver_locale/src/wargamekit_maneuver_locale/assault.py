@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import ChooseSubset, Game, IllegalChoiceError, Option, Response
+from wargamekit import Game, IllegalChoiceError, Response
 
 from . import rules
-from .changes import label, lose_step, place, reveal, take_losses
+from .changes import lose_step, only_arm, piece_subset, place, reveal, take_losses
 from .movement import cavalry_onto_approach
 from .resolution import (
     ATTACKER,
@@ -38,6 +38,10 @@ from .scenario import Arm
 from .state import RESERVE, GameState, Piece
 
 __all__ = ["assault", "assault_preview", "can_assault", "combatant", "defensive_guns", "participants"]
+
+
+#: What a preview assumes a face-down enemy piece to be.
+HIDDEN_GUESS = Combatant("?", Arm.INFANTRY, 2)
 
 
 def combatant(p: Piece) -> Combatant:
@@ -57,7 +61,8 @@ def defensive_guns(state: GameState, locale: str, facing: str) -> list[Piece]:
     a bombardment in the previous turn (nor fired this turn), and are not declared now."""
     pt = state.player_turn
     return [
-        p for p in state.at(locale, facing)
+        p
+        for p in state.at(locale, facing)
         if p.arm is Arm.ARTILLERY and not p.declared and p.last_fired < pt - 1 and p.last_declared < pt - 1
     ]
 
@@ -69,9 +74,10 @@ def can_assault(state: GameState, side: str, locale: str, target: str) -> bool:
     mine = participants(state, side, locale, target)
     width = state.board.width(target, locale)
     fighters = [combatant(p) for p in mine if p.arm is not Arm.ARTILLERY]
-    return any(c.steps >= 2 for c in fighters) and leading_problem(
-        [max(fighters, key=lambda c: c.steps)], width, attacker=True
-    ) is None
+    return (
+        any(c.steps >= 2 for c in fighters)
+        and leading_problem([max(fighters, key=lambda c: c.steps)], width, attacker=True) is None
+    )
 
 
 def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, Any, str]:
@@ -90,68 +96,68 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     game.event(
         "assault",
         f"{side} assaults from {names[locale]} against {names[target]} ({width.value} approach, terrain {terrain})",
-        side=side, locale=locale, target=target, width=width.value, terrain=terrain,
+        side=side,
+        locale=locale,
+        target=target,
+        width=width.value,
+        terrain=terrain,
     )
+
+    def choose_leading(who: str, pieces: list[Piece], attacker: bool) -> Generator[Any, Any, list[Piece]]:
+        """Assaults — leading pieces: chosen, then revealed."""
+
+        def problem(ids: tuple[str, ...]) -> str | None:
+            return leading_problem([combatant(state.pieces[i]) for i in ids], width, attacker=attacker)
+
+        span = f"up to {limit}" if attacker else f"0 to {limit}"
+        ids = yield piece_subset(
+            who,
+            f"Assault on {names[target]}: choose your leading pieces ({span}, revealed)",
+            pieces,
+            rule=rules.LEADING if attacker else rules.DEFENDER_LEADING,
+            min_count=1 if attacker else 0,
+            max_count=limit,
+            constraint=problem,
+        )
+        chosen = [state.pieces[i] for i in ids]
+        reveal(game, chosen, f"Assaults: the {'attacker' if attacker else 'defender'}'s leading pieces")
+        return chosen
 
     # 1. the attacker's leading pieces
-    def attacker_ok(ids: tuple[str, ...]) -> str | None:
-        return leading_problem([combatant(state.pieces[i]) for i in ids], width, attacker=True)
-
-    lead_ids = yield ChooseSubset(
-        side=side,
-        prompt=f"Assault on {names[target]}: choose your leading pieces (up to {limit}, revealed)",
-        options=tuple(Option(p.id, label(p)) for p in attackers),
-        min_count=1,
-        max_count=limit,
-        constraint=attacker_ok,
-        rule=rules.LEADING,
-    )
-    a_lead = [state.pieces[i] for i in lead_ids]
-    reveal(game, a_lead, "Assaults: the attacker's leading pieces")
+    a_lead = yield from choose_leading(side, attackers, True)
 
     # 2. defensive artillery fire: a response window of the defender. It is offered at every
     # assault (the guns are chosen inside), so being asked reveals nothing about the defence.
     guns = defensive_guns(state, target, locale)
 
     def fire() -> Generator[Any, Any, None]:
-        chosen = yield ChooseSubset(
-            side=enemy,
-            prompt="Defensive fire: which of your guns fire (none for none)?",
-            options=tuple(Option(g.id, label(g)) for g in guns),
-            min_count=0,
-            rule=rules.DEFENSIVE_FIRE,
+        chosen = yield piece_subset(
+            enemy, "Defensive fire: which of your guns fire (none for none)?", guns, rule=rules.DEFENSIVE_FIRE
         )
         for gun_id in chosen:
             gun = state.pieces[gun_id]
             reveal(game, [gun], "Assaults: defensive fire")
             gun.last_fired = state.player_turn
             yield from take_losses(
-                game, [p for p in a_lead if p.id in state.pieces], gun.steps or 0, chooser=enemy,
-                rule=rules.DEFENSIVE_FIRE, why=f"defensive fire of {gun.id}",
+                game,
+                [p for p in a_lead if p.id in state.pieces],
+                gun.steps or 0,
+                chooser=enemy,
+                rule=rules.DEFENSIVE_FIRE,
+                why=f"defensive fire of {gun.id}",
             )
 
     response = Response("defensive artillery fire", enemy, resolve=fire, key=("fire", state.player_turn, len(game.log)))
     yield from game.interrupts.window(
-        f"assault on {names[target]}", [enemy], lambda s, point: [response] if s == enemy else [],
+        f"assault on {names[target]}",
+        [enemy],
+        lambda s, point: [response] if s == enemy else [],
         rule=rules.DEFENSIVE_FIRE,
     )
 
     # 3. the defender's leading pieces (0 allowed)
-    def defender_ok(ids: tuple[str, ...]) -> str | None:
-        return leading_problem([combatant(state.pieces[i]) for i in ids], width, attacker=False)
-
     fighters = [p for p in defenders if p.id in state.pieces and p.arm is not Arm.ARTILLERY]
-    d_ids = yield ChooseSubset(
-        side=enemy,
-        prompt=f"Assault on {names[target]}: choose your leading pieces (0 to {limit}, revealed)",
-        options=tuple(Option(p.id, label(p)) for p in fighters),
-        min_count=0,
-        max_count=limit,
-        constraint=defender_ok,
-        rule=rules.DEFENDER_LEADING,
-    )
-    d_lead = [state.pieces[i] for i in d_ids]
-    reveal(game, d_lead, "Assaults: the defender's leading pieces")
+    d_lead = yield from choose_leading(enemy, fighters, False)
 
     # 4. result
     a_alive = [p for p in a_lead if p.id in state.pieces]
@@ -161,7 +167,10 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         "assault-result",
         f"result {r.attack_steps} - terrain {r.terrain} - {r.defence_steps} = {r.result:+d}: "
         f"{'the attacker' if attacker_won else 'the defender'} wins",
-        result=r.result, winner=r.winner, attacker_losses=r.attacker_losses, defender_losses=r.defender_losses,
+        result=r.result,
+        winner=r.winner,
+        attacker_losses=r.attacker_losses,
+        defender_losses=r.defender_losses,
     )
 
     # 5. losses: leading pieces first (the enemy chooses among them), then the others (the owner)
@@ -170,7 +179,9 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         (enemy, d_lead, defenders, r.defender_losses),
     ):
         foe = state.enemy(owner)
-        lost = yield from take_losses(game, lead, n, chooser=foe, rule=rules.LOSSES, why=f"losses of {owner}'s leading pieces")
+        lost = yield from take_losses(
+            game, lead, n, chooser=foe, rule=rules.LOSSES, why=f"losses of {owner}'s leading pieces"
+        )
         rest = [p for p in group if p not in lead]
         yield from take_losses(game, rest, n - lost, chooser=owner, rule=rules.LOSSES, why=f"further losses of {owner}")
 
@@ -182,20 +193,13 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     spare = [p for p in w_group if p.id in state.pieces and p not in w_lead]
     l_alive = [p for p in l_group if p.id in state.pieces]
     if spare and l_alive:
-
-        def cavalry_only(ids: tuple[str, ...]) -> str | None:
-            if any(state.pieces[i].arm is not Arm.CAVALRY for i in ids):
-                return "only cavalry that did not lead may pursue"
-            return None
-
-        chasers = yield ChooseSubset(
-            side=winner,
-            prompt=f"Cavalry pursuit: which unused cavalry pursue (up to {limit}; none for none)?",
-            options=tuple(Option(p.id, label(p)) for p in spare),
-            min_count=0,
-            max_count=limit,
-            constraint=cavalry_only,
+        chasers = yield piece_subset(
+            winner,
+            f"Cavalry pursuit: which unused cavalry pursue (up to {limit}; none for none)?",
+            spare,
             rule=rules.PURSUIT,
+            max_count=limit,
+            constraint=only_arm(state, Arm.CAVALRY, "only cavalry that did not lead may pursue"),
         )
         if chasers:
             riders = [state.pieces[i] for i in chasers]
@@ -230,12 +234,12 @@ def assault_preview(
     target: str,
     leading: list[str],
     *,
-    hidden_as: Combatant = Combatant("?", Arm.INFANTRY, 2),
+    hidden_as: Combatant | None = None,
 ) -> list[PreviewLine]:
     """Preview an assault in a position before committing to it (Assaults).
 
     Works on a side's view: the attacker's own pieces are known; the defender's face-down
-    pieces are unknown and are counted as ``hidden_as`` (by default 2-step infantry), both as
+    pieces are unknown and are counted as ``hidden_as`` (default :data:`HIDDEN_GUESS`, 2-step infantry), both as
     possible leading pieces and as possible guns' targets — hidden guns cannot be seen, so
     only face-up guns appear as defensive fire.
 
@@ -249,9 +253,11 @@ def assault_preview(
         One :class:`~.resolution.PreviewLine` per defender response.
     """
 
+    guess = hidden_as or HIDDEN_GUESS
+
     def known(p: Piece) -> Combatant:
         if p.arm is None or p.steps is None:
-            return Combatant(p.id, hidden_as.arm, hidden_as.steps)
+            return Combatant(p.id, guess.arm, guess.steps)
         return Combatant(p.id, p.arm, p.steps)
 
     mine = [p for p in view.at(locale, target) if p.side == view.active or p.id in leading]
@@ -260,8 +266,11 @@ def assault_preview(
     attacker = view.pieces[leading[0]].side if leading else view.active
     theirs = [known(p) for p in view.at(target, locale) if p.side != attacker]
     guns = [
-        known(p) for p in view.at(target, locale)
-        if p.side != attacker and p.arm is Arm.ARTILLERY and p.id in {g.id for g in defensive_guns(view, target, locale)}
+        known(p)
+        for p in view.at(target, locale)
+        if p.side != attacker
+        and p.arm is Arm.ARTILLERY
+        and p.id in {g.id for g in defensive_guns(view, target, locale)}
     ]
     return preview_assault(
         lead,

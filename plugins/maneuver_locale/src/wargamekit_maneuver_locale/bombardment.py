@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Game, Option, YesNo
+from wargamekit import Choose, Game, Option, YesNo
 
 from . import rules
-from .changes import label, reveal, take_losses
+from .changes import piece_subset, reveal, take_losses
 from .resolution import bombardment_losses, bombardment_target
 from .scenario import Arm
 from .state import RESERVE, GameState, Piece
@@ -58,13 +58,13 @@ def declare_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
                 return reason
         return None
 
-    chosen = yield ChooseSubset(
-        side=side,
-        prompt="End of turn: which guns declare a bombardment (none for none)?",
-        options=tuple(Option(p.id, label(p, state.board.names, where=True)) for p in candidates),
-        min_count=0,
-        constraint=only_guns,
+    chosen = yield piece_subset(
+        side,
+        "End of turn: which guns declare a bombardment (none for none)?",
+        candidates,
         rule=rules.BOMBARDMENT,
+        constraint=only_guns,
+        names=state.board.names,
     )
     guns = [state.pieces[i] for i in chosen]
     reveal(game, guns, "Artillery Bombardment: declared")
@@ -74,7 +74,8 @@ def declare_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
         game.event(
             "declare",
             f"{gun.id} declares a bombardment of {state.board.names[gun.approach]}",
-            piece=gun.id, target=gun.approach,
+            piece=gun.id,
+            target=gun.approach,
         )
 
 
@@ -118,6 +119,8 @@ def fire_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
         game.event(
             "bombard",
             f"{gun.id} bombards {names[target_locale]} ({pick}): {gun.steps} - terrain {terrain} = {n} step(s)",
-            piece=gun.id, target=target_locale, losses=n,
+            piece=gun.id,
+            target=target_locale,
+            losses=n,
         )
         yield from take_losses(game, group, n, chooser=enemy, rule=rules.BOMBARDMENT, why=f"bombardment by {gun.id}")

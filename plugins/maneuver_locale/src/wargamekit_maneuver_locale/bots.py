@@ -23,14 +23,14 @@ from wargamekit.geometry.locale import ApproachWidth
 
 from . import rules
 from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
-from .assault import assault_preview
+from .assault import HIDDEN_GUESS, assault_preview
 from .resolution import Combatant, leading_limit, leading_problem, legal_leading_sets
 from .scenario import Arm
 from .state import GameState, Piece
 
 __all__ = ["HeuristicBot"]
 
-_GUESS = Combatant("?", Arm.INFANTRY, 2)
+_GUESS = HIDDEN_GUESS
 
 
 def _known(p: Piece) -> Combatant:
@@ -149,7 +149,9 @@ class HeuristicBot:
 
     def _compulsory(self, state: GameState, side: str, values: list[Compulsory]) -> int:
         for i, v in enumerate(values):
-            if v.move_on and self._distance_to_goal(state, side, v.target) <= self._distance_to_goal(state, side, v.locale):
+            if v.move_on and self._distance_to_goal(state, side, v.target) <= self._distance_to_goal(
+                state, side, v.locale
+            ):
                 return i
         return next(i for i, v in enumerate(values) if not v.move_on)
 
@@ -157,11 +159,14 @@ class HeuristicBot:
         if all(isinstance(v, RoadMove) for v in values):
             here = self._distance_to_goal(state, side, values[0].path[0])
             scored = [
-                (here - self._distance_to_goal(state, side, v.path[-1]) - 0.5 * v.cost, -i) for i, v in enumerate(values)
+                (here - self._distance_to_goal(state, side, v.path[-1]) - 0.5 * v.cost, -i)
+                for i, v in enumerate(values)
             ]
             return -max(scored)[1]
         # which piece: the one furthest from the goals
-        return max(range(len(values)), key=lambda i: self._distance_to_goal(state, side, state.pieces[values[i]].locale))
+        return max(
+            range(len(values)), key=lambda i: self._distance_to_goal(state, side, state.pieces[values[i]].locale)
+        )
 
     def _retreat(self, state: GameState, side: str, values: list[Any]) -> int:
         enemy = state.enemy(side)

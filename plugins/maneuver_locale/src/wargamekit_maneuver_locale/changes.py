@@ -7,15 +7,25 @@ opponent can see (a piece moved, a piece lost a step, a piece was removed).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from wargamekit import Choose, Game, Option
+from wargamekit import Choose, ChooseSubset, Game, Option
 
+from .scenario import Arm
 from .state import GameState, Piece
 
 __all__ = [
-    "eliminate", "label", "lose_step", "piece_choice", "place", "reveal", "take_losses", "update_control",
+    "eliminate",
+    "label",
+    "lose_step",
+    "piece_choice",
+    "only_arm",
+    "piece_subset",
+    "place",
+    "reveal",
+    "take_losses",
+    "update_control",
 ]
 
 
@@ -80,7 +90,9 @@ def lose_step(game: Game, piece: Piece, why: str) -> None:
         eliminate(game, piece, why)
         return
     if piece.face_up:
-        game.event("step-loss", f"{why}: {piece.id} loses a step ({piece.steps} left)", piece=piece.id, steps=piece.steps)
+        game.event(
+            "step-loss", f"{why}: {piece.id} loses a step ({piece.steps} left)", piece=piece.id, steps=piece.steps
+        )
     else:
         game.event("step-loss", f"{why}: {piece.id} loses a step", piece=piece.id)
         game.event(
@@ -120,6 +132,39 @@ def piece_choice(side: str, prompt: str, pieces: Sequence[Piece], *, rule: str) 
     """A :class:`Choose` among pieces: the values are ids (never the live pieces, so a player
     cannot read hidden facts through them), the labels public."""
     return Choose.of(side, prompt, [Option(p.id, label(p)) for p in pieces], rule=rule)
+
+
+def piece_subset(
+    side: str,
+    prompt: str,
+    pieces: Sequence[Piece],
+    *,
+    rule: str,
+    min_count: int = 0,
+    max_count: int | None = None,
+    constraint: Callable[[tuple[Any, ...]], str | None] | None = None,
+    names: dict[str, str] | None = None,
+) -> ChooseSubset:
+    """A :class:`ChooseSubset` of pieces: ids as values, public labels (with the position when
+    ``names`` is given)."""
+    return ChooseSubset(
+        side=side,
+        prompt=prompt,
+        options=tuple(Option(p.id, label(p, names, where=names is not None)) for p in pieces),
+        min_count=min_count,
+        max_count=max_count,
+        constraint=constraint,
+        rule=rule,
+    )
+
+
+def only_arm(state: GameState, arm: Arm, reason: str) -> Callable[[tuple[str, ...]], str | None]:
+    """A subset constraint: every chosen piece (by id) is of ``arm``, else ``reason``."""
+
+    def check(ids: tuple[str, ...]) -> str | None:
+        return reason if any(state.pieces[i].arm is not arm for i in ids) else None
+
+    return check
 
 
 def update_control(state: GameState) -> None:

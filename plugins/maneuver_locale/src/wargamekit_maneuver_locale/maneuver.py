@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import ChooseSubset, Game, Option, Response
+from wargamekit import Game, Response
 
 from . import rules
-from .changes import label, place
+from .changes import piece_subset, place
 from .movement import cavalry_onto_approach
 from .retreats import retreat_locale
 from .state import RESERVE, GameState, Piece
@@ -30,9 +30,7 @@ from .state import RESERVE, GameState, Piece
 __all__ = ["maneuver_attack"]
 
 
-def maneuver_attack(
-    game: Game, side: str, pieces: list[Piece], locale: str, target: str
-) -> Generator[Any, Any, bool]:
+def maneuver_attack(game: Game, side: str, pieces: list[Piece], locale: str, target: str) -> Generator[Any, Any, bool]:
     """Resolve a maneuver attack by ``pieces`` of ``side`` from ``locale`` into ``target``.
 
     Returns:
@@ -46,7 +44,10 @@ def maneuver_attack(
         "maneuver-attack",
         f"{side} makes a maneuver attack from {names[locale]} into {names[target]} with "
         f"{', '.join(p.id for p in pieces)} (from the {'reserve' if from_reserve else 'approach'})",
-        side=side, locale=locale, target=target, pieces=[p.id for p in pieces],
+        side=side,
+        locale=locale,
+        target=target,
+        pieces=[p.id for p in pieces],
     )
     outcome = {"blocked": False}
     reserve = [p for p in state.at(target, RESERVE) if p.side == enemy]
@@ -54,17 +55,19 @@ def maneuver_attack(
         key = ("block", state.player_turn, len(game.log))
 
         def block() -> Generator[Any, Any, None]:
-            chosen = yield ChooseSubset(
-                side=enemy,
-                prompt=f"Block: which {names[target]} reserve pieces move onto the approach facing {names[locale]}?",
-                options=tuple(Option(p.id, label(p)) for p in reserve),
-                min_count=1,
+            chosen = yield piece_subset(
+                enemy,
+                f"Block: which {names[target]} reserve pieces move onto the approach facing {names[locale]}?",
+                reserve,
                 rule=rules.MANEUVER,
+                min_count=1,
             )
             place(game, [state.pieces[i] for i in chosen], target, locale, "Maneuver Attacks: blocking", moved=False)
             outcome["blocked"] = True
 
-        response = Response(f"block the approach of {names[target]} facing {names[locale]}", enemy, resolve=block, key=key)
+        response = Response(
+            f"block the approach of {names[target]} facing {names[locale]}", enemy, resolve=block, key=key
+        )
         yield from game.interrupts.window(
             f"maneuver attack into {names[target]}",
             [enemy],

@@ -27,11 +27,11 @@ from collections.abc import Generator
 from typing import Any
 
 from attrs import frozen
-from wargamekit import Choose, ChooseSubset, Game, Option
+from wargamekit import Choose, Game, Option
 from wargamekit.geometry.locale import RoadClass
 
 from . import rules
-from .changes import label, place
+from .changes import only_arm, piece_subset, place
 from .scenario import Arm
 from .state import RESERVE, GameState, Piece
 
@@ -118,7 +118,8 @@ class AssaultAction:
     cost = 1
 
     def label(self, names: dict[str, str]) -> str:
-        return f"assault from {names[self.locale]} approach against the blocking approach of {names[self.target]} (1 command)"
+        here, there = names[self.locale], names[self.target]
+        return f"assault from {here} approach against the blocking approach of {there} (1 command)"
 
 
 @frozen
@@ -148,11 +149,7 @@ class Compulsory:
 def enterable(state: GameState, locale: str, side: str, n: int = 1) -> bool:
     """Whether ``n`` pieces of ``side`` may enter ``locale`` by a move: no enemy, room
     (provisional capacity), and not a locale won by assault this turn (Assaults — 後処理)."""
-    return (
-        state.holder(locale) != state.enemy(side)
-        and state.room(locale) >= n
-        and locale not in state.won_by_assault
-    )
+    return state.holder(locale) != state.enemy(side) and state.room(locale) >= n and locale not in state.won_by_assault
 
 
 def _unmoved(state: GameState, side: str, locale: str, where: str) -> list[Piece]:
@@ -211,9 +208,7 @@ def road_moves(state: GameState, side: str) -> dict[str, list[RoadMove]]:
             continue
         best: dict[str, RoadMove] = {}
         for path in _road_paths(state, p.locale, side):
-            primary = all(
-                RoadClass.PRIMARY in state.board.road_classes(a, b) for a, b in zip(path, path[1:])
-            )
+            primary = all(RoadClass.PRIMARY in state.board.road_classes(a, b) for a, b in zip(path, path[1:]))
             cost = 0 if primary else 1
             if cost > state.commands:
                 continue
@@ -238,12 +233,7 @@ def _road_paths(state: GameState, start: str, side: str) -> list[tuple[str, ...]
             return
         for n in state.board.map.road_neighbours(path[-1]):
             step = len(path)
-            if (
-                n in path
-                or state.holder(n) == enemy
-                or n in state.won_by_assault
-                or (step, n) in state.road_entries
-            ):
+            if n in path or state.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
                 continue
             walk((*path, n))
 
@@ -286,18 +276,12 @@ def cavalry_onto_approach(game: Game, side: str, pieces: list[Piece], locale: st
     if not targets or not movers:
         return
 
-    def only_cavalry(ids: tuple[str, ...]) -> str | None:
-        if any(state.pieces[i].arm is not Arm.CAVALRY for i in ids):
-            return "only cavalry may move onto an approach right after entering a locale"
-        return None
-
-    chosen = yield ChooseSubset(
-        side=side,
-        prompt=f"Cavalry that entered {names[locale]} may move onto an approach: which (none for none)?",
-        options=tuple(Option(p.id, label(p)) for p in movers),
-        min_count=0,
-        constraint=only_cavalry,
+    chosen = yield piece_subset(
+        side,
+        f"Cavalry that entered {names[locale]} may move onto an approach: which (none for none)?",
+        movers,
         rule=rules.CAVALRY,
+        constraint=only_arm(state, Arm.CAVALRY, "only cavalry may move onto an approach right after entering a locale"),
     )
     if not chosen:
         return

@@ -29,7 +29,8 @@ def retreat_destinations(state: GameState, locale: str, attacker_locale: str, si
     """Where a group of ``size`` pieces of ``side`` may retreat from ``locale`` (Retreats)."""
     enemy = state.enemy(side)
     return [
-        n for n in state.board.neighbours(locale)
+        n
+        for n in state.board.neighbours(locale)
         if n != attacker_locale and state.holder(n) != enemy and state.room(n) >= size
     ]
 
@@ -53,12 +54,20 @@ def retreat_locale(game: Game, locale: str, attacker_locale: str) -> Generator[A
             infantry = [p for p in pieces if p.arm is not Arm.CAVALRY]
             if infantry:
                 yield from take_losses(
-                    game, infantry, 1, chooser=side, rule=rules.RETREATS,
+                    game,
+                    infantry,
+                    1,
+                    chooser=side,
+                    rule=rules.RETREATS,
                     why="Retreats: the reserve's non-cavalry group loses 1 step",
                 )
         else:
             yield from take_losses(
-                game, pieces, 1, chooser=side, rule=rules.RETREATS,
+                game,
+                pieces,
+                1,
+                chooser=side,
+                rule=rules.RETREATS,
                 why="Retreats: a group on another approach loses 1 step",
             )
         alive = [p for p in pieces if p.id in state.pieces]

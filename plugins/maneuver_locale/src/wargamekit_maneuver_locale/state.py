@@ -180,10 +180,7 @@ class GameState:
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given; ``RESERVE`` for the reserve)."""
-        return [
-            p for p in self.pieces.values()
-            if p.locale == locale and (approach is None or p.approach == approach)
-        ]
+        return [p for p in self.pieces.values() if p.locale == locale and (approach is None or p.approach == approach)]
 
     def of(self, side: str) -> Iterator[Piece]:
         """The pieces of ``side``, in set-up order."""

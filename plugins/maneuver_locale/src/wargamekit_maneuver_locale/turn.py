@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Game, Option
+from wargamekit import Choose, Game, Option
 
 from . import rules
 from .assault import assault, can_assault
 from .bombardment import declare_bombardment, fire_bombardment
-from .changes import label, piece_choice, place
+from .changes import piece_choice, piece_subset, place
 from .maneuver import maneuver_attack
 from .movement import (
     AssaultAction,
@@ -126,13 +126,13 @@ def group_move(game: Game, side: str, move: GroupMove) -> Generator[Any, Any, No
     names = state.board.names
     candidates = [p for p in state.at(move.locale, move.source) if p.side == side and not p.moved]
     limit = min(group_limit(state, move), len(candidates))
-    chosen = yield ChooseSubset(
-        side=side,
-        prompt=f"{move.label(names)}: which pieces move together?",
-        options=tuple(Option(p.id, label(p)) for p in candidates),
+    chosen = yield piece_subset(
+        side,
+        f"{move.label(names)}: which pieces move together?",
+        candidates,
+        rule=rules.COMMAND,
         min_count=1,
         max_count=limit,
-        rule=rules.COMMAND,
     )
     pieces = [state.pieces[i] for i in chosen]
     state.commands -= 1
@@ -152,9 +152,7 @@ def road_move(game: Game, side: str) -> Generator[Any, Any, None]:
     state: GameState = game.state
     names = state.board.names
     options = road_moves(state, side)
-    pid = yield piece_choice(
-        side, "Road move: which piece?", [state.pieces[i] for i in options], rule=rules.ROAD
-    )
+    pid = yield piece_choice(side, "Road move: which piece?", [state.pieces[i] for i in options], rule=rules.ROAD)
     move = yield Choose.of(
         side,
         f"Road move of {pid}: to where?",

@@ -23,7 +23,9 @@ def redact(state: GameState, side: str | None) -> GameState:
     for pid, p in state.pieces.items():
         copy = attrs.evolve(p)
         if side is not None and p.side != side and not p.face_up:
-            copy = Piece(id=p.id, side=p.side, arm=None, steps=None, locale=p.locale, approach=p.approach, moved=p.moved)
+            copy = Piece(
+                id=p.id, side=p.side, arm=None, steps=None, locale=p.locale, approach=p.approach, moved=p.moved
+            )
         pieces[pid] = copy
     return attrs.evolve(
         state,
@@ -50,9 +52,8 @@ def summary_text(view: GameState) -> str:
     lines = [
         f"Turn {view.turn}/{view.turn_limit} — {view.active} to act, {view.commands} command(s) left "
         f"(you: {who}); road moves used {len(view.road_pieces)}/3",
-        "Objectives: " + ", ".join(
-            f"{names[k]} {v} VP ({view.control.get(k) or 'nobody'})" for k, v in sorted(b.objectives.items())
-        ),
+        "Objectives: "
+        + ", ".join(f"{names[k]} {v} VP ({view.control.get(k) or 'nobody'})" for k, v in sorted(b.objectives.items())),
         "Points: " + ", ".join(f"{s} {view.points(s)}" for s in view.sides),
     ]
     for loc in b.locale_ids():
@@ -75,7 +76,5 @@ def summary_text(view: GameState) -> str:
 def _piece_text(p: Piece) -> str:
     if p.arm is None:
         return f"{p.id} ?"
-    flags = "".join(
-        f for f, on in ((" up", p.face_up), (" moved", p.moved), (" declared", p.declared)) if on
-    )
+    flags = "".join(f for f, on in ((" up", p.face_up), (" moved", p.moved), (" declared", p.declared)) if on)
     return f"{p.id} {p.arm.letter}{p.steps}{flags}"
