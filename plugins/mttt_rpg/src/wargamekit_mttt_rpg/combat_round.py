@@ -194,8 +194,28 @@ def take_turn(game: Any, uid: str, same_tick: list[str]) -> Generator[Any, Any, 
     scene.acting = None
 
 
+def end_of_fight(game: Any, outcome: Outcome) -> Outcome:
+    """The end phase (结束阶段): tally every unit; unused burn points vanish (燃玉点数的消失) and
+    the soul jade burnt in the second stage is settled as lost."""
+    scene: Scene = game.state
+    scene.phase = "ended"
+    for u in scene:
+        if u.burn_points or u.converted:
+            lost = ", ".join(u.converted) or "nothing invested"
+            game.event("jade", f"{u.name}: {u.burn_points} unused burn points vanish; lost to the flames: {lost}", unit=u.id)
+            u.burn_points = 0
+    for u in scene:
+        what = f"size {u.size}, magnitude {u.magnitude}" if u.is_group else f"HP {u.hp}/{u.hp_max}"
+        game.event("tally", f"{u.name} ({u.side}): {u.status}, {what}", unit=u.id)
+    return outcome
+
+
 def play_scene(game: Any) -> Generator[Any, Any, Outcome]:
     """The whole combat scene."""
+    return end_of_fight(game, (yield from _rounds(game)))
+
+
+def _rounds(game: Any) -> Generator[Any, Any, Outcome]:
     scene: Scene = game.state
     yield from preparation(game)
     while True:

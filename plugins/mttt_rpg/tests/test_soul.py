@@ -1,0 +1,83 @@
+"""Soul disability (灵魂残疾) and burning soul jade (燃玉)."""
+
+from wargamekit_mttt_rpg.combat_actions import attack
+from wargamekit_mttt_rpg.combat_round import end_of_fight
+from wargamekit_mttt_rpg.damage import apply_decisive
+from wargamekit_mttt_rpg.interrupt_phase import open_window
+from wargamekit_mttt_rpg.soul import disability_tier, jade_cost, max_boost, max_die_boost
+
+
+def setup(make, faces=(), boss=False, interrupts=False):
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=2, boss_fight=boss),
+             list(faces), interrupts=interrupts)
+    for u in h.state:
+        u.initiative = 10
+        h.state.track.set(u.id, 10)
+    return h, h.unit("akari"), h.unit("kyo")
+
+
+def test_disability_tiers():
+    """灵魂残疾: 1–4 HP, 5–8 HP, 9–13 HP and 14+ HP tiers."""
+    assert [disability_tier(n) for n in (1, 4, 5, 8, 9, 13, 14)] == [1, 1, 2, 2, 3, 3, 4]
+
+
+def test_disability_replaces_lethal_damage_with_two_hp_and_a_physical_penalty(make):
+    """灵魂残疾: instead of the damage, 2 HP (never below 1); 1–4 HP: −5 on a GM-chosen physical attribute."""
+    h, akari, kyo = setup(make)
+    h.run(apply_decisive(h, kyo, akari, 4, 8), [True, "agility"])
+    assert akari.hp == 5 and akari.attribute_penalties == {"agility": 5} and akari.disability_used
+    h.run(apply_decisive(h, kyo, akari, 3, 8))  # once per story: not offered again
+    assert akari.hp == 2
+
+
+def test_disability_of_five_to_eight_adds_a_mental_penalty_and_never_kills(make):
+    """灵魂残疾: 5–8 HP also −5 on a mental attribute; HP never drops below 1 from it."""
+    h, akari, kyo = setup(make)
+    akari.hp = 2
+    h.run(apply_decisive(h, kyo, akari, 6, 8), [True, "strength", "charisma"])
+    assert akari.hp == 1 and akari.attribute_penalties == {"strength": 5, "charisma": 5}
+
+
+def test_disability_of_nine_doubles_wound_penalties(make):
+    """灵魂残疾: 9+ HP negated in the scene doubles the wound penalties for the rest of it."""
+    h, akari, kyo = setup(make)
+    akari.hp = 3
+    before = akari.wound
+    h.run(apply_decisive(h, kyo, akari, 9, 12), [True, "strength", "charisma"])
+    assert akari.hp == 1 and akari.wound == 2 * 2 and before == 1
+
+
+def test_only_player_characters_may_take_a_disability(make):
+    """灵魂残疾: it is the player's request; the GM's characters never get the offer."""
+    h, akari, kyo = setup(make)
+    h.run(apply_decisive(h, akari, kyo, 4, 8))
+    assert kyo.hp == 3 and not kyo.disability_used
+
+
+def test_jade_costs_an_arithmetic_series_up_to_the_maximum_face():
+    """燃玉点数的使用: raising a die by k costs 1 + 2 + … + k; never past the die's maximum face."""
+    assert [jade_cost(k) for k in range(5)] == [0, 1, 3, 6, 10]
+    assert max_boost(9) == 3 and max_die_boost(face=18, sides=20, points=50) == 2
+
+
+def test_burning_jade_boosts_the_hit_die_in_a_boss_fight(make):
+    """燃玉: only in boss fights; the first boost ignites all remaining soul jade (first stage)."""
+    h, akari, kyo = setup(make, faces=[12, 3, 3], boss=True)
+    h.run(attack(h, akari, kyo, "withering", []), [4, "passive defense"])
+    # 12 + 4 boosted = 16, + 8 = 24 hits; 30 jade ignited, 10 burnt
+    assert akari.ignited and akari.soul_jade == 0 and akari.burn_points == 20
+    assert any("hit check die 12 -> 16" in t for t in h.texts())
+    plain, a2, k2 = setup(make, faces=[12, 3, 3], boss=False)
+    plain.run(attack(plain, a2, k2, "withering", []), ["passive defense"])
+    assert not a2.ignited
+
+
+def test_second_stage_converts_invested_jade_and_points_vanish_after_the_fight(make):
+    """燃玉点数的获得/消失: after ignition, invested jade converts (lost after the fight); unused points vanish."""
+    h, akari, kyo = setup(make, boss=True, interrupts=True)
+    akari.ignited, akari.burn_points = True, 5
+    h.run(open_window(h, "turn start", active="akari"), ["Akari: burn spell: Ribbon Shield"])
+    assert akari.burn_points == 25 and akari.converted == ["spell: Ribbon Shield"]
+    end_of_fight(h, None)
+    assert akari.burn_points == 0
+    assert any("lost to the flames: spell: Ribbon Shield" in t for t in h.texts())
