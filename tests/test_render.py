@@ -257,6 +257,30 @@ def test_locales_are_labelled_with_capacity_and_terrain():
     assert a_texts == ["A Mill", "cap 4 · village"]
 
 
+def test_locale_title_drops_an_id_that_only_repeats_the_name():
+    """A locale whose id is its name squashed is titled by its name; a long id and name split over two lines."""
+    m = LocaleMap()
+    m.add_locale(Locale("castelceriolo", "Castel Ceriolo"))
+    m.add_locale(Locale("12", "Marengo"))
+    m.add_locale(Locale("bormidanord", "Bormida north ford", capacity=4))
+    pos = {"castelceriolo": (0, 0), "12": (300, 0), "bormidanord": (600, 0)}
+    texts = [[t.text for t in g.iter(f"{{{NS['svg']}}}text")]
+             for g in by_class(parse(render_locale_map(m, pos)), "g", "locale")]
+    assert texts == [["12 Marengo", "cap 0"], ["Bormida north ford", "bormidanord · cap 4"],
+                     ["Castel Ceriolo", "cap 0"]]
+
+
+def test_wide_characters_shrink_the_font_more():
+    """A counter label in CJK characters gets a smaller font than as many Latin letters."""
+    m = small_map()
+    sizes = []
+    for label in ("Tiger", "虎式坦克重"):
+        root = parse(render_hex_map(m, terrain_colors=COLORS, labels=False, units=[UnitGlyph(m.hex_at(1, 1), label, "#444")]))
+        (text,) = [t for t in root.iter(f"{{{NS['svg']}}}text")]
+        sizes.append(float(text.get("font-size")))
+    assert sizes[1] < sizes[0]
+
+
 def test_approach_widths_have_distinct_strokes_on_the_defenders_side():
     """Narrow and wide approaches get distinct stroke widths; each bar is on the defender's side."""
     m, pos = locale_map()

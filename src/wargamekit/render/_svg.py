@@ -8,6 +8,7 @@ elements instead, so that a reader (or a test with :mod:`xml.etree`) finds a hex
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 import drawsvg as dw
@@ -15,8 +16,10 @@ from drawsvg.types import DrawingBasicElement
 
 __all__ = ["FONT", "Polygon", "SvgLine", "badge", "counter", "fmt", "points", "text"]
 
-#: One font stack for every label (sans-serif reads best at small sizes).
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: One font stack for every label (sans-serif reads best at small sizes); the CJK fonts serve
+#: rulesets whose unit names are Chinese or Japanese.
+FONT = ("DejaVu Sans, Verdana, Arial, 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'PingFang SC', "
+        "'Hiragino Sans', 'Microsoft YaHei', sans-serif")
 
 Point = tuple[float, float]
 
@@ -57,11 +60,17 @@ def text(content: str, x: float, y: float, size: float, **kwargs: object) -> dw.
     return dw.Text(content, fmt(size), fmt(x), fmt(y), **kwargs)
 
 
+def text_ems(content: str) -> float:
+    """The width of ``content`` in ems, roughly: a CJK (wide) character is 1 em, any other about
+    0.7 (bold DejaVu Sans)."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.7 for c in content)
+
+
 def fit_font(content: str, size: float, width: float) -> float:
-    """``size``, shrunk so that ``content`` fits in ``width`` (about 0.6 em per character)."""
+    """``size``, shrunk so that ``content`` fits in ``width``."""
     if not content:
         return size
-    return min(size, width / (0.7 * len(content)))  # bold DejaVu is about 0.7 em a character
+    return min(size, width / text_ems(content))
 
 
 def counter(
@@ -120,7 +129,7 @@ def badge(cx: float, cy: float, content: str, size: float, *, fill: str, text_co
 
 def badge_width(content: str, size: float) -> float:
     """The width of a :func:`badge` with this text."""
-    return max(size * 0.7 * len(content) + size * 0.8, size * 1.4)
+    return max(size * text_ems(content) + size * 0.8, size * 1.4)
 
 
 def unit_vector(dx: float, dy: float) -> Point:

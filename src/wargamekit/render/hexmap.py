@@ -305,7 +305,7 @@ def _legend_rows(items: Sequence[tuple[str, str, HexsideStyle | None]], size: fl
     rows: list[list[int]] = [[]]
     x = 0.0
     for i, (name, _, _) in enumerate(items):
-        w = size * 0.6 + len(name) * font * 0.62 + size * 0.45
+        w = size * 0.6 + _svg.text_ems(name) * font * 0.9 + size * 0.45
         if rows[-1] and x + w > width:
             rows.append([])
             x = 0.0
@@ -333,5 +333,5 @@ def _legend(x: float, y: float, size: float, items: Sequence[tuple[str, str, Hex
                                           stroke_width=_svg.fmt(style.width * size)))
             group.append(_svg.text(name, xx + size * 0.55, yy + swatch / 2, font, text_anchor="start",
                                    fill="#1a1a1a"))
-            xx += size * 0.6 + len(name) * font * 0.62 + size * 0.45
+            xx += size * 0.6 + _svg.text_ems(name) * font * 0.9 + size * 0.45
     return group

@@ -128,10 +128,11 @@ def render_locale_map(
         group = dw.Group(class_="locale", data_locale=loc.id)
         group.append(dw.Rectangle(_svg.fmt(cx - w / 2), _svg.fmt(cy - h / 2), w, h, rx=10,
                                   fill=colors.get(loc.terrain, "#f5efd9"), stroke="#4a5568", stroke_width=2))
-        name = f"{loc.id} {loc.name}".strip() if loc.name and loc.name != loc.id else loc.id
+        name, id_elsewhere = _title(loc.id, loc.name, w - 12)
+        # When the title had no room for the id, it heads the second line.
+        details = [loc.id, f"cap {loc.capacity}"] if id_elsewhere else [f"cap {loc.capacity}"]
         group.append(_svg.text(name, cx, cy - h / 2 + 14, _svg.fit_font(name, 14, w - 12), fill="#1a1a1a",
                                font_weight="bold"))
-        details = [f"cap {loc.capacity}"]
         if loc.terrain in tnames:
             details.append(tnames[loc.terrain])
         group.append(_svg.text(" · ".join(details), cx, cy - h / 2 + 30, 11, fill="#4a5568"))
@@ -196,6 +197,20 @@ def render_locale_map(
             piece_group.append(_piece(piece, bx + uy * k * (_PIECE + 3), by - ux * k * (_PIECE + 3)))
     drawing.append(piece_group)
     return drawing.as_svg()
+
+
+def _title(locale_id: str, name: str, width: float) -> tuple[str, bool]:
+    """The title, and whether the id must be shown elsewhere: ``"12 Marengo"``; just the name
+    when the id only repeats it squashed (``"marengo"``); the name alone, the id moved, when
+    both would not fit in ``width`` at a readable size."""
+    if not name or name == locale_id:
+        return locale_id, False
+    if "".join(name.split()).lower() == locale_id.lower():
+        return name, False
+    both = f"{locale_id} {name}"
+    if _svg.fit_font(both, 14, width) < 11:
+        return name, True
+    return both, False
 
 
 def _approach_spot(approach: Approach, pos: Mapping[str, tuple[float, float]], w: float,
