@@ -1,0 +1,127 @@
+"""The combat flow (战斗流程): preparation, the three phases, turn order, joining, wait, aim, ready."""
+
+from wargamekit import Choose, Game, ScriptedDice
+from wargamekit_mttt_rpg import MtttRpg
+from wargamekit_mttt_rpg.combat_round import round_start
+from wargamekit_mttt_rpg.initiative import set_initiative
+
+
+def drive(game, answers):
+    """Answer the pending decisions in order; a string picks the option starting with it."""
+    for raw in answers:
+        d = game.pending
+        assert d is not None, f"the game ended before {raw!r}"
+        if isinstance(d, Choose) and isinstance(raw, str):
+            hits = [i for i, label in enumerate(d.labels) if label.startswith(raw)]
+            assert hits, f"{d.prompt}: no {raw!r} in {d.labels}"
+            raw = hits[0]
+        game.answer(raw)
+
+
+def texts(game):
+    return [e.text for e in game.log if e.kind not in ("choice",)]
+
+
+def duel(faces, interrupts=False):
+    return Game.new(MtttRpg(), "duel", options={"interrupts": interrupts}, dice=ScriptedDice(faces))
+
+
+def test_preparation_then_turns_from_high_to_low():
+    """准备阶段 then 阶段1/2/3: join battle for all, pools unfold, turns from the highest initiative down."""
+    game = duel([10, 8])
+    drive(game, ["move toward Kyo", "move toward Akari"])
+    log = texts(game)
+    order = [t for t in log if t.startswith(("Akari joins", "Kyo joins", "round 1", "round 2"))]
+    assert order == [
+        "Akari joins battle with initiative 13", "Kyo joins battle with initiative 10",
+        "round 1: activation speed 1; pools unfold", "round 1 begins",
+        "round 1, tick 13: Akari's turn", "round 1, tick 10: Kyo's turn", "round 1 ends: leftover MP lapses; the order is recomputed",
+        "round 2: activation speed 1; pools unfold", "round 2 begins", "round 2, tick 13: Akari's turn",
+    ]
+    akari = game.state.unit("akari")
+    assert (akari.order_cap, akari.order_mp) == (2, 2)  # two long-river units: speed 1 per round
+
+
+def test_wait_adds_five_times_the_consecutive_waits():
+    """战斗行动 / 待机: skipping the turn raises initiative next round by 5 × consecutive waits."""
+    game = duel([10, 8])
+    drive(game, ["wait", "wait", "wait", "wait"])
+    akari = game.state.unit("akari")
+    assert akari.initiative == 13 + 5 + 10
+    drive(game, ["full defense", "wait"])
+    assert akari.initiative == 28 and akari.consecutive_waits == 0  # the run is broken
+
+
+def test_equal_initiative_a_yielding_player_goes_second():
+    """先导度变动和同步动作: equal values act together; a player who yields lets the other go first."""
+    game = duel([9, 10])
+    assert game.pending.prompt.startswith("Akari acts at tick 12 together with Kyo")
+    drive(game, [True, False])
+    assert game.pending.prompt.startswith("Kyo")
+
+
+def test_equal_initiative_both_eager_toss_a_coin():
+    """先导度变动和同步动作: if both want to go first, a coin toss breaks the tie."""
+    game = duel([9, 10, 1])
+    drive(game, [False, False])
+    assert game.pending.prompt.startswith("Kyo")
+    assert any(t.startswith("coin toss: who acts first at tick 12") for t in texts(game))
+
+
+def test_aim_delays_the_attack_spending_initiative_per_tick():
+    """战斗行动 / 瞄准: spend 1 initiative per tick of delay; the delayed attack gets half of it to hit."""
+    game = duel([10, 8, 9, 3, 3])
+    drive(game, ["aim", 4])
+    akari = game.state.unit("akari")
+    assert akari.initiative == 9 and akari.aim_bonus == 2
+    assert game.pending.prompt.startswith("Kyo (initiative 10")  # Kyo acts at tick 10 first
+    drive(game, ["full defense"])
+    assert game.pending.prompt.startswith("Akari (initiative 9")
+    labels = game.pending.labels
+    assert labels[0].startswith("aimed withering attack on Kyo (+2 to hit)")
+    assert not any(label.startswith("move") for label in labels)
+
+
+def test_ready_weapon_costs_two_initiative_and_keeps_the_standard_action():
+    """战斗行动 / 拔出/预备武器: readying a weapon costs 2 initiative, not the standard action."""
+    game = duel([10, 8])
+    drive(game, ["ready Knife"])
+    akari = game.state.unit("akari")
+    assert akari.weapon == "knife" and akari.initiative == 11
+    assert game.pending.prompt.startswith("Akari (initiative 11")
+    assert not any(label.startswith("ready") for label in game.pending.labels)
+    drive(game, ["full defense"])
+    assert game.pending.prompt.startswith("Kyo")
+
+
+def test_initiative_rising_past_the_tick_acts_at_the_next_tick(make):
+    """先导度变动和同步动作: one turn a round; rising above the current tick, she acts at the next tick."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes")), [], interrupts=False)
+    track = h.state.track
+    for uid, value in (("akari", 13), ("kyo", 6)):
+        h.unit(uid).initiative = value
+        track.set(uid, value)
+    assert track.next_turn().actors == ("akari",)
+    set_initiative(h, h.unit("kyo"), 20, why="test")
+    turn = track.next_turn()
+    assert turn.actors == ("kyo",) and turn.number == 13
+    set_initiative(h, h.unit("akari"), 30, why="test")
+    assert track.next_turn() is None  # Akari already acted this round
+
+
+def test_joining_mid_fight_prepared_or_unprepared(make):
+    """中途加入: a prepared newcomer acts this round at her initiative; an unprepared one next round."""
+    for prepared, acts in ((True, True), (False, False)):
+        h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"),
+                               make.unit_entry("mio", "heroes", joins_round=2, prepared=prepared)), [11], interrupts=False)
+        assert h.unit("mio").status == "absent" and "mio" not in h.state.track.values
+        h.state.round = 2
+        round_start(h)
+        assert h.unit("mio").initiative == 12 and ("mio" in h.state.track.pending()) == acts
+
+
+def test_round_limit_ends_in_a_draw():
+    """Scene data: the round limit ends the fight undecided (the GM's call to break off)."""
+    game = duel([10, 8] + [1] * 10)
+    drive(game, ["wait", "wait"] * 10)
+    assert game.over and game.outcome.winner is None and "round limit (10)" in game.outcome.reason
