@@ -61,7 +61,7 @@ def test_no_two_pieces_enter_the_same_locale_on_the_same_step(kit):
     kit.act(g, "road move (one piece, up to 3 locales along a road)")
     assert kit.labels(g) == ["A3"]
     kit.act(g, "A3")
-    # A3 may enter c on step 1 (A1 entered it on step 2) but not d? d is free on step 2
+    # A3 may enter c on step 1: A1 entered c on step 2, a different step
     assert "B -> C (primary road, 0 commands)" in kit.labels(g)
 
 
