@@ -93,7 +93,9 @@ def counter(
     )
     lines = _wrap([line for line in lines if line], side)
     if lines:
-        size = min(fit_font(line, side * 0.34, side * 0.9) for line in lines)
+        # As large as fits: every line within the counter's width, all lines within its height.
+        size = min(min(fit_font(line, side * 0.34, side * 0.86) for line in lines),
+                   side * 0.86 / (1.15 * len(lines)))
         step = size * 1.15
         top = cy - step * (len(lines) - 1) / 2
         for i, line in enumerate(lines):
