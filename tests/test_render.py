@@ -270,6 +270,23 @@ def test_locale_title_drops_an_id_that_only_repeats_the_name():
                      ["Castel Ceriolo", "cap 0"]]
 
 
+@pytest.mark.parametrize("label", ["Tiger", "B1 Bis", "Panzergrenadiere", "四号D型"])
+def test_counter_text_fits_inside_the_counter(label):
+    """Every line of a counter's text fits its width (at about 0.7 em a Latin letter), and all lines its height."""
+    m = small_map()
+    root = parse(render_hex_map(m, terrain_colors=COLORS, labels=False,
+                                units=[UnitGlyph(m.hex_at(1, 1), label, "#444", sublabel="#8 M")]))
+    (unit,) = by_class(root, "g", "unit")
+    rect = next(unit.iter(f"{{{NS['svg']}}}rect"))
+    side = float(rect.get("width"))
+    texts = list(unit.iter(f"{{{NS['svg']}}}text"))
+    size = float(texts[0].get("font-size"))
+    assert len(texts) * size * 1.15 <= side
+    for t in texts:
+        ems = sum(1.0 if ord(c) > 0x2E80 else 0.7 for c in t.text)
+        assert ems * size <= side
+
+
 def test_wide_characters_shrink_the_font_more():
     """A counter label in CJK characters gets a smaller font than as many Latin letters."""
     m = small_map()
