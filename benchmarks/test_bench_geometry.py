@@ -120,3 +120,168 @@ def test_cost_field_dijkstra(compare):
     field = compare(ours, {"networkx": networkx_dijkstra}, rounds=2, ours_rounds=5)
     nxd = networkx_dijkstra()
     assert all(field[hx.to_offset()] == d for hx, d in list(nxd.items())[:500])
+
+
+# -- movement on a 200x200 weighted grid, graph building included -------------------------------
+
+MOVE_W = MOVE_H = 200
+MOVE_COSTS = np.array([1.0, 2.0, 3.0])
+
+
+def _move_setup():
+    rng = np.random.default_rng(RNG_SEED)
+    table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "woods", 2), TerrainType(2, "marsh", 3)])
+    terrain = rng.integers(0, 3, (MOVE_W, MOVE_H)).astype(np.int16)
+    return table, terrain, Hex.from_offset(MOVE_W // 2, MOVE_H // 2)
+
+
+def _scipy_plain_graph(terrain):
+    """The plain numpy + scipy way: neighbour arrays by offset arithmetic, COO -> CSR."""
+    from scipy.sparse import csr_matrix
+
+    w, h = terrain.shape
+    col, row = np.meshgrid(np.arange(w), np.arange(h), indexing="ij")
+    col, row = col.ravel(), row.ravel()
+    q, r = col, row - (col >> 1)
+    srcs, dsts = [], []
+    for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+        nq, nr = q + dq, r + dr
+        nc, nrow = nq, nr + (nq >> 1)
+        ok = (nc >= 0) & (nc < w) & (nrow >= 0) & (nrow < h)
+        srcs.append((col * h + row)[ok])
+        dsts.append((nc * h + nrow)[ok])
+    src, dst = np.concatenate(srcs), np.concatenate(dsts)
+    wgt = MOVE_COSTS[terrain.ravel()[dst]]
+    return csr_matrix((wgt, (src, dst)), shape=(w * h, w * h))
+
+
+def _networkx_graph(terrain):
+    w, h = terrain.shape
+    g = nx.DiGraph()
+    for c in range(w):
+        for r in range(h):
+            hx = Hex.from_offset(c, r)
+            for nb in hx.neighbours():
+                nc, nr = nb.to_offset()
+                if 0 <= nc < w and 0 <= nr < h:
+                    g.add_edge(hx, nb, weight=MOVE_COSTS[terrain[nc, nr]])
+    return g
+
+
+def test_cost_field_200_cold(compare):
+    """Cost field, 200x200 weighted grid, graph built every round: ours (new HexMap) vs plain scipy CSR + Dijkstra vs networkx."""
+    from scipy.sparse.csgraph import dijkstra
+
+    table, terrain, start = _move_setup()
+    si = start.to_offset()[0] * MOVE_H + start.to_offset()[1]
+
+    def ours():
+        return HexMap(MOVE_W, MOVE_H, table, terrain=terrain).cost_field(start, "infantry")
+
+    m = HexMap(MOVE_W, MOVE_H, table, terrain=terrain)
+
+    def ours_invalidated():
+        m.invalidate()
+        return m.cost_field(start, "infantry")
+
+    def scipy_plain():
+        return dijkstra(_scipy_plain_graph(terrain), directed=True, indices=si)
+
+    def scipy_dijkstra_only(graph=_scipy_plain_graph(terrain)):
+        return dijkstra(graph, directed=True, indices=si)
+
+    def networkx_dijkstra():
+        return nx.single_source_dijkstra_path_length(_networkx_graph(terrain), start)
+
+    field = compare(ours, {"ours_invalidate": ours_invalidated, "scipy_plain": scipy_plain,
+                           "scipy_dijkstra_only": scipy_dijkstra_only, "networkx": networkx_dijkstra},
+                    rounds=3, ours_rounds=10)
+    assert np.array_equal(field.ravel(), scipy_plain())
+
+
+def test_reachable_200_cold(compare):
+    """Reachable set within 12 MP, 200x200 weighted grid, graph built every round: ours vs plain scipy (limit) vs networkx (cutoff)."""
+    from scipy.sparse.csgraph import dijkstra
+
+    table, terrain, start = _move_setup()
+    si = start.to_offset()[0] * MOVE_H + start.to_offset()[1]
+    allowance = 12
+
+    def ours():
+        return HexMap(MOVE_W, MOVE_H, table, terrain=terrain).reachable(start, allowance, "infantry")
+
+    def scipy_plain():
+        d = dijkstra(_scipy_plain_graph(terrain), directed=True, indices=si, limit=allowance)
+        hit = np.flatnonzero(d <= allowance)
+        return hit, d[hit]
+
+    def networkx_dijkstra():
+        return nx.single_source_dijkstra_path_length(_networkx_graph(terrain), start, cutoff=allowance)
+
+    got = compare(ours, {"scipy_plain": scipy_plain, "networkx": networkx_dijkstra}, rounds=3, ours_rounds=10)
+    hit, dist = scipy_plain()
+    assert {(int(i) // MOVE_H, int(i) % MOVE_H): float(d) for i, d in zip(hit, dist)} == {
+        hx.to_offset(): c for hx, c in got.items()}
+
+
+# -- disks and lines ------------------------------------------------------------------------------
+
+
+def test_disks_1000_radius_20(compare):
+    """1,000 disks of radius 20 (1,261 hexes each): ours vs plain numpy (meshgrid mask per disk)."""
+    rng = np.random.default_rng(RNG_SEED)
+    centers = rng.integers(-500, 500, size=(1000, 2)).astype(np.int32)
+    radius = 20
+
+    def numpy_plain():
+        k = np.arange(-radius, radius + 1, dtype=np.int32)
+        dq, dr = np.meshgrid(k, k, indexing="ij")
+        keep = np.abs(dq + dr) <= radius
+        offs = np.column_stack((dq[keep], dr[keep]))
+        return centers[:, None, :] + offs[None, :, :]
+
+    def numpy_per_disk():
+        k = np.arange(-radius, radius + 1, dtype=np.int32)
+        out = []
+        for cq, cr in centers.tolist():
+            dq, dr = np.meshgrid(k, k, indexing="ij")
+            keep = np.abs(dq + dr) <= radius
+            out.append(np.column_stack((dq[keep] + cq, dr[keep] + cr)))
+        return out
+
+    res = compare(lambda: hexbatch.disks(centers, radius),
+                  {"numpy_broadcast": numpy_plain, "numpy_per_disk": numpy_per_disk}, rounds=5)
+    assert np.array_equal(res, numpy_plain())
+
+
+def _lines_float_numpy(a, b):
+    """The plain numpy form: interpolate cube points in float64, nudge, cube-round (int32 output)."""
+    a64, b64 = a.astype(np.int64), b.astype(np.int64)
+    dq, dr = b64[:, 0] - a64[:, 0], b64[:, 1] - a64[:, 1]
+    n = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+    counts = n + 1
+    offsets = np.zeros(len(n) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    seg = np.repeat(np.arange(len(n)), counts)
+    i = np.arange(offsets[-1]) - offsets[seg]
+    nn = np.maximum(n, 1)[seg].astype(np.float64)
+    t = i / nn
+    x = a64[seg, 0] + dq[seg] * t + 1e-6
+    y = a64[seg, 1] + dr[seg] * t + 2e-6
+    z = -x - y
+    rx, ry, rz = np.round(x), np.round(y), np.round(z)
+    ddx, ddy, ddz = np.abs(rx - x), np.abs(ry - y), np.abs(rz - z)
+    fx = (ddx > ddy) & (ddx > ddz)
+    fy = ~fx & (ddy > ddz)
+    rx = np.where(fx, -ry - rz, rx)
+    ry = np.where(fy, -rx - rz, ry)
+    return offsets, np.column_stack((rx, ry)).astype(np.int32)
+
+
+def test_lines_20k(compare):
+    """20,000 lines on a 200x200 map (about 2.7M hexes): ours (exact integer form) vs the plain numpy float form."""
+    _cls, a, b = _los_setup()
+    a, b = a[:20_000], b[:20_000]
+    off, flat = compare(lambda: hexbatch.lines(a, b), {"numpy_float": lambda: _lines_float_numpy(a, b)},
+                        rounds=3, ours_rounds=5)
+    assert off[-1] == len(flat)

@@ -218,3 +218,12 @@ def test_disk_offsets_are_cached_and_read_only():
     assert d1 is not d2 and np.array_equal(d1, d2) and d1.flags.writeable
     with pytest.raises(ValueError):
         hexbatch.disk(Hex(0, 0), -1)
+
+
+@given(st.lists(st.tuples(coords, coords), min_size=1, max_size=5), st.integers(0, 4))
+def test_disks_agree(centers, n):
+    """Batch disks equal the scalar disk of each centre, in the same order."""
+    got = hexbatch.disks(np.array(centers, dtype=np.int32), n)
+    assert got.shape == (len(centers), 3 * n * (n + 1) + 1, 2)
+    for row, (q, r) in zip(got.tolist(), centers):
+        assert [Hex(*x) for x in row] == Hex(q, r).disk(n)

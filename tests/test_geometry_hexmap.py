@@ -220,3 +220,59 @@ def test_hexside_los_counts_each_crossing():
     assert [x.tolist() for x in m.line_of_sight_batch(pa, pb, hexside_at_ends=True)] == [[0, 0], [3, 1]]
     assert [x.tolist() for x in blocking.line_of_sight_batch(pa, pb)] == [[2, 0], [0, 0]]
     assert [x.tolist() for x in blocking.line_of_sight_batch(pa, pb, stop_after_blocking=1)] == [[1, 0], [0, 0]]
+
+
+def _random_move_map(rng, layout):
+    w, h = int(rng.integers(1, 14)), int(rng.integers(1, 14))
+    m = HexMap(w, h, TABLE, layout, terrain=rng.choice([0, 0, 1, 2, 3], size=(w, h)).astype(np.int16))
+    for hx in m.hexes():
+        for d in (0, 1, 2):
+            if rng.random() < 0.15:
+                m.set_hexside(hx, d, int(rng.integers(1, 3)))
+    return m
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_limited_search_equals_full_search(seed, layout):
+    """A limited cost field / reachable set (searched on a block of the map) equals the full field cut at the limit."""
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    starts = [m.hex_at(int(rng.integers(0, m.width)), int(rng.integers(0, m.height))) for _ in range(int(rng.integers(1, 3)))]
+    blocked = rng.random((m.width, m.height)) < 0.1
+    zoc = [hx for hx in m.hexes() if rng.random() < 0.1]
+    limit = float(rng.integers(0, 7))
+    for unit in ("infantry", "vehicle"):
+        full = m.cost_field(starts, unit, blocked=blocked, stop=zoc)
+        cut = np.where(full <= limit, full, math.inf)
+        assert np.array_equal(m.cost_field(starts, unit, blocked=blocked, stop=zoc, limit=limit), cut)
+        pred = m.cost_field(starts, unit, blocked=lambda hx: bool(blocked[m.offset(hx)]), stop=set(zoc), limit=limit)
+        assert np.array_equal(pred, cut)
+        reach = m.reachable(starts[0], limit, unit, blocked=blocked, stop=zoc)
+        one = m.cost_field(starts[0], unit, blocked=blocked, stop=zoc)
+        assert reach == {hx: float(one[m.offset(hx)]) for hx in m.hexes() if one[m.offset(hx)] <= limit}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_graph_is_scipys_own_csr(seed, layout):
+    """The CSR graph built directly equals scipy's COO -> CSR of the same edges (so Dijkstra ties break as before)."""
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    g = m._graph("vehicle", np.array([0]), None, None)
+    src, dst, wgt = [], [], []
+    for a in m.hexes():
+        for b in m.neighbours(a):
+            c = m.movement_cost(a, b, "vehicle")
+            if math.isfinite(c):
+                src.append(m._index(a))
+                dst.append(m._index(b))
+                wgt.append(c)
+    n = m.width * m.height
+    ref = csr_matrix((wgt, (src, dst)), shape=(n, n))
+    ref.sort_indices()
+    assert g.indptr.tolist() == ref.indptr.tolist()
+    assert g.indices.tolist() == ref.indices.tolist()
+    assert g.data.tolist() == ref.data.tolist()

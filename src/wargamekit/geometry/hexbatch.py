@@ -27,6 +27,7 @@ __all__ = [
     "as_hex_array",
     "distance",
     "disk",
+    "disks",
     "axial_to_offset",
     "offset_to_axial",
     "lines",
@@ -117,6 +118,24 @@ def disk(center: Hex | tuple[int, int], radius: int) -> np.ndarray:
         raise ValueError(f"disk radius must be >= 0, got {radius}")
     cq, cr = (center.q, center.r) if isinstance(center, Hex) else center
     return _disk_offsets(int(radius)) + np.array([cq, cr], dtype=np.int32)
+
+
+def disks(centers: np.ndarray, radius: int) -> np.ndarray:
+    """The disk of ``radius`` around each centre: int32 ``(N, M, 2)``, each disk in the order of :meth:`Hex.disk`.
+
+    Raises:
+        ValueError: If ``radius`` is negative or ``centers`` is not ``(N, 2)``.
+
+    >>> disks(np.array([[0, 0], [5, -2]]), 1)[1].tolist()
+    [[4, -2], [4, -1], [5, -3], [5, -2], [5, -1], [6, -3], [6, -2]]
+    """
+    if radius < 0:
+        raise ValueError(f"disk radius must be >= 0, got {radius}")
+    c = as_hex_array(centers)
+    offs = _disk_offsets(int(radius))
+    out = np.empty((len(c), len(offs), 2), dtype=np.int32)
+    np.add(c[:, None, :], offs[None, :, :], out=out)
+    return out
 
 
 def axial_to_offset(hexes: np.ndarray, layout: OffsetLayout = OffsetLayout.ODD_Q) -> np.ndarray:

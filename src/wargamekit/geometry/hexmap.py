@@ -192,6 +192,54 @@ class Path:
     cost: float
 
 
+def _parity_steps(layout: OffsetLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per parity class ``2 * (col % 2) + (row % 2)``: the six neighbour steps sorted by flat index.
+
+    Returns ``(direction, dcol, drow)``, each ``(4, 6)``: slot ``k`` of a hex of class ``p`` is
+    its neighbour in direction ``direction[p, k]``, at offset ``(col + dcol, row + drow)``. A
+    hex's neighbours' offsets depend on its parities only, and sorting by ``(dcol, drow)`` sorts
+    by the flat index ``col * height + row``.
+    """
+    dirs, dcols, drows = [], [], []
+    for pc in (0, 1):
+        for pr in (0, 1):
+            col, row = 10 + pc, 10 + pr
+            q, r = offset_to_axial(np.array([[col, row]]), layout)[0].tolist()
+            steps = []
+            for d, (dq, dr) in enumerate(DIRECTIONS):
+                nc, nr = axial_to_offset(np.array([[q + dq, r + dr]]), layout)[0].tolist()
+                steps.append((nc - col, nr - row, d))
+            steps.sort()
+            dcols.append([x[0] for x in steps])
+            drows.append([x[1] for x in steps])
+            dirs.append([x[2] for x in steps])
+    return np.array(dirs, dtype=np.int64), np.array(dcols, dtype=np.int32), np.array(drows, dtype=np.int32)
+
+
+_PARITY_STEPS = {layout: _parity_steps(layout) for layout in OffsetLayout}
+
+
+def _block_neighbours(layout: OffsetLayout, col0: int, row0: int, cols: int, rows: int
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Neighbours of each hex of a block of the map, in CSR order (sorted by index).
+
+    Returns ``(nbr, direction)``, both ``(cols * rows, 6)``: the neighbour's index local to the
+    block (-1 outside it) and the direction it lies in.
+    """
+    c = np.arange(col0, col0 + cols, dtype=np.int32)
+    r = np.arange(row0, row0 + rows, dtype=np.int32)
+    pclass = (2 * (c[:, None] & 1) + (r[None, :] & 1)).ravel()
+    dirs, dcol, drow = _PARITY_STEPS[layout]
+    nc = dcol[pclass]
+    nc += np.repeat(c - col0, rows)[:, None]
+    nr = drow[pclass]
+    nr += np.tile(r - row0, cols)[:, None]
+    nbr = nc * rows
+    nbr += nr
+    nbr[(nc < 0) | (nc >= cols) | (nr < 0) | (nr >= rows)] = -1
+    return nbr, dirs[pclass]
+
+
 def _zeros(shape_attr: str, dtype: type):
     def make(self: HexMap) -> np.ndarray:
         extra = (6,) if shape_attr == "hexsides" else ()
@@ -230,8 +278,8 @@ class HexMap:
     terrain: np.ndarray = _zeros("terrain", np.int16)
     elevation: np.ndarray = _zeros("elevation", np.int16)
     hexsides: np.ndarray = _zeros("hexsides", np.int8)
-    _graphs: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
-    _nbr: np.ndarray = field(init=False, repr=False)
+    _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
+    _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.width <= 0 or self.height <= 0:
@@ -240,22 +288,14 @@ class HexMap:
             arr = getattr(self, name)
             if arr.shape != (self.width, self.height, *extra):
                 raise ValueError(f"{name} has shape {arr.shape}, expected {(self.width, self.height, *extra)}")
-        self._nbr = self._neighbour_table()
 
     # -- coordinates --------------------------------------------------------------------------
 
-    def _neighbour_table(self) -> np.ndarray:
-        """Flat index of each hex's neighbour in each direction, -1 if off the map."""
-        cols, rows = np.meshgrid(np.arange(self.width), np.arange(self.height), indexing="ij")
-        axial = offset_to_axial(np.column_stack((cols.ravel(), rows.ravel())), self.layout)
-        nbr = np.full((axial.shape[0], 6), -1, dtype=np.int64)
-        for d, (dq, dr) in enumerate(DIRECTIONS):
-            from wargamekit.geometry.hexbatch import axial_to_offset
-
-            cr = axial_to_offset(axial + np.array([dq, dr], dtype=np.int32), self.layout)
-            ok = (cr[:, 0] >= 0) & (cr[:, 0] < self.width) & (cr[:, 1] >= 0) & (cr[:, 1] < self.height)
-            nbr[ok, d] = cr[ok, 0] * self.height + cr[ok, 1]
-        return nbr
+    def _neighbour_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(nbr, direction)`` of each hex's neighbours in index order, -1 if off the map (computed once)."""
+        if self._nbr is None:
+            self._nbr = _block_neighbours(self.layout, 0, 0, self.width, self.height)
+        return self._nbr
 
     def hexes(self) -> list[Hex]:
         """Every map hex, column by column."""
@@ -357,75 +397,125 @@ class HexMap:
         side = self.hexside(from_hex, d)
         return float(cost + (sides[side] if side < len(sides) else 0.0))
 
-    def _edges(self, unit_type: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        cached = self._graphs.get(unit_type)
-        if cached is not None:
-            return cached
+    def _step_costs(self, unit_type: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per unit type: the cost to enter each terrain code and to cross each hexside code."""
         enter = self.table.enter_costs(unit_type)
         sides = self.table.hexside_costs(unit_type)
-        terr = self.terrain.ravel().astype(np.int64)
-        enter = np.concatenate([enter, np.full(max(0, int(terr.max(initial=0)) + 1 - len(enter)), INF)])
-        hs = self.hexsides.reshape(-1, 6).astype(np.int64)
-        sides = np.concatenate([sides, np.zeros(max(0, int(hs.max(initial=0)) + 1 - len(sides)))])
-        src = np.repeat(np.arange(self._nbr.shape[0]), 6)
-        dst = self._nbr.ravel()
-        side = hs.ravel()
-        ok = dst >= 0
-        src, dst, side = src[ok], dst[ok], side[ok]
-        w = enter[terr[dst]] + sides[side]
-        fin = np.isfinite(w)
-        cached = (src[fin], dst[fin], w[fin])
-        self._graphs[unit_type] = cached
-        return cached
+        t_max = int(self.terrain.max(initial=0))
+        if t_max >= len(enter):
+            enter = np.concatenate([enter, np.full(t_max + 1 - len(enter), INF)])
+        s_max = int(self.hexsides.max(initial=0))
+        if s_max >= len(sides):
+            sides = np.concatenate([sides, np.zeros(s_max + 1 - len(sides))])
+        return enter, sides
 
-    def _mask(self, selection: HexSelection) -> np.ndarray | None:
+    def _edges(self, unit_type: str, window: tuple[int, int, int, int] | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """``(nbr, weight)``: ``(n, 6)`` neighbour index and entering cost (``inf``: no edge).
+
+        Each hex's edges are sorted by neighbour index: the CSR form scipy's own COO -> CSR
+        conversion gives, so Dijkstra breaks ties between equal paths exactly as before.
+
+        ``window`` = ``(col0, row0, cols, rows)`` restricts the graph to that block of the map
+        (indices local to it); the whole map's graph is cached per unit type.
+        """
+        if window is None:
+            cached = self._graphs.get(unit_type)
+            if cached is not None:
+                return cached
+            nbr, dirs = self._neighbour_table()
+            terr, hs = self.terrain, self.hexsides
+        else:
+            c0, r0, ww, hh = window
+            nbr, dirs = _block_neighbours(self.layout, c0, r0, ww, hh)
+            terr, hs = self.terrain[c0:c0 + ww, r0:r0 + hh], self.hexsides[c0:c0 + ww, r0:r0 + hh]
+        enter, sides = self._step_costs(unit_type)
+        hex_cost = enter[terr.ravel()]
+        w = hex_cost[nbr]  # -1 (no neighbour) wraps around; fixed just below
+        if sides.any() and hs.any():
+            w += sides[np.take_along_axis(hs.reshape(-1, 6), dirs, axis=1)]
+        w[nbr < 0] = INF
+        if window is None:
+            self._graphs[unit_type] = (nbr, w)
+        return nbr, w
+
+    def _mask(self, selection: HexSelection, window: tuple[int, int, int, int] | None = None) -> np.ndarray | None:
         if selection is None:
             return None
+        c0, r0, ww, hh = window if window is not None else (0, 0, self.width, self.height)
         if isinstance(selection, np.ndarray):
             if selection.shape != (self.width, self.height):
                 raise ValueError(f"mask shape {selection.shape} differs from the map's {(self.width, self.height)}")
-            return selection.astype(bool).ravel()
-        mask = np.zeros(self.width * self.height, dtype=bool)
+            return selection[c0:c0 + ww, r0:r0 + hh].astype(bool).ravel()
+        mask = np.zeros(ww * hh, dtype=bool)
         if callable(selection):
-            for i, h in enumerate(self.hexes()):
-                mask[i] = bool(selection(h))
+            for i, (c, r) in enumerate((c, r) for c in range(c0, c0 + ww) for r in range(r0, r0 + hh)):
+                mask[i] = bool(selection(Hex.from_offset(c, r, self.layout)))
         else:
             for h in selection:
                 if h in self:
-                    mask[self._index(h)] = True
+                    c, r = h.to_offset(self.layout)
+                    if c0 <= c < c0 + ww and r0 <= r < r0 + hh:
+                        mask[(c - c0) * hh + (r - r0)] = True
         return mask
 
-    def _graph(self, unit_type: str, sources: np.ndarray, blocked: HexSelection, stop: HexSelection) -> csr_matrix:
-        src, dst, w = self._edges(unit_type)
-        keep = None
-        bmask = self._mask(blocked)
+    def _graph(self, unit_type: str, sources: np.ndarray, blocked: HexSelection, stop: HexSelection,
+               window: tuple[int, int, int, int] | None = None) -> csr_matrix:
+        nbr, w = self._edges(unit_type, window)
+        keep = np.isfinite(w)
+        bmask = self._mask(blocked, window)
         if bmask is not None:
-            keep = ~bmask[dst]
-        smask = self._mask(stop)
+            keep &= ~bmask[nbr]
+        smask = self._mask(stop, window)
         if smask is not None:
             # Stop-on-entering (ZOC): the hex can be entered but not left, except by a unit
             # that starts there.
-            smask = smask.copy()
             smask[sources] = False
-            leave = ~smask[src]
-            keep = leave if keep is None else keep & leave
-        if keep is not None:
-            src, dst, w = src[keep], dst[keep], w[keep]
-        n = self.width * self.height
-        return csr_matrix((w, (src, dst)), shape=(n, n))
+            keep &= ~smask[:, None]
+        n = nbr.shape[0]
+        indptr = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(keep.sum(axis=1, dtype=np.int32), out=indptr[1:])
+        return csr_matrix((w[keep], nbr[keep].astype(np.int32), indptr), shape=(n, n))
+
+    def _window(self, idx: np.ndarray, unit_type: str, limit: float) -> tuple[int, int, int, int] | None:
+        """The block of the map a search with cost ``limit`` can reach, or ``None`` for (most of) the map.
+
+        Every step costs at least the cheapest terrain plus the cheapest hexside, so nothing
+        beyond ``limit / that`` hexes of a start is reached.
+        """
+        if not math.isfinite(limit):
+            return None
+        enter, sides = self._step_costs(unit_type)
+        step = float(enter.min()) + min(0.0, float(sides.min()))
+        if not step > 0:
+            return None
+        reach = int(math.floor(limit / step + 1e-9)) + 1  # + 1: offset rows drift by one
+        cols, rows = idx // self.height, idx % self.height
+        c0, c1 = max(int(cols.min()) - reach, 0), min(int(cols.max()) + reach + 1, self.width)
+        r0, r1 = max(int(rows.min()) - reach, 0), min(int(rows.max()) + reach + 1, self.height)
+        if 2 * (c1 - c0) * (r1 - r0) > self.width * self.height:
+            return None
+        return c0, r0, c1 - c0, r1 - r0
 
     def _dijkstra(self, starts: Iterable[Hex], unit_type: str, blocked: HexSelection, stop: HexSelection,
                   limit: float = INF, predecessors: bool = False):
+        """Dijkstra from ``starts``; returns ``(window, result)`` with indices local to the window."""
         idx = np.array([self._index(h) for h in starts], dtype=np.int64)
         if idx.size == 0:
             raise ValueError("at least one start hex is needed")
-        graph = self._graph(unit_type, idx, blocked, stop)
-        return dijkstra(graph, directed=True, indices=idx, min_only=True, limit=limit,
-                        return_predecessors=predecessors)
+        window = None if predecessors else self._window(idx, unit_type, limit)
+        if window is not None:
+            c0, r0, _ww, hh = window
+            idx = (idx // self.height - c0) * hh + (idx % self.height - r0)
+        graph = self._graph(unit_type, idx, blocked, stop, window)
+        return window, dijkstra(graph, directed=True, indices=idx, min_only=True, limit=limit,
+                                return_predecessors=predecessors)
 
     def cost_field(self, starts: Hex | Iterable[Hex], unit_type: str, *, blocked: HexSelection = None,
                    stop: HexSelection = None, limit: float = INF) -> np.ndarray:
         """Cheapest movement cost from the nearest start to every hex.
+
+        With a finite ``limit`` only the block of the map within reach is built and searched.
 
         Args:
             starts: One hex or several (multi-source field).
@@ -439,18 +529,27 @@ class HexMap:
             float64 ``(width, height)`` costs, ``inf`` where unreachable.
         """
         starts = [starts] if isinstance(starts, Hex) else list(starts)
-        dist = self._dijkstra(starts, unit_type, blocked, stop, limit)
-        return np.asarray(dist).reshape(self.width, self.height)
+        window, dist = self._dijkstra(starts, unit_type, blocked, stop, limit)
+        if window is None:
+            return np.asarray(dist).reshape(self.width, self.height)
+        c0, r0, ww, hh = window
+        out = np.full((self.width, self.height), INF)
+        out[c0:c0 + ww, r0:r0 + hh] = np.asarray(dist).reshape(ww, hh)
+        return out
 
     def reachable(self, start: Hex, allowance: float, unit_type: str, *, blocked: HexSelection = None,
                   stop: HexSelection = None) -> dict[Hex, float]:
         """Every hex reachable from ``start`` within ``allowance`` movement points, with its cost.
 
-        The start hex is included at cost 0. See :meth:`cost_field` for ``blocked`` and ``stop``.
+        The start hex is included at cost 0. Only the block of the map within reach is built
+        and searched. See :meth:`cost_field` for ``blocked`` and ``stop``.
         """
-        field_ = self.cost_field(start, unit_type, blocked=blocked, stop=stop, limit=allowance).ravel()
-        hits = np.flatnonzero(field_ <= allowance)
-        return {self._hex_of_index(i): float(field_[i]) for i in hits}
+        window, dist = self._dijkstra([start], unit_type, blocked, stop, allowance)
+        c0, r0, _ww, hh = window if window is not None else (0, 0, self.width, self.height)
+        dist = np.asarray(dist)
+        hits = np.flatnonzero(dist <= allowance)
+        axial = offset_to_axial(np.column_stack((hits // hh + c0, hits % hh + r0)), self.layout)
+        return {Hex(q, r): c for (q, r), c in zip(axial.tolist(), dist[hits].tolist())}
 
     def shortest_path(self, start: Hex, goal: Hex, unit_type: str, *, blocked: HexSelection = None,
                       stop: HexSelection = None) -> Path | None:
@@ -463,7 +562,7 @@ class HexMap:
             OffMapError: If either hex is off the map.
         """
         gi = self._index(goal)
-        dist, pred, _sources = self._dijkstra([start], unit_type, blocked, stop, predecessors=True)
+        _window, (dist, pred, _sources) = self._dijkstra([start], unit_type, blocked, stop, predecessors=True)
         if not np.isfinite(dist[gi]):
             return None
         path = [gi]
