@@ -74,17 +74,26 @@ def start(data: dict[str, Any]) -> Game:
     return Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]))
 
 
+def _public(decision: Any, item: Any) -> Any:
+    # piece decisions are answered by their public labels ("A1", "A2 infantry 2")
+    public = getattr(decision, "public", ())
+    return public.index(item) if isinstance(item, str) and item in public else item
+
+
 def act(game: Game, *answers: Any) -> Game:
-    """Answer the pending decisions in order, by option label (or raw answer)."""
+    """Answer the pending decisions in order, by option label, public piece label, or raw answer."""
     for a in answers:
-        assert game.pending is not None, f"the game is over; cannot answer {a!r}"
-        game.answer(resolve_labels(game.pending, a))
+        d = game.pending
+        assert d is not None, f"the game is over; cannot answer {a!r}"
+        a = [_public(d, x) for x in a] if isinstance(a, list) else _public(d, a)
+        game.answer(resolve_labels(d, a))
     return game
 
 
 def labels(game: Game) -> list[str]:
-    """The labels of the pending decision's options."""
-    return [o.label for o in game.pending.options]  # type: ignore[union-attr]
+    """The labels of the pending decision's options (the public ones for piece decisions)."""
+    public = getattr(game.pending, "public", ())
+    return list(public) if public else [o.label for o in game.pending.options]  # type: ignore[union-attr]
 
 
 @pytest.fixture

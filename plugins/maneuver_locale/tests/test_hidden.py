@@ -112,3 +112,17 @@ def test_players_see_only_their_own_view(kit):
     g = small(kit)
     pv = g.view("austria")
     assert pv.state.viewer == "austria" and pv.state.pieces["F2"].arm is None
+
+
+def test_piece_labels_private_to_the_chooser_log_public(kit):
+    """Hidden information: a side reads its own pieces' arms and steps in the options; the
+    logged answer, which the opponent sees, names only the public label."""
+    g = kit.start(kit.build(["w", "c", "e"], [("w", "c"), ("c", "e")], [
+        ("A1", "austria", "infantry", 3, "w"), ("A2", "austria", "cavalry", 2, "w"),
+        ("F1", "france", "infantry", 2, "e"),
+    ]))
+    kit.act(g, "move from W reserve to C (1 command)")
+    assert [o.label for o in g.pending.options] == ["A1 infantry 3, face-down", "A2 cavalry 2, face-down"]
+    kit.act(g, ["A1", "A2"])
+    seen = g.log_text("france")
+    assert "-> A1, A2" in seen and "infantry" not in seen and "cavalry" not in seen
