@@ -57,6 +57,15 @@ def assert_parallel(dx: float, dy: float, ex: float, ey: float) -> None:
     assert dx / a == pytest.approx(ex / b, abs=1e-3) and dy / a == pytest.approx(ey / b, abs=1e-3)
 
 
+def render_unit(unit_at, offset: OffsetLayout = OffsetLayout.ODD_Q, **glyph) -> tuple[ET.Element, Hex, PixelLayout]:
+    """Render one unit on a small map at offset ``unit_at``; the parsed SVG, its hex and the layout."""
+    m = small_map(offset)
+    h = m.hex_at(*unit_at)
+    lay = PixelLayout.for_offset(offset, 40)
+    svg = render_hex_map(m, terrain_colors=COLORS, layout=lay, units=[UnitGlyph(h, "Tiger", "#444", **glyph)])
+    return parse(svg), h, lay
+
+
 def small_map(layout: OffsetLayout = OffsetLayout.ODD_Q) -> HexMap:
     table = TerrainTable(
         [TerrainType(0, "clear"), TerrainType(1, "woods", 2, los=1), TerrainType(2, "hill", 2)],
@@ -106,12 +115,8 @@ def test_labels_can_be_switched_off():
 @pytest.mark.parametrize("direction", range(6))
 def test_hull_arrow_points_at_the_faced_neighbours_centre(offset, direction):
     """A hexside-facing unit's hull arrow runs from its centre toward the neighbour across the faced hexside."""
-    m = small_map(offset)
-    h = m.hex_at(2, 2)
-    lay = PixelLayout.for_offset(offset, 40)
-    svg = render_hex_map(m, terrain_colors=COLORS, layout=lay,
-                         units=[UnitGlyph(h, "Tiger", "#444", HexsideFacing(direction))])
-    (hull,) = by_class(parse(svg), "line", "hull")
+    root, h, lay = render_unit((2, 2), offset, facing=HexsideFacing(direction))
+    (hull,) = by_class(root, "line", "hull")
     x1, y1, x2, y2 = line_vector(hull)
     cx, cy = lay.to_pixel(h)
     nx_, ny_ = lay.to_pixel(h.neighbour(direction))
@@ -124,12 +129,7 @@ def test_hull_arrow_points_at_the_faced_neighbours_centre(offset, direction):
 @pytest.mark.parametrize("turret", range(6))
 def test_turret_line_points_at_its_own_hexside(turret):
     """The turret line points toward the turret's hexside, independently of the hull."""
-    m = small_map()
-    h = m.hex_at(3, 2)
-    lay = PixelLayout.for_offset(m.layout, 40)
-    svg = render_hex_map(m, terrain_colors=COLORS, layout=lay,
-                         units=[UnitGlyph(h, "Tiger", "#444", HexsideFacing(0), turret=HexsideFacing(turret))])
-    root = parse(svg)
+    root, h, lay = render_unit((3, 2), facing=HexsideFacing(0), turret=HexsideFacing(turret))
     (line,) = by_class(root, "line", "turret")
     x1, y1, x2, y2 = line_vector(line)
     cx, cy = lay.to_pixel(h)
@@ -142,12 +142,7 @@ def test_turret_line_points_at_its_own_hexside(turret):
 @pytest.mark.parametrize("vertex", range(6))
 def test_vertex_facing_arrow_points_at_the_corner(vertex):
     """A vertex-facing unit points at corner v, the corner between hexsides v and v+1."""
-    m = small_map()
-    h = m.hex_at(2, 2)
-    lay = PixelLayout.for_offset(m.layout, 40)
-    svg = render_hex_map(m, terrain_colors=COLORS, layout=lay,
-                         units=[UnitGlyph(h, "Cav", "#a33", VertexFacing(vertex))])
-    root = parse(svg)
+    root, h, lay = render_unit((2, 2), facing=VertexFacing(vertex))
     assert not by_class(root, "line", "hull")
     (arrow,) = by_class(root, "line", "vertex")
     x1, y1, x2, y2 = line_vector(arrow)
