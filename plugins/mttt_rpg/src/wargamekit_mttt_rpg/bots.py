@@ -31,7 +31,8 @@ from .warfare import TACTICS
 
 __all__ = ["HeuristicBot", "attack_value"]
 
-HP_WEIGHT = 4.0
+INITIATIVE_VALUE = 0.35
+KILL_BONUS = 6.0
 
 
 def _best_defense(scene: Scene, attacker: Combatant, target: Combatant) -> str:
@@ -45,7 +46,11 @@ def _best_defense(scene: Scene, attacker: Combatant, target: Combatant) -> str:
 
 
 def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str) -> float:
-    """The bot's value of an attack, from its exact odds."""
+    """The bot's value of an attack, in HP of the enemy's side, from its exact odds.
+
+    One point of initiative is worth ``INITIATIVE_VALUE`` HP: a decisive attack deals about half
+    the attacker's initiative, discounted because it may miss.
+    """
     weapon = attacker.ready_weapon
     assert weapon is not None
     mode = _best_defense(scene, attacker, target)
@@ -53,23 +58,26 @@ def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str
     dfn = defense_profile(scene, target, attacker, mode, ranged=weapon.ranged)
     odds = attack_odds(atk, dfn, kind)
     p = float(odds.hit_chance)
+    if target.status == ROUTED or target.kind == "noncombatant":
+        return 0.0  # neither wins the scene
     if kind == DECISIVE:
         if target.is_group:
-            return p * float(odds.expected_damage) * 1.5 - (1 - p) * 2.5
-        share = HP_WEIGHT * 10.0 / max(1, target.hp_max)
+            return p * float(odds.expected_damage) * 0.8 - (1 - p) * 5 * INITIATIVE_VALUE
+        hp_left = target.hp + (target.hp_max if target.chaos_phase > 1 else 0)
+        dealt = sum(float(pr) * min(d, target.hp) for d, pr in odds.damage.items())
+        kill = sum(float(pr) for d, pr in odds.damage.items() if d >= hp_left and d > 0)
         lost = max(0, attacker.initiative - 5)
-        return p * float(odds.expected_damage) * share - p * lost * 0.35 - (1 - p) * 2.5
-    if target.status == ROUTED:
-        return 0.0  # slaughtering the fleeing does not win the scene
-    if target.is_group or target.kind == "noncombatant":
-        return float(odds.expected_damage) * (1.2 if target.is_group else 0.05)
-    if target.sheet.chaos_phases > 0:
-        return p * 0.5
+        # a kill is worth far more than the initiative it spends
+        return dealt + KILL_BONUS * kill - (p - kill) * lost * INITIATIVE_VALUE - (1 - p) * 5 * INITIATIVE_VALUE
+    if target.is_group:
+        return float(odds.expected_damage) * 0.8 + p * INITIATIVE_VALUE
+    if target.sheet.chaos_phases > 0 and target.kind == "character":
+        return p * INITIATIVE_VALUE
     if target.crashed:
-        return float(odds.expected_damage) * HP_WEIGHT * 10.0 / max(1, target.hp_max) * 0.8
+        return sum(float(pr) * min(d, target.hp) for d, pr in odds.damage.items()) * 0.9 + p * INITIATIVE_VALUE
     taken = sum(float(pr) * min(d, max(0, target.initiative)) for d, pr in odds.damage.items())
     crash = sum(float(pr) for d, pr in odds.damage.items() if d > 0 and d >= target.initiative)
-    return 0.5 * (taken + p + 5 * crash)
+    return INITIATIVE_VALUE * (2 * taken + p + 5 * crash)
 
 
 class HeuristicBot:
@@ -130,14 +138,17 @@ class HeuristicBot:
             elif a.kind == "recover":
                 value = 5.0
             elif a.kind == "order":
-                value = 0.6
+                value = 0.05  # only when nothing better is in reach and nobody to close in on
             else:
                 continue
             if value > best_value:
                 best, best_value = i, value
-        if best is not None:
+        if best is not None and best_value > 0.3:
             return best
-        return self._close_in(scene, unit, values)
+        closing = self._close_in(scene, unit, values)
+        if values[closing].kind == "move" or best is None:
+            return closing
+        return best
 
     def _spell_value(self, scene: Scene, unit: Combatant, a: Action) -> float:
         spell = next(s for s in unit.sheet.spells if s.name == a.name)
