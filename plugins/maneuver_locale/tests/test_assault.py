@@ -252,3 +252,19 @@ def test_no_assault_without_a_two_step_piece(kit):
         ],
     )
     assert ASSAULT not in kit.labels(g)
+
+
+def test_winners_enter_only_up_to_capacity(kit):
+    """Assaults — 後処理 with the provisional capacity: attackers beyond the room fall back."""
+    edges = [("c", "e"), ("e", "s")]
+    g = kit.start(kit.build(["c", "e", "s"], edges, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 3, "c", "e"),
+        ("A3", "austria", "infantry", 2, "c", "e"),
+        ("F1", "france", "infantry", 1, "e", "c"), ("F9", "france", "infantry", 1, "s"),
+    ], capacities={"e": 2}))
+    kit.act(g, ASSAULT, ["A1", "A2"], "pass", [], "A2 infantry 3")  # France puts the 1 loss on A2
+    assert g.pending.rule.startswith("provisional: locale capacity")
+    kit.act(g, ["A1 infantry 3", "A3"])
+    st = g.state
+    assert [st.pieces[i].locale for i in ("A1", "A2", "A3")] == ["e", "c", "e"]
+    assert st.pieces["A2"].in_reserve and st.pieces["A2"].steps == 2
