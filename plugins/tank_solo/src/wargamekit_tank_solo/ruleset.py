@@ -8,6 +8,7 @@ from typing import Any
 
 from wargamekit import Decision, Outcome, Ruleset
 from wargamekit.errors import ScenarioError
+from wargamekit.sequencing import PlayerTurns
 
 from .combat import GameEnd
 from .opening import opening
@@ -55,11 +56,13 @@ class TankSolo(Ruleset):
             outcome = elimination(state)
             if outcome is not None:
                 return outcome
-            state.active = state.first_player
+            first = state.first_player or SIDES[0]
+            # 注2: first and second player alternate turns; every turn counts towards the limit.
+            turns = PlayerTurns((first, other_side(first)))
             for turn in range(1, state.scenario.turn_limit + 1):
                 state.turn = turn
+                state.active = turns.next_turn().actors[0]
                 yield from play_turn(game, state)
-                state.active = other_side(state.active or SIDES[0])
         except GameEnd as end:
             state.phase = "over"
             return end.outcome
