@@ -24,7 +24,7 @@ from wargamekit.geometry.locale import ApproachWidth
 from . import rules
 from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
 from .assault import HIDDEN_GUESS, assault_preview
-from .resolution import Combatant, leading_limit, leading_problem, legal_leading_sets
+from .resolution import Combatant, leading_limit, legal_leading_sets
 from .scenario import Arm
 from .state import GameState, Piece
 
@@ -134,10 +134,13 @@ class HeuristicBot:
     def _best_leading(pieces: list[Combatant], limit: int, *, attacker: bool) -> list[Combatant]:
         width = ApproachWidth.NARROW if limit == 1 else ApproachWidth.WIDE
         sets = legal_leading_sets(pieces, width, attacker=attacker)
-        sets = [s for s in sets if leading_problem(s, width, attacker=attacker) is None]
         if not sets:
             return []
-        return list(max(sets, key=lambda s: (sum(c.steps for c in s), -len(s))))
+
+        def weight(chosen: tuple[Combatant, ...]) -> tuple[int, int]:
+            return sum(c.steps for c in chosen), -len(chosen)
+
+        return list(max(sets, key=weight))
 
     def _action(self, state: GameState, side: str, values: list[Any]) -> int:
         scores = [self._score(state, side, v) for v in values]

@@ -175,7 +175,7 @@ def piece_choice(side: str, prompt: str, pieces: Sequence[Piece], *, rule: str) 
         side=side,
         prompt=prompt,
         rule=rule,
-        options=tuple(Option(p.id, label_for(p, side)) for p in pieces),
+        options=tuple(Option(p.id, label_for(p, side)) for p in pieces),  # type: ignore[misc]
         public=tuple(label(p) for p in pieces),
     )
 
@@ -197,7 +197,7 @@ def piece_subset(
     return PieceSubset(
         side=side,
         prompt=prompt,
-        options=tuple(Option(p.id, label_for(p, side, names, where=where)) for p in pieces),
+        options=tuple(Option(p.id, label_for(p, side, names, where=where)) for p in pieces),  # type: ignore[misc]
         public=tuple(label(p, names, where=where) for p in pieces),
         min_count=min_count,
         max_count=max_count,

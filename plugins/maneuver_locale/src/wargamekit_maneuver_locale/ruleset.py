@@ -77,7 +77,7 @@ class ManeuverLocale(Ruleset):
         return render_state(redact(state, side))
 
     def check_invariants(self, state: GameState) -> None:
-        enemy_free = {}
+        enemy_free: dict[str, str] = {}
         for p in state.pieces.values():
             assert p.steps is not None and p.steps >= 1, f"{p.id} has {p.steps} steps but is on the map"
             assert p.arm is not None, f"{p.id} has no arm in the full state"
