@@ -242,3 +242,28 @@ def test_missing_player_is_refused():
     """Every side needs a player."""
     with pytest.raises(ValueError, match="no player for side"):
         Game.new(RACE).play({"red": RandomBot()})
+
+
+def test_secret_decisions_are_logged_only_for_the_chooser():
+    """A decision marked secret is logged with the chooser as its only audience."""
+    from wargamekit import Choose, Outcome, Ruleset
+
+    class Hidden(Ruleset):
+        name = "hidden"
+        sides = ("a", "b")
+
+        def scenario_data(self, name="default"):
+            return {}
+
+        def setup(self, scenario, options):
+            return {}
+
+        def play(self, game):
+            yield Choose.of("a", "Load which special round?", ["HESH", "fin"], secret=True)
+            yield Choose.of("b", "Ready?", ["yes"])
+            return Outcome(None, "done")
+
+    game = Game.new(Hidden())
+    game.answer(0)
+    assert any("HESH" in e.text for e in game.view("a").log)
+    assert not any("HESH" in e.text for e in game.view("b").log)

@@ -6,14 +6,14 @@ indices, a number, a boolean) — so a save file is just those answers.
 
 Four kinds cover the rulebooks:
 
-==================  =========================  ==============================================
-decision            answer recorded            value sent back to the procedure
-==================  =========================  ==============================================
-:class:`Choose`     index of the option        the option's ``value``
-:class:`ChooseSubset` sorted list of indices   tuple of the chosen options' values
-:class:`ChooseNumber` the number               the number
-:class:`YesNo`      ``True``/``False``         the same boolean
-==================  =========================  ==============================================
+* :class:`Choose` — records the option's index; the procedure receives the option's ``value``.
+* :class:`ChooseSubset` — records a sorted list of indices; the procedure receives the tuple of
+  the chosen options' values.
+* :class:`ChooseNumber` — records and returns the number.
+* :class:`YesNo` — records and returns ``True`` or ``False``.
+
+A decision marked ``secret=True`` is logged only for the side that made it (a hidden special
+round, a face-down deployment); its public consequences are the ruleset's events to log.
 
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1")
 >>> d.value_of(1)
@@ -74,12 +74,14 @@ class Decision:
         side: the side that must answer.
         prompt: the question, as a human would read it.
         rule: the rule that asks it, cited as the rulebook does.
+        secret: log the choice only for ``side`` (hidden information).
     """
 
     kind: ClassVar[str] = "decision"
     side: str
     prompt: str
     rule: str = ""
+    secret: bool = False
 
     def _where(self) -> str:
         return f"{self.prompt} [{self.rule}]" if self.rule else self.prompt
@@ -126,9 +128,12 @@ class Choose(Decision):
         *,
         rule: str = "",
         label: Callable[[Any], str] = str,
+        secret: bool = False,
     ) -> Choose:
         """Build from plain values (labels from ``label(value)``) or :class:`Option` objects."""
-        return cls(side=side, prompt=prompt, rule=rule, options=_to_options(values, label))
+        return cls(
+            side=side, prompt=prompt, rule=rule, secret=secret, options=_to_options(values, label)
+        )
 
     @property
     def labels(self) -> list[str]:

@@ -315,6 +315,7 @@ class Game:
         self.event(
             "choice",
             f"{decision.side}: {decision.prompt} -> {decision.describe(canonical)}",
+            audience=(decision.side,) if decision.secret else None,
             side=decision.side,
             answer=canonical,
         )

@@ -5,17 +5,14 @@ a :class:`Turn` or ``None`` when the sequence (a round, a phase) is over. A rule
 sequencers inside its procedures; it does not rewrite them. The schemes are declarative: plain
 data plus small callables, in the style of boardgame.io's turn orders.
 
-=========================  =======================================================  ==========
-sequencer                  scheme                                                   used by
-=========================  =======================================================  ==========
-:class:`PhaseCycle`        fixed phases (and steps) repeated each game turn          all
-:class:`PlayerTurns`       first/second player, optionally alternating first         tank game
-:class:`AlternatingImpulses` sides alternate impulses; ends when nobody can act or    LnL
-                           after N consecutive passes
-:class:`InitiativeTrack`   highest value first, ties simultaneous, re-ordered as     MTTT
-                           values change; never loses a turn
-:class:`LeaderActivation`  lowest value first, tie roll then alternation by side     AIG 3.1
-=========================  =======================================================  ==========
+* :class:`PhaseCycle` — fixed phases (and steps) repeated each game turn (every ruleset).
+* :class:`PlayerTurns` — first and second player, optionally alternating who goes first (the
+  tank game).
+* :class:`AlternatingImpulses` — sides alternate impulses; the phase ends when nobody can act
+  or after N consecutive passes (LnL).
+* :class:`InitiativeTrack` — highest value first, ties simultaneous, re-ordered as values
+  change, never losing a turn (MTTT).
+* :class:`LeaderActivation` — lowest value first, a tie roll, then alternation by side (AIG 3.1).
 """
 
 from __future__ import annotations
