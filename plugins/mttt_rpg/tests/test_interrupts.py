@@ -21,13 +21,13 @@ def test_chain_of_three_resolves_last_in_first_out_with_legality_rechecked(make)
     mana(sayo, distortion=3)
     mana(witch, distortion=6)
     h.run(open_window(h, "attack declared", active="witch"), [
-        "Witch of Thorns: Thorn Wall",    # 1: the acting side is polled first
+        "Witch of Thorns: Thorn Wall on Witch of Thorns",  # 1: the acting side is polled first
         "Sayo: Severing Charm",           # 2: counters Thorn Wall
         "Witch of Thorns: Dark Counter",  # 3: counters Severing Charm
     ])  # Sayo is not offered a second counter on Thorn Wall: her key answered it already
     texts = h.texts()
     assert [t.split(" (")[0] for t in texts if "pushes" in t] == [
-        "foes pushes Witch of Thorns: Thorn Wall",
+        "foes pushes Witch of Thorns: Thorn Wall on Witch of Thorns",
         "heroes pushes Sayo: Severing Charm",
         "foes pushes Witch of Thorns: Dark Counter",
     ]
@@ -47,7 +47,7 @@ def test_more_pushes_at_each_resolution_point(make):
     h.run(open_window(h, "turn start", active="akari"), [
         "Akari: Ribbon Shield on Sayo", "pass", "pass",
         # Ribbon Shield resolved; at its resolution point Akari pushes again, on herself
-        "Akari: Ribbon Shield (", "pass", "pass",
+        "Akari: Ribbon Shield on Akari", "pass", "pass",
     ])
     assert sayo.defense_bonus == 3 and akari.defense_bonus == 3 and akari.order_mp == 0
     points = [d.prompt for d in h.asked]
@@ -99,4 +99,4 @@ def test_turn_responses_resolve_with_windows_when_enabled(make):
     mana(sayo, distortion=3)
     witch.hp = 10
     h.run(turn_responses(h, witch), ["Sayo: Severing Charm"])
-    assert witch.hp == 10 and any("Regrowth (heal 1) fizzles: countered" in t for t in h.texts())
+    assert witch.hp == 10 and any("Regrowth on Witch of Thorns (heal 1) fizzles: countered" in t for t in h.texts())

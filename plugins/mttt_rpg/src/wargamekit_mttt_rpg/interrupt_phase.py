@@ -104,7 +104,7 @@ def make_response(
     if effect.kind == "counter":
         label = f"{caster.name}: {name} (counter {countering_name}, {cost} {pool} MP)"
     else:
-        on = "" if target is None or target.id == caster.id else f" on {target.name}"
+        on = "" if target is None else f" on {target.name}"
         price = f", {cost} {pool} MP" if cost else ""
         label = f"{caster.name}: {name}{on} ({effect.kind.replace('_', ' ')} {effect.amount}{price})"
 
