@@ -133,14 +133,15 @@ class HeuristicBot:
     @staticmethod
     def _best_leading(pieces: list[Combatant], limit: int, *, attacker: bool) -> list[Combatant]:
         width = ApproachWidth.NARROW if limit == 1 else ApproachWidth.WIDE
-        sets = legal_leading_sets(pieces, width, attacker=attacker)
+        sets: list[tuple[Combatant, ...]] = legal_leading_sets(pieces, width, attacker=attacker)
         if not sets:
             return []
 
         def weight(chosen: tuple[Combatant, ...]) -> tuple[int, int]:
             return sum(c.steps for c in chosen), -len(chosen)
 
-        return list(max(sets, key=weight))
+        best = max(sets, key=weight)
+        return list(best)
 
     def _action(self, state: GameState, side: str, values: list[Any]) -> int:
         scores = [self._score(state, side, v) for v in values]
