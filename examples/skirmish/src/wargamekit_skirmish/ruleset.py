@@ -67,15 +67,19 @@ class Skirmish(Ruleset):
         """3.2 One activation: choose a unit; it moves (4.1), faces (4.2), may be shot at (6), fires (5)."""
         state: SkirmishState = game.state
         ready = [u.name for u in state.alive(side) if not u.spent]
-        unit = state.units[(yield Choose.of(side, "Which unit activates?", ready, rule=ACTIVATE))]
+        # 7. Concealment: what a unit does stays secret while the enemy cannot see it.
+        unit = state.units[(yield Choose.of(side, "Which unit activates?", ready, rule=ACTIVATE, secret=True))]
         state.active = unit.name
         where = yield Choose.of(side, f"Move {unit.name} to?", movement.destinations(state, unit), rule=MOVE,
-                                label=hex_label)
+                                label=hex_label, secret=True)
         if where != unit.hex:
+            seen = fire.visible(state, unit, _enemy(side))
             unit.hex = where
-            game.event("move", f"{unit.name} moves to {hex_label(where)}", unit=unit.name, to=hex_label(where))
+            seen = seen or fire.visible(state, unit, _enemy(side))
+            game.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
+                       unit=unit.name, to=hex_label(where))
         facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d])
+                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True)
         unit.facing = facing
         if game.options["reaction_fire"]:
             yield from game.interrupts.window(f"{unit.name} ends its move", [_enemy(side)],
