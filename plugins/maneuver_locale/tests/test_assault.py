@@ -145,26 +145,25 @@ def test_further_losses_chosen_by_owner(kit):
     assert g.state.pieces["A3"].steps == 1 and g.state.pieces["A2"].steps == 2
 
 
-def test_cavalry_pursuit(kit):
-    """Assaults — 騎兵の追撃: unused cavalry pursues a side without cavalry: the pursued lose the
-    cavalry's steps less terrain; each pursuer loses 1 step."""
-    g = game(
-        kit,
-        [
-            ("A1", "austria", "infantry", 3, "c", "e"),
-            ("A3", "austria", "cavalry", 2, "c", "e"),
-            ("F1", "france", "infantry", 2, "e", "c"),
-            ("F4", "france", "infantry", 3, "e", "c"),
-        ],
-    )
+@pytest.mark.parametrize(
+    ("width", "terrain", "a1_steps", "limit", "f4_after"), [("wide", 0, 3, 2, 2), ("narrow", 1, 4, 1, 3)]
+)
+def test_cavalry_pursuit(kit, width, terrain, a1_steps, limit, f4_after):
+    """Assaults — 騎兵の追撃: unused cavalry (up to 1 narrow / 2 wide) pursues a side without
+    cavalry: the pursued lose the cavalry's steps less their terrain; each pursuer loses 1 step."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", a1_steps, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "infantry", 4, "e", "c"),
+    ], width=width, terrain=terrain)
     kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
-    # result 3 - 0 - 2 = 1: A1 loses 1, F1 loses 2 (eliminated)
-    assert g.pending.rule.startswith("Assaults — 騎兵の追撃")
+    # result a1 - terrain - 2 = 1: A1 loses 1, F1 loses 2 (eliminated); F4 is untouched
+    assert "F1" not in g.state.pieces and g.state.pieces["F4"].steps == 4
+    assert g.pending.rule.startswith("Assaults — 騎兵の追撃") and g.pending.max_count == limit
     kit.act(g, ["A3"], "S")
     st = g.state
     assert st.pieces["A3"].steps == 1  # the pursuer loses 1 step
-    # F4 lost 2 steps to pursuit, then retreated from the attacked approach without loss
-    assert (st.pieces["F4"].steps, st.pieces["F4"].locale) == (1, "s")
+    assert st.pieces["F4"].steps == f4_after  # 2 cavalry steps less the pursued side's terrain
+    assert st.pieces["F4"].locale == "s"  # then it retreats from the attacked approach without loss
 
 
 def test_no_pursuit_of_a_side_with_cavalry(kit):
