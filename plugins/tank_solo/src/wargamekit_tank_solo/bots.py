@@ -168,14 +168,11 @@ class HeuristicBot:
             enemies = [e for e in state.living(other_side(tank.side)) if e.hex is not None]
             if enemies:
                 target = min(enemies, key=lambda e: (tank.hex.distance(e.hex), e.id))
-                gun = next((g for g, spec in enumerate(tank.spec.guns) if spec.mount == "turret"), 0)
                 if not in_fire_arc(tank.hex, HexsideFacing(tank.turret), target.hex, state.scenario.fire_arc_width):
                     for i, r in rotations:
                         after = (tank.turret + r.turn) % 6
-                        before_gap = _gap(tank.hex, tank.turret, target.hex)
-                        if _gap(tank.hex, after, target.hex) < before_gap:
+                        if _gap(tank.hex, after, target.hex) < _gap(tank.hex, tank.turret, target.hex):
                             return i
-                del gun
         return values.index(None) if None in values else len(values) - 1
 
     def _actor(self, state: GameState, decision: Choose, values: list[Any]) -> Tank | None:
@@ -185,22 +182,17 @@ class HeuristicBot:
         return None
 
     def _round(self, state: GameState, decision: Choose, values: list[Any]) -> int:
-        # The labels carry the exact odds; recompute them as numbers from the options' kinds.
+        """Use a special round only when its exact odds (in the labels) clearly beat the standard
+        round's; HESH counts its disabling results at part of a kill."""
         best, best_value = 0, -1.0
         for i, option in enumerate(decision.options):
-            label = option.label
-            kill = _percent_in(label, "kill")
-            hit = _percent_in(label, "hit")
-            value = kill if kill is not None else 0.0
-            if option.value == "hesh" and hit is not None:
-                value = hit * (1 / 3 + 1 / 3 * 0.5 + 1 / 3 * 0.3)
-            if option.value is None:
-                value += 0.1  # keep special rounds unless they clearly help
+            hit = _percent_in(option.label, "hit") or 0.0
+            kill = _percent_in(option.label, "kill") or 0.0
+            value = hit * (1 / 3 + 1 / 3 * 0.5 + 1 / 3 * 0.3) if option.value == "hesh" else kill
+            if option.value is not None:
+                value -= 0.05  # a special round is spent for good: keep it unless it helps
             if value > best_value:
                 best, best_value = i, value
-        if decision.options[0].value is None and "kill" not in decision.options[0].label:
-            # the standard round's label has no odds: estimate it from the actor's best shot
-            pass
         return best
 
     def _defensive(self, state: GameState, values: list[Any]) -> int:

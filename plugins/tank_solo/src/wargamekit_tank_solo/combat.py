@@ -276,7 +276,8 @@ def _one_shot(
     special = None
     if firer.specials:
         kinds = sorted(set(firer.specials), key=firer.specials.index)
-        options = [Option(None, "standard round")]
+        plain = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex, target_lit=target_lit))
+        options = [Option(None, f"standard round (hit {_percent(plain.hit)}, kill {_percent(plain.kill)})")]
         for kind in kinds:
             odds = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex,
                                       special=kind, target_lit=target_lit))
