@@ -109,3 +109,25 @@ def test_ruleset_can_publish_hookspecs_for_addons():
     pm = plugin_manager(load_entry_points=False, plugins=[PublishesHooks(), BonusAddon()])
     game = Game.new(RaceWithHooks(), seed=1, plugin_manager=pm)
     assert game.state.totals == {"red": 0, "blue": 5}
+
+
+def test_a_broken_plugin_is_reported_and_the_others_still_load(monkeypatch):
+    """One plugin failing to import is reported by name; the rest load."""
+    from importlib import metadata
+
+    import wargamekit.plugins as plugins
+
+    good = metadata.EntryPoint("dice_race", "rulesets_plugin_for_tests", "wargamekit")
+    bad = metadata.EntryPoint("broken", "no_such_module_anywhere", "wargamekit")
+    module = types.ModuleType("rulesets_plugin_for_tests")
+    module.wargamekit_rulesets = plugin_with(DiceRace()).wargamekit_rulesets
+    monkeypatch.setitem(__import__("sys").modules, "rulesets_plugin_for_tests", module)
+    monkeypatch.setattr(plugins.metadata, "entry_points", lambda group: [bad, good])
+    monkeypatch.setattr(plugins, "_load_errors", [])  # restored afterwards for the other tests
+    pm = plugin_manager()
+    assert list(rulesets_of(pm)) == ["dice_race"]
+    (error,) = plugins.plugin_load_errors()
+    assert error.name == "broken"
+    assert "ModuleNotFoundError" in error.error
+    with pytest.raises(UnknownRulesetError, match="plugin 'broken' .* failed to load: ModuleNotFoundError"):
+        find_ruleset("broken", rulesets_of(pm))

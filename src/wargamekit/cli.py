@@ -447,15 +447,18 @@ def rulesets() -> None:
 
     console = _console()
     found = installed_rulesets()
+    broken = _plugins.plugin_load_errors()
     if not console.is_terminal:
         width = max((len(name) for name in found), default=0)
         for name, ruleset in found.items():
             click.echo(f"{name:<{width}}  {ruleset.version}  {ruleset.description}")
-        return
-    table = Table("ruleset", "version", "description")
-    for name, ruleset in found.items():
-        table.add_row(name, ruleset.version, ruleset.description)
-    console.print(table)
+    else:
+        table = Table("ruleset", "version", "description")
+        for name, ruleset in found.items():
+            table.add_row(name, ruleset.version, ruleset.description)
+        console.print(table)
+    for error in broken:
+        click.echo(f"warning: {error}", err=True)
 
 
 @cli.command()

@@ -13,10 +13,12 @@ Plugins register under the entry-point group ``wargamekit``::
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib import metadata
 from types import ModuleType
 from typing import Any
 
 import pluggy
+from attrs import frozen
 
 from . import hookspecs
 from .errors import UnknownRulesetError
@@ -27,6 +29,8 @@ __all__ = [
     "hookimpl",
     "installed_rulesets",
     "find_ruleset",
+    "PluginLoadError",
+    "plugin_load_errors",
     "plugin_manager",
     "rulesets_of",
 ]
@@ -35,6 +39,37 @@ ENTRY_POINT_GROUP = "wargamekit"
 
 #: Marker for hook implementations in plugins.
 hookimpl = pluggy.HookimplMarker("wargamekit")
+
+
+@frozen
+class PluginLoadError:
+    """An installed plugin that could not be loaded (it is left out; the others still load)."""
+
+    name: str
+    target: str
+    error: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.name!r} ({self.target}) failed to load: {self.error}"
+
+
+def register_entry_points(pm: pluggy.PluginManager) -> list[PluginLoadError]:
+    """Register every plugin of the ``wargamekit`` entry-point group, in name order.
+
+    Unlike pluggy's ``load_setuptools_entrypoints``, one broken plugin does not stop the others:
+    its import error is returned instead, so a command can still list and run what works.
+    """
+    errors = []
+    for entry in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if pm.get_plugin(entry.name) is not None or pm.is_blocked(entry.name):
+            continue
+        try:
+            plugin = entry.load()
+        except Exception as exc:  # any import-time failure of third-party code
+            errors.append(PluginLoadError(entry.name, entry.value, f"{type(exc).__name__}: {exc}"))
+            continue
+        pm.register(plugin, name=entry.name)
+    return errors
 
 
 def plugin_manager(
@@ -48,8 +83,9 @@ def plugin_manager(
     """
     pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
     pm.add_hookspecs(hookspecs)
+    global _load_errors
     if load_entry_points:
-        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        _load_errors = register_entry_points(pm)
     for plugin in plugins:
         pm.register(plugin)
     pm.hook.wargamekit_add_hookspecs.call_historic(kwargs={"pluginmanager": pm})
@@ -70,6 +106,7 @@ def rulesets_of(pm: pluggy.PluginManager) -> dict[str, Ruleset]:
 
 
 _installed: dict[str, Ruleset] | None = None
+_load_errors: list[PluginLoadError] = []
 _installed_pm: pluggy.PluginManager | None = None
 
 
@@ -89,6 +126,11 @@ def installed_rulesets() -> dict[str, Ruleset]:
     return _installed
 
 
+def plugin_load_errors() -> list[PluginLoadError]:
+    """The plugins that failed to load the last time entry points were loaded."""
+    return list(_load_errors)
+
+
 def find_ruleset(name: str, rulesets: dict[str, Any] | None = None) -> Ruleset:
     """The installed ruleset called ``name``.
 
@@ -100,4 +142,7 @@ def find_ruleset(name: str, rulesets: dict[str, Any] | None = None) -> Ruleset:
         return available[name]
     except KeyError:
         names = ", ".join(available) or "none"
+        broken = [e for e in _load_errors if e.name == name]
+        if broken:
+            raise UnknownRulesetError(str(broken[0])) from None
         raise UnknownRulesetError(f"no ruleset named {name!r} is installed (installed: {names})") from None
