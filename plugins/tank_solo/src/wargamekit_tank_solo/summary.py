@@ -13,7 +13,8 @@ __all__ = ["ascii_map", "summarise", "tank_line"]
 def tank_line(state: GameState, tank: Tank) -> str:
     """One line per tank: name, class, place and facings, and its markers."""
     spec = tank.spec
-    gun = spec.guns[tank.gun_this_turn or 0]
+    rng = "/".join(str(g.range) for g in spec.guns)
+    atk = "/".join(str(g.attack) for g in spec.guns)
     marks = []
     if tank.fired:
         marks.append("fired")
@@ -36,7 +37,7 @@ def tank_line(state: GameState, tank: Tank) -> str:
         marks.append("specials: " + ", ".join(names))
     rot = "" if spec.turretless else f", turret {tank.rotations_left()}/{spec.turret_rotations} rot"
     return (f"  #{tank.id:<2} {spec.name:<24} {spec.vehicle_class:<6} {tank.where():<24} "
-            f"MP {spec.movement} rng {gun.range} atk {gun.attack} arm {spec.armour}{rot}"
+            f"MP {spec.movement} rng {rng} atk {atk} arm {spec.armour}{rot}"
             + (f"  [{'; '.join(marks)}]" if marks else ""))
 
 

@@ -10,11 +10,12 @@ fire defensively (2-1, 2-2); 3. advance fire (3) by tanks that survived the move
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from wargamekit import Choose, ChooseNumber, Option, Response
+from wargamekit.geometry import Hex
 
 from .combat import (
     FireAt,
@@ -40,7 +41,6 @@ from .optional_rules import (
 )
 from .state import GameState, Tank, other_side
 from .vehicles import free_point_cap
-from .victory import surrender
 
 __all__ = ["Surrender", "free_point_range", "play_turn"]
 
@@ -264,7 +264,7 @@ def move_tank(
             spotting_progress(game, tank)
 
 
-def _defensive_target_hex(state: GameState, defender: Tank, gun: int, mover: Tank, step: Step):
+def _defensive_target_hex(state: GameState, defender: Tank, gun: int, mover: Tank, step: Step) -> Hex | None:
     """Where the moving tank counts as standing for this defender, or ``None`` (2-2; 5 ii-iii).
 
     Normally the step's starting hex; when clearing a wreck the hex after the step; a lit tank
@@ -321,7 +321,7 @@ def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Gene
     )
 
 
-def _resolver(game: Any, state: GameState, defender: Tank, gun: int, mover: Tank, where: Any):
+def _resolver(game: Any, state: GameState, defender: Tank, gun: int, mover: Tank, where: Hex) -> Callable[[], Generator[Any, Any, None]]:
     def resolve() -> Generator[Any, Any, None]:
         defender.defensive_lock = True
         lit_before = mover.lit  # 11: the reduction this step would earn is ignored
