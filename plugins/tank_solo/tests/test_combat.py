@@ -200,3 +200,32 @@ def test_multi_turret_vehicle_uses_one_gun_per_turn(new_game, pick):
     from wargamekit_tank_solo.combat import valid_targets
 
     assert {t.gun for t in valid_targets(game.state, tank, "advance")} == {1}
+
+
+def test_hesh_immobilises_a_moving_tank_where_it_was_hit(new_game, pick):
+    """4-3: HESH 1-2 immobilises for good; the moving tank stops in the hex it was fired at."""
+    game = new_game(
+        [("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
+        [("churchill", "0610", "N", ["hesh", "fin"]), ("matilda", "1410", "N")],
+        dice=[3, 6, 2, 1],
+    )
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0606")
+    pick(game, "defensive fire: Churchill #3")
+    pick(game, "HESH")
+    tank = game.state.tank(1)
+    assert tank.immobilised and tank.alive and hex_label(tank.hex) == "0605"
+    assert game.pending.prompt.startswith("Turn 1, side A: which tank moves next?")
+    assert game.state.tank(3).specials == ["fin"]
+
+
+def test_turret_may_turn_during_movement(new_game, pick):
+    """6 iii: the turret may turn at any time in the combat phase, also while the tank moves."""
+    game = new_game([("t34_85", "0603", "S")], [("tiger", "1412", "S")], dice=[3])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "turret left to SE")
+    assert game.state.tank(1).turret == 0 and game.state.tank(1).hull == 5
