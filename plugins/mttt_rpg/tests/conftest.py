@@ -5,16 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wargamekit import Choose, ChooseSubset, InterruptStack, ScriptedDice
-from wargamekit.decisions import Decision
 from wargamekit_mttt_rpg import MtttRpg
 from wargamekit_mttt_rpg.scenario import build_scene
+
+from wargamekit import Choose, ChooseSubset, InterruptStack, ScriptedDice
+from wargamekit.decisions import Decision
 
 
 class Harness:
     """A stand-in for :class:`wargamekit.Game` exposing what rule procedures use."""
 
-    def __init__(self, scenario: dict[str, Any], faces: list[int], *, interrupts: bool = True, phase: str = "turns") -> None:
+    def __init__(
+        self, scenario: dict[str, Any], faces: list[int], *, interrupts: bool = True, phase: str = "turns"
+    ) -> None:
         self.ruleset = MtttRpg()
         self.scenario = self.ruleset.load_scenario(scenario)
         self.state = build_scene(self.scenario)
@@ -47,7 +50,9 @@ class Harness:
             while True:
                 self.asked.append(decision)
                 if not answers:
-                    raise AssertionError(f"unexpected decision: {decision.prompt} {getattr(decision, 'labels', '')}")
+                    raise AssertionError(
+                        f"unexpected decision: {decision.prompt} {getattr(decision, 'labels', '')}"
+                    )
                 raw = answers.pop(0)
                 decision = procedure.send(self._value(decision, raw))
         except StopIteration as stop:

@@ -2,8 +2,6 @@
 
 from fractions import Fraction
 
-from wargamekit import ScriptedDice
-from wargamekit.odds import distribution
 from wargamekit_mttt_rpg.attack import (
     AttackProfile,
     DefenseProfile,
@@ -14,6 +12,9 @@ from wargamekit_mttt_rpg.attack import (
     roll_raw_damage,
     withering_damage,
 )
+
+from wargamekit import ScriptedDice
+from wargamekit.odds import distribution
 
 SWORD = AttackProfile(accuracy=9, dice=2, sides=10, damage_bonus=4, penetration=1, initiative=12)
 PASSIVE = DefenseProfile(mode="passive", value=18, toughness=3, protection=2)
@@ -57,7 +58,9 @@ def test_decisive_damage_is_half_a_plus_initiative_rounded_up_minus_protection()
 
 def test_decisive_against_protection_at_least_the_pool_does_nothing_but_still_hits():
     """处理关键攻击: armour at or above the damage pool stops the damage; the attack still succeeds."""
-    out = resolve_attack(ScriptedDice([15]), SWORD, DefenseProfile(mode="passive", value=10, protection=9), "decisive")
+    out = resolve_attack(
+        ScriptedDice([15]), SWORD, DefenseProfile(mode="passive", value=10, protection=9), "decisive"
+    )
     assert out.hit and out.damage == 0
 
 

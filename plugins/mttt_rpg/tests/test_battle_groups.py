@@ -16,15 +16,24 @@ def setup(make, *units, band=0, faces=(), **kw):
 
 
 def heroes_vs_familiars(make, faces=(), **kw):
-    return setup(make, make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"),
-                 make.unit_entry("witch", "foes", leader_of=["familiars"]),
-                 make.unit_entry("familiars", "foes", group="thorn_familiars"), faces=faces, **kw)
+    return setup(
+        make,
+        make.unit_entry("akari", "heroes"),
+        make.unit_entry("sayo", "heroes"),
+        make.unit_entry("witch", "foes", leader_of=["familiars"]),
+        make.unit_entry("familiars", "foes", group="thorn_familiars"),
+        faces=faces,
+        **kw,
+    )
 
 
 def test_magnitude_is_health_levels_plus_size_plus_three_for_perfect_morale(make):
     """数量层级: the member's health levels + size; 完美士气 +3."""
-    h = setup(make, make.unit_entry("familiars", "foes", group="thorn_familiars"),
-              make.unit_entry("dolls", "heroes", group="doll_legion"))
+    h = setup(
+        make,
+        make.unit_entry("familiars", "foes", group="thorn_familiars"),
+        make.unit_entry("dolls", "heroes", group="doll_legion"),
+    )
     assert h.unit("familiars").magnitude_max == magnitude_max(7, 2) == 9
     assert h.unit("dolls").magnitude_max == 7 + 3 + 3
 
@@ -39,8 +48,13 @@ def test_size_drill_and_might_modify_attack_damage_toughness_and_defense(make):
     dfn = defense_profile(h.state, group, akari, "passive", ranged=False)
     assert dfn.value == 15 + 0 + 1 + 0 + 1  # poor drill +0, might 1 +1
     assert dfn.toughness == 1 + 1 + 2
-    elite = setup(make, make.unit_entry("guards", "heroes", group="guild_guards"), make.unit_entry("kyo", "foes"))
-    assert defense_profile(elite.state, elite.unit("guards"), elite.unit("kyo"), "passive", ranged=False).value == 15 + 1 + 1 + 2
+    elite = setup(
+        make, make.unit_entry("guards", "heroes", group="guild_guards"), make.unit_entry("kyo", "foes")
+    )
+    assert (
+        defense_profile(elite.state, elite.unit("guards"), elite.unit("kyo"), "passive", ranged=False).value
+        == 15 + 1 + 1 + 2
+    )
 
 
 def test_groups_make_only_withering_area_attacks_and_gain_no_initiative(make):
@@ -119,15 +133,23 @@ def test_rally_restores_a_breaking_group(make):
 def test_rout_difficulty_table():
     """伤害与溃败 (难度表): 1, +1 per allied group disbanded, leader down, size lost, supernatural area."""
     assert rout_difficulty(drill="average") == 1
-    assert rout_difficulty(drill="average", ally_group_disbanded=True, leader_down=True, size_lost=2,
-                           supernatural_area=True) == 6
+    assert (
+        rout_difficulty(
+            drill="average", ally_group_disbanded=True, leader_down=True, size_lost=2, supernatural_area=True
+        )
+        == 6
+    )
     assert rout_difficulty(drill="poor") == 2
 
 
 def test_perfect_morale_always_passes_and_gains_nothing_from_rally_for_numbers(make):
     """完美士气: rout checks succeed automatically; rally for numbers does not help them."""
-    h = setup(make, make.unit_entry("gen", "foes", sheet="warlord", leader_of=["dolls"]),
-              make.unit_entry("dolls", "foes", group="doll_legion"), make.unit_entry("akari", "heroes"))
+    h = setup(
+        make,
+        make.unit_entry("gen", "foes", sheet="warlord", leader_of=["dolls"]),
+        make.unit_entry("dolls", "foes", group="doll_legion"),
+        make.unit_entry("akari", "heroes"),
+    )
     dolls = h.unit("dolls")
     h.run(apply_withering(h, h.unit("akari"), dolls, 13))
     assert dolls.size == 2 and dolls.magnitude == dolls.magnitude_max == 7 + 2 + 3
@@ -158,8 +180,13 @@ def test_order_adds_its_successes_to_the_groups_rolls_next_round(make):
 
 def test_slaughter_fleeing_groups(make):
     """屠杀: attacking a disbanded group at −3 defense; a fleeing group above size 2 only by groups."""
-    h = setup(make, make.unit_entry("akari", "heroes"), make.unit_entry("militia", "heroes", group="town_militia"),
-              make.unit_entry("dolls", "foes", group="doll_legion"), make.unit_entry("familiars", "foes", group="thorn_familiars"))
+    h = setup(
+        make,
+        make.unit_entry("akari", "heroes"),
+        make.unit_entry("militia", "heroes", group="town_militia"),
+        make.unit_entry("dolls", "foes", group="doll_legion"),
+        make.unit_entry("familiars", "foes", group="thorn_familiars"),
+    )
     dolls, familiars = h.unit("dolls"), h.unit("familiars")
     normal = defense_profile(h.state, familiars, h.unit("akari"), "passive", ranged=False).value
     for g in (dolls, familiars):
@@ -187,8 +214,29 @@ def test_non_combatants_have_zero_initiative_and_give_none(make):
     """非战斗人员: initiative fixed at 0, no initiative for withering hits, which damage their health."""
     from wargamekit_mttt_rpg.initiative import join_battle
 
-    h = setup(make, make.unit_entry("akari", "heroes"), make.unit_entry("crowd", "foes", sheet="bystander", noncombatant=True))
+    h = setup(
+        make,
+        make.unit_entry("akari", "heroes"),
+        make.unit_entry("crowd", "foes", sheet="bystander", noncombatant=True),
+    )
     crowd, akari = h.unit("crowd"), h.unit("akari")
     assert join_battle(h.dice, crowd) == 0
     h.run(apply_withering(h, akari, crowd, 3))
     assert crowd.hp == 5 - 3 and akari.initiative == 10
+
+
+def test_trivial_opponents_are_treated_as_non_combatants(make):
+    """微不足道的对手: initiative fixed at 0, no initiative for hitting them, their hits give none either."""
+    from wargamekit_mttt_rpg.initiative import join_battle
+
+    h = setup(
+        make,
+        make.unit_entry("akari", "heroes"),
+        make.unit_entry("guard", "foes", sheet="militiaman", trivial=True),
+    )
+    guard, akari = h.unit("guard"), h.unit("akari")
+    assert join_battle(h.dice, guard) == 0 and not guard.crashed
+    h.run(apply_withering(h, akari, guard, 2))
+    assert guard.hp == guard.hp_max - 2 and akari.initiative == 10
+    h.run(apply_withering(h, guard, akari, 3))
+    assert akari.initiative == 7 and guard.initiative == 10

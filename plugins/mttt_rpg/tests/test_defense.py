@@ -24,8 +24,8 @@ def test_active_defense_formulas(make):
     """一般防御 / 主动防御: skill + weapon parry (or armour dodge) + half the attribute modifier."""
     h = setup(make, make.unit_entry("sayo", "heroes"))
     sayo = h.unit("sayo")
-    assert active_bonus(sayo, "parry") == 3 + 2 + 3 // 2   # physiology, sword parry, strength
-    assert active_bonus(sayo, "dodge") == 2 + 1 + 2 // 2   # athletics, dress dodge, agility
+    assert active_bonus(sayo, "parry") == 3 + 2 + 3 // 2  # physiology, sword parry, strength
+    assert active_bonus(sayo, "dodge") == 2 + 1 + 2 // 2  # athletics, dress dodge, agility
 
 
 def test_full_defense_onslaught_and_clash_penalty(make):

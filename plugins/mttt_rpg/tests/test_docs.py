@@ -18,7 +18,11 @@ def test_example_round_has_an_interrupt_chain_of_three():
     """插入阶段: the example round pushes three items before any resolves, and one fizzles."""
     lines = annotated_round().splitlines()
     assert any("(stack depth 3)" in line for line in lines)
-    order = [i for i, line in enumerate(lines) if line.endswith(("resolves", "fizzles: countered"))
-             and line.startswith(("Sayo: Severing", "Witch of Thorns: Dark", "Akari: Ribbon"))]
+    order = [
+        i
+        for i, line in enumerate(lines)
+        if line.endswith(("resolves", "fizzles: countered"))
+        and line.startswith(("Sayo: Severing", "Witch of Thorns: Dark", "Akari: Ribbon"))
+    ]
     assert [lines[i].split(":")[0] for i in order] == ["Sayo", "Witch of Thorns", "Akari"]
     assert example_game().state.unit("witch").initiative == 16  # the failed decisive attack

@@ -1,11 +1,12 @@
 """Initiative (先导度): join battle, withering transfer, crash, break and reversal."""
 
-from wargamekit import ScriptedDice
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.combat_round import round_start
 from wargamekit_mttt_rpg.damage import apply_decisive, apply_decisive_miss, apply_withering
 from wargamekit_mttt_rpg.defense import defense_profile, passive_defense
 from wargamekit_mttt_rpg.initiative import join_battle
+
+from wargamekit import ScriptedDice
 
 
 def start(h, unit, value):
@@ -15,7 +16,10 @@ def start(h, unit, value):
 
 
 def duel(make, faces=(), band=0, **kw):
-    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=band, **kw), list(faces))
+    h = make(
+        make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=band, **kw),
+        list(faces),
+    )
     return h, h.unit("akari"), h.unit("kyo")
 
 

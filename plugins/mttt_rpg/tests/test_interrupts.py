@@ -5,8 +5,16 @@ from wargamekit_mttt_rpg.sheets import Effect
 
 
 def trio(make, interrupts=True):
-    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"),
-                           make.unit_entry("witch", "foes"), band=1), [], interrupts=interrupts)
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"),
+            make.unit_entry("sayo", "heroes"),
+            make.unit_entry("witch", "foes"),
+            band=1,
+        ),
+        [],
+        interrupts=interrupts,
+    )
     return h, h.unit("akari"), h.unit("sayo"), h.unit("witch")
 
 
@@ -20,11 +28,14 @@ def test_chain_of_three_resolves_last_in_first_out_with_legality_rechecked(make)
     h, akari, sayo, witch = trio(make)
     mana(sayo, distortion=3)
     mana(witch, distortion=6)
-    h.run(open_window(h, "attack declared", active="witch"), [
-        "Witch of Thorns: Thorn Wall on Witch of Thorns",  # 1: the acting side is polled first
-        "Sayo: Severing Charm",           # 2: counters Thorn Wall
-        "Witch of Thorns: Dark Counter",  # 3: counters Severing Charm
-    ])  # Sayo is not offered a second counter on Thorn Wall: her key answered it already
+    h.run(
+        open_window(h, "attack declared", active="witch"),
+        [
+            "Witch of Thorns: Thorn Wall on Witch of Thorns",  # 1: the acting side is polled first
+            "Sayo: Severing Charm",  # 2: counters Thorn Wall
+            "Witch of Thorns: Dark Counter",  # 3: counters Severing Charm
+        ],
+    )  # Sayo is not offered a second counter on Thorn Wall: her key answered it already
     texts = h.texts()
     assert [t.split(" (")[0] for t in texts if "pushes" in t] == [
         "foes pushes Witch of Thorns: Thorn Wall on Witch of Thorns",
@@ -44,11 +55,18 @@ def test_more_pushes_at_each_resolution_point(make):
     h, akari, sayo, witch = trio(make)
     mana(akari, order=4)
     mana(witch, distortion=2)
-    h.run(open_window(h, "turn start", active="akari"), [
-        "Akari: Ribbon Shield on Sayo", "pass", "pass",
-        # Ribbon Shield resolved; at its resolution point Akari pushes again, on herself
-        "Akari: Ribbon Shield on Akari", "pass", "pass",
-    ])
+    h.run(
+        open_window(h, "turn start", active="akari"),
+        [
+            "Akari: Ribbon Shield on Sayo",
+            "pass",
+            "pass",
+            # Ribbon Shield resolved; at its resolution point Akari pushes again, on herself
+            "Akari: Ribbon Shield on Akari",
+            "pass",
+            "pass",
+        ],
+    )
     assert sayo.defense_bonus == 3 and akari.defense_bonus == 3 and akari.order_mp == 0
     points = [d.prompt for d in h.asked]
     assert points[3].startswith("resolution of Akari: Ribbon Shield on Sayo")
@@ -58,16 +76,26 @@ def test_a_trigger_is_answered_once(make):
     """插入阶段: a triggered effect answers its trigger once, not again at later resolution points."""
     h, akari, sayo, witch = trio(make)
     mana(akari, order=4)
-    h.run(open_window(h, "attack declared", active="witch", trigger="attacked", subject="akari", source="witch"), [
-        lambda o: o.label.startswith("Akari: Counter-Shot"), "pass",
-        # resolution point: Counter-Shot is not offered again, Ribbon Shield still is
-        lambda o: o.label == "pass",
-    ])
+    h.run(
+        open_window(
+            h, "attack declared", active="witch", trigger="attacked", subject="akari", source="witch"
+        ),
+        [
+            lambda o: o.label.startswith("Akari: Counter-Shot"),
+            "pass",
+            # resolution point: Counter-Shot is not offered again, Ribbon Shield still is
+            lambda o: o.label == "pass",
+        ],
+    )
     assert [o.label.startswith("Akari: Counter-Shot") for o in h.asked[-1].options].count(True) == 0
     assert akari.order_mp == 3
     # a new occurrence of the trigger may be answered again
-    h.run(open_window(h, "attack declared", active="witch", trigger="attacked", subject="akari", source="witch"),
-          [lambda o: o.label.startswith("Akari: Counter-Shot"), "pass", "pass"])
+    h.run(
+        open_window(
+            h, "attack declared", active="witch", trigger="attacked", subject="akari", source="witch"
+        ),
+        [lambda o: o.label.startswith("Akari: Counter-Shot"), "pass", "pass"],
+    )
     assert akari.order_mp == 2
 
 
@@ -99,4 +127,6 @@ def test_turn_responses_resolve_with_windows_when_enabled(make):
     mana(sayo, distortion=3)
     witch.hp = 10
     h.run(turn_responses(h, witch), ["Sayo: Severing Charm"])
-    assert witch.hp == 10 and any("Regrowth on Witch of Thorns (heal 1) fizzles: countered" in t for t in h.texts())
+    assert witch.hp == 10 and any(
+        "Regrowth on Witch of Thorns (heal 1) fizzles: countered" in t for t in h.texts()
+    )

@@ -85,7 +85,9 @@ def test_recover_from_prone_next_to_an_enemy_needs_a_contest(make):
     h = setup(make, band=0, faces=[10, 5])
     akari = h.unit("akari")
     akari.prone = True
-    assert ("recover", None, 0) in options(h, "akari") and not [o for o in options(h, "akari") if o[0] == "move"]
+    assert ("recover", None, 0) in options(h, "akari") and not [
+        o for o in options(h, "akari") if o[0] == "move"
+    ]
     assert h.run(movement.recover(h, akari)) and not akari.prone
     far = setup(make, band=3)
     far.unit("akari").prone = True
@@ -137,8 +139,12 @@ def test_engaged_character_cannot_move_away_from_the_group(make):
 
 def test_passing_through_a_group_costs_one_initiative_once_a_round(make):
     """战团与移动: once a round, for 1 initiative, a character passes through a group."""
-    h = setup(make, make.unit_entry("familiars", "foes", group="thorn_familiars"), band=0,
-              distances=[{"a": "akari", "b": "kyo", "band": 3}])
+    h = setup(
+        make,
+        make.unit_entry("familiars", "foes", group="thorn_familiars"),
+        band=0,
+        distances=[{"a": "akari", "b": "kyo", "band": 3}],
+    )
     akari = h.unit("akari")
     passes = [a for a in legal_actions(h, akari) if a.kind == "pass_through"]
     assert passes and passes[0].target == "kyo"

@@ -1,8 +1,9 @@
 """Exact odds before committing (Python and ``wargamekit odds mttt_rpg``), and the terminal summary."""
 
 from click.testing import CliRunner
-from wargamekit import Game
 from wargamekit_mttt_rpg import MtttRpg, preview_attack
+
+from wargamekit import Game
 
 
 def test_preview_matches_the_attack_label_and_sums_to_one():
@@ -19,14 +20,30 @@ def test_charges_raise_the_odds():
     game = Game.new(MtttRpg(), "duel", seed=0)
     plain = preview_attack(game.state, "kyo", "akari", "withering", mode="dodge").hit_chance
     assert preview_attack(game.state, "kyo", "akari", "withering", mode="dodge", charge=3).hit_chance > plain
-    assert preview_attack(game.state, "kyo", "akari", "withering", mode="dodge", defense_charge=3).hit_chance < plain
+    assert (
+        preview_attack(game.state, "kyo", "akari", "withering", mode="dodge", defense_charge=3).hit_chance
+        < plain
+    )
 
 
 def test_odds_command_prints_exact_odds():
     """``wargamekit odds mttt_rpg``: hit chance and damage distribution of one attack."""
     command = MtttRpg().odds_command()
-    result = CliRunner().invoke(command, ["--scene", "duel", "--attacker", "kyo", "--target", "akari",
-                                          "--kind", "decisive", "--initiative", "15"])
+    result = CliRunner().invoke(
+        command,
+        [
+            "--scene",
+            "duel",
+            "--attacker",
+            "kyo",
+            "--target",
+            "akari",
+            "--kind",
+            "decisive",
+            "--initiative",
+            "15",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "decisive attack: hit 60.0%" in result.output and "8: 60.0%" in result.output
     bad = CliRunner().invoke(command, ["--scene", "duel", "--attacker", "ghost", "--target", "akari"])
@@ -38,7 +55,9 @@ def test_crashed_target_decisive_has_no_protection():
     from wargamekit_mttt_rpg.odds_cli import odds_text
 
     normal = odds_text(scene="duel", attacker="kyo", target="akari", kind="decisive", initiative=15)
-    crashed = odds_text(scene="duel", attacker="kyo", target="akari", kind="decisive", initiative=15, target_initiative=0)
+    crashed = odds_text(
+        scene="duel", attacker="kyo", target="akari", kind="decisive", initiative=15, target_initiative=0
+    )
     # ceil((2 + 15) / 2) = 9, minus the dress's protection 1 unless crashed
     assert "0: 40.0%, 8: 60.0%" in normal and "0: 40.0%, 9: 60.0%" not in normal
     assert ", 9: " in crashed

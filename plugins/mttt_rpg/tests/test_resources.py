@@ -17,8 +17,15 @@ def test_activation_speed_table():
 
 def test_pools_unfold_each_round_up_to_capacity_and_refresh_mp(make):
     """每回合法术力MP / 展开法术力池: MPM grows by the activation speed up to the pool; MP refreshes to it."""
-    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"),
-                           make.unit_entry("witch", "foes")), [], phase="mana")
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"),
+            make.unit_entry("sayo", "heroes"),
+            make.unit_entry("witch", "foes"),
+        ),
+        [],
+        phase="mana",
+    )
     akari = h.unit("akari")
     caps = []
     for _ in range(5):
@@ -31,7 +38,12 @@ def test_pools_unfold_each_round_up_to_capacity_and_refresh_mp(make):
 
 def test_long_river_units_exclude_battle_group_members(make):
     """长河单位: magical girls and monsters count; ordinary group members do not."""
-    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("familiars", "foes", group="thorn_familiars")), [])
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"), make.unit_entry("familiars", "foes", group="thorn_familiars")
+        ),
+        [],
+    )
     assert h.state.long_river_count() == 1
 
 

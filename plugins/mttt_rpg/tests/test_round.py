@@ -1,9 +1,10 @@
 """The combat flow (战斗流程): preparation, the three phases, turn order, joining, wait, aim, ready."""
 
-from wargamekit import Choose, Game, ScriptedDice
 from wargamekit_mttt_rpg import MtttRpg
 from wargamekit_mttt_rpg.combat_round import round_start
 from wargamekit_mttt_rpg.initiative import set_initiative
+
+from wargamekit import Choose, Game, ScriptedDice
 
 
 def drive(game, answers):
@@ -33,10 +34,16 @@ def test_preparation_then_turns_from_high_to_low():
     log = texts(game)
     order = [t for t in log if t.startswith(("Akari joins", "Kyo joins", "round 1", "round 2"))]
     assert order == [
-        "Akari joins battle with initiative 13", "Kyo joins battle with initiative 10",
-        "round 1: activation speed 1; pools unfold", "round 1 begins",
-        "round 1, tick 13: Akari's turn", "round 1, tick 10: Kyo's turn", "round 1 ends: leftover MP lapses; the order is recomputed",
-        "round 2: activation speed 1; pools unfold", "round 2 begins", "round 2, tick 13: Akari's turn",
+        "Akari joins battle with initiative 13",
+        "Kyo joins battle with initiative 10",
+        "round 1: activation speed 1; pools unfold",
+        "round 1 begins",
+        "round 1, tick 13: Akari's turn",
+        "round 1, tick 10: Kyo's turn",
+        "round 1 ends: leftover MP lapses; the order is recomputed",
+        "round 2: activation speed 1; pools unfold",
+        "round 2 begins",
+        "round 2, tick 13: Akari's turn",
     ]
     akari = game.state.unit("akari")
     assert (akari.order_cap, akari.order_mp) == (2, 2)  # two long-river units: speed 1 per round
@@ -96,7 +103,11 @@ def test_ready_weapon_costs_two_initiative_and_keeps_the_standard_action():
 
 def test_initiative_rising_past_the_tick_acts_at_the_next_tick(make):
     """先导度变动和同步动作: one turn a round; rising above the current tick, she acts at the next tick."""
-    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes")), [], interrupts=False)
+    h = make(
+        make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes")),
+        [],
+        interrupts=False,
+    )
     track = h.state.track
     for uid, value in (("akari", 13), ("kyo", 6)):
         h.unit(uid).initiative = value
@@ -112,8 +123,15 @@ def test_initiative_rising_past_the_tick_acts_at_the_next_tick(make):
 def test_joining_mid_fight_prepared_or_unprepared(make):
     """中途加入: a prepared newcomer acts this round at her initiative; an unprepared one next round."""
     for prepared, acts in ((True, True), (False, False)):
-        h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"),
-                               make.unit_entry("mio", "heroes", joins_round=2, prepared=prepared)), [11], interrupts=False)
+        h = make(
+            make.scenario(
+                make.unit_entry("akari", "heroes"),
+                make.unit_entry("kyo", "foes"),
+                make.unit_entry("mio", "heroes", joins_round=2, prepared=prepared),
+            ),
+            [11],
+            interrupts=False,
+        )
         assert h.unit("mio").status == "absent" and "mio" not in h.state.track.values
         h.state.round = 2
         round_start(h)

@@ -8,8 +8,13 @@ from wargamekit_mttt_rpg.soul import disability_tier, jade_cost, max_boost, max_
 
 
 def setup(make, faces=(), boss=False, interrupts=False):
-    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=2, boss_fight=boss),
-             list(faces), interrupts=interrupts)
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=2, boss_fight=boss
+        ),
+        list(faces),
+        interrupts=interrupts,
+    )
     for u in h.state:
         u.initiative = 10
         h.state.track.set(u.id, 10)

@@ -1,17 +1,22 @@
 """Strategic warfare (战术对决): the opposed roll, thresholds and the six tactics."""
 
-from wargamekit import ScriptedDice
 from wargamekit_mttt_rpg import movement
 from wargamekit_mttt_rpg.battle_groups import group_rout_pool
 from wargamekit_mttt_rpg.defense import defense_profile
 from wargamekit_mttt_rpg.warfare import TACTICS, resolve_warfare, strategic_warfare
 
+from wargamekit import ScriptedDice
+
 
 def test_thresholds():
     """潜在战术: each tactic's threshold."""
     assert {k: t.threshold for k, t in TACTICS.items()} == {
-        "back_to_the_sea": 1, "strategic_placement": 1, "demoralized": 2,
-        "fortifications": 2, "ambush": 3, "pincer": 3,
+        "back_to_the_sea": 1,
+        "strategic_placement": 1,
+        "demoralized": 2,
+        "fortifications": 2,
+        "ambush": 3,
+        "pincer": 3,
     }
 
 
@@ -27,13 +32,19 @@ def test_tie_gives_nothing():
 
 
 def battle(make, tactic_faces, answers):
-    h = make(make.scenario(
-        make.unit_entry("rin", "heroes", sheet="marshal", leader_of=["militia"]),
-        make.unit_entry("militia", "heroes", group="town_militia"),
-        make.unit_entry("gen", "foes", sheet="warlord", leader_of=["dolls"]),
-        make.unit_entry("dolls", "foes", group="doll_legion"),
-        band=1, warfare={"heroes": "rin", "foes": "gen"},
-    ), tactic_faces, interrupts=False, phase="preparation")
+    h = make(
+        make.scenario(
+            make.unit_entry("rin", "heroes", sheet="marshal", leader_of=["militia"]),
+            make.unit_entry("militia", "heroes", group="town_militia"),
+            make.unit_entry("gen", "foes", sheet="warlord", leader_of=["dolls"]),
+            make.unit_entry("dolls", "foes", group="doll_legion"),
+            band=1,
+            warfare={"heroes": "rin", "foes": "gen"},
+        ),
+        tactic_faces,
+        interrupts=False,
+        phase="preparation",
+    )
     h.run(strategic_warfare(h, {"heroes": "rin", "foes": "gen"}), answers)
     for u in h.state:
         u.initiative = 10

@@ -26,6 +26,7 @@ import functools
 from fractions import Fraction
 
 from attrs import frozen
+
 from wargamekit.dice import Dice, Die
 from wargamekit.odds import distribution
 
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 WITHERING = "withering"  # 制敌攻击
-DECISIVE = "decisive"    # 致命攻击 / 关键攻击
+DECISIVE = "decisive"  # 致命攻击 / 关键攻击
 
 
 @frozen
@@ -136,7 +137,9 @@ def roll_defense(dice: Dice, defense: DefenseProfile, purpose: str = "active def
     return dice.d20(purpose) + defense.value
 
 
-def roll_raw_damage(dice: Dice, attack: AttackProfile, extra: int = 0, purpose: str = "raw damage (原始伤害)") -> int:
+def roll_raw_damage(
+    dice: Dice, attack: AttackProfile, extra: int = 0, purpose: str = "raw damage (原始伤害)"
+) -> int:
     """Raw damage: ADB + damage bonuses (+ ``extra``, e.g. a clash margin)."""
     faces = dice.roll(Die(1, attack.sides), purpose, attack.dice)
     total = sum(f * 2 if attack.double_ten and f == 10 else f for f in faces)
@@ -168,9 +171,7 @@ def decisive_pool(attack: AttackProfile) -> int:
     return -(-total // 2)
 
 
-def resolve_attack(
-    dice: Dice, attack: AttackProfile, defense: DefenseProfile, kind: str
-) -> AttackOutcome:
+def resolve_attack(dice: Dice, attack: AttackProfile, defense: DefenseProfile, kind: str) -> AttackOutcome:
     """Resolve one attack from the hit check to the damage (pure)."""
     if defense.blocked:
         return AttackOutcome(kind, False, 0, 0)
@@ -180,7 +181,9 @@ def resolve_attack(
         return AttackOutcome(kind, False, total, against)
     if kind == WITHERING:
         raw = roll_raw_damage(dice, attack)
-        return AttackOutcome(kind, True, total, against, raw, withering_damage(raw, defense.toughness, attack.penetration))
+        return AttackOutcome(
+            kind, True, total, against, raw, withering_damage(raw, defense.toughness, attack.penetration)
+        )
     return AttackOutcome(kind, True, total, against, 0, decisive_damage(attack, defense.protection))
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from attrs import frozen
+
 from wargamekit.dice import Dice
 
 from .state import GONE, ROUTED, Combatant, Scene
@@ -115,9 +116,7 @@ def group_rout_pool(scene: Scene, group: Combatant) -> int:
 
 def leader_down(scene: Scene, group: Combatant) -> bool:
     """Whether a leader or hero of the group has been incapacitated."""
-    return any(
-        group.id in u.leader_of and not u.fighting and u.status != "absent" for u in scene
-    )
+    return any(group.id in u.leader_of and not u.fighting and u.status != "absent" for u in scene)
 
 
 def rout_check(game: Any, group: Combatant, *, supernatural: bool) -> bool:
@@ -136,16 +135,22 @@ def rout_check(game: Any, group: Combatant, *, supernatural: bool) -> bool:
         supernatural_area=supernatural,
     )
     if sheet.perfect_morale:
-        game.event("rout", f"{group.name} has perfect morale (完美士气): the rout check succeeds", unit=group.id)
+        game.event(
+            "rout", f"{group.name} has perfect morale (完美士气): the rout check succeeds", unit=group.id
+        )
         passed = True
     else:
-        check = roll_pool_check(game.dice, group_rout_pool(scene, group), difficulty, f"rout check (溃败检定): {group.name}")
+        check = roll_pool_check(
+            game.dice, group_rout_pool(scene, group), difficulty, f"rout check (溃败检定): {group.name}"
+        )
         passed = check.passed
         game.event(
             "rout",
             f"{group.name} rout check: {check.successes} successes against difficulty {difficulty}: "
             + ("holds" if passed else "breaks and will disband at its next turn"),
-            unit=group.id, successes=check.successes, difficulty=difficulty,
+            unit=group.id,
+            successes=check.successes,
+            difficulty=difficulty,
         )
     if passed:
         lose_size(game, group)
@@ -169,9 +174,15 @@ def lose_size(game: Any, group: Combatant) -> None:
         scene.track.remove(group.id)
         game.event("group-gone", f"{group.name} is reduced to size 0 and no longer exists", unit=group.id)
         return
-    group.magnitude_max = magnitude_max(group.sheet.health_levels, group.size, perfect_morale=sheet.perfect_morale)
+    group.magnitude_max = magnitude_max(
+        group.sheet.health_levels, group.size, perfect_morale=sheet.perfect_morale
+    )
     group.magnitude = group.magnitude_max
-    game.event("size-loss", f"{group.name} drops to size {group.size}; magnitude refilled to {group.magnitude}", unit=group.id)
+    game.event(
+        "size-loss",
+        f"{group.name} drops to size {group.size}; magnitude refilled to {group.magnitude}",
+        unit=group.id,
+    )
 
 
 def disband(game: Any, group: Combatant) -> None:
@@ -195,14 +206,23 @@ def damage_magnitude(
     scene: Scene = game.state
     if group.status == ROUTED:
         scene.casualties[group.id] = scene.casualties.get(group.id, 0) + amount
-        game.event("slaughter", f"{group.name}: about {amount} more fleeing fighters cut down (屠杀)", unit=group.id, amount=amount)
+        game.event(
+            "slaughter",
+            f"{group.name}: about {amount} more fleeing fighters cut down (屠杀)",
+            unit=group.id,
+            amount=amount,
+        )
         return
     left = amount
     while left > 0 and group.fighting and group.rout_failed is None:
         take = min(left, group.magnitude)
         group.magnitude -= take
         left -= take
-        game.event("magnitude", f"{group.name} loses {take} magnitude ({group.magnitude}/{group.magnitude_max})", unit=group.id)
+        game.event(
+            "magnitude",
+            f"{group.name} loses {take} magnitude ({group.magnitude}/{group.magnitude_max})",
+            unit=group.id,
+        )
         if group.magnitude > 0:
             break
         size_before = group.size

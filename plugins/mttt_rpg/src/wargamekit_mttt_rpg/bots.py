@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 import numpy as np
+
 from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, YesNo
 from wargamekit.decisions import Answer, Decision
 
@@ -68,13 +69,17 @@ def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str
         kill = sum(float(pr) for d, pr in odds.damage.items() if d >= hp_left and d > 0)
         lost = max(0, attacker.initiative - 5)
         # a kill is worth far more than the initiative it spends
-        return dealt + KILL_BONUS * kill - (p - kill) * lost * INITIATIVE_VALUE - (1 - p) * 5 * INITIATIVE_VALUE
+        return (
+            dealt + KILL_BONUS * kill - (p - kill) * lost * INITIATIVE_VALUE - (1 - p) * 5 * INITIATIVE_VALUE
+        )
     if target.is_group:
         return float(odds.expected_damage) * 0.8 + p * INITIATIVE_VALUE
     if target.sheet.chaos_phases > 0 and target.kind == "character":
         return p * INITIATIVE_VALUE
     if target.crashed:
-        return sum(float(pr) * min(d, target.hp) for d, pr in odds.damage.items()) * 0.9 + p * INITIATIVE_VALUE
+        return (
+            sum(float(pr) * min(d, target.hp) for d, pr in odds.damage.items()) * 0.9 + p * INITIATIVE_VALUE
+        )
     taken = sum(float(pr) * min(d, max(0, target.initiative)) for d, pr in odds.damage.items())
     crash = sum(float(pr) for d, pr in odds.damage.items() if d > 0 and d >= target.initiative)
     return INITIATIVE_VALUE * (2 * taken + p + 5 * crash)
@@ -127,9 +132,15 @@ class HeuristicBot:
         best, best_value = None, 0.0
         for i, a in enumerate(values):
             if a.kind == "attack":
-                targets = [scene.unit(a.target)] if a.target else [
-                    e for e in scene.enemies(unit) if scene.distance(unit.id, e.id) <= (1 if unit.dispersed else 0)
-                ]
+                targets = (
+                    [scene.unit(a.target)]
+                    if a.target
+                    else [
+                        e
+                        for e in scene.enemies(unit)
+                        if scene.distance(unit.id, e.id) <= (1 if unit.dispersed else 0)
+                    ]
+                )
                 value = sum(attack_value(scene, unit, t, a.kind_of_attack) for t in targets)
             elif a.kind == "spell":
                 value = self._spell_value(scene, unit, a)
@@ -158,7 +169,9 @@ class HeuristicBot:
         if spell.effect.kind == "withering_blast":
             if target.sheet.chaos_phases > 0 or target.kind == "noncombatant":
                 return 0.0
-            return 0.5 * min(spell.effect.amount, max(0, target.initiative)) + (2.5 if target.initiative <= spell.effect.amount else 0)
+            return 0.5 * min(spell.effect.amount, max(0, target.initiative)) + (
+                2.5 if target.initiative <= spell.effect.amount else 0
+            )
         return 0.0
 
     def _close_in(self, scene: Scene, unit: Combatant, values: list[Any]) -> int:
@@ -198,8 +211,12 @@ class HeuristicBot:
             target = scene.unit(r.data["target"]) if r.data.get("target") else None
             if effect == "counter":
                 return i
-            if effect in ("defense", "protection") and timing.startswith("attack declared") and target is not None \
-                    and target.id == scene.attack_target:
+            if (
+                effect in ("defense", "protection")
+                and timing.startswith("attack declared")
+                and target is not None
+                and target.id == scene.attack_target
+            ):
                 return i
             if effect == "withering_blast" and target is not None and target.sheet.chaos_phases == 0:
                 return i

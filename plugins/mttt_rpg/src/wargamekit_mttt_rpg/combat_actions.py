@@ -9,11 +9,20 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from attrs import field, frozen
+
 from wargamekit import Choose, ChooseNumber, IllegalChoiceError, Option
 
 from . import movement
-from .attack import DECISIVE, WITHERING, decisive_damage, decisive_pool, hit_chance, roll_raw_damage, withering_damage
-from .battle_groups import DRILL_COMMAND, RULE_COMMAND, lose_size, rally_for_numbers_gain, roll_pool_check
+from .attack import (
+    DECISIVE,
+    WITHERING,
+    decisive_damage,
+    decisive_pool,
+    hit_chance,
+    roll_raw_damage,
+    withering_damage,
+)
+from .battle_groups import DRILL_COMMAND, lose_size, rally_for_numbers_gain, roll_pool_check
 from .damage import apply_decisive, apply_decisive_miss, apply_withering
 from .defense import attack_profile, defense_modes, defense_profile
 from .initiative import RULE_CRASH, spend_initiative
@@ -95,24 +104,59 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
     weapon = unit.ready_weapon
     if unit.aiming:
         for t in targets:
-            out.append(Action("attack", t.id, WITHERING, label=f"aimed withering attack on {t.name} (+{unit.aim_bonus} to hit)"))
+            out.append(
+                Action(
+                    "attack",
+                    t.id,
+                    WITHERING,
+                    label=f"aimed withering attack on {t.name} (+{unit.aim_bonus} to hit)",
+                )
+            )
             if not unit.crashed and unit.kind == "character" and t.status != ROUTED:
-                out.append(Action("attack", t.id, DECISIVE, label=f"aimed decisive attack on {t.name} (+{unit.aim_bonus} to hit)"))
+                out.append(
+                    Action(
+                        "attack",
+                        t.id,
+                        DECISIVE,
+                        label=f"aimed decisive attack on {t.name} (+{unit.aim_bonus} to hit)",
+                    )
+                )
         out.append(Action("wait", label="give up the aimed attack"))
         return out
     if unit.is_group and weapon is not None and not weapon.ranged:
         reach = 1 if unit.dispersed else 0
         if any(scene.distance(unit.id, e.id) <= reach for e in scene.enemies(unit)):
-            out.append(Action("attack", None, WITHERING, label=f"area attack on every enemy within {reach} ({weapon.name})"))
+            out.append(
+                Action(
+                    "attack",
+                    None,
+                    WITHERING,
+                    label=f"area attack on every enemy within {reach} ({weapon.name})",
+                )
+            )
         for t in targets:
             if t.status == ROUTED:
                 out.append(Action("attack", t.id, WITHERING, label=f"slaughter the fleeing {t.name} (屠杀)"))
     else:
         for t in targets:
             what = "slaughter" if t.status == ROUTED else "withering attack on"
-            out.append(Action("attack", t.id, WITHERING, label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING)})"))  # type: ignore[union-attr]
+            out.append(
+                Action(
+                    "attack",
+                    t.id,
+                    WITHERING,
+                    label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING)})",
+                )
+            )  # type: ignore[union-attr]
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
-                out.append(Action("attack", t.id, DECISIVE, label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE)})"))  # type: ignore[union-attr]
+                out.append(
+                    Action(
+                        "attack",
+                        t.id,
+                        DECISIVE,
+                        label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE)})",
+                    )
+                )  # type: ignore[union-attr]
     if unit.reversal_target is not None:
         pass  # a refreshed turn may do anything, but may attack only the reversed opponent
     if unit.kind == "character" and not unit.crashed:
@@ -127,7 +171,14 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
                 pool = [unit]
             for t in pool:
                 if scene.distance(unit.id, t.id) <= spell.effect.range:
-                    out.append(Action("spell", t.id, name=spell.name, label=f"cast {spell.name} on {t.name} ({spell.cost} {spell.pool} MP)"))
+                    out.append(
+                        Action(
+                            "spell",
+                            t.id,
+                            name=spell.name,
+                            label=f"cast {spell.name} on {t.name} ({spell.cost} {spell.pool} MP)",
+                        )
+                    )
     out.append(Action("full_defense", label="full defense (+5 defense until your next turn)"))
     if unit.kind == "character" and any(
         a.id != unit.id and scene.distance(unit.id, a.id) <= 1 for a in scene.allies(unit)
@@ -137,14 +188,20 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
         band = scene.distance(unit.id, other.id) + delta
         word = "toward" if delta < 0 else "away from"
         out.append(Action("move", other.id, delta=delta, label=f"move {word} {other.name} (to band {band})"))
-    if not unit.prone and unit.engaged_by is None and any(
-        scene.distance(unit.id, e.id) <= movement.SIGHT for e in scene.enemies(unit)
+    if (
+        not unit.prone
+        and unit.engaged_by is None
+        and any(scene.distance(unit.id, e.id) <= movement.SIGHT for e in scene.enemies(unit))
     ):
-        out.append(Action("disengage", label="disengage to geographic distance (−5 initiative, agility contests)"))
+        out.append(
+            Action("disengage", label="disengage to geographic distance (−5 initiative, agility contests)")
+        )
     if unit.withdrawing or movement.can_withdraw(scene, unit):
         out.append(Action("withdraw", label="withdraw from the battlefield (−10 initiative, extended roll)"))
     if unit.cover_available != "none" and unit.cover != unit.cover_available:
-        out.append(Action("cover", label=f"take {unit.cover_available} cover (agility vs {unit.cover_difficulty})"))
+        out.append(
+            Action("cover", label=f"take {unit.cover_available} cover (agility vs {unit.cover_difficulty})")
+        )
     if unit.prone:
         out.append(Action("recover", label="get up from prone"))
     if targets and unit.initiative > 0 and unit.kind == "character":
@@ -154,32 +211,69 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
         if group.fighting:
             out.append(Action("order", gid, label=f"order {group.name} (command action)"))
             if group.rout_failed is not None:
-                out.append(Action("rally", gid, label=f"rally the breaking {group.name} (difficulty {group.rout_failed})"))
+                out.append(
+                    Action(
+                        "rally",
+                        gid,
+                        label=f"rally the breaking {group.name} (difficulty {group.rout_failed})",
+                    )
+                )
             sheet = group.group_sheet
-            if group.magnitude < group.magnitude_max and not group.rallied_for_numbers and sheet and not sheet.perfect_morale:
+            if (
+                group.magnitude < group.magnitude_max
+                and not group.rallied_for_numbers
+                and sheet
+                and not sheet.perfect_morale
+            ):
                 out.append(Action("rally_numbers", gid, label=f"rally {group.name} for numbers"))
     if unit.is_group:
         for e in scene.enemies(unit, include_inert=False):
             if scene.distance(unit.id, e.id) == 0 and e.engaged_by is None:
                 out.append(Action("engage", e.id, label=f"engage {e.name} (包围)"))
-        out.append(Action("disperse" if not unit.dispersed else "regroup",
-                          label="spread out (散开): reach 1, no size bonus" if not unit.dispersed else "close ranks again"))
-    out.append(Action("wait", label=f"wait (skip the turn: +{5 * (unit.consecutive_waits + 1)} initiative next round)"))
+        out.append(
+            Action(
+                "disperse" if not unit.dispersed else "regroup",
+                label="spread out (散开): reach 1, no size bonus"
+                if not unit.dispersed
+                else "close ranks again",
+            )
+        )
+    out.append(
+        Action(
+            "wait", label=f"wait (skip the turn: +{5 * (unit.consecutive_waits + 1)} initiative next round)"
+        )
+    )
     # initiative-priced actions that leave the standard action
     if unit.kind == "character" and not unit.readied_this_turn:
         for key in unit.sheet.weapons:
             if key != unit.weapon:
                 from .sheets import library
 
-                out.append(Action("ready", name=key, label=f"ready {library().weapons[key].name} (−2 initiative, keeps your action)"))
+                out.append(
+                    Action(
+                        "ready",
+                        name=key,
+                        label=f"ready {library().weapons[key].name} (−2 initiative, keeps your action)",
+                    )
+                )
     if unit.kind == "character" and unit.passed_through_round != scene.round:
         for g in scene:
             if g.is_group and g.fighting and g.side != unit.side and scene.distance(unit.id, g.id) == 0:
                 for other in scene:
-                    if other.fighting and other.id not in (unit.id, g.id) and scene.distance(g.id, other.id) <= 1 \
-                            and scene.distance(unit.id, other.id) > 0:
-                        out.append(Action("pass_through", other.id, name=g.id,
-                                          label=f"pass through {g.name} toward {other.name} (−1 initiative)"))
+                    if (
+                        other.fighting
+                        and other.id not in (unit.id, g.id)
+                        and scene.distance(g.id, other.id) <= 1
+                        and scene.distance(unit.id, other.id) > 0
+                    ):
+                        out.append(
+                            Action(
+                                "pass_through",
+                                other.id,
+                                name=g.id,
+                                label=f"pass through {g.name} toward {other.name} (−1 initiative)",
+                            )
+                        )
     return out
 
 
@@ -191,8 +285,11 @@ def active_step(game: Any, unit: Combatant, same_tick: list[str]) -> Generator[A
         choice: Action = yield Choose(
             side=unit.side,
             prompt=f"{unit.name} (initiative {unit.initiative}, "
-            + (f"magnitude {unit.magnitude}/{unit.magnitude_max}" if unit.is_group
-               else f"HP {unit.hp}/{unit.hp_max}, MP {unit.order_mp} order/{unit.distortion_mp} distortion")
+            + (
+                f"magnitude {unit.magnitude}/{unit.magnitude_max}"
+                if unit.is_group
+                else f"HP {unit.hp}/{unit.hp_max}, MP {unit.order_mp} order/{unit.distortion_mp} distortion"
+            )
             + "): choose an action",
             options=tuple(Option(a, a.label) for a in options),
             rule=RULE_ACTIONS,
@@ -213,7 +310,9 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
     target = scene.unit(action.target) if action.target else None
     if kind == "attack":
         if unit.crashed and action.kind_of_attack == DECISIVE:
-            raise IllegalChoiceError(RULE_CRASH, f"{unit.name} is in initiative crash and cannot make a decisive attack")
+            raise IllegalChoiceError(
+                RULE_CRASH, f"{unit.name} is in initiative crash and cannot make a decisive attack"
+            )
         yield from attack(game, unit, target, action.kind_of_attack or WITHERING, same_tick)
         unit.aiming = False
         unit.aim_bonus = 0
@@ -253,14 +352,20 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
         ticks = yield ChooseNumber(
             side=unit.side,
             prompt=f"{unit.name} aims: delay the attack by how many ticks (1 initiative each, +1 to hit per 2)?",
-            rule=RULE_AIM, low=1, high=max(1, unit.initiative),
+            rule=RULE_AIM,
+            low=1,
+            high=max(1, unit.initiative),
         )
         yield from spend_initiative(game, unit, ticks, why=f"aiming for {ticks} ticks (瞄准)")
         unit.aim_bonus = ticks // 2
         unit.aiming = True
         if unit.fighting and unit.id in scene.track.values:
             scene.track.refresh(unit.id)
-        game.event("aim", f"{unit.name} aims: her attack comes at tick {unit.initiative} with +{unit.aim_bonus}", unit=unit.id)
+        game.event(
+            "aim",
+            f"{unit.name} aims: her attack comes at tick {unit.initiative} with +{unit.aim_bonus}",
+            unit=unit.id,
+        )
     elif kind == "ready":
         assert action.name is not None
         unit.weapon = action.name
@@ -271,7 +376,9 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
         assert target is not None and action.name is not None
         unit.passed_through_round = scene.round
         game.event("pass-through", f"{unit.name} passes through {scene.unit(action.name).name}", unit=unit.id)
-        yield from spend_initiative(game, unit, movement.PASS_THROUGH_COST, why="passing through a battle group")
+        yield from spend_initiative(
+            game, unit, movement.PASS_THROUGH_COST, why="passing through a battle group"
+        )
         scene.set_distance(unit.id, target.id, scene.distance(unit.id, target.id) - 1)
         movement.follow_up(game, unit, target, -1)
     elif kind in ("order", "rally", "rally_numbers"):
@@ -280,11 +387,15 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
     elif kind == "engage":
         assert target is not None
         target.engaged_by = unit.id
-        game.event("engage", f"{unit.name} engages {target.name} (包围): she cannot move away from it", unit=unit.id)
+        game.event(
+            "engage", f"{unit.name} engages {target.name} (包围): she cannot move away from it", unit=unit.id
+        )
         yield from spend_initiative(game, unit, ENGAGE_COST, why="engage")
     elif kind in ("disperse", "regroup"):
         unit.dispersed = kind == "disperse"
-        game.event("disperse", f"{unit.name} " + ("spreads out" if unit.dispersed else "closes ranks"), unit=unit.id)
+        game.event(
+            "disperse", f"{unit.name} " + ("spreads out" if unit.dispersed else "closes ranks"), unit=unit.id
+        )
 
 
 def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
@@ -303,12 +414,18 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
         check = roll_pool_check(game.dice, pool, 1, f"order (命令): {leader.name} to {group.name}")
         if check.passed:
             group.pending_order = check.successes
-        game.event("order", f"{leader.name} orders {group.name}: {check.successes} successes"
-                   + (f" (+{check.successes} to its rolls next round)" if check.passed else ": unheeded"), unit=leader.id)
+        game.event(
+            "order",
+            f"{leader.name} orders {group.name}: {check.successes} successes"
+            + (f" (+{check.successes} to its rolls next round)" if check.passed else ": unheeded"),
+            unit=leader.id,
+        )
     elif kind == "rally":
         difficulty = (group.rout_failed or 1) + (1 if scene.tactic == "back_to_the_sea" and losing else 0)
         check = roll_pool_check(game.dice, pool, difficulty, f"rally (集结): {leader.name} and {group.name}")
-        game.event("rally", f"{leader.name} rallies {group.name}: {check.successes} vs {difficulty}", unit=leader.id)
+        game.event(
+            "rally", f"{leader.name} rallies {group.name}: {check.successes} vs {difficulty}", unit=leader.id
+        )
         if check.passed:
             lose_size(game, group)
     else:
@@ -317,7 +434,11 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
         gain = rally_for_numbers_gain(check.successes, per) if check.passed else 0
         group.magnitude = min(group.magnitude_max, group.magnitude + gain)
         group.rallied_for_numbers = True
-        game.event("rally-numbers", f"{leader.name} rallies {group.name} for numbers: +{gain} magnitude", unit=leader.id)
+        game.event(
+            "rally-numbers",
+            f"{leader.name} rallies {group.name} for numbers: +{gain} magnitude",
+            unit=leader.id,
+        )
 
 
 # -- the attack ---------------------------------------------------------------------------------
@@ -341,7 +462,9 @@ def _can_clash(scene: Scene, target: Combatant, attacker: Combatant, same_tick: 
     )
 
 
-def attack(game: Any, attacker: Combatant, target: Combatant | None, kind: str, same_tick: list[str]) -> Generator[Any, Any, None]:
+def attack(
+    game: Any, attacker: Combatant, target: Combatant | None, kind: str, same_tick: list[str]
+) -> Generator[Any, Any, None]:
     """An attack (攻击): declaration, charges, the interrupt window, defense, the hit check,
     damage. ``target`` ``None``: a battle group's area attack on every enemy within reach."""
     scene: Scene = game.state
@@ -352,16 +475,22 @@ def attack(game: Any, attacker: Combatant, target: Combatant | None, kind: str, 
         targets = [e for e in scene.enemies(attacker) if scene.distance(attacker.id, e.id) <= reach]
     elif attacker.is_group and weapon.ranged and not target.is_group:
         targets = [target] + [
-            u for u in scene
-            if u.id not in (target.id, attacker.id) and u.fighting and u.kind == "character"
+            u
+            for u in scene
+            if u.id not in (target.id, attacker.id)
+            and u.fighting
+            and u.kind == "character"
             and scene.distance(u.id, target.id) <= 1
         ]
     else:
         targets = [target]
     main = targets[0] if targets else None
     game.event(
-        "attack", f"{attacker.name} declares a {kind} attack on " + ", ".join(t.name for t in targets),
-        unit=attacker.id, targets=[t.id for t in targets], attack=kind,
+        "attack",
+        f"{attacker.name} declares a {kind} attack on " + ", ".join(t.name for t in targets),
+        unit=attacker.id,
+        targets=[t.id for t in targets],
+        attack=kind,
     )
     if main is None:
         return
@@ -380,14 +509,22 @@ def attack(game: Any, attacker: Combatant, target: Combatant | None, kind: str, 
             yield from clash(game, attacker, kind, target, answer)
             return
     scene.attack_target = main.id
-    x = yield from _charge(attacker, f"{attacker.name}: charge how much order MP into the attack (+X hit, +X/2 damage)?", RULE_CHARGE)
-    yield from open_window(game, "attack declared", active=attacker.id, trigger="attacked", subject=main.id, source=attacker.id)
+    x = yield from _charge(
+        attacker,
+        f"{attacker.name}: charge how much order MP into the attack (+X hit, +X/2 damage)?",
+        RULE_CHARGE,
+    )
+    yield from open_window(
+        game, "attack declared", active=attacker.id, trigger="attacked", subject=main.id, source=attacker.id
+    )
     if not attacker.fighting or scene.over:
         return
     natural = game.dice.d20(f"hit check (命中检定): {attacker.name}")
     natural += yield from offer_boost(game, attacker, face=natural, sides=20, what="hit check")
     for t in targets:
-        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > max(weapon.max_range, 1 if attacker.dispersed else 0):
+        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > max(
+            weapon.max_range, 1 if attacker.dispersed else 0
+        ):
             game.event("attack-lost", f"the attack on {t.name} is lost: no longer a legal target", unit=t.id)
             continue
         atk = attack_profile(scene, attacker, t, charge=x)
@@ -396,22 +533,28 @@ def attack(game: Any, attacker: Combatant, target: Combatant | None, kind: str, 
         t.onslaught += 1  # 猛攻减值
 
 
-def _defend(game: Any, defender: Combatant, attacker: Combatant, ranged: bool) -> Generator[Any, Any, tuple[int, Any]]:
+def _defend(
+    game: Any, defender: Combatant, attacker: Combatant, ranged: bool
+) -> Generator[Any, Any, tuple[int, Any]]:
     scene: Scene = game.state
     scene.attacker, scene.defender = attacker.id, defender.id
     modes = defense_modes(defender)
     mode = "passive"
     if len(modes) > 1:
         mode = yield Choose.of(
-            defender.side, f"{defender.name} is attacked by {attacker.name}: how does she defend?",
-            modes, rule=RULE_DEFENSE,
+            defender.side,
+            f"{defender.name} is attacked by {attacker.name}: how does she defend?",
+            modes,
+            rule=RULE_DEFENSE,
             label=lambda m: {
                 "passive": f"passive defense ({defense_profile(scene, defender, attacker, 'passive', ranged=ranged).value}, static)",
                 "parry": f"active parry (d20+{defense_profile(scene, defender, attacker, 'parry', ranged=ranged).value})",
                 "dodge": f"active dodge (d20+{defense_profile(scene, defender, attacker, 'dodge', ranged=ranged).value})",
             }[m],
         )
-    y = yield from _charge(defender, f"{defender.name}: charge how much order MP into the defense (+X)?", RULE_CHARGE)
+    y = yield from _charge(
+        defender, f"{defender.name}: charge how much order MP into the defense (+X)?", RULE_CHARGE
+    )
     profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=y)
     if mode == "passive":
         return profile.value, profile
@@ -420,13 +563,23 @@ def _defend(game: Any, defender: Combatant, attacker: Combatant, ranged: bool) -
     return natural + profile.value, profile
 
 
-def strike(game: Any, attacker: Combatant, target: Combatant, kind: str, atk: Any, total: int, weapon: Any) -> Generator[Any, Any, None]:
+def strike(
+    game: Any, attacker: Combatant, target: Combatant, kind: str, atk: Any, total: int, weapon: Any
+) -> Generator[Any, Any, None]:
     """Resolve one attack total against one target: guard, defense, damage."""
     scene: Scene = game.state
-    guard = next(
-        (g for g in scene.allies(target) if g.id != target.id and g.guarding and scene.distance(g.id, target.id) <= 1),
-        None,
-    ) if target.fighting else None
+    guard = (
+        next(
+            (
+                g
+                for g in scene.allies(target)
+                if g.id != target.id and g.guarding and scene.distance(g.id, target.id) <= 1
+            ),
+            None,
+        )
+        if target.fighting
+        else None
+    )
     victim = target
     malus = 0
     if guard is not None:
@@ -438,8 +591,10 @@ def strike(game: Any, attacker: Combatant, target: Combatant, kind: str, atk: An
                 yield from apply_decisive_miss(game, attacker)
             return
         victim = yield Choose.of(
-            attacker.side, f"the attack beats {guard.name}'s guard ({total} vs {gtotal}): strike whom?",
-            [guard, target], rule=RULE_GUARD,
+            attacker.side,
+            f"the attack beats {guard.name}'s guard ({total} vs {gtotal}): strike whom?",
+            [guard, target],
+            rule=RULE_GUARD,
             label=lambda u: f"strike the protector {u.name}" if u is guard else f"carry on against {u.name}",
         )
         if victim is target and kind == DECISIVE:
@@ -450,8 +605,13 @@ def strike(game: Any, attacker: Combatant, target: Combatant, kind: str, atk: An
         return
     hit = total >= against
     game.event(
-        "hit-check", f"{attacker.name} {total} vs {victim.name}'s defense {against}: " + ("hit" if hit else "miss"),
-        unit=attacker.id, target=victim.id, total=total, defense=against, hit=hit,
+        "hit-check",
+        f"{attacker.name} {total} vs {victim.name}'s defense {against}: " + ("hit" if hit else "miss"),
+        unit=attacker.id,
+        target=victim.id,
+        total=total,
+        defense=against,
+        hit=hit,
     )
     if not hit:
         if kind == DECISIVE:
@@ -462,23 +622,37 @@ def strike(game: Any, attacker: Combatant, target: Combatant, kind: str, atk: An
     if kind == WITHERING:
         raw = roll_raw_damage(game.dice, atk, purpose=f"raw damage (原始伤害): {attacker.name}")
         damage = withering_damage(raw, profile.toughness, atk.penetration)
-        game.event("damage", f"raw {raw} − toughness {profile.toughness} (penetration {atk.penetration}): {damage} withering damage",
-                   unit=victim.id, raw=raw, damage=damage)
+        game.event(
+            "damage",
+            f"raw {raw} − toughness {profile.toughness} (penetration {atk.penetration}): {damage} withering damage",
+            unit=victim.id,
+            raw=raw,
+            damage=damage,
+        )
         yield from apply_withering(game, attacker, victim, damage, supernatural=weapon.supernatural_area)
     else:
         from attrs import evolve
 
         atk = evolve(atk, initiative_malus=malus)
         damage = decisive_damage(atk, profile.protection)
-        game.event("damage", f"decisive: ceil(({atk.dice} + {atk.initiative - malus}) / 2) − protection {profile.protection}"
-                   + (f" + charge {atk.decisive_bonus}" if atk.decisive_bonus else "") + f" = {damage} HP",
-                   unit=victim.id, damage=damage)
-        yield from apply_decisive(game, attacker, victim, damage, decisive_pool(atk), supernatural=weapon.supernatural_area)
+        game.event(
+            "damage",
+            f"decisive: ceil(({atk.dice} + {atk.initiative - malus}) / 2) − protection {profile.protection}"
+            + (f" + charge {atk.decisive_bonus}" if atk.decisive_bonus else "")
+            + f" = {damage} HP",
+            unit=victim.id,
+            damage=damage,
+        )
+        yield from apply_decisive(
+            game, attacker, victim, damage, decisive_pool(atk), supernatural=weapon.supernatural_area
+        )
         if weapon.smashing and victim.kind == "character" and victim.fighting:
             victim.prone = True
             game.event("prone", f"{victim.name} is knocked prone (强击)", unit=victim.id)
     trigger = "crashed" if victim.crashed and not was_crashed else ("damaged" if damage > 0 else None)
-    yield from open_window(game, "attack resolved", active=attacker.id, trigger=trigger, subject=victim.id, source=attacker.id)
+    yield from open_window(
+        game, "attack resolved", active=attacker.id, trigger=trigger, subject=victim.id, source=attacker.id
+    )
 
 
 def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Generator[Any, Any, None]:
@@ -486,8 +660,12 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
     from .attack import resolve_clash
 
     scene: Scene = game.state
-    xa = yield from _charge(a, f"{a.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE)
-    xb = yield from _charge(b, f"{b.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE)
+    xa = yield from _charge(
+        a, f"{a.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE
+    )
+    xb = yield from _charge(
+        b, f"{b.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE
+    )
     pa = attack_profile(scene, a, b, charge=xa)
     pb = attack_profile(scene, b, a, charge=xb)
     wa, wb = a.ready_weapon, b.ready_weapon
@@ -495,8 +673,14 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
     da = defense_profile(scene, a, b, "passive", ranged=wb.ranged)
     db = defense_profile(scene, b, a, "passive", ranged=wa.ranged)
     out = resolve_clash(game.dice, pa, a_kind, pb, b_kind, da, db)
-    game.event("clash", f"clash (交锋): {a.name} {out.a_total} vs {b.name} {out.b_total}", unit=a.id, other=b.id,
-               a_total=out.a_total, b_total=out.b_total)
+    game.event(
+        "clash",
+        f"clash (交锋): {a.name} {out.a_total} vs {b.name} {out.b_total}",
+        unit=a.id,
+        other=b.id,
+        a_total=out.a_total,
+        b_total=out.b_total,
+    )
     a.onslaught += 1
     b.onslaught += 1
     if out.winner is None:
@@ -505,13 +689,21 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
             if k == DECISIVE:
                 yield from apply_decisive_miss(game, unit)
         return
-    winner, loser, wkind, lkind, wprofile = (a, b, a_kind, b_kind, pa) if out.winner == "a" else (b, a, b_kind, a_kind, pb)
+    winner, loser, wkind, lkind, wprofile = (
+        (a, b, a_kind, b_kind, pa) if out.winner == "a" else (b, a, b_kind, a_kind, pb)
+    )
     loser.clash_penalty = 2
-    game.event("clash", f"{winner.name} wins the clash; {loser.name} has −2 defense until her next turn", unit=winner.id)
+    game.event(
+        "clash",
+        f"{winner.name} wins the clash; {loser.name} has −2 defense until her next turn",
+        unit=winner.id,
+    )
     if lkind == DECISIVE:
         yield from apply_decisive_miss(game, loser)
     if wkind == WITHERING:
         yield from apply_withering(game, winner, loser, out.damage)
     else:
         yield from apply_decisive(game, winner, loser, out.damage, decisive_pool(wprofile))
-    yield from open_window(game, "attack resolved", active=a.id, trigger="damaged", subject=loser.id, source=winner.id)
+    yield from open_window(
+        game, "attack resolved", active=a.id, trigger="damaged", subject=loser.id, source=winner.id
+    )

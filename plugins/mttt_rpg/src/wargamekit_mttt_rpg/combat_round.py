@@ -76,8 +76,13 @@ def _join(game: Any, unit: Combatant, *, mid_fight: bool) -> None:
     game.event(
         "join",
         f"{unit.name} joins battle with initiative {value}"
-        + ("" if not mid_fight else (" (prepared: acts this round)" if acts else " (unprepared: first acts next round)")),
-        unit=unit.id, initiative=value,
+        + (
+            ""
+            if not mid_fight
+            else (" (prepared: acts this round)" if acts else " (unprepared: first acts next round)")
+        ),
+        unit=unit.id,
+        initiative=value,
     )
 
 
@@ -88,10 +93,14 @@ def preparation(game: Any) -> Generator[Any, Any, None]:
     for u in scene:
         if u.status == ACTIVE:
             what = f"magnitude {u.magnitude}, size {u.size}" if u.is_group else f"HP {u.hp}/{u.hp_max}"
-            game.event("prepare", f"{u.name} ({u.side}): {what}, ready weapon {u.weapon or 'none'}", unit=u.id)
+            game.event(
+                "prepare", f"{u.name} ({u.side}): {what}, ready weapon {u.weapon or 'none'}", unit=u.id
+            )
     game.event("prepare", "mana pools are folded (MPM 0); they unfold from round 1")
     if game.scenario.warfare is not None:
-        yield from strategic_warfare(game, {"heroes": game.scenario.warfare.heroes, "foes": game.scenario.warfare.foes})
+        yield from strategic_warfare(
+            game, {"heroes": game.scenario.warfare.heroes, "foes": game.scenario.warfare.foes}
+        )
     for u in scene:
         if u.status == ACTIVE:
             _join(game, u, mid_fight=False)
@@ -119,9 +128,13 @@ def round_start(game: Any) -> None:
         if not u.fighting:
             continue
         if u.crashed and u.crashed_rounds >= 3:
-            set_initiative(game, u, BASE_INITIATIVE, why=f"three rounds in crash: reset to base ({RULE_CRASH})")
+            set_initiative(
+                game, u, BASE_INITIATIVE, why=f"three rounds in crash: reset to base ({RULE_CRASH})"
+            )
         if u.waited_this_round:
-            change_initiative(game, u, 5 * u.consecutive_waits, why=f"{u.consecutive_waits} consecutive waits ({RULE_WAIT})")
+            change_initiative(
+                game, u, 5 * u.consecutive_waits, why=f"{u.consecutive_waits} consecutive waits ({RULE_WAIT})"
+            )
             u.waited_this_round = False
         else:
             u.consecutive_waits = 0
@@ -140,8 +153,11 @@ def _order_ties(game: Any, actors: tuple[str, ...], tick: int) -> Generator[Any,
     for uid in actors:
         unit = scene.unit(uid)
         others = ", ".join(scene.unit(o).name for o in actors if o != uid)
-        gives = yield YesNo(side=unit.side, prompt=f"{unit.name} acts at tick {tick} together with {others}: let them go first?",
-                            rule=RULE_SIMULTANEOUS)
+        gives = yield YesNo(
+            side=unit.side,
+            prompt=f"{unit.name} acts at tick {tick} together with {others}: let them go first?",
+            rule=RULE_SIMULTANEOUS,
+        )
         (yielding if gives else eager).append(uid)
     order: list[str] = []
     while len(eager) > 1:
@@ -172,7 +188,12 @@ def take_turn(game: Any, uid: str, same_tick: list[str]) -> Generator[Any, Any, 
     scene: Scene = game.state
     unit = scene.unit(uid)
     scene.acting = uid
-    game.event("turn", f"round {scene.round}, tick {unit.initiative}: {unit.name}'s turn", unit=uid, round=scene.round)
+    game.event(
+        "turn",
+        f"round {scene.round}, tick {unit.initiative}: {unit.name}'s turn",
+        unit=uid,
+        round=scene.round,
+    )
     yield from open_window(game, "before turn start", active=uid)
     if not unit.fighting or scene.over:
         return
@@ -202,7 +223,11 @@ def end_of_fight(game: Any, outcome: Outcome) -> Outcome:
     for u in scene:
         if u.burn_points or u.converted:
             lost = ", ".join(u.converted) or "nothing invested"
-            game.event("jade", f"{u.name}: {u.burn_points} unused burn points vanish; lost to the flames: {lost}", unit=u.id)
+            game.event(
+                "jade",
+                f"{u.name}: {u.burn_points} unused burn points vanish; lost to the flames: {lost}",
+                unit=u.id,
+            )
             u.burn_points = 0
     for u in scene:
         what = f"size {u.size}, magnitude {u.magnitude}" if u.is_group else f"HP {u.hp}/{u.hp_max}"
@@ -222,7 +247,9 @@ def _rounds(game: Any) -> Generator[Any, Any, Outcome]:
         scene.round += 1
         if scene.round > scene.round_limit:
             scene.round = scene.round_limit
-            return Outcome(None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene))
+            return Outcome(
+                None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene)
+            )
         scene.phase = "mana"
         release_mana(game)
         round_start(game)
@@ -245,4 +272,8 @@ def _rounds(game: Any) -> Generator[Any, Any, Outcome]:
             u.rushing = []
             if u.fighting and u.crashed:
                 u.crashed_rounds += 1
-        game.event("settle", f"round {scene.round} ends: leftover MP lapses; the order is recomputed", round=scene.round)
+        game.event(
+            "settle",
+            f"round {scene.round} ends: leftover MP lapses; the order is recomputed",
+            round=scene.round,
+        )

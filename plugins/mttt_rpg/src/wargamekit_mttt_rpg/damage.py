@@ -32,14 +32,20 @@ def lose_hp(game: Any, unit: Combatant, amount: int, *, lethal: bool, why: str) 
         "hp",
         f"{unit.name} loses {lost} HP ({why}): {unit.hp}/{unit.hp_max}"
         + (f", distortion points +{lost}" if lethal else ""),
-        unit=unit.id, lost=lost, lethal=lethal,
+        unit=unit.id,
+        lost=lost,
+        lethal=lethal,
     )
     if unit.hp > 0:
         return
     if unit.chaos_phase > 1:
         unit.chaos_phase -= 1
         unit.hp = unit.hp_max
-        game.event("chaos-phase", f"{unit.name} enters a new chaos phase ({unit.chaos_phase} left) at full HP", unit=unit.id)
+        game.event(
+            "chaos-phase",
+            f"{unit.name} enters a new chaos phase ({unit.chaos_phase} left) at full HP",
+            unit=unit.id,
+        )
         return
     unit.chaos_phase = 0
     unit.status = HELPLESS
@@ -48,7 +54,13 @@ def lose_hp(game: Any, unit: Combatant, amount: int, *, lethal: bool, why: str) 
 
 
 def apply_withering(
-    game: Any, attacker: Combatant, target: Combatant, damage: int, *, spell: bool = False, supernatural: bool = False
+    game: Any,
+    attacker: Combatant,
+    target: Combatant,
+    damage: int,
+    *,
+    spell: bool = False,
+    supernatural: bool = False,
 ) -> Generator[Any, Any, None]:
     """Apply a successful withering hit of ``damage``.
 
@@ -61,14 +73,17 @@ def apply_withering(
       actually lost (a battle group gains nothing); crashing the target gives the break bonus,
       and crashing the one who crashed you is a reversal.
     """
-    scene: Scene = game.state
     # Whether this attack can be a reversal is decided by the attacker's state before it: the
     # +1 for the hit already lifts her out of crash.
     can_reverse = attacker.crashed and attacker.crashed_by == target.id and not attacker.crash_self
     if not spell and not attacker.inert and target.kind != "noncombatant" and not target.trivial:
         change_initiative(game, attacker, 1, why="successful withering attack")
     if target.sheet.chaos_phases > 0 and target.kind == "character":
-        game.event("immune", f"{target.name} has a chaos phase (歪曲阶段): immune to withering damage", unit=target.id)
+        game.event(
+            "immune",
+            f"{target.name} has a chaos phase (歪曲阶段): immune to withering damage",
+            unit=target.id,
+        )
         return
     if target.is_group:
         yield from damage_magnitude(game, target, damage, attacker=attacker, supernatural=supernatural)
@@ -100,13 +115,25 @@ def apply_decisive(
     (+1 level per 4 dice of the pool, rounded up); then the attacker resets to base initiative."""
     if target.is_group:
         bonus = decisive_magnitude_bonus(pool)
-        yield from damage_magnitude(game, target, damage + bonus, attacker=attacker, supernatural=supernatural)
+        yield from damage_magnitude(
+            game, target, damage + bonus, attacker=attacker, supernatural=supernatural
+        )
     elif damage > 0:
         replaced = yield from offer_disability(game, target, damage)
         if not replaced:
-            lose_hp(game, target, damage, lethal=target.kind == "character", why=f"decisive damage from {attacker.name}")
+            lose_hp(
+                game,
+                target,
+                damage,
+                lethal=target.kind == "character",
+                why=f"decisive damage from {attacker.name}",
+            )
     else:
-        game.event("no-damage", f"{target.name}'s protection stops the decisive damage; the attack still succeeds", unit=target.id)
+        game.event(
+            "no-damage",
+            f"{target.name}'s protection stops the decisive damage; the attack still succeeds",
+            unit=target.id,
+        )
     set_initiative(game, attacker, BASE_INITIATIVE, why="successful decisive attack: reset to base")
 
 

@@ -24,9 +24,9 @@ __all__ = ["DEFENSE_MODES", "attack_profile", "defense_modes", "defense_profile"
 
 DEFENSE_MODES = ("passive", "parry", "dodge")
 COVER_BONUS = {"none": 0, "light": 1, "heavy": 2, "full": 2}
-PRONE_PENALTY = 2       # provisional
-SLAUGHTER_PENALTY = 3   # 屠杀: −3 defense
-SURPRISE_PENALTY = 2    # provisional
+PRONE_PENALTY = 2  # provisional
+SLAUGHTER_PENALTY = 3  # 屠杀: −3 defense
+SURPRISE_PENALTY = 2  # provisional
 DRILL_DEFENSE = {"poor": 0, "average": 1, "elite": 2}
 MIGHT_ACCURACY = (0, 1, 2, 3)
 MIGHT_DEFENSE = (0, 1, 1, 2)
@@ -76,7 +76,9 @@ def situational_defense(scene: Scene, target: Combatant, attacker: Combatant, ra
     if target.prone:
         value -= PRONE_PENALTY
     if target.status == ROUTED:
-        value -= SLAUGHTER_PENALTY + (2 if scene.tactic == "back_to_the_sea" and target.side != scene.tactic_winner else 0)
+        value -= SLAUGHTER_PENALTY + (
+            2 if scene.tactic == "back_to_the_sea" and target.side != scene.tactic_winner else 0
+        )
     if target.is_group:
         group = target.group_sheet
         assert group is not None
@@ -112,7 +114,9 @@ def defense_profile(
     elif ambush == "surprise":
         value -= SURPRISE_PENALTY
     blocked = ranged and target.cover == "full"
-    return DefenseProfile(mode=mode, value=value, toughness=max(0, toughness), protection=max(0, protection), blocked=blocked)
+    return DefenseProfile(
+        mode=mode, value=value, toughness=max(0, toughness), protection=max(0, protection), blocked=blocked
+    )
 
 
 def attack_profile(

@@ -24,8 +24,8 @@ __all__ = [
     "spend_initiative",
 ]
 
-BASE_INITIATIVE = 5     # "reset to base initiative" (重置为基础先导度)
-BREAK_BONUS = 5         # 先导突破加值
+BASE_INITIATIVE = 5  # "reset to base initiative" (重置为基础先导度)
+BREAK_BONUS = 5  # 先导突破加值
 SELF_CRASH_PENALTY = 5  # self-inflicted crash: lose 5 more at once
 RULE_JB = "战斗资源与战斗数值 / 先导度 (参战骰)"
 RULE_CRASH = "先导度 / 先导崩溃"
@@ -62,7 +62,9 @@ def set_initiative(game: Any, unit: Combatant, value: int, *, why: str) -> None:
         game.event(
             "initiative",
             f"{unit.name}: initiative {before} -> {value} ({why})",
-            unit=unit.id, before=before, after=value,
+            unit=unit.id,
+            before=before,
+            after=value,
         )
     if not was_crashed and unit.crashed:
         game.event("crash", f"{unit.name} is in initiative crash (先导崩溃)", unit=unit.id)
@@ -123,7 +125,8 @@ def award_break(game: Any, attacker: Combatant, target: Combatant) -> bool:
         game.event(
             "no-break",
             f"{attacker.name} gains no break bonus: {target.name} recovered from crash in round {recovered}",
-            unit=attacker.id, target=target.id,
+            unit=attacker.id,
+            target=target.id,
         )
         return False
     change_initiative(game, attacker, BREAK_BONUS, why=f"initiative break on {target.name} (先导突破)")
@@ -140,4 +143,9 @@ def reversal(game: Any, unit: Combatant, target: Combatant) -> None:
     unit.reversal_target = target.id
     if unit.id in scene.track.values:
         scene.track.refresh(unit.id)
-    game.event("reversal", f"{unit.name} reverses the crash on {target.name} and acts again", unit=unit.id, target=target.id)
+    game.event(
+        "reversal",
+        f"{unit.name} reverses the crash on {target.name} and acts again",
+        unit=unit.id,
+        target=target.id,
+    )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from attrs import frozen
+
 from wargamekit import Response
 
 from .initiative import change_initiative
@@ -59,8 +60,11 @@ class Timing:
 
 def _committed(game: Any, unit: Combatant, pool: str) -> int:
     return sum(
-        item.data["cost"] for item in game.interrupts.items
-        if isinstance(item.data, dict) and item.data.get("caster") == unit.id and item.data.get("pool") == pool
+        item.data["cost"]
+        for item in game.interrupts.items
+        if isinstance(item.data, dict)
+        and item.data.get("caster") == unit.id
+        and item.data.get("pool") == pool
     )
 
 
@@ -136,7 +140,14 @@ def make_response(
             me.order_mp -= cost
         else:
             me.distortion_mp -= cost
-        yield from apply_effect(game, me, None if target_id is None else s.unit(target_id), effect, countering=countering, name=name)
+        yield from apply_effect(
+            game,
+            me,
+            None if target_id is None else s.unit(target_id),
+            effect,
+            countering=countering,
+            name=name,
+        )
 
     return Response(
         name=label,
@@ -144,13 +155,26 @@ def make_response(
         resolve=resolve,
         is_legal=is_legal,
         key=key,
-        data={"id": item_id, "caster": caster_id, "pool": pool, "cost": cost, "effect": effect.kind,
-              "target": target_id, "amount": effect.amount},
+        data={
+            "id": item_id,
+            "caster": caster_id,
+            "pool": pool,
+            "cost": cost,
+            "effect": effect.kind,
+            "target": target_id,
+            "amount": effect.amount,
+        },
     )
 
 
 def apply_effect(
-    game: Any, caster: Combatant, target: Combatant | None, effect: Effect, *, countering: int | None, name: str
+    game: Any,
+    caster: Combatant,
+    target: Combatant | None,
+    effect: Effect,
+    *,
+    countering: int | None,
+    name: str,
 ) -> Generator[Any, Any, None]:
     """Apply a spell's or triggered effect's effect."""
     from .damage import apply_withering
@@ -159,7 +183,9 @@ def apply_effect(
     if effect.kind == "counter":
         assert countering is not None
         scene.countered.append(countering)
-        game.event("counter", f"{caster.name}'s {name} counters the item below it", unit=caster.id, item=countering)
+        game.event(
+            "counter", f"{caster.name}'s {name} counters the item below it", unit=caster.id, item=countering
+        )
         return
     assert target is not None
     if effect.kind == "gain_initiative":
@@ -172,13 +198,23 @@ def apply_effect(
             target.status = ACTIVE
             scene.track.add(target.id, target.initiative, acts_this_round=False)
             game.event("revive", f"{target.name} is no longer helpless", unit=target.id)
-        game.event("heal", f"{name}: {target.name} regains {healed} HP ({target.hp}/{target.hp_max})", unit=target.id)
+        game.event(
+            "heal", f"{name}: {target.name} regains {healed} HP ({target.hp}/{target.hp_max})", unit=target.id
+        )
     elif effect.kind == "defense":
         target.defense_bonus += effect.amount
-        game.event("defense-bonus", f"{name}: {target.name} +{effect.amount} defense until her next turn", unit=target.id)
+        game.event(
+            "defense-bonus",
+            f"{name}: {target.name} +{effect.amount} defense until her next turn",
+            unit=target.id,
+        )
     elif effect.kind == "protection":
         target.protection_bonus += effect.amount
-        game.event("protection-bonus", f"{name}: {target.name} +{effect.amount} protection this round", unit=target.id)
+        game.event(
+            "protection-bonus",
+            f"{name}: {target.name} +{effect.amount} protection this round",
+            unit=target.id,
+        )
     elif effect.kind == "withering_blast":
         game.event("blast", f"{name}: {effect.amount} withering damage to {target.name}", unit=target.id)
         yield from apply_withering(game, caster, target, effect.amount, spell=True)
@@ -202,14 +238,25 @@ def offers(game: Any, timing: Timing) -> Any:
                 if spell.effect.kind == "counter":
                     if top is None or top.controller == side or not isinstance(top.data, dict):
                         continue
-                    out.append(make_response(
-                        game, unit, spell.name, spell.effect, spell.pool, spell.cost, None,
-                        countering=top.data["id"], countering_name=top.name,
-                        key=("counter", top.data["id"], unit.id),
-                    ))
+                    out.append(
+                        make_response(
+                            game,
+                            unit,
+                            spell.name,
+                            spell.effect,
+                            spell.pool,
+                            spell.cost,
+                            None,
+                            countering=top.data["id"],
+                            countering_name=top.name,
+                            key=("counter", top.data["id"], unit.id),
+                        )
+                    )
                     continue
                 for target in _targets(scene, unit, spell.effect, None):
-                    out.append(make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target))
+                    out.append(
+                        make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
+                    )
             out.extend(_trigger_offers(game, unit, timing))
             out.extend(_instant_actions(game, unit, timing))
         return out
@@ -237,12 +284,24 @@ def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response
             continue
         if _mana(unit, trig.pool) - _committed(game, unit, trig.pool) < trig.cost:
             continue
-        fixed = timing.source if trig.effect.target == "enemy" else (timing.subject if trig.effect.target == "ally" else None)
+        fixed = (
+            timing.source
+            if trig.effect.target == "enemy"
+            else (timing.subject if trig.effect.target == "ally" else None)
+        )
         for target in _targets(scene, unit, trig.effect, fixed):
-            out.append(make_response(
-                game, unit, trig.name, trig.effect, trig.pool, trig.cost, target,
-                key=("trigger", timing.serial, unit.id, trig.name),
-            ))
+            out.append(
+                make_response(
+                    game,
+                    unit,
+                    trig.name,
+                    trig.effect,
+                    trig.pool,
+                    trig.cost,
+                    target,
+                    key=("trigger", timing.serial, unit.id, trig.name),
+                )
+            )
     return out
 
 
@@ -254,7 +313,11 @@ def _instant_actions(game: Any, unit: Combatant, timing: Timing) -> list[Respons
     out = []
     if not unit.prone and unit.engaged_by is None:
         for enemy in scene.enemies(unit):
-            if enemy.kind != "character" or enemy.id in unit.rushing or scene.distance(unit.id, enemy.id) != 0:
+            if (
+                enemy.kind != "character"
+                or enemy.id in unit.rushing
+                or scene.distance(unit.id, enemy.id) != 0
+            ):
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
@@ -264,18 +327,29 @@ def _instant_actions(game: Any, unit: Combatant, timing: Timing) -> list[Respons
             if inv.name in unit.converted:
                 continue
             uid, name, jade = unit.id, inv.name, inv.jade
-            out.append(Response(
-                name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
-                controller=unit.side,
-                resolve=lambda uid=uid, name=name, jade=jade: convert(game, game.state.unit(uid), name, jade),
-                key=("convert", uid, name),
-            ))
+            out.append(
+                Response(
+                    name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
+                    controller=unit.side,
+                    resolve=lambda uid=uid, name=name, jade=jade: convert(
+                        game, game.state.unit(uid), name, jade
+                    ),
+                    key=("convert", uid, name),
+                )
+            )
     return out
 
 
-def open_window(game: Any, name: str, *, active: str | None = None, trigger: str | None = None,
-                subject: str | None = None, source: str | None = None,
-                floor: int | None = None) -> Generator[Any, Any, list[Response]]:
+def open_window(
+    game: Any,
+    name: str,
+    *,
+    active: str | None = None,
+    trigger: str | None = None,
+    subject: str | None = None,
+    source: str | None = None,
+    floor: int | None = None,
+) -> Generator[Any, Any, list[Response]]:
     """Open the interrupt window of a timing point (a no-op outside phase 2); ``floor``: also
     resolve items pushed before the window opened, down to that depth."""
     scene: Scene = game.state
@@ -285,7 +359,9 @@ def open_window(game: Any, name: str, *, active: str | None = None, trigger: str
     timing = Timing(name, active, trigger, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
-    resolved = yield from game.interrupts.window(name, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor)
+    resolved = yield from game.interrupts.window(
+        name, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor
+    )
     return resolved
 
 
@@ -296,7 +372,9 @@ def turn_responses(game: Any, unit: Combatant) -> Generator[Any, Any, None]:
     scene.trigger_serial += 1
     serial = scene.trigger_serial
     mandatory = [
-        make_response(game, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name))
+        make_response(
+            game, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
+        )
         for t in unit.sheet.triggers
         if t.mandatory and t.on == "turn_start"
     ]

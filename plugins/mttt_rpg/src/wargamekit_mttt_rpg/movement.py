@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from attrs import frozen
+
 from wargamekit import ChooseSubset, Option, Response
 from wargamekit.dice import Dice
 
@@ -66,7 +67,9 @@ def contest(dice: Dice, actor_bonus: int, opponent_bonus: int, purpose: str) -> 
     >>> contest(ScriptedDice([12, 9]), 3, 2, "rush").won
     True
     """
-    return Contest(dice.d20(f"{purpose}: actor") + actor_bonus, dice.d20(f"{purpose}: opponent") + opponent_bonus)
+    return Contest(
+        dice.d20(f"{purpose}: actor") + actor_bonus, dice.d20(f"{purpose}: opponent") + opponent_bonus
+    )
 
 
 def _shift(game: Any, mover: Combatant, other: Combatant, delta: int, why: str) -> None:
@@ -77,14 +80,15 @@ def _shift(game: Any, mover: Combatant, other: Combatant, delta: int, why: str) 
     game.event(
         "move",
         f"{mover.name} {why}: {other.name} is now at {band_name(after)} ({after})",
-        unit=mover.id, other=other.id, band=after,
+        unit=mover.id,
+        other=other.id,
+        band=after,
     )
 
 
 def follow_up(game: Any, mover: Combatant, other: Combatant, delta: int) -> None:
     """Reflexive steps after ``mover`` moved ``delta`` relative to ``other``: a rusher who
     caught ``mover`` follows (跟步), a character who disengaged from ``mover`` steps away (撤退)."""
-    scene: Scene = game.state
     if delta > 0 and mover.id in other.rushing and other.fighting:
         _shift(game, other, mover, -delta, "follows reflexively (rush, 跟步)")
     if delta < 0 and mover.id in other.disengaged_from and other.fighting:
@@ -144,19 +148,26 @@ def rush_response(game: Any, unit: Combatant, enemy: Combatant, *, key: Any) -> 
     def resolve() -> None:
         s: Scene = game.state
         me, them = s.unit(uid), s.unit(eid)
-        result = contest(game.dice, me.mod("agility"), them.mod("agility"), f"rush (跟步): {me.name} vs {them.name}")
+        result = contest(
+            game.dice, me.mod("agility"), them.mod("agility"), f"rush (跟步): {me.name} vs {them.name}"
+        )
         if result.won:
             me.rushing.append(eid)
         game.event(
             "rush",
             f"{me.name} rushes {them.name}: {result.actor} vs {result.opponent}: "
             + ("she will follow every step" if result.won else "fails"),
-            unit=uid, other=eid, won=result.won,
+            unit=uid,
+            other=eid,
+            won=result.won,
         )
 
     return Response(
-        name=f"{unit.name}: rush {enemy.name} (跟步, agility contest)", controller=unit.side,
-        resolve=resolve, is_legal=legal, key=key,
+        name=f"{unit.name}: rush {enemy.name} (跟步, agility contest)",
+        controller=unit.side,
+        resolve=resolve,
+        is_legal=legal,
+        key=key,
     )
 
 
@@ -165,7 +176,9 @@ def disengage(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
     her; win them all and move to geographic distance from them (one reflexive step later
     against the first who closes in). −5 initiative, win or lose."""
     scene: Scene = game.state
-    near = [e for e in scene.enemies(unit) if e.kind != "noncombatant" and scene.distance(unit.id, e.id) <= SIGHT]
+    near = [
+        e for e in scene.enemies(unit) if e.kind != "noncombatant" and scene.distance(unit.id, e.id) <= SIGHT
+    ]
     stoppers: tuple[Combatant, ...] = ()
     if near:
         stoppers = yield ChooseSubset(
@@ -176,8 +189,18 @@ def disengage(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
         )
     won = True
     for enemy in stoppers:
-        result = contest(game.dice, unit.mod("agility"), enemy.mod("agility"), f"disengage (撤退): {unit.name} vs {enemy.name}")
-        game.event("disengage-roll", f"{unit.name} {result.actor} vs {enemy.name} {result.opponent}", unit=unit.id, other=enemy.id)
+        result = contest(
+            game.dice,
+            unit.mod("agility"),
+            enemy.mod("agility"),
+            f"disengage (撤退): {unit.name} vs {enemy.name}",
+        )
+        game.event(
+            "disengage-roll",
+            f"{unit.name} {result.actor} vs {enemy.name} {result.opponent}",
+            unit=unit.id,
+            other=enemy.id,
+        )
         won = won and result.won
     if won:
         for enemy in near:
@@ -205,7 +228,9 @@ def recover(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
         theirs = max(enemy.mod("agility"), enemy.mod("strength"))
         result = contest(game.dice, mine, theirs, f"rise from prone next to {enemy.name}")
         if not result.won:
-            game.event("prone", f"{unit.name} fails to rise ({result.actor} vs {result.opponent})", unit=unit.id)
+            game.event(
+                "prone", f"{unit.name} fails to rise ({result.actor} vs {result.opponent})", unit=unit.id
+            )
             return False
     unit.prone = False
     game.event("prone", f"{unit.name} gets up", unit=unit.id)
@@ -248,7 +273,10 @@ def withdraw(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
     for enemy in scene.enemies(unit):
         scene.set_distance(unit.id, enemy.id, scene.distance(unit.id, enemy.id) + 1)
     check = roll_pool_check(
-        game.dice, pool_rating(unit.attribute("agility")), scene.withdraw_difficulty, f"withdraw (逃脱): {unit.name}"
+        game.dice,
+        pool_rating(unit.attribute("agility")),
+        scene.withdraw_difficulty,
+        f"withdraw (逃脱): {unit.name}",
     )
     if check.passed:
         unit.withdraw_successes += check.successes
@@ -257,7 +285,8 @@ def withdraw(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
     game.event(
         "withdraw",
         f"{unit.name} withdraws: {check.successes} successes (total {unit.withdraw_successes}/{WITHDRAW_GOAL})",
-        unit=unit.id, successes=unit.withdraw_successes,
+        unit=unit.id,
+        successes=unit.withdraw_successes,
     )
     yield from spend_initiative(game, unit, WITHDRAW_COST, why="withdraw (逃脱)")
     escaped = unit.withdraw_successes >= WITHDRAW_GOAL and all(

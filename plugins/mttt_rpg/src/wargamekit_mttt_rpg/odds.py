@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .attack import AttackOdds, attack_odds
 from .defense import attack_profile, defense_profile
 from .state import Scene
@@ -12,7 +10,14 @@ __all__ = ["preview_attack"]
 
 
 def preview_attack(
-    scene: Scene, attacker: str, target: str, kind: str, *, mode: str = "passive", charge: int = 0, defense_charge: int = 0
+    scene: Scene,
+    attacker: str,
+    target: str,
+    kind: str,
+    *,
+    mode: str = "passive",
+    charge: int = 0,
+    defense_charge: int = 0,
 ) -> AttackOdds:
     """The exact odds of ``attacker``'s attack of ``kind`` on ``target`` in the current scene,
     against the defense ``mode`` (``passive``, ``parry`` or ``dodge``) with the given charges.
@@ -32,5 +37,3 @@ def preview_attack(
         defense_profile(scene, t, a, mode, ranged=weapon.ranged, charge=defense_charge),
         kind,
     )
-
-

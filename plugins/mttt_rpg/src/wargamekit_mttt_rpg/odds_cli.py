@@ -11,6 +11,7 @@ numbers are the same as :func:`wargamekit_mttt_rpg.preview_attack` on that posit
 from __future__ import annotations
 
 import click
+
 from wargamekit import Game
 
 from .attack import DECISIVE, WITHERING
@@ -23,8 +24,16 @@ __all__ = ["odds_command", "odds_text"]
 
 
 def odds_text(
-    *, scene: str = "default", attacker: str, target: str, kind: str = WITHERING, mode: str = "passive",
-    initiative: int | None = None, target_initiative: int | None = None, charge: int = 0, defense_charge: int = 0,
+    *,
+    scene: str = "default",
+    attacker: str,
+    target: str,
+    kind: str = WITHERING,
+    mode: str = "passive",
+    initiative: int | None = None,
+    target_initiative: int | None = None,
+    charge: int = 0,
+    defense_charge: int = 0,
 ) -> str:
     """The text the command prints (a function, so it is testable without click).
 
@@ -37,11 +46,15 @@ def odds_text(
     state = game.state
     for uid, value in ((attacker, initiative), (target, target_initiative)):
         if uid not in state.combatants:
-            raise click.BadParameter(f"no combatant {uid!r} in scene {scene!r}; it has {sorted(state.combatants)}")
+            raise click.BadParameter(
+                f"no combatant {uid!r} in scene {scene!r}; it has {sorted(state.combatants)}"
+            )
         if value is not None:
             set_initiative(game, state.unit(uid), value, why="odds query")
     a, t = state.unit(attacker), state.unit(target)
-    odds = preview_attack(state, attacker, target, kind, mode=mode, charge=charge, defense_charge=defense_charge)
+    odds = preview_attack(
+        state, attacker, target, kind, mode=mode, charge=charge, defense_charge=defense_charge
+    )
     return f"{a.name} -> {t.name} ({mode} defense), {kind}\n{odds.describe()}"
 
 
@@ -53,7 +66,13 @@ def odds_command() -> click.Command:
     @click.option("--attacker", required=True, help="attacker's unit id")
     @click.option("--target", required=True, help="target's unit id")
     @click.option("--kind", type=click.Choice([WITHERING, DECISIVE]), default=WITHERING, show_default=True)
-    @click.option("--mode", type=click.Choice(DEFENSE_MODES), default="passive", show_default=True, help="target's defense")
+    @click.option(
+        "--mode",
+        type=click.Choice(DEFENSE_MODES),
+        default="passive",
+        show_default=True,
+        help="target's defense",
+    )
     @click.option("--initiative", type=int, default=None, help="attacker's initiative (decisive damage)")
     @click.option("--target-initiative", type=int, default=None, help="target's initiative (0: crashed)")
     @click.option("--charge", type=int, default=0, help="order MP charged into the attack")

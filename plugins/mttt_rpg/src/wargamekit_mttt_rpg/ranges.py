@@ -12,7 +12,17 @@ name sits at is PROVISIONAL (not from the source): 0 contact, 1 close, 2 short, 
 
 from __future__ import annotations
 
-__all__ = ["ASTRONOMICAL", "BAND_NAMES", "CLOSE", "CONTACT", "GEOGRAPHIC", "LONG", "SIGHT", "band_name", "pair"]
+__all__ = [
+    "ASTRONOMICAL",
+    "BAND_NAMES",
+    "CLOSE",
+    "CONTACT",
+    "GEOGRAPHIC",
+    "LONG",
+    "SIGHT",
+    "band_name",
+    "pair",
+]
 
 CONTACT = 0
 CLOSE = 1

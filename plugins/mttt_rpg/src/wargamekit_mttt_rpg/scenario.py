@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import field, frozen
+
 from wargamekit.errors import ScenarioError
 
 from .battle_groups import magnitude_max
@@ -103,7 +104,9 @@ def validate(scenario: MtttScenario, source: str | None = None) -> MtttScenario:
             _fail(f"unknown battle group {u.group!r}", f"{where}.group", source)
         sheet = lib.characters[u.sheet] if u.sheet else lib.characters[lib.groups[u.group].member]
         if u.weapon and u.weapon not in sheet.weapons:
-            _fail(f"{u.weapon!r} is not one of the sheet's weapons {sheet.weapons}", f"{where}.weapon", source)
+            _fail(
+                f"{u.weapon!r} is not one of the sheet's weapons {sheet.weapons}", f"{where}.weapon", source
+            )
         for field_name in ("cover", "cover_available"):
             if getattr(u, field_name) not in COVERS:
                 _fail(f"{field_name} must be one of {list(COVERS)}", f"{where}.{field_name}", source)
@@ -124,7 +127,9 @@ def validate(scenario: MtttScenario, source: str | None = None) -> MtttScenario:
             gid = getattr(scenario.warfare, side)
             if gid not in ids or scenario.units[ids.index(gid)].side != side:
                 _fail(f"{gid!r} is not a unit of the {side}", f"$.warfare.{side}", source)
-    if not any(u.side == "heroes" for u in scenario.units) or not any(u.side == "foes" for u in scenario.units):
+    if not any(u.side == "heroes" for u in scenario.units) or not any(
+        u.side == "foes" for u in scenario.units
+    ):
         _fail("a scene needs units on both sides", "$.units", source)
     return scenario
 
@@ -139,7 +144,9 @@ def build_scene(scenario: MtttScenario) -> Scene:
             member = lib.characters[gsheet.member]
             c = Combatant(u.id, gsheet.name, u.side, "group", gsheet.member, group_key=u.group)
             c.size = gsheet.size
-            c.magnitude_max = magnitude_max(member.health_levels, gsheet.size, perfect_morale=gsheet.perfect_morale)
+            c.magnitude_max = magnitude_max(
+                member.health_levels, gsheet.size, perfect_morale=gsheet.perfect_morale
+            )
             c.magnitude = c.magnitude_max
             sheet = member
         else:
@@ -163,7 +170,7 @@ def build_scene(scenario: MtttScenario) -> Scene:
     distances = {}
     ids = list(combatants)
     for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             distances[pair(a, b)] = scenario.default_band
     for d in scenario.distances:
         distances[pair(d.a, d.b)] = d.band

@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from attrs import field, frozen
+
 from wargamekit.errors import ScenarioError
 from wargamekit.scenario import read_toml_text, structure
 
@@ -92,7 +93,9 @@ class Weapon:
     smashing: bool = False
     lethal: bool = False
     supernatural_area: bool = False
-    damage_type: str = field(default="physical", validator=_one_of(("physical", "colour", "distortion", "environment")))
+    damage_type: str = field(
+        default="physical", validator=_one_of(("physical", "colour", "distortion", "environment"))
+    )
 
 
 @frozen
@@ -231,12 +234,18 @@ class Library:
         for key, sheet in self.characters.items():
             for i, weapon in enumerate(sheet.weapons):
                 if weapon not in self.weapons:
-                    raise ScenarioError(f"unknown weapon {weapon!r}", path=f"$.characters.{key}.weapons[{i}]", source=source)
+                    raise ScenarioError(
+                        f"unknown weapon {weapon!r}", path=f"$.characters.{key}.weapons[{i}]", source=source
+                    )
             if sheet.armour not in self.armour:
-                raise ScenarioError(f"unknown armour {sheet.armour!r}", path=f"$.characters.{key}.armour", source=source)
+                raise ScenarioError(
+                    f"unknown armour {sheet.armour!r}", path=f"$.characters.{key}.armour", source=source
+                )
         for key, group in self.groups.items():
             if group.member not in self.characters:
-                raise ScenarioError(f"unknown member sheet {group.member!r}", path=f"$.groups.{key}.member", source=source)
+                raise ScenarioError(
+                    f"unknown member sheet {group.member!r}", path=f"$.groups.{key}.member", source=source
+                )
 
 
 def _read(name: str) -> dict[str, Any]:

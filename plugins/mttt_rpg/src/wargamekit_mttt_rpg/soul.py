@@ -81,19 +81,35 @@ def offer_disability(game: Any, unit: Combatant, damage: int) -> Generator[Any, 
     unit.disability_used = True
     unit.disability_negated += damage
     tier = disability_tier(damage)
-    game.event("disability", f"{unit.name} takes a soul disability negating {damage} HP (tier {tier})", unit=unit.id, negated=damage, tier=tier)
+    game.event(
+        "disability",
+        f"{unit.name} takes a soul disability negating {damage} HP (tier {tier})",
+        unit=unit.id,
+        negated=damage,
+        tier=tier,
+    )
     if tier >= 1:
-        attr = yield Choose.of("foes", f"GM: which physical attribute of {unit.name} takes −5?", PHYSICAL, rule=RULE_DISABILITY)
+        attr = yield Choose.of(
+            "foes", f"GM: which physical attribute of {unit.name} takes −5?", PHYSICAL, rule=RULE_DISABILITY
+        )
         unit.attribute_penalties[attr] = unit.attribute_penalties.get(attr, 0) + DISABILITY_PENALTY
     if tier >= 2:
-        attr = yield Choose.of("foes", f"GM: which mental attribute of {unit.name} takes −5?", MENTAL, rule=RULE_DISABILITY)
+        attr = yield Choose.of(
+            "foes", f"GM: which mental attribute of {unit.name} takes −5?", MENTAL, rule=RULE_DISABILITY
+        )
         unit.attribute_penalties[attr] = unit.attribute_penalties.get(attr, 0) + DISABILITY_PENALTY
     if unit.disability_negated >= 9:
-        game.event("disability", f"{unit.name}'s wound penalties are doubled for the rest of the scene", unit=unit.id)
+        game.event(
+            "disability", f"{unit.name}'s wound penalties are doubled for the rest of the scene", unit=unit.id
+        )
     before = unit.hp
     unit.hp = max(1, unit.hp - DISABILITY_DAMAGE)
     unit.distortion_points += before - unit.hp
-    game.event("hp", f"{unit.name} loses {before - unit.hp} HP to the disabling wound ({unit.hp}/{unit.hp_max})", unit=unit.id)
+    game.event(
+        "hp",
+        f"{unit.name} loses {before - unit.hp} HP to the disabling wound ({unit.hp}/{unit.hp_max})",
+        unit=unit.id,
+    )
     del scene
     return True
 
@@ -102,7 +118,11 @@ def ignite(game: Any, unit: Combatant) -> None:
     """First stage: convert all remaining soul jade into burn points at once."""
     unit.ignited = True
     unit.burn_points += unit.soul_jade
-    game.event("jade", f"{unit.name} ignites her soul jade: {unit.soul_jade} burn points (燃玉, first stage)", unit=unit.id)
+    game.event(
+        "jade",
+        f"{unit.name} ignites her soul jade: {unit.soul_jade} burn points (燃玉, first stage)",
+        unit=unit.id,
+    )
     unit.soul_jade = 0
 
 
@@ -110,7 +130,11 @@ def convert(game: Any, unit: Combatant, name: str, jade: int) -> None:
     """Second stage: convert invested soul jade into burn points; the loss settles after the fight."""
     unit.converted.append(name)
     unit.burn_points += jade
-    game.event("jade", f"{unit.name} burns {name} for {jade} burn points (loss settles after the fight)", unit=unit.id)
+    game.event(
+        "jade",
+        f"{unit.name} burns {name} for {jade} burn points (loss settles after the fight)",
+        unit=unit.id,
+    )
 
 
 def can_burn(scene: Scene, unit: Combatant) -> bool:
@@ -140,5 +164,9 @@ def offer_boost(game: Any, unit: Combatant, *, face: int, sides: int, what: str)
         if not unit.ignited:
             ignite(game, unit)
         unit.burn_points -= jade_cost(boost)
-        game.event("jade", f"{unit.name} burns {jade_cost(boost)} points: {what} die {face} -> {face + boost}", unit=unit.id)
+        game.event(
+            "jade",
+            f"{unit.name} burns {jade_cost(boost)} points: {what} die {face} -> {face + boost}",
+            unit=unit.id,
+        )
     return boost

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from attrs import define, field
+
 from wargamekit.sequencing import InitiativeTrack
 
 from .ranges import pair
@@ -14,11 +15,11 @@ from .sheets import Armour, CharacterSheet, GroupSheet, Weapon, library
 __all__ = ["Combatant", "Scene"]
 
 ACTIVE = "active"
-HELPLESS = "helpless"      # 无助: HP 0
-WITHDRAWN = "withdrawn"    # escaped by withdraw (逃脱)
-ROUTED = "routed"          # a disbanded battle group, fleeing (slaughter may follow)
-GONE = "gone"              # a battle group reduced to size 0
-ABSENT = "absent"          # not yet joined (中途加入)
+HELPLESS = "helpless"  # 无助: HP 0
+WITHDRAWN = "withdrawn"  # escaped by withdraw (逃脱)
+ROUTED = "routed"  # a disbanded battle group, fleeing (slaughter may follow)
+GONE = "gone"  # a battle group reduced to size 0
+ABSENT = "absent"  # not yet joined (中途加入)
 
 
 @define
@@ -42,7 +43,7 @@ class Combatant:
     distortion_cap: int = 0
     distortion_mp: int = 0
     distortion_points: int = 0  # temporary distortion from lethal HP loss
-    chaos_phase: int = 0        # chaos phases left (歪曲阶段)
+    chaos_phase: int = 0  # chaos phases left (歪曲阶段)
     # initiative bookkeeping (先导崩溃/突破/逆转)
     crashed_rounds: int = 0
     crashed_by: str | None = None
@@ -201,10 +202,7 @@ class Scene:
 
     def enemies(self, unit: Combatant, *, include_inert: bool = True) -> list[Combatant]:
         """Opponents still fighting."""
-        return [
-            u for u in self
-            if u.side != unit.side and u.fighting and (include_inert or not u.inert)
-        ]
+        return [u for u in self if u.side != unit.side and u.fighting and (include_inert or not u.inert)]
 
     def allies(self, unit: Combatant) -> list[Combatant]:
         """Friends still fighting (``unit`` included)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from attrs import frozen
+
 from wargamekit import Choose
 from wargamekit.dice import Dice
 
@@ -40,14 +41,33 @@ class Tactic:
 TACTICS = {
     t.key: t
     for t in (
-        Tactic("back_to_the_sea", "Back to the Sea (逼入绝路)", 1,
-               "the enemy cannot withdraw; rallies are 1 harder, slaughter hits 2 harder, rally for numbers needs 3 successes per magnitude"),
-        Tactic("strategic_placement", "Strategic Placement (战术布置)", 1,
-               "the battle is fought where the winner chose; no fixed mechanical advantage (the source says so)"),
-        Tactic("demoralized", "Demoralized (士气低落)", 2, "the enemy has −1 on rout checks and order actions"),
-        Tactic("fortifications", "Fortifications (防御工事)", 2,
-               "the enemy starts at long distance and pays 1 initiative per move (difficult terrain)"),
-        Tactic("ambush", "Ambush (伏击)", 3, "the winner's attacks in round 1 are ambushes, in rounds 2-4 surprise attacks"),
+        Tactic(
+            "back_to_the_sea",
+            "Back to the Sea (逼入绝路)",
+            1,
+            "the enemy cannot withdraw; rallies are 1 harder, slaughter hits 2 harder, rally for numbers needs 3 successes per magnitude",
+        ),
+        Tactic(
+            "strategic_placement",
+            "Strategic Placement (战术布置)",
+            1,
+            "the battle is fought where the winner chose; no fixed mechanical advantage (the source says so)",
+        ),
+        Tactic(
+            "demoralized", "Demoralized (士气低落)", 2, "the enemy has −1 on rout checks and order actions"
+        ),
+        Tactic(
+            "fortifications",
+            "Fortifications (防御工事)",
+            2,
+            "the enemy starts at long distance and pays 1 initiative per move (difficult terrain)",
+        ),
+        Tactic(
+            "ambush",
+            "Ambush (伏击)",
+            3,
+            "the winner's attacks in round 1 are ambushes, in rounds 2-4 surprise attacks",
+        ),
         Tactic("pincer", "Pincer Attack (夹击)", 3, "the enemy suffers −1 onslaught all battle long"),
     )
 }
@@ -80,12 +100,15 @@ def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any
     picks = {}
     for side in sides:
         picks[side] = yield Choose.of(
-            side, f"{scene.unit(generals[side]).name}: which tactic do you attempt?",
-            list(TACTICS), rule=RULE_WARFARE,
+            side,
+            f"{scene.unit(generals[side]).name}: which tactic do you attempt?",
+            list(TACTICS),
+            rule=RULE_WARFARE,
             label=lambda k: f"{TACTICS[k].name} (threshold {TACTICS[k].threshold}): {TACTICS[k].effect}",
         )
     pools = {
-        s: pool_rating(scene.unit(generals[s]).attribute("intelligence")) + scene.unit(generals[s]).sheet.skill("war")
+        s: pool_rating(scene.unit(generals[s]).attribute("intelligence"))
+        + scene.unit(generals[s]).sheet.skill("war")
         for s in sides
     }
     out = resolve_warfare(game.dice, pools["heroes"], picks["heroes"], pools["foes"], picks["foes"])
@@ -96,7 +119,9 @@ def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any
         return
     scene.tactic = out.tactic
     scene.tactic_winner = winner
-    game.event("warfare", text + f": {winner} carry out {TACTICS[out.tactic].name}", tactic=out.tactic, winner=winner)
+    game.event(
+        "warfare", text + f": {winner} carry out {TACTICS[out.tactic].name}", tactic=out.tactic, winner=winner
+    )
     if out.tactic == "fortifications":
         for a in scene:
             for b in scene:
