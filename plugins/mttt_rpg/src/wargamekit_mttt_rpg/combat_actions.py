@@ -28,6 +28,7 @@ from .defense import attack_profile, defense_modes, defense_profile
 from .initiative import RULE_CRASH, spend_initiative
 from .interrupt_phase import make_response, open_window
 from .resources import pool_rating
+from .sheets import library
 from .soul import offer_boost
 from .state import ROUTED, Combatant, Scene
 
@@ -157,8 +158,6 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
                         label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE)})",
                     )
                 )  # type: ignore[union-attr]
-    if unit.reversal_target is not None:
-        pass  # a refreshed turn may do anything, but may attack only the reversed opponent
     if unit.kind == "character" and not unit.crashed:
         for spell in unit.sheet.spells:
             if spell.timing != "standard":
@@ -247,8 +246,6 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
     if unit.kind == "character" and not unit.readied_this_turn:
         for key in unit.sheet.weapons:
             if key != unit.weapon:
-                from .sheets import library
-
                 out.append(
                     Action(
                         "ready",

@@ -7,7 +7,6 @@ data files. Unknown keys, wrong types and unknown sheet or group names are refus
 
 from __future__ import annotations
 
-from typing import Any
 
 from attrs import field, frozen
 
@@ -181,7 +180,3 @@ def build_scene(scenario: MtttScenario) -> Scene:
         boss_fight=scenario.boss_fight,
         withdraw_difficulty=scenario.withdraw_difficulty,
     )
-
-
-def describe(scenario: Any) -> str:
-    return f"{scenario.name}: {scenario.description}"

@@ -181,7 +181,6 @@ class Scene:
     next_item: int = 0
     trigger_serial: int = 0
     over: str | None = None
-    winner: str | None = None
     acting: str | None = None
     attacker: str | None = None
     defender: str | None = None
