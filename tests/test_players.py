@@ -115,3 +115,12 @@ def test_numpy_integers_are_accepted_as_answers():
     """Answers computed with numpy are accepted and stored as plain ints."""
     d = Choose.of("a", "x", ["p", "q"])
     assert d.check(np.int64(1)) == 1 and type(d.check(np.int64(1))) is int
+
+
+def test_public_label_is_what_the_log_reads():
+    """An option's public label is what describe() (the log) shows; the chooser reads the label."""
+    d = Choose(side="a", prompt="Which piece leads?",
+               options=[Option("p1", "infantry, 3 steps", "face-down piece at Marengo"), Option("p2", "cavalry")])
+    assert d.labels == ["infantry, 3 steps", "cavalry"]
+    assert d.describe(0) == "face-down piece at Marengo"
+    assert d.describe(1) == "cavalry"

@@ -54,12 +54,21 @@ class Option:
 
     Args:
         value: what the procedure receives when this option is chosen (any object).
-        label: what a human reads; also what :class:`~wargamekit.players.ScriptedPlayer`
-            accepts instead of an index.
+        label: what the deciding player reads; also what
+            :class:`~wargamekit.players.ScriptedPlayer` accepts instead of an index.
+        public: what the log shows everyone when this option is chosen, where the label holds
+            facts only the chooser may know (a face-down piece's arm and strength). ``None``:
+            the label is public.
     """
 
     value: Any
     label: str
+    public: str | None = None
+
+    @property
+    def public_label(self) -> str:
+        """The label as every side may read it."""
+        return self.label if self.public is None else self.public
 
 
 def _to_options(values: Iterable[Any], label: Callable[[Any], str]) -> tuple[Option, ...]:
@@ -104,7 +113,7 @@ class Decision:
         raise NotImplementedError
 
     def describe(self, answer: Answer) -> str:
-        """A short human description of an answer, for logs."""
+        """A short description of an answer for the log, readable by every side."""
         return str(self.value_of(answer))
 
 
@@ -156,7 +165,7 @@ class Choose(Decision):
         return int(rng.integers(0, len(self.options)))
 
     def describe(self, answer: Answer) -> str:
-        return self.options[int(answer)].label  # type: ignore[arg-type]
+        return self.options[int(answer)].public_label  # type: ignore[arg-type]
 
 
 @frozen(kw_only=True)
@@ -231,7 +240,7 @@ class ChooseSubset(Decision):
         raise IllegalChoiceError(self.rule, f"{self.prompt}: no legal subset exists")
 
     def describe(self, answer: Answer) -> str:
-        return ", ".join(self.options[i].label for i in answer) or "none"  # type: ignore[union-attr]
+        return ", ".join(self.options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
 
 
 @frozen(kw_only=True)

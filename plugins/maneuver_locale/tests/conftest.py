@@ -74,9 +74,16 @@ def start(data: dict[str, Any]) -> Game:
     return Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]))
 
 
+def _public_labels(decision: Any) -> list[str]:
+    # piece decisions carry public labels ("A1", "A2 infantry 2") beside the private ones
+    options = getattr(decision, "options", ())
+    if not any(o.public is not None for o in options):
+        return []
+    return [o.public_label for o in options]
+
+
 def _public(decision: Any, item: Any) -> Any:
-    # piece decisions are answered by their public labels ("A1", "A2 infantry 2")
-    public = getattr(decision, "public", ())
+    public = _public_labels(decision)
     return public.index(item) if isinstance(item, str) and item in public else item
 
 
@@ -92,8 +99,8 @@ def act(game: Game, *answers: Any) -> Game:
 
 def labels(game: Game) -> list[str]:
     """The labels of the pending decision's options (the public ones for piece decisions)."""
-    public = getattr(game.pending, "public", ())
-    return list(public) if public else [o.label for o in game.pending.options]  # type: ignore[union-attr]
+    public = _public_labels(game.pending)
+    return public or [o.label for o in game.pending.options]  # type: ignore[union-attr]
 
 
 @pytest.fixture

@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from attrs import frozen
 from wargamekit import Choose, ChooseSubset, Game, Option
-from wargamekit.decisions import Answer
 
 from .scenario import Arm
 from .state import GameState, Piece
@@ -142,41 +140,14 @@ def label_for(piece: Piece, side: str, names: dict[str, str] | None = None, *, w
     return f"{text} ({piece.where(names)})" if where else text
 
 
-@frozen(kw_only=True)
-class PieceChoice(Choose):
-    """A :class:`Choose` among pieces whose labels only the deciding side reads.
-
-    The option labels tell the deciding player its own pieces' arms and steps; the game log
-    records :meth:`describe`, which gives only the public label, so the opponent learns
-    nothing hidden from the record of the choice.
-    """
-
-    public: tuple[str, ...] = ()
-
-    def describe(self, answer: Answer) -> str:
-        return self.public[int(answer)]  # type: ignore[arg-type]
-
-
-@frozen(kw_only=True)
-class PieceSubset(ChooseSubset):
-    """A :class:`ChooseSubset` of pieces with private labels and a public :meth:`describe`
-    (see :class:`PieceChoice`)."""
-
-    public: tuple[str, ...] = ()
-
-    def describe(self, answer: Answer) -> str:
-        return ", ".join(self.public[i] for i in answer) or "none"  # type: ignore[union-attr]
-
-
-def piece_choice(side: str, prompt: str, pieces: Sequence[Piece], *, rule: str) -> PieceChoice:
+def piece_choice(side: str, prompt: str, pieces: Sequence[Piece], *, rule: str) -> Choose:
     """Choose one of ``pieces``: the values are ids (never the live pieces), the labels what
-    ``side`` may know, the logged answer public."""
-    return PieceChoice(
+    ``side`` may know, the logged answer only the public label."""
+    return Choose(
         side=side,
         prompt=prompt,
         rule=rule,
-        options=tuple(Option(p.id, label_for(p, side)) for p in pieces),  # type: ignore[misc]
-        public=tuple(label(p) for p in pieces),
+        options=tuple(Option(p.id, label_for(p, side), label(p)) for p in pieces),
     )
 
 
@@ -190,15 +161,17 @@ def piece_subset(
     max_count: int | None = None,
     constraint: Callable[[tuple[Any, ...]], str | None] | None = None,
     names: dict[str, str] | None = None,
-) -> PieceSubset:
+) -> ChooseSubset:
     """Choose some of ``pieces`` (ids as values; labels as in :func:`piece_choice`, with the
     position when ``names`` is given)."""
     where = names is not None
-    return PieceSubset(
+    return ChooseSubset(
         side=side,
         prompt=prompt,
-        options=tuple(Option(p.id, label_for(p, side, names, where=where)) for p in pieces),  # type: ignore[misc]
-        public=tuple(label(p, names, where=where) for p in pieces),
+        options=tuple(
+            Option(p.id, label_for(p, side, names, where=where), label(p, names, where=where))
+            for p in pieces
+        ),
         min_count=min_count,
         max_count=max_count,
         constraint=constraint,
