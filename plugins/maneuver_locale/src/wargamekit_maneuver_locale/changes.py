@@ -16,8 +16,6 @@ from .scenario import Arm
 from .state import GameState, Piece
 
 __all__ = [
-    "PieceChoice",
-    "PieceSubset",
     "eliminate",
     "label",
     "label_for",
