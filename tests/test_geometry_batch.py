@@ -227,3 +227,28 @@ def test_disks_agree(centers, n):
     assert got.shape == (len(centers), 3 * n * (n + 1) + 1, 2)
     for row, (q, r) in zip(got.tolist(), centers):
         assert [Hex(*x) for x in row] == Hex(q, r).disk(n)
+
+
+@pytest.mark.parametrize("layout", list(OffsetLayout))
+def test_los_batch_long_lines_agree_with_scalar(layout):
+    """On a 150x90 map, long batch rays (with and without hexside classes) give the scalar counts."""
+    rng = np.random.default_rng(7)
+    w, h = 150, 90
+    table = TerrainTable(
+        [TerrainType(0, "clear"), TerrainType(1, "brush", los=1), TerrainType(2, "woods", los=2)],
+        [HexsideFeature(1, "hedge", los=1)],
+    )
+    terrain = rng.choice([0, 0, 0, 0, 1, 2], size=(w, h)).astype(np.int16)
+    m = HexMap(w, h, table, layout, terrain=terrain)
+    a, b = _random_pairs(rng, m, 150)
+    plain = m.line_of_sight_batch(a, b)
+    for hx in m.hexes()[::7]:
+        m.set_hexside(hx, int(rng.integers(0, 6)), 1)
+    sided = m.line_of_sight_batch(a, b, edge="worse")
+    layer = m.los_class()
+    for i in range(len(a)):
+        p, q = Hex(*a[i].tolist()), Hex(*b[i].tolist())
+        los = m.line_of_sight(p, q, edge="worse")
+        assert (sided[0][i], sided[1][i]) == (los.blocking, los.hindering)
+        cls = [int(layer[x.to_offset(layout)]) for x in hex_line(p, q)[1:-1] if x in m]
+        assert (plain[0][i], plain[1][i]) == (cls.count(2), cls.count(1))
