@@ -25,9 +25,9 @@ ROUND = 2
 SCRIPT: list[tuple[str, str]] = [
     ("Witch of Thorns (initiative", "move toward Sayo"),
     ("Witch of Thorns (initiative", "decisive attack on Sayo"),
-    ("attack declared: respond?", "Akari: Ribbon Shield on Sayo"),
-    ("attack declared: respond?", "Witch of Thorns: Dark Counter"),
-    ("attack declared: respond?", "Sayo: Severing Charm"),
+    ("attack declared [Witch of Thorns -> Sayo]", "Akari: Ribbon Shield on Sayo"),
+    ("attack declared [Witch of Thorns -> Sayo]", "Witch of Thorns: Dark Counter"),
+    ("attack declared [Witch of Thorns -> Sayo]", "Sayo: Severing Charm"),
     ("Sayo is attacked by Witch of Thorns", "active parry"),
 ]
 

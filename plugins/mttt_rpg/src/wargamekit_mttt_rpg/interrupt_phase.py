@@ -359,8 +359,15 @@ def open_window(
     timing = Timing(name, active, trigger, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
+    # The players see where they stand: whose turn, or who attacks whom.
+    if source and subject:
+        shown = f"{name} [{scene.unit(source).name} -> {scene.unit(subject).name}]"
+    elif active:
+        shown = f"{name} [{scene.unit(active).name}'s turn]"
+    else:
+        shown = name
     resolved = yield from game.interrupts.window(
-        name, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor
+        shown, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor
     )
     return resolved
 
