@@ -325,8 +325,8 @@ def _sorted_rays(a: np.ndarray, b: np.ndarray, grid, nudge: int, dtype, with_tar
     beta_t = (factors[:, 1] * s + factors[:, 3]).astype(dtype)
     k = kind[ids]
     alpha, beta = alpha_t[k], beta_t[k]
-    # The secondary coordinate is truncated, not floored: shift it positive by an even
-    # offset, folded into the start index.
+    # The secondary coordinate is truncated, not floored: shift it positive by an offset
+    # larger than any ray's secondary change, folded into the start index.
     off = 2 * (big // 2 + 2)
     fcur = f0[ids]
     fcur += off
