@@ -240,3 +240,13 @@ def test_trivial_opponents_are_treated_as_non_combatants(make):
     assert guard.hp == guard.hp_max - 2 and akari.initiative == 10
     h.run(apply_withering(h, guard, akari, 3))
     assert akari.initiative == 7 and guard.initiative == 10
+
+
+def test_perfect_morale_never_retreats_without_orders(make):
+    """完美士气: a fearless group never disengages or withdraws unless ordered to."""
+    h = setup(make, make.unit_entry("dolls", "foes", group="doll_legion"), make.unit_entry("akari", "heroes"),
+              band=2)
+    dolls = h.unit("dolls")
+    assert not {a.kind for a in legal_actions(h, dolls)} & {"disengage", "withdraw"}
+    dolls.order_bonus = 1
+    assert "disengage" in {a.kind for a in legal_actions(h, dolls)}

@@ -187,15 +187,19 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
         band = scene.distance(unit.id, other.id) + delta
         word = "toward" if delta < 0 else "away from"
         out.append(Action("move", other.id, delta=delta, label=f"move {word} {other.name} (to band {band})"))
+    # 完美士气: a fearless group never retreats unless ordered to (an order this round).
+    group_sheet = unit.group_sheet
+    holds = group_sheet is not None and group_sheet.perfect_morale and unit.order_bonus == 0
     if (
         not unit.prone
+        and not holds
         and unit.engaged_by is None
         and any(scene.distance(unit.id, e.id) <= movement.SIGHT for e in scene.enemies(unit))
     ):
         out.append(
             Action("disengage", label="disengage to geographic distance (−5 initiative, agility contests)")
         )
-    if unit.withdrawing or movement.can_withdraw(scene, unit):
+    if not holds and (unit.withdrawing or movement.can_withdraw(scene, unit)):
         out.append(Action("withdraw", label="withdraw from the battlefield (−10 initiative, extended roll)"))
     if unit.cover_available != "none" and unit.cover != unit.cover_available:
         out.append(
