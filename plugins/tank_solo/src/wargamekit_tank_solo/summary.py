@@ -49,7 +49,8 @@ def ascii_map(state: GameState) -> str:
     wrecks = set(state.wrecks)
     letters = {".": ".", "F": "F", "M": "M", "R": "~"}
     head = "    " + "".join(f"{c + 1:02d} " for c in range(m.width))
-    lines = [head]
+    lines = ["map: . clear  F forest  M mountain  ~ river  x wreck  A3 tank #3 of A "
+             "(even columns sit half a hex lower)", head]
     for r in range(m.height):
         cells = []
         for c in range(m.width):
