@@ -252,3 +252,13 @@ def test_los_batch_long_lines_agree_with_scalar(layout):
         assert (sided[0][i], sided[1][i]) == (los.blocking, los.hindering)
         cls = [int(layer[x.to_offset(layout)]) for x in hex_line(p, q)[1:-1] if x in m]
         assert (plain[0][i], plain[1][i]) == (cls.count(2), cls.count(1))
+
+
+@given(pairs)
+def test_distance_broadcast_and_strided(rows):
+    """Batch distance to one broadcast row, and on strided column views, equals the scalar distance."""
+    a, b = _split(rows)
+    one = b[:1]
+    assert hexbatch.distance(a, one).tolist() == [Hex(*x).distance(Hex(*one[0].tolist())) for x in a.tolist()]
+    wide = np.concatenate([a, b, a], axis=1)
+    assert hexbatch.distance(wide[:, 0:2], wide[:, 2:4]).tolist() == hexbatch.distance(a, b).tolist()
