@@ -179,13 +179,11 @@ _KIND_FACTORS = np.array(
 )
 
 
-def _line_params(dq: np.ndarray, dr: np.ndarray, nudge: int):
-    """Per segment of delta ``(dq, dr)`` (int32): the exact integer line.
+def _line_kinds(dq: np.ndarray, dr: np.ndarray):
+    """Per segment of delta ``(dq, dr)`` (int32): ``n, kind, sec`` of its exact integer line.
 
-    Returns ``n, kind, f0, f1, sec``: the hex at step ``i`` is given by the factors
-    ``_KIND_FACTORS[kind]`` and the secondary coordinate ``v_i = floor(f0 + f1 * i)``. ``f0``
-    and ``f1`` are float64, and ``f0 + f1 * i`` stays at least ``1 / (4n)`` away from an
-    integer, so float rounding can never change the floor. ``sec`` is the secondary delta.
+    The hex at step ``i`` is given by the factors ``_KIND_FACTORS[kind]`` and the secondary
+    coordinate ``v_i`` (see :func:`_line_floats`); ``sec`` is the secondary coordinate's delta.
     """
     ds = -dq
     ds -= dr
@@ -205,10 +203,29 @@ def _line_params(dq: np.ndarray, dr: np.ndarray, nudge: int):
     sec = dq - dr
     sec *= dom_r
     sec += dr
-    nn = np.maximum(n, 1).astype(np.float64)
+    return n, kind, sec
+
+
+def _line_floats(n: np.ndarray, sec: np.ndarray, nudge: int) -> tuple[np.ndarray, np.ndarray]:
+    """``f0, f1`` with ``v_i = floor(f0 + f1 * i) = floor((2 * sec * i + n - t) / (2n))``.
+
+    The exact value is a fraction with denominator ``4n`` that is never an integer (the
+    ``+ 0.5`` below), so it stays ``1 / (4n)`` away from integers. Float64 rounding, including
+    :func:`_march` adding ``f1`` once per step, stays below ``n**2 * 5e-16``: far inside that
+    margin for lines up to tens of thousands of hexes.
+    """
+    inv = 1.0 / np.maximum(n, 1)
     t = 0.0 if nudge == 1 else 1.0
-    f0 = (nn - (t - 0.5)) / (2.0 * nn)
-    f1 = sec / nn
+    f0 = inv * (0.25 - 0.5 * t)  # (n - t + 0.5) / (2n) = 0.5 + (0.5 - t) / (2n)
+    f0 += 0.5
+    inv *= sec
+    return f0, inv
+
+
+def _line_params(dq: np.ndarray, dr: np.ndarray, nudge: int):
+    """``n, kind, f0, f1, sec`` of each segment: :func:`_line_kinds` and :func:`_line_floats` together."""
+    n, kind, sec = _line_kinds(dq, dr)
+    f0, f1 = _line_floats(n, sec, nudge)
     return n, kind, f0, f1, sec
 
 
@@ -315,27 +332,29 @@ def _sorted_rays(a: np.ndarray, b: np.ndarray, grid, nudge: int, dtype, with_tar
     A ray's flat index at step ``i`` is ``start + alpha * i + beta * v_i``.
     """
     qmin, rmin, _q_span, s, _cell, _onmap = grid
-    n, kind, f0, f1, sec = _line_params(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1], nudge)
+    n, kind, sec = _line_kinds(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
     # With hexsides the walk includes the step into the target (for its hexside).
     steps = n if with_target else n - 1
-    live = np.flatnonzero(steps >= 1)
     big = int(steps.max(initial=0))
-    ids = live[np.argsort(-steps[live].astype(np.int16 if big < 32000 else np.int64), kind="stable")]
+    key = steps.astype(np.int16 if big < 32000 else np.int64)
+    np.negative(key, out=key)
+    ids = np.argsort(key, kind="stable")
+    live = int(np.searchsorted(key[ids], key.dtype.type(0)))  # rays with steps >= 1 come first
+    ids = ids[:live]
     factors = _KIND_FACTORS.astype(np.int64)
     alpha_t = (factors[:, 0] * s + factors[:, 2]).astype(dtype)
     beta_t = (factors[:, 1] * s + factors[:, 3]).astype(dtype)
     k = kind[ids]
     alpha, beta = alpha_t[k], beta_t[k]
+    fcur, f1 = _line_floats(n[ids], sec[ids], nudge)
     # The secondary coordinate is truncated, not floored: shift it positive by an offset
     # larger than any ray's secondary change, folded into the start index.
     off = 2 * (big // 2 + 2)
-    fcur = f0[ids]
     fcur += off
-    aa = a[ids]
-    start = (aa[:, 0] - (qmin - _PAD)).astype(dtype)
+    start = (a[:, 0] - (qmin - _PAD)).astype(dtype)
     start *= s
-    start += aa[:, 1] - (rmin - _PAD)
-    return ids, -steps[ids], start, alpha, beta, fcur, f1[ids], off, n, sec
+    start += a[:, 1] - (rmin - _PAD)
+    return ids, key[ids], start[ids], alpha, beta, fcur, f1, off, n, sec
 
 
 def _march(ids, neg_steps, start, alpha, beta, fcur, f1s, off, total, code, *, weight: int,
