@@ -121,3 +121,20 @@ def test_special_rounds_are_hidden_from_the_opponent(pick):
     loads = [e for e in game.log if e.kind == "load"]
     assert loads and all(e.audience == ("A",) for e in loads)
     assert not any(e.kind == "load" for e in game.view("B").log)
+
+
+def test_special_round_loadout_is_hidden_from_the_opponent_log():
+    """开场阶段 3: the special rounds are loaded in secret — the other side's log never names them."""
+    from wargamekit.testing import play_random_game
+
+    from wargamekit_tank_solo.ruleset import TankSolo
+    from wargamekit_tank_solo.special_rounds import KIND_NAMES
+
+    game = play_random_game(TankSolo(), seed=3, options={"surrender": False})
+    for side, other in (("A", "B"), ("B", "A")):
+        secret = [e for e in game.log if e.audience == (side,) and e.kind in ("choice", "load")]
+        assert any(e.kind == "choice" and "load" in e.text for e in secret)
+        other_log = game.view(other).log
+        assert not any(e in other_log for e in secret)
+        loads = [e for e in other_log if e.kind == "choice" and e.data["side"] == side]
+        assert not any(name in e.text for e in loads for name in KIND_NAMES.values())

@@ -173,7 +173,7 @@ def load_special_rounds(game: Any, state: GameState) -> Generator[Any, Any, None
             if loadout_problem(loaded, allowed) is None:
                 options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})"))
             pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
-                                options=tuple(options), rule="开场阶段 3; 特殊规则 4 特种弹药")
+                                options=tuple(options), rule="开场阶段 3; 特殊规则 4 特种弹药", secret=True)
             if pick is None:
                 break
             kind, tank_id = pick

@@ -27,9 +27,9 @@ def elimination(state: GameState) -> Outcome | None:
     if not empty:
         return None
     if len(empty) == 2:
-        return Outcome(None, "胜利条件: both sides were eliminated", _scores(state))
+        return Outcome(None, "Victory conditions (胜利条件): both sides were eliminated", _scores(state))
     loser = empty[0]
-    return Outcome(other_side(loser), f"胜利条件: side {loser} has no tanks left", _scores(state))
+    return Outcome(other_side(loser), f"Victory conditions (胜利条件): side {loser} has no tanks left", _scores(state))
 
 
 def final_outcome(state: GameState) -> Outcome:
@@ -46,11 +46,11 @@ def final_outcome(state: GameState) -> Outcome:
         if key[a] != key[b]:
             better = (key[a] < key[b]) if lower else (key[a] > key[b])
             winner = a if better else b
-            return Outcome(winner, f"胜利条件: after {limit} turns, {what} ({key[a]} to {key[b]})", scores)
-    return Outcome(None, f"胜利条件: after {limit} turns, equal on points, cost and starting tanks: a draw", scores)
+            return Outcome(winner, f"Victory conditions (胜利条件): after {limit} turns, {what} ({key[a]} to {key[b]})", scores)
+    return Outcome(None, f"Victory conditions (胜利条件): after {limit} turns, equal on points, cost and starting tanks: a draw", scores)
 
 
 def surrender(state: GameState, side: str) -> Outcome:
     """``side`` concedes (允许投降认输)."""
     state.surrendered = side
-    return Outcome(other_side(side), f"胜利条件: side {side} surrendered", _scores(state))
+    return Outcome(other_side(side), f"Victory conditions (胜利条件): side {side} surrendered", _scores(state))
