@@ -1,7 +1,12 @@
 """Battle groups (战团): traits, magnitude, rout, command actions, perfect morale, slaughter."""
 
-from wargamekit_mttt_rpg.battle_groups import decisive_magnitude_bonus, magnitude_max, rout_difficulty
-from wargamekit_mttt_rpg.combat_actions import Action, attack, legal_actions, perform
+from wargamekit_mttt_rpg.attack_flow import attack
+from wargamekit_mttt_rpg.battle_groups import (
+    decisive_magnitude_bonus,
+    magnitude_max,
+    rout_difficulty,
+)
+from wargamekit_mttt_rpg.combat_actions import Action, legal_actions, perform
 from wargamekit_mttt_rpg.combat_round import round_start, take_turn
 from wargamekit_mttt_rpg.damage import apply_decisive, apply_withering
 from wargamekit_mttt_rpg.defense import attack_profile, defense_profile

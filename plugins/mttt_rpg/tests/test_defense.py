@@ -1,6 +1,6 @@
 """Defense (防御): passive and active formulas, full defense, onslaught, cover, guard, clash."""
 
-from wargamekit_mttt_rpg.combat_actions import attack
+from wargamekit_mttt_rpg.attack_flow import attack
 from wargamekit_mttt_rpg.defense import active_bonus, defense_profile, passive_defense
 
 

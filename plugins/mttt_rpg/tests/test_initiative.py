@@ -2,7 +2,11 @@
 
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.combat_round import round_start
-from wargamekit_mttt_rpg.damage import apply_decisive, apply_decisive_miss, apply_withering
+from wargamekit_mttt_rpg.damage import (
+    apply_decisive,
+    apply_decisive_miss,
+    apply_withering,
+)
 from wargamekit_mttt_rpg.defense import defense_profile, passive_defense
 from wargamekit_mttt_rpg.initiative import join_battle
 

@@ -1,6 +1,10 @@
 """The interrupt phase (插入阶段：瞬间法术与战时触发效果) on the core stack."""
 
-from wargamekit_mttt_rpg.interrupt_phase import make_response, open_window, turn_responses
+from wargamekit_mttt_rpg.interrupt_phase import (
+    make_response,
+    open_window,
+    turn_responses,
+)
 from wargamekit_mttt_rpg.sheets import Effect
 
 

@@ -1,10 +1,15 @@
 """Soul disability (灵魂残疾) and burning soul jade (燃玉)."""
 
-from wargamekit_mttt_rpg.combat_actions import attack
+from wargamekit_mttt_rpg.attack_flow import attack
 from wargamekit_mttt_rpg.combat_round import end_of_fight
 from wargamekit_mttt_rpg.damage import apply_decisive
 from wargamekit_mttt_rpg.interrupt_phase import open_window
-from wargamekit_mttt_rpg.soul import disability_tier, jade_cost, max_boost, max_die_boost
+from wargamekit_mttt_rpg.soul import (
+    disability_tier,
+    jade_cost,
+    max_boost,
+    max_die_boost,
+)
 
 
 def setup(make, faces=(), boss=False, interrupts=False):

@@ -5,7 +5,14 @@
 ['battle', 'default', 'duel']
 """
 
-from .attack import AttackOdds, AttackProfile, DefenseProfile, attack_odds, resolve_attack, resolve_clash
+from .attack import (
+    AttackOdds,
+    AttackProfile,
+    DefenseProfile,
+    attack_odds,
+    resolve_attack,
+    resolve_clash,
+)
 from .odds import preview_attack
 from .ruleset import MtttRpg
 

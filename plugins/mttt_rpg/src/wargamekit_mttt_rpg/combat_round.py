@@ -19,7 +19,13 @@ from wargamekit import Outcome, YesNo
 
 from .battle_groups import disband
 from .combat_actions import active_step
-from .initiative import BASE_INITIATIVE, RULE_CRASH, change_initiative, join_battle, set_initiative
+from .initiative import (
+    BASE_INITIATIVE,
+    RULE_CRASH,
+    change_initiative,
+    join_battle,
+    set_initiative,
+)
 from .interrupt_phase import open_window, turn_responses
 from .resources import activation_speed, unfold_pool
 from .state import ABSENT, ACTIVE, Combatant, Scene

@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from .battle_groups import damage_magnitude, decisive_magnitude_bonus
-from .initiative import BASE_INITIATIVE, award_break, change_initiative, reversal, set_initiative
+from .initiative import (
+    BASE_INITIATIVE,
+    award_break,
+    change_initiative,
+    reversal,
+    set_initiative,
+)
 from .soul import offer_disability
 from .state import HELPLESS, Combatant, Scene
 

@@ -7,7 +7,6 @@ data files. Unknown keys, wrong types and unknown sheet or group names are refus
 
 from __future__ import annotations
 
-
 from attrs import field, frozen
 
 from wargamekit.errors import ScenarioError

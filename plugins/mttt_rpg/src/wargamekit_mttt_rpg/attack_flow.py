@@ -1,0 +1,296 @@
+"""The attack procedure (攻击): declaration, charging (充能), the interrupt window, clash (交锋),
+guard (护卫), defense (防御) and damage (伤害) — the application side of :mod:`.attack`."""
+
+from __future__ import annotations
+
+from typing import Any, Generator
+
+from attrs import evolve
+
+from wargamekit import Choose, ChooseNumber
+
+from .attack import (
+    DECISIVE,
+    WITHERING,
+    decisive_damage,
+    decisive_pool,
+    resolve_clash,
+    roll_raw_damage,
+    withering_damage,
+)
+from .damage import apply_decisive, apply_decisive_miss, apply_withering
+from .defense import attack_profile, defense_modes, defense_profile
+from .interrupt_phase import open_window
+from .soul import offer_boost
+from .state import ROUTED, Combatant, Scene
+
+__all__ = ["attack", "clash", "strike"]
+
+RULE_CHARGE = "攻击 / 充能"
+RULE_DEFENSE = "防御 / 一般防御"
+RULE_CLASH = "战斗行动 / 交锋"
+RULE_GUARD = "防御 / 护卫（标准动作）"
+
+
+# -- the attack ---------------------------------------------------------------------------------
+def _charge(unit: Combatant, prompt: str, rule: str) -> Generator[Any, Any, int]:
+    if unit.kind != "character" or unit.order_mp <= 0:
+        return 0
+    x = yield ChooseNumber(side=unit.side, prompt=prompt, rule=rule, low=0, high=unit.order_mp)
+    unit.order_mp -= x
+    return x
+
+
+def _can_clash(scene: Scene, target: Combatant, attacker: Combatant, same_tick: list[str]) -> bool:
+    weapon = target.ready_weapon
+    return (
+        target.id in same_tick
+        and target.kind == "character"
+        and target.fighting
+        and weapon is not None
+        and scene.distance(target.id, attacker.id) <= weapon.max_range
+        and not (weapon.ranged and attacker.cover == "full")
+    )
+
+
+def attack(
+    game: Any, attacker: Combatant, target: Combatant | None, kind: str, same_tick: list[str]
+) -> Generator[Any, Any, None]:
+    """An attack (攻击): declaration, charges, the interrupt window, defense, the hit check,
+    damage. ``target`` ``None``: a battle group's area attack on every enemy within reach."""
+    scene: Scene = game.state
+    weapon = attacker.ready_weapon
+    assert weapon is not None
+    if target is None:
+        reach = 1 if attacker.dispersed else 0
+        targets = [e for e in scene.enemies(attacker) if scene.distance(attacker.id, e.id) <= reach]
+    elif attacker.is_group and weapon.ranged and not target.is_group:
+        targets = [target] + [
+            u
+            for u in scene
+            if u.id not in (target.id, attacker.id)
+            and u.fighting
+            and u.kind == "character"
+            and scene.distance(u.id, target.id) <= 1
+        ]
+    else:
+        targets = [target]
+    main = targets[0] if targets else None
+    game.event(
+        "attack",
+        f"{attacker.name} declares a {kind} attack on " + ", ".join(t.name for t in targets),
+        unit=attacker.id,
+        targets=[t.id for t in targets],
+        attack=kind,
+    )
+    if main is None:
+        return
+    # a clash: the target acts at this same tick and strikes back at once
+    if target is not None and _can_clash(scene, target, attacker, same_tick):
+        kinds = [WITHERING] + ([DECISIVE] if not target.crashed else [])
+        answer = yield Choose.of(
+            target.side,
+            f"{attacker.name} attacks {target.name} at the tick {target.name} acts too: clash (交锋)?",
+            [None, *kinds],
+            rule=RULE_CLASH,
+            label=lambda k: "no: defend normally" if k is None else f"clash with a {k} attack",
+        )
+        if answer is not None:
+            same_tick.remove(target.id)
+            yield from clash(game, attacker, kind, target, answer)
+            return
+    scene.attack_target = main.id
+    x = yield from _charge(
+        attacker,
+        f"{attacker.name}: charge how much order MP into the attack (+X hit, +X/2 damage)?",
+        RULE_CHARGE,
+    )
+    yield from open_window(
+        game, "attack declared", active=attacker.id, trigger="attacked", subject=main.id, source=attacker.id
+    )
+    if not attacker.fighting or scene.over:
+        return
+    natural = game.dice.d20(f"hit check (命中检定): {attacker.name}")
+    natural += yield from offer_boost(game, attacker, face=natural, sides=20, what="hit check")
+    for t in targets:
+        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > max(
+            weapon.max_range, 1 if attacker.dispersed else 0
+        ):
+            game.event("attack-lost", f"the attack on {t.name} is lost: no longer a legal target", unit=t.id)
+            continue
+        atk = attack_profile(scene, attacker, t, charge=x)
+        total = natural + atk.accuracy
+        yield from strike(game, attacker, t, kind, atk, total, weapon)
+        t.onslaught += 1  # 猛攻减值
+
+
+def _defend(
+    game: Any, defender: Combatant, attacker: Combatant, ranged: bool
+) -> Generator[Any, Any, tuple[int, Any]]:
+    scene: Scene = game.state
+    scene.attacker, scene.defender = attacker.id, defender.id
+    modes = defense_modes(defender)
+    mode = "passive"
+    if len(modes) > 1:
+        mode = yield Choose.of(
+            defender.side,
+            f"{defender.name} is attacked by {attacker.name}: how does she defend?",
+            modes,
+            rule=RULE_DEFENSE,
+            label=lambda m: {
+                "passive": f"passive defense ({defense_profile(scene, defender, attacker, 'passive', ranged=ranged).value}, static)",
+                "parry": f"active parry (d20+{defense_profile(scene, defender, attacker, 'parry', ranged=ranged).value})",
+                "dodge": f"active dodge (d20+{defense_profile(scene, defender, attacker, 'dodge', ranged=ranged).value})",
+            }[m],
+        )
+    y = yield from _charge(
+        defender, f"{defender.name}: charge how much order MP into the defense (+X)?", RULE_CHARGE
+    )
+    profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=y)
+    if mode == "passive":
+        return profile.value, profile
+    natural = game.dice.d20(f"active defense (主动防御): {defender.name}")
+    natural += yield from offer_boost(game, defender, face=natural, sides=20, what="defense")
+    return natural + profile.value, profile
+
+
+def strike(
+    game: Any, attacker: Combatant, target: Combatant, kind: str, atk: Any, total: int, weapon: Any
+) -> Generator[Any, Any, None]:
+    """Resolve one attack total against one target: guard, defense, damage."""
+    scene: Scene = game.state
+    guard = (
+        next(
+            (
+                g
+                for g in scene.allies(target)
+                if g.id != target.id and g.guarding and scene.distance(g.id, target.id) <= 1
+            ),
+            None,
+        )
+        if target.fighting
+        else None
+    )
+    victim = target
+    malus = 0
+    if guard is not None:
+        gprofile = defense_profile(scene, guard, attacker, "parry", ranged=weapon.ranged)
+        gtotal = game.dice.d20(f"guard (护卫): {guard.name}'s active defense") + gprofile.value
+        if total < gtotal:
+            game.event("guarded", f"{guard.name} turns the attack aside ({total} vs {gtotal})", unit=guard.id)
+            if kind == DECISIVE:
+                yield from apply_decisive_miss(game, attacker)
+            return
+        victim = yield Choose.of(
+            attacker.side,
+            f"the attack beats {guard.name}'s guard ({total} vs {gtotal}): strike whom?",
+            [guard, target],
+            rule=RULE_GUARD,
+            label=lambda u: f"strike the protector {u.name}" if u is guard else f"carry on against {u.name}",
+        )
+        if victim is target and kind == DECISIVE:
+            malus = gtotal // 2  # 1 initiative of damage lost per 2 of the guard's defense
+    against, profile = yield from _defend(game, victim, attacker, weapon.ranged)
+    if profile.blocked:
+        game.event("blocked", f"{victim.name} is in full cover: no ranged attack", unit=victim.id)
+        return
+    hit = total >= against
+    game.event(
+        "hit-check",
+        f"{attacker.name} {total} vs {victim.name}'s defense {against}: " + ("hit" if hit else "miss"),
+        unit=attacker.id,
+        target=victim.id,
+        total=total,
+        defense=against,
+        hit=hit,
+    )
+    if not hit:
+        if kind == DECISIVE:
+            yield from apply_decisive_miss(game, attacker)
+        yield from open_window(game, "attack resolved", active=attacker.id)
+        return
+    was_crashed = victim.crashed
+    if kind == WITHERING:
+        raw = roll_raw_damage(game.dice, atk, purpose=f"raw damage (原始伤害): {attacker.name}")
+        damage = withering_damage(raw, profile.toughness, atk.penetration)
+        game.event(
+            "damage",
+            f"raw {raw} − toughness {profile.toughness} (penetration {atk.penetration}): {damage} withering damage",
+            unit=victim.id,
+            raw=raw,
+            damage=damage,
+        )
+        yield from apply_withering(game, attacker, victim, damage, supernatural=weapon.supernatural_area)
+    else:
+        atk = evolve(atk, initiative_malus=malus)
+        damage = decisive_damage(atk, profile.protection)
+        game.event(
+            "damage",
+            f"decisive: ceil(({atk.dice} + {atk.initiative - malus}) / 2) − protection {profile.protection}"
+            + (f" + charge {atk.decisive_bonus}" if atk.decisive_bonus else "")
+            + f" = {damage} HP",
+            unit=victim.id,
+            damage=damage,
+        )
+        yield from apply_decisive(
+            game, attacker, victim, damage, decisive_pool(atk), supernatural=weapon.supernatural_area
+        )
+        if weapon.smashing and victim.kind == "character" and victim.fighting:
+            victim.prone = True
+            game.event("prone", f"{victim.name} is knocked prone (强击)", unit=victim.id)
+    trigger = "crashed" if victim.crashed and not was_crashed else ("damaged" if damage > 0 else None)
+    yield from open_window(
+        game, "attack resolved", active=attacker.id, trigger=trigger, subject=victim.id, source=attacker.id
+    )
+
+
+def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Generator[Any, Any, None]:
+    """A clash (交锋) at the same tick: opposed hit checks, defenses ignored."""
+    scene: Scene = game.state
+    xa = yield from _charge(
+        a, f"{a.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE
+    )
+    xb = yield from _charge(
+        b, f"{b.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE
+    )
+    pa = attack_profile(scene, a, b, charge=xa)
+    pb = attack_profile(scene, b, a, charge=xb)
+    wa, wb = a.ready_weapon, b.ready_weapon
+    assert wa is not None and wb is not None
+    da = defense_profile(scene, a, b, "passive", ranged=wb.ranged)
+    db = defense_profile(scene, b, a, "passive", ranged=wa.ranged)
+    out = resolve_clash(game.dice, pa, a_kind, pb, b_kind, da, db)
+    game.event(
+        "clash",
+        f"clash (交锋): {a.name} {out.a_total} vs {b.name} {out.b_total}",
+        unit=a.id,
+        other=b.id,
+        a_total=out.a_total,
+        b_total=out.b_total,
+    )
+    a.onslaught += 1
+    b.onslaught += 1
+    if out.winner is None:
+        game.event("clash", "the clash is even: both attacks are thwarted", unit=a.id)
+        for unit, k in ((a, a_kind), (b, b_kind)):
+            if k == DECISIVE:
+                yield from apply_decisive_miss(game, unit)
+        return
+    winner, loser, wkind, lkind, wprofile = (
+        (a, b, a_kind, b_kind, pa) if out.winner == "a" else (b, a, b_kind, a_kind, pb)
+    )
+    loser.clash_penalty = 2
+    game.event(
+        "clash",
+        f"{winner.name} wins the clash; {loser.name} has −2 defense until her next turn",
+        unit=winner.id,
+    )
+    if lkind == DECISIVE:
+        yield from apply_decisive_miss(game, loser)
+    if wkind == WITHERING:
+        yield from apply_withering(game, winner, loser, out.damage)
+    else:
+        yield from apply_decisive(game, winner, loser, out.damage, decisive_pool(wprofile))
+    yield from open_window(
+        game, "attack resolved", active=a.id, trigger="damaged", subject=loser.id, source=winner.id
+    )
