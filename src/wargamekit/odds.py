@@ -20,7 +20,7 @@ convolution.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from math import comb
 from typing import Any, TypeVar
@@ -35,6 +35,7 @@ __all__ = [
     "DiceSum",
     "compare",
     "EnumeratingDice",
+    "SumDistribution",
     "distribution",
     "expectation",
     "probability",
@@ -159,15 +160,53 @@ def expectation(dist: Mapping[Any, Fraction], value: Callable[[Any], Any] = lamb
     return sum((Fraction(value(o)) * p for o, p in dist.items()), Fraction(0))
 
 
-def sum_distribution(n: int, die: Die = Die(1, 6), *, modifier: int = 0) -> dict[int, Fraction]:
+class SumDistribution(Mapping[int, Fraction]):
+    """An exact distribution of totals, kept as integer counts (probabilities are made on access).
+
+    A read-only mapping total → :class:`~fractions.Fraction`; building it costs one convolution,
+    not one ``Fraction`` per total.
+    """
+
+    __slots__ = ("low", "counts", "_total")
+
+    def __init__(self, low: int, counts: np.ndarray) -> None:
+        self.low = low
+        self.counts = counts
+        self._total: int | None = None
+
+    @property
+    def total(self) -> int:
+        """The number of equally likely dice results (the common denominator)."""
+        if self._total is None:
+            self._total = int(self.counts.sum())
+        return self._total
+
+    def __getitem__(self, value: int) -> Fraction:
+        index = value - self.low
+        if not 0 <= index < len(self.counts) or not self.counts[index]:
+            raise KeyError(value)
+        return Fraction(int(self.counts[index]), self.total)
+
+    def __iter__(self) -> Iterator[int]:
+        return (self.low + i for i, c in enumerate(self.counts) if c)
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self.counts))
+
+    def __repr__(self) -> str:
+        return f"SumDistribution({dict(self.items())!r})"
+
+
+def sum_distribution(n: int, die: Die = Die(1, 6), *, modifier: int = 0) -> SumDistribution:
     """Exact distribution of the sum of ``n`` identical dice plus ``modifier``, by convolution.
 
     >>> sum_distribution(2)[7]
     Fraction(1, 6)
+    >>> sum(sum_distribution(3).values())
+    Fraction(1, 1)
     """
     low, counts = DiceSum(n, die, modifier).counts()
-    total = int(counts.sum())
-    return {low + i: Fraction(int(c), total) for i, c in enumerate(counts) if c}
+    return SumDistribution(low, counts)
 
 
 @frozen
@@ -189,9 +228,10 @@ class DiceSum:
         sides = self.die.high - self.die.low + 1
         # int64 is exact while sides**n fits; past that fall back to Python integers.
         dtype: Any = np.int64 if sides**self.n < 2**62 else object
-        face = np.ones(sides, dtype=dtype)
-        counts = np.ones(1, dtype=dtype)
-        for _ in range(self.n):
+        counts = face = np.ones(sides, dtype=dtype)
+        if self.n == 0:
+            counts = np.ones(1, dtype=dtype)
+        for _ in range(self.n - 1):
             counts = np.convolve(counts, face)
         return self.n * self.die.low + self.modifier, counts
 

@@ -23,7 +23,7 @@ from wargamekit.geometry.hex import (
     hex_line,
     hex_line_pair,
 )
-from wargamekit.geometry.hexbatch import line_of_sight_batch
+from wargamekit.geometry.hexbatch import BatchElevationHook, line_of_sight_batch
 from wargamekit.geometry.hexmap import (
     BLOCKING,
     CLEAR,
@@ -51,6 +51,7 @@ from wargamekit.geometry.locale import (
 )
 
 __all__ = [
+    "BatchElevationHook",
     "Approach",
     "ApproachWidth",
     "Arc",
