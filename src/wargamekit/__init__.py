@@ -22,7 +22,7 @@ from .errors import (
 from .events import Event, Outcome
 from .game import Game, GameOverError, PlayerView, SaveFile
 from .interrupts import InterruptStack, Response, TimingPoint
-from .players import Player, RandomBot, ScriptedPlayer, TerminalPlayer
+from .players import Player, RandomBot, ScriptedPlayer, SeededBot, TerminalPlayer
 from .plugins import find_ruleset, hookimpl, installed_rulesets, plugin_manager
 from .ruleset import Ruleset
 
@@ -57,6 +57,7 @@ __all__ = [
     "ScenarioError",
     "ScriptedDice",
     "ScriptedPlayer",
+    "SeededBot",
     "SeededDice",
     "TerminalPlayer",
     "TimingPoint",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .game import PlayerView
 
-__all__ = ["Player", "QuitGame", "RandomBot", "ScriptedPlayer", "TerminalPlayer"]
+__all__ = ["Player", "QuitGame", "RandomBot", "ScriptedPlayer", "SeededBot", "TerminalPlayer"]
 
 
 @runtime_checkable
@@ -36,11 +36,12 @@ class Player(Protocol):
         ...
 
 
-class RandomBot:
-    """Picks a uniformly random legal answer, from its own seeded generator.
+class SeededBot:
+    """Base for bots: a seed and the bot's own generator (for tie-breaks and random choices).
 
-    Its generator is separate from the game's dice, so the bot's choices never change the dice
-    a game rolls — and a replay of its recorded answers is exact.
+    The generator is separate from the game's dice, so a bot's choices never change the dice a
+    game rolls — and a replay of its recorded answers is exact. Subclasses implement
+    :meth:`choose`; a bot factory for :meth:`~wargamekit.ruleset.Ruleset.bots` is the class itself.
     """
 
     def __init__(self, seed: int = 0) -> None:
@@ -48,10 +49,17 @@ class RandomBot:
         self.rng = np.random.Generator(np.random.PCG64(seed))
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
-        return decision.random_answer(self.rng)
+        raise NotImplementedError
 
     def __repr__(self) -> str:
-        return f"RandomBot(seed={self.seed})"
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+class RandomBot(SeededBot):
+    """Picks a uniformly random legal answer, from its own seeded generator."""
+
+    def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        return decision.random_answer(self.rng)
 
 
 class ScriptedPlayer:
