@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from wargamekit import IllegalChoiceError
 from wargamekit.geometry.locale import ApproachWidth
+from wargamekit_maneuver_locale import rules
 from wargamekit_maneuver_locale.assault import defensive_guns
 from wargamekit_maneuver_locale.resolution import Combatant, leading_problem, resolve_assault
 from wargamekit_maneuver_locale.scenario import Arm
@@ -167,7 +168,7 @@ def test_cavalry_pursuit(kit, width, terrain, a1_steps, limit, f4_after):
 
 
 def test_no_pursuit_of_a_side_with_cavalry(kit):
-    """Assaults — 騎兵の追撃: no pursuit when the losing side has cavalry."""
+    """Assaults — 騎兵の追撃: no pursuit when the defender (防御側) has cavalry."""
     g = game(
         kit,
         [
@@ -180,6 +181,45 @@ def test_no_pursuit_of_a_side_with_cavalry(kit):
     kit.act(g, ASSAULT, ["A1"], "pass", ["F1"], ["A3"])
     assert g.state.pieces["A3"].steps == 2 and g.state.pieces["F4"].steps == 3
     assert any(e.kind == "pursuit" and e.text.startswith("no pursuit") for e in g.log)
+
+
+def test_defender_never_pursues(kit):
+    """Assaults — 騎兵の追撃: the condition is that the defender (防御側) has no cavalry, so a
+    defender that wins with unused cavalry does not pursue an attacker without cavalry."""
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 2, "c", "e"),
+            ("A2", "austria", "infantry", 2, "c", "e"),
+            ("F1", "france", "infantry", 3, "e", "c"),
+            ("F4", "france", "cavalry", 3, "e", "c"),
+        ],
+    )
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
+    # result 2 - 0 - 3 = -1: A1 loses 2 (eliminated), F1 loses 1; no pursuit question follows
+    st = g.state
+    assert "A1" not in st.pieces and st.pieces["F1"].steps == 2
+    assert st.pieces["A2"].steps == 2 and st.pieces["A2"].in_reserve
+    assert st.pieces["F4"].steps == 3 and not st.pieces["F4"].face_up
+    assert not any(e.kind == "pursuit" for e in g.log) and g.pending.rule != rules.PURSUIT
+
+
+def test_no_pursuit_after_a_lost_assault(kit):
+    """Assaults — 騎兵の追撃 (reading): an attacker that loses does not pursue, even with unused
+    cavalry against a defence without cavalry."""
+    g = game(
+        kit,
+        [
+            ("A1", "austria", "infantry", 2, "c", "e"),
+            ("A3", "austria", "cavalry", 3, "c", "e"),
+            ("F1", "france", "infantry", 3, "e", "c"),
+        ],
+    )
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
+    st = g.state
+    assert "A1" not in st.pieces and st.pieces["F1"].steps == 2
+    assert st.pieces["A3"].steps == 3 and st.pieces["A3"].in_reserve
+    assert not any(e.kind == "pursuit" for e in g.log) and g.pending.rule != rules.PURSUIT
 
 
 def test_illegal_leading_choice_is_refused_and_changes_nothing(kit):

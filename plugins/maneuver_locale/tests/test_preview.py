@@ -27,7 +27,7 @@ def test_one_line_per_defender_response():
 
 
 def test_preview_shows_pursuit():
-    """Assaults preview: the winner's best cavalry pursuit against a side without cavalry."""
+    """Assaults preview — 騎兵の追撃: the winning attacker's best pursuit of a defence without cavalry."""
     lines = preview_assault(
         [I3],
         [Combatant("d1", Arm.INFANTRY, 1)],
@@ -37,6 +37,19 @@ def test_preview_shows_pursuit():
     )
     no_lead = next(line for line in lines if line.defender_leading == ())
     assert (no_lead.pursuit, no_lead.pursuer_losses) == (2, 1)
+
+
+def test_preview_no_pursuit_by_the_defender():
+    """Assaults preview — 騎兵の追撃: a defender that wins never pursues (the source's condition
+    is that the defender has no cavalry)."""
+    lines = preview_assault(
+        [Combatant("a1", Arm.INFANTRY, 2)],
+        [Combatant("d1", Arm.INFANTRY, 3), Combatant("d2", Arm.CAVALRY, 3)],
+        width=ApproachWidth.NARROW,
+        terrain=0,
+    )
+    held = next(line for line in lines if line.defender_leading == ("d1",))
+    assert held.outcome.winner == "defender" and (held.pursuit, held.pursuer_losses) == (0, 0)
 
 
 def test_preview_refuses_illegal_leading():

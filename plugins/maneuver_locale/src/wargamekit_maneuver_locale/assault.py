@@ -9,8 +9,12 @@ Provisional (not from the source): the leading-piece limit and pursuit limit use
 the assaulted (defender's) approach; the pieces taking part are the attacker's unmoved pieces
 on its approach and the defender's pieces on the blocking approach; defensive fire comes from
 the defender's guns on the blocking approach, each taking its steps off the attacker's leading
-pieces (the defender choosing among them) before the result; the loser has "no cavalry" when
-none of its pieces at the assault is cavalry.
+pieces (the defender choosing among them) before the result; the defender has "no cavalry"
+when none of its surviving pieces on the blocking approach is cavalry; only an attacker that won
+pursues (the source's condition names the defender's cavalry, so only the attacker can pursue;
+that it must have won is read from the word 追撃, pursuit); the pursuit's losses fall on the
+defender's pieces on the blocking approach (their owner spreading them) and each pursuing
+cavalry piece loses 1 step.
 """
 
 from __future__ import annotations
@@ -185,16 +189,14 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         rest = [p for p in group if p not in lead]
         yield from take_losses(game, rest, n - lost, chooser=owner, rule=rules.LOSSES, why=f"further losses of {owner}")
 
-    # 6. cavalry pursuit by the winner
-    winner, loser = (side, enemy) if attacker_won else (enemy, side)
-    w_group, w_lead = (attackers, a_lead) if attacker_won else (defenders, d_lead)
-    l_group = defenders if attacker_won else attackers
-    pursued_terrain = terrain if attacker_won else state.board.terrain(locale, target)
-    spare = [p for p in w_group if p.id in state.pieces and p not in w_lead]
-    l_alive = [p for p in l_group if p.id in state.pieces]
-    if spare and l_alive:
+    # 6. cavalry pursuit (騎兵の追撃): the source's condition is that the *defender* (防御側) has
+    # no cavalry, so only the attacker can pursue; and only after it wins (a pursuit chases a
+    # beaten enemy — a reading, the source lists no such condition in words).
+    d_alive = [p for p in defenders if p.id in state.pieces]
+    spare = [p for p in attackers if p.id in state.pieces and p not in a_lead]
+    if attacker_won and spare and d_alive:
         chasers = yield piece_subset(
-            winner,
+            side,
             f"Cavalry pursuit: which unused cavalry pursue (up to {limit}; none for none)?",
             spare,
             rule=rules.PURSUIT,
@@ -204,12 +206,12 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         if chasers:
             riders = [state.pieces[i] for i in chasers]
             reveal(game, riders, "Assaults: pursuing cavalry")
-            if any(p.arm is Arm.CAVALRY for p in l_alive):
-                game.event("pursuit", f"no pursuit: {loser} has cavalry at the assault", side=winner)
+            if any(p.arm is Arm.CAVALRY for p in d_alive):
+                game.event("pursuit", f"no pursuit: {enemy} has cavalry at the assault", side=side)
             else:
-                n = pursuit_losses(sum(p.steps or 0 for p in riders), pursued_terrain)
-                game.event("pursuit", f"{winner} pursues: {loser} loses {n} step(s)", side=winner, losses=n)
-                yield from take_losses(game, l_alive, n, chooser=loser, rule=rules.PURSUIT, why="cavalry pursuit")
+                n = pursuit_losses(sum(p.steps or 0 for p in riders), terrain)
+                game.event("pursuit", f"{side} pursues: {enemy} loses {n} step(s)", side=side, losses=n)
+                yield from take_losses(game, d_alive, n, chooser=enemy, rule=rules.PURSUIT, why="cavalry pursuit")
                 for rider in riders:
                     lose_step(game, rider, "cavalry pursuit: the pursuer loses 1 step")
 
@@ -294,5 +296,4 @@ def assault_preview(
         terrain=view.board.terrain(target, locale),
         attacker_others=others,
         defender_guns=guns,
-        attacker_terrain=view.board.terrain(locale, target),
     )

@@ -39,14 +39,7 @@ def parse_pieces(text: str, prefix: str) -> list[Combatant]:
 @click.option("--others", default="", help="the attacker's other pieces on its approach (pursuit), e.g. C2")
 @click.option("--width", type=click.Choice(["narrow", "wide"]), default="wide", show_default=True)
 @click.option("--terrain", type=int, default=0, show_default=True, help="the defender's terrain effect")
-@click.option(
-    "--attacker-terrain",
-    type=int,
-    default=0,
-    show_default=True,
-    help="the terrain effect of the attacker's approach (pursuit of the attacker)",
-)
-def odds(leading: str, defenders: str, guns: str, others: str, width: str, terrain: int, attacker_terrain: int) -> None:
+def odds(leading: str, defenders: str, guns: str, others: str, width: str, terrain: int) -> None:
     """Preview an assault (Assaults): the outcome under every legal defender response."""
     try:
         lines = preview_assault(
@@ -56,7 +49,6 @@ def odds(leading: str, defenders: str, guns: str, others: str, width: str, terra
             terrain=terrain,
             attacker_others=parse_pieces(others, "o"),
             defender_guns=parse_pieces(guns, "g"),
-            attacker_terrain=attacker_terrain,
         )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

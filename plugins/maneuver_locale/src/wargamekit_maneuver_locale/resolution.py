@@ -140,7 +140,7 @@ def resolve_assault(
 
 def pursuit_losses(cavalry_steps: int, terrain: int) -> int:
     """Assaults — 騎兵の追撃: steps the pursued side loses (the cavalry's steps minus the pursued
-    side's terrain effect, never below 0). Each pursuing cavalry piece loses 1 step besides.
+    (non-pursuing, 非追撃側) side's terrain effect, never below 0). Each pursuing cavalry piece loses 1 step besides.
 
     >>> pursuit_losses(3, 1)
     2
@@ -188,7 +188,7 @@ class PreviewLine:
         fire_losses: steps the attacker's leading pieces lose to that fire.
         defender_leading: ids of the defender's leading pieces.
         outcome: the result and step losses.
-        pursuit: steps the winner's best pursuit would inflict (0: no pursuit possible).
+        pursuit: steps the attacker's best pursuit would inflict (0: no pursuit possible).
         pursuer_losses: steps the pursuing cavalry would lose (1 per piece).
         retreat: whether the defending locale retreats (the attacker wins).
     """
@@ -230,14 +230,14 @@ def preview_assault(
     terrain: int,
     attacker_others: Sequence[Combatant] = (),
     defender_guns: Sequence[Combatant] = (),
-    attacker_terrain: int = 0,
 ) -> list[PreviewLine]:
     """The assault's outcome under every legal defender response.
 
     The defender's responses are: which eligible guns fire (防御砲撃; each gun's steps come off
     the attacker's leading pieces, before the result) and which leading pieces it chooses
-    (0, or up to the approach's limit, no mixing of arms). Pursuit is the winner's best
-    (its unused cavalry against a loser with no cavalry among the pieces at the assault).
+    (0, or up to the approach's limit, no mixing of arms). Pursuit is the attacker's
+    best, when it wins (its unused cavalry against a defence with no cavalry on the blocking
+    approach).
 
     Args:
         attacker_leading: the attacker's chosen leading pieces.
@@ -246,8 +246,6 @@ def preview_assault(
         terrain: the defender's terrain effect.
         attacker_others: the attacker's other pieces on its approach (for pursuit).
         defender_guns: the defender's guns that may fire.
-        attacker_terrain: the terrain effect of the attacker's own approach (pursuit of the
-            attacker).
 
     >>> lines = preview_assault([Combatant("A1", Arm.INFANTRY, 3)],
     ...     [Combatant("F1", Arm.INFANTRY, 2)], width=ApproachWidth.NARROW, terrain=1)
@@ -269,14 +267,10 @@ def preview_assault(
             remaining = (Combatant("leading", attacker_leading[0].arm, total - lost),) if total - lost else ()
             for lead in legal_leading_sets(fighters, width, attacker=False):
                 outcome = resolve_assault(remaining, lead, terrain=terrain)
-                if outcome.winner == ATTACKER:
+                pursuit, pursuers = 0, 0
+                if outcome.winner == ATTACKER and not any(c.arm is Arm.CAVALRY for c in defender_pieces):
                     spare = [c for c in attacker_others if c.arm is Arm.CAVALRY]
-                    loser_has_cav = any(c.arm is Arm.CAVALRY for c in defender_pieces)
-                    pursuit, pursuers = (0, 0) if loser_has_cav else _best_pursuit(spare, width, terrain)
-                else:
-                    spare = [c for c in defender_pieces if c.arm is Arm.CAVALRY and c not in lead]
-                    loser_has_cav = any(c.arm is Arm.CAVALRY for c in (*attacker_leading, *attacker_others))
-                    pursuit, pursuers = (0, 0) if loser_has_cav else _best_pursuit(spare, width, attacker_terrain)
+                    pursuit, pursuers = _best_pursuit(spare, width, terrain)
                 lines.append(
                     PreviewLine(
                         guns_firing=tuple(g.id for g in guns),
