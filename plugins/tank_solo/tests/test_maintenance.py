@@ -23,6 +23,15 @@ def test_free_points_leave_out_dead_and_immobile_tanks(make_state):
     assert free_point_range(state) == (3, 4)  # 5 + 3 = 8 -> 4
 
 
+def test_free_points_leave_out_tanks_locked_by_defensive_fire(make_state):
+    """一、整备阶段 with 2-2: a tank that fired defensively may not move this turn, so (our
+    reading of 可以移动) its movement points are not counted: 4 + 4 + 5 = 13 -> 7, without #2 9 -> 5."""
+    state = make_state([("A", "t34_85", "0603", "S"), ("A", "t34_85", "0803", "S"), ("B", "bt7", "0607", "N")])
+    assert free_point_range(state) == (3, 7)
+    state.tank(2).defensive_lock = True
+    assert free_point_range(state) == (3, 5)
+
+
 def test_free_points_when_half_is_below_three(make_state):
     """Provisional: with half the total below 3, the roll is that half (not from the source)."""
     state = make_state([("A", "maus", "0603", "S"), ("B", "churchill", "0607", "N")])

@@ -61,14 +61,14 @@ def can_move_now(state: GameState, tank: Tank) -> bool:
 
 def free_point_range(state: GameState) -> tuple[int, int]:
     """The free action point roll's bounds (一、整备阶段): from 3 to half the movement points of
-    both sides' living tanks that can move, rounded half up.
+    both sides' living tanks that can move (存活并可以移动), rounded half up (四舍五入).
 
-    Provisional (not from the source): when that half is below 3 the roll is from it to it.
+    "Can move" leaves out tanks immobilised by HESH, tanks whose engine failed (10-1 says so
+    explicitly) and, by the same token (our reading), tanks locked by their own defensive fire,
+    which may not move this turn (2-2). Provisional (not from the source): when that half is
+    below 3 the roll is from it to it.
     """
-    total = sum(
-        t.spec.movement for t in state.living()
-        if not t.immobilised and t.engine_dead_until < state.turn
-    )
+    total = sum(t.spec.movement for t in state.living() if can_move_now(state, t))
     high = int((Decimal(total) / 2).quantize(Decimal(1), rounding=ROUND_HALF_UP))
     return min(3, high), high
 
