@@ -293,8 +293,9 @@ def test_no_assault_without_a_two_step_piece(kit):
     assert ASSAULT not in kit.labels(g)
 
 
-def test_winners_enter_only_up_to_capacity(kit):
-    """Assaults — 後処理 with the provisional capacity: attackers beyond the room fall back."""
+def test_all_winners_enter_even_beyond_capacity(kit):
+    """Assaults — 後処理: every piece that took part (攻撃に参加した全てのpiece) moves into the won
+    locale's reserve, even beyond its (provisional) capacity."""
     edges = [("c", "e"), ("e", "s")]
     g = kit.start(kit.build(["c", "e", "s"], edges, [
         ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 3, "c", "e"),
@@ -302,8 +303,8 @@ def test_winners_enter_only_up_to_capacity(kit):
         ("F1", "france", "infantry", 1, "e", "c"), ("F9", "france", "infantry", 1, "s"),
     ], capacities={"e": 2}))
     kit.act(g, ASSAULT, ["A1", "A2"], "pass", [], "A2 infantry 3")  # France puts the 1 loss on A2
-    assert g.pending.rule.startswith("provisional: locale capacity")
-    kit.act(g, ["A1 infantry 3", "A3"])
     st = g.state
-    assert [st.pieces[i].locale for i in ("A1", "A2", "A3")] == ["e", "c", "e"]
-    assert st.pieces["A2"].in_reserve and st.pieces["A2"].steps == 2
+    assert [st.pieces[i].locale for i in ("A1", "A2", "A3")] == ["e", "e", "e"]
+    assert all(st.pieces[i].in_reserve for i in ("A1", "A2", "A3")) and st.pieces["A2"].steps == 2
+    assert st.room("e") == -1
+    g.ruleset.check_invariants(st)

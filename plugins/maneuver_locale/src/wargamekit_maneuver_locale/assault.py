@@ -222,24 +222,11 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     if attacker_won:
         yield from retreat_locale(game, target, locale)
         state.won_by_assault[target] = [p.id for p in survivors]
-        entering = survivors
-        room = state.room(target)
-        if len(survivors) > room:
-            # Provisional capacity: only as many as the locale holds enter; the others fall back.
-            ids = yield piece_subset(
-                side,
-                f"{names[target]} holds only {room} more: which attackers enter?",
-                survivors,
-                rule=rules.CAPACITY,
-                min_count=room,
-                max_count=room,
-            )
-            entering = [state.pieces[i] for i in ids]
-            staying = [p for p in survivors if p.id not in ids]
-            place(game, staying, locale, RESERVE, "Assaults — 後処理: no room, back to the reserve")
-        if entering:
-            place(game, entering, target, RESERVE, "Assaults — 後処理: the attackers enter")
-            yield from cavalry_onto_approach(game, side, entering, target)
+        # 後処理: *all* the pieces that took part move into the reserve (攻撃に参加した全てのpiece),
+        # even beyond the locale's (provisional) capacity, which only limits moves and retreats.
+        if survivors:
+            place(game, survivors, target, RESERVE, "Assaults — 後処理: the attackers enter")
+            yield from cavalry_onto_approach(game, side, survivors, target)
     elif survivors:
         place(game, survivors, locale, RESERVE, "Assaults — 後処理: the attackers fall back to the reserve")
     return r.winner

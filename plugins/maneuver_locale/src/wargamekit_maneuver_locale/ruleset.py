@@ -85,8 +85,8 @@ class ManeuverLocale(Ruleset):
             assert other == p.side, f"both sides in {p.locale}"
             if p.approach:
                 state.board.approach(p.locale, p.approach)  # raises if there is no such approach
-        for loc in state.board.locale_ids():
-            assert len(state.at(loc)) <= state.board.capacity[loc], f"{loc} holds more than its capacity"
+        # No capacity check: capacity (provisional) limits moves and retreats, but the winners of
+        # an assault all enter the locale they won (Assaults — 後処理), so it may be exceeded.
         assert state.commands >= 0, "negative commands"
         assert len(state.road_pieces) <= 3, "more than 3 road moves in a turn"
         assert len(set(state.road_entries)) == len(state.road_entries), "two road entries on the same step"
