@@ -96,3 +96,15 @@ def test_only_guns_declare(kit):
     kit.act(g, "move from C reserve onto the approach facing E (1 command)", ["A1"], END)
     with pytest.raises(IllegalChoiceError, match="Artillery Bombardment.*A1 is not artillery"):
         kit.act(g, ["A1 (C approach facing E)"])
+
+
+def test_fired_gun_stays_when_its_target_empties(kit):
+    """Artillery Bombardment: a gun that fired may not move — not even by the compulsory return
+    (移動 — 先のlocaleに敵が存在しない場合) when its fire emptied the locale ahead."""
+    g = game(kit, [("F1", "france", "infantry", 2, "e"), ("F9", "france", "infantry", 2, "s")])
+    to_next_austrian_turn(kit, g)
+    kit.act(g, True)
+    st = g.state
+    assert "F1" not in st.pieces  # 2 steps of fire, terrain 0
+    assert g.pending.rule == rules.COMMAND  # no compulsory question: A4 stays put
+    assert (st.pieces["A4"].locale, st.pieces["A4"].approach) == ("c", "e")

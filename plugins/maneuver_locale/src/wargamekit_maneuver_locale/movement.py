@@ -247,14 +247,25 @@ def compulsory_groups(state: GameState, side: str) -> list[tuple[str, str]]:
     out = []
     for loc in state.board.locale_ids():
         for n in state.board.neighbours(loc):
-            if state.holder(n) != enemy and any(p.side == side for p in state.at(loc, n)):
+            if state.holder(n) != enemy and compulsory_pieces(state, side, loc, n):
                 out.append((loc, n))
     return out
 
 
+def compulsory_pieces(state: GameState, side: str, locale: str, target: str) -> list[Piece]:
+    """The pieces of ``side`` on the approach that the compulsory move takes along: all but the
+    guns that fired this turn (Artillery Bombardment: a gun that fired may not move — the more
+    specific rule; such a gun stays until its next turn)."""
+    return [
+        p
+        for p in state.at(locale, target)
+        if p.side == side and not (p.arm is Arm.ARTILLERY and p.last_fired == state.player_turn)
+    ]
+
+
 def compulsory_options(state: GameState, side: str, locale: str, target: str) -> list[Compulsory]:
     """The two compulsory choices (moving on needs a command, unmoved pieces and room)."""
-    pieces = state.at(locale, target)
+    pieces = compulsory_pieces(state, side, locale, target)
     out = [Compulsory(locale, target, move_on=False)]
     if state.commands >= 1 and not any(p.moved for p in pieces) and enterable(state, target, side, len(pieces)):
         out.insert(0, Compulsory(locale, target, move_on=True))
@@ -297,4 +308,4 @@ def cavalry_onto_approach(game: Game, side: str, pieces: list[Piece], locale: st
     place(game, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
 
 
-__all__ += ["compulsory_options", "group_limit", "group_pieces"]
+__all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces"]

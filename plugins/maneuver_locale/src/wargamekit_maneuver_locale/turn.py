@@ -28,6 +28,7 @@ from .movement import (
     cavalry_onto_approach,
     compulsory_groups,
     compulsory_options,
+    compulsory_pieces,
     group_limit,
     group_moves,
     road_moves,
@@ -100,7 +101,7 @@ def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
     while groups := compulsory_groups(state, side):
         loc, target = groups[0]
         options = compulsory_options(state, side, loc, target)
-        pieces = state.at(loc, target)
+        pieces = compulsory_pieces(state, side, loc, target)
         if len(options) == 1:
             choice = options[0]
         else:
