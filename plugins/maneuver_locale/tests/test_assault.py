@@ -124,6 +124,25 @@ def test_assault_won_locale_closed_to_non_participants(kit):
     assert not any("N reserve to E" in lab for lab in kit.labels(g))
 
 
+def test_assault_won_locale_closed_to_road_moves(kit):
+    """Assaults — 後処理: a piece that did not take part may not enter the won locale that turn,
+    nor pass through it, by road either."""
+    from wargamekit_maneuver_locale.movement import road_moves
+
+    edges = [("c", "e"), ("e", "s"), ("n", "e"), ("e", "x")]
+    g = kit.start(kit.build(["c", "e", "s", "n", "x"], edges, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A9", "austria", "infantry", 2, "n"),
+        ("F1", "france", "infantry", 1, "e", "c"), ("F9", "france", "infantry", 1, "s"),
+    ], roads=[("primary", ["n", "e", "x"])]))
+    kit.act(g, ASSAULT, ["A1"], "pass", [], [])  # F1 is eliminated; A1 stays in the reserve
+    st = g.state
+    assert st.pieces["A1"].locale == "e" and st.won_by_assault == {"e": ["A1"]}
+    assert road_moves(st, "austria") == {}
+    assert not any(lab.startswith("road move") for lab in kit.labels(g))
+    st.won_by_assault = {}  # the same position without the rule: A9 could go by road
+    assert [m.path for m in road_moves(st, "austria")["A9"]] == [("n", "e"), ("n", "e", "x")]
+
+
 def test_further_losses_chosen_by_owner(kit):
     """Assaults — 損害適用: when the leading pieces are gone, the owner picks the other pieces."""
     g = game(
@@ -278,6 +297,9 @@ def test_defensive_fire_not_after_firing_or_declaring_last_turn(kit):
     st.pieces["F5"].last_declared = st.player_turn - 1
     st.pieces["F6"].last_fired = st.player_turn - 1
     assert defensive_guns(st, "e", "c") == []
+    st.pieces["F5"].last_declared = st.player_turn - 2  # two turns ago: allowed again
+    st.pieces["F6"].last_fired = st.player_turn - 2
+    assert [p.id for p in defensive_guns(st, "e", "c")] == ["F5", "F6"]
 
 
 def test_no_assault_without_a_two_step_piece(kit):
