@@ -229,3 +229,23 @@ def test_turret_may_turn_during_movement(new_game, pick):
     game.answer(0)
     pick(game, "turret left to SE")
     assert game.state.tank(1).turret == 0 and game.state.tank(1).hull == 5
+
+
+def test_hesh_while_clearing_a_wreck_leaves_the_tank_in_the_new_hex(new_game, pick):
+    """5 iii with 4-3: a tank clearing a wreck counts as in the new hex; immobilised there, it
+    stays there and the wreck is cleared."""
+    game = new_game(
+        [("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
+        [("churchill", "0610", "N", ["hesh", "fin"]), ("matilda", "1410", "N")],
+        dice=[3, 6, 2, 1], wrecks=["0606"],
+    )
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "clear the wreck in 0606")
+    pick(game, "defensive fire: Churchill #3 fires main gun at T-34/85 #1 in 0606")
+    pick(game, "HESH")
+    tank = game.state.tank(1)
+    assert tank.immobilised and tank.alive and hex_label(tank.hex) == "0606"
+    assert game.state.wrecks == []
+    assert game.pending.prompt.startswith("Turn 1, side A: which tank moves next?")

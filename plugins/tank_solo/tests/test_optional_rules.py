@@ -156,3 +156,20 @@ def test_options_listed_with_defaults():
     options = TankSolo().options()
     assert options["surrender"] is True
     assert not any(v for k, v in options.items() if k != "surrender")
+
+
+def test_tiger_p_engine_not_rolled_when_free_points_were_never_used(new_game, pick):
+    """10-1: the roll follows free points *used*; a Tiger (P) immobilised (HESH) on its first
+    step never used its free point, so no engine roll."""
+    game = new_game([("tiger_p", "0605", "S"), ("type89", "0105", "S")],
+                    [("churchill", "0610", "N", ["hesh", "fin"]), ("matilda", "1410", "N")],
+                    dice=[3, 6, 2, 1], options={"hybrid_drive": True, "unreliable_engines": True})
+    pick(game, "go on to the movement phase")
+    pick(game, "move Tiger (P) #1")
+    game.answer(1)
+    pick(game, "forward to 0606")
+    pick(game, "defensive fire: Churchill #3")
+    pick(game, "HESH")
+    assert game.state.tank(1).immobilised and game.state.free_pool == 2
+    assert not any(e.kind == "roll" and "engine" in e.data["purpose"] for e in game.log)
+    assert game.state.tank(1).engine_dead_until == -1

@@ -214,20 +214,28 @@ def movement_phase(game: Any, state: GameState, side: str) -> Generator[Any, Any
         points = tank.spec.movement + free
         game.event("declare-move", f"{tank.name} declares {points} MP ({tank.spec.movement} basic + {free} free)",
                    tank=tank.id, points=points, free=free)
-        yield from move_tank(game, state, tank, points, must_spend=free > 0, leap=False)
-        if free > 0 and state.options.get("unreliable_engines") and tank.spec.hybrid and tank.alive:
+        spent = yield from move_tank(game, state, tank, points, must_spend=free > 0, leap=False)
+        # 10-1: the roll is for free points actually used (spent beyond the basic points), not
+        # merely given (a tank stopped by a HESH hit may never reach them).
+        if (spent > tank.spec.movement and state.options.get("unreliable_engines") and tank.spec.hybrid
+                and tank.alive):
             hybrid_engine_check(game, state, tank)
 
 
 def move_tank(
     game: Any, state: GameState, tank: Tank, points: int, *, must_spend: bool, leap: bool
-) -> Generator[Any, Any, None]:
+) -> Generator[Any, Any, int]:
     """Move ``tank`` step by step (see :mod:`~wargamekit_tank_solo.movement`); outside leap fire
-    each step into a new hex opens a defensive fire window first."""
+    each step into a new hex opens a defensive fire window first. Returns the points spent.
+
+    A tank immobilised by defensive fire stays where it was fired at: in the step's starting
+    hex, or in the hex it moves into when it was fired at there (5 ii forced spotting, 5 iii
+    clearing a wreck: "the target counts as in the position after the move")."""
     hybrid = bool(state.options.get("hybrid_drive")) and tank.spec.hybrid
     budget = MoveBudget(remaining=points, must_spend=must_spend, leap=leap)
     rule = "作战阶段 1-2 跃进射击" if leap else "标准规则修改部分 3 移动规则改良"
     while tank.alive and not tank.immobilised:
+        spent = points - budget.remaining
         steps = step_options(state, tank, budget, hybrid=hybrid)
         options = [Option(s, s.label) for s in steps[:-1]] + rotation_options(tank) + [Option(steps[-1], steps[-1].label)]
         if leap:
@@ -240,7 +248,7 @@ def move_tank(
         step: Step = pick
         budget = budget.after(step.kind, step.cost, tank.vehicle_class, hybrid=hybrid)
         if step.kind == "stop":
-            return
+            return points - budget.remaining
         if step.kind in ("turn", "free turn"):
             tank.hull = step.hull
             if tank.spec.turretless:
@@ -250,9 +258,11 @@ def move_tank(
             continue
         assert step.to is not None and tank.hex is not None
         if not leap:
-            yield from defensive_fire(game, state, tank, step)
-            if not tank.alive or tank.immobilised:
-                return
+            immobilised_at = yield from defensive_fire(game, state, tank, step)
+            if not tank.alive:
+                return points - budget.remaining
+            if tank.immobilised and immobilised_at != step.to:
+                return spent  # stopped before this step was taken
         if step.clears_wreck:
             state.wrecks.remove(step.to)
             game.event("clear", f"{tank.name} clears the wreck in {hex_label(step.to)}", tank=tank.id)
@@ -262,6 +272,7 @@ def move_tank(
         tank.path_this_turn.append(step.to)
         if state.options.get("forced_spotting"):
             spotting_progress(game, tank)
+    return points - budget.remaining
 
 
 def _defensive_target_hex(state: GameState, defender: Tank, gun: int, mover: Tank, step: Step) -> Hex | None:
@@ -285,12 +296,14 @@ def _defensive_target_hex(state: GameState, defender: Tank, gun: int, mover: Tan
     return None
 
 
-def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Generator[Any, Any, None]:
+def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Generator[Any, Any, Hex | None]:
     """2-2: before the step, each enemy tank with the moving tank in its gun's arc, range and
     sight may fire at -2 (UK -1); it may not turn its turret, and it is then locked until its
-    side's next movement phase ends."""
+    side's next movement phase ends. Returns the hex the mover was fired at when a shot
+    immobilised it (HESH), else ``None``."""
     defenders_side = other_side(mover.side)
     origin = mover.hex
+    immobilised_at: list[Hex] = []
 
     def offers(side: str, point: Any) -> list[Response]:
         if not mover.alive or mover.immobilised or mover.hex != origin:
@@ -308,7 +321,7 @@ def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Gene
                 out.append(Response(
                     name=f"defensive fire: {label}",
                     controller=side,
-                    resolve=_resolver(game, state, d, gun, mover, where),
+                    resolve=_resolver(game, state, d, gun, mover, where, immobilised_at),
                     is_legal=lambda m=mover: None if m.alive else "the target is already destroyed",
                     key=("defensive", state.turn, d.id),
                     data=(d.id, FireAt(gun, mover.id), where),
@@ -319,14 +332,20 @@ def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Gene
         f"{mover.name} moves {hex_label(origin)} -> {hex_label(step.to)}",
         [defenders_side], offers, rule="作战阶段 2-2 后手方防御射击",
     )
+    return immobilised_at[0] if immobilised_at else None
 
 
-def _resolver(game: Any, state: GameState, defender: Tank, gun: int, mover: Tank, where: Hex) -> Callable[[], Generator[Any, Any, None]]:
+def _resolver(
+    game: Any, state: GameState, defender: Tank, gun: int, mover: Tank, where: Hex, immobilised_at: list[Hex]
+) -> Callable[[], Generator[Any, Any, None]]:
     def resolve() -> Generator[Any, Any, None]:
         defender.defensive_lock = True
         lit_before = mover.lit  # 11: the reduction this step would earn is ignored
+        was_mobile = not mover.immobilised
         yield from fire_with(game, state, defender, gun, mover, "defensive", target_hex=where,
                              target_lit=lit_before, wreck_hex=where, rule="作战阶段 2-2 后手方防御射击")
+        if was_mobile and mover.immobilised:
+            immobilised_at.append(where)
 
     return resolve
 
