@@ -102,3 +102,17 @@ def test_hybrid_drive_free_turn_after_reverse(make_state):
     plain = MoveBudget(2, False, False).after("reverse", 2, "heavy", hybrid=False)
     assert not plain.free_turn
     assert label_hex("0606").neighbour(5) == label_hex("0607")
+
+
+def test_hybrid_free_turn_after_reverse_only_if_it_is_the_last_move(make_state):
+    """特殊规则 9: the hybrid drive's free turn comes after the *last* move; a turn after a
+    reverse followed by more movement costs 1 as usual (3: turning costs 1 except after a forward move)."""
+    state = make_state([("A", "tiger_p", "0606", "N")])
+    tank = state.tank(1)
+    budget = MoveBudget(4, False, False).after("reverse", 2, "heavy", hybrid=True)
+    budget = budget.after("free turn", 0, "heavy", hybrid=True)
+    steps = step_options(state, tank, budget, hybrid=True)
+    forward = [s for s in steps if s.kind == "forward"]
+    assert [s.cost for s in forward] == [2]  # 1 to move + 1 for the turn that was not the last
+    assert (steps[-1].kind, steps[-1].cost) == ("stop", 0)  # stopping: the turn was after the last move
+    assert all(s.cost == 2 for s in steps if s.kind == "turn")

@@ -10,6 +10,9 @@ After a forward move a tank may turn 60 degrees for free (3: 前进外加前进�
 行动点) — but a medium or heavy tank pays 1 point for the turn after its *last* forward move; a
 light tank does not. This is kept exact by a debt: a medium or heavy tank's free turn owes 1
 point that is cancelled by the next forward move and paid by anything else (stopping included).
+With hybrid drive (特殊规则 9) the turn after the last move is free, also after a reverse; a
+turn after a reverse that is *not* the last move costs 1 as usual, so that turn owes a point
+paid by any further step and cancelled by stopping.
 
 Provisional (not from the source): reversing into a river costs 3 (2 + the river's extra 1);
 clearing a wreck in a river costs the larger of the two costs; a wreck cannot be cleared by
@@ -63,8 +66,11 @@ class MoveBudget:
         must_spend: free points were given, so every point must be used (2-1 注1).
         leap: the move is part of leap fire (no wreck clearing, no free points).
         free_turn: a free 60-degree turn is available (just moved forward).
-        debt: 1 when a medium/heavy tank took a free turn that a forward move has not yet
-            justified.
+        debt: 1 when a free turn is not yet justified: a medium/heavy tank's turn after a
+            forward move (cancelled by another forward move, paid by anything else), or a hybrid
+            tank's turn after a reverse (free only after the *last* move, 特殊规则 9: cancelled
+            by stopping, paid by any further step).
+        last: the last move, ``"forward"`` or ``"reverse"`` (which free turn is on offer).
     """
 
     remaining: int
@@ -72,6 +78,17 @@ class MoveBudget:
     leap: bool
     free_turn: bool = False
     debt: int = 0
+    last: str = ""
+
+    @property
+    def stop_cost(self) -> int:
+        """What stopping now costs: the debt of a turn after the last forward move."""
+        return self.debt if self.last == "forward" else 0
+
+    @property
+    def forward_debt(self) -> int:
+        """The debt a forward move pays (only a hybrid turn after a reverse)."""
+        return self.debt if self.last == "reverse" else 0
 
     def after(self, kind: str, cost: int, vehicle_class: str, *, hybrid: bool) -> MoveBudget:
         """The budget after a step of ``kind`` costing ``cost`` (debt included in ``cost``).
@@ -80,11 +97,14 @@ class MoveBudget:
         """
         light_like = vehicle_class == "light" or hybrid
         if kind == "forward":
-            return evolve(self, remaining=self.remaining - cost, free_turn=True, debt=0)
+            return evolve(self, remaining=self.remaining - cost, free_turn=True, debt=0, last="forward")
         if kind == "reverse":
-            return evolve(self, remaining=self.remaining - cost, free_turn=hybrid, debt=0)
+            return evolve(self, remaining=self.remaining - cost, free_turn=hybrid, debt=0, last="reverse")
         if kind == "free turn":
-            return evolve(self, free_turn=False, debt=0 if light_like else 1)
+            # after a forward move the turn is free for light and hybrid tanks; after a reverse
+            # (hybrid only) it is free only if no other step follows
+            owed = 1 if self.last == "reverse" or not light_like else 0
+            return evolve(self, free_turn=False, debt=owed)
         return evolve(self, remaining=self.remaining - cost, free_turn=False, debt=0)
 
 
@@ -116,6 +136,8 @@ def step_options(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bo
         clears = ahead in state.wrecks
         if clears:
             cost = None if budget.leap else max(cost, clear_cost(tank))
+        if cost is not None:
+            cost += budget.forward_debt
         if cost is not None and cost <= rem:
             verb = "clear the wreck in" if clears else "forward to"
             out.append(
@@ -134,7 +156,9 @@ def step_options(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bo
     if budget.free_turn:
         light_like = tank.vehicle_class == "light" or hybrid
         if light_like or rem >= 1:
-            note = "" if light_like else ", costs 1 MP unless it moves forward next"
+            note = ("" if light_like and budget.last == "forward"
+                    else ", costs 1 MP if it moves again" if budget.last == "reverse"
+                    else ", costs 1 MP unless it moves forward next")
             for turn, word in ((1, "left"), (-1, "right")):
                 facing = (tank.hull + turn) % 6
                 out.append(Step("free turn", None, facing, 0, False,
@@ -144,8 +168,8 @@ def step_options(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bo
             facing = (tank.hull + turn) % 6
             out.append(Step("turn", None, facing, 1 + debt, False,
                             f"turn {name} {word} in place to {facing_name(facing)} ({rem - 1 - debt} MP left)"))
-    if not budget.must_spend or rem - debt <= 0 or not out:
-        unused = max(0, rem - debt)
-        out.append(Step("stop", None, tank.hull, debt, False,
+    if not budget.must_spend or rem - budget.stop_cost <= 0 or not out:
+        unused = max(0, rem - budget.stop_cost)
+        out.append(Step("stop", None, tank.hull, budget.stop_cost, False,
                         f"stop {name} here ({unused} MP unused)" if unused else f"{name} ends its move"))
     return out
