@@ -105,14 +105,17 @@ class Combatant:
 
     @property
     def group_sheet(self) -> GroupSheet | None:
+        """The battle group's traits (``None`` for a single combatant)."""
         return library().groups[self.group_key] if self.group_key else None
 
     @property
     def ready_weapon(self) -> Weapon | None:
+        """The weapon in hand (拔出/预备武器), if any."""
         return library().weapons[self.weapon] if self.weapon else None
 
     @property
     def armour(self) -> Armour:
+        """The armour worn (防具)."""
         return library().armour[self.sheet.armour]
 
     def attribute(self, name: str) -> int:
@@ -126,6 +129,7 @@ class Combatant:
     # -- status -----------------------------------------------------------------------------
     @property
     def is_group(self) -> bool:
+        """Whether this is a battle group (战团)."""
         return self.kind == "group"
 
     @property
@@ -191,12 +195,15 @@ class Scene:
         return iter(self.combatants.values())
 
     def unit(self, uid: str) -> Combatant:
+        """The combatant with id ``uid``."""
         return self.combatants[uid]
 
     def distance(self, a: str, b: str) -> int:
+        """The range band between ``a`` and ``b`` (0 for oneself)."""
         return 0 if a == b else self.distances[pair(a, b)]
 
     def set_distance(self, a: str, b: str, band: int) -> None:
+        """Set the range band between ``a`` and ``b`` (never below 0)."""
         self.distances[pair(a, b)] = max(0, band)
 
     def enemies(self, unit: Combatant, *, include_inert: bool = True) -> list[Combatant]:
