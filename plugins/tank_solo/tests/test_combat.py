@@ -249,3 +249,37 @@ def test_hesh_while_clearing_a_wreck_leaves_the_tank_in_the_new_hex(new_game, pi
     assert tank.immobilised and tank.alive and hex_label(tank.hex) == "0606"
     assert game.state.wrecks == []
     assert game.pending.prompt.startswith("Turn 1, side A: which tank moves next?")
+
+
+def test_free_points_must_be_used_even_after_defensive_fire(new_game, pick):
+    """2-1 注1 / 注2: a tank given free points must use them all; fired at and not destroyed,
+    it goes on moving and still may not stop early."""
+    game = _defence_setup(new_game, [3, 1, 1])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(1)
+    assert game.state.free_pool == 2
+    pick(game, "forward to 0606")
+    pick(game, "defensive fire: Churchill #3")
+    assert fires(game)[0]["effect"] == "miss"
+    assert game.pending.side == "A" and hex_label(game.state.tank(1).hex) == "0606"
+    assert "4 MP left" in game.pending.prompt
+    assert not any(label.startswith(("stop", "T-34/85 #1 ends")) for label in game.pending.labels)
+
+
+def test_no_defensive_fire_at_a_tank_that_has_finished_moving(new_game, pick):
+    """2-2: once a tank's move ends and the next tank moves, the first can no longer be fired at
+    (only the moving tank, only from the starting hex of its step)."""
+    game = _defence_setup(new_game, [3])
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0606")
+    assert game.pending.side == "B"
+    pick(game, "pass")
+    pick(game, "stop T-34/85 #1")
+    pick(game, "move T-34/76 #2")
+    game.answer(0)
+    pick(game, "forward to 0106")
+    # the Churchill still has T-34/85 #1 in arc and range, but no window opens for it
+    assert game.pending.side == "A" and not any("defensive" in label for label in game.pending.labels)
