@@ -169,8 +169,9 @@ def test_further_losses_chosen_by_owner(kit):
     ("width", "terrain", "a1_steps", "limit", "f4_after"), [("wide", 0, 3, 2, 2), ("narrow", 1, 4, 1, 3)]
 )
 def test_cavalry_pursuit(kit, width, terrain, a1_steps, limit, f4_after):
-    """Assaults — 騎兵の追撃: unused cavalry (up to 1 narrow / 2 wide) pursues a side without
-    cavalry: the pursued lose the cavalry's steps less their terrain; each pursuer loses 1 step."""
+    """Assaults — 騎兵の追撃: the winning attacker's unused cavalry (up to 1 narrow / 2 wide) pursues
+    a defender without cavalry: the pursued lose the cavalry's steps less their terrain; each
+    pursuer loses 1 step."""
     g = game(kit, [
         ("A1", "austria", "infantry", a1_steps, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
         ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "infantry", 4, "e", "c"),
@@ -184,6 +185,22 @@ def test_cavalry_pursuit(kit, width, terrain, a1_steps, limit, f4_after):
     assert st.pieces["A3"].steps == 1  # the pursuer loses 1 step
     assert st.pieces["F4"].steps == f4_after  # 2 cavalry steps less the pursued side's terrain
     assert st.pieces["F4"].locale == "s"  # then it retreats from the attacked approach without loss
+
+
+def test_only_cavalry_may_pursue(kit):
+    """Assaults — 騎兵の追撃: choosing infantry to pursue is refused naming the rule; nothing changes."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "infantry", 2, "c", "e"),
+        ("A3", "austria", "cavalry", 2, "c", "e"), ("F1", "france", "infantry", 2, "e", "c"),
+        ("F4", "france", "infantry", 4, "e", "c"),
+    ])
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])  # +1: F1 is eliminated, F4 is left to pursue
+    assert g.pending.rule == rules.PURSUIT
+    before = g.log_text()
+    with pytest.raises(IllegalChoiceError, match="騎兵の追撃.*only cavalry"):
+        kit.act(g, ["A2"])
+    assert g.log_text() == before and g.pending.rule == rules.PURSUIT
+    assert g.state.pieces["A2"].steps == 2 and not g.state.pieces["A2"].face_up
 
 
 def test_no_pursuit_of_a_side_with_cavalry(kit):
