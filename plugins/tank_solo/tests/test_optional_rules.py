@@ -173,3 +173,27 @@ def test_tiger_p_engine_not_rolled_when_free_points_were_never_used(new_game, pi
     assert game.state.tank(1).immobilised and game.state.free_pool == 2
     assert not any(e.kind == "roll" and "engine" in e.data["purpose"] for e in game.log)
     assert game.state.tank(1).engine_dead_until == -1
+
+
+def test_ammunition_shortage_after_defensive_fire(new_game, pick):
+    """12 (defensive fire trigger): a natural 12 in defensive fire; the next turn (its own) the
+    tank may not fire at all — not even the advance fire the 2-2 lock allows — and the turn
+    after (the opponent's) no defensive fire; then it recovers."""
+    game = new_game([("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
+                    [("churchill", "0610", "N"), ("matilda", "1410", "N")],
+                    dice=[3, 6, 6, 1, 1, 3], options={"ammunition_shortage": True, "surrender": False})
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0606")
+    pick(game, "defensive fire: Churchill #3")
+    churchill = game.state.tank(3)
+    assert [churchill.ammo_short(turn) for turn in (1, 2, 3, 4)] == [False, True, True, False]
+    pick(game, "stop T-34/85 #1")
+    pick(game, "end the movement phase")
+    pick(game, "end side A's turn")
+    assert game.state.active == "B"
+    pick(game, "go on to the movement phase")
+    pick(game, "end the movement phase")
+    assert game.pending.prompt == "Turn 2, side B: advance fire"
+    assert not any("Churchill" in label for label in game.pending.labels)  # locked tanks may advance fire, not this one
