@@ -278,8 +278,8 @@ class Game:
                 ) from None
             self.pending = None
             self.outcome = stop.value
-            winner = stop.value.winner or "nobody (a draw)"
-            self.event("end", f"Game over: {winner} wins — {stop.value.reason}", **stop.value.to_json())
+            result = f"{stop.value.winner} wins" if stop.value.winner else "a draw"
+            self.event("end", f"Game over: {result} — {stop.value.reason}", **stop.value.to_json())
             return
         if not isinstance(item, Decision):
             raise TypeError(f"{self.ruleset.name}.play() yielded {item!r}, not a Decision")
