@@ -283,3 +283,32 @@ def test_no_defensive_fire_at_a_tank_that_has_finished_moving(new_game, pick):
     pick(game, "forward to 0106")
     # the Churchill still has T-34/85 #1 in arc and range, but no window opens for it
     assert game.pending.side == "A" and not any("defensive" in label for label in game.pending.labels)
+
+
+def test_leap_fire_uses_basic_points_only(new_game, pick):
+    """1-2: the leap moves at most the tank's basic movement points; free points cannot be used
+    (no allotment is asked and the pool is untouched)."""
+    game = new_game([("t34_85", "0601", "S")], [("tiger", "0612", "N")], dice=[3])
+    pick(game, "leap fire with T-34/85 #1 (0601 hull S turret S, up to 4 MP then fire)")
+    pick(game, "leap toward Tiger I #2")
+    for label in ("0602", "0603", "0604", "0605"):
+        pick(game, f"forward to {label}")
+    assert "0 MP left" in game.pending.prompt
+    assert not any(label.startswith(("move", "reverse", "turn")) for label in game.pending.labels)
+    assert game.state.free_pool == 3
+
+
+def test_defensive_firer_cannot_turn_its_turret(new_game, pick):
+    """2-2: the defensive firer may not turn its turret: a mover outside its gun's present arc
+    cannot be fired at, though one rotation would bring it to bear."""
+    game = _defence_setup(new_game, [3])
+    game.state.tank(3).turret = 0  # Churchill turret SE: the T-34/85 to the north is out of arc; NE would see it
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    from wargamekit_tank_solo.combat import turns_to_bear
+
+    churchill, t34 = game.state.tank(3), game.state.tank(1)
+    assert turns_to_bear(game.state, churchill, 0, churchill.hex, t34.hex) == 1  # a turn would do
+    pick(game, "forward to 0606")
+    assert game.pending.side == "A"
