@@ -40,9 +40,8 @@ def test_full_defense_onslaught_and_clash_penalty(make):
 
 
 def test_cover_bonuses_and_full_cover_blocks_ranged(make):
-    """寻求掩蔽: light +1, heavy +2; full cover makes ranged attacks impossible; close attackers share it."""
+    """寻求掩蔽: light +1, heavy +2; full cover makes ranged attacks impossible."""
     from wargamekit_mttt_rpg.combat_actions import legal_actions
-    from wargamekit_mttt_rpg.defense import attack_profile
 
     h = setup(make, band=3)
     akari, kyo = h.unit("akari"), h.unit("kyo")
@@ -51,13 +50,30 @@ def test_cover_bonuses_and_full_cover_blocks_ranged(make):
     assert defense_profile(h.state, kyo, akari, "passive", ranged=True).value == base + 1
     kyo.cover = "heavy"
     assert defense_profile(h.state, kyo, akari, "passive", ranged=True).value == base + 2
-    far = attack_profile(h.state, akari, kyo).accuracy
-    h.state.set_distance("akari", "kyo", 1)
-    assert attack_profile(h.state, akari, kyo).accuracy == far + 2  # close range: the same bonus
-    h.state.set_distance("akari", "kyo", 3)
     kyo.cover = "full"
     assert defense_profile(h.state, kyo, akari, "passive", ranged=True).blocked
     assert not [a for a in legal_actions(h, akari) if a.kind == "attack"]
+
+
+def test_close_attackers_share_the_cover_bonus(make):
+    """寻求掩蔽: "处于近距离的攻击者会和角色享受同样的掩蔽加值" — across the fence both sides' attacks
+    are hampered: the close attacker's defense gains the covered character's bonus, and the
+    attacker's accuracy gains nothing (the cover still protects its owner)."""
+    from wargamekit_mttt_rpg.defense import attack_profile
+
+    h = setup(make, band=3)
+    akari, kyo = h.unit("akari"), h.unit("kyo")
+    kyo.cover = "heavy"
+    accuracy = attack_profile(h.state, akari, kyo).accuracy
+    far = defense_profile(h.state, akari, kyo, "passive", ranged=False).value
+    h.state.set_distance("akari", "kyo", 1)
+    assert attack_profile(h.state, akari, kyo).accuracy == accuracy  # no bonus to hit
+    assert defense_profile(h.state, kyo, akari, "passive", ranged=False).value == (
+        defense_profile(h.state, kyo, akari, "passive", ranged=True).value
+    )  # Kyo keeps her +2
+    assert defense_profile(h.state, akari, kyo, "passive", ranged=False).value == far + 2  # Akari shares it
+    h.state.set_distance("akari", "kyo", 2)
+    assert defense_profile(h.state, akari, kyo, "passive", ranged=False).value == far  # short range: no
 
 
 def test_attack_adds_onslaught_and_transfers_initiative(make):

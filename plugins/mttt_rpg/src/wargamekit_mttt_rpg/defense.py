@@ -6,7 +6,7 @@ Active defense (主动防御): ``D20 + physiology (parry, 生理学识) or athle
 + weapon parry or armour dodge + half the attribute modifier + other bonuses``; parry uses the
 ready weapon's attribute, dodge uses agility.
 
-Other bonuses: full defense +5 (全力防御), cover +1/+2 (掩蔽), spells; penalties: onslaught −1
+Other bonuses: full defense +5 (全力防御), cover +1/+2 (掩蔽; shared by close attackers), spells; penalties: onslaught −1
 per attack since the defender's last turn (猛攻减值), the loser of a clash −2, wounds, prone
 (−2, provisional), slaughter −3 (屠杀), ambush (defense 0) and surprise (−2) from strategic
 warfare (provisional). In initiative crash (先导崩溃) every protection (防护) an item or spell
@@ -20,7 +20,7 @@ from attrs import frozen
 from .attack import AttackProfile, DefenseProfile
 from .state import ROUTED, Combatant, Scene
 
-__all__ = ["DEFENSE_MODES", "attack_profile", "defense_modes", "defense_profile", "passive_defense"]
+__all__ = ["DEFENSE_MODES", "attack_profile", "cover_bonus", "defense_modes", "defense_profile", "passive_defense"]
 
 DEFENSE_MODES = ("passive", "parry", "dodge")
 COVER_BONUS = {"none": 0, "light": 1, "heavy": 2, "full": 2}
@@ -72,7 +72,7 @@ def situational_defense(scene: Scene, target: Combatant, attacker: Combatant, ra
         value += 5
     if not target.crashed:
         value += target.defense_bonus
-    value += COVER_BONUS[target.cover]
+    value += cover_bonus(scene, target, attacker)
     if target.prone:
         value -= PRONE_PENALTY
     if target.status == ROUTED:
@@ -84,6 +84,16 @@ def situational_defense(scene: Scene, target: Combatant, attacker: Combatant, ra
         assert group is not None
         value += DRILL_DEFENSE[group.drill] + MIGHT_DEFENSE[group.might]
     return value
+
+
+def cover_bonus(scene: Scene, target: Combatant, attacker: Combatant) -> int:
+    """寻求掩蔽: light cover +1, heavy +2 to the target's defense. "处于近距离的攻击者会和角色享受
+    同样的掩蔽加值": an attacker within close range (0–1) of a character in cover enjoys that
+    same bonus, so when the covered character strikes back across the fence, the attacker's
+    defense gains it too — the fence hampers both sides' attacks."""
+    own = COVER_BONUS[target.cover]
+    shared = COVER_BONUS[attacker.cover] if scene.distance(target.id, attacker.id) <= 1 else 0
+    return max(own, shared)
 
 
 def ambush_state(scene: Scene, attacker: Combatant) -> str | None:
@@ -133,9 +143,6 @@ def attack_profile(
         assert group is not None
         accuracy += attacker.effective_size + MIGHT_ACCURACY[group.might] + attacker.order_bonus
         damage += attacker.effective_size + MIGHT_ACCURACY[group.might]
-    # An attacker at close range shares the defender's cover (近距离 attackers enjoy the same bonus).
-    if scene.distance(attacker.id, target.id) <= 1:
-        accuracy += COVER_BONUS[target.cover]
     return AttackProfile(
         accuracy=accuracy,
         dice=weapon.dice,
