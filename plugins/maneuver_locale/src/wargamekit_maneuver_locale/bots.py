@@ -16,8 +16,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-import numpy as np
-from wargamekit import Choose, ChooseSubset, Decision, PlayerView, YesNo
+from wargamekit import Choose, ChooseSubset, Decision, PlayerView, SeededBot, YesNo
 from wargamekit.decisions import Answer
 from wargamekit.geometry.locale import ApproachWidth
 
@@ -39,15 +38,8 @@ def _known(p: Piece) -> Combatant:
     return Combatant(p.id, p.arm, p.steps)
 
 
-class HeuristicBot:
+class HeuristicBot(SeededBot):
     """Plays one side from its view; ``seed`` breaks ties reproducibly."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-        self.rng = np.random.Generator(np.random.PCG64(seed))
-
-    def __repr__(self) -> str:
-        return f"HeuristicBot(seed={self.seed})"
 
     # -- dispatch ---------------------------------------------------------------------------
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
