@@ -26,6 +26,15 @@ def test_more_successes_below_the_threshold_gives_nothing():
     assert (out.winner, out.tactic, out.a_successes, out.b_successes) == ("a", None, 1, 0)
 
 
+def test_threshold_counts_only_the_successes_beyond_the_opponent():
+    """潜在战术: "阈值成功" are threshold successes — the winner's successes beyond the loser's: 4 vs 2
+    wins the roll by 2, short of Ambush's 3 (no tactic); 5 vs 2 (a 10 counts twice) carries it out."""
+    short = resolve_warfare(ScriptedDice([7, 8, 9, 9] + [7, 7, 1]), 4, "ambush", 3, "pincer")
+    assert (short.winner, short.tactic, short.a_successes, short.b_successes) == ("a", None, 4, 2)
+    done = resolve_warfare(ScriptedDice([7, 8, 9, 10] + [7, 7, 1]), 4, "ambush", 3, "pincer")
+    assert (done.winner, done.tactic, done.a_successes, done.b_successes) == ("a", "ambush", 5, 2)
+
+
 def test_tie_gives_nothing():
     """战术对决: equal successes: nobody wins the maneuver."""
     assert resolve_warfare(ScriptedDice([7, 7]), 1, "pincer", 1, "pincer").winner is None

@@ -1,7 +1,9 @@
 """Strategic warfare (战术对决): generals' opposed (intelligence + war) pools before a battle.
 
 Each general picks a tactic; both roll (intelligence + war) pools. The one with more successes
-carries out her tactic if her successes reach its threshold; otherwise nobody gains anything.
+carries out her tactic if her threshold successes (阈值成功: the successes beyond the opposing
+general's, as "threshold successes" mean in an opposed roll) reach its threshold; otherwise
+nobody gains anything.
 
 >>> TACTICS["ambush"].threshold, TACTICS["back_to_the_sea"].threshold
 (3, 1)
@@ -84,13 +86,22 @@ class WarfareOutcome:
 
 
 def resolve_warfare(dice: Dice, a_pool: int, a_tactic: str, b_pool: int, b_tactic: str) -> WarfareOutcome:
-    """The opposed strategic maneuver roll (pure)."""
+    """The opposed strategic maneuver roll (pure): the winner's threshold successes are her
+    successes beyond the loser's.
+
+    >>> from wargamekit import ScriptedDice
+    >>> resolve_warfare(ScriptedDice([8, 9, 10, 7, 1]), 4, "ambush", 1, "pincer").tactic is None  # 5 − 1 = 4
+    False
+    >>> resolve_warfare(ScriptedDice([8, 9, 1, 1, 7]), 4, "ambush", 1, "pincer").tactic is None  # 2 − 1 = 1
+    True
+    """
     a = dice.pool(max(1, a_pool), "strategic maneuver (战术机动): first general").successes
     b = dice.pool(max(1, b_pool), "strategic maneuver (战术机动): second general").successes
     if a == b:
         return WarfareOutcome(None, None, a, b)
-    winner, tactic, successes = ("a", a_tactic, a) if a > b else ("b", b_tactic, b)
-    return WarfareOutcome(winner, tactic if successes >= TACTICS[tactic].threshold else None, a, b)
+    winner, tactic = ("a", a_tactic) if a > b else ("b", b_tactic)
+    threshold_successes = abs(a - b)
+    return WarfareOutcome(winner, tactic if threshold_successes >= TACTICS[tactic].threshold else None, a, b)
 
 
 def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any, None]:
