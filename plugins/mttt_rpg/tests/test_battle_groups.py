@@ -104,8 +104,8 @@ def test_decisive_on_a_group_adds_a_level_per_four_dice(make):
 def test_rout_check_success_loses_size_refills_and_carries_damage_over(make):
     """伤害与溃败: magnitude emptied -> rout check; success: −1 size, full magnitude, the rest carries on;
     reducing size gives the attacker the break bonus."""
-    # pool: willpower 3 − 2 (poor drill) = 1 die; difficulty 1 + 1 (poor drill) = 2: a 10 counts twice
-    h = heroes_vs_familiars(make, faces=[10])
+    # pool: willpower 3 (no drill dice); difficulty 1 + 1 (poor drill) = 2: 10 counts twice
+    h = heroes_vs_familiars(make, faces=[10, 1, 1])
     group, akari = h.unit("familiars"), h.unit("akari")
     h.run(apply_withering(h, akari, group, 12))
     assert group.size == 1 and group.magnitude_max == 8 and group.magnitude == 8 - 3
@@ -114,7 +114,7 @@ def test_rout_check_success_loses_size_refills_and_carries_damage_over(make):
 
 def test_rout_check_failure_disbands_at_the_groups_next_turn(make):
     """伤害与溃败: a failed rout check: the group disbands at its next turn (flees)."""
-    h = heroes_vs_familiars(make, faces=[3])
+    h = heroes_vs_familiars(make, faces=[3, 6, 1])
     group, akari = h.unit("familiars"), h.unit("akari")
     h.run(apply_withering(h, akari, group, 9))
     assert group.rout_failed == 2 and group.fighting
@@ -125,14 +125,37 @@ def test_rout_check_failure_disbands_at_the_groups_next_turn(make):
 
 def test_rally_restores_a_breaking_group(make):
     """指挥动作 / 集结: (charisma or appearance + war) against the failed rout check's difficulty."""
-    h = heroes_vs_familiars(make, faces=[3, 10, 8, 7, 1, 1])
+    h = heroes_vs_familiars(make, faces=[3, 1, 1] + [6, 6, 6, 7, 1])
     group, witch = h.unit("familiars"), h.unit("witch")
     h.run(apply_withering(h, h.unit("akari"), group, 9))
     rally = [a for a in legal_actions(h, witch) if a.kind == "rally"]
     assert rally
-    # pool: charisma 16 -> 3 dots + war 2 − 2 (poor drill) = 3 dice: 10, 8, 7 = 4 successes >= 2
+    # pool: charisma 16 -> 3 dots + war 2 = 5 dice (poor drill's −2 is for order and rally for
+    # numbers; its rally is 1 harder instead): 6, 6, 6, 7, 1 = 1 success < difficulty 2
+    h.run(perform(h, witch, rally[0], []))
+    assert group.rout_failed == 2 and group.size == 2
+    h.dice.extend([6, 6, 6, 7, 7])  # 2 successes: the group recovers as if it had passed
     h.run(perform(h, witch, rally[0], []))
     assert group.rout_failed is None and group.size == 1 and group.magnitude == 8
+
+
+def test_drill_modifies_rout_checks_by_difficulty_and_command_rolls_by_dice(make):
+    """战团特性 / 训练度: poor drill −2 on order and rally for numbers and +1 difficulty on rout and
+    rally; elite +2 on every command roll; the rout pool itself is the member's willpower."""
+    from wargamekit_mttt_rpg.battle_groups import drill_command_modifier, group_rout_pool
+
+    h = setup(
+        make,
+        make.unit_entry("rin", "heroes", sheet="marshal"),
+        make.unit_entry("guards", "heroes", group="guild_guards"),
+        make.unit_entry("familiars", "foes", group="thorn_familiars"),
+    )
+    assert group_rout_pool(h.state, h.unit("guards")) == h.unit("guards").sheet.willpower  # elite: no dice
+    assert group_rout_pool(h.state, h.unit("familiars")) == 3  # poor: no −2 on the rout pool ...
+    assert rout_difficulty(drill="poor") == 2  # ... but 1 harder
+    assert [drill_command_modifier("poor", a) for a in ("order", "rally", "rally_numbers")] == [-2, 0, -2]
+    assert [drill_command_modifier("elite", a) for a in ("order", "rally", "rally_numbers")] == [2, 2, 2]
+    assert [drill_command_modifier("average", a) for a in ("order", "rally", "rally_numbers")] == [0, 0, 0]
 
 
 def test_rout_difficulty_table():

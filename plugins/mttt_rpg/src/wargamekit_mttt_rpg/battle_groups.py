@@ -25,6 +25,7 @@ __all__ = [
     "DRILL_COMMAND",
     "PoolCheck",
     "decisive_magnitude_bonus",
+    "drill_command_modifier",
     "magnitude_max",
     "rally_for_numbers_gain",
     "roll_pool_check",
@@ -36,6 +37,24 @@ RULE_DAMAGE = "与战团战斗 / 数量层级与伤害战团"
 RULE_ROUT = "与战团战斗 / 伤害与溃败"
 RULE_COMMAND = "与战团战斗 / 指挥动作"
 DRILL_COMMAND = {"poor": -2, "average": 0, "elite": 2}
+
+
+def drill_command_modifier(drill: str, action: str) -> int:
+    """The drill modifier (训练度) on a command action's pool (``order``, ``rally``,
+    ``rally_numbers``).
+
+    Poor drill: −2 on order (命令) and rally for numbers (整队) only — its rally (集结) is
+    hampered by the +1 difficulty instead (the failed rout check's difficulty already includes
+    it). Average: none. Elite: +2 on every command roll (指挥掷骰).
+
+    >>> [drill_command_modifier("poor", a) for a in ("order", "rally", "rally_numbers")]
+    [-2, 0, -2]
+    >>> drill_command_modifier("elite", "rally")
+    2
+    """
+    if drill == "poor" and action == "rally":
+        return 0
+    return DRILL_COMMAND[drill]
 PERFECT_MORALE_MAGNITUDE = 3
 
 
@@ -104,11 +123,11 @@ def rally_for_numbers_gain(successes: int, per: int = 2) -> int:
 
 # -- application ---------------------------------------------------------------------------------
 def group_rout_pool(scene: Scene, group: Combatant) -> int:
-    """The rout check's pool: the average member's willpower + the drill modifier (−1 when
-    demoralized by strategic warfare)."""
-    sheet = group.group_sheet
-    assert sheet is not None
-    pool = group.sheet.willpower + DRILL_COMMAND[sheet.drill]
+    """The rout check's pool: the average member's willpower (−1 when demoralized by strategic
+    warfare). The drill's modifier on rout checks (算上部队的训练度调整值) is the one the drill
+    paragraphs give for them: poor drill +1 difficulty (:func:`rout_difficulty`); the −2/+2
+    of poor and elite drill are for command rolls only (our reading)."""
+    pool = group.sheet.willpower
     if scene.tactic == "demoralized" and group.side != scene.tactic_winner:
         pool -= 1
     return pool

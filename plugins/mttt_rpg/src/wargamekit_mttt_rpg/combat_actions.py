@@ -16,7 +16,7 @@ from . import movement
 from .attack import DECISIVE, WITHERING, decisive_damage, hit_chance
 from .attack_flow import attack
 from .battle_groups import (
-    DRILL_COMMAND,
+    drill_command_modifier,
     lose_size,
     rally_for_numbers_gain,
     roll_pool_check,
@@ -399,7 +399,7 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
     rear = all(scene.distance(leader.id, e.id) > 2 for e in scene.enemies(leader))
     attrs = ("intelligence",) if kind == "order" and rear else ("charisma", "appearance")
     best = max(pool_rating(leader.attribute(a)) for a in attrs)
-    pool = best + leader.sheet.skill("war") + DRILL_COMMAND[sheet.drill]
+    pool = best + leader.sheet.skill("war") + drill_command_modifier(sheet.drill, kind)
     losing = scene.tactic_winner is not None and group.side != scene.tactic_winner
     if kind == "order" and scene.tactic == "demoralized" and losing:
         pool -= 1
