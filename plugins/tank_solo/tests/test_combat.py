@@ -3,6 +3,7 @@ multi-turret guns (作战阶段 1-3; 标准规则修改部分 5; 特殊规则 5,
 
 from __future__ import annotations
 
+import pytest
 from wargamekit_tank_solo.maps import hex_label
 
 
@@ -77,10 +78,11 @@ def test_leap_fire_out_of_range_returns_to_start(new_game, pick):
     assert game.state.tank(1).tried == ["leap"] and not game.state.tank(1).fired
 
 
-def _defence_setup(new_game, dice, **extra):
+def _defence_setup(new_game, dice, *, hesh=False, **extra):
+    churchill = ("churchill", "0610", "N", ["hesh", "fin"]) if hesh else ("churchill", "0610", "N")
     return new_game(
         [("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
-        [("churchill", "0610", "N"), ("matilda", "1410", "N")],
+        [churchill, ("matilda", "1410", "N")],
         dice=dice, **extra,
     )
 
@@ -202,21 +204,24 @@ def test_multi_turret_vehicle_uses_one_gun_per_turn(new_game, pick):
     assert {t.gun for t in valid_targets(game.state, tank, "advance")} == {1}
 
 
-def test_hesh_immobilises_a_moving_tank_where_it_was_hit(new_game, pick):
-    """4-3: HESH 1-2 immobilises for good; the moving tank stops in the hex it was fired at."""
-    game = new_game(
-        [("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
-        [("churchill", "0610", "N", ["hesh", "fin"]), ("matilda", "1410", "N")],
-        dice=[3, 6, 2, 1],
-    )
+@pytest.mark.parametrize(
+    ("wrecks", "step", "stays_in"),
+    [([], "forward to 0606", "0605"), (["0606"], "clear the wreck in 0606", "0606")],
+    ids=["plain step: start hex (5 i)", "clearing a wreck: new hex (5 iii)"],
+)
+def test_hesh_immobilises_a_moving_tank_where_it_was_hit(new_game, pick, wrecks, step, stays_in):
+    """4-3: HESH 1-2 immobilises for good; the moving tank stays in the hex it was fired at —
+    the step's start, or the new hex when clearing a wreck (5 iii: the wreck is then cleared)."""
+    game = _defence_setup(new_game, [3, 6, 2, 1], hesh=True, wrecks=wrecks)
     pick(game, "go on to the movement phase")
     pick(game, "move T-34/85 #1")
     game.answer(0)
-    pick(game, "forward to 0606")
-    pick(game, "defensive fire: Churchill #3")
+    pick(game, step)
+    pick(game, f"defensive fire: Churchill #3 fires main gun at T-34/85 #1 in {stays_in}")
     pick(game, "HESH")
     tank = game.state.tank(1)
-    assert tank.immobilised and tank.alive and hex_label(tank.hex) == "0605"
+    assert tank.immobilised and tank.alive and hex_label(tank.hex) == stays_in
+    assert game.state.wrecks == []
     assert game.pending.prompt.startswith("Turn 1, side A: which tank moves next?")
     assert game.state.tank(3).specials == ["fin"]
 
@@ -229,26 +234,6 @@ def test_turret_may_turn_during_movement(new_game, pick):
     game.answer(0)
     pick(game, "turret left to SE")
     assert game.state.tank(1).turret == 0 and game.state.tank(1).hull == 5
-
-
-def test_hesh_while_clearing_a_wreck_leaves_the_tank_in_the_new_hex(new_game, pick):
-    """5 iii with 4-3: a tank clearing a wreck counts as in the new hex; immobilised there, it
-    stays there and the wreck is cleared."""
-    game = new_game(
-        [("t34_85", "0605", "S"), ("t34_76", "0105", "S")],
-        [("churchill", "0610", "N", ["hesh", "fin"]), ("matilda", "1410", "N")],
-        dice=[3, 6, 2, 1], wrecks=["0606"],
-    )
-    pick(game, "go on to the movement phase")
-    pick(game, "move T-34/85 #1")
-    game.answer(0)
-    pick(game, "clear the wreck in 0606")
-    pick(game, "defensive fire: Churchill #3 fires main gun at T-34/85 #1 in 0606")
-    pick(game, "HESH")
-    tank = game.state.tank(1)
-    assert tank.immobilised and tank.alive and hex_label(tank.hex) == "0606"
-    assert game.state.wrecks == []
-    assert game.pending.prompt.startswith("Turn 1, side A: which tank moves next?")
 
 
 def test_free_points_must_be_used_even_after_defensive_fire(new_game, pick):
