@@ -142,31 +142,55 @@ def can_burn(scene: Scene, unit: Combatant) -> bool:
     return scene.boss_fight and unit.kind == "character" and (unit.burn_points > 0 or unit.soul_jade > 0)
 
 
-def offer_boost(game: Any, unit: Combatant, *, face: int, sides: int, what: str) -> Generator[Any, Any, int]:
-    """Offer to raise a just-rolled natural die with burn points; returns the boost (0: none).
-    Choosing a boost ignites the jade first if it is not yet burning."""
+def _available(unit: Combatant) -> int:
+    return unit.burn_points + (0 if unit.ignited else unit.soul_jade)
+
+
+def _burn(game: Any, unit: Combatant, boost: int, text: str) -> None:
+    if not unit.ignited:
+        ignite(game, unit)
+    unit.burn_points -= jade_cost(boost)
+    game.event("jade", f"{unit.name} burns {jade_cost(boost)} points: {text}", unit=unit.id)
+
+
+def offer_boost(
+    game: Any, unit: Combatant, *, face: int, sides: int, what: str, bonus: bool = True
+) -> Generator[Any, Any, int]:
+    """Offer to raise a just-rolled roll with burn points; returns the total boost (0: none).
+
+    燃玉点数的使用: the natural die (dX) rises at most to its maximum face (满骰); on a roll with
+    a bonus (dX+x, ``bonus``: the d20 hit check and active defense) the +x part may be raised
+    too, with its own arithmetic series and no cap but the points. Choosing a boost ignites the
+    jade first if it is not yet burning.
+    """
     scene: Scene = game.state
     if not can_burn(scene, unit):
         return 0
-    points = unit.burn_points + (0 if unit.ignited else unit.soul_jade)
-    top = max_die_boost(face=face, sides=sides, points=points)
-    if top <= 0:
-        return 0
-    boost = yield ChooseNumber(
-        side=unit.side,
-        prompt=f"{unit.name}: burn soul jade to raise the {what} die from {face}? "
-        f"(boost k costs 1+2+…+k points; {points} available)",
-        rule=RULE_JADE,
-        low=0,
-        high=top,
-    )
-    if boost:
-        if not unit.ignited:
-            ignite(game, unit)
-        unit.burn_points -= jade_cost(boost)
-        game.event(
-            "jade",
-            f"{unit.name} burns {jade_cost(boost)} points: {what} die {face} -> {face + boost}",
-            unit=unit.id,
+    total = 0
+    top = max_die_boost(face=face, sides=sides, points=_available(unit))
+    if top > 0:
+        boost = yield ChooseNumber(
+            side=unit.side,
+            prompt=f"{unit.name}: burn soul jade to raise the {what} die from {face}? "
+            f"(boost k costs 1+2+…+k points; {_available(unit)} available)",
+            rule=RULE_JADE,
+            low=0,
+            high=top,
         )
-    return boost
+        if boost:
+            _burn(game, unit, boost, f"{what} die {face} -> {face + boost}")
+            total += boost
+    top = max_boost(_available(unit)) if bonus else 0
+    if top > 0:
+        boost = yield ChooseNumber(
+            side=unit.side,
+            prompt=f"{unit.name}: burn soul jade into the +x of the {what} (d20+x: no cap but your points)? "
+            f"(boost k costs 1+2+…+k points; {_available(unit)} available)",
+            rule=RULE_JADE,
+            low=0,
+            high=top,
+        )
+        if boost:
+            _burn(game, unit, boost, f"{what} bonus +{boost}")
+            total += boost
+    return total
