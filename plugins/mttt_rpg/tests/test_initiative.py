@@ -168,3 +168,32 @@ def test_no_reversal_after_a_self_inflicted_crash(make):
     akari.crashed_by, akari.crash_self = "kyo", True
     h.run(apply_withering(h, akari, kyo, 5))
     assert akari.initiative == 9 and akari.reversal_target is None
+
+
+def test_refreshed_turn_after_a_reversal_may_attack_only_the_reversed_opponent(make):
+    """先导逆转: the refreshed action, if an attack, may only target the reversed opponent; once that
+    action is spent the restriction ends."""
+    from wargamekit_mttt_rpg.combat_actions import active_step
+
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"),
+            make.unit_entry("kyo", "foes"),
+            make.unit_entry("witch", "foes"),
+            band=2,
+        ),
+        [11, 3, 4, 7],
+        interrupts=False,
+    )
+    akari, kyo = h.unit("akari"), h.unit("kyo")
+    start(h, kyo, 3)
+    start(h, akari, 0)
+    akari.crashed_by = "kyo"
+    h.run(active_step(h, akari, []), ["withering attack on Kyo", "passive defense"])
+    # 11 + 8 = 19 hits Kyo's 19; raw 3 + 4 + 4 = 11 − 4 = 7: Kyo crashes and Akari reverses
+    assert kyo.crashed and akari.reversal_target == "kyo"
+    targets = {a.target for a in legal_actions(h, akari) if a.kind == "attack"}
+    assert targets == {"kyo"}
+    h.run(active_step(h, akari, []), ["full defense"])  # the refreshed action, not an attack
+    assert akari.reversal_target is None
+    assert {a.target for a in legal_actions(h, akari) if a.kind == "attack"} == {"kyo", "witch"}

@@ -291,6 +291,10 @@ def active_step(game: Any, unit: Combatant, same_tick: list[str]) -> Generator[A
             yield from open_window(game, "standard action declared", active=unit.id)
             if not unit.fighting or scene.over:
                 return
+            if choice.kind != "aim":
+                # 先导逆转: the restriction binds only the refreshed action, which this spends
+                # (cleared before the action: the action may itself bring a new reversal).
+                unit.reversal_target = None
         yield from perform(game, unit, choice, same_tick)
         if choice.standard:
             return
@@ -309,7 +313,6 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
         yield from attack(game, unit, target, action.kind_of_attack or WITHERING, same_tick)
         unit.aiming = False
         unit.aim_bonus = 0
-        unit.reversal_target = None
     elif kind == "spell":
         spell = next(s for s in unit.sheet.spells if s.name == action.name)
         item = make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
