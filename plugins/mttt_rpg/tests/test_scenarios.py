@@ -70,3 +70,36 @@ def test_illegal_decisive_attack_while_crashed_is_refused_naming_the_rule():
     with pytest.raises(IllegalChoiceError) as info:
         next(perform(game, akari, Action("attack", "kyo", "decisive"), []))
     assert "先导崩溃" in str(info.value) and game.log_text() == before
+
+
+def _data():
+    from wargamekit_mttt_rpg.sheets import _read
+
+    return {
+        "weapons": _read("weapons.toml"),
+        "armour": _read("armour.toml"),
+        "characters": _read("characters.toml"),
+        "groups": _read("battle_groups.toml"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "field", "value", "path", "message"),
+    [
+        ("weapons", "knife", "dice", "two", "$.weapons['knife'].dice", "expected int"),
+        ("characters", "akari", "armour", "plate", "$.characters['akari'].armour", "unknown armour"),
+        ("characters", "akari", "weapons", ["ribbon_bow", "club"], "$.characters['akari'].weapons[1]", "unknown weapon"),
+        ("groups", "thorn_familiars", "member", "ghost", "$.groups['thorn_familiars'].member", "unknown member"),
+        ("groups", "thorn_familiars", "drill", "superb", "$.groups['thorn_familiars']", "invalid value"),
+    ],
+)
+def test_bad_character_and_group_data_name_the_path(section, key, field, value, path, message):
+    """Data files (characters, weapons, battle groups): a bad value is a ScenarioError naming its path."""
+    from wargamekit_mttt_rpg.sheets import build_library
+
+    data = _data()
+    data[section][key] = {**data[section][key], field: value}
+    with pytest.raises(ScenarioError) as info:
+        build_library(data, "test:data")
+    assert path in str(info.value) and message in str(info.value)
+    build_library(_data(), "test:data")  # the bundled data itself is sound

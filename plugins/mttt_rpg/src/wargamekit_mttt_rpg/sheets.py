@@ -28,6 +28,7 @@ __all__ = [
     "Spell",
     "Trigger",
     "Weapon",
+    "build_library",
     "library",
 ]
 
@@ -235,22 +236,30 @@ class Library:
             for i, weapon in enumerate(sheet.weapons):
                 if weapon not in self.weapons:
                     raise ScenarioError(
-                        f"unknown weapon {weapon!r}", path=f"$.characters.{key}.weapons[{i}]", source=source
+                        f"unknown weapon {weapon!r}", path=f"$.characters[{key!r}].weapons[{i}]", source=source
                     )
             if sheet.armour not in self.armour:
                 raise ScenarioError(
-                    f"unknown armour {sheet.armour!r}", path=f"$.characters.{key}.armour", source=source
+                    f"unknown armour {sheet.armour!r}", path=f"$.characters[{key!r}].armour", source=source
                 )
         for key, group in self.groups.items():
             if group.member not in self.characters:
                 raise ScenarioError(
-                    f"unknown member sheet {group.member!r}", path=f"$.groups.{key}.member", source=source
+                    f"unknown member sheet {group.member!r}", path=f"$.groups[{key!r}].member", source=source
                 )
 
 
 def _read(name: str) -> dict[str, Any]:
     text = (resources.files("wargamekit_mttt_rpg.data") / name).read_text(encoding="utf-8")
     return read_toml_text(text, source=f"mttt_rpg:data/{name}")
+
+
+def build_library(data: dict[str, Any], source: str) -> Library:
+    """Structure and cross-check data files (``weapons``, ``armour``, ``characters``,
+    ``groups``); a bad value raises :class:`~wargamekit.errors.ScenarioError` naming its path."""
+    lib = structure(data, Library, source=source)
+    lib.check(source)
+    return lib
 
 
 @functools.cache
@@ -262,6 +271,4 @@ def library() -> Library:
         "characters": _read("characters.toml"),
         "groups": _read("battle_groups.toml"),
     }
-    lib = structure(data, Library, source="mttt_rpg:data")
-    lib.check("mttt_rpg:data")
-    return lib
+    return build_library(data, "mttt_rpg:data")
