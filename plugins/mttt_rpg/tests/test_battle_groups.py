@@ -80,8 +80,18 @@ def test_group_damage_to_a_crashed_character_goes_to_hp(make):
     akari = h.unit("akari")
     akari.initiative = 0
     h.state.track.set("akari", 0)
-    h.run(apply_withering(h, h.unit("familiars"), akari, 3))
+    h.run(apply_withering(h, h.unit("familiars"), akari, 3), [False])  # no soul disability
     assert akari.hp == 4 and akari.distortion_points == 3
+
+
+def test_lethal_group_damage_may_be_replaced_by_a_soul_disability(make):
+    """灵魂残疾: offered "在角色受到致命伤害时" — also for a group's lethal damage to a crashed character."""
+    h = heroes_vs_familiars(make)
+    akari = h.unit("akari")
+    akari.initiative = 0
+    h.state.track.set("akari", 0)
+    h.run(apply_withering(h, h.unit("familiars"), akari, 3), [True, "strength"])
+    assert akari.hp == 7 - 2 and akari.disability_used and akari.attribute_penalties == {"strength": 5}
 
 
 def test_withering_on_a_group_hits_magnitude_and_gives_only_the_plus_one(make):

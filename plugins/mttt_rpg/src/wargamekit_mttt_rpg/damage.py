@@ -99,6 +99,9 @@ def apply_withering(
         return
     if target.crashed:
         lethal = attacker.is_group and attacker.ready_weapon is not None and attacker.ready_weapon.lethal
+        # 灵魂残疾 is offered whenever a character takes lethal damage (a group's lethal weapon).
+        if lethal and (yield from offer_disability(game, target, damage)):
+            return
         lose_hp(game, target, damage, lethal=lethal, why="withering damage while crashed")
         return
     before = target.initiative
