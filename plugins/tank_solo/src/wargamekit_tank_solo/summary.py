@@ -69,9 +69,9 @@ def summarise(state: GameState) -> str:
         + " | spent " + ", ".join(f"{s} {state.points_spent[s]}" for s in SIDES),
     ]
     for side in SIDES:
-        zone = state.zones.get(side, "?")
+        zone = f"{state.zones[side]} zone" if side in state.zones else "zone not chosen yet"
         living = state.living(side)
-        lines.append(f"side {side} ({zone}, {len(living)} tanks):")
+        lines.append(f"side {side} ({zone}, {len(living)} tank{'s' if len(living) != 1 else ''} on the map):")
         lines.extend(tank_line(state, t) for t in living)
         undeployed = [t for t in state.tanks if t.side == side and t.hex is None]
         if undeployed:
