@@ -117,6 +117,24 @@ def test_three_crashed_rounds_reset_to_five(make):
     assert akari.initiative == 5 and not akari.crashed
 
 
+def test_crash_rounds_are_counted_and_the_fourth_round_starts_at_five(make):
+    """先导崩溃: crashed in rounds 1, 2 and 3 (counted at each round's settlement): round 4 starts at 5."""
+    from wargamekit_mttt_rpg.combat_round import settle
+
+    h, akari, kyo = duel(make)
+    start(h, akari, 10)
+    start(h, kyo, 4)
+    h.run(apply_withering(h, akari, kyo, 6))  # Kyo crashes in round 1
+    assert kyo.crashed and kyo.crashed_rounds == 0
+    for n in (1, 2, 3):
+        settle(h)
+        assert kyo.crashed_rounds == n
+        h.state.round += 1
+        round_start(h)
+        assert kyo.initiative == (0 if n < 3 else 5)
+    assert not kyo.crashed and kyo.recovered_round == 4
+
+
 def test_self_inflicted_crash_costs_five_more_and_gm_gives_the_break(make):
     """先导崩溃 / 先导突破: crashing through one's own action costs 5 more; the GM names who gets +5."""
     h, akari, kyo = duel(make)
@@ -197,3 +215,15 @@ def test_refreshed_turn_after_a_reversal_may_attack_only_the_reversed_opponent(m
     h.run(active_step(h, akari, []), ["full defense"])  # the refreshed action, not an attack
     assert akari.reversal_target is None
     assert {a.target for a in legal_actions(h, akari) if a.kind == "attack"} == {"kyo", "witch"}
+
+
+def test_healing_removes_the_temporary_distortion_points(make):
+    """生命点数HP: distortion points from lethal HP loss are temporary: they go as the HP come back."""
+    from wargamekit_mttt_rpg.interrupt_phase import apply_effect
+    from wargamekit_mttt_rpg.sheets import Effect
+
+    h, akari, kyo = duel(make)
+    h.run(apply_decisive(h, akari, kyo, 4, 8))
+    assert (kyo.hp, kyo.distortion_points) == (3, 4)
+    h.run(apply_effect(h, kyo, kyo, Effect("heal", 3), countering=None, name="Mend"))
+    assert (kyo.hp, kyo.distortion_points) == (6, 1)

@@ -31,7 +31,7 @@ from .resources import activation_speed, unfold_pool
 from .state import ABSENT, ACTIVE, Combatant, Scene
 from .warfare import strategic_warfare
 
-__all__ = ["play_scene", "victory"]
+__all__ = ["play_scene", "round_start", "settle", "victory"]
 
 RULE_PREP = "战斗流程 / 准备阶段"
 RULE_MANA = "阶段1：解放法力"
@@ -221,6 +221,24 @@ def take_turn(game: Any, uid: str, same_tick: list[str]) -> Generator[Any, Any, 
     scene.acting = None
 
 
+def settle(game: Any) -> None:
+    """Phase 3 (结算法力): leftover MP lapses, round-long effects end, and every character in
+    crash counts one more round in it (先导崩溃: three in a row reset her at the next round's
+    start, see :func:`round_start`)."""
+    scene: Scene = game.state
+    scene.phase = "settle"
+    for u in scene:
+        u.protection_bonus = 0
+        u.rushing = []
+        if u.fighting and u.crashed:
+            u.crashed_rounds += 1
+    game.event(
+        "settle",
+        f"round {scene.round} ends: leftover MP lapses; the order is recomputed",
+        round=scene.round,
+    )
+
+
 def end_of_fight(game: Any, outcome: Outcome) -> Outcome:
     """The end phase (结束阶段): tally every unit; unused burn points vanish (燃玉点数的消失) and
     the soul jade burnt in the second stage is settled as lost."""
@@ -272,14 +290,4 @@ def _rounds(game: Any) -> Generator[Any, Any, Outcome]:
                 result = victory(scene)
                 if result is not None:
                     return result
-        scene.phase = "settle"
-        for u in scene:
-            u.protection_bonus = 0
-            u.rushing = []
-            if u.fighting and u.crashed:
-                u.crashed_rounds += 1
-        game.event(
-            "settle",
-            f"round {scene.round} ends: leftover MP lapses; the order is recomputed",
-            round=scene.round,
-        )
+        settle(game)
