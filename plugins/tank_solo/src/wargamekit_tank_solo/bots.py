@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, YesNo
+from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, SeededBot, YesNo
 from wargamekit.decisions import Decision
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 
@@ -55,15 +54,8 @@ def _kill_value(state: GameState, firer: Tank, gun: int, target: Tank, fire: str
     return float(odds.kill) * kill_points(target.vehicle_class)
 
 
-class HeuristicBot:
+class HeuristicBot(SeededBot):
     """A bot that uses exact shot odds (see the module doc). Deterministic given its seed."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-        self.rng = np.random.Generator(np.random.PCG64(seed))
-
-    def __repr__(self) -> str:
-        return f"HeuristicBot(seed={self.seed})"
 
     # -- dispatch ------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: Any) -> Any:
