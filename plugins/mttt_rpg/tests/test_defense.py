@@ -93,7 +93,7 @@ def test_guard_uses_the_protectors_defense_and_the_attacker_chooses(make):
     sayo.guarding = True
     kyo.initiative = 15
     h.state.track.set("kyo", 15)
-    h.run(attack(h, kyo, akari, "decisive", []), ["carry on against Akari", "passive defense", False])
+    h.run(attack(h, kyo, akari, "decisive", []), ["passive defense", "carry on against Akari", False])
     # kyo 10 + 9 = 19 vs Sayo 5 + 6 = 11: beaten; vs Akari's 18: hit
     # damage ceil((2 + 15 − 11 // 2) / 2) − protection 1 = 6 − 1
     assert akari.hp == 7 - 5 and kyo.initiative == 5
@@ -104,8 +104,43 @@ def test_guard_that_holds_stops_the_attack(make):
     h = setup(make, make.unit_entry("sayo", "heroes"), band=0, faces=[2, 15])
     akari, kyo, sayo = h.unit("akari"), h.unit("kyo"), h.unit("sayo")
     sayo.guarding = True
-    h.run(attack(h, kyo, akari, "withering", []))
+    h.run(attack(h, kyo, akari, "withering", []), ["passive defense"])
     assert akari.initiative == 10 and kyo.initiative == 10
+
+
+def test_guard_broken_through_the_attacker_may_strike_the_protector(make):
+    """护卫: an attack that breaks through the protector's parry may strike her instead: it hits her
+    (no second defense roll)."""
+    h = setup(make, make.unit_entry("sayo", "heroes"), band=0, faces=[10, 5, 3, 3])
+    akari, kyo, sayo = h.unit("akari"), h.unit("kyo"), h.unit("sayo")
+    sayo.guarding = True
+    h.run(attack(h, kyo, akari, "withering", []), ["passive defense", "strike the protector Sayo"])
+    # kyo 10 + 9 = 19 vs Sayo's parry 5 + 6 = 11: through; raw 3 + 3 + 4 = 10 − Sayo's toughness
+    assert [d.prompt for d in h.asked].count("Sayo is attacked by Kyo: how does she defend?") == 0
+    assert any(t == "Kyo 19 vs Sayo's defense 11: hit" for t in h.texts())
+    assert akari.initiative == 10 and sayo.initiative < 10 and kyo.initiative > 10
+
+
+def test_the_defense_and_its_charge_are_declared_before_the_hit_check(make):
+    """防御 / 充能: the defender declares her defense and its charge right after the attack is
+    declared, before the hit check is rolled."""
+    h = setup(make, band=2, faces=[2, 8])
+    akari, kyo = h.unit("akari"), h.unit("kyo")
+    kyo.order_mp = 3
+    seen = []
+    procedure = attack(h, akari, kyo, "withering", [])
+    decision = next(procedure)
+    while True:
+        seen.append((decision.prompt, h.dice.position))  # dice drawn before each decision
+        try:
+            decision = procedure.send("dodge" if "how does she" in decision.prompt else 2)
+        except StopIteration:
+            break
+    assert seen == [
+        ("Kyo is attacked by Akari: how does she defend?", 0),
+        ("Kyo: charge how much order MP into the defense (+X)?", 0),
+    ]
+    assert h.dice.position == 2 and kyo.order_mp == 1  # then the hit check and the dodge roll
 
 
 def test_clash_at_the_same_tick(make):

@@ -73,7 +73,7 @@ def test_jade_costs_an_arithmetic_series_up_to_the_maximum_face():
 def test_burning_jade_boosts_the_hit_die_in_a_boss_fight(make):
     """燃玉: only in boss fights; the first boost ignites all remaining soul jade (first stage)."""
     h, akari, kyo = setup(make, faces=[12, 3, 3], boss=True)
-    h.run(attack(h, akari, kyo, "withering", []), [4, 0, "passive defense"])
+    h.run(attack(h, akari, kyo, "withering", []), ["passive defense", 4, 0])
     # 12 + 4 boosted = 16, + 8 = 24 hits; 30 jade ignited, 10 burnt
     assert akari.ignited and akari.soul_jade == 0 and akari.burn_points == 20
     assert any("hit check die 12 -> 16" in t for t in h.texts())
@@ -86,13 +86,13 @@ def test_burning_jade_raises_the_bonus_of_a_d20_plus_x_roll_past_the_maximum_fac
     """燃玉点数的使用: on a dX+x roll the +x takes burn points too, without the die's cap, in its own
     series: a natural 20 cannot rise, but its +8 can (+3 for 1+2+3 = 6 points)."""
     h, akari, kyo = setup(make, faces=[1, 3, 3], boss=True)
-    h.run(attack(h, akari, kyo, "withering", []), [0, 3, "passive defense"])
-    assert [d.high for d in h.asked[:2]] == [7, 7]  # 30 points pay for 1+…+7 = 28 at most
-    assert "the +x of the hit check" in h.asked[1].prompt
+    h.run(attack(h, akari, kyo, "withering", []), ["passive defense", 0, 3])
+    assert [d.high for d in h.asked[1:3]] == [7, 7]  # 30 points pay for 1+…+7 = 28 at most
+    assert "the +x of the hit check" in h.asked[2].prompt
     assert akari.burn_points == 30 - 6 and any("hit check bonus +3" in t for t in h.texts())
     assert any(t.startswith("Akari 12 vs Kyo's defense") for t in h.texts())  # 1 + 8 + 3
     h2, a2, k2 = setup(make, faces=[20, 3, 3], boss=True)
-    h2.run(attack(h2, a2, k2, "withering", []), [2, "passive defense"])
+    h2.run(attack(h2, a2, k2, "withering", []), ["passive defense", 2])
     assert len([d for d in h2.asked if "burn soul jade" in d.prompt]) == 1  # a natural 20: only the +x
     assert a2.burn_points == 30 - 3
 

@@ -110,23 +110,31 @@ def attack(
     )
     if not attacker.fighting or scene.over:
         return
-    natural = game.dice.d20(f"hit check (命中检定): {attacker.name}")
-    natural += yield from offer_boost(game, attacker, face=natural, sides=20, what="hit check")
+    reach = max(weapon.max_range, 1 if attacker.dispersed else 0)
+    legal = []
     for t in targets:
-        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > max(
-            weapon.max_range, 1 if attacker.dispersed else 0
-        ):
+        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > reach:
             game.event("attack-lost", f"the attack on {t.name} is lost: no longer a legal target", unit=t.id)
             continue
+        legal.append(t)
+    # 防御 / 充能: each defender declares her defense and its charge right after the attack is
+    # declared — before the hit check is rolled.
+    declared = {}
+    for t in legal:
+        declared[t.id] = yield from _declare_defense(game, t, attacker, weapon.ranged)
+    natural = game.dice.d20(f"hit check (命中检定): {attacker.name}")
+    natural += yield from offer_boost(game, attacker, face=natural, sides=20, what="hit check")
+    for t in legal:
         atk = attack_profile(scene, attacker, t, charge=x)
         total = natural + atk.accuracy
-        yield from strike(game, attacker, t, kind, atk, total, weapon)
+        yield from strike(game, attacker, t, kind, atk, total, weapon, declared[t.id])
         t.onslaught += 1  # 猛攻减值
 
 
-def _defend(
+def _declare_defense(
     game: Any, defender: Combatant, attacker: Combatant, ranged: bool
-) -> Generator[Any, Any, tuple[int, Any]]:
+) -> Generator[Any, Any, tuple[str, int]]:
+    """The defender's declaration: passive or active (parry/dodge), and the order MP charged."""
     scene: Scene = game.state
     scene.attacker, scene.defender = attacker.id, defender.id
     modes = defense_modes(defender)
@@ -146,7 +154,15 @@ def _defend(
     y = yield from _charge(
         defender, f"{defender.name}: charge how much order MP into the defense (+X)?", RULE_CHARGE
     )
-    profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=y)
+    return mode, y
+
+
+def _defend(
+    game: Any, defender: Combatant, attacker: Combatant, ranged: bool, mode: str, charge: int
+) -> Generator[Any, Any, tuple[int, Any]]:
+    """The defense total for a declared defense: the static value, or the active d20 roll."""
+    scene: Scene = game.state
+    profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=charge)
     if mode == "passive":
         return profile.value, profile
     natural = game.dice.d20(f"active defense (主动防御): {defender.name}")
@@ -155,9 +171,17 @@ def _defend(
 
 
 def strike(
-    game: Any, attacker: Combatant, target: Combatant, kind: str, atk: Any, total: int, weapon: Any
+    game: Any,
+    attacker: Combatant,
+    target: Combatant,
+    kind: str,
+    atk: Any,
+    total: int,
+    weapon: Any,
+    declared: tuple[str, int] = ("passive", 0),
 ) -> Generator[Any, Any, None]:
-    """Resolve one attack total against one target: guard, defense, damage."""
+    """Resolve one attack total against one target (whose defense was ``declared`` before the
+    roll): guard, defense, damage."""
     scene: Scene = game.state
     guard = (
         next(
@@ -190,7 +214,11 @@ def strike(
         )
         if victim is target and kind == DECISIVE:
             malus = gtotal // 2  # 1 initiative of damage lost per 2 of the guard's defense
-    against, profile = yield from _defend(game, victim, attacker, weapon.ranged)
+    if victim is guard:
+        # 护卫: the attack already broke through the protector's parry: it hits her.
+        against, profile = gtotal, gprofile
+    else:
+        against, profile = yield from _defend(game, victim, attacker, weapon.ranged, *declared)
     if profile.blocked:
         game.event("blocked", f"{victim.name} is in full cover: no ranged attack", unit=victim.id)
         return
