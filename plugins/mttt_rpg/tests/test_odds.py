@@ -67,6 +67,8 @@ def test_summary_shows_resources_and_ranges():
     """The terminal summary lists each combatant's resources and the range bands between sides."""
     game = Game.new(MtttRpg(), "default", seed=0)
     text = MtttRpg().summary(game.view("heroes").state)
-    assert "Witch of Thorns [active]" in text and "chaos phases 2" in text
-    assert "Thorn familiars [active] size 2, magnitude 9/9" in text
+    assert "Witch of Thorns: HP 12/12" in text and "chaos phases 2" in text
+    assert "Thorn familiars: size 2, magnitude 9/9" in text
     assert "Akari: Witch of Thorns 3 (medium)" in text
+    assert "Mio: not yet in the fight (joins in round 2)" in text and "CRASHED" not in text
+    assert "[" not in text  # the terminal would read square brackets as markup

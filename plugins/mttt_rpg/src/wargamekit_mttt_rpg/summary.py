@@ -19,6 +19,9 @@ def summary(scene: Scene) -> str:
         for u in scene:
             if u.side != side:
                 continue
+            if u.status == "absent":
+                lines.append(f"  {u.name}: not yet in the fight (joins in round {u.joins_round})")
+                continue
             if u.is_group:
                 state = f"size {u.size}, magnitude {u.magnitude}/{u.magnitude_max}, init {u.initiative}"
             elif u.kind == "noncombatant":
@@ -43,7 +46,9 @@ def summary(scene: Scene) -> str:
                 )
                 if on
             ]
-            lines.append(f"  {u.name} [{u.status}] {state}" + (f" ({', '.join(marks)})" if marks else ""))
+            # no square brackets: the terminal renders them as markup and would swallow the status
+            status = "" if u.status == "active" else f" ({u.status})"
+            lines.append(f"  {u.name}{status}: {state}" + (f" ({', '.join(marks)})" if marks else ""))
     heroes = [u for u in scene if u.side == "heroes" and u.present and u.kind != "noncombatant"]
     foes = [u for u in scene if u.side == "foes" and u.present]
     if heroes and foes:
