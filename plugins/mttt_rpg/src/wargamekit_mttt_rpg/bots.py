@@ -238,7 +238,7 @@ class HeuristicBot:
             return decision.high
         if "into the defense" in prompt:
             return min(decision.high, 2)
-        if "burn soul jade into the +x" in prompt:
+        if "into the +x" in prompt:
             return decision.low  # keep the points for the dice, where a boost is cheapest
         if "burn soul jade" in prompt:
             return min(decision.high, 3)

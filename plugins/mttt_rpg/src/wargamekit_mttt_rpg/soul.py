@@ -153,6 +153,25 @@ def _burn(game: Any, unit: Combatant, boost: int, text: str) -> None:
     game.event("jade", f"{unit.name} burns {jade_cost(boost)} points: {text}", unit=unit.id)
 
 
+def _ask_boost(
+    game: Any, unit: Combatant, top: int, question: str, text: Any
+) -> Generator[Any, Any, int]:
+    """Ask for a boost of 0..``top`` and burn its arithmetic-series cost."""
+    if top <= 0:
+        return 0
+    boost = yield ChooseNumber(
+        side=unit.side,
+        prompt=f"{unit.name}: burn soul jade to {question} "
+        f"(boost k costs 1+2+…+k points; {_available(unit)} available)",
+        rule=RULE_JADE,
+        low=0,
+        high=top,
+    )
+    if boost:
+        _burn(game, unit, boost, text(boost))
+    return boost
+
+
 def offer_boost(
     game: Any, unit: Combatant, *, face: int, sides: int, what: str, bonus: bool = True
 ) -> Generator[Any, Any, int]:
@@ -166,31 +185,16 @@ def offer_boost(
     scene: Scene = game.state
     if not can_burn(scene, unit):
         return 0
-    total = 0
-    top = max_die_boost(face=face, sides=sides, points=_available(unit))
-    if top > 0:
-        boost = yield ChooseNumber(
-            side=unit.side,
-            prompt=f"{unit.name}: burn soul jade to raise the {what} die from {face}? "
-            f"(boost k costs 1+2+…+k points; {_available(unit)} available)",
-            rule=RULE_JADE,
-            low=0,
-            high=top,
+    die = max_die_boost(face=face, sides=sides, points=_available(unit))
+    total = yield from _ask_boost(
+        game, unit, die, f"raise the {what} die from {face}?", lambda k: f"{what} die {face} -> {face + k}"
+    )
+    if bonus:
+        total += yield from _ask_boost(
+            game,
+            unit,
+            max_boost(_available(unit)),
+            f"put points into the +x of the {what} (dX+x: no cap but your points)?",
+            lambda k: f"{what} bonus +{k}",
         )
-        if boost:
-            _burn(game, unit, boost, f"{what} die {face} -> {face + boost}")
-            total += boost
-    top = max_boost(_available(unit)) if bonus else 0
-    if top > 0:
-        boost = yield ChooseNumber(
-            side=unit.side,
-            prompt=f"{unit.name}: burn soul jade into the +x of the {what} (d20+x: no cap but your points)? "
-            f"(boost k costs 1+2+…+k points; {_available(unit)} available)",
-            rule=RULE_JADE,
-            low=0,
-            high=top,
-        )
-        if boost:
-            _burn(game, unit, boost, f"{what} bonus +{boost}")
-            total += boost
     return total
