@@ -151,3 +151,15 @@ def test_passing_through_a_group_costs_one_initiative_once_a_round(make):
     h.run(perform(h, akari, passes[0], []))
     assert akari.initiative == 9 and h.state.distance("akari", "kyo") == 2
     assert not [a for a in legal_actions(h, akari) if a.kind == "pass_through"]
+
+
+def test_disengage_with_five_initiative_is_a_self_inflicted_crash(make):
+    """先导崩溃 (the source's own example): disengaging with only 5 initiative crashes her through her
+    own action: 5 more are lost at once, the GM may give the break, and she cannot reverse it."""
+    h = setup(make, band=1, faces=[3, 15])  # Kyo stops her
+    akari, kyo = h.unit("akari"), h.unit("kyo")
+    akari.initiative = 5
+    h.state.track.set("akari", 5)
+    h.run(movement.disengage(h, akari), [["Kyo"], "Kyo (+5 initiative)"])  # the GM names Kyo
+    assert akari.initiative == 5 - 5 - 5 and akari.crashed and akari.crash_self
+    assert kyo.initiative == 10 + 5
