@@ -97,6 +97,18 @@ def test_ambush_then_surprise(make):
     assert defense_profile(h.state, gen, rin, "passive", ranged=False).value == 15 + 2 + 1
 
 
+def test_ambushed_characters_must_ready_their_weapons(make):
+    """伏击 + 拔出/预备武器: a weapon is drawn on entering a fight "unless ambushed": the ambushed
+    side's characters start empty-handed and must ready a weapon (−2 initiative)."""
+    from wargamekit_mttt_rpg.combat_actions import legal_actions
+
+    h = battle(make, WIN_THREE, ["Ambush", "Pincer"])
+    gen, rin = h.unit("gen"), h.unit("rin")
+    assert gen.weapon == "" and rin.weapon != "" and h.unit("dolls").weapon != ""
+    kinds = [a.kind for a in legal_actions(h, gen)]
+    assert "attack" not in kinds and "ready" in kinds
+
+
 def test_demoralized_costs_a_die_on_rout_checks(make):
     """士气低落: −1 on the enemy's rout checks and order actions."""
     h = battle(make, [10, 1, 1, 1, 1, 1, 1] + [1] * 5, ["Demoralized", "Pincer"])

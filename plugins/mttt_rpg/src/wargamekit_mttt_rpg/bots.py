@@ -129,6 +129,10 @@ class HeuristicBot:
     def _action(self, decision: Choose, scene: Scene, values: list[Any]) -> int:
         unit = scene.unit(scene.acting) if scene.acting else None
         assert unit is not None
+        if unit.ready_weapon is None:  # ambushed: draw a weapon first (it keeps the action)
+            drawn = [i for i, a in enumerate(values) if a.kind == "ready"]
+            if drawn:
+                return drawn[0]
         best, best_value = None, 0.0
         for i, a in enumerate(values):
             if a.kind == "attack":

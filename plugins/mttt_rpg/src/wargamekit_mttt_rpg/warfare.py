@@ -133,6 +133,13 @@ def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any
     game.event(
         "warfare", text + f": {winner} carry out {TACTICS[out.tactic].name}", tactic=out.tactic, winner=winner
     )
+    if out.tactic == "ambush":
+        # 拔出/预备武器: characters enter a fight with a weapon drawn "unless ambushed" — the
+        # ambushed side's characters must ready theirs first (battle groups keep their arms).
+        for u in scene:
+            if u.side != winner and u.kind == "character" and u.status == "active" and u.weapon:
+                u.weapon = ""
+                game.event("ambushed", f"{u.name} is ambushed with no weapon drawn (伏击)", unit=u.id)
     if out.tactic == "fortifications":
         for a in scene:
             for b in scene:
