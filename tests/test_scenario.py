@@ -86,3 +86,17 @@ def test_booleans_are_not_numbers():
     """TOML true is not accepted where an int is expected (no silent coercion)."""
     with pytest.raises(ScenarioError, match=r"\$\.turns"):
         structure({"title": "x", "turns": True, "sides": []}, Battle)
+
+
+def test_validator_reasons_reach_the_message():
+    """A field validator's own reason is kept in the error, with the path."""
+    from attrs import field, validators
+
+    @frozen
+    class Group:
+        drill: str = field(validator=validators.in_(["poor", "average", "elite"]))
+
+    with pytest.raises(ScenarioError) as err:
+        structure([{"drill": "poor"}, {"drill": "superb"}], list[Group])
+    assert err.value.path == "$[1]"  # attrs validators run in __init__: the class is the path
+    assert "'drill' must be in ['poor', 'average', 'elite'] (got 'superb')" in str(err.value)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import cattrs
+import cattrs.v
 
 from .errors import ScenarioError
 
@@ -64,12 +65,24 @@ converter.register_structure_hook(str, _strict_str)
 converter.register_structure_hook(bool, _strict_bool)
 
 
+def _format_exception(exc: BaseException, type_: type | None) -> str:
+    # A validator's ValueError carries the rule's own reason ("drill must be poor, average or
+    # elite"); cattrs' default would reduce it to "invalid value".
+    if type(exc) is ValueError and str(exc):
+        return f"invalid value: {exc}"
+    return cattrs.v.format_exception(exc, type_)
+
+
 def structure(data: Any, cls: type[T], *, source: str | None = None) -> T:
     """Structure ``data`` into ``cls``, or raise :class:`ScenarioError` with the first bad path."""
     try:
         return converter.structure(data, cls)
     except Exception as exc:  # cattrs raises ExceptionGroups of many kinds
-        messages = cattrs.transform_error(exc, path="$") if isinstance(exc, cattrs.BaseValidationError) else [str(exc)]
+        messages = (
+            cattrs.transform_error(exc, path="$", format_exception=_format_exception)
+            if isinstance(exc, cattrs.BaseValidationError)
+            else [str(exc)]
+        )
         first = messages[0] if messages else str(exc)
         message, _, path = first.rpartition(" @ ")
         if not message:
