@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import numpy as np
 
-from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, YesNo
+from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, SeededBot, YesNo
 from wargamekit.decisions import Answer, Decision
 
 from .attack import DECISIVE, WITHERING, attack_odds, hit_chance
@@ -85,15 +84,8 @@ def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str
     return INITIATIVE_VALUE * (2 * taken + p + 5 * crash)
 
 
-class HeuristicBot:
+class HeuristicBot(SeededBot):
     """The ``bot`` of the MTTT ruleset (see the module docstring)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-        self.rng = np.random.Generator(np.random.PCG64(seed))
-
-    def __repr__(self) -> str:
-        return f"HeuristicBot(seed={self.seed})"
 
     # -- dispatch ------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: Any) -> Answer:
