@@ -131,3 +131,28 @@ def test_a_broken_plugin_is_reported_and_the_others_still_load(monkeypatch):
     assert "ModuleNotFoundError" in error.error
     with pytest.raises(UnknownRulesetError, match="plugin 'broken' .* failed to load: ModuleNotFoundError"):
         find_ruleset("broken", rulesets_of(pm))
+
+
+def test_observers_are_not_told_twice_after_undo_or_a_rejected_choice():
+    """Undo and the rebuild after an illegal choice replay silently for observers."""
+    from wargamekit import IllegalChoiceError
+
+    seen = []
+
+    class Observer:
+        @hookimpl
+        def wargamekit_event(self, game, event):
+            seen.append(event)
+
+    pm = plugin_manager(load_entry_points=False, plugins=[Observer()])
+    game = Game.new(DiceRace(), seed=3, options={"offer_cheat": True}, plugin_manager=pm)
+    game.answer(0)
+    before = list(seen)
+    with pytest.raises(IllegalChoiceError):
+        game.answer(2)
+    assert seen == before
+    game.undo(1)
+    assert seen == before
+    undone_length = len(game.log)
+    game.answer(0)
+    assert seen == before + game.log[undone_length:]

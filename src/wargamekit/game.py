@@ -172,6 +172,9 @@ class Game:
     plugin_manager: pluggy.PluginManager | None = field(default=None, repr=False)
     _dice_template: Dice | None = field(default=None, repr=False)
     _procedure: Any = field(default=None, repr=False)
+    _replaying: bool = field(default=False, repr=False)
+    #: events of the answer being applied, told to observers only once the answer stands
+    _unannounced: list[Event] | None = field(default=None, repr=False)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -251,9 +254,15 @@ class Game:
         """Append an event to the log (and tell observers)."""
         event = Event(kind, text, data, audience)
         self.log.append(event)
-        if self.plugin_manager is not None:
-            self.plugin_manager.hook.wargamekit_event(game=self, event=event)
+        if self._unannounced is not None:
+            self._unannounced.append(event)
+        else:
+            self._announce(event)
         return event
+
+    def _announce(self, event: Event) -> None:
+        if self.plugin_manager is not None and not self._replaying:
+            self.plugin_manager.hook.wargamekit_event(game=self, event=event)
 
     def _on_roll(self, roll: Roll) -> None:
         faces = " ".join(map(str, roll.faces))
@@ -311,6 +320,8 @@ class Game:
         canonical = decision.check(answer)
         value = decision.value_of(canonical)
         before = len(self.choices)
+        outer = self._unannounced
+        self._unannounced = []
         self.choices.append(canonical)
         self.event(
             "choice",
@@ -322,16 +333,28 @@ class Game:
         try:
             self._advance(value)
         except IllegalChoiceError:
+            self._unannounced = outer
             self._rebuild(self.choices[:before])
             raise
+        except BaseException:
+            self._unannounced = outer
+            raise
+        announced, self._unannounced = self._unannounced, outer
+        for event in announced:
+            self._announce(event)
 
     def _rebuild(self, choices: list[Answer]) -> None:
-        """Replay ``choices`` from the start, in place."""
-        self._start()
-        for index, choice in enumerate(choices):
-            if self.pending is None:
-                raise SaveError(f"choice {index} does not replay: the game ended before it")
-            self.answer(choice)
+        """Replay ``choices`` from the start, in place. Observers are not told again about
+        events they have already seen (undo, a rejected choice, a fork)."""
+        self._replaying = True
+        try:
+            self._start()
+            for index, choice in enumerate(choices):
+                if self.pending is None:
+                    raise SaveError(f"choice {index} does not replay: the game ended before it")
+                self.answer(choice)
+        finally:
+            self._replaying = False
 
     def play(
         self,
