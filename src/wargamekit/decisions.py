@@ -71,6 +71,10 @@ class Option:
         return self.label if self.public is None else self.public
 
 
+def _option_tuple(options: Iterable[Option]) -> tuple[Option, ...]:
+    return tuple(options)
+
+
 def _to_options(values: Iterable[Any], label: Callable[[Any], str]) -> tuple[Option, ...]:
     return tuple(v if isinstance(v, Option) else Option(v, label(v)) for v in values)
 
@@ -122,7 +126,7 @@ class Choose(Decision):
     """Choose exactly one of ``options``."""
 
     kind: ClassVar[str] = "choose"
-    options: tuple[Option, ...] = field(converter=tuple)
+    options: tuple[Option, ...] = field(converter=_option_tuple)
 
     def __attrs_post_init__(self) -> None:
         if not self.options:
@@ -178,7 +182,7 @@ class ChooseSubset(Decision):
     """
 
     kind: ClassVar[str] = "subset"
-    options: tuple[Option, ...] = field(converter=tuple)
+    options: tuple[Option, ...] = field(converter=_option_tuple)
     min_count: int = 0
     max_count: int | None = None
     constraint: Callable[[tuple[Any, ...]], str | None] | None = field(

@@ -200,8 +200,9 @@ class Game:
             plugin_manager: where to send the ``wargamekit_event`` observer hook and where a
                 ruleset finds its add-on plugins' hooks.
         """
+        scenario_name: str | None
         if scenario is None or isinstance(scenario, str):
-            scenario_name: str | None = scenario or "default"
+            scenario_name = scenario or "default"
             data = ruleset.scenario_data(scenario_name)
         else:
             scenario_name = None
