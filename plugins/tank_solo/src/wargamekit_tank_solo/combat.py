@@ -68,12 +68,18 @@ def ask(decision: Choose) -> Generator[Any, Any, Any]:
     return (yield decision)
 
 
-def turns_to_bear(state: GameState, tank: Tank, gun: int, at: Hex, target: Hex, facing: int | None = None) -> int | None:
+def turns_to_bear(state: GameState, tank: Tank, gun: int, at: Hex, target: Hex, facing: int | None = None,
+                  *, rotations: int | None = None) -> int | None:
     """Fewest turret rotations that bring ``target`` into the gun's arc from ``at``, or ``None``
-    if the rotations left this turn are not enough (a hull gun cannot turn)."""
+    if the rotations allowed are not enough (a hull gun cannot turn).
+
+    ``rotations`` is how many turns the turret may make (default: those left this turn; a bot
+    looking at the next turn passes the vehicle's full allowance).
+    """
     g = tank.spec.guns[gun]
     base = tank.gun_facing(g) if facing is None else facing
-    allowed = tank.rotations_left() if g.mount == "turret" and not tank.weapon_destroyed else 0
+    budget = tank.rotations_left() if rotations is None else rotations
+    allowed = budget if g.mount == "turret" and not tank.weapon_destroyed else 0
     for k in range(allowed + 1):
         for sign in (1, -1):
             if in_fire_arc(at, HexsideFacing(base + sign * k), target, state.scenario.fire_arc_width):

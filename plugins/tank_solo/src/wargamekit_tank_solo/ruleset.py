@@ -117,10 +117,12 @@ class TankSolo(Ruleset):
         return render_position(self.view(state, side))
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """``bot``/``heuristic``: the exact-odds heuristic bot."""
+        """``bot``/``heuristic``: the exact-odds heuristic bot; ``cautious``: the exact-odds bot
+        that plays for survival (cover, incoming threat, a kill-chance threshold to fire)."""
         from .bots import HeuristicBot
+        from .cautious_bot import CautiousBot
 
-        return {"bot": HeuristicBot, "heuristic": HeuristicBot}
+        return {"bot": HeuristicBot, "heuristic": HeuristicBot, "cautious": CautiousBot}
 
     def odds_command(self) -> Any:
         """``wargamekit odds tank_solo --fire aimed --range 5 ...``."""

@@ -9,7 +9,7 @@ never light tanks and never through mountains (6. 侦察优势).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from wargamekit.geometry import BLOCKING, CLEAR, Hex
@@ -45,8 +45,13 @@ def can_see(map_key: str, wrecks: Iterable[Hex], a: Hex, b: Hex, *, scouting: bo
         scouting: the light tank's scouting advantage applies (leap fire, light firer, medium
             or heavy target): forest and wrecks do not block, mountains still do.
     """
+    return _sees(map_key, () if scouting else tuple(wrecks), a, b, scouting)
+
+
+@lru_cache(maxsize=1 << 16)
+def _sees(map_key: str, wrecks: tuple[Hex, ...], a: Hex, b: Hex, scouting: bool) -> bool:
+    # cached: the bots ask the same lines again and again while weighing moves
     m = load_map(map_key)
-    blocking = None if scouting else list(wrecks)
     return m.hexmap.line_of_sight(
-        a, b, los_class=_classes(map_key, scouting), blocking=blocking or None, edge="worse"
+        a, b, los_class=_classes(map_key, scouting), blocking=list(wrecks) or None, edge="worse"
     ).clear

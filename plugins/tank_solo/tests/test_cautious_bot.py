@@ -1,0 +1,111 @@
+"""The cautious bot: cover, incoming threat and a kill-chance threshold (exact odds), and legal
+answers over whole games (its win rate against random is checked in test_bots.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from wargamekit import Choose, Game, Option
+from wargamekit_tank_solo import TankSolo
+from wargamekit_tank_solo.bots import HeuristicBot
+from wargamekit_tank_solo.cautious_bot import SHOT_THRESHOLD, CautiousBot, incoming_threat
+from wargamekit_tank_solo.combat import FireAt, fire_label, shot_for
+from wargamekit_tank_solo.fire import shot_odds
+from wargamekit_tank_solo.maps import hex_label, label_hex
+from wargamekit_tank_solo.movement import MoveBudget, step_options
+
+RULESET = TankSolo()
+MOVE_RULE = "标准规则修改部分 3 移动规则改良"
+
+
+def _move_menu(state, tank):
+    """The movement decision the game asks for ``tank`` with 3 MP (as turn.move_tank builds it)."""
+    steps = step_options(state, tank, MoveBudget(remaining=3, must_spend=False, leap=False))
+    options = tuple(Option(s, s.label) for s in steps)
+    return Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, 3 MP left)", options=options,
+                  rule=MOVE_RULE)
+
+
+def _answer(bot, state, decision):
+    return decision.options[bot.choose(decision, SimpleNamespace(state=state))].value
+
+
+def test_steps_behind_a_wreck_rather_than_into_the_open(make_state):
+    """标准规则修改部分 4 ii (wrecks block sight): a Panzer 38(t) in a Tiger's reach backs into
+    the wreck's shadow; forward (toward the Tiger) or staying put the Tiger's next shot kills it
+    for sure, and its own gun cannot hurt the Tiger. The heuristic bot drives forward instead."""
+    state = make_state([("A", "pz38t", "0610", "NE"), ("B", "tiger", "0910", "SE")], wrecks=["0711"])
+    tank = state.tank(1)
+    assert incoming_threat(state, tank, label_hex("0710")) == {2: 1.0}
+    assert incoming_threat(state, tank, label_hex("0511")) == {}  # the wreck in 0711 hides it
+    decision = _move_menu(state, tank)
+    step = _answer(CautiousBot(0), state, decision)
+    assert (step.kind, hex_label(step.to)) == ("reverse", "0511")
+    assert _answer(HeuristicBot(0), state, decision).kind == "forward"
+
+
+def test_steps_out_of_an_immobile_tank_destroyers_arc(make_state):
+    """标准规则修改部分 2 (the arc is the gun's): an immobilised Jagdpanther (hull gun facing N)
+    can only fire into its arc; the Panzer 38(t) reverses out of it rather than driving along it."""
+    state = make_state([("A", "pz38t", "0510", "NE"), ("B", "jagdpanther", "0910", "N")])
+    destroyer = state.tank(2)
+    destroyer.immobilised = True
+    tank = state.tank(1)
+    assert incoming_threat(state, tank, label_hex("0609"))[2] > 0.5  # forward: in the arc
+    assert incoming_threat(state, tank, label_hex("0410")) == {}  # reverse: out of the arc
+    decision = _move_menu(state, tank)
+    step = _answer(CautiousBot(0), state, decision)
+    assert (step.kind, hex_label(step.to)) == ("reverse", "0410")
+    assert _answer(HeuristicBot(0), state, decision).kind == "forward"
+
+
+def test_a_mobile_tank_destroyer_threatens_outside_its_arc_by_advance_fire(make_state):
+    """作战阶段 3: a Jagdpanther that can move turns its hull and fires advance fire (-1) at a
+    hex outside its arc; the threat is that shot's exact kill chance."""
+    state = make_state([("A", "pz38t", "0410", "NE"), ("B", "jagdpanther", "0910", "N")])
+    tank, destroyer = state.tank(1), state.tank(2)
+    expected = float(shot_odds(shot_for(state, destroyer, 0, tank, "advance", target_hex=label_hex("0410"))).kill)
+    assert incoming_threat(state, tank, label_hex("0410")) == {2: expected}
+
+
+def _fire_menu(state, firer, target, fire, rule):
+    option = FireAt(0, target.id)
+    return Choose(side=firer.side, prompt=f"{fire} fire with {firer.name} ({firer.where()})",
+                  options=(Option(option, fire_label(state, firer, option, fire)),
+                           Option(None, f"{firer.name} holds fire")), rule=rule)
+
+
+def test_holds_fire_below_its_kill_threshold(make_state):
+    """作战阶段 3 前进射击: a Panzer 38(t)'s shot at a Tiger (kill chance under the threshold)
+    is not fired; the heuristic bot fires it. A Tiger's shot at the Panzer 38(t) is fired."""
+    state = make_state([("A", "pz38t", "0610", "SE"), ("B", "tiger", "0910", "NW")])
+    light, tiger = state.tank(1), state.tank(2)
+    weak = _fire_menu(state, light, tiger, "advance", "作战阶段 3 前进射击")
+    assert 0 < float(shot_odds(shot_for(state, light, 0, tiger, "advance")).kill) < SHOT_THRESHOLD
+    assert _answer(CautiousBot(0), state, weak) is None
+    assert _answer(HeuristicBot(0), state, weak) == FireAt(0, 2)
+    strong = _fire_menu(state, tiger, light, "advance", "作战阶段 3 前进射击")
+    assert _answer(CautiousBot(0), state, strong) == FireAt(0, 1)
+
+
+def test_fire_selection_skips_aimed_fire_below_its_threshold(make_state):
+    """作战阶段 1-1 精准射击: with only a poor aimed shot the bot goes on to the movement phase."""
+    state = make_state([("A", "pz38t", "0610", "SE"), ("B", "tiger", "0910", "NW")])
+    decision = Choose(side="A", prompt="Turn 1, side A: fire selection", rule="作战阶段 1 先手方射击选择",
+                      options=(Option(("aimed", 1), "aimed fire with Panzer 38(t) #1"),
+                               Option(("movement", 0), "go on to the movement phase")))
+    assert _answer(CautiousBot(0), state, decision) == ("movement", 0)
+
+
+@pytest.mark.parametrize(("scenario", "all_options", "seed"),
+                         [("duel", False, 0), ("duel", True, 1), ("default", True, 2), ("saunders", False, 3)])
+def test_cautious_answers_are_legal_over_whole_games(scenario, all_options, seed):
+    """Conformance-style: two cautious bots play a whole game; every answer is accepted, the
+    invariants hold after each, and the game replays to the same log."""
+    options = {name: name != "surrender" for name in RULESET.options()} if all_options else {"surrender": False}
+    game = Game.new(RULESET, scenario, seed=seed, options=options)
+    outcome = game.play({"A": CautiousBot(seed), "B": CautiousBot(seed + 1)}, max_decisions=5000,
+                        on_decision=lambda g: RULESET.check_invariants(g.state))
+    assert outcome.reason and game.pending is None
+    assert game.replay().log_text() == game.log_text()
