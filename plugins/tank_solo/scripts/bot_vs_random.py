@@ -6,6 +6,7 @@ Usage (from the repository root)::
 
 The bot plays side A in even-numbered games and side B in odd ones. The random bot never
 surrenders (``surrender`` off): a random surrender would make the comparison meaningless.
+``bot_vs_bot.py`` measures any two bots (the cautious bot too) the same way.
 """
 
 from __future__ import annotations

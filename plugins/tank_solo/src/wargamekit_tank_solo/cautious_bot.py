@@ -220,7 +220,8 @@ class CautiousBot(OddsBot):
         hidden = sum(not can_see(state.scenario.map, state.wrecks, e.hex, at) for e in enemies if e.hex != at)
         cover = hidden / len(enemies) if enemies else 0.0
         my_attack = max(g.attack for g in tank.spec.guns)
-        close = sum(1 for e in enemies if e.hex.distance(at) <= 2 and max(g.attack for g in e.spec.guns) > my_attack)
+        close = sum(1 for e in enemies if e.hex.distance(at) <= 2 and not e.weapon_destroyed
+                    and max(g.attack for g in e.spec.guns) > my_attack)
         near = min((at.distance(e.hex) for e in enemies), default=0)
         value = (offence - RISK_WEIGHT * kill_points(tank.vehicle_class) * risk + COVER_BONUS * cover
                  - CLOSE_PENALTY * close - APPROACH * near - 0.001 * step.cost)
