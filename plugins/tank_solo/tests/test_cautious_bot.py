@@ -9,7 +9,7 @@ import pytest
 from wargamekit import Choose, Game, Option
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.bots import HeuristicBot
-from wargamekit_tank_solo.cautious_bot import SHOT_THRESHOLD, CautiousBot, incoming_threat
+from wargamekit_tank_solo.cautious_bot import SHOT_THRESHOLD, CautiousBot, defensive_risk, incoming_threat
 from wargamekit_tank_solo.combat import FireAt, fire_label, shot_for
 from wargamekit_tank_solo.fire import shot_odds
 from wargamekit_tank_solo.maps import hex_label, label_hex
@@ -67,6 +67,39 @@ def test_a_mobile_tank_destroyer_threatens_outside_its_arc_by_advance_fire(make_
     tank, destroyer = state.tank(1), state.tank(2)
     expected = float(shot_odds(shot_for(state, destroyer, 0, tank, "advance", target_hex=label_hex("0410"))).kill)
     assert incoming_threat(state, tank, label_hex("0410")) == {2: expected}
+
+
+def test_threat_of_locked_disarmed_and_ammunition_short_enemies(make_state):
+    """2-2 (a tank locked by its own defensive fire may only use advance fire next turn), 5 HESH
+    (a destroyed weapon) and 特殊规则 12 (no fire while short of ammunition): the threat is the
+    advance-fire chance, nothing, and nothing."""
+    state = make_state([("A", "t34_85", "0510", "SE"), ("B", "tiger", "0810", "NW")])
+    tank, tiger = state.tank(1), state.tank(2)
+    at = tank.hex
+    aimed = float(shot_odds(shot_for(state, tiger, 0, tank, "aimed")).kill)
+    advance = float(shot_odds(shot_for(state, tiger, 0, tank, "advance")).kill)
+    assert incoming_threat(state, tank, at) == {2: aimed}
+    tiger.defensive_lock = True
+    assert incoming_threat(state, tank, at) == {2: advance} and advance < aimed
+    tiger.defensive_lock = False
+    tiger.ammo_short_from, tiger.ammo_short_until = state.turn, state.turn + 2
+    assert incoming_threat(state, tank, at) == {}
+    tiger.ammo_short_from, tiger.ammo_short_until = -1, -1
+    tiger.weapon_destroyed = True
+    assert incoming_threat(state, tank, at) == {}
+
+
+def test_defensive_risk_uses_the_defenders_present_gun_facing(make_state):
+    """2-2: a defender may not turn its turret, so leaving a hex outside every enemy gun's arc
+    risks nothing, while leaving one inside a Tiger's arc risks its defensive shot (-2)."""
+    state = make_state([("A", "t34_85", "0510", "S"), ("B", "tiger", "0810", "NW")])
+    tank, tiger = state.tank(1), state.tank(2)
+    step = next(s for s in step_options(state, tank, MoveBudget(remaining=3, must_spend=False, leap=False))
+                if s.kind == "forward")
+    expected = float(shot_odds(shot_for(state, tiger, 0, tank, "defensive")).kill)
+    assert defensive_risk(state, tank, step) == pytest.approx(expected) and expected > 0
+    tiger.turret = (tiger.turret + 3) % 6  # the Tiger's turret now faces away
+    assert defensive_risk(state, tank, step) == 0.0
 
 
 def _fire_menu(state, firer, target, fire, rule):
