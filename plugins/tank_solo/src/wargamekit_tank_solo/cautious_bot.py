@@ -200,15 +200,13 @@ class CautiousBot(OddsBot):
         at = step.to if step.to is not None else tank.hex
         facing = step.hull if tank.spec.turretless else None
         enemies = [e for e in state.living(other_side(tank.side)) if e.hex is not None]
-        # what it can do from there: its best advance shot
+        # what it can do from there: its best advance shot among those it would fire
         offence, target, chance = 0.0, None, 0.0
         for e in enemies:
             for g in range(len(tank.spec.guns)):
                 k = kill_chance(state, tank, g, e, fire, at=at, facing=facing)
-                if k * kill_points(e.vehicle_class) > offence:
+                if k >= SHOT_THRESHOLD and k * kill_points(e.vehicle_class) > offence:
                     offence, target, chance = k * kill_points(e.vehicle_class), e, k
-        if chance < SHOT_THRESHOLD:
-            offence, target, chance = 0.0, None, 0.0  # it would hold fire
         # what the enemy can do to it there next turn, less the shooter it may kill first
         threats = incoming_threat(state, tank, at)
         survive = 1.0
