@@ -35,7 +35,7 @@ def test_distance_1m(compare):
         dr = ar - br
         return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
 
-    small = [(Hex(*x), Hex(*y)) for x, y in zip(a[:20_000].tolist(), b[:20_000].tolist())]
+    small = [(Hex(*x), Hex(*y)) for x, y in zip(a[:20_000].tolist(), b[:20_000].tolist(), strict=True)]
 
     def pure_python_x50():
         # 20,000 scalar distances, scaled to 1,000,000.
@@ -73,7 +73,7 @@ def test_los_100k_first_block(compare, benchmark):
 
     def scalar_loop():
         clear = []
-        for p, q in zip(ha, hb):
+        for p, q in zip(ha, hb, strict=True):
             ok = True
             for x in hex_line(p, q)[1:-1]:
                 c, r = x.to_offset()
@@ -200,8 +200,10 @@ def test_cost_field_200_cold(compare):
     def scipy_plain():
         return dijkstra(_scipy_plain_graph(terrain), directed=True, indices=si)
 
-    def scipy_dijkstra_only(graph=_scipy_plain_graph(terrain)):
-        return dijkstra(graph, directed=True, indices=si)
+    prebuilt = _scipy_plain_graph(terrain)
+
+    def scipy_dijkstra_only():
+        return dijkstra(prebuilt, directed=True, indices=si)
 
     def networkx_dijkstra():
         return nx.single_source_dijkstra_path_length(_networkx_graph(terrain), start)
@@ -233,7 +235,7 @@ def test_reachable_200_cold(compare):
 
     got = compare(ours, {"scipy_plain": scipy_plain, "networkx": networkx_dijkstra}, rounds=3, ours_rounds=10)
     hit, dist = scipy_plain()
-    assert {(int(i) // MOVE_H, int(i) % MOVE_H): float(d) for i, d in zip(hit, dist)} == {
+    assert {(int(i) // MOVE_H, int(i) % MOVE_H): float(d) for i, d in zip(hit, dist, strict=True)} == {
         hx.to_offset(): c for hx, c in got.items()}
 
 

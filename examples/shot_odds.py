@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from wargamekit import odds
 from wargamekit.geometry import Arc
-
 from wargamekit_skirmish.fire import Shot, resolve_fire
 
 

@@ -20,7 +20,7 @@ def _split(rows):
 def test_distance_agrees(rows):
     """Batch distance equals scalar distance, with and without preallocated buffers."""
     a, b = _split(rows)
-    expected = [Hex(*x).distance(Hex(*y)) for x, y in zip(a.tolist(), b.tolist())]
+    expected = [Hex(*x).distance(Hex(*y)) for x, y in zip(a.tolist(), b.tolist(), strict=True)]
     assert hexbatch.distance(a, b).tolist() == expected
     out = np.empty(len(a), dtype=np.int32)
     scratch = np.empty((2, len(a)), dtype=np.int32)
@@ -39,7 +39,7 @@ def test_lines_agree(rows, nudge):
     """Batch lines equal scalar lines hex for hex, for both nudges."""
     a, b = _split(rows)
     offsets, flat = hexbatch.lines(a, b, nudge=nudge)
-    for i, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+    for i, (x, y) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
         got = [Hex(*p) for p in flat[offsets[i]:offsets[i + 1]].tolist()]
         assert got == hex_line(Hex(*x), Hex(*y), nudge=nudge)
 
@@ -102,7 +102,7 @@ def test_lines_exhaustive_small_deltas(nudge):
         b = a + np.column_stack((dq, dr)).astype(np.int32)
         offsets, flat = hexbatch.lines(a, b, nudge=nudge)
         rows = flat.tolist()
-        for i, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+        for i, (x, y) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
             expected = [[h.q, h.r] for h in hex_line(Hex(*x), Hex(*y), nudge=nudge)]
             assert rows[offsets[i]:offsets[i + 1]] == expected
 
@@ -225,7 +225,7 @@ def test_disks_agree(centers, n):
     """Batch disks equal the scalar disk of each centre, in the same order."""
     got = hexbatch.disks(np.array(centers, dtype=np.int32), n)
     assert got.shape == (len(centers), 3 * n * (n + 1) + 1, 2)
-    for row, (q, r) in zip(got.tolist(), centers):
+    for row, (q, r) in zip(got.tolist(), centers, strict=True):
         assert [Hex(*x) for x in row] == Hex(q, r).disk(n)
 
 

@@ -6,14 +6,14 @@ from hypothesis import strategies as st
 
 from wargamekit.geometry import Arc, Hex, HexsideFacing, VertexFacing, arc_of, in_fire_arc, wedges_of
 
-O = Hex(0, 0)
-hexes = st.builds(Hex, st.integers(-12, 12), st.integers(-12, 12)).filter(lambda h: h != O)
+ORIGIN = Hex(0, 0)
+hexes = st.builds(Hex, st.integers(-12, 12), st.integers(-12, 12)).filter(lambda h: h != ORIGIN)
 
 
 def test_vertex_facing_neighbours_all_facings():
     """A vertex-facing counter: two front, two flank, two rear neighbours, for each of the 6 corners."""
     for v in range(6):
-        got = [arc_of(O, VertexFacing(v), O.neighbour(d)) for d in range(6)]
+        got = [arc_of(ORIGIN, VertexFacing(v), ORIGIN.neighbour(d)) for d in range(6)]
         expected = {v: Arc.FRONT, (v + 1) % 6: Arc.FRONT, (v + 2) % 6: Arc.FLANK,
                     (v + 3) % 6: Arc.REAR, (v + 4) % 6: Arc.REAR, (v + 5) % 6: Arc.FLANK}
         assert got == [expected[d] for d in range(6)]
@@ -28,38 +28,38 @@ def test_hexside_facing_neighbours():
 def test_distant_hexes_and_boundary_rule():
     """Distant hexes follow the wedges; boundary hexes go to the firer's favour."""
     f = HexsideFacing(0)
-    assert arc_of(O, f, Hex(5, -2)) is Arc.FRONT  # inside wedge 0 (q >= r >= s)
-    assert arc_of(O, f, Hex(-5, 2)) is Arc.REAR
+    assert arc_of(ORIGIN, f, Hex(5, -2)) is Arc.FRONT  # inside wedge 0 (q >= r >= s)
+    assert arc_of(ORIGIN, f, Hex(-5, 2)) is Arc.REAR
     # Hex(2, -1) lies on the line through the corner between hexsides 0 and 1.
-    assert wedges_of(O, Hex(2, -1)) == (0, 1)
-    assert arc_of(O, f, Hex(2, -1)) is Arc.FLANK
-    assert arc_of(O, f, Hex(2, -1), firer="unit") is Arc.FRONT
+    assert wedges_of(ORIGIN, Hex(2, -1)) == (0, 1)
+    assert arc_of(ORIGIN, f, Hex(2, -1)) is Arc.FLANK
+    assert arc_of(ORIGIN, f, Hex(2, -1), firer="unit") is Arc.FRONT
     # Vertex facing 0: boundary between FRONT (wedge 1) and FLANK (wedge 2) is the line through Hex(1, -2).
-    assert wedges_of(O, Hex(1, -2)) == (1, 2)
-    assert arc_of(O, VertexFacing(0), Hex(1, -2)) is Arc.FLANK
-    assert arc_of(O, VertexFacing(0), Hex(1, -2), firer="unit") is Arc.FRONT
+    assert wedges_of(ORIGIN, Hex(1, -2)) == (1, 2)
+    assert arc_of(ORIGIN, VertexFacing(0), Hex(1, -2)) is Arc.FLANK
+    assert arc_of(ORIGIN, VertexFacing(0), Hex(1, -2), firer="unit") is Arc.FRONT
 
 
 def test_same_hex_is_an_error():
     """The unit's own hex has no arc."""
     with pytest.raises(ValueError):
-        arc_of(O, HexsideFacing(0), O)
+        arc_of(ORIGIN, HexsideFacing(0), ORIGIN)
     with pytest.raises(ValueError):
-        in_fire_arc(O, HexsideFacing(0), O)
+        in_fire_arc(ORIGIN, HexsideFacing(0), ORIGIN)
 
 
 def test_fire_arc_widths():
     """Width 1 is the 60-degree wedge, 3 the front half, with boundary lines inside."""
     f = HexsideFacing(0)
-    assert in_fire_arc(O, f, Hex(4, -1))
-    assert in_fire_arc(O, f, Hex(2, -1))  # boundary counts as inside
-    assert in_fire_arc(O, f, Hex(1, 1))  # the other boundary (q == r)
-    assert not in_fire_arc(O, f, Hex(1, -1))
-    assert in_fire_arc(O, f, Hex(1, -1), width=3)
-    assert not in_fire_arc(O, f, Hex(-1, 0), width=3)
-    assert in_fire_arc(O, f, Hex(-1, 0), width=6)
+    assert in_fire_arc(ORIGIN, f, Hex(4, -1))
+    assert in_fire_arc(ORIGIN, f, Hex(2, -1))  # boundary counts as inside
+    assert in_fire_arc(ORIGIN, f, Hex(1, 1))  # the other boundary (q == r)
+    assert not in_fire_arc(ORIGIN, f, Hex(1, -1))
+    assert in_fire_arc(ORIGIN, f, Hex(1, -1), width=3)
+    assert not in_fire_arc(ORIGIN, f, Hex(-1, 0), width=3)
+    assert in_fire_arc(ORIGIN, f, Hex(-1, 0), width=6)
     with pytest.raises(ValueError):
-        in_fire_arc(O, f, Hex(1, 0), width=2)
+        in_fire_arc(ORIGIN, f, Hex(1, 0), width=2)
 
 
 def test_turning():
@@ -72,16 +72,16 @@ def test_turning():
 @given(hexes, st.integers(0, 5), st.integers(-6, 6))
 def test_arcs_rotate_with_the_unit(target, facing, k):
     """Rotating the target and the facing together keeps the arc."""
-    turned = target.rotate(O, k)
+    turned = target.rotate(ORIGIN, k)
     for f in (HexsideFacing(facing), VertexFacing(facing)):
         for firer in ("other", "unit"):
-            assert arc_of(O, f, target, firer=firer) == arc_of(O, f.turned(k), turned, firer=firer)
+            assert arc_of(ORIGIN, f, target, firer=firer) == arc_of(ORIGIN, f.turned(k), turned, firer=firer)
 
 
 @given(hexes)
 def test_wedges_partition(target):
     """Every hex lies in one wedge, or two adjacent ones on a corner line."""
-    w = wedges_of(O, target)
+    w = wedges_of(ORIGIN, target)
     assert len(w) in (1, 2)
     if len(w) == 2:
         assert (w[1] - w[0]) % 6 in (1, 5)

@@ -1,5 +1,7 @@
 """Tests for axial hex coordinates."""
 
+from itertools import pairwise
+
 import networkx as nx
 import pytest
 from hypothesis import given
@@ -130,7 +132,7 @@ def test_line_properties(a, b):
     for line in hex_line_pair(a, b):
         assert len(line) == a.distance(b) + 1
         assert line[0] == a and line[-1] == b
-        assert all(p.distance(q) == 1 for p, q in zip(line, line[1:]))
+        assert all(p.distance(q) == 1 for p, q in pairwise(line))
 
 
 def test_line_tie_break():

@@ -17,7 +17,7 @@ from wargamekit.geometry import (
 @pytest.fixture
 def lmap():
     m = LocaleMap()
-    for i, cap in zip("ABCDE", (2, 3, 1, 2, 4)):
+    for i, cap in zip("ABCDE", (2, 3, 1, 2, 4), strict=True):
         m.add_locale(Locale(i, f"Locale {i}", cap, 0))
     m.add_approach(Approach("A", "B", ApproachWidth.NARROW, 1))
     m.add_approach(Approach("B", "A", ApproachWidth.WIDE, 0))

@@ -145,6 +145,7 @@ def test_aig_3_1_worked_example():
         side = turn.actors[0]
         # each player picks its leaders alphabetically, as in the example
         chosen = sorted(activation.candidates)[0]
+        assert leaders[chosen][0] == side
         order.append(chosen)
         activation.activate(chosen)
     assert "".join(order) == "AXBYCZDEK"

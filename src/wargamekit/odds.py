@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import numpy as np
 from attrs import define, field, frozen
 
-from .dice import Dice, Die
+from .dice import D6, Dice, Die
 
 __all__ = [
     "BranchLimitError",
@@ -197,7 +197,7 @@ class SumDistribution(Mapping[int, Fraction]):
         return f"SumDistribution({dict(self.items())!r})"
 
 
-def sum_distribution(n: int, die: Die = Die(1, 6), *, modifier: int = 0) -> SumDistribution:
+def sum_distribution(n: int, die: Die = D6, *, modifier: int = 0) -> SumDistribution:
     """Exact distribution of the sum of ``n`` identical dice plus ``modifier``, by convolution.
 
     >>> sum_distribution(2)[7]

@@ -9,7 +9,6 @@ import sys
 import time
 
 from wargamekit import Game, RandomBot
-
 from wargamekit_skirmish import Skirmish
 from wargamekit_skirmish.bots import GreedyBot
 

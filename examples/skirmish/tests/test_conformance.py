@@ -6,7 +6,6 @@ from click.testing import CliRunner
 
 from wargamekit import Game, RandomBot, ScriptedDice, hookimpl, installed_rulesets, plugin_manager
 from wargamekit.testing import check_ruleset
-
 from wargamekit_skirmish import Skirmish
 from wargamekit_skirmish.bots import GreedyBot, expected_steps
 from wargamekit_skirmish.fire import Shot

@@ -6,11 +6,10 @@ import pytest
 
 from wargamekit import ScriptedDice, odds
 from wargamekit.geometry import Arc
-
 from wargamekit_skirmish.fire import Effect, Shot, resolve_fire, shot_at, targets, visible
+from wargamekit_skirmish.ruleset import Skirmish
 from wargamekit_skirmish.scenario import parse_hex
 from wargamekit_skirmish.state import HILL, WOODS, SkirmishState, Unit, initial_state
-from wargamekit_skirmish.ruleset import Skirmish
 
 
 def two_unit_state(firer_hex="0303", target_hex="0603", facing=0, target_facing=3) -> SkirmishState:

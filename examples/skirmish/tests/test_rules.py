@@ -3,7 +3,6 @@
 import pytest
 
 from wargamekit import Game, InvalidChoiceError, ScriptedDice
-
 from wargamekit_skirmish import Skirmish
 from wargamekit_skirmish.movement import destinations
 from wargamekit_skirmish.scenario import hex_label, parse_hex

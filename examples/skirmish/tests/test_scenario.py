@@ -3,7 +3,6 @@
 import pytest
 
 from wargamekit import Game, ScenarioError
-
 from wargamekit_skirmish import Skirmish
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from wargamekit import Game, ScriptedDice
 from wargamekit.players import resolve_labels
 from wargamekit_maneuver_locale import ManeuverLocale

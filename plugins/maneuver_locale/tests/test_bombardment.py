@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import IllegalChoiceError
 from wargamekit_maneuver_locale import rules
 

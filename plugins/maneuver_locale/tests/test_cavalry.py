@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import IllegalChoiceError
 
 EDGES = [("w", "c"), ("c", "e")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import Game, RandomBot
 from wargamekit.testing import check_ruleset, play_random_game
 from wargamekit_maneuver_locale.bots import HeuristicBot

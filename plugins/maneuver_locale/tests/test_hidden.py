@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from wargamekit_maneuver_locale import ManeuverLocale
+
 from wargamekit.testing import play_random_game
+from wargamekit_maneuver_locale import ManeuverLocale
 
 ASSAULT = "assault from C approach against the blocking approach of E (1 command)"
 

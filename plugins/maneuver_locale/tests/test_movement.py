@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import IllegalChoiceError
 
 # w - c - e, and n above c. Austria in w, France in e.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+
 from wargamekit.geometry.locale import ApproachWidth
 from wargamekit_maneuver_locale import Combatant, preview_assault
 from wargamekit_maneuver_locale.scenario import Arm

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+
 from wargamekit import Game, ScenarioError
 from wargamekit.geometry.locale import ApproachWidth, RoadClass
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import argparse
 
+from wargamekit import Game, RandomBot
 from wargamekit_mttt_rpg import MtttRpg
 from wargamekit_mttt_rpg.bots import HeuristicBot
-
-from wargamekit import Game, RandomBot
 
 
 def measure(scene: str, bot_side: str, games: int, seed: int = 0, interrupts: bool = True) -> dict[str, int]:

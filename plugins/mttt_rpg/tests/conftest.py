@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wargamekit_mttt_rpg import MtttRpg
-from wargamekit_mttt_rpg.scenario import build_scene
 
 from wargamekit import Choose, ChooseSubset, InterruptStack, ScriptedDice
 from wargamekit.decisions import Decision
+from wargamekit_mttt_rpg import MtttRpg
+from wargamekit_mttt_rpg.scenario import build_scene
 
 
 class Harness:

@@ -2,6 +2,8 @@
 
 from fractions import Fraction
 
+from wargamekit import ScriptedDice
+from wargamekit.odds import distribution
 from wargamekit_mttt_rpg.attack import (
     AttackProfile,
     DefenseProfile,
@@ -12,9 +14,6 @@ from wargamekit_mttt_rpg.attack import (
     roll_raw_damage,
     withering_damage,
 )
-
-from wargamekit import ScriptedDice
-from wargamekit.odds import distribution
 
 SWORD = AttackProfile(accuracy=9, dice=2, sides=10, damage_bonus=4, penetration=1, initiative=12)
 PASSIVE = DefenseProfile(mode="passive", value=18, toughness=3, protection=2)

@@ -1,9 +1,8 @@
 """The heuristic bot: exact-odds attack choice, and a quick check that it beats the random bot."""
 
+from wargamekit import Game, RandomBot
 from wargamekit_mttt_rpg import MtttRpg
 from wargamekit_mttt_rpg.bots import HeuristicBot, attack_value
-
-from wargamekit import Game, RandomBot
 
 
 def test_bot_prefers_decisive_only_with_initiative_to_spend(make):

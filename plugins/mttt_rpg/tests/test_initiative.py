@@ -1,5 +1,6 @@
 """Initiative (先导度): join battle, withering transfer, crash, break and reversal."""
 
+from wargamekit import ScriptedDice
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.combat_round import round_start
 from wargamekit_mttt_rpg.damage import (
@@ -9,8 +10,6 @@ from wargamekit_mttt_rpg.damage import (
 )
 from wargamekit_mttt_rpg.defense import defense_profile, passive_defense
 from wargamekit_mttt_rpg.initiative import join_battle
-
-from wargamekit import ScriptedDice
 
 
 def start(h, unit, value):

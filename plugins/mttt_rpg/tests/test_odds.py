@@ -1,9 +1,9 @@
 """Exact odds before committing (Python and ``wargamekit odds mttt_rpg``), and the terminal summary."""
 
 from click.testing import CliRunner
-from wargamekit_mttt_rpg import MtttRpg, preview_attack
 
 from wargamekit import Game
+from wargamekit_mttt_rpg import MtttRpg, preview_attack
 
 
 def test_preview_matches_the_attack_label_and_sums_to_one():

@@ -1,10 +1,9 @@
 """The combat flow (战斗流程): preparation, the three phases, turn order, joining, wait, aim, ready."""
 
+from wargamekit import Choose, Game, ScriptedDice
 from wargamekit_mttt_rpg import MtttRpg
 from wargamekit_mttt_rpg.combat_round import round_start
 from wargamekit_mttt_rpg.initiative import set_initiative
-
-from wargamekit import Choose, Game, ScriptedDice
 
 
 def drive(game, answers):

@@ -1,10 +1,10 @@
 """Scenario files, the conformance check (interrupts on and off) and determinism."""
 
 import pytest
-from wargamekit_mttt_rpg import MtttRpg
 
 from wargamekit import Game, ScenarioError
 from wargamekit.testing import check_ruleset, play_random_game
+from wargamekit_mttt_rpg import MtttRpg
 
 RULESET = MtttRpg()
 
@@ -58,9 +58,8 @@ def test_bad_scenarios_name_the_path(changes, path, message):
 
 def test_illegal_decisive_attack_while_crashed_is_refused_naming_the_rule():
     """先导崩溃: a decisive attack in crash is never offered, and the action itself refuses it."""
-    from wargamekit_mttt_rpg.combat_actions import Action, perform
-
     from wargamekit import IllegalChoiceError
+    from wargamekit_mttt_rpg.combat_actions import Action, perform
 
     game = Game.new(RULESET, "duel", seed=2, options={"interrupts": False})
     akari = game.state.unit("akari")

@@ -1,11 +1,10 @@
 """Strategic warfare (战术对决): the opposed roll, thresholds and the six tactics."""
 
+from wargamekit import ScriptedDice
 from wargamekit_mttt_rpg import movement
 from wargamekit_mttt_rpg.battle_groups import group_rout_pool
 from wargamekit_mttt_rpg.defense import defense_profile
 from wargamekit_mttt_rpg.warfare import TACTICS, resolve_warfare, strategic_warfare
-
-from wargamekit import ScriptedDice
 
 
 def test_thresholds():

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+
 from wargamekit import Game, ScriptedDice
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.maps import FACING_NAMES, label_hex

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import Game, RandomBot
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.bots import HeuristicBot

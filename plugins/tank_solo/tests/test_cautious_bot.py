@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+
 from wargamekit import Choose, Game, Option
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.bots import HeuristicBot

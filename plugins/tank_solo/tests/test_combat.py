@@ -4,6 +4,7 @@ multi-turret guns (作战阶段 1-3; 标准规则修改部分 5; 特殊规则 5,
 from __future__ import annotations
 
 import pytest
+
 from wargamekit_tank_solo.maps import hex_label
 
 

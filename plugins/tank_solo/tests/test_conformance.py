@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit.testing import check_ruleset
 from wargamekit_tank_solo import TankSolo
 

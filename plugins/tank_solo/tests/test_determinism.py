@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import Game, RandomBot
 from wargamekit.errors import IllegalChoiceError, InvalidChoiceError
 from wargamekit_tank_solo import TankSolo

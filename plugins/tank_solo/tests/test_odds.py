@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+
 from wargamekit_tank_solo import TankSolo, hit_and_kill
 
 

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from wargamekit import Game, ScriptedDice
-from wargamekit_tank_solo.maps import hex_label
 from wargamekit_tank_solo import TankSolo
+from wargamekit_tank_solo.maps import hex_label
 from wargamekit_tank_solo.scenario import TankSoloScenario, budget_for, force_problem
 
 RULESET = TankSolo()
@@ -126,7 +126,6 @@ def test_special_rounds_are_hidden_from_the_opponent(pick):
 def test_special_round_loadout_is_hidden_from_the_opponent_log():
     """开场阶段 3: the special rounds are loaded in secret — the other side's log never names them."""
     from wargamekit.testing import play_random_game
-
     from wargamekit_tank_solo.ruleset import TankSolo
     from wargamekit_tank_solo.special_rounds import KIND_NAMES
 

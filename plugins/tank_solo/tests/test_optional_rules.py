@@ -4,6 +4,7 @@ ammunition shortage (特殊规则 8-12); special-round kills and the veteran gun
 from __future__ import annotations
 
 import pytest
+
 from wargamekit.errors import ScenarioError
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.combat import can_fire_now, hit_modifier

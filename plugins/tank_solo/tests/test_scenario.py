@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wargamekit import Game
 from wargamekit.errors import ScenarioError
 from wargamekit_tank_solo import TankSolo

@@ -549,7 +549,7 @@ class HexMap:
         dist = np.asarray(dist)
         hits = np.flatnonzero(dist <= allowance)
         axial = offset_to_axial(np.column_stack((hits // hh + c0, hits % hh + r0)), self.layout)
-        return {Hex(q, r): c for (q, r), c in zip(axial.tolist(), dist[hits].tolist())}
+        return {Hex(q, r): c for (q, r), c in zip(axial.tolist(), dist[hits].tolist(), strict=True)}
 
     def shortest_path(self, start: Hex, goal: Hex, unit_type: str, *, blocked: HexSelection = None,
                       stop: HexSelection = None) -> Path | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from itertools import pairwise
 
 import networkx as nx
 from attrs import define, field, frozen
@@ -165,7 +166,7 @@ class LocaleMap:
             NotAdjacentError: If two consecutive locales are not adjacent.
         """
         road = Road(road_class, tuple(locales))
-        for a, b in zip(road.locales, road.locales[1:]):
+        for a, b in pairwise(road.locales):
             self._edge(a, b)["roads"].add(road_class)
         return road
 

@@ -225,7 +225,7 @@ def render_hex_map(
         widths = [_svg.badge_width(m.text, font) for m in items]
         gap = font * 0.3
         x = cx - (sum(widths) + gap * (len(items) - 1)) / 2
-        for marker, w in zip(items, widths):
+        for marker, w in zip(items, widths, strict=True):
             group, _ = _svg.badge(x + w / 2, cy + _label_drop(lay) * 0.98, marker.text, font, fill=marker.color,
                                   text_color=marker.text_color, class_="marker", data_hex=label_of(h))
             marker_group.append(group)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from wargamekit import Decision, PlayerView, RandomBot, odds
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc, wedges_of
-
 from wargamekit_skirmish import fire
 from wargamekit_skirmish.ruleset import ACTIVATE, FACE, FIRE, MOVE, REACT
 from wargamekit_skirmish.state import SkirmishState, Unit
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected_steps(shot: fire.Shot) -> float:
     """Exact expected steps a shot removes (from :func:`wargamekit.odds.distribution`)."""
     return float(odds.expectation(odds.distribution(fire.resolve_fire, shot)))

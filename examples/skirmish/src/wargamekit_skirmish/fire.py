@@ -12,7 +12,6 @@ from attrs import frozen
 
 from wargamekit import Dice
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
-
 from wargamekit_skirmish.state import WOODS, SkirmishState, Unit
 
 #: 5.1 A unit fires into its front half: the 3 hexsides centred on the one it faces.

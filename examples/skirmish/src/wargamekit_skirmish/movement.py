@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from wargamekit.geometry import Hex
-
 from wargamekit_skirmish.state import SkirmishState, Unit
 
 #: 4.2 Facing: hexside numbers on this flat-top map, as a player reads them.

@@ -6,7 +6,6 @@ import click
 
 from wargamekit import odds
 from wargamekit.geometry import Arc
-
 from wargamekit_skirmish.fire import Shot, resolve_fire
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from wargamekit.geometry import HexsideFacing
 from wargamekit.render import Marker, UnitGlyph, render_hex_map
-
 from wargamekit_skirmish.state import CLEAR_CODE, HILL, WOODS, SkirmishState
 
 COLORS = {CLEAR_CODE: "#ece6c9", WOODS: "#7da65d", HILL: "#c9a66b"}

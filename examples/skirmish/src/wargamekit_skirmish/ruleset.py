@@ -10,7 +10,6 @@ import attrs
 
 from wargamekit import Choose, Decision, Game, Outcome, Player, Response, Ruleset
 from wargamekit.sequencing import AlternatingImpulses, PlayerTurns
-
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
 from wargamekit_skirmish.state import SkirmishState, Unit, initial_state

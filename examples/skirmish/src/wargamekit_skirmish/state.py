@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from attrs import define, field
 
-from wargamekit.geometry import CLEAR, HINDERING, BLOCKING, Hex, HexMap, TerrainTable, TerrainType
-
+from wargamekit.geometry import BLOCKING, CLEAR, HINDERING, Hex, HexMap, TerrainTable, TerrainType
 from wargamekit_skirmish.scenario import LAYOUT, SkirmishScenario, parse_hex
 
 CLEAR_CODE, WOODS, HILL = 0, 1, 2

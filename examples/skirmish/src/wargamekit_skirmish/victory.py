@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from wargamekit import Outcome
-
 from wargamekit_skirmish.state import SkirmishState
 
 

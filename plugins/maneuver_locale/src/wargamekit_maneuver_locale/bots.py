@@ -21,8 +21,8 @@ from wargamekit.decisions import Answer
 from wargamekit.geometry.locale import ApproachWidth
 
 from . import rules
-from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
 from .assault import HIDDEN_GUESS, assault_preview
+from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
 from .resolution import Combatant, leading_limit, legal_leading_sets
 from .scenario import Arm
 from .state import GameState, Piece

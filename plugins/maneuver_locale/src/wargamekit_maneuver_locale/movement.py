@@ -24,9 +24,11 @@ cavalry move onto an approach is part of the move that entered the locale (no ex
 from __future__ import annotations
 
 from collections.abc import Generator
+from itertools import pairwise
 from typing import Any
 
 from attrs import frozen
+
 from wargamekit import Choose, Game, Option
 from wargamekit.geometry.locale import RoadClass
 
@@ -208,7 +210,7 @@ def road_moves(state: GameState, side: str) -> dict[str, list[RoadMove]]:
             continue
         best: dict[str, RoadMove] = {}
         for path in _road_paths(state, p.locale, side):
-            primary = all(RoadClass.PRIMARY in state.board.road_classes(a, b) for a, b in zip(path, path[1:]))
+            primary = all(RoadClass.PRIMARY in state.board.road_classes(a, b) for a, b in pairwise(path))
             cost = 0 if primary else 1
             if cost > state.commands:
                 continue

@@ -7,6 +7,7 @@ artillery 1), comma-separated.
 from __future__ import annotations
 
 import click
+
 from wargamekit.geometry.locale import ApproachWidth
 
 from .resolution import Combatant, preview_assault

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from attrs import frozen
+
 from wargamekit.geometry.locale import ApproachWidth
 
 from .scenario import Arm

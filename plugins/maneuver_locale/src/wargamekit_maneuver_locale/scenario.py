@@ -12,8 +12,10 @@ cross-field checks (unknown locales, missing approaches, over-full locales), eac
 from __future__ import annotations
 
 import enum
+from itertools import pairwise
 
 from attrs import frozen
+
 from wargamekit.errors import ScenarioError
 from wargamekit.geometry.locale import ApproachWidth, RoadClass
 
@@ -197,7 +199,7 @@ def validate(s: ManeuverScenario, *, sides: tuple[str, ...], source: str | None 
     for i, road in enumerate(s.roads):
         if len(road.locales) < 2:
             raise _fail("a road needs at least two locales", f"$.roads[{i}].locales", source)
-        for j, (a, b) in enumerate(zip(road.locales, road.locales[1:])):
+        for j, (a, b) in enumerate(pairwise(road.locales)):
             for k, loc_id in ((j, a), (j + 1, b)):
                 if loc_id not in ids:
                     raise _fail(f"unknown locale {loc_id!r}", f"$.roads[{i}].locales[{k}]", source)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import networkx as nx
 from attrs import define, field, frozen
+
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
 
 from .scenario import Arm, ManeuverScenario

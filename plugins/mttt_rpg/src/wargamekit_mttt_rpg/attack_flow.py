@@ -3,7 +3,8 @@ guard (护卫), defense (防御) and damage (伤害) — the application side of
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from attrs import evolve
 

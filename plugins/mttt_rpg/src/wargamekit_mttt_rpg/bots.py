@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
 from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, SeededBot, YesNo
 from wargamekit.decisions import Answer, Decision
 

@@ -6,7 +6,8 @@ battle group (−1 initiative) are paid in initiative instead and leave the stan
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from attrs import field, frozen
 

@@ -4,7 +4,8 @@ magnitude for battle groups; helplessness (无助), distortion points and chaos 
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from .battle_groups import damage_magnitude, decisive_magnitude_bonus
 from .initiative import (

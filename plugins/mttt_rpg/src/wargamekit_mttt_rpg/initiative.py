@@ -7,7 +7,8 @@ resource withering attacks fight over. Its track is the core
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from wargamekit import Choose
 from wargamekit.dice import Dice

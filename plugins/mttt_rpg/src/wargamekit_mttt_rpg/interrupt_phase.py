@@ -15,7 +15,8 @@ windows poll nobody; mandatory turn responses (轮响应) still resolve.
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from attrs import frozen
 

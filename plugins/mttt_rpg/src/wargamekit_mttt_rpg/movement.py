@@ -10,7 +10,8 @@ provisional). Withdraw (逃脱) is an extended agility pool roll.
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from attrs import frozen
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Generator
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
 
 from wargamekit import Outcome, Ruleset
 from wargamekit.decisions import Decision

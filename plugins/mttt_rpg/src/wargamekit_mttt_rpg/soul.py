@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from wargamekit import Choose, ChooseNumber, YesNo
 

@@ -14,7 +14,8 @@ WarfareOutcome(winner='a', tactic='ambush', a_successes=4, b_successes=1)
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from attrs import frozen
 

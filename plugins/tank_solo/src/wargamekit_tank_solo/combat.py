@@ -11,6 +11,7 @@ from collections.abc import Generator
 from typing import Any
 
 from attrs import frozen
+
 from wargamekit import Choose, Option, Outcome, YesNo
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 

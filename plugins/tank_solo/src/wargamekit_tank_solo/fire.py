@@ -23,6 +23,7 @@ from fractions import Fraction
 from functools import cache
 
 from attrs import frozen
+
 from wargamekit.dice import Dice
 from wargamekit.odds import distribution
 

@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 from attrs import evolve, frozen
+
 from wargamekit.geometry import Hex
 
 from .maps import facing_name, hex_label

@@ -8,6 +8,7 @@ renderer :func:`wargamekit.render.render_hex_map`.
 from __future__ import annotations
 
 from attrs import frozen
+
 from wargamekit.geometry import HexsideFacing
 from wargamekit.render import Marker, UnitGlyph, render_hex_map
 

@@ -13,6 +13,7 @@ and the ``duel`` scenario build exact positions; ``wrecks`` lists hexes holding 
 from __future__ import annotations
 
 from attrs import field, frozen
+
 from wargamekit.errors import ScenarioError
 from wargamekit.geometry import HexLabelError
 

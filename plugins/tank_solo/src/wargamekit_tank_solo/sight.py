@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 
 import numpy as np
+
 from wargamekit.geometry import BLOCKING, CLEAR, Hex
 
 from .maps import TERRAIN_LETTERS, load_map

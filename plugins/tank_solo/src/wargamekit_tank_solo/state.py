@@ -6,6 +6,7 @@ All mutable state is here; rules read and change it, resolution functions never 
 from __future__ import annotations
 
 from attrs import define, field
+
 from wargamekit.geometry import Hex
 
 from .maps import Map, facing_name, hex_label, load_map

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Literal
 
 from attrs import field, frozen
+
 from wargamekit.scenario import read_toml_text, structure
 
 __all__ = [

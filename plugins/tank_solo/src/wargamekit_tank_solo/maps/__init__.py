@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 
 from attrs import frozen
+
 from wargamekit.errors import ScenarioError
 from wargamekit.geometry import BLOCKING, CLEAR, Hex, HexMap, OffsetLayout, TerrainTable, TerrainType
 from wargamekit.scenario import read_toml_text, structure
