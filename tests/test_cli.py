@@ -432,6 +432,7 @@ def test_odds_unknown_ruleset():
         (["play", "cli_race", "--players", "bot,wizard"], ["no player kind 'wizard'", "always_roll"]),
         (["play", "dice_race", "--svg", "x.svg"], ["cannot draw SVG"]),
         (["play", "cli_race", "--seed", "many"], ["'many'"]),
+        (["play", "cli_race", "--seed", "-1"], ["--seed", "-1"]),
         (["play"], ["Missing argument 'RULESET'"]),
         (["play", "cli_race", "--colour"], ["No such option '--colour'"]),
         (["castle"], ["No such command 'castle'"]),
@@ -466,6 +467,7 @@ def test_unwritable_save_is_one_error_line(tmp_path):
     [
         ("not json", "not JSON"),
         ('{"format": 1}', "$"),
+        ("[1, 2]", "$: expected a table (an object), got list"),
     ],
 )
 def test_bad_save_is_one_error_line(tmp_path, content, fragment):
@@ -494,6 +496,22 @@ def test_save_that_does_not_replay(tmp_path):
     data = json.loads(save.read_text())
     save.write_text(json.dumps({**data, "choices": [7]}))
     assert_bad_input(run("replay", str(save)), "$.choices[0]")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "fragment"),
+    [
+        ("seed", -1, "seed must be a whole number 0 or more"),
+        ("options", {"doubles": "yes"}, "option 'doubles': expected bool"),
+    ],
+)
+def test_save_with_a_bad_seed_or_option_is_one_error_line(tmp_path, field, value, fragment):
+    """A save whose seed numpy refuses, or whose option has the wrong kind, is one error line."""
+    save = tmp_path / "game.json"
+    run("play", "cli_race", "--seed", "1", "--quiet", "--save", str(save))
+    data = json.loads(save.read_text())
+    save.write_text(json.dumps({**data, field: value}))
+    assert_bad_input(run("replay", str(save)), fragment)
 
 
 def test_missing_save(tmp_path):

@@ -267,3 +267,39 @@ def test_secret_decisions_are_logged_only_for_the_chooser():
     game.answer(0)
     assert any("HESH" in e.text for e in game.view("a").log)
     assert not any("HESH" in e.text for e in game.view("b").log)
+
+
+def test_ruleset_failing_on_an_answer_leaves_the_game_as_before():
+    """Not only IllegalChoiceError: any error the ruleset raises on an answer (here the dice
+    script running out) rebuilds the game to before the answer, so it can go on."""
+    from wargamekit.dice import DiceScriptError
+
+    game = Game.new(RACE, dice=ScriptedDice([1, 1]))
+    before = (game.log_text(), list(game.choices), game.state.totals.copy(), game.pending)
+    with pytest.raises(DiceScriptError):
+        game.answer(0)  # red rolls: no face left in the script
+    assert (game.log_text(), list(game.choices), game.state.totals.copy(), game.pending) == before
+    game.answer(1)  # banking rolls nothing: the procedure is alive
+    assert game.pending.side == "blue"
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
+def test_bad_seed_is_refused(seed):
+    """A seed numpy cannot use is refused with a clear error, not a numpy traceback."""
+    with pytest.raises(InvalidChoiceError, match="seed must be a whole number 0 or more"):
+        Game.new(RACE, seed=seed)
+
+
+def test_numpy_seed_and_options_save_as_plain_json():
+    """numpy scalars given as seed or option values are saved as plain JSON numbers/bools."""
+    np = pytest.importorskip("numpy")
+    game = Game.new(RACE, seed=np.int64(5), options={"doubles": np.bool_(True)})
+    data = json.loads(game.save().to_json())
+    assert data["seed"] == 5 and data["options"]["doubles"] is True
+    assert Game.load(game.save(), rulesets={RACE.name: RACE}).log_text() == game.log_text()
+
+
+def test_option_of_the_wrong_kind_is_refused():
+    """A true/false rule given "yes" is refused, naming the option (it would pass as truthy)."""
+    with pytest.raises(InvalidChoiceError, match="option 'doubles': expected bool"):
+        Game.new(RACE, options={"doubles": "yes"})

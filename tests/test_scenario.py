@@ -100,3 +100,18 @@ def test_validator_reasons_reach_the_message():
         structure([{"drill": "poor"}, {"drill": "superb"}], list[Group])
     assert err.value.path == "$[1]"  # attrs validators run in __init__: the class is the path
     assert "'drill' must be in ['poor', 'average', 'elite'] (got 'superb')" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "got"),
+    [
+        ([1, 2], "$", "list"),
+        ({"title": "t", "turns": 1, "sides": [3]}, "$.sides[0]", "int"),
+        ({"title": "t", "turns": 1, "sides": [{"name": "n", "units": ["Guard"]}]}, "$.sides[0].units[0]", "str"),
+    ],
+)
+def test_a_value_where_a_table_belongs_names_the_path(data, path, got):
+    """A list or a number where a table belongs says so, not "'list' object has no attribute"."""
+    with pytest.raises(ScenarioError) as info:
+        structure(data, Battle, source="f.toml")
+    assert str(info.value) == f"f.toml: {path}: expected a table (an object), got {got}"

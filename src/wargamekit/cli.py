@@ -464,7 +464,9 @@ def rulesets() -> None:
 @cli.command()
 @click.argument("ruleset_name", metavar="RULESET")
 @click.option("--scenario", metavar="FILE_OR_NAME", help="A bundled scenario's name or a TOML file.")
-@click.option("--seed", type=int, help="The dice seed (default: a random one, printed).")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="The dice seed, 0 or more (default: a random one, printed)."
+)
 @_players_option
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set an optional rule (TOML value: true, 3, \"text\").")
 @_save_option

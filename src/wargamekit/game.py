@@ -6,8 +6,9 @@ replay it. Nothing depends on hash order or wall time, so the same inputs give a
 byte-identical log.
 
 An answer is checked against the pending decision *before* anything changes. If the ruleset
-itself rejects a choice deeper down (raising :class:`~wargamekit.errors.IllegalChoiceError`),
-the game is rebuilt by replay to exactly the state before the answer, and the error re-raised.
+itself rejects a choice deeper down (raising :class:`~wargamekit.errors.IllegalChoiceError`), or
+fails in any other way, the game is rebuilt by replay to exactly the state before the answer,
+and the error re-raised.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from attrs import define, field, frozen
 
 from .decisions import Answer, Decision
@@ -48,6 +50,29 @@ SAVE_FORMAT = 1
 
 class GameOverError(WargamekitError, ValueError):
     """An answer was given after the game ended."""
+
+
+def same_kind(value: Any, default: Any) -> bool:
+    """Whether an option's ``value`` has the kind of its ``default`` (a number for a float
+    rule, a bool only for a bool rule; anything when the default is ``None``)."""
+    if default is None:
+        return True
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def _plain(value: Any) -> Any:
+    # numpy scalars (np.bool_, np.int64) would not serialise into a save.
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidChoiceError(f"the seed must be a whole number 0 or more, got {seed!r}")
+    return int(seed)
 
 
 @frozen
@@ -207,15 +232,23 @@ class Game:
         else:
             scenario_name = None
             data = dict(scenario)
+        seed = _check_seed(seed)
         structured = ruleset.load_scenario(data, source=scenario_name)
         known = dict(ruleset.options())
-        given = dict(options or {})
+        given = {name: _plain(value) for name, value in (options or {}).items()}
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise InvalidChoiceError(
                 f"ruleset {ruleset.name!r} has no option {', '.join(map(repr, unknown))}; "
                 f"it has {sorted(known)}"
             )
+        for name, value in given.items():
+            # A save or caller giving "yes" for a true/false rule must not pass as truthy.
+            if not same_kind(value, known[name]):
+                raise InvalidChoiceError(
+                    f"ruleset {ruleset.name!r} option {name!r}: expected "
+                    f"{type(known[name]).__name__} like {known[name]!r}, got {value!r}"
+                )
         merged = {**known, **given}
         template = copy.deepcopy(dice) if dice is not None else None
         game = cls(
@@ -311,7 +344,10 @@ class Game:
             GameOverError: the game has ended.
             NotYourTurnError: ``side`` is not the side being asked.
             InvalidChoiceError: the answer cannot be read.
-            IllegalChoiceError: the rules forbid it; the game is exactly as before.
+            IllegalChoiceError: the rules forbid it.
+
+        Whatever is raised, the game is exactly as before the answer (if the ruleset raised,
+        it is rebuilt by replay).
         """
         decision = self.pending
         if decision is None:
@@ -333,7 +369,9 @@ class Game:
         )
         try:
             self._advance(value)
-        except IllegalChoiceError:
+        except Exception:
+            # Whatever stopped the procedure (a rule refusing the choice, a scripted die
+            # running out, a bug) left the state half-changed and the procedure dead: rebuild.
             self._unannounced = outer
             self._rebuild(self.choices[:before])
             raise

@@ -65,12 +65,20 @@ converter.register_structure_hook(str, _strict_str)
 converter.register_structure_hook(bool, _strict_bool)
 
 
+def _not_a_table(exc: BaseException) -> str | None:
+    # cattrs structures a class from anything with ``.keys()``; a list or a number where a
+    # table belongs fails with "'list' object has no attribute 'keys'", which names nothing.
+    if isinstance(exc, AttributeError) and exc.name == "keys" and exc.obj is not None:
+        return f"expected a table (an object), got {type(exc.obj).__name__}"
+    return None
+
+
 def _format_exception(exc: BaseException, type_: type | None) -> str:
     # A validator's ValueError carries the rule's own reason ("drill must be poor, average or
     # elite"); cattrs' default would reduce it to "invalid value".
     if type(exc) is ValueError and str(exc):
         return f"invalid value: {exc}"
-    return cattrs.v.format_exception(exc, type_)
+    return _not_a_table(exc) or cattrs.v.format_exception(exc, type_)
 
 
 def structure(data: Any, cls: type[T], *, source: str | None = None) -> T:
@@ -81,7 +89,7 @@ def structure(data: Any, cls: type[T], *, source: str | None = None) -> T:
         messages = (
             cattrs.transform_error(exc, path="$", format_exception=_format_exception)
             if isinstance(exc, cattrs.BaseValidationError)
-            else [str(exc)]
+            else [_not_a_table(exc) or str(exc)]
         )
         first = messages[0] if messages else str(exc)
         message, _, path = first.rpartition(" @ ")
