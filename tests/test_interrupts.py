@@ -173,3 +173,27 @@ def test_poll_order_follows_the_ruleset(order):
         InterruptStack().window("x", order, lambda s, p: [spell(f"{s}!", s, log)]), ["pass", "pass"]
     )
     assert [side for side, _ in asked] == order
+
+
+def test_equal_triggered_effects_are_each_pushed_once():
+    """Two triggered effects equal as values (same name, controller, no key) but resolving
+    differently: the one the controller picks goes on the stack, and the other one too."""
+    log: list[str] = []
+    first = Response("ward", "a", resolve=lambda: log.append("first"))
+    second = Response("ward", "a", resolve=lambda: log.append("second"))
+    assert first == second
+    stack = InterruptStack()
+    procedure = stack.push_triggered([first, second], ["a"])
+    decision = next(procedure)
+    with pytest.raises(StopIteration):
+        procedure.send(decision.options[1].value)  # push the second first
+    assert [item.resolve for item in stack.items] == [second.resolve, first.resolve]
+
+
+@pytest.mark.parametrize("floor", [-1, 2])
+def test_floor_outside_the_stack_is_refused(floor):
+    """A floor above the top (or below the bottom) would leave items that never resolve."""
+    stack = InterruptStack()
+    stack.push(spell("ward", "a", []))
+    with pytest.raises(ValueError, match=f"floor {floor} is outside the stack"):
+        next(stack.window("turn start", ["a"], lambda s, p: [], floor=floor))

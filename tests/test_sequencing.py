@@ -168,3 +168,47 @@ def test_aig_lowest_value_first_without_roll_when_one_side():
     activation = LeaderActivation({"A": ("jia", 3), "X": ("yi", 1)}, ("jia", "yi"))
     turn = activation.next_turn()
     assert turn.actors == ("yi",) and activation.candidates == ("X",)
+
+
+def test_aig_5_4_failed_seize_keeps_the_seized_turn():
+    """AIG 5.4.1: a failed seize flips the seizer; the side still activates a candidate, and
+    the alternation goes on as if nothing had happened."""
+    leaders = {"A": ("jia", 2), "B": ("jia", 2), "X": ("yi", 2), "S": ("jia", 6)}
+    activation = LeaderActivation(leaders, ("jia", "yi"))
+    assert activation.next_turn(ScriptedDice([7, 2])).actors == ("jia",)
+    activation.activate("S")  # the seize by S failed: S is flipped
+    assert activation.candidates == ("A", "B")
+    activation.activate("B")
+    assert activation.next_turn().actors == ("yi",)
+
+
+def test_aig_5_4_successful_seize_takes_the_turn():
+    """AIG 5.4.1: a successful seizer acts in the turn's place; the seized leader acts later."""
+    leaders = {"A": ("jia", 2), "X": ("yi", 2), "S": ("jia", 6)}
+    activation = LeaderActivation(leaders, ("jia", "yi"))
+    activation.next_turn(ScriptedDice([7, 2]))
+    activation.activate("S", takes_turn=True)
+    order = []
+    while (turn := activation.next_turn()) is not None:
+        order.append((turn.actors[0], activation.candidates))
+        activation.activate(activation.candidates[0])
+    assert order == [("yi", ("X",)), ("jia", ("A",))]
+
+
+def test_aig_leader_activated_twice_is_refused():
+    """A leader already activated this round cannot be activated again (a ruleset bug)."""
+    activation = LeaderActivation({"A": ("jia", 1)}, ("jia",))
+    activation.next_turn()
+    activation.activate("A")
+    with pytest.raises(ValueError, match="'A' was already activated"):
+        activation.activate("A")
+    with pytest.raises(KeyError, match="no leader 'Q'"):
+        activation.activate("Q")
+
+
+def test_phase_cycle_without_phases_and_player_turns_without_sides_are_refused():
+    """An empty phase cycle would loop forever; turns without sides cannot be taken."""
+    with pytest.raises(ValueError, match="at least one phase"):
+        PhaseCycle([])
+    with pytest.raises(ValueError, match="at least one side"):
+        PlayerTurns(())

@@ -141,7 +141,9 @@ class InterruptStack:
                     options=tuple(Option(r, r.name) for r in mine),
                     rule=rule,
                 )
-                mine.remove(pick)
+                # By identity: two effects may be equal (same name, controller and key) yet
+                # resolve differently; ``list.remove`` would drop the wrong one.
+                mine = [r for r in mine if r is not pick]
                 self.push(pick)
             for r in mine:
                 self.push(r)
@@ -170,6 +172,11 @@ class InterruptStack:
         Returns:
             The items resolved (fizzled ones excluded), in resolution order.
         """
+        if floor is not None and not 0 <= floor <= len(self.items):
+            raise ValueError(
+                f"{timing}: floor {floor} is outside the stack (depth {len(self.items)}); "
+                "items below a floor above the top would never resolve"
+            )
         base = len(self.items) if floor is None else floor
         resolved: list[Response] = []
         point_name = timing

@@ -95,6 +95,11 @@ class PhaseCycle:
     end_if: Callable[[int], bool] | None = None
     turn: int = 0
 
+    def __attrs_post_init__(self) -> None:
+        if not self.phases:
+            # Iterating would count turns forever without yielding a step.
+            raise ValueError("a PhaseCycle needs at least one phase")
+
     def __iter__(self) -> Iterator[PhaseStep]:
         while True:
             upcoming = self.turn + 1
@@ -137,6 +142,10 @@ class PlayerTurns:
     alternate: bool = False
     _queue: list[str] = field(factory=list, init=False, repr=False)
     turn: int = field(default=0, init=False)
+
+    def __attrs_post_init__(self) -> None:
+        if not self.sides:
+            raise ValueError("PlayerTurns needs at least one side")
 
     def order(self, turn: int) -> tuple[str, ...]:
         """The sides in acting order on game turn ``turn`` (1-based)."""
@@ -283,7 +292,9 @@ class LeaderActivation:
 
     :meth:`next_turn` needs the dice for the tie roll: call ``next_turn(dice)``. It returns the
     side to activate and, in :attr:`candidates`, the leaders it may choose from; then call
-    :meth:`activate` with the chosen one.
+    :meth:`activate` with the chosen one. A leader activated out of turn (AIG 5.4: a seize, or
+    a seizer flipped after failing) is also passed to :meth:`activate`; see there whether it
+    takes the pending turn.
     """
 
     leaders: dict[Hashable, tuple[str, int]] = field(converter=dict)
@@ -334,11 +345,26 @@ class LeaderActivation:
                 return Turn(actors=(side,), label=f"leader value {level}: {side}", number=level or 0)
         raise AssertionError("unreachable: a level with leaders always has a side to act")
 
-    def activate(self, leader: Hashable) -> None:
-        """Mark ``leader`` (one of :attr:`candidates`, or one activated out of turn by a seize)
-        as activated."""
+    def activate(self, leader: Hashable, *, takes_turn: bool = False) -> None:
+        """Mark ``leader`` as activated.
+
+        One of :attr:`candidates` takes the pending turn. Any other leader is activated out of
+        turn (AIG 5.4): by default the pending turn stays pending, so after a seizer fails and
+        is flipped the side still activates one of its candidates (5.4.1); pass
+        ``takes_turn=True`` when the seizer acts in the turn's place (a successful seize), and
+        the candidates stay unactivated for a later turn.
+
+        Raises:
+            KeyError: ``leader`` is not one of :attr:`leaders`.
+            ValueError: ``leader`` was already activated this round.
+        """
         if leader not in self.leaders:
-            raise KeyError(leader)
+            raise KeyError(f"AIG 3.1: no leader {leader!r}; the leaders are {list(self.leaders)}")
+        if leader in self.activated:
+            raise ValueError(f"AIG 3.1: leader {leader!r} was already activated")
         self.activated.add(leader)
-        self._waiting = False
-        self.candidates = ()
+        if leader in self.candidates or takes_turn:
+            self.candidates = ()
+        else:
+            self.candidates = tuple(c for c in self.candidates if c != leader)
+        self._waiting = bool(self.candidates)
