@@ -131,3 +131,19 @@ def test_pick_and_coin_are_recorded_draws():
     assert dice.coin("who goes first") is True
     assert dice.coin("again") is False
     assert [r.kind for r in dice.rolls] == ["d3(0-2)", "d2(0-1)", "d2(0-1)"]
+
+
+def test_integer_with_one_value_and_inverted_range():
+    """integer(lo, lo) is that value; integer(hi, lo) names the purpose in its error."""
+    assert SeededDice(0).integer(4, 4, "fixed") == 4
+    assert ScriptedDice([4]).integer(4, 4, "fixed") == 4
+    with pytest.raises(ValueError, match="free points: no integer between 5 and 3"):
+        SeededDice(0).integer(5, 3, "free points")
+
+
+def test_pool_with_target_ten_and_no_doubling():
+    """target 10 and double_at=None: only tens succeed, once each."""
+    roll = ScriptedDice([10, 9, 10, 1]).pool(4, "x", target=10, double_at=None)
+    assert (roll.successes, roll.tens) == (2, 2)
+    assert pool_distribution(2, target=10, double_at=None) == {
+        0: Fraction(81, 100), 1: Fraction(18, 100), 2: Fraction(1, 100)}

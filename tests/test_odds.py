@@ -117,3 +117,62 @@ def test_large_sums_stay_exact():
     dist = odds.sum_distribution(30, Die(1, 10))
     assert sum(dist.values()) == 1
     assert dist[30] == Fraction(1, 10**30)
+
+
+@pytest.mark.parametrize(("target", "double_at"), [(7, 10), (7, None), (10, None), (10, 10), (6, 8), (1, 1)])
+def test_enumerated_pool_successes_and_tens_match_every_face(target, double_at):
+    """Under enumeration both a pool's successes and its tens are exact, for every target and
+    doubling rule (brute force over all faces of three dice)."""
+
+    def pool(dice):
+        roll = dice.pool(3, "x", target=target, double_at=double_at)
+        return roll.successes, roll.tens
+
+    brute: dict[tuple[int, int], Fraction] = {}
+    for faces in itertools.product(range(1, 11), repeat=3):
+        successes = sum(2 if double_at is not None and f >= double_at else f >= target for f in faces)
+        key = (successes, sum(f == 10 for f in faces))
+        brute[key] = brute.get(key, Fraction(0)) + Fraction(1, 1000)
+    assert odds.distribution(pool) == dict(sorted(brute.items()))
+
+
+def test_zero_weight_alternatives_are_no_branch():
+    """An alternative that cannot happen is neither an outcome nor a branch counted."""
+    runs = []
+
+    def draw(dice):
+        runs.append(1)
+        return dice._pick([0, 1, 0, 2, 0], "weighted", "w")
+
+    assert odds.distribution(draw) == {1: Fraction(1, 3), 3: Fraction(2, 3)}
+    assert len(runs) == 2
+
+
+def test_unhashable_outcome_is_a_clear_error():
+    """A procedure returning a list is told to return something hashable."""
+    with pytest.raises(TypeError, match="returned \\[.*not hashable; return a tuple"):
+        odds.distribution(lambda dice: list(dice.nd6(2, "x")))
+
+
+def test_unorderable_outcomes_keep_a_deterministic_order():
+    """Outcomes that cannot be sorted come back in enumeration order (not hash order)."""
+    dist = odds.distribution(lambda dice: None if dice.d6("x") < 3 else "hit")
+    assert list(dist.items()) == [(None, Fraction(1, 3)), ("hit", Fraction(2, 3))]
+
+
+def test_impure_procedure_is_a_clear_error():
+    """A procedure that draws other dice when re-run is refused, not an IndexError."""
+    sizes = iter([6, 1, 1])
+
+    def impure(dice):
+        return dice.roll(Die(1, next(sizes)), "shifting die")
+
+    with pytest.raises(ValueError, match="shifting die: the procedure drew other dice"):
+        odds.distribution(impure)
+
+
+def test_branch_limit_counts_branches_exactly():
+    """A procedure with exactly branch_limit branches enumerates; one more is refused."""
+    assert len(odds.distribution(lambda dice: dice.d6("x"), branch_limit=6)) == 6
+    with pytest.raises(odds.BranchLimitError):
+        odds.distribution(lambda dice: dice.d6("x"), branch_limit=5)

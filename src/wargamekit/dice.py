@@ -5,8 +5,9 @@ A :class:`Dice` knows the dice of all bundled rulesets — d6 and nd6, d10 read 
 unless a rule says not), a uniform integer in ``[lo, hi]`` (the tank game's random-number
 generator) and a coin toss.
 
-Every draw reduces to one primitive, :meth:`Dice.draw`, which picks one of a finite list of
-weighted outcomes. The three services differ only in how they pick:
+Every draw reduces to one primitive, ``Dice._pick``, which picks one of a finite list of
+weighted outcomes (a subclass overrides it, or ``_face`` for a single die). The three services
+differ only in how they pick:
 
 * :class:`SeededDice` draws from a seeded :class:`numpy.random.Generator` (play, simulation);
 * :class:`ScriptedDice` takes forced faces from a script (tests);
@@ -111,11 +112,12 @@ class Roll:
 class PoolRoll:
     """The result of a success-counting d10 pool (MTTT's Exalted-style pools).
 
-    ``successes`` already applies the pool's rules (target number, doubling). ``faces`` are the
-    dice read 1–10. Under exact enumeration the faces are representatives of their class
-    (1 = a failure, the target number = a single success, 10 = a doubled ten): enumeration
-    works on the three classes, not on ten faces per die, so a pool of 10 dice is 66 branches
-    rather than ten billion.
+    ``successes`` already applies the pool's rules (target number, doubling); ``tens`` counts
+    the dice showing 10. ``faces`` are the dice read 1–10. Under exact enumeration the faces
+    are representatives of their class (1 = a failure, the target number = a single success
+    below 10, ``double_at`` = a double below 10, 10 = a ten): enumeration works on these
+    classes, not on ten faces per die, so a pool of 10 dice is 66 branches rather than ten
+    billion. ``successes`` and ``tens`` are exact either way.
     """
 
     successes: int
@@ -133,6 +135,16 @@ def _pool_classes(target: int, double_at: int | None) -> tuple[int, int, int]:
     doubles = 0 if double_at is None else 11 - double_at
     singles = 10 - fails - doubles
     return fails, singles, doubles
+
+
+def _pool_face_classes(target: int, double_at: int | None) -> list[tuple[int, int]]:
+    """(representative face, number of faces of 10) of each class a pool die falls in:
+    failures, singles below 10, doubles below 10, and the ten on its own, so that both the
+    successes and the tens of an enumerated pool are exact. Empty classes are left out."""
+    _pool_classes(target, double_at)  # validates
+    top = 10 if double_at is None else double_at  # first face that is a double (or the ten)
+    classes = [(1, target - 1), (target, min(top, 10) - target), (top, 10 - top), (10, 1)]
+    return [(face, count) for face, count in classes if count > 0]
 
 
 def pool_distribution(
@@ -205,7 +217,7 @@ class Dice:
     def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[int, ...]:
         """Roll ``n`` of ``die`` and return the faces in order."""
         if n < 0:
-            raise ValueError(f"cannot roll a negative number of dice ({n})")
+            raise ValueError(f"{purpose}: cannot roll a negative number of dice ({n})")
         faces = tuple(self._face(die, purpose) for _ in range(n))
         kind = die.name if n == 1 else f"{n}{die.name}"
         self._record(purpose, kind, faces, sum(faces))
@@ -229,6 +241,8 @@ class Dice:
 
     def integer(self, low: int, high: int, purpose: str) -> int:
         """A uniform integer in ``[low, high]`` (the tank game's random-number generator)."""
+        if high < low:
+            raise ValueError(f"{purpose}: no integer between {low} and {high}")
         return self.roll(Die(low, high), purpose)[0]
 
     def coin(self, purpose: str) -> bool:
@@ -253,7 +267,7 @@ class Dice:
                 ``None`` when a rule says tens do not double (e.g. battle groups' damage).
         """
         if n < 0:
-            raise ValueError(f"cannot roll a pool of {n} dice")
+            raise ValueError(f"{purpose}: cannot roll a pool of {n} dice")
         fails, singles, doubles = _pool_classes(target, double_at)
         faces = self._pool_faces(n, purpose, target, double_at, (fails, singles, doubles))
         successes = sum(

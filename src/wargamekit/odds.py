@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import numpy as np
 from attrs import define, field, frozen
 
-from .dice import D6, Dice, Die
+from .dice import D6, Dice, Die, _pool_face_classes
 
 __all__ = [
     "BranchLimitError",
@@ -64,7 +64,18 @@ class EnumeratingDice(Dice):
 
     def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
         depth = len(self.trail)
-        index = self.path[depth] if depth < len(self.path) else 0
+        if depth < len(self.path):
+            index = self.path[depth]
+            if index >= len(weights) or weights[index] <= 0:
+                raise ValueError(
+                    f"{purpose}: the procedure drew other dice when run again; it must be a "
+                    "pure function of its arguments and the dice"
+                )
+        else:
+            first = _next_branch(-1, weights)
+            if first is None:
+                raise ValueError(f"{purpose}: every outcome of this draw has weight 0")
+            index = first
         self.trail.append((index, weights))
         return index
 
@@ -76,25 +87,32 @@ class EnumeratingDice(Dice):
         double_at: int | None,
         classes: tuple[int, int, int],
     ) -> tuple[int, ...]:
-        fails, singles, doubles = classes
-        options: list[tuple[int, int, int]] = []
-        weights: list[int] = []
-        for k_single in range(n + 1):
-            for k_double in range(n - k_single + 1):
-                k_fail = n - k_single - k_double
-                weight = (
-                    comb(n, k_single)
-                    * comb(n - k_single, k_double)
-                    * fails**k_fail
-                    * singles**k_single
-                    * doubles**k_double
-                )
-                if weight:
-                    options.append((k_fail, k_single, k_double))
-                    weights.append(weight)
-        k_fail, k_single, k_double = options[self._pick(weights, purpose, f"pool({n})")]
-        double_face = 10 if double_at is None else double_at
-        return (1,) * k_fail + (target,) * k_single + (double_face,) * k_double
+        faces = _pool_face_classes(target, double_at)
+        options = list(_compositions(n, len(faces)))
+        weights = []
+        for counts in options:
+            weight, left = 1, n
+            for (_face, ways), k in zip(faces, counts, strict=True):
+                weight *= comb(left, k) * ways**k
+                left -= k
+            weights.append(weight)
+        counts = options[self._pick(weights, purpose, f"pool({n})")]
+        return sum(((face,) * k for (face, _ways), k in zip(faces, counts, strict=True)), ())
+
+
+def _next_branch(index: int, weights: Sequence[int]) -> int | None:
+    """The first alternative after ``index`` that can happen (zero weights are no branch)."""
+    return next((i for i in range(index + 1, len(weights)) if weights[i] > 0), None)
+
+
+def _compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to split ``n`` dice among ``parts`` classes, in lexicographic order."""
+    if parts == 1:
+        yield (n,)
+        return
+    for first in range(n, -1, -1):
+        for rest in _compositions(n - first, parts - 1):
+            yield (first, *rest)
 
 
 def distribution(
@@ -109,7 +127,9 @@ def distribution(
     Args:
         procedure: a callable whose first argument is the dice service; it must draw all chance
             from it and return a hashable outcome.
-        branch_limit: stop with :class:`BranchLimitError` after this many complete branches.
+        branch_limit: refuse (with :class:`BranchLimitError`) a procedure with more branches
+            than this; a branch is one run of the procedure, and an alternative of weight 0 is
+            not a branch.
 
     Returns:
         Outcomes mapped to exact probabilities, which sum to 1; sorted by outcome where the
@@ -130,15 +150,21 @@ def distribution(
         probability = Fraction(1)
         for index, weights in dice.trail:
             probability *= Fraction(weights[index], sum(weights))
-        totals[outcome] = totals.get(outcome, Fraction(0)) + probability
+        try:
+            totals[outcome] = totals.get(outcome, Fraction(0)) + probability
+        except TypeError:
+            raise TypeError(
+                f"{getattr(procedure, '__name__', procedure)!r} returned {outcome!r}, which is "
+                "not hashable; return a tuple or a frozen value"
+            ) from None
         # Advance to the next path: bump the deepest draw that still has alternatives.
         trail = dice.trail
         depth = len(trail) - 1
-        while depth >= 0 and trail[depth][0] + 1 >= len(trail[depth][1]):
+        while depth >= 0 and _next_branch(*trail[depth]) is None:
             depth -= 1
         if depth < 0:
             break
-        path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
+        path = [index for index, _ in trail[:depth]] + [_next_branch(*trail[depth])]  # type: ignore[list-item]
     try:
         return dict(sorted(totals.items()))  # type: ignore[type-var]
     except TypeError:
