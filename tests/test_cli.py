@@ -564,3 +564,10 @@ def test_installed_rulesets_are_listed():
     assert done.returncode == 0, done.stderr
     listed = [line.split()[0] for line in done.stdout.splitlines()]
     assert listed == list(installed_rulesets())
+
+
+def test_scenario_that_is_a_directory_says_so(tmp_path, monkeypatch):
+    """--scenario naming a directory says it is a directory (not "there is no file")."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "maps").mkdir()
+    assert_bad_input(run("play", "cli_race", "--scenario", "maps"), "'maps' is a directory")

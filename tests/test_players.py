@@ -124,3 +124,23 @@ def test_public_label_is_what_the_log_reads():
     assert d.labels == ["infantry, 3 steps", "cavalry"]
     assert d.describe(0) == "face-down piece at Marengo"
     assert d.describe(1) == "cavalry"
+
+
+def test_decisions_without_any_legal_answer_are_refused_when_built():
+    """A number range or subset size nobody can satisfy is a ruleset bug, refused at once
+    (not a numpy error inside the random bot later)."""
+    with pytest.raises(ValueError, match=r"points \[R7\]: no number between 5 and 3"):
+        ChooseNumber(side="a", prompt="points", low=5, high=3, rule="R7")
+    with pytest.raises(ValueError, match="cannot choose at least 3 and at most 2 of 2 options"):
+        ChooseSubset(side="a", prompt="x", options=[Option(i, str(i)) for i in range(2)], min_count=3)
+
+
+def test_numpy_answers_are_recorded_as_plain_json():
+    """numpy ints, bools and index arrays (what bots compute with) are read and recorded as
+    plain Python values, so a save is plain JSON."""
+    subset = ChooseSubset(side="a", prompt="x", options=[Option(i, str(i)) for i in range(4)])
+    assert subset.check(np.array([2, 0])) == [0, 2]
+    assert all(type(i) is int for i in subset.check(np.array([2, 0])))
+    assert type(Choose.of("a", "p", ["x", "y"]).check(np.int64(1))) is int
+    assert YesNo(side="a", prompt="fire?").check(np.bool_(True)) is True
+    assert type(ChooseNumber(side="a", prompt="n", low=0, high=9).check(np.int32(4))) is int

@@ -156,3 +156,32 @@ def test_observers_are_not_told_twice_after_undo_or_a_rejected_choice():
     undone_length = len(game.log)
     game.answer(0)
     assert seen == before + game.log[undone_length:]
+
+
+def test_a_plugin_with_an_invalid_hook_is_reported_and_the_others_still_load(monkeypatch):
+    """A plugin whose hook takes arguments the hookspec does not have is reported, not fatal."""
+    from importlib import metadata
+
+    import wargamekit.plugins as plugins
+
+    good = types.ModuleType("rulesets_plugin_for_tests")
+    good.wargamekit_rulesets = plugin_with(DiceRace()).wargamekit_rulesets
+    bad = types.ModuleType("invalid_hook_plugin_for_tests")
+
+    @hookimpl
+    def wargamekit_rulesets(colour):
+        return []
+
+    bad.wargamekit_rulesets = wargamekit_rulesets
+    monkeypatch.setitem(__import__("sys").modules, good.__name__, good)
+    monkeypatch.setitem(__import__("sys").modules, bad.__name__, bad)
+    entries = [
+        metadata.EntryPoint("bad", bad.__name__, "wargamekit"),
+        metadata.EntryPoint("dice_race", good.__name__, "wargamekit"),
+    ]
+    monkeypatch.setattr(plugins.metadata, "entry_points", lambda group: entries)
+    monkeypatch.setattr(plugins, "_load_errors", [])
+    pm = plugin_manager()
+    assert list(rulesets_of(pm)) == ["dice_race"]
+    (error,) = plugins.plugin_load_errors()
+    assert error.name == "bad" and "PluginValidationError" in error.error

@@ -149,6 +149,11 @@ def _scenario(ruleset: Ruleset, given: str | None) -> str | dict[str, Any]:
         ruleset.scenario_data(given)
     except LookupError:
         bundled = ", ".join(ruleset.scenario_names()) or "none"
+        if path.is_dir():
+            raise CliError(
+                f"--scenario {given!r} is a directory, not a scenario file, and ruleset "
+                f"{ruleset.name!r} has no bundled scenario of that name (bundled: {bundled})"
+            ) from None
         raise CliError(
             f"ruleset {ruleset.name!r} has no bundled scenario {given!r} (bundled: {bundled}) "
             f"and there is no file {given!r}"

@@ -189,6 +189,14 @@ class ChooseSubset(Decision):
         default=None, eq=False, repr=False
     )
 
+    def __attrs_post_init__(self) -> None:
+        if not 0 <= self.min_count <= self.upper:
+            # No answer could be legal: a ruleset bug, caught where it is made.
+            raise ValueError(
+                f"{self._where()}: cannot choose at least {self.min_count} and at most "
+                f"{self.upper} of {len(self.options)} options"
+            )
+
     @property
     def upper(self) -> int:
         """The largest legal subset size."""
@@ -200,6 +208,8 @@ class ChooseSubset(Decision):
         return [o.label for o in self.options]
 
     def check(self, answer: Any) -> Answer:
+        if isinstance(answer, np.ndarray) and answer.ndim == 1:
+            answer = answer.tolist()  # a bot's ``rng.choice(...)``
         if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
             raise InvalidChoiceError(f"{self._where()}: expected a list of option indices, got {answer!r}")
         indices = []
@@ -254,6 +264,10 @@ class ChooseNumber(Decision):
     kind: ClassVar[str] = "number"
     low: int
     high: int
+
+    def __attrs_post_init__(self) -> None:
+        if self.high < self.low:
+            raise ValueError(f"{self._where()}: no number between {self.low} and {self.high}")
 
     def check(self, answer: Any) -> Answer:
         if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):

@@ -61,10 +61,13 @@ def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
 
 @hookspec
 def wargamekit_event(game: Game, event: Event) -> None:
-    """Observe every event appended to a game's log, as it happens.
+    """Observe every event appended to a game's log, once.
 
-    Called for games created with a ``plugin_manager``. Observers must not change the game:
-    the log is the truth and a replay must not depend on who watched.
+    Called for games created with a ``plugin_manager``. The events an answer causes are told
+    only once the answer stands (after the ruleset accepted it), so an observer never sees the
+    events of a rejected choice; replays (load, undo, fork, the rebuild after a rejected choice)
+    are silent, so each event of the game is seen exactly once. Observers must not change the
+    game: the log is the truth and a replay must not depend on who watched.
 
     :param game: the game.
     :param event: the new event.

@@ -57,7 +57,8 @@ def register_entry_points(pm: pluggy.PluginManager) -> list[PluginLoadError]:
     """Register every plugin of the ``wargamekit`` entry-point group, in name order.
 
     Unlike pluggy's ``load_setuptools_entrypoints``, one broken plugin does not stop the others:
-    its import error is returned instead, so a command can still list and run what works.
+    its import (or hook validation) error is returned instead, so a command can still list and
+    run what works.
     """
     errors = []
     for entry in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
@@ -65,10 +66,12 @@ def register_entry_points(pm: pluggy.PluginManager) -> list[PluginLoadError]:
             continue
         try:
             plugin = entry.load()
-        except Exception as exc:  # any import-time failure of third-party code
+            # register() validates the hook implementations: a plugin whose hook has the wrong
+            # arguments is as broken as one that fails to import.
+            pm.register(plugin, name=entry.name)
+        except Exception as exc:  # any failure of third-party code
             errors.append(PluginLoadError(entry.name, entry.value, f"{type(exc).__name__}: {exc}"))
             continue
-        pm.register(plugin, name=entry.name)
     return errors
 
 

@@ -3,7 +3,8 @@
 :func:`check_ruleset` plays many seeded random games to the end and checks, for each:
 
 * the ruleset's invariants hold after every decision (:meth:`Ruleset.check_invariants`);
-* every decision is well formed (a side of the ruleset, at least one legal answer);
+* every decision is asked of a side of the ruleset (a decision with no legal answer at all is
+  refused when it is built);
 * replaying the same seed and answers gives a byte-identical log;
 * a save written to JSON and loaded back replays to the same log and outcome;
 * undoing the last answer and giving it again gives the same log;
