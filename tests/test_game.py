@@ -303,3 +303,42 @@ def test_option_of_the_wrong_kind_is_refused():
     """A true/false rule given "yes" is refused, naming the option (it would pass as truthy)."""
     with pytest.raises(InvalidChoiceError, match="option 'doubles': expected bool"):
         Game.new(RACE, options={"doubles": "yes"})
+
+
+def test_a_ruleset_changing_its_scenario_does_not_change_replays():
+    """Undo, fork and the rebuild after a rejected choice start from the scenario as loaded,
+    even if the ruleset changed its scenario object while playing; so does a caller's dict."""
+    from attrs import define
+
+    from wargamekit import Choose, Outcome, Ruleset
+
+    @define
+    class Camp:
+        supplies: list[int]
+
+    class Forage(Ruleset):
+        name = "forage"
+        sides = ("a",)
+        scenario_type = Camp
+
+        def setup(self, scenario, options):
+            return None
+
+        def play(self, game):
+            for _ in range(3):
+                yield Choose.of("a", "forage?", ["yes"])
+                game.scenario.supplies.append(1)  # a careless ruleset
+                game.event("supplies", f"{len(game.scenario.supplies)} supplies")
+            return Outcome("a", "done")
+
+    data = {"supplies": [1]}
+    game = Game.new(Forage(), data)
+    data["supplies"].append(99)
+    game.answer(0)
+    game.answer(0)
+    text = game.log_text()
+    assert game.fork().log_text() == text
+    game.undo(1)
+    game.answer(0)
+    assert game.log_text() == text
+    assert game.save().scenario == {"supplies": [1]}

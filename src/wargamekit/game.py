@@ -196,6 +196,8 @@ class Game:
     outcome: Outcome | None = None
     plugin_manager: pluggy.PluginManager | None = field(default=None, repr=False)
     _dice_template: Dice | None = field(default=None, repr=False)
+    #: the structured scenario as loaded; every (re)start plays on a fresh copy of it
+    _scenario_template: Any = field(default=None, repr=False)
     _procedure: Any = field(default=None, repr=False)
     _replaying: bool = field(default=False, repr=False)
     #: events of the answer being applied, told to observers only once the answer stands
@@ -231,7 +233,7 @@ class Game:
             data = ruleset.scenario_data(scenario_name)
         else:
             scenario_name = None
-            data = dict(scenario)
+            data = copy.deepcopy(dict(scenario))  # the caller's later changes are not the game's
         seed = _check_seed(seed)
         structured = ruleset.load_scenario(data, source=scenario_name)
         known = dict(ruleset.options())
@@ -265,6 +267,11 @@ class Game:
         return game
 
     def _start(self) -> None:
+        # A ruleset that changes its scenario object during play must not change what a
+        # replay (undo, fork, the rebuild after a rejected choice) starts from.
+        if self._scenario_template is None:
+            self._scenario_template = copy.deepcopy(self.scenario)
+        self.scenario = copy.deepcopy(self._scenario_template)
         self.dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
         self.dice.on_roll = self._on_roll
         self.interrupts = InterruptStack(on_event=self.event)
@@ -516,7 +523,7 @@ class Game:
         """A new game with the same inputs, replayed through ``choices`` (default: all)."""
         other = Game(
             ruleset=self.ruleset,
-            scenario=self.scenario,
+            scenario=self._scenario_template,
             scenario_data=self.scenario_data,
             scenario_name=self.scenario_name,
             seed=self.seed,
