@@ -342,3 +342,12 @@ def test_a_ruleset_changing_its_scenario_does_not_change_replays():
     game.answer(0)
     assert game.log_text() == text
     assert game.save().scenario == {"supplies": [1]}
+
+
+def test_save_of_another_format_names_the_format():
+    """A save written in another format says so, not that its fields are unknown."""
+    data = json.loads(finished_game().save().to_json())
+    data["format"] = 2
+    data["new_field"] = "x"
+    with pytest.raises(SaveError, match=r"g.json: \$.format: unsupported save format 2"):
+        SaveFile.from_json(json.dumps(data), source="g.json")

@@ -144,3 +144,24 @@ def test_numpy_answers_are_recorded_as_plain_json():
     assert type(Choose.of("a", "p", ["x", "y"]).check(np.int64(1))) is int
     assert YesNo(side="a", prompt="fire?").check(np.bool_(True)) is True
     assert type(ChooseNumber(side="a", prompt="n", low=0, high=9).check(np.int32(4))) is int
+
+
+def test_scripted_player_refuses_ambiguous_labels_and_a_string_for_a_subset():
+    """Two options with one label need an index; a subset answer must be a list, not a string
+    (whose letters would be looked up one by one)."""
+    d = Choose.of("a", "which tank?", ["Sherman", "Firefly", "Sherman"])
+    with pytest.raises(InvalidChoiceError, match=r"'Sherman' is the label of options \[0, 2\]"):
+        ScriptedPlayer(["Sherman"]).choose(d, None)
+    assert ScriptedPlayer(["Firefly"]).choose(d, None) == 1
+    subset = ChooseSubset(side="a", prompt="lead", options=[Option(i, n) for i, n in enumerate(["A01", "B02"])])
+    with pytest.raises(InvalidChoiceError, match="give a list of labels or indices, not 'A01'"):
+        ScriptedPlayer(["A01"]).choose(subset, None)
+    assert ScriptedPlayer([["B02"]]).choose(subset, None) == [1]
+
+
+def test_terminal_player_explains_text_that_is_not_a_number():
+    """Typing words where a number is asked says so (not "invalid literal for int()")."""
+    player, out = terminal("two\n1\n")
+    assert player.choose(ChooseNumber(side="a", prompt="Points", low=0, high=4), None) == 1
+    assert "'two' is not a whole number" in out.getvalue()
+    assert "invalid literal" not in out.getvalue()

@@ -115,13 +115,16 @@ class SaveFile:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SaveError(f"{source or 'save'}: not JSON: {exc}") from None
+        # Before the fields: another format's fields would only be reported as unknown.
+        if isinstance(data, dict) and "format" in data and data["format"] != SAVE_FORMAT:
+            raise SaveError(
+                f"{source or 'save'}: $.format: unsupported save format {data['format']!r} "
+                f"(this wargamekit reads format {SAVE_FORMAT})"
+            )
         try:
-            save = structure(data, cls, source=source or "save")
+            return structure(data, cls, source=source or "save")
         except ScenarioError as exc:
             raise SaveError(str(exc)) from None
-        if save.format != SAVE_FORMAT:
-            raise SaveError(f"{source or 'save'}: $.format: unsupported save format {save.format}")
-        return save
 
 
 class PlayerView:

@@ -91,11 +91,19 @@ def resolve_labels(decision: Decision, raw: Any) -> Any:
             if isinstance(item, str):
                 if item not in labels:
                     raise InvalidChoiceError(f"{decision.prompt}: no option {item!r}; options are {labels}")
-                return labels.index(item)
+                found = [i for i, label in enumerate(labels) if label == item]
+                if len(found) > 1:
+                    raise InvalidChoiceError(
+                        f"{decision.prompt}: {item!r} is the label of options {found}; give the index"
+                    )
+                return found[0]
             return item
 
         if isinstance(decision, Choose):
             return index(raw)
+        if isinstance(raw, str):
+            # Iterating the string would look up each letter as a label.
+            raise InvalidChoiceError(f"{decision.prompt}: give a list of labels or indices, not {raw!r}")
         return [index(i) for i in raw]
     return raw
 
@@ -164,6 +172,9 @@ class TerminalPlayer:
             if text.lower() in {"n", "no"}:
                 return False
             raise InvalidChoiceError("answer y or n")
-        if isinstance(decision, ChooseSubset):
-            return [int(t) for t in text.replace(",", " ").split()]
-        return int(text)
+        try:
+            if isinstance(decision, ChooseSubset):
+                return [int(t) for t in text.replace(",", " ").split()]
+            return int(text)
+        except ValueError:
+            raise InvalidChoiceError(f"{text!r} is not a whole number (or numbers)") from None
