@@ -176,3 +176,11 @@ def test_branch_limit_counts_branches_exactly():
     assert len(odds.distribution(lambda dice: dice.d6("x"), branch_limit=6)) == 6
     with pytest.raises(odds.BranchLimitError):
         odds.distribution(lambda dice: dice.d6("x"), branch_limit=5)
+
+
+def test_sum_distribution_looks_up_like_a_dict_of_ints():
+    """7.0 finds 7; 7.5 and "7" are absent (not an IndexError from numpy)."""
+    dist = odds.sum_distribution(2)
+    assert dist[7.0] == Fraction(1, 6)
+    assert 7.5 not in dist and "7" not in dist and None not in dist
+    assert dist.get(7.5) is None

@@ -34,8 +34,9 @@ hookspec = pluggy.HookspecMarker("wargamekit")
 def wargamekit_rulesets() -> list[Ruleset]:
     """Return the rulesets this plugin provides.
 
-    Called once when the plugin host loads. Every implementation's list is collected; two
-    rulesets with the same name are an error.
+    Called whenever the host collects rulesets (:func:`~wargamekit.plugins.rulesets_of`;
+    :func:`~wargamekit.plugins.installed_rulesets` does it once and caches the result). Every
+    implementation's list is collected; two rulesets with the same name are an error.
 
     :returns: a list of :class:`~wargamekit.ruleset.Ruleset` instances (may be empty).
     """

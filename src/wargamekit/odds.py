@@ -208,8 +208,14 @@ class SumDistribution(Mapping[int, Fraction]):
         return self._total
 
     def __getitem__(self, value: int) -> Fraction:
-        index = value - self.low
-        if not 0 <= index < len(self.counts) or not self.counts[index]:
+        # Like a dict keyed by int: 7.0 finds 7; 7.5 or "7" is simply absent (``in`` and
+        # ``get`` rely on KeyError, not numpy's IndexError for a fractional index).
+        try:
+            whole = int(value)
+        except (TypeError, ValueError, OverflowError):
+            raise KeyError(value) from None
+        index = whole - self.low
+        if whole != value or not 0 <= index < len(self.counts) or not self.counts[index]:
             raise KeyError(value)
         return Fraction(int(self.counts[index]), self.total)
 
