@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from rulesets import DiceRace
 
@@ -351,3 +352,16 @@ def test_save_of_another_format_names_the_format():
     data["new_field"] = "x"
     with pytest.raises(SaveError, match=r"g.json: \$.format: unsupported save format 2"):
         SaveFile.from_json(json.dumps(data), source="g.json")
+
+
+def test_numpy_values_in_events_and_hand_built_saves_are_plain_json():
+    """Event data and a hand-built save holding numpy scalars/arrays serialise as plain JSON;
+    data that is not JSON names the event."""
+    np = pytest.importorskip("numpy")
+    game = Game.new(RACE, seed=1)
+    event = game.event("move", "A01 moves", hex=np.array([3, 4]), cost=np.int64(2), fast=np.bool_(True))
+    assert event.data == {"hex": [3, 4], "cost": 2, "fast": True}
+    with pytest.raises(TypeError, match="event 'move' \\(A01 moves\\): object .* is not JSON data"):
+        game.event("move", "A01 moves", unit=object())
+    hand_built = attrs.evolve(game.save(), seed=np.int64(1), choices=[np.int64(0)])
+    assert json.loads(hand_built.to_json())["choices"] == [0]

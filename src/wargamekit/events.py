@@ -24,10 +24,22 @@ from attrs import field, frozen
 __all__ = ["Event", "Outcome"]
 
 
+def json_default(value: Any) -> Any:
+    """``json.dumps(default=...)``: numpy scalars and arrays (what geometry and bots compute
+    with) become plain numbers and lists; anything else is refused."""
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} {value!r} is not JSON data")
+
+
 def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:
     # Round-trip through JSON now, so non-serialisable data fails where it is logged, not later
     # in a save, and so the stored data is exactly what a replay will compare.
-    return json.loads(json.dumps(dict(data or {}), sort_keys=True, ensure_ascii=False))
+    return json.loads(json.dumps(dict(data or {}), sort_keys=True, ensure_ascii=False, default=json_default))
 
 
 @frozen

@@ -31,7 +31,7 @@ from .errors import (
     SaveError,
     WargamekitError,
 )
-from .events import Event, Outcome
+from .events import Event, Outcome, json_default
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
 
@@ -103,7 +103,9 @@ class SaveFile:
         """Serialise (deterministically) to JSON text."""
         from .scenario import converter
 
-        return json.dumps(converter.unstructure(self), sort_keys=True, indent=1, ensure_ascii=False)
+        return json.dumps(
+            converter.unstructure(self), sort_keys=True, indent=1, ensure_ascii=False, default=json_default
+        )
 
     @classmethod
     def from_json(cls, text: str, *, source: str | None = None) -> SaveFile:
@@ -296,7 +298,10 @@ class Game:
         self, kind: str, text: str, *, audience: tuple[str, ...] | None = None, **data: Any
     ) -> Event:
         """Append an event to the log (and tell observers)."""
-        event = Event(kind, text, data, audience)
+        try:
+            event = Event(kind, text, data, audience)
+        except TypeError as exc:  # data that is not JSON
+            raise TypeError(f"event {kind!r} ({text}): {exc}") from None
         self.log.append(event)
         if self._unannounced is not None:
             self._unannounced.append(event)
