@@ -571,3 +571,10 @@ def test_scenario_that_is_a_directory_says_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "maps").mkdir()
     assert_bad_input(run("play", "cli_race", "--scenario", "maps"), "'maps' is a directory")
+
+
+def test_validate_ruleset_key_that_is_not_a_name(tmp_path):
+    """A top-level `ruleset` that is not a string is named as such (the file does have one)."""
+    path = tmp_path / "num.toml"
+    path.write_text("ruleset = 3\n")
+    assert_bad_input(run("validate", str(path)), "$.ruleset: expected the ruleset's name (a string), got 3")

@@ -567,6 +567,8 @@ def validate(scenario: Path, ruleset_name: str | None) -> None:
     data = read_toml_file(scenario)
     named = data.get("ruleset")
     name = ruleset_name if ruleset_name is not None else named
+    if ruleset_name is None and named is not None and not isinstance(named, str):
+        raise CliError(f"{scenario}: $.ruleset: expected the ruleset's name (a string), got {named!r}")
     if not isinstance(name, str):
         raise CliError(f"{scenario}: name the ruleset with --ruleset (the file has no top-level `ruleset = \"...\"`)")
     ruleset = _ruleset(name)
