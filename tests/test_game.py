@@ -365,3 +365,13 @@ def test_numpy_values_in_events_and_hand_built_saves_are_plain_json():
         game.event("move", "A01 moves", unit=object())
     hand_built = attrs.evolve(game.save(), seed=np.int64(1), choices=[np.int64(0)])
     assert json.loads(hand_built.to_json())["choices"] == [0]
+
+
+def test_one_side_given_as_a_string_is_that_side():
+    """audience="red" (and dice.secret("red")) means the side red, not the sides r, e, d."""
+    game = Game.new(RACE, seed=1)
+    event = game.event("note", "for red only", audience="red")
+    assert event.audience == ("red",) and event.visible_to("red") and not event.visible_to("blue")
+    with game.dice.secret("red"):
+        game.dice.d6("secret roll")
+    assert game.log[-1].audience == ("red",)

@@ -197,3 +197,9 @@ def test_floor_outside_the_stack_is_refused(floor):
     stack.push(spell("ward", "a", []))
     with pytest.raises(ValueError, match=f"floor {floor} is outside the stack"):
         next(stack.window("turn start", ["a"], lambda s, p: [], floor=floor))
+
+
+def test_unhashable_key_is_refused_where_the_response_is_built():
+    """A list as a key is refused naming the response, not later by the stack's set."""
+    with pytest.raises(TypeError, match="response 'ward': its key \\['turn start', 'a'\\] must be hashable"):
+        Response("ward", "a", resolve=lambda: None, key=["turn start", "a"])

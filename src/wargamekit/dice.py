@@ -182,9 +182,9 @@ class Dice:
     audience: tuple[str, ...] | None = field(default=None, init=False)
 
     @contextmanager
-    def secret(self, audience: Iterable[str]) -> Iterator[None]:
+    def secret(self, audience: Iterable[str] | str) -> Iterator[None]:
         """Within this block, rolls are recorded as visible only to ``audience`` (hidden
-        information, e.g. a secretly rolled special round).
+        information, e.g. a secretly rolled special round): sides, or one side's name.
 
         >>> dice = ScriptedDice([4])
         >>> with dice.secret(["allies"]):
@@ -192,8 +192,10 @@ class Dice:
         >>> dice.rolls[0].audience
         ('allies',)
         """
+        from .events import audience_of
+
         previous = self.audience
-        self.audience = tuple(audience)
+        self.audience = audience_of(audience)
         try:
             yield
         finally:

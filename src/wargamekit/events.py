@@ -16,12 +16,20 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from attrs import field, frozen
 
 __all__ = ["Event", "Outcome"]
+
+
+def audience_of(sides: Iterable[str] | str | None) -> tuple[str, ...] | None:
+    """The audience as a tuple of sides; one side may be given as a plain string (``"allies"``
+    is the side allies, not the sides a, l, l, i, e, s)."""
+    if sides is None:
+        return None
+    return (sides,) if isinstance(sides, str) else tuple(sides)
 
 
 def json_default(value: Any) -> Any:
@@ -56,9 +64,7 @@ class Event:
     kind: str
     text: str
     data: dict[str, Any] = field(factory=dict, converter=_freeze_data, eq=False)
-    audience: tuple[str, ...] | None = field(
-        default=None, converter=lambda a: None if a is None else tuple(a)
-    )
+    audience: tuple[str, ...] | None = field(default=None, converter=audience_of)
 
     def visible_to(self, side: str | None) -> bool:
         """Whether ``side`` may see this event (``None`` = an omniscient observer)."""

@@ -295,9 +295,10 @@ class Game:
         return None if self.plugin_manager is None else self.plugin_manager.hook
 
     def event(
-        self, kind: str, text: str, *, audience: tuple[str, ...] | None = None, **data: Any
+        self, kind: str, text: str, *, audience: tuple[str, ...] | str | None = None, **data: Any
     ) -> Event:
-        """Append an event to the log (and tell observers)."""
+        """Append an event to the log (and tell observers); ``audience``: the sides that may
+        see it (or one side's name), ``None`` for everyone."""
         try:
             event = Event(kind, text, data, audience)
         except TypeError as exc:  # data that is not JSON

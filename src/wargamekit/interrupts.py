@@ -72,8 +72,18 @@ class Response:
     controller: str
     resolve: Callable[[], Any] = field(eq=False, repr=False)
     is_legal: Callable[[], str | None] | None = field(default=None, eq=False, repr=False)
-    key: Hashable | None = None
+    key: Hashable | None = field(default=None)
     data: Any = field(default=None, eq=False, repr=False)
+
+    @key.validator
+    def _hashable(self, _attribute: Any, key: Any) -> None:
+        try:
+            hash(key)
+        except TypeError:
+            # Otherwise the error comes later, from the stack, far from the rule that built it.
+            raise TypeError(
+                f"response {self.name!r}: its key {key!r} must be hashable (use a tuple, not a list)"
+            ) from None
 
 
 @frozen
