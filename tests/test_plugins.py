@@ -185,3 +185,31 @@ def test_a_plugin_with_an_invalid_hook_is_reported_and_the_others_still_load(mon
     assert list(rulesets_of(pm)) == ["dice_race"]
     (error,) = plugins.plugin_load_errors()
     assert error.name == "bad" and "PluginValidationError" in error.error
+
+
+def test_loading_a_save_is_a_silent_replay():
+    """Game.load tells observers nothing: neither the saved events again, nor the events of a
+    save that is then rejected; the loaded game's new events are told as usual."""
+    from wargamekit import SaveError, SaveFile
+
+    seen = []
+
+    class Observer:
+        @hookimpl
+        def wargamekit_event(self, game, event):
+            seen.append(event.kind)
+
+    pm = plugin_manager(load_entry_points=False, plugins=[Observer()])
+    rulesets = {"dice_race": DiceRace()}
+    game = Game.new(DiceRace(), seed=3)
+    game.answer(0)
+    save = game.save()
+    loaded = Game.load(save, rulesets=rulesets, plugin_manager=pm)
+    assert seen == []
+    loaded.answer(1)
+    assert seen and seen[0] == "choice"
+    seen.clear()
+    bad = SaveFile(**{**{a.name: getattr(save, a.name) for a in save.__attrs_attrs__}, "choices": [0, 7]})
+    with pytest.raises(SaveError, match=r"\$.choices\[1\]"):
+        Game.load(bad, rulesets=rulesets, plugin_manager=pm)
+    assert seen == []

@@ -97,8 +97,8 @@ class Roll:
     """One recorded draw: which dice, why, and the faces that came up.
 
     ``kind`` names the dice (``"d6"``, ``"2d6"``, ``"pool(5)"`` …); ``faces`` are the faces in
-    the order drawn; ``value`` is what the caller received (a face, a sum of faces is the
-    caller's business, or the success count of a pool).
+    the order drawn; ``value`` is their sum (the face itself for one die; for :meth:`Dice.pick`
+    the index picked), or for a pool its success count.
     """
 
     purpose: str

@@ -232,6 +232,24 @@ class Game:
             plugin_manager: where to send the ``wargamekit_event`` observer hook and where a
                 ruleset finds its add-on plugins' hooks.
         """
+        game = cls._prepare(
+            ruleset, scenario, seed=seed, options=options, dice=dice, plugin_manager=plugin_manager
+        )
+        game._start()
+        return game
+
+    @classmethod
+    def _prepare(
+        cls,
+        ruleset: Ruleset,
+        scenario: str | Mapping[str, Any] | None,
+        *,
+        seed: int,
+        options: Mapping[str, Any] | None,
+        dice: Dice | None,
+        plugin_manager: pluggy.PluginManager | None,
+    ) -> Game:
+        """Check the inputs of :meth:`new` and build the game, not yet started."""
         scenario_name: str | None
         if scenario is None or isinstance(scenario, str):
             scenario_name = scenario or "default"
@@ -268,7 +286,6 @@ class Game:
             plugin_manager=plugin_manager,
             dice_template=template,
         )
-        game._start()
         return game
 
     def _start(self) -> None:
@@ -511,17 +528,25 @@ class Game:
             )
         scenario: str | dict[str, Any] = save.scenario
         try:
-            game = cls.new(
-                ruleset, scenario, seed=save.seed, options=save.options, plugin_manager=plugin_manager
+            game = cls._prepare(
+                ruleset, scenario, seed=save.seed, options=save.options, dice=None,
+                plugin_manager=plugin_manager,
             )
             game.scenario_name = save.scenario_name
-            for index, choice in enumerate(save.choices):
-                if game.pending is None:
-                    raise SaveError(f"$.choices[{index}]: the game ended before this choice")
-                try:
-                    game.answer(choice)
-                except (InvalidChoiceError, IllegalChoiceError) as exc:
-                    raise SaveError(f"$.choices[{index}] does not replay: {exc}") from None
+            # A load is a replay: observers are not told the saved events again (nor any
+            # event of a save that is then rejected).
+            game._replaying = True
+            try:
+                game._start()
+                for index, choice in enumerate(save.choices):
+                    if game.pending is None:
+                        raise SaveError(f"$.choices[{index}]: the game ended before this choice")
+                    try:
+                        game.answer(choice)
+                    except (InvalidChoiceError, IllegalChoiceError) as exc:
+                        raise SaveError(f"$.choices[{index}] does not replay: {exc}") from None
+            finally:
+                game._replaying = False
         except SaveError:
             raise
         except WargamekitError as exc:

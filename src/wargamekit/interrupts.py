@@ -9,7 +9,7 @@ push one of the :class:`Response` items offered to it, or pass. When every side 
 row, the top item resolves: its legality is checked again (an item that is no longer legal
 *fizzles*), then it runs — it may itself ask decisions and open windows. After each resolution
 the window re-opens, so new responses can be pushed at every resolution point. The window closes
-when the stack is back to where it was when the window opened.
+when the stack is back to where it was when the window opened (or down to its ``floor``).
 
 A trigger is answered at most once: every response carries a ``key`` and an offer whose key was
 already pushed is not offered again. Simultaneous triggered effects are put on the stack in an
