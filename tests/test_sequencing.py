@@ -212,3 +212,11 @@ def test_phase_cycle_without_phases_and_player_turns_without_sides_are_refused()
         PhaseCycle([])
     with pytest.raises(ValueError, match="at least one side"):
         PlayerTurns(())
+
+
+def test_aig_leaders_read_from_toml_as_lists():
+    """Leaders given as [side, value] lists (as TOML and JSON give them) activate normally."""
+    activation = LeaderActivation({"A": ["jia", 2], "X": ["yi", 1]}, ["jia", "yi"])
+    assert activation.next_turn().actors == ("yi",)
+    activation.activate("X")
+    assert activation.next_turn().actors == ("jia",) and activation.candidates == ("A",)

@@ -297,7 +297,11 @@ class LeaderActivation:
     takes the pending turn.
     """
 
-    leaders: dict[Hashable, tuple[str, int]] = field(converter=dict)
+    # (side, value) pairs as tuples: read from TOML or JSON they arrive as lists, which would
+    # never equal the (side, level) the sequencer looks for.
+    leaders: dict[Hashable, tuple[str, int]] = field(
+        converter=lambda leaders: {name: tuple(pair) for name, pair in dict(leaders).items()}
+    )
     sides: tuple[str, ...] = field(converter=tuple)
     activated: set[Hashable] = field(factory=set)
     candidates: tuple[Hashable, ...] = field(default=(), init=False)
