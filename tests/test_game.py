@@ -375,3 +375,39 @@ def test_one_side_given_as_a_string_is_that_side():
     with game.dice.secret("red"):
         game.dice.d6("secret roll")
     assert game.log[-1].audience == ("red",)
+
+
+def test_undo_that_does_not_replay_leaves_the_game_as_before():
+    """If a replay fails (a ruleset that does not replay the same way), undo raises and the
+    game keeps its position instead of being left half-rebuilt."""
+    from wargamekit import Choose, Outcome, Ruleset
+
+    runs = []
+
+    class Fickle(Ruleset):
+        name = "fickle"
+        sides = ("a",)
+
+        def scenario_data(self, name="default"):
+            return {}
+
+        def setup(self, scenario, options):
+            runs.append(1)
+            return {"moves": 0}
+
+        def play(self, game):
+            for _ in range(5):
+                # on a replay there are fewer options: a ruleset bug the core must survive
+                yield Choose.of("a", "go?", ["a", "b", "c"] if len(runs) == 1 else ["a"])
+                game.state["moves"] += 1
+            return Outcome("a", "done")
+
+    game = Game.new(Fickle())
+    game.answer(2)
+    game.answer(2)
+    before = (game.log_text(), list(game.choices), dict(game.state), game.pending)
+    with pytest.raises(InvalidChoiceError):
+        game.undo(1)
+    assert (game.log_text(), list(game.choices), dict(game.state), game.pending) == before
+    game.answer(1)
+    assert game.state["moves"] == 3

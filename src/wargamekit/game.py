@@ -42,6 +42,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Game", "GameOverError", "PlayerView", "SaveFile", "DEFAULT_DECISION_LIMIT"]
 
+#: What a replay rebuilds (and puts back if the replay fails).
+_REPLAYED = (
+    "scenario", "state", "dice", "interrupts", "log", "choices", "pending", "outcome", "_procedure",
+)
+
 #: A game asking more decisions than this is assumed to loop forever.
 DEFAULT_DECISION_LIMIT = 200_000
 
@@ -418,6 +423,7 @@ class Game:
     def _rebuild(self, choices: list[Answer]) -> None:
         """Replay ``choices`` from the start, in place. Observers are not told again about
         events they have already seen (undo, a rejected choice, a fork)."""
+        before = {name: getattr(self, name) for name in _REPLAYED}
         self._replaying = True
         try:
             self._start()
@@ -425,6 +431,12 @@ class Game:
                 if self.pending is None:
                     raise SaveError(f"choice {index} does not replay: the game ended before it")
                 self.answer(choice)
+        except BaseException:
+            # A replay that fails (a ruleset that does not replay the same way) must not leave
+            # the game half-rebuilt: put back the position it had.
+            for name, value in before.items():
+                setattr(self, name, value)
+            raise
         finally:
             self._replaying = False
 
