@@ -31,8 +31,11 @@ def test_rulesets_come_from_registered_plugins():
 
 def test_duplicate_ruleset_names_are_refused():
     """Two plugins may not provide rulesets with the same name."""
-    pm = plugin_manager(load_entry_points=False, plugins=[plugin_with(DiceRace()), plugin_with(DiceRace())])
-    with pytest.raises(ValueError, match="two plugins provide a ruleset named 'dice_race'"):
+    pm = pluggy.PluginManager("wargamekit")
+    pm.add_hookspecs(__import__("wargamekit.hookspecs").hookspecs)
+    pm.register(plugin_with(DiceRace()), name="race_one")
+    pm.register(plugin_with(DiceRace()), name="race_two")
+    with pytest.raises(ValueError, match="two plugins provide a ruleset named 'dice_race': 'race_one' and 'race_two'"):
         rulesets_of(pm)
 
 

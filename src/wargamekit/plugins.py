@@ -98,13 +98,22 @@ def plugin_manager(
 def rulesets_of(pm: pluggy.PluginManager) -> dict[str, Ruleset]:
     """Name → ruleset for every ruleset the manager's plugins provide, sorted by name."""
     found: dict[str, Ruleset] = {}
-    for batch in pm.hook.wargamekit_rulesets():
-        for ruleset in batch:
+    provider: dict[str, str] = {}
+    # Called one plugin at a time, in registration order, so an error can name the plugin.
+    for impl in pm.hook.wargamekit_rulesets.get_hookimpls():
+        if impl.hookwrapper or getattr(impl, "wrapper", False):
+            continue  # a wrapper provides no rulesets of its own
+        plugin = impl.plugin_name
+        for ruleset in impl.function() or []:
             if not isinstance(ruleset, Ruleset):
-                raise TypeError(f"wargamekit_rulesets returned {ruleset!r}, not a Ruleset")
+                raise TypeError(f"plugin {plugin!r}: wargamekit_rulesets returned {ruleset!r}, not a Ruleset")
             if ruleset.name in found:
-                raise ValueError(f"two plugins provide a ruleset named {ruleset.name!r}")
+                raise ValueError(
+                    f"two plugins provide a ruleset named {ruleset.name!r}: "
+                    f"{provider[ruleset.name]!r} and {plugin!r}"
+                )
             found[ruleset.name] = ruleset
+            provider[ruleset.name] = plugin
     return dict(sorted(found.items()))
 
 
