@@ -33,7 +33,7 @@ import click
 from . import __version__
 from . import plugins as _plugins
 from .errors import IllegalChoiceError, WargamekitError
-from .game import DEFAULT_DECISION_LIMIT, Game
+from .game import DEFAULT_DECISION_LIMIT, Game, same_kind
 from .players import Player, QuitGame, RandomBot, TerminalPlayer
 from .plugins import find_ruleset
 from .ruleset import Ruleset
@@ -185,21 +185,13 @@ def _options(ruleset: Ruleset, pairs: Sequence[str]) -> dict[str, Any]:
         value = _toml_scalar(raw.strip())
         default = known[name]
         # A typo like ``--option veteran_gunner=ture`` must not pass as a truthy string.
-        if default is not None and not _same_kind(value, default):
+        if not same_kind(value, default):
             raise CliError(
                 f"--option {name}: expected {type(default).__name__} like {_toml_repr(default)}, "
                 f"got {raw.strip()!r}"
             )
         parsed[name] = value
     return parsed
-
-
-def _same_kind(value: Any, default: Any) -> bool:
-    if isinstance(default, bool) or isinstance(value, bool):
-        return isinstance(value, bool) and isinstance(default, bool)
-    if isinstance(default, float):
-        return isinstance(value, (int, float))
-    return isinstance(value, type(default))
 
 
 def _toml_repr(value: Any) -> str:
