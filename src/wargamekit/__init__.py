@@ -8,7 +8,7 @@ The public API, re-exported from small modules:
 * plugins — :class:`Ruleset`, :data:`hookimpl`, :func:`find_ruleset`.
 """
 
-from .decisions import Choose, ChooseNumber, ChooseSubset, Decision, Option, YesNo
+from .decisions import Choose, ChooseNumber, ChooseSubset, Decision, Option, YesNo, ask
 from .dice import Dice, DiceScriptError, Die, PoolRoll, Roll, ScriptedDice, SeededDice
 from .errors import (
     IllegalChoiceError,
@@ -65,6 +65,7 @@ __all__ = [
     "WargamekitError",
     "YesNo",
     "__version__",
+    "ask",
     "find_ruleset",
     "hookimpl",
     "installed_rulesets",

@@ -26,7 +26,7 @@ wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
@@ -36,6 +36,7 @@ from .errors import IllegalChoiceError, InvalidChoiceError
 
 __all__ = [
     "Answer",
+    "ask",
     "Choose",
     "ChooseNumber",
     "ChooseSubset",
@@ -304,3 +305,21 @@ class YesNo(Decision):
 
     def describe(self, answer: Answer) -> str:
         return "yes" if answer else "no"
+
+
+def ask(decision: Choose) -> Generator[Decision, Any, Any]:
+    """Ask ``decision`` unless it has a single option; then that option's value is the answer.
+
+    A player is not asked to confirm the only thing they can do, and nothing is recorded for it
+    (a replay skips it the same way). Use it with ``yield from``:
+
+    >>> def procedure():
+    ...     return (yield from ask(Choose.of("red", "Retreat where?", ["Marengo"])))
+    >>> next(procedure())
+    Traceback (most recent call last):
+    ...
+    StopIteration: Marengo
+    """
+    if len(decision.options) == 1:
+        return decision.options[0].value
+    return (yield decision)

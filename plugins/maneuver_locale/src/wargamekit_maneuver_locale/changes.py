@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Game, Option
+from wargamekit import Choose, ChooseSubset, Game, Option, ask
 
 from .scenario import Arm
 from .state import GameState, Piece
@@ -117,13 +117,13 @@ def take_losses(
         alive = [p for p in pieces if p.id in state.pieces]
         if not alive:
             break
-        if len(alive) == 1:
-            victim = alive[0]
-        else:
-            victim_id = yield piece_choice(
-                chooser, f"{why}: which piece loses the next step ({n - lost} to take)?", alive, rule=rule
+        victim = state.pieces[
+            (
+                yield from ask(
+                    piece_choice(chooser, f"{why}: which piece loses the next step ({n - lost} to take)?", alive, rule=rule)
+                )
             )
-            victim = state.pieces[victim_id]
+        ]
         lose_step(game, victim, why)
         lost += 1
     return lost

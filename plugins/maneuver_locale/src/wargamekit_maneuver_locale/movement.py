@@ -29,7 +29,7 @@ from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Choose, Game, Option
+from wargamekit import Choose, Game, Option, ask
 from wargamekit.geometry.locale import RoadClass
 
 from . import rules
@@ -298,15 +298,14 @@ def cavalry_onto_approach(game: Game, side: str, pieces: list[Piece], locale: st
     )
     if not chosen:
         return
-    if len(targets) == 1:
-        target = targets[0]
-    else:
-        target = yield Choose.of(
+    target = yield from ask(
+        Choose.of(
             side,
             f"Onto the approach of {names[locale]} facing which locale?",
             [Option(n, names[n]) for n in targets],
             rule=rules.CAVALRY,
         )
+    )
     place(game, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
 
 

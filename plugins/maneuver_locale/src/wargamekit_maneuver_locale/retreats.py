@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Game, Option
+from wargamekit import Choose, Game, Option, ask
 
 from . import rules
 from .changes import eliminate, place, take_losses
@@ -78,13 +78,12 @@ def retreat_locale(game: Game, locale: str, attacker_locale: str) -> Generator[A
             for p in alive:
                 eliminate(game, p, "Retreats: no locale to retreat into")
             continue
-        if len(options) == 1:
-            dest = options[0]
-        else:
-            dest = yield Choose.of(
+        dest = yield from ask(
+            Choose.of(
                 side,
                 f"Retreat {', '.join(p.id for p in alive)} from {names[locale]} to which locale?",
                 [Option(n, names[n]) for n in options],
                 rule=rules.RETREATS,
             )
+        )
         place(game, alive, dest, RESERVE, "Retreats", moved=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Game, Option
+from wargamekit import Choose, Game, Option, ask
 
 from . import rules
 from .assault import assault, can_assault
@@ -102,16 +102,15 @@ def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
         loc, target = groups[0]
         options = compulsory_options(state, side, loc, target)
         pieces = compulsory_pieces(state, side, loc, target)
-        if len(options) == 1:
-            choice = options[0]
-        else:
-            choice = yield Choose.of(
+        choice = yield from ask(
+            Choose.of(
                 side,
                 f"No enemy ahead of {', '.join(p.id for p in pieces)} on the {names[loc]} approach facing "
                 f"{names[target]}: return or move on?",
                 [Option(o, o.label(names)) for o in options],
                 rule=rules.COMPULSORY,
             )
+        )
         assert isinstance(choice, Compulsory)
         if choice.move_on:
             state.commands -= 1

@@ -12,7 +12,7 @@ from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Choose, Option, Outcome, YesNo
+from wargamekit import Choose, Option, Outcome, YesNo, ask
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 
 from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds
@@ -59,14 +59,6 @@ class RotateTurret:
     """Option value: turn the acting tank's turret one hexside (``+1`` left, ``-1`` right)."""
 
     turn: int
-
-
-def ask(decision: Choose) -> Generator[Any, Any, Any]:
-    """Ask ``decision``, unless it has a single option: then that option is the answer (a human
-    is not asked to confirm the only thing they can do; nothing random depends on it)."""
-    if len(decision.options) == 1:
-        return decision.options[0].value
-    return (yield decision)
 
 
 def turns_to_bear(state: GameState, tank: Tank, gun: int, at: Hex, target: Hex, facing: int | None = None,

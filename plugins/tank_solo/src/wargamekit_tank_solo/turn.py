@@ -14,13 +14,12 @@ from collections.abc import Callable, Generator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from wargamekit import Choose, ChooseNumber, Option, Response
+from wargamekit import Choose, ChooseNumber, Option, Response, ask
 from wargamekit.geometry import Hex
 
 from .combat import (
     FireAt,
     RotateTurret,
-    ask,
     can_fire_now,
     could_fire,
     fire_label,
