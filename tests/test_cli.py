@@ -467,7 +467,7 @@ def test_unwritable_save_is_one_error_line(tmp_path):
     [
         ("not json", "not JSON"),
         ('{"format": 1}', "$"),
-        ("[1, 2]", "$: expected a table (an object), got list"),
+        ("[1, 2]", "$: expected a JSON object, got list"),
     ],
 )
 def test_bad_save_is_one_error_line(tmp_path, content, fragment):

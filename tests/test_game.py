@@ -348,9 +348,9 @@ def test_a_ruleset_changing_its_scenario_does_not_change_replays():
 def test_save_of_another_format_names_the_format():
     """A save written in another format says so, not that its fields are unknown."""
     data = json.loads(finished_game().save().to_json())
-    data["format"] = 2
+    data["format"] = 1  # the format before decisions carried kinds
     data["new_field"] = "x"
-    with pytest.raises(SaveError, match=r"g.json: \$.format: unsupported save format 2"):
+    with pytest.raises(SaveError, match=r"g.json: \$.format: unsupported save format 1"):
         SaveFile.from_json(json.dumps(data), source="g.json")
 
 
@@ -359,10 +359,10 @@ def test_numpy_values_in_events_and_hand_built_saves_are_plain_json():
     data that is not JSON names the event."""
     np = pytest.importorskip("numpy")
     game = Game.new(RACE, seed=1)
-    event = game.event("move", "A01 moves", hex=np.array([3, 4]), cost=np.int64(2), fast=np.bool_(True))
+    event = game.context.event("move", "A01 moves", hex=np.array([3, 4]), cost=np.int64(2), fast=np.bool_(True))
     assert event.data == {"hex": [3, 4], "cost": 2, "fast": True}
     with pytest.raises(TypeError, match="event 'move' \\(A01 moves\\): object .* is not JSON data"):
-        game.event("move", "A01 moves", unit=object())
+        game.context.event("move", "A01 moves", unit=object())
     hand_built = attrs.evolve(game.save(), seed=np.int64(1), choices=[np.int64(0)])
     assert json.loads(hand_built.to_json())["choices"] == [0]
 
@@ -370,7 +370,7 @@ def test_numpy_values_in_events_and_hand_built_saves_are_plain_json():
 def test_one_side_given_as_a_string_is_that_side():
     """audience="red" (and dice.secret("red")) means the side red, not the sides r, e, d."""
     game = Game.new(RACE, seed=1)
-    event = game.event("note", "for red only", audience="red")
+    event = game.context.event("note", "for red only", audience="red")
     assert event.audience == ("red",) and event.visible_to("red") and not event.visible_to("blue")
     with game.dice.secret("red"):
         game.dice.d6("secret roll")

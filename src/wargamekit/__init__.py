@@ -8,31 +8,43 @@ The public API, re-exported from small modules:
 * plugins — :class:`Ruleset`, :data:`hookimpl`, :func:`find_ruleset`.
 """
 
-from .decisions import Choose, ChooseNumber, ChooseSubset, Decision, Option, YesNo, ask
-from .dice import Dice, DiceScriptError, Die, PoolRoll, Roll, ScriptedDice, SeededDice
+from .context import RulesContext
+from .decisions import Choose, ChooseNumber, ChooseSubset, Data, Decision, Option, YesNo, ask
+from .dice import Dice, Die, PoolRoll, Roll, ScriptedDice, SeededDice
 from .errors import (
+    BranchLimitError,
+    DecisionLimitError,
+    DiceScriptError,
+    GameOverError,
     IllegalChoiceError,
     InvalidChoiceError,
     NotYourTurnError,
+    QuitGame,
     SaveError,
     ScenarioError,
     UnknownRulesetError,
+    UnknownScenarioError,
     WargamekitError,
 )
 from .events import Event, Outcome
-from .game import Game, GameOverError, PlayerView, SaveFile
+from .game import Game
 from .interrupts import InterruptStack, Response, TimingPoint
 from .players import Player, RandomBot, ScriptedPlayer, SeededBot, TerminalPlayer
 from .plugins import find_ruleset, hookimpl, installed_rulesets, plugin_manager
 from .ruleset import Ruleset
+from .saves import SaveFile
+from .view import PlayerView
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BranchLimitError",
     "Choose",
     "ChooseNumber",
     "ChooseSubset",
+    "Data",
     "Decision",
+    "DecisionLimitError",
     "Dice",
     "DiceScriptError",
     "Die",
@@ -48,9 +60,11 @@ __all__ = [
     "Player",
     "PlayerView",
     "PoolRoll",
+    "QuitGame",
     "RandomBot",
     "Response",
     "Roll",
+    "RulesContext",
     "Ruleset",
     "SaveError",
     "SaveFile",
@@ -62,6 +76,7 @@ __all__ = [
     "TerminalPlayer",
     "TimingPoint",
     "UnknownRulesetError",
+    "UnknownScenarioError",
     "WargamekitError",
     "YesNo",
     "__version__",

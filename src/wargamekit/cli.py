@@ -27,14 +27,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import attrs
 import click
 
 from . import __version__
 from . import plugins as _plugins
-from .errors import IllegalChoiceError, WargamekitError
-from .game import DEFAULT_DECISION_LIMIT, Game, same_kind
-from .players import Player, QuitGame, RandomBot, TerminalPlayer
+from .errors import InvalidChoiceError, QuitGame, WargamekitError
+from .game import Game
+from .players import Player, RandomBot, TerminalPlayer, bot_seed
 from .plugins import find_ruleset
 from .ruleset import Ruleset
 from .scenario import read_toml_file
@@ -121,20 +120,6 @@ def _ruleset(name: str) -> Ruleset:
     return find_ruleset(name, installed_rulesets())
 
 
-def _scenario_body(ruleset: Ruleset, data: dict[str, Any], source: str) -> dict[str, Any]:
-    """Drop a top-level ``ruleset = "..."`` key naming this ruleset, unless the ruleset's own
-    scenario type has such a field; refuse a file written for another ruleset."""
-    named = data.get("ruleset")
-    scenario_type = ruleset.scenario_type
-    if scenario_type is not None and attrs.has(scenario_type) and "ruleset" in attrs.fields_dict(scenario_type):
-        return data
-    if named is None:
-        return data
-    if named != ruleset.name:
-        raise CliError(f"{source}: $.ruleset: the scenario is for {named!r}, not {ruleset.name!r}")
-    return {k: v for k, v in data.items() if k != "ruleset"}
-
-
 def _scenario(ruleset: Ruleset, given: str | None) -> str | dict[str, Any]:
     """A bundled scenario's name, or the raw data of a scenario file (checked here, so the
     error names the file)."""
@@ -142,12 +127,12 @@ def _scenario(ruleset: Ruleset, given: str | None) -> str | dict[str, Any]:
         return "default"
     path = Path(given)
     if path.suffix == ".toml" or path.is_file():
-        data = _scenario_body(ruleset, read_toml_file(path), str(path))
+        data = ruleset.read_scenario_file(path)
         ruleset.load_scenario(data, source=str(path))
         return data
     try:
         ruleset.scenario_data(given)
-    except LookupError:
+    except LookupError:  # UnknownScenarioError, or a ruleset's own override's LookupError
         bundled = ", ".join(ruleset.scenario_names()) or "none"
         if path.is_dir():
             raise CliError(
@@ -182,15 +167,16 @@ def _options(ruleset: Ruleset, pairs: Sequence[str]) -> dict[str, Any]:
                 f"ruleset {ruleset.name!r} has no option {name!r}; "
                 f"it has {', '.join(known) or 'none'}"
             )
-        value = _toml_scalar(raw.strip())
-        default = known[name]
-        # A typo like ``--option veteran_gunner=ture`` must not pass as a truthy string.
-        if not same_kind(value, default):
+        parsed[name] = _toml_scalar(raw.strip())
+        try:
+            # The one option check (the game's): ``veteran_gunner=ture`` is no truthy string.
+            ruleset.resolve_options({name: parsed[name]})
+        except InvalidChoiceError:
+            default = known[name]
             raise CliError(
                 f"--option {name}: expected {type(default).__name__} like {_toml_repr(default)}, "
                 f"got {raw.strip()!r}"
-            )
-        parsed[name] = value
+            ) from None
     return parsed
 
 
@@ -219,13 +205,12 @@ def _players(
     players: dict[str, Player] = {}
     for index, (side, kind) in enumerate(zip(sides, kinds, strict=True)):
         # Each bot gets its own seed derived from the game's, so --seed reproduces everything.
-        bot_seed = seed * 1000 + index + 1
         if kind == "human":
             players[side] = TerminalPlayer(console, summary=_summary_of(ruleset))
         elif kind in bots:
-            players[side] = bots[kind](bot_seed)
+            players[side] = bots[kind](bot_seed(seed, index))
         elif kind in ("random", "bot"):
-            players[side] = RandomBot(bot_seed)
+            players[side] = RandomBot(bot_seed(seed, index))
         else:
             raise CliError(f"--players: no player kind {kind!r}; {ruleset.name} offers {', '.join(offered)}")
     return players, dict(zip(sides, kinds, strict=True))
@@ -339,7 +324,8 @@ def _drive(
     resumed: bool = False,
     on_answer: Callable[[Game], None] | None = None,
 ) -> str:
-    """Answer decisions until the game ends; ``"over"``, ``"quit"`` or ``"eof"``."""
+    """Answer decisions until the game ends, on :meth:`Game.play` (the one driving loop);
+    ``"over"``, ``"quit"`` or ``"eof"``."""
     printer = _LogPrinter(console, game, humans, quiet)
     if resumed:
         printer.skip_to_end()
@@ -349,33 +335,23 @@ def _drive(
             "? shows the position; quit stops (the --save file lets you resume).",
             soft_wrap=True,
         )
-    asked = 0
-    while game.pending is not None:
-        asked += 1
-        if asked > DEFAULT_DECISION_LIMIT:
-            raise CliError(f"{game.ruleset.name}: no end after {DEFAULT_DECISION_LIMIT} decisions")
-        decision = game.pending
+
+    def before_ask(game: Game, decision: Any) -> None:
         human = decision.side in humans
         if human or not humans:
             # With humans at the terminal, events wait for a human who may see them.
             printer.flush(decision.side if human else None)
-        player = players[decision.side]
-        try:
-            answer = player.choose(decision, game.view(decision.side))
-        except QuitGame:
-            return "quit"
-        except EOFError:
-            return "eof"
-        try:
-            game.answer(answer)
-        except IllegalChoiceError as exc:
-            if not human:
-                raise
-            # The game has rebuilt itself to before the answer: tell the human and ask again.
-            console.print(str(exc), style="red", markup=False)
-            continue
-        if on_answer is not None:
-            on_answer(game)
+
+    def on_illegal(side: str, error: WargamekitError) -> None:
+        # The game is exactly as before the answer: tell the human and ask again.
+        console.print(str(error), style="red", markup=False)
+
+    try:
+        game.play(players, before_ask=before_ask, after_answer=on_answer, retry=humans, on_illegal=on_illegal)
+    except QuitGame:
+        return "quit"
+    except EOFError:
+        return "eof"
     printer.flush()
     return "over"
 
@@ -564,8 +540,8 @@ def validate(scenario: Path, ruleset_name: str | None) -> None:
     if not isinstance(name, str):
         raise CliError(f"{scenario}: name the ruleset with --ruleset (the file has no top-level `ruleset = \"...\"`)")
     ruleset = _ruleset(name)
-    body = _scenario_body(ruleset, data, str(scenario))
-    structured = ruleset.load_scenario(body, source=str(scenario))
+    # The same reading as ``Ruleset.load_scenario_file``: what validate passes, a game loads.
+    structured = ruleset.load_scenario_file(scenario)
     # Setting up catches what only the ruleset's own cross-checks see (setup rolls no dice).
     ruleset.setup(structured, dict(ruleset.options()))
     click.echo("ok")

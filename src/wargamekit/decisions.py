@@ -15,9 +15,26 @@ Four kinds cover the rulebooks:
 A decision marked ``secret=True`` is logged only for the side that made it (a hidden special
 round, a face-down deployment); its public consequences are the ruleset's events to log.
 
->>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1")
+Decisions say what they are. The prompt and labels are presentation only; what a bot, the
+conformance check or a test reads is the structure:
+
+* :attr:`Decision.kind` — a stable, machine-readable name of *what* is decided, namespaced by
+  the ruleset (``"tank_solo.fire_target"``);
+* :attr:`Decision.context` — a small frozen JSON-able mapping (the acting unit's id, the phase,
+  the numbers a bot needs);
+* :attr:`Option.data` — each option's own frozen JSON-able mapping (ids, coordinates, action
+  names).
+
+(:attr:`Decision.form` names the decision *type*: ``"choose"``, ``"subset"``, ``"number"`` or
+``"yesno"``.)
+
+>>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
+...               kind="demo.activate", context={"phase": "command"},
+...               data=lambda name: {"unit": name.lower()})
 >>> d.value_of(1)
 'Line'
+>>> d.kind, d.context["phase"], d.options[1].data["unit"]
+('demo.activate', 'command', 'line')
 >>> d.check(5)
 Traceback (most recent call last):
 ...
@@ -26,7 +43,7 @@ wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
@@ -40,13 +57,85 @@ __all__ = [
     "Choose",
     "ChooseNumber",
     "ChooseSubset",
+    "Data",
     "Decision",
     "Option",
     "YesNo",
+    "freeze_data",
 ]
 
 #: A recorded answer: JSON-serialisable.
 Answer: TypeAlias = int | bool | list[int]
+
+
+class Data(dict):  # type: ignore[type-arg]
+    """A frozen, hashable JSON object: what :attr:`Decision.context` and :attr:`Option.data` hold.
+
+    It *is* a ``dict`` (so ``json.dumps`` takes it as it is) whose keys are strings and whose
+    values are JSON scalars, tuples (JSON arrays) or nested :class:`Data`; it refuses every
+    change. Build one with :func:`freeze_data`.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise TypeError("decision data is frozen")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def __repr__(self) -> str:
+        return f"Data({dict.__repr__(self)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Data, (dict(self),))
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _freeze(value: Any, where: str) -> Any:
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Mapping):
+        items = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{where}: key {key!r} is not a string (decision data is JSON)")
+            items[key] = _freeze(item, f"{where}.{key}")
+        return Data(items)
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(item, f"{where}[{i}]") for i, item in enumerate(value))
+    raise TypeError(
+        f"{where}: {value!r} is not JSON data (use ids, numbers, strings, lists, mappings)"
+    )
+
+
+def freeze_data(value: Mapping[str, Any] | None, where: str = "data") -> Data:
+    """Check and freeze a JSON-able mapping (``None`` → empty).
+
+    >>> freeze_data({"unit": "A1", "to": [3, 4]})
+    Data({'unit': 'A1', 'to': (3, 4)})
+    >>> freeze_data({"unit": object()})
+    Traceback (most recent call last):
+    ...
+    TypeError: data.unit: <object object at ...> is not JSON data (use ids, numbers, strings, lists, mappings)
+    """
+    if value is None:
+        return _EMPTY
+    if isinstance(value, Data):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{where}: expected a mapping of names to JSON values, got {value!r}")
+    return _freeze(value, where)  # type: ignore[no-any-return]
+
+
+_EMPTY = Data()
 
 
 @frozen
@@ -60,11 +149,15 @@ class Option:
         public: what the log shows everyone when this option is chosen, where the label holds
             facts only the chooser may know (a face-down piece's arm and strength). ``None``:
             the label is public.
+        data: what the option *is*, for programs: a JSON-able mapping of ids, coordinates and
+            action names (``{"action": "fire", "tank": 3, "target": 7}``). Bots read this, never
+            the label.
     """
 
     value: Any
     label: str
     public: str | None = None
+    data: Data = field(default=None, converter=freeze_data)
 
     @property
     def public_label(self) -> str:
@@ -76,8 +169,13 @@ def _option_tuple(options: Iterable[Option]) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def _to_options(values: Iterable[Any], label: Callable[[Any], str]) -> tuple[Option, ...]:
-    return tuple(v if isinstance(v, Option) else Option(v, label(v)) for v in values)
+def _to_options(
+    values: Iterable[Any], label: Callable[[Any], str], data: Callable[[Any], Mapping[str, Any]] | None
+) -> tuple[Option, ...]:
+    return tuple(
+        v if isinstance(v, Option) else Option(v, label(v), data=None if data is None else data(v))
+        for v in values
+    )
 
 
 @frozen(kw_only=True)
@@ -86,16 +184,23 @@ class Decision:
 
     Attributes:
         side: the side that must answer.
-        prompt: the question, as a human would read it.
+        prompt: the question, as a human would read it (presentation only).
         rule: the rule that asks it, cited as the rulebook does.
         secret: log the choice only for ``side`` (hidden information).
+        kind: what is being decided, stable and machine-readable, namespaced by the ruleset
+            (``"tank_solo.fire_target"``). Rewording a prompt never changes it.
+        context: the facts a program needs to answer (the acting unit's id, the phase, the
+            numbers at stake), as a frozen JSON-able mapping.
     """
 
-    kind: ClassVar[str] = "decision"
+    #: the decision type: ``"choose"``, ``"subset"``, ``"number"`` or ``"yesno"``
+    form: ClassVar[str] = "decision"
     side: str
     prompt: str
     rule: str = ""
     secret: bool = False
+    kind: str = ""
+    context: Data = field(default=None, converter=freeze_data)
 
     def _where(self) -> str:
         return f"{self.prompt} [{self.rule}]" if self.rule else self.prompt
@@ -126,7 +231,7 @@ class Decision:
 class Choose(Decision):
     """Choose exactly one of ``options``."""
 
-    kind: ClassVar[str] = "choose"
+    form: ClassVar[str] = "choose"
     options: tuple[Option, ...] = field(converter=_option_tuple)
 
     def __attrs_post_init__(self) -> None:
@@ -143,10 +248,15 @@ class Choose(Decision):
         rule: str = "",
         label: Callable[[Any], str] = str,
         secret: bool = False,
+        kind: str = "",
+        context: Mapping[str, Any] | None = None,
+        data: Callable[[Any], Mapping[str, Any]] | None = None,
     ) -> Choose:
-        """Build from plain values (labels from ``label(value)``) or :class:`Option` objects."""
+        """Build from plain values or :class:`Option` objects: a plain value's label is
+        ``label(value)`` and its data ``data(value)``."""
         return cls(
-            side=side, prompt=prompt, rule=rule, secret=secret, options=_to_options(values, label)
+            side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context,
+            options=_to_options(values, label, data),
         )
 
     @property
@@ -182,7 +292,7 @@ class ChooseSubset(Decision):
     ``rule``). The random bot samples subsets until one passes, so keep constraints cheap.
     """
 
-    kind: ClassVar[str] = "subset"
+    form: ClassVar[str] = "subset"
     options: tuple[Option, ...] = field(converter=_option_tuple)
     min_count: int = 0
     max_count: int | None = None
@@ -262,7 +372,7 @@ class ChooseSubset(Decision):
 class ChooseNumber(Decision):
     """Choose an integer in ``[low, high]``."""
 
-    kind: ClassVar[str] = "number"
+    form: ClassVar[str] = "number"
     low: int
     high: int
 
@@ -290,7 +400,7 @@ class ChooseNumber(Decision):
 class YesNo(Decision):
     """Answer yes or no."""
 
-    kind: ClassVar[str] = "yesno"
+    form: ClassVar[str] = "yesno"
 
     def check(self, answer: Any) -> Answer:
         if not isinstance(answer, (bool, np.bool_)):

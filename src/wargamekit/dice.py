@@ -36,6 +36,8 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
+from .errors import DiceScriptError
+
 __all__ = [
     "Dice",
     "DiceScriptError",
@@ -47,10 +49,6 @@ __all__ = [
     "pool_distribution",
 ]
 
-
-class DiceScriptError(ValueError):
-    """A scripted dice service cannot serve a draw: the script ran out, or the forced face is
-    impossible for the die asked for."""
 
 
 @frozen
@@ -329,7 +327,7 @@ class ScriptedDice(Dice):
     >>> dice.d6("to hit")
     Traceback (most recent call last):
     ...
-    wargamekit.dice.DiceScriptError: to hit: scripted face 7 is impossible on a d6
+    wargamekit.errors.DiceScriptError: to hit: scripted face 7 is impossible on a d6
     """
 
     script: list[int] = field(factory=list, converter=list)

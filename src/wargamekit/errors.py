@@ -1,17 +1,60 @@
 """Errors by cause, so callers can tell a typo from a rule from a broken file.
 
-All are :class:`ValueError` or :class:`LookupError` subclasses, like python-chess's move errors.
+Every error wargamekit raises on purpose is a :class:`WargamekitError`. Each also keeps the
+builtin base a caller would expect (like python-chess's move errors are :class:`ValueError`):
+
+========================  ===================================  ==========================
+cause                     error                                builtin base
+========================  ===================================  ==========================
+cannot parse an answer    :class:`InvalidChoiceError`          ``ValueError``
+not legal here            :class:`IllegalChoiceError`          ``ValueError``
+not your turn             :class:`NotYourTurnError`            ``ValueError``
+game over                 :class:`GameOverError`               ``ValueError``
+unknown ruleset           :class:`UnknownRulesetError`         ``LookupError``
+unknown scenario          :class:`UnknownScenarioError`        ``LookupError``
+bad scenario              :class:`ScenarioError`               ``ValueError``
+bad save                  :class:`SaveError`                   ``ValueError``
+branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
+endless game              :class:`DecisionLimitError`          ``RuntimeError``
+scripted dice ran out     :class:`DiceScriptError`             ``ValueError``
+bad hex label             :class:`HexLabelError`               ``ValueError``
+off the map               :class:`OffMapError`                 ``ValueError``
+locale map look-ups       :class:`UnknownLocaleError`,         ``ValueError``
+                          :class:`NotAdjacentError`,
+                          :class:`NoApproachError`
+the interrupt stack       :class:`InterruptStackError`         ``RuntimeError``
+a human quits             :class:`QuitGame`                    —
+========================  ===================================  ==========================
+
+>>> from wargamekit import find_ruleset
+>>> try:
+...     find_ruleset("chess")
+... except WargamekitError as exc:
+...     print(type(exc).__name__)
+UnknownRulesetError
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "BranchLimitError",
+    "DecisionLimitError",
+    "DiceScriptError",
+    "GameOverError",
+    "HexLabelError",
     "IllegalChoiceError",
+    "InterruptStackError",
     "InvalidChoiceError",
+    "NoApproachError",
+    "NotAdjacentError",
     "NotYourTurnError",
+    "OffMapError",
+    "QuitGame",
     "SaveError",
     "ScenarioError",
+    "UnknownLocaleError",
     "UnknownRulesetError",
+    "UnknownScenarioError",
     "WargamekitError",
 ]
 
@@ -20,6 +63,7 @@ class WargamekitError(Exception):
     """Base of every error wargamekit raises on purpose."""
 
 
+# -- answering decisions -------------------------------------------------------------------------
 class InvalidChoiceError(WargamekitError, ValueError):
     """An answer could not be read at all (wrong type, out of range, unknown label)."""
 
@@ -37,9 +81,33 @@ class IllegalChoiceError(WargamekitError, ValueError):
         self.reason = reason
         super().__init__(f"illegal choice [{rule}]: {reason}" if rule else f"illegal choice: {reason}")
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:  # picklable across processes
+        return (type(self), (self.rule, self.reason))
+
 
 class NotYourTurnError(WargamekitError, ValueError):
     """An answer was given for a side that is not the one being asked."""
+
+
+class GameOverError(WargamekitError, ValueError):
+    """An answer was given after the game ended."""
+
+
+class DecisionLimitError(WargamekitError, RuntimeError):
+    """A game asked more decisions than its limit allows: the rules (or the players) loop."""
+
+
+class QuitGame(WargamekitError):
+    """A human player stopped the game (typed ``quit``); the driver saves and stops."""
+
+
+# -- finding and loading -------------------------------------------------------------------------
+class UnknownRulesetError(WargamekitError, LookupError):
+    """No installed ruleset has the name asked for."""
+
+
+class UnknownScenarioError(WargamekitError, LookupError):
+    """A ruleset has no bundled scenario of the name asked for."""
 
 
 class ScenarioError(WargamekitError, ValueError):
@@ -48,8 +116,16 @@ class ScenarioError(WargamekitError, ValueError):
     def __init__(self, message: str, *, path: str = "$", source: str | None = None) -> None:
         self.path = path
         self.source = source
+        self.reason = message
         where = f"{source}: " if source else ""
         super().__init__(f"{where}{path}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_scenario_error, (self.reason, self.path, self.source))
+
+
+def _rebuild_scenario_error(message: str, path: str, source: str | None) -> ScenarioError:
+    return ScenarioError(message, path=path, source=source)
 
 
 class SaveError(WargamekitError, ValueError):
@@ -57,5 +133,38 @@ class SaveError(WargamekitError, ValueError):
     replay. Nothing is half-loaded."""
 
 
-class UnknownRulesetError(WargamekitError, LookupError):
-    """No installed ruleset has the name asked for."""
+# -- chance --------------------------------------------------------------------------------------
+class DiceScriptError(WargamekitError, ValueError):
+    """Scripted dice ran out, or a scripted face is impossible for the die rolled."""
+
+
+class BranchLimitError(WargamekitError, RuntimeError):
+    """Exact-odds enumeration was refused or stopped: the procedure has more branches than
+    allowed."""
+
+
+# -- geometry ------------------------------------------------------------------------------------
+class HexLabelError(WargamekitError, ValueError):
+    """A hex label (``"0304"``) cannot be read."""
+
+
+class OffMapError(WargamekitError, ValueError):
+    """A hex is not on the map."""
+
+
+class UnknownLocaleError(WargamekitError, ValueError):
+    """No locale has this id."""
+
+
+class NotAdjacentError(WargamekitError, ValueError):
+    """Two locales are not adjacent."""
+
+
+class NoApproachError(WargamekitError, ValueError):
+    """A locale has no approach of this name, or none toward that neighbour."""
+
+
+# -- flow ----------------------------------------------------------------------------------------
+class InterruptStackError(WargamekitError, RuntimeError):
+    """The interrupt stack was used against its protocol (e.g. an item left unresolved when the
+    window that should resolve it closed)."""

@@ -2,76 +2,60 @@
 
 The log is the truth: a game is fully determined by its ruleset (and version), scenario, seed,
 options and the list of recorded answers. Saving writes exactly that; loading, undo and fork
-replay it. Nothing depends on hash order or wall time, so the same inputs give a
-byte-identical log.
+replay it (one replay routine serves all of them). Nothing depends on hash order or wall time,
+so the same inputs give a byte-identical log.
 
 An answer is checked against the pending decision *before* anything changes. If the ruleset
 itself rejects a choice deeper down (raising :class:`~wargamekit.errors.IllegalChoiceError`), or
 fails in any other way, the game is rebuilt by replay to exactly the state before the answer,
 and the error re-raised.
+
+The rules never see the :class:`Game`: :meth:`Ruleset.play <wargamekit.ruleset.Ruleset.play>`
+receives a :class:`~wargamekit.context.RulesContext`, and players a
+:class:`~wargamekit.view.PlayerView`.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from attrs import define, field, frozen
+from attrs import define, field
 
+from .context import RulesContext
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
 from .errors import (
+    DecisionLimitError,
+    GameOverError,
     IllegalChoiceError,
     InvalidChoiceError,
     NotYourTurnError,
     SaveError,
+    UnknownScenarioError,
     WargamekitError,
 )
-from .events import Event, Outcome, json_default
+from .events import Event, Outcome
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
+from .saves import SAVE_FORMAT, SaveFile
+from .view import PlayerView
 
 if TYPE_CHECKING:
     import pluggy
 
     from .players import Player
 
-__all__ = ["Game", "GameOverError", "PlayerView", "SaveFile", "DEFAULT_DECISION_LIMIT"]
-
-#: What a replay rebuilds (and puts back if the replay fails).
-_REPLAYED = (
-    "scenario", "state", "dice", "interrupts", "log", "choices", "pending", "outcome", "_procedure",
-)
+__all__ = ["DEFAULT_DECISION_LIMIT", "Game"]
 
 #: A game asking more decisions than this is assumed to loop forever.
 DEFAULT_DECISION_LIMIT = 200_000
 
-SAVE_FORMAT = 1
-
-
-class GameOverError(WargamekitError, ValueError):
-    """An answer was given after the game ended."""
-
-
-def same_kind(value: Any, default: Any) -> bool:
-    """Whether an option's ``value`` has the kind of its ``default`` (a number for a float
-    rule, a bool only for a bool rule; anything when the default is ``None``)."""
-    if default is None:
-        return True
-    if isinstance(default, bool) or isinstance(value, bool):
-        return isinstance(value, bool) and isinstance(default, bool)
-    if isinstance(default, float):
-        return isinstance(value, (int, float))
-    return isinstance(value, type(default))
-
-
-def _plain(value: Any) -> Any:
-    # numpy scalars (np.bool_, np.int64) would not serialise into a save.
-    return value.item() if isinstance(value, np.generic) else value
+#: What a replay rebuilds (and puts back if the replay fails).
+_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure")
 
 
 def _check_seed(seed: Any) -> int:
@@ -80,99 +64,14 @@ def _check_seed(seed: Any) -> int:
     return int(seed)
 
 
-@frozen
-class SaveFile:
-    """Everything needed to reproduce a game: the log is replayed from this.
+def _resolve_ruleset(ruleset: Ruleset | str) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if isinstance(ruleset, str):
+        from .plugins import find_ruleset
 
-    Attributes:
-        format: the save format version.
-        ruleset: the ruleset's registry name.
-        ruleset_version: the version that wrote the save; another version refuses to load it.
-        scenario_name: the bundled scenario's name, or ``None`` for an inline/file scenario.
-        scenario: the raw scenario data, so a save is self-contained.
-        seed: the dice seed.
-        options: optional rules switched on or off.
-        choices: the recorded answers, in order.
-    """
-
-    format: int
-    ruleset: str
-    ruleset_version: str
-    scenario_name: str | None
-    scenario: dict[str, Any]
-    seed: int
-    options: dict[str, Any]
-    choices: list[Any]
-
-    def to_json(self) -> str:
-        """Serialise (deterministically) to JSON text."""
-        from .scenario import converter
-
-        return json.dumps(
-            converter.unstructure(self), sort_keys=True, indent=1, ensure_ascii=False, default=json_default
-        )
-
-    @classmethod
-    def from_json(cls, text: str, *, source: str | None = None) -> SaveFile:
-        """Parse JSON text, rejecting a malformed file with the path to the bad field."""
-        from .errors import ScenarioError
-        from .scenario import structure
-
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveError(f"{source or 'save'}: not JSON: {exc}") from None
-        # Before the fields: another format's fields would only be reported as unknown.
-        if isinstance(data, dict) and "format" in data and data["format"] != SAVE_FORMAT:
-            raise SaveError(
-                f"{source or 'save'}: $.format: unsupported save format {data['format']!r} "
-                f"(this wargamekit reads format {SAVE_FORMAT})"
-            )
-        try:
-            return structure(data, cls, source=source or "save")
-        except ScenarioError as exc:
-            raise SaveError(str(exc)) from None
-
-
-class PlayerView:
-    """What one side may see when asked a decision.
-
-    ``state`` is the ruleset's :meth:`~wargamekit.ruleset.Ruleset.view` for this side, built
-    lazily (a random bot never pays for it); ``log`` holds only the events this side may see.
-    """
-
-    __slots__ = ("side", "decision", "_game", "_state", "_log")
-
-    def __init__(self, game: Game, side: str, decision: Decision | None) -> None:
-        self.side = side
-        self.decision = decision
-        self._game = game
-        self._state: Any = None
-        self._log: list[Event] | None = None
-
-    @property
-    def state(self) -> Any:
-        """The side's view of the game state (a copy; changing it changes nothing)."""
-        if self._state is None:
-            self._state = self._game.ruleset.view(self._game.state, self.side)
-        return self._state
-
-    @property
-    def log(self) -> list[Event]:
-        """The events this side may see, oldest first."""
-        if self._log is None:
-            self._log = [e for e in self._game.log if e.visible_to(self.side)]
-        return self._log
-
-    @property
-    def ruleset(self) -> Ruleset:
-        """The ruleset being played (bots call its pure resolution helpers)."""
-        return self._game.ruleset
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        """The optional rules in force."""
-        return dict(self._game.options)
+        return find_ruleset(ruleset)
+    raise TypeError(f"expected a Ruleset or an installed ruleset's name, got {ruleset!r}")
 
 
 @define(eq=False)
@@ -181,26 +80,22 @@ class Game:
 
     Attributes:
         ruleset: the ruleset being played.
-        scenario: the structured scenario.
-        state: the ruleset's mutable game state.
-        dice: the dice service (every random draw goes through it).
-        interrupts: the interrupt stack shared by every response window.
-        log: every event so far.
+        scenario_data: the raw scenario data the game was built from.
+        scenario_name: the bundled scenario's name, or ``None``.
+        seed: the dice seed.
+        options: the optional rules in force (every option, defaults included).
         choices: every recorded answer so far.
         pending: the decision waiting for an answer, or ``None`` when the game is over.
         outcome: how the game ended, once it has.
+        plugin_manager: where the ``wargamekit_event`` observer hook goes and where rules find
+            their add-on plugins' hooks (``None``: no plugins).
     """
 
     ruleset: Ruleset
-    scenario: Any
     scenario_data: dict[str, Any]
     scenario_name: str | None
     seed: int
     options: dict[str, Any]
-    state: Any = None
-    dice: Dice = field(factory=SeededDice)
-    interrupts: InterruptStack = field(factory=InterruptStack)
-    log: list[Event] = field(factory=list)
     choices: list[Answer] = field(factory=list)
     pending: Decision | None = None
     outcome: Outcome | None = None
@@ -208,6 +103,7 @@ class Game:
     _dice_template: Dice | None = field(default=None, repr=False)
     #: the structured scenario as loaded; every (re)start plays on a fresh copy of it
     _scenario_template: Any = field(default=None, repr=False)
+    _ctx: RulesContext[Any, Any] | None = field(default=None, repr=False)
     _procedure: Any = field(default=None, repr=False)
     _replaying: bool = field(default=False, repr=False)
     #: events of the answer being applied, told to observers only once the answer stands
@@ -217,7 +113,7 @@ class Game:
     @classmethod
     def new(
         cls,
-        ruleset: Ruleset,
+        ruleset: Ruleset | str,
         scenario: str | Mapping[str, Any] | None = None,
         *,
         seed: int = 0,
@@ -228,17 +124,24 @@ class Game:
         """Start a game and run it to its first decision.
 
         Args:
-            ruleset: the ruleset.
+            ruleset: the ruleset, or an installed ruleset's name.
             scenario: a bundled scenario's name (default ``"default"``) or raw scenario data.
-            seed: the dice seed.
-            options: optional rules; unknown names are refused.
+            seed: the dice seed (a whole number, 0 or more).
+            options: optional rules; unknown names and values of the wrong kind are refused.
             dice: a dice service to use instead of ``SeededDice(seed)`` (tests pass a
                 :class:`~wargamekit.dice.ScriptedDice`); replays start from a copy of it.
             plugin_manager: where to send the ``wargamekit_event`` observer hook and where a
-                ruleset finds its add-on plugins' hooks.
+                ruleset finds its add-on plugins' hooks. ``None`` (the default): no plugins.
+
+        Raises:
+            UnknownRulesetError: no installed ruleset has that name.
+            UnknownScenarioError: the ruleset bundles no scenario of that name.
+            ScenarioError: the scenario data is malformed (the path names the bad field).
+            InvalidChoiceError: a bad seed or option.
         """
         game = cls._prepare(
-            ruleset, scenario, seed=seed, options=options, dice=dice, plugin_manager=plugin_manager
+            _resolve_ruleset(ruleset), scenario, seed=seed, options=options, dice=dice,
+            plugin_manager=plugin_manager,
         )
         game._start()
         return game
@@ -259,78 +162,94 @@ class Game:
         if scenario is None or isinstance(scenario, str):
             scenario_name = scenario or "default"
             data = ruleset.scenario_data(scenario_name)
-        else:
+        elif isinstance(scenario, Mapping):
             scenario_name = None
             data = copy.deepcopy(dict(scenario))  # the caller's later changes are not the game's
+        else:
+            raise TypeError(f"scenario: expected a bundled scenario's name or a mapping, got {scenario!r}")
         seed = _check_seed(seed)
         structured = ruleset.load_scenario(data, source=scenario_name)
-        known = dict(ruleset.options())
-        given = {name: _plain(value) for name, value in (options or {}).items()}
-        unknown = sorted(set(given) - set(known))
-        if unknown:
-            raise InvalidChoiceError(
-                f"ruleset {ruleset.name!r} has no option {', '.join(map(repr, unknown))}; "
-                f"it has {sorted(known)}"
-            )
-        for name, value in given.items():
-            # A save or caller giving "yes" for a true/false rule must not pass as truthy.
-            if not same_kind(value, known[name]):
-                raise InvalidChoiceError(
-                    f"ruleset {ruleset.name!r} option {name!r}: expected "
-                    f"{type(known[name]).__name__} like {known[name]!r}, got {value!r}"
-                )
-        merged = {**known, **given}
+        merged = ruleset.resolve_options(options)
         template = copy.deepcopy(dice) if dice is not None else None
-        game = cls(
+        return cls(
             ruleset=ruleset,
-            scenario=structured,
             scenario_data=data,
             scenario_name=scenario_name,
             seed=seed,
             options=merged,
             plugin_manager=plugin_manager,
             dice_template=template,
+            scenario_template=structured,
         )
-        return game
 
     def _start(self) -> None:
-        # A ruleset that changes its scenario object during play must not change what a
-        # replay (undo, fork, the rebuild after a rejected choice) starts from.
-        if self._scenario_template is None:
-            self._scenario_template = copy.deepcopy(self.scenario)
-        self.scenario = copy.deepcopy(self._scenario_template)
-        self.dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
-        self.dice.on_roll = self._on_roll
-        self.interrupts = InterruptStack(on_event=self.event)
-        self.log = []
+        # Every (re)start plays on a fresh copy of the scenario as loaded: a ruleset that changes
+        # its scenario object during play must not change what a replay starts from.
+        dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
+        dice.on_roll = self._on_roll
+        scenario = copy.deepcopy(self._scenario_template)
+        ctx: RulesContext[Any, Any] = RulesContext(
+            ruleset=self.ruleset,
+            scenario=scenario,
+            options=_ReadOnlyOptions(self.options),
+            state=None,
+            dice=dice,
+            interrupts=InterruptStack(),
+            hooks=self.hooks,
+            events=[],
+            sink=self._on_event,
+        )
+        ctx.interrupts.on_event = ctx.event
+        self._ctx = ctx
         self.choices = []
         self.outcome = None
         self.pending = None
-        self.state = self.ruleset.setup(self.scenario, self.options)
-        self._procedure = self.ruleset.play(self)
+        ctx.state = self.ruleset.setup(scenario, self.options)
+        self._procedure = self.ruleset.play(ctx)
         self._advance(None, first=True)
 
-    # -- what procedures call --------------------------------------------------------------
+    # -- what the rules hold (read them; only the rules change them) -----------------------
+    @property
+    def context(self) -> RulesContext[Any, Any]:
+        """The rules context of the current play-through (what the rules see)."""
+        assert self._ctx is not None, "the game has not started"
+        return self._ctx
+
+    @property
+    def state(self) -> Any:
+        """The ruleset's live game state."""
+        return self.context.state
+
+    @property
+    def scenario(self) -> Any:
+        """The structured scenario of this play-through."""
+        return self.context.scenario
+
+    @property
+    def dice(self) -> Dice:
+        """The dice service (every random draw goes through it)."""
+        return self.context.dice
+
+    @property
+    def interrupts(self) -> InterruptStack:
+        """The interrupt stack shared by every response window."""
+        return self.context.interrupts
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event so far, oldest first."""
+        return self.context._events
+
     @property
     def hooks(self) -> Any:
         """The plugin manager's hook relay (``game.hooks.some_hook(...)``), or ``None``."""
         return None if self.plugin_manager is None else self.plugin_manager.hook
 
-    def event(
-        self, kind: str, text: str, *, audience: tuple[str, ...] | str | None = None, **data: Any
-    ) -> Event:
-        """Append an event to the log (and tell observers); ``audience``: the sides that may
-        see it (or one side's name), ``None`` for everyone."""
-        try:
-            event = Event(kind, text, data, audience)
-        except TypeError as exc:  # data that is not JSON
-            raise TypeError(f"event {kind!r} ({text}): {exc}") from None
-        self.log.append(event)
+    def _on_event(self, event: Event) -> None:
         if self._unannounced is not None:
             self._unannounced.append(event)
         else:
             self._announce(event)
-        return event
 
     def _announce(self, event: Event) -> None:
         if self.plugin_manager is not None and not self._replaying:
@@ -338,7 +257,7 @@ class Game:
 
     def _on_roll(self, roll: Roll) -> None:
         faces = " ".join(map(str, roll.faces))
-        self.event(
+        self.context.event(
             "roll",
             f"{roll.purpose}: {roll.kind} [{faces}] = {roll.value}",
             audience=roll.audience,
@@ -360,7 +279,7 @@ class Game:
             self.pending = None
             self.outcome = stop.value
             result = f"{stop.value.winner} wins" if stop.value.winner else "a draw"
-            self.event("end", f"Game over: {result} — {stop.value.reason}", **stop.value.to_json())
+            self.context.event("end", f"Game over: {result} — {stop.value.reason}", **stop.value.to_json())
             return
         if not isinstance(item, Decision):
             raise TypeError(f"{self.ruleset.name}.play() yielded {item!r}, not a Decision")
@@ -398,7 +317,7 @@ class Game:
         outer = self._unannounced
         self._unannounced = []
         self.choices.append(canonical)
-        self.event(
+        self.context.event(
             "choice",
             f"{decision.side}: {decision.prompt} -> {decision.describe(canonical)}",
             audience=(decision.side,) if decision.secret else None,
@@ -411,7 +330,7 @@ class Game:
             # Whatever stopped the procedure (a rule refusing the choice, a scripted die
             # running out, a bug) left the state half-changed and the procedure dead: rebuild.
             self._unannounced = outer
-            self._rebuild(self.choices[:before])
+            self._replay(self.choices[:before])
             raise
         except BaseException:
             self._unannounced = outer
@@ -420,20 +339,29 @@ class Game:
         for event in announced:
             self._announce(event)
 
-    def _rebuild(self, choices: list[Answer]) -> None:
-        """Replay ``choices`` from the start, in place. Observers are not told again about
-        events they have already seen (undo, a rejected choice, a fork)."""
+    def _replay(self, choices: list[Answer], *, where: str | None = None) -> None:
+        """The one replay routine: restart and answer ``choices``, in place and silently for
+        observers. If the replay fails, the game is put back exactly as it was.
+
+        Raises:
+            SaveError: (when ``where`` names the choices, as a load does) a choice does not
+                replay; the message names it as ``{where}[i]``. Without ``where`` the error of
+                the failing answer itself is raised.
+        """
         before = {name: getattr(self, name) for name in _REPLAYED}
         self._replaying = True
         try:
             self._start()
             for index, choice in enumerate(choices):
                 if self.pending is None:
-                    raise SaveError(f"choice {index} does not replay: the game ended before it")
-                self.answer(choice)
+                    raise SaveError(f"{where or 'choice'}[{index}]: the game ended before this choice")
+                try:
+                    self.answer(choice)
+                except (InvalidChoiceError, IllegalChoiceError) as exc:
+                    if where is None:
+                        raise
+                    raise SaveError(f"{where}[{index}] does not replay: {exc}") from None
         except BaseException:
-            # A replay that fails (a ruleset that does not replay the same way) must not leave
-            # the game half-rebuilt: put back the position it had.
             for name, value in before.items():
                 setattr(self, name, value)
             raise
@@ -445,33 +373,61 @@ class Game:
         players: Mapping[str, Player],
         *,
         max_decisions: int = DEFAULT_DECISION_LIMIT,
-        on_decision: Callable[[Game], None] | None = None,
-    ) -> Outcome:
-        """Let ``players`` (one per side) answer until the game ends.
+        before_ask: Callable[[Game, Decision], None] | None = None,
+        after_answer: Callable[[Game], None] | None = None,
+        retry: Collection[str] = (),
+        on_illegal: Callable[[str, WargamekitError], None] | None = None,
+    ) -> Outcome | None:
+        """Let ``players`` (one per side) answer until the game ends: the one driving loop
+        (the CLI and :mod:`wargamekit.testing` build on it).
+
+        Args:
+            players: side → player.
+            max_decisions: answers this call may give before the game is deemed endless.
+            before_ask: called before a player is asked (a terminal prints the news there).
+            after_answer: called after each answer stands (invariant checks, progress bars).
+            retry: sides whose unreadable or illegal answers are reported to ``on_illegal``
+                and asked again, instead of raised (humans at a terminal).
+            on_illegal: told ``(side, error)`` for each retried answer.
+
+        Returns:
+            The outcome (``None`` only if the game had already ended without one).
 
         Raises:
-            RuntimeError: the game asked more than ``max_decisions`` decisions (an endless loop).
+            DecisionLimitError: more than ``max_decisions`` answers.
+            QuitGame: a player quit; the game is exactly as before that decision.
         """
-        missing = sorted({s for s in self.ruleset.sides} - set(players))
+        missing = sorted(set(self.ruleset.sides) - set(players))
         if missing:
-            raise ValueError(f"no player for side(s) {missing}")
+            raise InvalidChoiceError(f"no player for side(s) {missing}")
         count = 0
         while self.pending is not None:
-            count += 1
-            if count > max_decisions:
-                raise RuntimeError(f"{self.ruleset.name}: more than {max_decisions} decisions")
             decision = self.pending
-            player = players[decision.side]
-            self.answer(player.choose(decision, self.view(decision.side)))
-            if on_decision is not None:
-                on_decision(self)
-        assert self.outcome is not None
+            if count >= max_decisions:
+                raise DecisionLimitError(
+                    f"{self.ruleset.name}: more than {max_decisions} decisions (seed {self.seed}): "
+                    "the game seems endless"
+                )
+            if before_ask is not None:
+                before_ask(self, decision)
+            answer = players[decision.side].choose(decision, self.view(decision.side))
+            try:
+                self.answer(answer)
+            except (InvalidChoiceError, IllegalChoiceError) as exc:
+                if decision.side not in retry:
+                    raise
+                if on_illegal is not None:
+                    on_illegal(decision.side, exc)
+                continue
+            count += 1
+            if after_answer is not None:
+                after_answer(self)
         return self.outcome
 
     def view(self, side: str | None) -> PlayerView:
         """What ``side`` may see now (``None``: everything)."""
         decision = self.pending if self.pending is not None and self.pending.side == side else None
-        return PlayerView(self, side, decision)  # type: ignore[arg-type]
+        return PlayerView(self, side, decision)
 
     # -- log -------------------------------------------------------------------------------
     def log_lines(self, side: str | None = None) -> list[str]:
@@ -511,18 +467,18 @@ class Game:
         Args:
             save: a :class:`SaveFile`, or the path of a save file.
             rulesets: name → ruleset; by default the installed rulesets.
+            plugin_manager: as for :meth:`new` (``None``: no plugins).
 
         Raises:
             SaveError: the file is malformed, its ruleset is missing or another version, or
                 its choices do not replay. Nothing is half-loaded.
         """
-        if not isinstance(save, SaveFile):
-            path = Path(save)
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise SaveError(f"{path}: cannot read: {exc.strerror}") from None
-            save = SaveFile.from_json(text, source=str(path))
+        if isinstance(save, (str, Path)):
+            save = SaveFile.read(save)
+        elif not isinstance(save, SaveFile):
+            raise SaveError(f"expected a SaveFile or a save file's path, got {save!r}")
+        if save.format != SAVE_FORMAT:  # a SaveFile built in code skips the reader's check
+            raise SaveError(f"$.format: unsupported save format {save.format!r} (this wargamekit reads format {SAVE_FORMAT})")
         if rulesets is None:
             from .plugins import installed_rulesets
 
@@ -538,27 +494,18 @@ class Game:
                 f"the save was written by {save.ruleset} {save.ruleset_version}; "
                 f"the installed version is {ruleset.version}"
             )
-        scenario: str | dict[str, Any] = save.scenario
+        if save.scenario_name is not None:
+            try:
+                ruleset.scenario_data(save.scenario_name)
+            except UnknownScenarioError as exc:
+                raise SaveError(f"$.scenario_name: {exc}") from None
         try:
             game = cls._prepare(
-                ruleset, scenario, seed=save.seed, options=save.options, dice=None,
+                ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
                 plugin_manager=plugin_manager,
             )
             game.scenario_name = save.scenario_name
-            # A load is a replay: observers are not told the saved events again (nor any
-            # event of a save that is then rejected).
-            game._replaying = True
-            try:
-                game._start()
-                for index, choice in enumerate(save.choices):
-                    if game.pending is None:
-                        raise SaveError(f"$.choices[{index}]: the game ended before this choice")
-                    try:
-                        game.answer(choice)
-                    except (InvalidChoiceError, IllegalChoiceError) as exc:
-                        raise SaveError(f"$.choices[{index}] does not replay: {exc}") from None
-            finally:
-                game._replaying = False
+            game._replay(list(save.choices), where="$.choices")
         except SaveError:
             raise
         except WargamekitError as exc:
@@ -569,15 +516,15 @@ class Game:
         """A new game with the same inputs, replayed through ``choices`` (default: all)."""
         other = Game(
             ruleset=self.ruleset,
-            scenario=self._scenario_template,
             scenario_data=self.scenario_data,
             scenario_name=self.scenario_name,
             seed=self.seed,
             options=dict(self.options),
             plugin_manager=self.plugin_manager,
             dice_template=self._dice_template,
+            scenario_template=self._scenario_template,
         )
-        other._rebuild(list(self.choices if choices is None else choices))
+        other._replay(list(self.choices if choices is None else choices))
         return other
 
     def fork(self) -> Game:
@@ -585,7 +532,32 @@ class Game:
         return self.replay()
 
     def undo(self, n: int = 1) -> None:
-        """Take back the last ``n`` answers, in place, by replay."""
-        if not 0 <= n <= len(self.choices):
-            raise ValueError(f"cannot undo {n} of {len(self.choices)} choices")
-        self._rebuild(self.choices[: len(self.choices) - n])
+        """Take back the last ``n`` answers, in place, by replay.
+
+        Raises:
+            InvalidChoiceError: ``n`` is negative or more than the answers given.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self.choices):
+            raise InvalidChoiceError(f"cannot undo {n!r} of {len(self.choices)} choices")
+        self._replay(self.choices[: len(self.choices) - n])
+
+
+class _ReadOnlyOptions(Mapping[str, Any]):
+    """The options as rules see them: readable, never changed behind the save's back."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self._options = dict(options)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._options[name]
+
+    def __iter__(self) -> Any:
+        return iter(self._options)
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+    def __repr__(self) -> str:
+        return f"options({self._options!r})"

@@ -29,6 +29,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from .dice import D6, Dice, Die, _pool_face_classes
+from .errors import BranchLimitError
 
 __all__ = [
     "BranchLimitError",
@@ -46,9 +47,6 @@ T = TypeVar("T", bound=Hashable)
 
 DEFAULT_BRANCH_LIMIT = 1_000_000
 
-
-class BranchLimitError(RuntimeError):
-    """Enumeration was stopped because the procedure has more branches than allowed."""
 
 
 @define

@@ -17,14 +17,23 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
-from .errors import InvalidChoiceError
+from .errors import InvalidChoiceError, QuitGame
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .game import PlayerView
+    from .view import PlayerView
 
-__all__ = ["Player", "QuitGame", "RandomBot", "ScriptedPlayer", "SeededBot", "TerminalPlayer"]
+__all__ = ["Player", "RandomBot", "ScriptedPlayer", "SeededBot", "TerminalPlayer", "bot_seed"]
+
+
+def bot_seed(game_seed: int, side_index: int) -> int:
+    """The seed of the bot playing side number ``side_index`` in a game seeded ``game_seed``.
+
+    One formula for every driver (the CLI, :mod:`wargamekit.testing`, the scripts), so the same
+    game seed reproduces the same bots everywhere.
+    """
+    return game_seed * 1009 + side_index + 1
 
 
 @runtime_checkable
@@ -106,10 +115,6 @@ def resolve_labels(decision: Decision, raw: Any) -> Any:
             raise InvalidChoiceError(f"{decision.prompt}: give a list of labels or indices, not {raw!r}")
         return [index(i) for i in raw]
     return raw
-
-
-class QuitGame(Exception):
-    """Raised by :class:`TerminalPlayer` when the human types ``quit``."""
 
 
 class TerminalPlayer:

@@ -4,9 +4,9 @@ A ruleset is an object (usually one instance per plugin) that a plugin returns f
 :func:`~wargamekit.hookspecs.wargamekit_rulesets` hook. The core calls only the methods below;
 everything else about the ruleset is its own business.
 
-The one method that does the work is :meth:`Ruleset.play`: a generator that runs the whole game,
-yielding :class:`~wargamekit.decisions.Decision` objects and returning an
-:class:`~wargamekit.events.Outcome`.
+The one method that does the work is :meth:`Ruleset.play`: a generator that runs the whole game
+on a :class:`~wargamekit.context.RulesContext`, yielding :class:`~wargamekit.decisions.Decision`
+objects and returning an :class:`~wargamekit.events.Outcome`.
 """
 
 from __future__ import annotations
@@ -16,19 +16,41 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import attrs
+
 from .decisions import Decision
+from .errors import InvalidChoiceError, ScenarioError, UnknownScenarioError
 from .events import Outcome
 
 if TYPE_CHECKING:
     import click
 
-    from .game import Game
+    from .context import RulesContext
     from .players import Player
 
-__all__ = ["Procedure", "Ruleset"]
+__all__ = ["Procedure", "Ruleset", "same_kind"]
 
 #: A rule procedure: yields decisions, receives the chosen values, returns a result.
 Procedure = Generator[Decision, Any, Any]
+
+
+def same_kind(value: Any, default: Any) -> bool:
+    """Whether an option's ``value`` has the kind of its ``default`` (a number for a float
+    rule, a bool only for a bool rule; anything when the default is ``None``)."""
+    if default is None:
+        return True
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def _plain(value: Any) -> Any:
+    # numpy scalars (np.bool_, np.int64) would not serialise into a save.
+    import numpy as np
+
+    return value.item() if isinstance(value, np.generic) else value
 
 
 class Ruleset:
@@ -64,12 +86,12 @@ class Ruleset:
         from .scenario import read_toml_text
 
         if self.scenario_package is None:
-            raise LookupError(f"ruleset {self.name!r} bundles no scenarios")
-        resource = resources.files(self.scenario_package) / f"{name}.toml"
-        if not resource.is_file():
-            raise LookupError(
+            raise UnknownScenarioError(f"ruleset {self.name!r} bundles no scenarios")
+        if not isinstance(name, str) or name not in self.scenario_names():
+            raise UnknownScenarioError(
                 f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
             )
+        resource = resources.files(self.scenario_package) / f"{name}.toml"
         return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}")
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
@@ -83,11 +105,85 @@ class Ruleset:
             return dict(data)
         return structure(data, self.scenario_type, source=source)
 
-    def load_scenario_file(self, path: str | Path) -> Any:
-        """Read and structure a scenario TOML file."""
+    def read_scenario_file(self, path: str | Path) -> dict[str, Any]:
+        """The raw data of a scenario TOML file written for this ruleset.
+
+        A file may name its ruleset with a top-level ``ruleset = "name"`` key (what
+        ``wargamekit validate`` reads to know which ruleset to ask). It is dropped here unless
+        the ruleset's own scenario type has a ``ruleset`` field; a file naming another ruleset
+        is refused.
+
+        Raises:
+            ScenarioError: the file cannot be read, is not TOML, or is for another ruleset.
+        """
         from .scenario import read_toml_file
 
-        return self.load_scenario(read_toml_file(path), source=str(path))
+        data = read_toml_file(path)
+        scenario_type = self.scenario_type
+        if scenario_type is not None and attrs.has(scenario_type) and "ruleset" in attrs.fields_dict(scenario_type):
+            return data
+        named = data.get("ruleset")
+        if named is None:
+            return data
+        if named != self.name:
+            raise ScenarioError(
+                f"the scenario is for ruleset {named!r}, not {self.name!r}", path="$.ruleset", source=str(path)
+            )
+        return {k: v for k, v in data.items() if k != "ruleset"}
+
+    def load_scenario_file(self, path: str | Path) -> Any:
+        """Read and structure a scenario TOML file (see :meth:`read_scenario_file`)."""
+        return self.load_scenario(self.read_scenario_file(path), source=str(path))
+
+    # -- optional rules --------------------------------------------------------------------
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Every optional rule with its value: the defaults of :meth:`options`, overridden by
+        ``given``. The one place options are checked (the game, saves and the CLI use it).
+
+        Raises:
+            InvalidChoiceError: an unknown option, or a value of the wrong kind (``"yes"`` for
+                a true/false rule).
+        """
+        known = dict(self.options())
+        if given is not None and not isinstance(given, Mapping):
+            raise InvalidChoiceError(f"options: expected a mapping of names to values, got {given!r}")
+        chosen = {name: _plain(value) for name, value in (given or {}).items()}
+        unknown = sorted(set(chosen) - set(known), key=str)
+        if unknown:
+            raise InvalidChoiceError(
+                f"ruleset {self.name!r} has no option {', '.join(map(repr, unknown))}; "
+                f"it has {sorted(known) or 'none'}"
+            )
+        for name, value in chosen.items():
+            # A save or caller giving "yes" for a true/false rule must not pass as truthy.
+            if not same_kind(value, known[name]):
+                raise InvalidChoiceError(
+                    f"ruleset {self.name!r} option {name!r}: expected "
+                    f"{type(known[name]).__name__} like {known[name]!r}, got {value!r}"
+                )
+        return {**known, **chosen}
+
+    # -- sides -----------------------------------------------------------------------------
+    def other_sides(self, side: str) -> tuple[str, ...]:
+        """Every side but ``side``, in the ruleset's order.
+
+        Raises:
+            ValueError: ``side`` is not a side of this ruleset.
+        """
+        if side not in self.sides:
+            raise ValueError(f"ruleset {self.name!r} has no side {side!r}; its sides are {self.sides}")
+        return tuple(s for s in self.sides if s != side)
+
+    def other_side(self, side: str) -> str:
+        """The opponent of ``side`` (for two-sided rulesets).
+
+        Raises:
+            ValueError: ``side`` is unknown, or the ruleset does not have exactly two sides.
+        """
+        others = self.other_sides(side)
+        if len(others) != 1:
+            raise ValueError(f"ruleset {self.name!r} has {len(self.sides)} sides: 'the other side' is ambiguous")
+        return others[0]
 
     # -- the game --------------------------------------------------------------------------
     def setup(self, scenario: Any, options: Mapping[str, Any]) -> Any:
@@ -95,8 +191,9 @@ class Ruleset:
         :meth:`play` for anything random, so the log records it)."""
         raise NotImplementedError(f"ruleset {self.name!r} does not implement setup()")
 
-    def play(self, game: Game) -> Generator[Decision, Any, Outcome]:
-        """The whole game as a procedure: yield decisions, return the outcome."""
+    def play(self, ctx: RulesContext[Any, Any]) -> Generator[Decision, Any, Outcome]:
+        """The whole game as a procedure on the rules context: yield decisions, receive the
+        chosen values, return the outcome."""
         raise NotImplementedError(f"ruleset {self.name!r} does not implement play()")
         yield  # pragma: no cover
 

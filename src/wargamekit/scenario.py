@@ -105,13 +105,19 @@ def read_toml_text(text: str, *, source: str | None = None) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"not valid TOML: {exc}", source=source) from None
+    except RecursionError:
+        raise ScenarioError("not a scenario: nested too deeply to read", source=source) from None
 
 
 def read_toml_file(path: str | Path) -> dict[str, Any]:
     """Read and parse a TOML file; an unreadable file becomes a :class:`ScenarioError`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as exc:
         raise ScenarioError(f"cannot read the file: {exc.strerror}", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            f"not UTF-8 text (byte {exc.start}: {exc.reason}); TOML files are UTF-8", source=str(path)
+        ) from None
     return read_toml_text(text, source=str(path))

@@ -140,6 +140,6 @@ def test_cautious_answers_are_legal_over_whole_games(scenario, all_options, seed
     options = {name: name != "surrender" for name in RULESET.options()} if all_options else {"surrender": False}
     game = Game.new(RULESET, scenario, seed=seed, options=options)
     outcome = game.play({"A": CautiousBot(seed), "B": CautiousBot(seed + 1)}, max_decisions=5000,
-                        on_decision=lambda g: RULESET.check_invariants(g.state))
+                        after_answer=lambda g: RULESET.check_invariants(g.state))
     assert outcome.reason and game.pending is None
     assert game.replay().log_text() == game.log_text()

@@ -178,7 +178,7 @@ def test_light_tank_second_round(new_game, pick):
     game = new_game([("bt7", "0603", "S")], [("t34_85", "0607", "N")], dice=[3, 6, 6, 1, 1, 6, 5, 6, 6])
     pick(game, "aimed fire with BT-7 #1")
     pick(game, "fires main gun at T-34/85 #2")
-    assert game.pending.kind == "yesno"
+    assert game.pending.form == "yesno"
     game.answer(True)
     assert [f["effect"] for f in fires(game)] == ["no effect", "killed"]
 
@@ -189,7 +189,7 @@ def test_no_second_round_after_ammunition_shortage(new_game, pick):
                     options={"ammunition_shortage": True})
     pick(game, "aimed fire with BT-7 #1")
     pick(game, "fires main gun at T-34/85 #2")
-    assert game.pending.kind == "choose" and "has fired" in game.pending.prompt
+    assert game.pending.form == "choose" and "has fired" in game.pending.prompt
 
 
 def test_multi_turret_vehicle_uses_one_gun_per_turn(new_game, pick):

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 
 from attrs import frozen
 
+from ..errors import HexLabelError
+
 __all__ = [
     "DIRECTIONS",
     "Hex",
@@ -35,9 +37,6 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-
 #: way. :func:`hex_line` with ``nudge=-1`` subtracts it instead (the "other side" of the edge).
 LINE_EPSILON: tuple[float, float, float] = (1e-6, 2e-6, -3e-6)
 
-
-class HexLabelError(ValueError):
-    """A printed map label (like ``"0304"``) could not be parsed."""
 
 
 class OffsetLayout(enum.Enum):

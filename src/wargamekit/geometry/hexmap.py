@@ -26,6 +26,8 @@ from scipy.sparse.csgraph import dijkstra
 from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, hex_line
 from wargamekit.geometry.hexbatch import BatchElevationHook, axial_to_offset, line_of_sight_batch, offset_to_axial
 
+from ..errors import OffMapError
+
 __all__ = [
     "CLEAR",
     "HINDERING",
@@ -54,9 +56,6 @@ ElevationHook = Callable[[Hex, int, int, int], bool]
 #: predicate on a hex.
 HexSelection = np.ndarray | Iterable[Hex] | Callable[[Hex], bool] | None
 
-
-class OffMapError(ValueError):
-    """A hex or offset coordinate lies outside the map."""
 
 
 def _check_cost(value: float) -> float:

@@ -18,6 +18,8 @@ from itertools import pairwise
 import networkx as nx
 from attrs import define, field, frozen
 
+from ..errors import NoApproachError, NotAdjacentError, UnknownLocaleError
+
 __all__ = [
     "ApproachWidth",
     "RoadClass",
@@ -32,16 +34,7 @@ __all__ = [
 ]
 
 
-class UnknownLocaleError(ValueError):
-    """A locale id is not on the map."""
 
-
-class NotAdjacentError(ValueError):
-    """Two locales do not share an edge."""
-
-
-class NoApproachError(ValueError):
-    """The defending locale has no approach facing the attacking locale."""
 
 
 class ApproachWidth(enum.Enum):

@@ -50,7 +50,7 @@ def odds_text(
                 f"no combatant {uid!r} in scene {scene!r}; it has {sorted(state.combatants)}"
             )
         if value is not None:
-            set_initiative(game, state.unit(uid), value, why="odds query")
+            set_initiative(game.context, state.unit(uid), value, why="odds query")
     a, t = state.unit(attacker), state.unit(target)
     odds = preview_attack(
         state, attacker, target, kind, mode=mode, charge=charge, defense_charge=defense_charge
