@@ -1,10 +1,11 @@
-"""Sequencers, checked against the rulebooks' own examples."""
+"""Sequencers, checked against the rulebooks' own examples (AIG §3.1 and §5, LnL OPS 1)."""
 
 from __future__ import annotations
 
 import pytest
 
 from wargamekit import ScriptedDice
+from wargamekit.dice import SeededDice
 from wargamekit.sequencing import (
     AlternatingImpulses,
     InitiativeTrack,
@@ -12,11 +13,26 @@ from wargamekit.sequencing import (
     PhaseCycle,
     PlayerTurns,
     Sequencer,
+    Turn,
+    TurnResult,
+    by_phase,
+    play_turns,
 )
+
+DICE = SeededDice(0)
+
+
+def run(procedure):
+    """Drive a procedure that asks no decisions; return its result."""
+    try:
+        next(procedure)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("the procedure asked a decision")
 
 
 def test_every_sequencer_follows_the_protocol():
-    """All presets implement next_turn()."""
+    """All presets implement next_turn(dice) and end_turn(turn, result)."""
     sequencers = [
         PhaseCycle(["a"], last_turn=1),
         PlayerTurns(("x", "y")),
@@ -27,106 +43,155 @@ def test_every_sequencer_follows_the_protocol():
     assert all(isinstance(s, Sequencer) for s in sequencers)
 
 
+def test_play_turns_is_the_loop_and_a_turn_can_end_the_sequence():
+    """play_turns runs each turn's procedure and stops on TurnResult(end=True) or end_if."""
+    seen = []
+
+    def take(turn):
+        seen.append(turn.label)
+        return TurnResult(end=turn.number == 2 and turn.actor == "y")
+        yield
+
+    results = run(play_turns(PlayerTurns(("x", "y")), DICE, take))
+    assert seen == ["turn 1: x", "turn 1: y", "turn 2: x", "turn 2: y"]
+    assert results[-1].end
+    seen.clear()
+    run(play_turns(PlayerTurns(("x", "y")), DICE, take, end_if=lambda: len(seen) == 3))
+    assert seen == ["turn 1: x", "turn 1: y", "turn 2: x"]
+
+
+def test_by_phase_dispatches_on_phase_and_step():
+    """by_phase picks the procedure for "phase/step", else for "phase"; a missing one is named."""
+    calls = []
+
+    def handler(name):
+        def proc(turn):
+            calls.append((name, turn.number))
+            return None
+            yield
+
+        return proc
+
+    cycle = PhaseCycle({"rally": [], "operations": ["fire", "move"]}, last_turn=1)
+    run(play_turns(cycle, DICE, by_phase({"rally": handler("r"), "operations/fire": handler("f"),
+                                           "operations": handler("o")})))
+    assert calls == [("r", 1), ("f", 1), ("o", 1)]
+    with pytest.raises(KeyError, match="no procedure for phase 'rally'"):
+        run(play_turns(PhaseCycle(["rally"], last_turn=1), DICE, by_phase({})))
+
+
 def test_phase_cycle_repeats_phases_and_steps_until_last_turn():
-    """Tank game turn: maintenance phase, then the combat phase's four fire/move steps."""
-    cycle = PhaseCycle(
-        {"maintenance": [], "combat": ["aimed fire", "leap fire", "movement", "advance fire"]},
-        last_turn=10,
-    )
-    steps = list(cycle)
-    assert len(steps) == 50
-    assert str(steps[0]) == "turn 1 / maintenance"
-    assert str(steps[3]) == "turn 1 / combat / movement"
-    assert str(steps[-1]) == "turn 10 / combat / advance fire"
+    """PhaseCycle yields each step of each phase, turn after turn."""
+    cycle = PhaseCycle({"a": [], "b": ["x", "y"]}, last_turn=2)
+    assert [(t.number, t.phase, t.step) for t in cycle] == [
+        (1, "a", None), (1, "b", "x"), (1, "b", "y"), (2, "a", None), (2, "b", "x"), (2, "b", "y"),
+    ]
 
 
-def test_phase_cycle_end_if_stops_before_a_turn():
-    """end_if is asked before each new turn."""
-    cycle = PhaseCycle(["only"], end_if=lambda turn: turn > 3)
-    assert [s.turn for s in cycle] == [1, 2, 3]
+def test_phase_cycle_end_if_stops_before_a_turn_and_names_actors():
+    """end_if is asked before each game turn; actors(turn, phase) says who acts in a phase."""
+    cycle = PhaseCycle(["north", "south"], end_if=lambda n: n > 1, actors=lambda n, phase: (phase,))
+    assert [t.actors for t in cycle] == [("north",), ("south",)]
     assert cycle.next_turn() is None
 
 
+def test_phase_cycle_turn_ending_the_sequence_skips_the_rest_of_the_turn():
+    """A phase that ends the sequence ends the game turn's remaining phases too."""
+    cycle = PhaseCycle(["a", "b", "c"], last_turn=3)
+    first = cycle.next_turn()
+    cycle.end_turn(first, TurnResult(end=True))
+    assert cycle.next_turn().label == "turn 2 / a"
+
+
 def test_player_turns_first_and_second_player():
-    """First/second player turns, fixed or alternating the first player."""
+    """The first player acts first each turn; with alternation the lead changes hands."""
     fixed = PlayerTurns(("first", "second"))
     assert [fixed.next_turn().actors for _ in range(4)] == [("first",), ("second",)] * 2
     alternating = PlayerTurns(("n", "s"), alternate=True)
-    assert [alternating.next_turn().actors[0] for _ in range(4)] == ["n", "s", "s", "n"]
+    assert [alternating.next_turn().actor for _ in range(4)] == ["n", "s", "s", "n"]
+
+
+def test_player_turns_last_turn_and_first_by_play():
+    """last_turn ends the sequence honestly; first(turn) lets play decide who leads."""
+    turns = PlayerTurns(("a", "b"), last_turn=2, first=lambda n: "b" if n == 2 else "a")
+    assert [t.label for t in iter(turns.next_turn, None)] == ["turn 1: a", "turn 1: b", "turn 2: b", "turn 2: a"]
+    with pytest.raises(ValueError, match="first\\(1\\) gave 'c'"):
+        PlayerTurns(("a", "b"), first=lambda n: "c").next_turn()
 
 
 def test_impulses_end_after_three_consecutive_passes():
-    """LnL operations phase: three consecutive passes end the phase."""
-    impulses = AlternatingImpulses(("axis", "allies"), can_act=lambda side: True, pass_limit=3)
-    order = []
-    for passed in [False, True, True, False, True, True, True]:
+    """LnL OPS 1: three consecutive passes counted over both players end the phase."""
+    impulses = AlternatingImpulses(("p1", "p2"), can_act=lambda s: True)
+    script = [False, True, True, False, True, True, True]
+    sides = []
+    for passed in script:
         turn = impulses.next_turn()
-        order.append(turn.actors[0])
-        impulses.record(turn.actors[0], passed=passed)
+        sides.append(turn.actor)
+        impulses.end_turn(turn, TurnResult(passed=passed))
     assert impulses.next_turn() is None
-    assert order == ["axis", "allies", "axis", "allies", "axis", "allies", "axis"]
+    assert sides == ["p1", "p2", "p1", "p2", "p1", "p2", "p1"]
 
 
 def test_impulses_skip_a_side_that_cannot_act_and_end_when_nobody_can():
-    """LnL: when all of one side's units have acted, the other side continues alone."""
-    left = {"axis": 1, "allies": 3}
-    impulses = AlternatingImpulses(("axis", "allies"), can_act=lambda side: left[side] > 0)
-    order = []
-    while (turn := impulses.next_turn()) is not None:
-        side = turn.actors[0]
-        order.append(side)
-        left[side] -= 1
-        impulses.record(side, passed=False)
-    assert order == ["axis", "allies", "allies", "allies"]
+    """A side with nothing left is skipped; the phase ends when no side can act."""
+    left = {"a": 1, "b": 3}
+
+    def take(turn):
+        left[turn.actor] -= 1
+        return None
+        yield
+
+    impulses = AlternatingImpulses(("a", "b"), can_act=lambda s: left[s] > 0)
+    results = run(play_turns(impulses, DICE, take))
+    assert len(results) == 4 and left == {"a": 0, "b": 0}
 
 
-def test_impulses_refuse_out_of_order_records():
-    """Recording an impulse for the wrong side is a programming error."""
-    impulses = AlternatingImpulses(("a", "b"), can_act=lambda s: True)
-    impulses.next_turn()
-    with pytest.raises(RuntimeError):
-        impulses.record("b", passed=False)
-    with pytest.raises(RuntimeError):
-        impulses.next_turn()
+def test_impulses_forced_pass_reading():
+    """With unable="pass" (the other reading of LnL A11), a side that cannot act passes."""
+    impulses = AlternatingImpulses(("a", "b"), can_act=lambda s: s == "b", unable="pass")
+    turn = impulses.next_turn()
+    assert turn.actor == "b" and impulses.consecutive_passes == 1
+    impulses.end_turn(turn, TurnResult(passed=True))
+    # a: forced pass (3rd consecutive with b's and its own earlier one)
+    assert impulses.next_turn() is None
+    with pytest.raises(ValueError, match="'skip' or 'pass'"):
+        AlternatingImpulses(("a",), can_act=lambda s: True, unable="wait")
 
 
 def test_initiative_track_high_to_low_with_simultaneous_ties():
-    """MTTT 先导度: high to low; equal values act simultaneously."""
-    track = InitiativeTrack({"Mami": 12, "Kyoko": 7, "Witch": 12, "Familiar": 3})
-    turns = []
-    while (turn := track.next_turn()) is not None:
-        turns.append((turn.actors, turn.number))
-    assert turns == [(("Mami", "Witch"), 12), (("Kyoko",), 7), (("Familiar",), 3)]
+    """MTTT: highest first; equal values act together."""
+    track = InitiativeTrack({"A": 5, "B": 9, "C": 5})
+    turns = [t.actors for t in iter(track.next_turn, None)]
+    assert turns == [("B",), ("A", "C")]
 
 
 def test_rising_past_the_tick_acts_at_the_next_tick_and_never_loses_the_turn():
-    """MTTT 先导度变动和同步动作: a risen character acts at the next tick, once per round."""
-    track = InitiativeTrack({"Sayaka": 10, "Homura": 6, "Witch": 4})
+    """MTTT 先导度变动: a value raised above the current tick acts straight away."""
+    track = InitiativeTrack({"Sayaka": 10, "Homura": 6, "Kyoko": 8})
     assert track.next_turn().actors == ("Sayaka",)
-    track.set("Witch", 20)  # the witch gains a lot of initiative before her turn
+    track.set("Homura", 20)
     turn = track.next_turn()
-    assert turn.actors == ("Witch",) and turn.number == 10
-    track.set("Sayaka", 30)  # already acted: no second action this round
-    assert track.next_turn().actors == ("Homura",)
+    assert turn.actors == ("Homura",) and turn.number == 10
+    assert track.next_turn().actors == ("Kyoko",)
     assert track.next_turn() is None
     track.new_round()
-    assert track.next_turn().actors == ("Sayaka",)
+    assert track.next_turn().actors == ("Homura",)
 
 
 def test_joining_mid_fight_prepared_or_unprepared():
-    """MTTT: a prepared newcomer acts this round at her value; an unprepared one next round."""
-    track = InitiativeTrack({"A": 10})
+    """A participant who joins unprepared first acts next round."""
+    track = InitiativeTrack({"A": 5})
     track.next_turn()
-    track.add("Prepared", 8)
-    track.add("Unprepared", 9, acts_this_round=False)
+    track.add("Prepared", 3)
+    track.add("Unprepared", 4, acts_this_round=False)
     assert track.next_turn().actors == ("Prepared",)
     assert track.next_turn() is None
     track.new_round()
-    assert [track.next_turn().actors[0] for _ in range(3)] == ["A", "Unprepared", "Prepared"]
+    assert [track.next_turn().actor for _ in range(3)] == ["A", "Unprepared", "Prepared"]
 
 
 def test_reversal_refreshes_a_turn():
-    """MTTT 先导逆转: refresh() gives another turn this round."""
+    """MTTT 先导逆转: a refreshed participant acts again this round."""
     track = InitiativeTrack({"A": 5, "B": 3})
     track.next_turn()
     track.next_turn()
@@ -134,21 +199,26 @@ def test_reversal_refreshes_a_turn():
     assert track.next_turn().actors == ("A",)
 
 
+def activate_all(activation, dice, pick=lambda turn: sorted(turn.candidates)[0]):
+    order = []
+
+    def take(turn):
+        chosen = pick(turn)
+        order.append(chosen)
+        return TurnResult(actor=chosen)
+        yield
+
+    run(play_turns(activation, dice, take))
+    return order
+
+
 def test_aig_3_1_worked_example():
     """AIG 3.1 example: A-E (甲) and X-Z (乙) at value 2; 甲 wins the roll 7 to 2;
     A,X,B,Y,C,Z alternate, then 甲 activates D and E; higher values follow."""
     leaders = {n: ("jia", 2) for n in "ABCDE"} | {n: ("yi", 2) for n in "XYZ"} | {"K": ("yi", 3)}
-    activation = LeaderActivation(leaders, ("jia", "yi"))
+    activation = LeaderActivation(leaders, ("jia", "yi"), roll="AIG 3.1 activation roll-off")
     dice = ScriptedDice([7, 2])
-    order = []
-    while (turn := activation.next_turn(dice)) is not None:
-        side = turn.actors[0]
-        # each player picks its leaders alphabetically, as in the example
-        chosen = sorted(activation.candidates)[0]
-        assert leaders[chosen][0] == side
-        order.append(chosen)
-        activation.activate(chosen)
-    assert "".join(order) == "AXBYCZDEK"
+    assert "".join(activate_all(activation, dice)) == "AXBYCZDEK"
     assert [r.purpose for r in dice.rolls] == [
         "AIG 3.1 activation roll-off (jia)",
         "AIG 3.1 activation roll-off (yi)",
@@ -164,46 +234,82 @@ def test_aig_3_1_roll_off_ties_are_rerolled():
 
 
 def test_aig_lowest_value_first_without_roll_when_one_side():
-    """AIG 3.1: a lone lowest leader activates without a roll."""
+    """AIG 3.1: a lone lowest leader activates without a roll (and needs no actor reported)."""
     activation = LeaderActivation({"A": ("jia", 3), "X": ("yi", 1)}, ("jia", "yi"))
-    turn = activation.next_turn()
-    assert turn.actors == ("yi",) and activation.candidates == ("X",)
+    dice = ScriptedDice([])
+    turn = activation.next_turn(dice)
+    assert turn.actors == ("yi",) and turn.candidates == ("X",)
+    activation.end_turn(turn, TurnResult())
+    assert activation.activated == {"X"}
 
 
-def test_aig_5_4_failed_seize_keeps_the_seized_turn():
+def test_aig_5_4_1_failed_seize_keeps_the_seized_turn():
     """AIG 5.4.1: a failed seize flips the seizer; the side still activates a candidate, and
     the alternation goes on as if nothing had happened."""
     leaders = {"A": ("jia", 2), "B": ("jia", 2), "X": ("yi", 2), "S": ("jia", 6)}
     activation = LeaderActivation(leaders, ("jia", "yi"))
-    assert activation.next_turn(ScriptedDice([7, 2])).actors == ("jia",)
-    activation.activate("S")  # the seize by S failed: S is flipped
-    assert activation.candidates == ("A", "B")
-    activation.activate("B")
-    assert activation.next_turn().actors == ("yi",)
+    turn = activation.next_turn(ScriptedDice([7, 2]))
+    assert turn.actors == ("jia",)
+    activation.finish("S")  # the seize by S failed: S is flipped
+    activation.end_turn(turn, TurnResult(actor="B"))
+    assert activation.next_turn(DICE).actors == ("yi",)
+    assert activation.activated == {"S", "B"}
 
 
-def test_aig_5_4_successful_seize_takes_the_turn():
+def test_aig_5_4_1_successful_seize_takes_the_turn():
     """AIG 5.4.1: a successful seizer acts in the turn's place; the seized leader acts later."""
     leaders = {"A": ("jia", 2), "X": ("yi", 2), "S": ("jia", 6)}
     activation = LeaderActivation(leaders, ("jia", "yi"))
-    activation.next_turn(ScriptedDice([7, 2]))
-    activation.activate("S", takes_turn=True)
+    turn = activation.next_turn(ScriptedDice([7, 2]))
+    activation.end_turn(turn, TurnResult(actor="S"))
     order = []
-    while (turn := activation.next_turn()) is not None:
-        order.append((turn.actors[0], activation.candidates))
-        activation.activate(activation.candidates[0])
+    while (turn := activation.next_turn(DICE)) is not None:
+        order.append((turn.actor, turn.candidates))
+        activation.end_turn(turn, TurnResult(actor=turn.candidates[0]))
     assert order == [("yi", ("X",)), ("jia", ("A",))]
 
 
-def test_aig_leader_activated_twice_is_refused():
-    """A leader already activated this round cannot be activated again (a ruleset bug)."""
-    activation = LeaderActivation({"A": ("jia", 1)}, ("jia",))
-    activation.next_turn()
-    activation.activate("A")
-    with pytest.raises(ValueError, match="'A' was already activated"):
-        activation.activate("A")
+def test_aig_5_3_3_command_chaos_and_turn_cut_short():
+    """AIG 5.3.3: 0-1 → none of that side's leaders activate for the rest of the turn; 9 → the
+    turn goes straight to the rally phase."""
+    leaders = {"A": ("jia", 1), "B": ("jia", 3), "X": ("yi", 2), "Y": ("yi", 4)}
+    activation = LeaderActivation(leaders, ("jia", "yi"))
+    turn = activation.next_turn(DICE)
+    activation.end_turn(turn, TurnResult(actor="A"))
+    activation.finish_side("jia")  # A's momentum rolled 9 then 0: command chaos
+    assert activate_all(activation, DICE) == ["X", "Y"]
+    activation.new_round()
+    turn = activation.next_turn(DICE)
+    activation.end_turn(turn, TurnResult(actor="A", end=True))  # 9 then 9
+    assert activation.next_turn(DICE) is None
+
+
+def test_aig_leaders_added_removed_and_refused_twice():
+    """Promoted leaders join, killed ones leave; finishing a leader twice, an unknown leader or
+    reporting no actor among several candidates is a ruleset bug, refused."""
+    activation = LeaderActivation({"A": ("jia", 1), "B": ("jia", 1)}, ("jia",))
+    turn = activation.next_turn(DICE)
+    with pytest.raises(ValueError, match="report which of"):
+        activation.end_turn(turn, TurnResult())
+    activation.end_turn(turn, TurnResult(actor="A"))
+    with pytest.raises(ValueError, match="'A' is already finished"):
+        activation.finish("A")
     with pytest.raises(KeyError, match="no leader 'Q'"):
-        activation.activate("Q")
+        activation.finish("Q")
+    activation.remove("B")
+    activation.add("J", "jia", 5)
+    assert activate_all(activation, DICE) == ["J"]
+
+
+def test_aig_turn_must_be_ended_before_the_next():
+    """Asking for the next activation before ending the pending one is refused."""
+    activation = LeaderActivation({"A": ("jia", 1), "B": ("jia", 2)}, ("jia",))
+    turn = activation.next_turn(DICE)
+    with pytest.raises(RuntimeError, match="end_turn\\(\\) the pending turn"):
+        activation.next_turn(DICE)
+    with pytest.raises(RuntimeError, match="not the pending turn"):
+        activation.end_turn(Turn(actors=("jia",), label="stale"), TurnResult())
+    activation.end_turn(turn, TurnResult())
 
 
 def test_phase_cycle_without_phases_and_player_turns_without_sides_are_refused():
@@ -212,11 +318,11 @@ def test_phase_cycle_without_phases_and_player_turns_without_sides_are_refused()
         PhaseCycle([])
     with pytest.raises(ValueError, match="at least one side"):
         PlayerTurns(())
+    with pytest.raises(ValueError, match="has 2 actors, not one"):
+        _ = Turn(actors=("a", "b")).actor
 
 
 def test_aig_leaders_read_from_toml_as_lists():
     """Leaders given as [side, value] lists (as TOML and JSON give them) activate normally."""
     activation = LeaderActivation({"A": ["jia", 2], "X": ["yi", 1]}, ["jia", "yi"])
-    assert activation.next_turn().actors == ("yi",)
-    activation.activate("X")
-    assert activation.next_turn().actors == ("jia",) and activation.candidates == ("A",)
+    assert activate_all(activation, DICE) == ["X", "A"]

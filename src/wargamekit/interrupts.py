@@ -47,7 +47,7 @@ from typing import Any
 
 from attrs import define, field, frozen
 
-from .decisions import Choose, Decision, Option
+from .decisions import Choose, Data, Decision, Option, freeze_data
 
 __all__ = ["InterruptStack", "Response", "TimingPoint"]
 
@@ -65,7 +65,10 @@ class Response:
             fizzles. ``None`` here means "always legal".
         key: what this answers (e.g. ``("turn start", "alice", "Mirror Ward")``). An offer
             whose key was already pushed is not offered again. ``None``: never deduplicated.
-        data: free data for the ruleset.
+        data: what the response *is*, for programs: a JSON-able mapping (ids, action names,
+            numbers). It becomes the data of the option that offers it, so bots read it, never
+            :attr:`name`.
+        payload: anything else the ruleset keeps with the item for itself (never shown).
     """
 
     name: str
@@ -73,7 +76,13 @@ class Response:
     resolve: Callable[[], Any] = field(eq=False, repr=False)
     is_legal: Callable[[], str | None] | None = field(default=None, eq=False, repr=False)
     key: Hashable | None = field(default=None)
-    data: Any = field(default=None, eq=False, repr=False)
+    data: Data = field(default=None, eq=False, repr=False, converter=freeze_data)
+    payload: Any = field(default=None, eq=False, repr=False)
+
+    def option_data(self) -> Data:
+        """The data of the option offering this response: ``{"respond": data}`` (or the name
+        when the ruleset gave no data)."""
+        return freeze_data({"respond": self.data or {"name": self.name}})
 
     @key.validator
     def _hashable(self, _attribute: Any, key: Any) -> None:
@@ -96,6 +105,8 @@ class TimingPoint:
 
 
 Offers = Callable[[str, TimingPoint], Sequence[Response]]
+
+_PASS = freeze_data({"pass": True})
 
 
 @define
@@ -134,13 +145,13 @@ class InterruptStack:
         return key is not None and key in self.answered
 
     def push_triggered(
-        self, triggered: Sequence[Response], order: Sequence[str], *, rule: str = ""
+        self, triggered: Sequence[Response], order: Sequence[str], *, rule: str = "", kind: str = ""
     ) -> Generator[Decision, Any, None]:
         """Push simultaneous triggered effects.
 
         Controllers push in ``order`` (the ruleset's, e.g. the active side first), so the last
         controller's effects resolve first. Each controller with several effects chooses the
-        order in which its own go on the stack.
+        order in which its own go on the stack (a decision of kind ``kind``).
         """
         for side in order:
             mine = [r for r in triggered if r.controller == side and not self.is_answered(r.key)]
@@ -148,8 +159,10 @@ class InterruptStack:
                 pick = yield Choose(
                     side=side,
                     prompt="Order your simultaneous triggered effects: which goes on the stack next?",
-                    options=tuple(Option(r, r.name) for r in mine),
+                    options=tuple(Option(r, r.name, data=r.option_data()) for r in mine),
                     rule=rule,
+                    kind=kind,
+                    context={"timing": "simultaneous triggers", "depth": len(self.items)},
                 )
                 # By identity: two effects may be equal (same name, controller and key) yet
                 # resolve differently; ``list.remove`` would drop the wrong one.
@@ -166,6 +179,7 @@ class InterruptStack:
         *,
         rule: str = "",
         floor: int | None = None,
+        kind: str = "",
     ) -> Generator[Decision, Any, list[Response]]:
         """Open a response window at ``timing`` and run it until the stack is back to its level.
 
@@ -175,6 +189,8 @@ class InterruptStack:
             order: the sides to poll, in order.
             offers: ``offers(side, point)`` lists what ``side`` may push now.
             rule: the rule citation for the decisions asked.
+            kind: the kind of the decisions asked (``"lnl.opportunity_fire"``); their context
+                holds the timing point and the stack depth, their options the responses' data.
             floor: resolve down to this stack depth. By default the depth when the window
                 opened; pass ``0`` to also resolve items pushed before it (e.g. triggered
                 effects put on the stack with :meth:`push_triggered`).
@@ -192,7 +208,7 @@ class InterruptStack:
         point_name = timing
         while True:
             if self.enabled and order:
-                yield from self._poll(point_name, order, offers, rule)
+                yield from self._poll(point_name, order, offers, rule, kind)
             if len(self.items) <= base:
                 return resolved
             item = self.items.pop()
@@ -208,7 +224,7 @@ class InterruptStack:
             point_name = f"resolution of {item.name}"
 
     def _poll(
-        self, timing: str, order: Sequence[str], offers: Offers, rule: str
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str, kind: str
     ) -> Generator[Decision, Any, None]:
         passes = 0
         turn = 0
@@ -220,11 +236,21 @@ class InterruptStack:
             if not available:
                 passes += 1
                 continue
+            top = self.top
             pick = yield Choose(
                 side=side,
                 prompt=f"{timing}: respond?",
-                options=(Option(None, "pass"), *(Option(r, r.name) for r in available)),
+                options=(
+                    Option(None, "pass", data=_PASS),
+                    *(Option(r, r.name, data=r.option_data()) for r in available),
+                ),
                 rule=rule,
+                kind=kind,
+                context={
+                    "timing": timing,
+                    "depth": len(self.items),
+                    "top": None if top is None else (top.data or {"name": top.name}),
+                },
             )
             if pick is None:
                 passes += 1

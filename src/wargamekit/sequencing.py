@@ -1,24 +1,47 @@
-"""Turn sequencing: one protocol, reusable schemes.
+"""Turn sequencing: one protocol, turn order as data, one loop.
 
-Every sequencer answers one question — *who acts next?* — through ``next_turn()``, which returns
-a :class:`Turn` or ``None`` when the sequence (a round, a phase) is over. A ruleset composes
-sequencers inside its procedures; it does not rewrite them. The schemes are declarative: plain
-data plus small callables, in the style of boardgame.io's turn orders.
+Every sequencer answers *who acts next?* through one uniform protocol (:class:`Sequencer`):
 
-* :class:`PhaseCycle` — fixed phases (and steps) repeated each game turn (every ruleset).
-* :class:`PlayerTurns` — first and second player, optionally alternating who goes first (the
-  tank game).
+* ``next_turn(dice)`` → the next :class:`Turn`, or ``None`` when the sequence (a game, a round,
+  a phase) is over. The dice are always passed, because some orders roll (AIG's tie roll-off);
+* ``end_turn(turn, result)`` → what the turn did (a :class:`TurnResult`: whether the side passed,
+  which actor acted, whether the sequence should end).
+
+:func:`play_turns` is the one loop that drives a sequencer: a rule procedure writes
+``yield from play_turns(sequencer, ctx.dice, take_turn)`` and never a ``while`` of its own.
+Sequencers nest the way a rulebook's structure does: a phase's procedure runs another sequence.
+
+The presets are declarative — plain data plus small callables, in the style of boardgame.io's
+turn orders:
+
+* :class:`PhaseCycle` — fixed phases (and steps) repeated each game turn;
+* :class:`PlayerTurns` — first and second player, optionally alternating who goes first, with
+  an optional last turn;
 * :class:`AlternatingImpulses` — sides alternate impulses; the phase ends when nobody can act
-  or after N consecutive passes (LnL).
+  or after N consecutive passes counted over every side (Lock 'n Load's operations phase);
 * :class:`InitiativeTrack` — highest value first, ties simultaneous, re-ordered as values
-  change, never losing a turn (MTTT).
-* :class:`LeaderActivation` — lowest value first, a tie roll, then alternation by side (AIG 3.1).
+  change, never losing a turn (the MTTT combat round);
+* :class:`LeaderActivation` — lowest value first, a tie roll, then alternation by side, with
+  out-of-turn activations (seizes), whole sides finished (command chaos) and rounds cut short
+  (AIG §3.1, §5).
+
+>>> from wargamekit.dice import SeededDice
+>>> def take(turn):
+...     print(turn)
+...     return TurnResult()
+...     yield
+>>> cycle = PhaseCycle({"maintenance": [], "combat": ["aimed", "leap"]}, last_turn=1)
+>>> list(play_turns(cycle, SeededDice(0), take))
+Turn(actors=(), label='turn 1 / maintenance', number=1, phase='maintenance', step=None, candidates=())
+Turn(actors=(), label='turn 1 / combat / aimed', number=1, phase='combat', step='aimed', candidates=())
+Turn(actors=(), label='turn 1 / combat / leap', number=1, phase='combat', step='leap', candidates=())
+[]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from attrs import define, field, frozen
 
@@ -29,189 +52,309 @@ __all__ = [
     "InitiativeTrack",
     "LeaderActivation",
     "PhaseCycle",
-    "PhaseStep",
     "PlayerTurns",
     "Sequencer",
     "Turn",
+    "TurnResult",
+    "by_phase",
+    "play_turns",
 ]
+
+A = TypeVar("A", bound=Hashable)
+A_co = TypeVar("A_co", bound=Hashable, covariant=True)
+A_contra = TypeVar("A_contra", bound=Hashable, contravariant=True)
 
 
 @frozen
-class Turn:
-    """Who acts now.
+class Turn(Generic[A]):
+    """Who acts now, and where in the sequence this is.
 
     Attributes:
-        actors: the side(s) or unit(s) acting; several when they act simultaneously.
-        label: where in the sequence this is (``"turn 3 / combat"``, ``"tick 12"``).
-        number: a running count (turn number, impulse number, tick value).
+        actors: the side(s) or unit(s) acting; several when they act simultaneously; none for a
+            phase that every side takes together.
+        label: where in the sequence this is (``"turn 3 / combat"``, ``"tick 12"``), for logs.
+        number: a running count (game turn, impulse number, tick value, leader value).
+        phase: the phase, for sequencers that have phases.
+        step: the step within the phase, if any.
+        candidates: for sequencers where the acting side picks one of several (AIG's tied
+            leaders): the ones it may pick from.
     """
 
-    actors: tuple[Hashable, ...]
+    actors: tuple[A, ...]
     label: str = ""
     number: int = 0
+    phase: str | None = None
+    step: str | None = None
+    candidates: tuple[Hashable, ...] = ()
+
+    @property
+    def actor(self) -> A:
+        """The one actor of a turn that has exactly one.
+
+        Raises:
+            ValueError: the turn has no actor or several.
+        """
+        if len(self.actors) != 1:
+            raise ValueError(f"{self.label or 'this turn'} has {len(self.actors)} actors, not one")
+        return self.actors[0]
+
+
+@frozen
+class TurnResult:
+    """What a turn did, as its procedure reports it to the sequencer.
+
+    Attributes:
+        passed: the acting side passed (counts toward :class:`AlternatingImpulses`' limit).
+        actor: which of the turn's candidates acted (a leader for :class:`LeaderActivation`).
+        end: end the whole sequence after this turn (a game won, a turn cut short).
+    """
+
+    passed: bool = False
+    actor: Hashable | None = None
+    end: bool = False
 
 
 @runtime_checkable
-class Sequencer(Protocol):
-    """The turn-sequencer protocol."""
+class Sequencer(Protocol[A_co]):
+    """The turn-sequencer protocol: every sequencer, bundled or a ruleset's own, is this."""
 
-    def next_turn(self) -> Turn | None:
+    def next_turn(self, dice: Dice) -> Turn[A_co] | None:
         """Who acts next, or ``None`` when this sequence is over."""
         ...
 
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        """Record what the turn returned by :meth:`next_turn` did."""
+        ...
+
+
+#: A turn's procedure: yields decisions, returns what the turn did (``None``: nothing special).
+TurnProcedure = Callable[[Turn[A]], Generator[Any, Any, "TurnResult | None"]]
+
+
+def play_turns(
+    sequencer: Sequencer[A],
+    dice: Dice,
+    take_turn: Callable[[Turn[A]], Generator[Any, Any, TurnResult | None]],
+    *,
+    end_if: Callable[[], bool] | None = None,
+) -> Generator[Any, Any, list[TurnResult]]:
+    """The one loop: ask ``sequencer`` for turns and run ``take_turn`` for each, until the
+    sequence is over, a turn returns ``TurnResult(end=True)`` or ``end_if()`` is true after a turn.
+
+    Use it with ``yield from`` inside a rule procedure. Returns the turns' results, in order.
+    """
+    results: list[TurnResult] = []
+    while (turn := sequencer.next_turn(dice)) is not None:
+        result = yield from take_turn(turn)
+        if result is None:
+            result = TurnResult()
+        sequencer.end_turn(turn, result)
+        results.append(result)
+        if result.end or (end_if is not None and end_if()):
+            break
+    return results
+
+
+def by_phase(
+    handlers: Mapping[str, Callable[[Turn[A]], Generator[Any, Any, TurnResult | None]]],
+) -> Callable[[Turn[A]], Generator[Any, Any, TurnResult | None]]:
+    """A ``take_turn`` that runs the handler named by the turn's ``"phase/step"`` (or, failing
+    that, its ``"phase"``): the phases of a rulebook as a table of procedures.
+
+    Raises:
+        KeyError: (when a turn comes) no handler for its phase.
+    """
+
+    def take_turn(turn: Turn[A]) -> Generator[Any, Any, TurnResult | None]:
+        keys = ([f"{turn.phase}/{turn.step}"] if turn.step is not None else []) + [str(turn.phase)]
+        for key in keys:
+            if key in handlers:
+                return handlers[key](turn)
+        raise KeyError(f"no procedure for phase {keys[0]!r}; there are {sorted(handlers)}")
+
+    return take_turn
+
 
 # ---------------------------------------------------------------------------------------------
-@frozen
-class PhaseStep:
-    """A position in a :class:`PhaseCycle`: game turn, phase and (optional) step."""
-
-    turn: int
-    phase: str
-    step: str | None = None
-
-    def __str__(self) -> str:
-        return f"turn {self.turn} / {self.phase}" + (f" / {self.step}" if self.step else "")
+def _phase_table(phases: Mapping[str, Sequence[str]] | Iterable[str]) -> dict[str, list[str]]:
+    if isinstance(phases, Mapping):
+        return {str(k): list(v) for k, v in phases.items()}
+    return {str(k): [] for k in phases}
 
 
 @define
 class PhaseCycle:
-    """Fixed phases, each with optional steps, repeated every game turn.
+    """Fixed phases, each with optional steps, repeated every game turn: one :class:`Turn` per
+    step (or per phase without steps).
 
     Args:
         phases: phase names in order, or a mapping phase → its steps in order.
-        last_turn: stop after this turn (``None``: until ``end_if`` says so).
-        end_if: called before each new turn with the turn number about to start; ``True`` ends.
+        last_turn: stop after this game turn (``None``: until ``end_if`` says so).
+        end_if: called before each new game turn with its number; ``True`` ends the cycle.
+        actors: ``actors(turn_number, phase)`` → who acts in that phase (default: nobody in
+            particular, i.e. every side together).
 
     >>> cycle = PhaseCycle({"maintenance": [], "combat": ["aimed", "leap"]}, last_turn=2)
-    >>> [str(s) for s in cycle]  # doctest: +NORMALIZE_WHITESPACE
+    >>> [t.label for t in cycle]  # doctest: +NORMALIZE_WHITESPACE
     ['turn 1 / maintenance', 'turn 1 / combat / aimed', 'turn 1 / combat / leap',
      'turn 2 / maintenance', 'turn 2 / combat / aimed', 'turn 2 / combat / leap']
     """
 
-    phases: Mapping[str, Sequence[str]] = field(
-        converter=lambda p: {k: list(v) for k, v in p.items()} if isinstance(p, Mapping) else {k: [] for k in p}
-    )
+    phases: dict[str, list[str]] = field(converter=_phase_table)
     last_turn: int | None = None
-    end_if: Callable[[int], bool] | None = None
-    turn: int = 0
+    end_if: Callable[[int], bool] | None = field(default=None, eq=False)
+    actors: Callable[[int, str], tuple[Hashable, ...]] | None = field(default=None, eq=False)
+    turn: int = field(default=0, init=False)
+    _queue: list[tuple[str, str | None]] = field(factory=list, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if not self.phases:
             # Iterating would count turns forever without yielding a step.
             raise ValueError("a PhaseCycle needs at least one phase")
 
-    def __iter__(self) -> Iterator[PhaseStep]:
-        while True:
+    def next_turn(self, dice: Dice | None = None) -> Turn[Hashable] | None:
+        if not self._queue:
             upcoming = self.turn + 1
             if self.last_turn is not None and upcoming > self.last_turn:
-                return
+                return None
             if self.end_if is not None and self.end_if(upcoming):
-                return
+                return None
             self.turn = upcoming
-            for phase, steps in self.phases.items():
-                if not steps:
-                    yield PhaseStep(self.turn, phase)
-                for step in steps:
-                    yield PhaseStep(self.turn, phase, step)
+            self._queue = [
+                (phase, step) for phase, steps in self.phases.items() for step in (steps or [None])
+            ]
+        phase, step = self._queue.pop(0)
+        label = f"turn {self.turn} / {phase}" + (f" / {step}" if step else "")
+        actors = tuple(self.actors(self.turn, phase)) if self.actors is not None else ()
+        return Turn(actors=actors, label=label, number=self.turn, phase=phase, step=step)
 
-    def next_turn(self) -> Turn | None:  # the protocol, for uniformity: one game turn at a time
-        upcoming = self.turn + 1
-        if (self.last_turn is not None and upcoming > self.last_turn) or (
-            self.end_if is not None and self.end_if(upcoming)
-        ):
-            return None
-        self.turn = upcoming
-        return Turn(actors=(), label=f"turn {upcoming}", number=upcoming)
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        if result.end:
+            self._queue.clear()
+
+    def __iter__(self) -> Iterator[Turn[Hashable]]:
+        """The turns with no dice and no results (for cycles whose phases never end early)."""
+        while (turn := self.next_turn()) is not None:
+            yield turn
+            self.end_turn(turn, TurnResult())
 
 
 # ---------------------------------------------------------------------------------------------
 @define
-class PlayerTurns:
-    """First and second player.
+class PlayerTurns(Generic[A]):
+    """First and second player: each game turn, every side takes a player turn in order.
 
     Args:
         sides: the sides, first player first.
-        alternate: if true, the first player changes every turn (the other side goes first).
+        alternate: if true, the first player changes every turn (the next side goes first).
+        last_turn: stop after this game turn (``None``: go on until a turn ends the sequence).
+        first: ``first(turn_number)`` → the side that goes first that turn, when the order is
+            decided by play (the tank game's initiative); overrides ``alternate``.
 
-    >>> turns = PlayerTurns(("north", "south"), alternate=True)
+    >>> turns = PlayerTurns(("north", "south"), alternate=True, last_turn=2)
     >>> [turns.order(n) for n in (1, 2, 3)]
     [('north', 'south'), ('south', 'north'), ('north', 'south')]
+    >>> [t.label for t in iter(lambda: turns.next_turn(), None)]
+    ['turn 1: north', 'turn 1: south', 'turn 2: south', 'turn 2: north']
     """
 
-    sides: tuple[str, ...] = field(converter=tuple)
+    sides: tuple[A, ...] = field(converter=tuple)
     alternate: bool = False
-    _queue: list[str] = field(factory=list, init=False, repr=False)
+    last_turn: int | None = None
+    first: Callable[[int], A] | None = field(default=None, eq=False)
     turn: int = field(default=0, init=False)
+    _queue: list[A] = field(factory=list, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if not self.sides:
             raise ValueError("PlayerTurns needs at least one side")
 
-    def order(self, turn: int) -> tuple[str, ...]:
+    def order(self, turn: int) -> tuple[A, ...]:
         """The sides in acting order on game turn ``turn`` (1-based)."""
-        if not self.alternate:
-            return self.sides
-        shift = (turn - 1) % len(self.sides)
+        if self.first is not None:
+            lead = self.first(turn)
+            if lead not in self.sides:
+                raise ValueError(f"first({turn}) gave {lead!r}, not one of {self.sides}")
+            shift = self.sides.index(lead)
+        elif self.alternate:
+            shift = (turn - 1) % len(self.sides)
+        else:
+            shift = 0
         return self.sides[shift:] + self.sides[:shift]
 
-    def next_turn(self) -> Turn | None:
-        """Endless: each call gives the next side's player turn."""
+    def next_turn(self, dice: Dice | None = None) -> Turn[A] | None:
         if not self._queue:
+            if self.last_turn is not None and self.turn >= self.last_turn:
+                return None
             self.turn += 1
             self._queue = list(self.order(self.turn))
         side = self._queue.pop(0)
         return Turn(actors=(side,), label=f"turn {self.turn}: {side}", number=self.turn)
 
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        if result.end:
+            self._queue.clear()
+            self.last_turn = self.turn
+
 
 # ---------------------------------------------------------------------------------------------
 @define
-class AlternatingImpulses:
-    """Sides alternate impulses (LnL's operations phase).
+class AlternatingImpulses(Generic[A]):
+    """Sides alternate impulses (Lock 'n Load's operations phase, OPS 1).
 
-    The phase ends when no side can act any more (every unit has acted), or after
-    ``pass_limit`` consecutive passes. A side that cannot act is skipped; the other side goes on.
+    The phase ends when no side can act any more (every unit has acted), or after ``pass_limit``
+    consecutive passes counted over every side (P1, P2, P1 = 3); any impulse that is not a pass
+    resets the count, and a side that passed may act in its next impulse.
 
     Args:
         sides: the sides, the one with the initiative first.
         can_act: ``can_act(side)`` — whether the side has a unit that may still act.
         pass_limit: consecutive passes that end the phase (LnL: 3).
+        unable: what happens when the side whose impulse it is cannot act while another can:
+            ``"skip"`` (default) — its impulse is skipped and the other side goes on, the pass
+            count unchanged; ``"pass"`` — it counts as a pass (the other reading of LnL's A11).
 
-    Call :meth:`next_turn` for who acts, then :meth:`record` with whether that side passed.
+    Report a pass with ``TurnResult(passed=True)`` from the impulse's procedure.
     """
 
-    sides: tuple[str, ...] = field(converter=tuple)
-    can_act: Callable[[str], bool]
+    sides: tuple[A, ...] = field(converter=tuple)
+    can_act: Callable[[A], bool] = field(eq=False)
     pass_limit: int = 3
+    unable: Literal["skip", "pass"] = "skip"
     consecutive_passes: int = field(default=0, init=False)
     impulse: int = field(default=0, init=False)
     _cursor: int = field(default=0, init=False, repr=False)
-    _waiting: str | None = field(default=None, init=False, repr=False)
 
-    def next_turn(self) -> Turn | None:
-        if self._waiting is not None:
-            raise RuntimeError(f"record() the impulse of {self._waiting!r} before asking again")
-        if self.consecutive_passes >= self.pass_limit:
-            return None
-        for offset in range(len(self.sides)):
-            side = self.sides[(self._cursor + offset) % len(self.sides)]
-            if self.can_act(side):
-                self._cursor = (self._cursor + offset + 1) % len(self.sides)
+    def __attrs_post_init__(self) -> None:
+        if not self.sides:
+            raise ValueError("AlternatingImpulses needs at least one side")
+        if self.unable not in ("skip", "pass"):
+            raise ValueError(f"unable must be 'skip' or 'pass', not {self.unable!r}")
+
+    def next_turn(self, dice: Dice | None = None) -> Turn[A] | None:
+        n = len(self.sides)
+        while self.consecutive_passes < self.pass_limit:
+            able = [self.can_act(s) for s in self.sides]
+            if not any(able):
+                return None
+            side = self.sides[self._cursor % n]
+            self._cursor = (self._cursor + 1) % n
+            if able[self.sides.index(side)]:
                 self.impulse += 1
-                self._waiting = side
                 return Turn(actors=(side,), label=f"impulse {self.impulse}: {side}", number=self.impulse)
+            if self.unable == "pass":
+                self.consecutive_passes += 1
         return None
 
-    def record(self, side: str, *, passed: bool) -> None:
-        """Record the impulse just taken by ``side``."""
-        if side != self._waiting:
-            raise RuntimeError(f"the impulse belongs to {self._waiting!r}, not {side!r}")
-        self._waiting = None
-        self.consecutive_passes = self.consecutive_passes + 1 if passed else 0
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        self.consecutive_passes = self.consecutive_passes + 1 if result.passed else 0
+        if result.end:
+            self.consecutive_passes = self.pass_limit
 
 
 # ---------------------------------------------------------------------------------------------
 @define
-class InitiativeTrack:
+class InitiativeTrack(Generic[A]):
     """Highest value acts first; equal values act simultaneously; values may change mid-round.
 
     Each participant acts once per round. The *tick* only moves down: a participant whose value
@@ -220,39 +363,39 @@ class InitiativeTrack:
 
     >>> track = InitiativeTrack({"Mami": 12, "Homura": 9, "Witch": 12})
     >>> track.next_turn()
-    Turn(actors=('Mami', 'Witch'), label='tick 12', number=12)
+    Turn(actors=('Mami', 'Witch'), label='tick 12', number=12, phase=None, step=None, candidates=())
     >>> track.set("Homura", 15)      # rose past the current tick before acting
     >>> track.next_turn()
-    Turn(actors=('Homura',), label='tick 12', number=12)
+    Turn(actors=('Homura',), label='tick 12', number=12, phase=None, step=None, candidates=())
     >>> track.next_turn() is None    # everyone has acted: the round is over
     True
     """
 
-    values: dict[Hashable, int] = field(converter=dict)
-    acted: set[Hashable] = field(factory=set)
+    values: dict[A, int] = field(converter=dict)
+    acted: set[A] = field(factory=set)
     tick: int | None = field(default=None)
 
-    def set(self, who: Hashable, value: int) -> None:
+    def set(self, who: A, value: int) -> None:
         """Change (or add) a participant's value."""
         self.values[who] = value
 
-    def add(self, who: Hashable, value: int, *, acts_this_round: bool = True) -> None:
+    def add(self, who: A, value: int, *, acts_this_round: bool = True) -> None:
         """Join mid-round; if ``acts_this_round`` is false she first acts next round."""
         self.values[who] = value
         if not acts_this_round:
             self.acted.add(who)
 
-    def remove(self, who: Hashable) -> None:
+    def remove(self, who: A) -> None:
         """Leave the track."""
         self.values.pop(who, None)
         self.acted.discard(who)
 
-    def pending(self) -> list[Hashable]:
+    def pending(self) -> list[A]:
         """Participants yet to act this round, in acting order."""
         waiting = [w for w in self.values if w not in self.acted]
         return sorted(waiting, key=lambda w: -self.values[w])
 
-    def next_turn(self) -> Turn | None:
+    def next_turn(self, dice: Dice | None = None) -> Turn[A] | None:
         waiting = self.pending()
         if not waiting:
             return None
@@ -263,7 +406,11 @@ class InitiativeTrack:
         self.acted.update(actors)
         return Turn(actors=actors, label=f"tick {tick}", number=tick)
 
-    def refresh(self, who: Hashable) -> None:
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        if result.end:
+            self.acted.update(self.values)
+
+    def refresh(self, who: A) -> None:
         """Give ``who`` another turn this round (MTTT's reversal, 先导逆转)."""
         self.acted.discard(who)
 
@@ -272,67 +419,71 @@ class InitiativeTrack:
         self.acted.clear()
         self.tick = None
 
-    def order(self) -> list[Hashable]:
+    def order(self) -> list[A]:
         """Everyone, highest value first (ties in insertion order)."""
         return sorted(self.values, key=lambda w: -self.values[w])
 
 
 # ---------------------------------------------------------------------------------------------
+def _leader_table(leaders: Mapping[Any, Any]) -> dict[Hashable, tuple[str, int]]:
+    # (side, value) pairs as tuples: read from TOML or JSON they arrive as lists, which would
+    # never equal the (side, level) the sequencer looks for.
+    return {name: (str(pair[0]), int(pair[1])) for name, pair in dict(leaders).items()}
+
+
 @define
 class LeaderActivation:
-    """AIG 3.1: the lowest-valued unactivated leaders activate first.
+    """Leaders activate lowest value first (AIG §3.1, §5.1): one :class:`Turn` per activation.
 
-    When several leaders share the lowest value, each side rolls a d10 (ties re-rolled); the
-    higher roll chooses first, then the sides alternate; a side that has activated all its
-    leaders of that value drops out and the other activates the rest in any order.
+    When several unactivated leaders share the lowest value and belong to more than one side,
+    each side rolls a d10 (ties re-rolled); the higher roll chooses first, then the sides
+    alternate; a side that has activated all its leaders of that value drops out and the other
+    activates the rest. The turn's ``actors`` is the side, its ``candidates`` the leaders that
+    side may choose from; the turn's procedure reports the leader that acted as
+    ``TurnResult(actor=leader)`` (optional when there is a single candidate).
+
+    A leader who acts *instead of* the candidates (a successful seize, §5.4) is reported the
+    same way: the turn is used and the candidates stay unactivated for a later turn. Leaders
+    finished out of turn (a failed seizer, §5.4.1; a seized momentum leader, §5.4.2.1) go
+    through :meth:`finish`; a whole side through :meth:`finish_side` (command chaos, §5.3.3);
+    the rest of the round through :meth:`end_round` (a second 9, §5.3.3).
 
     Args:
         leaders: leader → (side, value).
         sides: the sides in a fixed order (used for rolls and logs).
-
-    :meth:`next_turn` needs the dice for the tie roll: call ``next_turn(dice)``. It returns the
-    side to activate and, in :attr:`candidates`, the leaders it may choose from; then call
-    :meth:`activate` with the chosen one. A leader activated out of turn (AIG 5.4: a seize, or
-    a seizer flipped after failing) is also passed to :meth:`activate`; see there whether it
-    takes the pending turn.
+        roll: the roll-off's purpose text in the log.
     """
 
-    # (side, value) pairs as tuples: read from TOML or JSON they arrive as lists, which would
-    # never equal the (side, level) the sequencer looks for.
-    leaders: dict[Hashable, tuple[str, int]] = field(
-        converter=lambda leaders: {name: tuple(pair) for name, pair in dict(leaders).items()}
-    )
+    leaders: dict[Hashable, tuple[str, int]] = field(converter=_leader_table)
     sides: tuple[str, ...] = field(converter=tuple)
     activated: set[Hashable] = field(factory=set)
-    candidates: tuple[Hashable, ...] = field(default=(), init=False)
+    roll: str = "activation roll-off"
     _level: int | None = field(default=None, init=False, repr=False)
     _order: list[str] = field(factory=list, init=False, repr=False)
-    _waiting: bool = field(default=False, init=False, repr=False)
+    _pending: Turn[str] | None = field(default=None, init=False, repr=False)
 
     def remaining(self) -> list[Hashable]:
-        """Leaders not yet activated."""
+        """Leaders not yet activated (or finished) this round."""
         return [name for name in self.leaders if name not in self.activated]
 
-    def _start_level(self, dice: Dice | None) -> None:
+    def _start_level(self, dice: Dice) -> None:
         left = self.remaining()
         self._level = min(self.leaders[n][1] for n in left)
         at_level = [n for n in left if self.leaders[n][1] == self._level]
         contenders = [s for s in self.sides if any(self.leaders[n][0] == s for n in at_level)]
         self._order = contenders
         if len(contenders) > 1:
-            if dice is None:
-                raise ValueError("AIG 3.1: a tie for lowest initiative needs dice for the d10 roll-off")
-            while True:  # "平手重投": re-roll ties
-                rolls = {s: dice.d10(f"AIG 3.1 activation roll-off ({s})") for s in contenders}
+            while True:  # ties are re-rolled
+                rolls = {s: dice.d10(f"{self.roll} ({s})") for s in contenders}
                 top = max(rolls.values())
                 winners = [s for s in contenders if rolls[s] == top]
                 if len(winners) == 1:
                     break
             self._order = [winners[0]] + [s for s in contenders if s != winners[0]]
 
-    def next_turn(self, dice: Dice | None = None) -> Turn | None:  # type: ignore[override]
-        if self._waiting:
-            raise RuntimeError("activate() the chosen leader before asking again")
+    def next_turn(self, dice: Dice) -> Turn[str] | None:
+        if self._pending is not None:
+            raise RuntimeError(f"end_turn() the pending turn ({self._pending.label}) before asking again")
         left = self.remaining()
         if not left:
             return None
@@ -344,31 +495,67 @@ class LeaderActivation:
             self._order = self._order[1:] + [side]
             mine = tuple(n for n in left if self.leaders[n] == (side, level))
             if mine:
-                self.candidates = mine
-                self._waiting = True
-                return Turn(actors=(side,), label=f"leader value {level}: {side}", number=level or 0)
-        raise AssertionError("unreachable: a level with leaders always has a side to act")
+                self._pending = Turn(
+                    actors=(side,), label=f"leader value {level}: {side}", number=level or 0, candidates=mine
+                )
+                return self._pending
+        # Every leader at this level belongs to a side no longer in the order: start afresh.
+        self._level = None
+        return self.next_turn(dice)
 
-    def activate(self, leader: Hashable, *, takes_turn: bool = False) -> None:
-        """Mark ``leader`` as activated.
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        if self._pending is None or turn != self._pending:
+            raise RuntimeError(f"{turn.label}: not the pending turn of this sequencer")
+        actor = result.actor
+        if actor is None:
+            if len(turn.candidates) != 1:
+                raise ValueError(f"{turn.label}: report which of {turn.candidates} acted (TurnResult(actor=...))")
+            actor = turn.candidates[0]
+        self._pending = None
+        if actor not in self.activated:
+            self.finish(actor)
+        if result.end:
+            self.end_round()
 
-        One of :attr:`candidates` takes the pending turn. Any other leader is activated out of
-        turn (AIG 5.4): by default the pending turn stays pending, so after a seizer fails and
-        is flipped the side still activates one of its candidates (5.4.1); pass
-        ``takes_turn=True`` when the seizer acts in the turn's place (a successful seize), and
-        the candidates stay unactivated for a later turn.
+    def finish(self, leader: Hashable) -> None:
+        """Mark ``leader`` finished for the round without using a turn (a failed seizer, a
+        seized momentum leader, a leader removed from play this round).
 
         Raises:
             KeyError: ``leader`` is not one of :attr:`leaders`.
-            ValueError: ``leader`` was already activated this round.
+            ValueError: ``leader`` is already finished this round.
         """
         if leader not in self.leaders:
-            raise KeyError(f"AIG 3.1: no leader {leader!r}; the leaders are {list(self.leaders)}")
+            raise KeyError(f"no leader {leader!r}; the leaders are {list(self.leaders)}")
         if leader in self.activated:
-            raise ValueError(f"AIG 3.1: leader {leader!r} was already activated")
+            raise ValueError(f"leader {leader!r} is already finished this round")
         self.activated.add(leader)
-        if leader in self.candidates or takes_turn:
-            self.candidates = ()
-        else:
-            self.candidates = tuple(c for c in self.candidates if c != leader)
-        self._waiting = bool(self.candidates)
+
+    def finish_side(self, side: str) -> None:
+        """Finish every remaining leader of ``side`` (AIG §5.3.3: army-wide command chaos)."""
+        for name in self.remaining():
+            if self.leaders[name][0] == side:
+                self.activated.add(name)
+
+    def end_round(self) -> None:
+        """Finish every remaining leader (AIG §5.3.3: the turn goes straight to the rally phase)."""
+        self.activated.update(self.leaders)
+
+    def add(self, leader: Hashable, side: str, value: int, *, finished: bool = False) -> None:
+        """Add a leader (a promoted or replacement leader); ``finished``: not this round."""
+        self.leaders[leader] = (side, int(value))
+        if finished:
+            self.activated.add(leader)
+
+    def remove(self, leader: Hashable) -> None:
+        """Take a leader out (killed, captured)."""
+        self.leaders.pop(leader, None)
+        self.activated.discard(leader)
+
+    def new_round(self) -> None:
+        """Every leader is inactive again (AIG §3.4.e)."""
+        if self._pending is not None:
+            raise RuntimeError("end_turn() the pending turn before starting a new round")
+        self.activated.clear()
+        self._level = None
+        self._order = []

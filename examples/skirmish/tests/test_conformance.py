@@ -5,21 +5,29 @@ from fractions import Fraction
 from click.testing import CliRunner
 
 from wargamekit import Game, RandomBot, ScriptedDice, hookimpl, installed_rulesets, plugin_manager
-from wargamekit.testing import check_ruleset
+from wargamekit.testing import check_prose_independence, check_ruleset
 from wargamekit_skirmish import Skirmish
 from wargamekit_skirmish.bots import GreedyBot, expected_steps
 from wargamekit_skirmish.fire import Shot
 
 
 def test_conformance_default_scenario():
-    """wargamekit.testing.check_ruleset passes on the bundled scenario."""
-    report = check_ruleset(Skirmish(), "default", games=6)
+    """wargamekit.testing.check_ruleset passes on the bundled scenario, every decision with a
+    kind and every option with data."""
+    report = check_ruleset(Skirmish(), "default", games=6, structured=True)
     assert report.games == 6 and report.decisions > 0
+
+
+def test_bots_read_structure_not_prose():
+    """With every prompt and label rewritten, the greedy and random bots answer the same."""
+    compared = check_prose_independence(Skirmish(), {"blue": GreedyBot, "red": GreedyBot}, seeds=range(2))
+    assert compared > 50
+    check_prose_independence(Skirmish(), {"blue": GreedyBot, "red": RandomBot}, seeds=[5])
 
 
 def test_conformance_without_reaction_fire():
     """The conformance check also passes with the reaction-fire option off."""
-    check_ruleset(Skirmish(), "default", games=3, seed=100, options={"reaction_fire": False})
+    check_ruleset(Skirmish(), "default", games=3, seed=100, options={"reaction_fire": False}, structured=True)
 
 
 def test_same_seed_and_answers_give_a_byte_identical_log():

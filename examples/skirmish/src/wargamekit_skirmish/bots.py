@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 from wargamekit import Decision, PlayerView, RandomBot, odds
+from wargamekit.decisions import Answer
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc, wedges_of
 from wargamekit_skirmish import fire
-from wargamekit_skirmish.ruleset import ACTIVATE, FACE, FIRE, MOVE, REACT
+from wargamekit_skirmish.ruleset import KIND_ACTIVATE, KIND_FACE, KIND_FIRE, KIND_MOVE, KIND_REACT
 from wargamekit_skirmish.state import SkirmishState, Unit
 
 
@@ -47,42 +49,46 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.fallback = RandomBot(seed)
 
-    def choose(self, decision: Decision, view: PlayerView):  # noqa: ANN201 - an Answer
+    def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        # Everything read here is structure: the decision's kind and context, the options' data.
         state: SkirmishState = view.state
-        values = [o.value for o in decision.options]  # type: ignore[attr-defined]
-        active = state.units.get(state.active) if state.active else None
-        if decision.rule == ACTIVATE:
+        data = [o.data for o in getattr(decision, "options", ())]
+        unit = state.units.get(decision.context.get("unit", ""))
+        if decision.kind == KIND_ACTIVATE:
             # A unit that can already shoot well goes first; otherwise the one nearest the enemy.
             enemies = [e.hex for e in state.alive() if e.side != decision.side]
-            scores = [best_shot(state, state.units[n], state.units[n].hex)
-                      - 0.01 * min((state.units[n].hex.distance(e) for e in enemies), default=0) for n in values]
-        elif decision.rule == MOVE and active is not None:
-            enemies = [e.hex for e in state.alive() if e.side != active.side]
-            scores = [best_shot(state, active, h) - 0.5 * danger(state, active, h)
-                      - 0.01 * min((h.distance(e) for e in enemies), default=0) for h in values]
-        elif decision.rule == FACE and active is not None:
+            units = [state.units[d["unit"]] for d in data]
+            scores = [best_shot(state, u, u.hex) - 0.01 * min((u.hex.distance(e) for e in enemies), default=0)
+                      for u in units]
+        elif decision.kind == KIND_MOVE and unit is not None:
+            enemies = [e.hex for e in state.alive() if e.side != unit.side]
+            hexes = [Hex(*d["hex"]) for d in data]
+            scores = [best_shot(state, unit, h) - 0.5 * danger(state, unit, h)
+                      - 0.01 * min((h.distance(e) for e in enemies), default=0) for h in hexes]
+        elif decision.kind == KIND_FACE and unit is not None:
             # The best shot in the new arc; failing that, as many enemies in front as possible.
-            enemies = [e.hex for e in state.alive() if e.side != active.side]
-            scores = [max((expected_steps(s) for s in fire.targets(state, _facing(active, d)).values()), default=0.0)
-                      + 0.001 * sum(in_fire_arc(active.hex, HexsideFacing(d), e, fire.FIRE_ARC) for e in enemies)
-                      for d in values]
-        elif decision.rule == FIRE and active is not None:
-            shots = fire.targets(state, active)
-            scores = [-1.0 if v is None else expected_steps(shots[v]) for v in values]
-        elif decision.rule == REACT:
+            enemies = [e.hex for e in state.alive() if e.side != unit.side]
+            scores = [max((expected_steps(s) for s in fire.targets(state, _facing(unit, d["facing"])).values()),
+                          default=0.0)
+                      + 0.001 * sum(in_fire_arc(unit.hex, HexsideFacing(d["facing"]), e, fire.FIRE_ARC)
+                                    for e in enemies)
+                      for d in data]
+        elif decision.kind == KIND_FIRE and unit is not None:
+            shots = fire.targets(state, unit)
+            scores = [-1.0 if "hold" in d else expected_steps(shots[d["target"]]) for d in data]
+        elif decision.kind == KIND_REACT:
             # Snap-fire when the shot removes at least half a step on average; else keep the unit.
-            scores = [0.5 if v is None else _reaction_value(state, v) for v in values]
+            scores = [0.5 if d.get("pass") else _reaction_value(state, d["respond"]) for d in data]
         else:
             return self.fallback.choose(decision, view)
-        return max(range(len(values)), key=lambda i: (scores[i], -i))
+        return max(range(len(data)), key=lambda i: (scores[i], -i))
 
 
 def _facing(unit: Unit, d: int) -> Unit:
     return Unit(unit.name, unit.side, unit.hex, d, unit.move, unit.firepower, unit.max_range, unit.steps)
 
 
-def _reaction_value(state: SkirmishState, response) -> float:  # noqa: ANN001 - a Response
-    firer_name, _, target_name = response.name.partition(" snap-fires at ")
-    firer, target = state.units.get(firer_name), state.units.get(target_name)
+def _reaction_value(state: SkirmishState, response: Mapping[str, str]) -> float:
+    firer, target = state.units.get(response["firer"]), state.units.get(response["target"])
     shot = None if firer is None or target is None else fire.shot_at(state, firer, target, snap=True)
     return expected_steps(shot) if shot is not None else 0.0

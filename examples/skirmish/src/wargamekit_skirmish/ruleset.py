@@ -8,15 +8,21 @@ from typing import Any
 
 import attrs
 
-from wargamekit import Choose, Decision, Game, Outcome, Player, Response, Ruleset
-from wargamekit.sequencing import AlternatingImpulses, PlayerTurns
+from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
+from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
 from wargamekit_skirmish.state import SkirmishState, Unit, initial_state
 
-# Rule citations, as the one-page rules number them (the bot dispatches on them too).
+# Rule citations, as the one-page rules number them (for people: the log and the help line).
 ACTIVATE, MOVE, FACE, FIRE, REACT = "3.2 Activation", "4.1 Movement", "4.2 Facing", "5 Fire", "6 Reaction fire"
 
+#: What each decision decides (for programs: bots dispatch on these, never on prompts).
+KIND_ACTIVATE, KIND_MOVE, KIND_FACE, KIND_FIRE, KIND_REACT = (
+    "skirmish.activate", "skirmish.move", "skirmish.face", "skirmish.fire", "skirmish.reaction_fire",
+)
+
+Context = RulesContext[SkirmishState, SkirmishScenario]
 Procedure = Generator[Decision, Any, None]
 
 
@@ -40,62 +46,76 @@ class Skirmish(Ruleset):
         return {"reaction_fire": True}
 
     # -- 3. Sequence of play -------------------------------------------------------------------
-    def play(self, game: Game) -> Generator[Decision, Any, Outcome]:
-        state: SkirmishState = game.state
-        first = game.scenario.first
+    def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
+        state = ctx.state
+        first = ctx.scenario.first
         # 3.1 The side moving first alternates every turn.
-        turns = PlayerTurns((first, *[s for s in SIDES if s != first]), alternate=True)
-        while state.turn < state.turns:
-            state.turn += 1
-            game.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+        turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
+        outcome: list[Outcome] = []
+
+        def game_turn(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
+            state.turn = turn.number
+            ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
             for unit in state.alive():
                 unit.spent = False
             # 3.2 Sides alternate activating one unit each until all have acted.
             impulses = AlternatingImpulses(turns.order(state.turn),
                                            can_act=lambda side: any(not u.spent for u in state.alive(side)))
-            while (impulse := impulses.next_turn()) is not None:
-                side = impulse.actors[0]
-                yield from self.activate(game, side)
-                impulses.record(side, passed=False)
-                outcome = victory.sudden_death(state)
-                if outcome is not None:
-                    return outcome
-        return victory.at_turn_limit(state)
 
-    def activate(self, game: Game, side: str) -> Procedure:
+            def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
+                yield from self.activate(ctx, turn.actor)
+                end = victory.sudden_death(state)
+                if end is not None:
+                    outcome.append(end)
+                return TurnResult(end=end is not None)
+
+            yield from play_turns(impulses, ctx.dice, impulse)
+            return TurnResult(end=bool(outcome))
+
+        # 3. Game turns of one phase, activations, taken by both sides (in the impulses' order).
+        yield from play_turns(PhaseCycle(["activations"], last_turn=state.turns), ctx.dice, game_turn)
+        return outcome[0] if outcome else victory.at_turn_limit(state)
+
+    def activate(self, ctx: Context, side: str) -> Procedure:
         """3.2 One activation: choose a unit; it moves (4.1), faces (4.2), may be shot at (6), fires (5)."""
-        state: SkirmishState = game.state
+        state = ctx.state
         ready = [u.name for u in state.alive(side) if not u.spent]
         # 7. Concealment: what a unit does stays secret while the enemy cannot see it.
-        unit = state.units[(yield Choose.of(side, "Which unit activates?", ready, rule=ACTIVATE, secret=True))]
+        unit = state.units[(yield Choose.of(side, "Which unit activates?", ready, rule=ACTIVATE, secret=True,
+                                            kind=KIND_ACTIVATE, context={"turn": state.turn},
+                                            data=lambda name: {"unit": name}))]
         state.active = unit.name
         where = yield Choose.of(side, f"Move {unit.name} to?", movement.destinations(state, unit), rule=MOVE,
-                                label=hex_label, secret=True)
+                                label=hex_label, secret=True, kind=KIND_MOVE, context={"unit": unit.name},
+                                data=lambda h: {"hex": [h.q, h.r]})
         if where != unit.hex:
-            seen = fire.visible(state, unit, _enemy(side))
+            seen = fire.visible(state, unit, ctx.other_side(side))
             unit.hex = where
-            seen = seen or fire.visible(state, unit, _enemy(side))
-            game.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
-                       unit=unit.name, to=hex_label(where))
+            seen = seen or fire.visible(state, unit, ctx.other_side(side))
+            ctx.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
+                      unit=unit.name, to=hex_label(where))
         facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True)
+                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True,
+                                 kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
         unit.facing = facing
-        if game.options["reaction_fire"]:
-            yield from game.interrupts.window(f"{unit.name} ends its move", [_enemy(side)],
-                                              self._reactions(game, unit), rule=REACT)
+        if ctx.options["reaction_fire"]:
+            yield from ctx.interrupts.window(f"{unit.name} ends its move", [ctx.other_side(side)],
+                                             self._reactions(ctx, unit), rule=REACT, kind=KIND_REACT)
         if unit.alive:
             shots = fire.targets(state, unit)
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
-                                     label=lambda t: "hold fire" if t is None else t)
+                                     label=lambda t: "hold fire" if t is None else t,
+                                     kind=KIND_FIRE, context={"unit": unit.name},
+                                     data=lambda t: {"hold": True} if t is None else {"target": t})
             if target is not None:
-                self.shoot(game, unit, state.units[target], shots[target])
+                self.shoot(ctx, unit, state.units[target], shots[target])
         unit.spent = True
         state.active = None
 
-    def _reactions(self, game: Game, mover: Unit) -> Callable[[str, Any], list[Response]]:
+    def _reactions(self, ctx: Context, mover: Unit) -> Callable[[str, Any], list[Response]]:
         """6. Each unspent enemy unit that could fire at the unit that just moved may snap-fire
         (-1) instead of activating later this turn."""
-        state: SkirmishState = game.state
+        state = ctx.state
 
         def offers(side: str, point: Any) -> list[Response]:
             out = []
@@ -103,26 +123,27 @@ class Skirmish(Ruleset):
                 shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
-                                        resolve=lambda u=unit, s=shot: self.shoot(game, u, mover, s),
+                                        resolve=lambda u=unit, s=shot: self.shoot(ctx, u, mover, s),
                                         is_legal=lambda: None if mover.alive else f"{mover.name} is gone",
-                                        key=(state.turn, unit.name)))
+                                        key=(state.turn, unit.name),
+                                        data={"firer": unit.name, "target": mover.name}))
             return out
 
         return offers
 
-    def shoot(self, game: Game, firer: Unit, target: Unit, shot: fire.Shot) -> None:
+    def shoot(self, ctx: Context, firer: Unit, target: Unit, shot: fire.Shot) -> None:
         """5.2 resolve a shot, then 5.3 apply it: the target loses steps; at 0 it is eliminated."""
-        state: SkirmishState = game.state
-        if game.hooks is not None:  # add-ons may modify the shot (see hookspecs.py)
-            extras = game.hooks.skirmish_fire_modifier(state=state, firer=firer, target=target, shot=shot)
+        state = ctx.state
+        if ctx.hooks is not None:  # add-ons may modify the shot (see hookspecs.py)
+            extras = ctx.hooks.skirmish_fire_modifier(state=state, firer=firer, target=target, shot=shot)
             shot = attrs.evolve(shot, extra=shot.extra + sum(e for e in extras if e))
         firer.spent = True
-        effect = fire.resolve_fire(game.dice, shot)
+        effect = fire.resolve_fire(ctx.dice, shot)
         lost = min(int(effect), target.steps)
         target.steps -= lost
         state.destroyed[firer.side] += lost
         fate = "eliminated" if not target.alive else effect.name.lower()
-        game.event("fire", f"{firer.name} fires at {target.name} (modifier {shot.modifier:+d}): {fate}",
+        ctx.event("fire", f"{firer.name} fires at {target.name} (modifier {shot.modifier:+d}): {fate}",
                    firer=firer.name, target=target.name, effect=effect.name, steps_left=target.steps)
 
     # -- information -----------------------------------------------------------------------
@@ -163,6 +184,3 @@ class Skirmish(Ruleset):
 
         return odds_command
 
-
-def _enemy(side: str) -> str:
-    return "red" if side == "blue" else "blue"

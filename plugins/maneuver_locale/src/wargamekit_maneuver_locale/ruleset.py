@@ -58,7 +58,7 @@ class ManeuverLocale(Ruleset):
         state: GameState = game.state
         game.event("setup", f"{game.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
         for step in PhaseCycle(list(state.sides), last_turn=state.turn_limit):
-            state.turn = step.turn
+            state.turn = step.number
             yield from player_turn(game, step.phase)
             outcome = sudden_outcome(state)
             if outcome is not None:

@@ -237,7 +237,7 @@ def offers(game: Any, timing: Timing) -> Any:
                 if _mana(unit, spell.pool) - _committed(game, unit, spell.pool) < spell.cost:
                     continue
                 if spell.effect.kind == "counter":
-                    if top is None or top.controller == side or not isinstance(top.data, dict):
+                    if top is None or top.controller == side or "id" not in top.data:
                         continue
                     out.append(
                         make_response(

@@ -227,8 +227,8 @@ def defensive_pick(state: GameState, values: list[Any], threshold: float) -> int
     else pass (option 0). The firer is locked for a turn, so a poor shot is not worth it."""
     best, best_value = 0, threshold
     for i, v in enumerate(values):
-        if isinstance(v, Response) and v.data is not None:
-            defender_id, shot, where = v.data
+        if isinstance(v, Response) and v.payload is not None:
+            defender_id, shot, where = v.payload
             defender, target = state.tank(defender_id), state.tank(shot.target)
             saved = target.hex
             target.hex = where

@@ -323,7 +323,7 @@ def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Gene
                     resolve=_resolver(game, state, d, gun, mover, where, immobilised_at),
                     is_legal=lambda m=mover: None if m.alive else "the target is already destroyed",
                     key=("defensive", state.turn, d.id),
-                    data=(d.id, FireAt(gun, mover.id), where),
+                    payload=(d.id, FireAt(gun, mover.id), where),
                 ))
         return out
 
