@@ -81,7 +81,7 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 class _Group(click.Group):
     """A group whose every failure from bad input is one ``error:`` line and exit status 2."""
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,

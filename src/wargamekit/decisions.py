@@ -68,7 +68,7 @@ __all__ = [
 Answer: TypeAlias = int | bool | list[int]
 
 
-class Data(dict):  # type: ignore[type-arg]
+class Data(dict[str, Any]):
     """A frozen, hashable JSON object: what :attr:`Decision.context` and :attr:`Option.data` hold.
 
     It *is* a ``dict`` (so ``json.dumps`` takes it as it is) whose keys are strings and whose
@@ -81,8 +81,8 @@ class Data(dict):  # type: ignore[type-arg]
     def _refuse(self, *_args: Any, **_kwargs: Any) -> Any:
         raise TypeError("decision data is frozen")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
-    __ior__ = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
@@ -132,7 +132,8 @@ def freeze_data(value: Mapping[str, Any] | None, where: str = "data") -> Data:
         return value
     if not isinstance(value, Mapping):
         raise TypeError(f"{where}: expected a mapping of names to JSON values, got {value!r}")
-    return _freeze(value, where)  # type: ignore[no-any-return]
+    frozen: Data = _freeze(value, where)
+    return frozen
 
 
 _EMPTY = Data()

@@ -104,7 +104,8 @@ def rulesets_of(pm: pluggy.PluginManager) -> dict[str, Ruleset]:
         if impl.hookwrapper or getattr(impl, "wrapper", False):
             continue  # a wrapper provides no rulesets of its own
         plugin = impl.plugin_name
-        for ruleset in impl.function() or []:
+        provided: Any = impl.function()
+        for ruleset in provided or []:
             if not isinstance(ruleset, Ruleset):
                 raise TypeError(f"plugin {plugin!r}: wargamekit_rulesets returned {ruleset!r}, not a Ruleset")
             if ruleset.name in found:

@@ -45,6 +45,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from attrs import define, field, frozen
 
+from ._convert import as_tuple
 from .dice import Dice
 
 __all__ = [
@@ -61,8 +62,6 @@ __all__ = [
 ]
 
 A = TypeVar("A", bound=Hashable)
-A_co = TypeVar("A_co", bound=Hashable, covariant=True)
-A_contra = TypeVar("A_contra", bound=Hashable, contravariant=True)
 
 
 @frozen
@@ -115,10 +114,10 @@ class TurnResult:
 
 
 @runtime_checkable
-class Sequencer(Protocol[A_co]):
+class Sequencer(Protocol[A]):
     """The turn-sequencer protocol: every sequencer, bundled or a ruleset's own, is this."""
 
-    def next_turn(self, dice: Dice) -> Turn[A_co] | None:
+    def next_turn(self, dice: Dice) -> Turn[A] | None:
         """Who acts next, or ``None`` when this sequence is over."""
         ...
 
@@ -182,6 +181,10 @@ def _phase_table(phases: Mapping[str, Sequence[str]] | Iterable[str]) -> dict[st
     return {str(k): [] for k in phases}
 
 
+def _steps_or_none(steps: list[str]) -> list[str | None]:
+    return list(steps) if steps else [None]
+
+
 @define
 class PhaseCycle:
     """Fixed phases, each with optional steps, repeated every game turn: one :class:`Turn` per
@@ -221,7 +224,7 @@ class PhaseCycle:
                 return None
             self.turn = upcoming
             self._queue = [
-                (phase, step) for phase, steps in self.phases.items() for step in (steps or [None])
+                (phase, step) for phase, steps in self.phases.items() for step in _steps_or_none(steps)
             ]
         phase, step = self._queue.pop(0)
         label = f"turn {self.turn} / {phase}" + (f" / {step}" if step else "")
@@ -258,7 +261,7 @@ class PlayerTurns(Generic[A]):
     ['turn 1: north', 'turn 1: south', 'turn 2: south', 'turn 2: north']
     """
 
-    sides: tuple[A, ...] = field(converter=tuple)
+    sides: tuple[A, ...] = field(converter=as_tuple)
     alternate: bool = False
     last_turn: int | None = None
     first: Callable[[int], A] | None = field(default=None, eq=False)
@@ -317,7 +320,7 @@ class AlternatingImpulses(Generic[A]):
     Report a pass with ``TurnResult(passed=True)`` from the impulse's procedure.
     """
 
-    sides: tuple[A, ...] = field(converter=tuple)
+    sides: tuple[A, ...] = field(converter=as_tuple)
     can_act: Callable[[A], bool] = field(eq=False)
     pass_limit: int = 3
     unable: Literal["skip", "pass"] = "skip"
@@ -455,7 +458,7 @@ class LeaderActivation:
     """
 
     leaders: dict[Hashable, tuple[str, int]] = field(converter=_leader_table)
-    sides: tuple[str, ...] = field(converter=tuple)
+    sides: tuple[str, ...] = field(converter=as_tuple)
     activated: set[Hashable] = field(factory=set)
     roll: str = "activation roll-off"
     _level: int | None = field(default=None, init=False, repr=False)

@@ -18,6 +18,7 @@ from itertools import pairwise
 import networkx as nx
 from attrs import define, field, frozen
 
+from .._convert import as_tuple
 from ..errors import NoApproachError, NotAdjacentError, UnknownLocaleError
 
 __all__ = [
@@ -96,7 +97,7 @@ class Road:
     """A road: a path of locale ids with a class."""
 
     road_class: RoadClass
-    locales: tuple[str, ...] = field(converter=tuple)
+    locales: tuple[str, ...] = field(converter=as_tuple)
 
 
 @frozen

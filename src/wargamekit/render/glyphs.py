@@ -14,6 +14,7 @@ from typing import Literal
 
 from attrs import field, frozen
 
+from wargamekit._convert import as_tuple
 from wargamekit.geometry.facing import Facing, HexsideFacing, VertexFacing
 from wargamekit.geometry.hex import Hex
 
@@ -90,7 +91,7 @@ class HexsideStyle:
 
     color: str
     width: float = 0.12
-    dash: tuple[float, ...] = field(default=(), converter=tuple)
+    dash: tuple[float, ...] = field(default=(), converter=as_tuple)
 
 
 @frozen
