@@ -21,7 +21,7 @@ from wargamekit.decisions import Answer
 from wargamekit.geometry.locale import ApproachWidth
 
 from . import rules
-from .assault import HIDDEN_GUESS, assault_preview
+from .assault import HIDDEN_GUESS, assault_preview, participants
 from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
 from .resolution import Combatant, leading_limit, legal_leading_sets
 from .scenario import Arm
@@ -115,7 +115,7 @@ class HeuristicBot(SeededBot):
     def _assault_worst_case(self, state: GameState, side: str, action: AssaultAction) -> bool:
         """Whether the assault wins under every defender response (hidden pieces guessed)."""
         width = state.board.width(action.target, action.locale)
-        mine = [_known(p) for p in state.at(action.locale, action.target) if p.side == side and not p.moved]
+        mine = [_known(p) for p in participants(state, side, action.locale, action.target)]
         lead = self._best_leading(mine, leading_limit(width), attacker=True)
         if not lead:
             return False
