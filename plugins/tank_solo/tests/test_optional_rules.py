@@ -241,3 +241,29 @@ def test_ammunition_shortage_after_defensive_fire(new_game, pick):
     pick(game, "end the movement phase")
     assert game.pending.prompt == "Turn 2, side B: advance fire"
     assert not any("Churchill" in label for label in game.pending.labels)  # locked tanks may advance fire, not this one
+
+
+def test_forced_spotting_defensive_fire_ignores_the_reduction_the_step_earns(new_game, pick):
+    """11 强制点亮: "若此次移动完成后会达成被命中值-1的效果,【防御射击】时会无视这个效果,仍然按之前的
+    被命中值进行命中判定" — defensive fire at the step that earns the −1 still uses the +1."""
+    game = new_game([("t34_85", "0603", "S")], [("churchill", "0610", "N")], dice=[3, 3, 3, 2, 3, 1, 1],
+                    options={"forced_spotting": True, "surrender": False})
+    for side in "AB":  # both sides stay put for a turn: both are lit (+1)
+        pick(game, "go on to the movement phase")
+        pick(game, "end the movement phase")
+        pick(game, f"end side {side}'s turn")
+    t34 = game.state.tank(1)
+    assert t34.lit == 1
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0604")
+    pick(game, "pass")
+    pick(game, "forward to 0605")  # the second distinct hex: this step earns the -1
+    pick(game, "defensive fire: Churchill #2")
+    # fired at in 0605 (range 5): modifier -1 (UK defensive fire) +1 (lit, as before this step) = +0,
+    # so 2 + 3 = 5 hits and the damage is rolled; with the -1 the step earns it would be 4, a miss
+    assert [purpose for purpose, _ in _rolls(game)[3:]] == [
+        "hit check (range 5, modifier +0)", "damage check (attack 7 vs armour 12)",
+    ]
+    assert t34.alive and t34.lit == 0  # 1 + 1 + 7 = 9 < 12: not destroyed; then the -1 applies
