@@ -129,10 +129,11 @@ A3_AHEAD, A4_RESERVE = "A3 (C approach facing E)", "A4 (C reserve)"  # public la
 def test_reserve_and_approach_pieces_move_as_one_group(kit):
     """移動 — command: "同じlocaleから同じlocaleへ同時に移動するグループ1つにつき、1 command" — the
     reserve's pieces and those on the approach facing the locale entered are one group: one
-    maneuver attack, one command."""
-    g = base(kit, extra=[("A3", "austria", "infantry", 2, "c", "e"), ("A4", "austria", "infantry", 2, "c")])
+    maneuver attack, one command. A piece on another approach (A6, facing N) has no move into E."""
+    g = base(kit, extra=[("A3", "austria", "infantry", 2, "c", "e"), ("A4", "austria", "infantry", 2, "c"),
+                         ("A6", "austria", "infantry", 2, "c", "n"), ("F9", "france", "infantry", 1, "n")])
     opts = kit.labels(g)
-    assert MIXED in opts and not any(lab.startswith("maneuver attack from C") and lab != MIXED for lab in opts)
+    assert [lab for lab in opts if lab.startswith("maneuver attack from C") and "into E (" in lab] == [MIXED]
     kit.act(g, MIXED)
     # the pick shows where each piece stands
     assert [o.label for o in g.pending.options] == [
@@ -178,6 +179,10 @@ def test_compulsory_move_on_takes_reserve_pieces_along(kit):
     )
     kit.act(g, "move on from C into N (1 command)")
     assert kit.labels(g) == ["A4", "A5"] and (g.pending.min_count, g.pending.upper) == (0, 1)
+    before = g.log_text()
+    with pytest.raises(IllegalChoiceError, match="先のlocaleに敵が存在しない場合.*between 0 and 1, not 2"):
+        kit.act(g, ["A4", "A5"])  # n has room for one more piece only
+    assert g.log_text() == before and g.state.pieces["A3"].locale == "c" and g.state.commands == 3
     kit.act(g, ["A5"])
     st = g.state
     assert [st.pieces[i].locale for i in ("A3", "A4", "A5")] == ["n", "c", "n"]
