@@ -348,3 +348,66 @@ def test_all_winners_enter_even_beyond_capacity(kit):
     assert all(st.pieces[i].in_reserve for i in ("A1", "A2", "A3")) and st.pieces["A2"].steps == 2
     assert st.room("e") == -1
     g.ruleset.check_invariants(st)
+
+
+def test_pursuit_of_the_locale_after_the_approach_is_wiped_out(kit):
+    """Assaults — 騎兵の追撃: "防御側に騎兵が無い場合、追撃可能" / "騎兵のステップ数だけ非追撃側はステップロス"
+    are worded by side: when the losses wipe out the blocking approach, the defending locale
+    still holds pieces, so the attacker may pursue and they lose the cavalry's steps."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 1, "e", "c"), ("F2", "france", "infantry", 4, "e"),
+    ])
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
+    # result 3 - 0 - 1 = +2: A1 loses 1; France loses 3, but the approach held only F1 (1 step)
+    st = g.state
+    assert "F1" not in st.pieces and st.pieces["A1"].steps == 2 and st.pieces["F2"].steps == 4
+    assert g.pending.rule == rules.PURSUIT and kit.labels(g) == ["A3"]
+    kit.act(g, ["A3"])
+    assert any(e.kind == "pursuit" and e.data.get("losses") == 2 for e in g.log)
+    assert st.pieces["A3"].steps == 1  # the pursuer loses 1 step
+    # F2 lost the 2 cavalry steps (terrain 0), then 1 more retreating as the reserve's group
+    kit.act(g, "S")
+    assert (st.pieces["F2"].locale, st.pieces["F2"].steps) == ("s", 1)
+
+
+@pytest.mark.parametrize("where", ["", "n"], ids=["in the reserve", "on another approach"])
+def test_cavalry_anywhere_in_the_defending_locale_stops_pursuit(kit, where):
+    """Assaults — 騎兵の追撃: "防御側に騎兵が無い場合" — the defending side's cavalry stops the
+    pursuit wherever it stands in the defending locale, not only on the blocking approach."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A3", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 2, "e", "c"), ("F4", "france", "infantry", 4, "e", "c"),
+        ("F5", "france", "cavalry", 2, "e", where),
+    ])
+    kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])  # +1: F1 loses 2 and is gone; F4 is untouched
+    kit.act(g, ["A3"])  # asked all the same: the attacker cannot see the face-down F5
+    st = g.state
+    assert any(e.kind == "pursuit" and e.text == "no pursuit: france has cavalry in E" for e in g.log)
+    assert st.pieces["A3"].steps == 2 and st.pieces["F4"].steps == 4 and st.pieces["F5"].steps == 2
+
+
+def test_pieces_that_moved_may_assault(kit):
+    """Assaults: "approachから敵のブロックしているapproachに対して攻撃を行う" — the source keeps no
+    piece out of an assault for having moved: a piece that moved onto the approach this turn
+    (1 command) takes part in an assault from it (1 command more)."""
+    g = game(kit, [("A1", "austria", "infantry", 3, "c"), ("F1", "france", "infantry", 1, "e", "c")])
+    kit.act(g, "move from C reserve onto the approach facing E (1 command)", ["A1"])
+    assert g.state.pieces["A1"].moved and ASSAULT in kit.labels(g)
+    kit.act(g, ASSAULT, ["A1"], "pass", [])
+    st = g.state
+    assert "F1" not in st.pieces and st.pieces["A1"].locale == "e" and st.commands == 1
+
+
+def test_a_gun_that_fired_stays_out_of_the_assault(kit):
+    """Assaults / Artillery Bombardment: "砲撃を行った砲兵は移動できない" — a gun on the approach
+    that fired this turn does not take part, so it does not follow the attackers in."""
+    g = game(kit, [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "artillery", 2, "c", "e"),
+        ("F1", "france", "infantry", 1, "e", "c"),
+    ])
+    st = g.state
+    st.pieces["A2"].last_fired = st.player_turn  # as if it had bombarded at the start of the turn
+    kit.act(g, ASSAULT, ["A1"], "pass", [])
+    assert (st.pieces["A1"].locale, st.pieces["A1"].approach) == ("e", "")
+    assert (st.pieces["A2"].locale, st.pieces["A2"].approach) == ("c", "e")

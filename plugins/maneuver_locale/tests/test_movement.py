@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wargamekit import IllegalChoiceError
+from wargamekit_maneuver_locale import rules
 
 # w - c - e, and n above c. Austria in w, France in e.
 EDGES = [("w", "c"), ("c", "e"), ("c", "n")]
@@ -119,3 +120,70 @@ def test_no_commands_no_moves(kit):
     """移動 — command: with no commands left only the end of the turn is offered."""
     g = base(kit, commands=(0, 3))
     assert kit.labels(g) == ["end the turn"]
+
+
+MIXED = "maneuver attack from C reserve and approach facing E into E (1 command; may be blocked if reserve pieces go)"
+A3_AHEAD, A4_RESERVE = "A3 (C approach facing E)", "A4 (C reserve)"  # public labels, with positions
+
+
+def test_reserve_and_approach_pieces_move_as_one_group(kit):
+    """移動 — command: "同じlocaleから同じlocaleへ同時に移動するグループ1つにつき、1 command" — the
+    reserve's pieces and those on the approach facing the locale entered are one group: one
+    maneuver attack, one command. A piece on another approach (A6, facing N) has no move into E."""
+    g = base(kit, extra=[("A3", "austria", "infantry", 2, "c", "e"), ("A4", "austria", "infantry", 2, "c"),
+                         ("A6", "austria", "infantry", 2, "c", "n"), ("F9", "france", "infantry", 1, "n")])
+    opts = kit.labels(g)
+    assert [lab for lab in opts if lab.startswith("maneuver attack from C") and "into E (" in lab] == [MIXED]
+    kit.act(g, MIXED)
+    # the pick shows where each piece stands
+    assert [o.label for o in g.pending.options] == [
+        "A4 infantry 2, face-down (C reserve)", "A3 infantry 2, face-down (C approach facing E)",
+    ]
+    kit.act(g, [A3_AHEAD, A4_RESERVE], "pass")  # France could block (the group came partly from the reserve)
+    st = g.state
+    assert [(st.pieces[i].locale, st.pieces[i].approach) for i in ("A3", "A4")] == [("e", ""), ("e", "")]
+    assert st.commands == 2 and "F1" not in st.pieces  # F1 retreats with a step lost, nowhere to go
+
+
+def test_a_group_with_reserve_pieces_may_be_blocked(kit):
+    """Maneuver Attacks (reading): a group mixing reserve and approach pieces came from the
+    reserve (攻撃側がreserveから移動してきた), so the defender may block it; the attackers stop on
+    their approach."""
+    g = base(kit, extra=[("A3", "austria", "infantry", 2, "c", "e"), ("A4", "austria", "infantry", 2, "c")])
+    kit.act(g, MIXED, [A3_AHEAD, A4_RESERVE], "block the approach of E facing C", ["F1"])
+    st = g.state
+    assert [(st.pieces[i].locale, st.pieces[i].approach) for i in ("A3", "A4")] == [("c", "e"), ("c", "e")]
+    assert st.pieces["F1"].approach == "c" and st.commands == 2
+
+
+def test_approach_pieces_alone_cannot_be_blocked(kit):
+    """Maneuver Attacks: from the same menu entry, the approach's pieces alone did not come from
+    the reserve, so no blocking window opens."""
+    g = base(kit, extra=[("A3", "austria", "infantry", 2, "c", "e"), ("A4", "austria", "infantry", 2, "c"),
+                         ("F9", "france", "infantry", 1, "n")])  # F9 keeps the game going
+    kit.act(g, MIXED, [A3_AHEAD])
+    st = g.state
+    assert (st.pieces["A3"].locale, st.pieces["A4"].locale) == ("e", "c") and st.commands == 2
+    assert g.pending.side == "austria" and g.pending.rule == rules.COMMAND  # France was never asked
+
+
+def test_compulsory_move_on_takes_reserve_pieces_along(kit):
+    """移動 — 先のlocaleに敵が存在しない場合 / command: moving on into the locale ahead (1 command)
+    is a move from one locale to another, so the reserve's pieces may go along for the same
+    command, as many as the locale ahead has room for."""
+    g = base(
+        kit,
+        extra=[("A3", "austria", "infantry", 2, "c", "n"), ("A4", "austria", "infantry", 2, "c"),
+               ("A5", "austria", "cavalry", 1, "c")],
+        capacities={"n": 2},
+    )
+    kit.act(g, "move on from C into N (1 command)")
+    assert kit.labels(g) == ["A4", "A5"] and (g.pending.min_count, g.pending.upper) == (0, 1)
+    before = g.log_text()
+    with pytest.raises(IllegalChoiceError, match="先のlocaleに敵が存在しない場合.*between 0 and 1, not 2"):
+        kit.act(g, ["A4", "A5"])  # n has room for one more piece only
+    assert g.log_text() == before and g.state.pieces["A3"].locale == "c" and g.state.commands == 3
+    kit.act(g, ["A5"])
+    st = g.state
+    assert [st.pieces[i].locale for i in ("A3", "A4", "A5")] == ["n", "c", "n"]
+    assert st.commands == 2 and st.pieces["A5"].moved and not st.pieces["A4"].moved

@@ -40,6 +40,35 @@ def test_preview_shows_pursuit():
     assert (no_lead.pursuit, no_lead.pursuer_losses) == (2, 1)
 
 
+def test_preview_no_pursuit_when_the_defending_locale_has_cavalry():
+    """Assaults preview — 騎兵の追撃: cavalry anywhere in the defending locale (防御側: its reserve
+    or other approaches, ``defender_others``) stops the pursuit."""
+    kwargs = dict(width=ApproachWidth.NARROW, terrain=0, attacker_others=[Combatant("c1", Arm.CAVALRY, 2)])
+    alone = preview_assault([I3], [Combatant("d1", Arm.INFANTRY, 1)], **kwargs)
+    assert alone[0].pursuit == 2
+    backed = preview_assault(
+        [I3], [Combatant("d1", Arm.INFANTRY, 1)], defender_others=[Combatant("r1", Arm.CAVALRY, 1)], **kwargs
+    )
+    assert [(line.pursuit, line.pursuer_losses) for line in backed] == [(0, 0), (0, 0)]
+    assert [line.outcome for line in backed] == [line.outcome for line in alone]
+
+
+def test_preview_in_a_position_counts_the_defending_reserve(kit, ruleset):
+    """Assaults preview — 騎兵の追撃: in a position, the defending locale's reserve counts; seen
+    in full, its cavalry stops the pursuit (hidden, it is guessed to be infantry)."""
+    from wargamekit_maneuver_locale.assault import assault_preview
+
+    g = kit.start(kit.build(["c", "e", "s"], [("c", "e"), ("e", "s")], [
+        ("A1", "austria", "infantry", 3, "c", "e"), ("A2", "austria", "cavalry", 2, "c", "e"),
+        ("F1", "france", "infantry", 1, "e", "c"), ("F5", "france", "cavalry", 2, "e"),
+        ("F9", "france", "infantry", 2, "s"),
+    ]))
+    exact = assault_preview(ruleset.view(g.state, None), "c", "e", ["A1"])
+    assert [line.pursuit for line in exact] == [0, 0]
+    seen = assault_preview(ruleset.view(g.state, "austria"), "c", "e", ["A1"])
+    assert [line.pursuit for line in seen] == [2, 2]
+
+
 def test_preview_no_pursuit_by_the_defender():
     """Assaults preview — 騎兵の追撃: a defender that wins never pursues (the source's condition
     is that the defender has no cavalry)."""
@@ -67,6 +96,17 @@ def test_odds_command(ruleset):
     assert result.exit_code == 0, result.output
     assert result.output.startswith("6 defender responses; the attacker wins under 6 of them")
     assert "fire g1 (-1), defender leads d1: result +1 -> attacker wins; losses attacker 1, defender 2" in result.output
+
+
+def test_odds_command_defender_others(ruleset):
+    """``wargamekit odds maneuver_locale --defender-others``: cavalry elsewhere in the defending
+    locale stops the pursuit (Assaults — 騎兵の追撃)."""
+    args = ["--leading", "I3", "--defenders", "I1", "--others", "C2", "--width", "narrow"]
+    alone = CliRunner().invoke(ruleset.odds_command(), args)
+    backed = CliRunner().invoke(ruleset.odds_command(), [*args, "--defender-others", "C1"])
+    assert alone.exit_code == 0 and backed.exit_code == 0, alone.output + backed.output
+    assert "no leading pieces: result +3 -> attacker wins; losses attacker 1, defender 4; pursuit -2" in alone.output
+    assert "pursuit" not in backed.output
 
 
 def test_odds_command_bad_piece(ruleset):

@@ -41,8 +41,9 @@ def test_retreat_losses_by_group_and_destinations(kit):
     assert st.pieces["A1"].locale == "e"
 
 
-def test_reserve_group_loses_one_step_in_all(kit):
-    """Retreats: the reserve's non-cavalry pieces lose 1 step as a group (the owner chooses)."""
+def test_approach_group_loses_one_step_in_all(kit):
+    """Retreats: "他のapproachのpieceは、各グループ毎に1ステップロス" — a group on another approach
+    loses 1 step in all, not 1 per piece (the owner chooses the piece)."""
     g = kit.start(
         kit.build(
             ["c", "e", "s"],
@@ -62,6 +63,30 @@ def test_reserve_group_loses_one_step_in_all(kit):
     st = g.state
     assert (st.pieces["F1"].steps, st.pieces["F2"].steps) == (2, 2)
     assert st.pieces["F1"].locale == st.pieces["F2"].locale == "s"
+
+
+def test_reserve_group_loses_one_step_in_all(kit):
+    """Retreats: "reserveの騎兵以外のpieceは、グループで1ステップロス" — the reserve's non-cavalry
+    pieces lose 1 step in all (the owner chooses the piece); its cavalry loses nothing."""
+    g = kit.start(
+        kit.build(
+            ["c", "e", "s"],
+            [("c", "e"), ("e", "s")],
+            [
+                ("A1", "austria", "infantry", 3, "c"),
+                ("F1", "france", "infantry", 2, "e"),
+                ("F2", "france", "infantry", 3, "e"),
+                ("F3", "france", "cavalry", 2, "e"),
+                ("F9", "france", "infantry", 3, "s"),
+            ],
+        )
+    )
+    kit.act(g, "maneuver attack from C reserve into E (1 command; may be blocked)", ["A1"], "pass")
+    assert g.pending.side == "france" and g.pending.rule == "Retreats"
+    assert kit.labels(g) == ["F1", "F2"]  # the cavalry is not among the candidates
+    kit.act(g, "F2")
+    st = g.state
+    assert [(st.pieces[i].locale, st.pieces[i].steps) for i in ("F1", "F2", "F3")] == [("s", 2), ("s", 2), ("s", 2)]
 
 
 def test_no_destination_removes_the_group(kit):

@@ -104,8 +104,8 @@ def test_defensive_fire_uk_minus_one_wreck_at_start_hex(new_game, pick):
 
 
 def test_defensive_fire_locks_firer_until_its_movement_ends(new_game, pick):
-    """2-2: the firer may not move or fire until its side's next movement phase ends, but may
-    then advance fire."""
+    """2-2: the firer may not fire defensively again, nor move or fire until its side's next
+    movement phase ends, but may then advance fire."""
     game = _defence_setup(new_game, [3, 1, 1, 3])
     pick(game, "go on to the movement phase")
     pick(game, "move T-34/85 #1")
@@ -115,6 +115,8 @@ def test_defensive_fire_locks_firer_until_its_movement_ends(new_game, pick):
     assert fires(game)[0]["effect"] == "miss"
     assert game.pending.side == "A"  # the Matilda is out of range; the window closed
     assert hex_label(game.state.tank(1).hex) == "0606"
+    pick(game, "forward to 0607")  # 0606 is in the Churchill's arc and range, but it has fired:
+    assert game.pending.side == "A" and hex_label(game.state.tank(1).hex) == "0607"  # no defensive fire
     pick(game, "ends its move" if any("ends its move" in x for x in game.pending.labels) else "stop T-34/85 #1")
     pick(game, "end the movement phase")
     pick(game, "end side A's turn")
@@ -298,3 +300,18 @@ def test_defensive_firer_cannot_turn_its_turret(new_game, pick):
     assert turns_to_bear(game.state, churchill, 0, churchill.hex, t34.hex) == 1  # a turn would do
     pick(game, "forward to 0606")
     assert game.pending.side == "A"
+
+
+def test_hesh_immobilised_tank_may_still_fire(make_state):
+    """4-3 注3: "碎甲弹效果导致对方战车无法移动的回合,对方战车仍拥有射击的能力" — a tank that HESH
+    immobilised cannot move but may still fire; one whose weapon HESH destroyed may not fire."""
+    from wargamekit_tank_solo.combat import can_fire_now, could_fire
+    from wargamekit_tank_solo.turn import can_move_now
+
+    state = make_state([("A", "pz4h", "0603", "S"), ("B", "tiger", "0607", "N")])
+    tank = state.tank(1)
+    tank.immobilised = True
+    assert not can_move_now(state, tank)
+    assert can_fire_now(state, tank) and could_fire(state, tank, "aimed")
+    tank.immobilised, tank.weapon_destroyed = False, True
+    assert can_move_now(state, tank) and not can_fire_now(state, tank)

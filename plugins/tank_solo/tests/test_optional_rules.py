@@ -69,12 +69,55 @@ def test_hybrid_drive_free_point_cap():
 
 
 def test_engine_roll_schedules():
-    """10-2 / 10-3: the Maus rolls every turn; Tiger II, Jagdtiger and IS-2 on the side's second
-    turn and every second one after; others never."""
-    assert all(engine_roll_due("maus", n) for n in range(1, 6))
+    """10-2 / 10-3: the Maus rolls before every turn's maintenance phase, the opponent's turns
+    included (每回合); Tiger II, Jagdtiger and IS-2 only before their own side's second turn and
+    every second one after (己方第二次先手回合); others never."""
+    assert all(engine_roll_due("maus", n, own_side=own) for n in range(1, 6) for own in (True, False))
     for model in ("tiger2", "jagdtiger", "is2"):
-        assert [engine_roll_due(model, n) for n in range(1, 7)] == [False, True, False, True, False, True]
-    assert not any(engine_roll_due("tiger", n) for n in range(1, 6))
+        assert [engine_roll_due(model, n, own_side=True) for n in range(1, 7)] == [False, True] * 3
+        assert not any(engine_roll_due(model, n, own_side=False) for n in range(1, 7))
+    assert not any(engine_roll_due("tiger", n, own_side=True) for n in range(1, 6))
+
+
+def _rolls(game):
+    return [(e.data["purpose"], e.data["faces"]) for e in game.log if e.kind == "roll"]
+
+
+# Side A: the Maus (1 MP, 80 points) and a Panther (4 MP, 40); side B: two Tigers (3 + 3 MP, 96
+# points), so B, with fewer points spent, takes the first turn (开场阶段 2). With the Maus the
+# movement total is 11, half 5.5 rounded up is 6 (free points 3 to 6); without it 10, half 5.
+MAUS_SIDE = [("maus", "0603", "S"), ("panther", "0803", "S")]
+ENGINES = {"hybrid_drive": True, "unreliable_engines": True, "surrender": False}
+
+
+def test_maus_engine_fails_in_the_opponents_turn(new_game, pick):
+    """10-2 鼠式坦克: "每回合【整备阶段】之前投骰子 / 投到1的情况下,本回合该车不能进行移动" — the
+    Maus rolls before every turn's maintenance phase, the opponent's too; a 1 in the opponent's
+    turn leaves it out of that turn's free-point total (一、整备阶段: 存活并可以移动)."""
+    game = new_game(MAUS_SIDE, TWO_TIGERS, dice=[1, 5], options=ENGINES)
+    assert game.state.active == "B" and game.state.own_turns == {"A": 0, "B": 1}
+    assert _rolls(game) == [("unreliable engine of Maus #1 (不可靠的发动机)", [1]),
+                            ("free action points (3-5, 自由行动点)", [5])]
+    assert game.state.tank(1).engine_dead_until == 1
+    assert any(e.kind == "engine" and "(the opponent's turn)" in e.text for e in game.log)
+
+
+def test_maus_engine_working_in_the_opponents_turn_counts(new_game, pick):
+    """10-2: any other face has no effect — the Maus counts in the opponent's free-point total;
+    and it rolls again before its own side's turn (每回合), where a 1 stops it."""
+    game = new_game(MAUS_SIDE, TWO_TIGERS, dice=[2, 6, 1, 4], options=ENGINES)
+    assert _rolls(game) == [("unreliable engine of Maus #1 (不可靠的发动机)", [2]),
+                            ("free action points (3-6, 自由行动点)", [6])]
+    assert game.state.tank(1).engine_dead_until == -1
+    pick(game, "go on to the movement phase")
+    pick(game, "end the movement phase")
+    pick(game, "end side B's turn")
+    assert game.state.active == "A"
+    assert _rolls(game)[2:] == [("unreliable engine of Maus #1 (不可靠的发动机)", [1]),
+                                ("free action points (3-5, 自由行动点)", [4])]
+    pick(game, "go on to the movement phase")
+    movers = [label for label in game.pending.labels if label.startswith("move ")]
+    assert len(movers) == 1 and movers[0].startswith("move Panther #2")  # the Maus cannot move
 
 
 def test_maus_engine_failure_stops_it_this_turn(new_game, pick):
@@ -198,3 +241,29 @@ def test_ammunition_shortage_after_defensive_fire(new_game, pick):
     pick(game, "end the movement phase")
     assert game.pending.prompt == "Turn 2, side B: advance fire"
     assert not any("Churchill" in label for label in game.pending.labels)  # locked tanks may advance fire, not this one
+
+
+def test_forced_spotting_defensive_fire_ignores_the_reduction_the_step_earns(new_game, pick):
+    """11 强制点亮: "若此次移动完成后会达成被命中值-1的效果,【防御射击】时会无视这个效果,仍然按之前的
+    被命中值进行命中判定" — defensive fire at the step that earns the −1 still uses the +1."""
+    game = new_game([("t34_85", "0603", "S")], [("churchill", "0610", "N")], dice=[3, 3, 3, 2, 3, 1, 1],
+                    options={"forced_spotting": True, "surrender": False})
+    for side in "AB":  # both sides stay put for a turn: both are lit (+1)
+        pick(game, "go on to the movement phase")
+        pick(game, "end the movement phase")
+        pick(game, f"end side {side}'s turn")
+    t34 = game.state.tank(1)
+    assert t34.lit == 1
+    pick(game, "go on to the movement phase")
+    pick(game, "move T-34/85 #1")
+    game.answer(0)
+    pick(game, "forward to 0604")
+    pick(game, "pass")
+    pick(game, "forward to 0605")  # the second distinct hex: this step earns the -1
+    pick(game, "defensive fire: Churchill #2")
+    # fired at in 0605 (range 5): modifier -1 (UK defensive fire) +1 (lit, as before this step) = +0,
+    # so 2 + 3 = 5 hits and the damage is rolled; with the -1 the step earns it would be 4, a miss
+    assert [purpose for purpose, _ in _rolls(game)[3:]] == [
+        "hit check (range 5, modifier +0)", "damage check (attack 7 vs armour 12)",
+    ]
+    assert t34.alive and t34.lit == 0  # 1 + 1 + 7 = 9 < 12: not destroyed; then the -1 applies

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from wargamekit_tank_solo.victory import elimination, final_outcome, surrender
 
 
@@ -11,6 +13,19 @@ def test_points_by_class_and_elimination(new_game, pick):
     pick(game, "aimed fire with Panzer IV H #1")
     pick(game, "fires main gun")
     assert game.outcome.winner == "A" and game.outcome.scores == {"A": 4.0, "B": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("firer", "model", "points"),
+    [(("type89", "Type 89 I-Go"), "bt7", 1), (("pz4h", "Panzer IV H"), "t34_85", 2), (("pz4h", "Panzer IV H"), "is2", 4)],
+)
+def test_points_per_class_destroyed(new_game, pick, firer, model, points):
+    """胜利条件: "每击毁一辆轻战车获得1分,每击毁一辆中战车获得2分,每击毁一辆重战车获得4分" — a
+    light, medium or heavy kill scores 1, 2 or 4. (The firer costs less, so it moves first.)"""
+    game = new_game([(firer[0], "0603", "S")], [(model, "0607", "N")], dice=[3, 6, 6, 6, 6])
+    pick(game, f"aimed fire with {firer[1]} #1")
+    pick(game, "fires main gun")
+    assert game.outcome.scores == {"A": float(points), "B": 0.0}
 
 
 def test_after_turn_limit_points_then_cost_then_tanks(make_state):

@@ -5,15 +5,26 @@ artillery fire (防御砲撃); the defender chooses and reveals its leading piec
 the result (判定); losses (損害適用); cavalry pursuit (騎兵の追撃); aftermath (後処理).
 The arithmetic is in :mod:`.resolution` (pure functions); this module applies it.
 
+Who pursues and who loses (騎兵の追撃), from the source's wording by side: the attacker's cavalry
+that did not lead may pursue when the defending side (防御側) has no cavalry, and the
+non-pursuing side (非追撃側) loses the cavalry's steps. The defending side is every piece in
+the defending locale — the blocking approach, the reserve and the other approaches — counted
+after the losses; so cavalry in the defending reserve stops a pursuit, and an assault that
+wipes out the blocking approach may still be followed by a pursuit of the locale's other
+pieces.
+
+The pieces taking part (攻撃に参加するapproachのpiece) are all the attacker's pieces on its
+approach, whether or not they moved this turn (the source sets no such condition; guns that
+fired this turn stay out, since they may not move), and the defender's pieces on the blocking
+approach.
+
 Provisional (not from the source): the leading-piece limit and pursuit limit use the width of
-the assaulted (defender's) approach; the pieces taking part are the attacker's unmoved pieces
-on its approach and the defender's pieces on the blocking approach; defensive fire comes from
-the defender's guns on the blocking approach, each taking its steps off the attacker's leading
-pieces (the defender choosing among them) before the result; the defender has "no cavalry"
-when none of its surviving pieces on the blocking approach is cavalry; only an attacker that won
-pursues (the source's condition names the defender's cavalry, so only the attacker can pursue;
-that it must have won is read from the word 追撃, pursuit); the pursuit's losses fall on the
-defender's pieces on the blocking approach (their owner spreading them) and each pursuing
+the assaulted (defender's) approach; defensive fire comes from the defender's guns on the
+blocking approach, each taking its steps off the attacker's leading pieces (the defender
+choosing among them) before the result; only an attacker that won pursues (the source's
+condition names the defender's cavalry, so only the attacker can pursue; that it must have won
+is read from the word 追撃, pursuit); the pursuit's losses fall on the defending locale's
+pieces, their owner spreading them, with the assaulted approach's terrain effect; each pursuing
 cavalry piece loses 1 step.
 """
 
@@ -55,9 +66,15 @@ def combatant(p: Piece) -> Combatant:
 
 
 def participants(state: GameState, side: str, locale: str, target: str) -> list[Piece]:
-    """The attacker's pieces that may take part: unmoved, on the approach of ``locale`` facing
-    ``target``."""
-    return [p for p in state.at(locale, target) if p.side == side and not p.moved]
+    """The attacker's pieces that take part: ``side``'s pieces on the approach of ``locale``
+    facing ``target`` (攻撃に参加するapproachのpiece), moved this turn or not — the source does
+    not keep pieces that moved out of an assault — except guns that fired this turn, which may
+    not move (Artillery Bombardment) and so cannot follow the assault's aftermath."""
+    return [
+        p
+        for p in state.at(locale, target)
+        if p.side == side and not (p.arm is Arm.ARTILLERY and p.last_fired == state.player_turn)
+    ]
 
 
 def defensive_guns(state: GameState, locale: str, facing: str) -> list[Piece]:
@@ -189,12 +206,14 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         rest = [p for p in group if p not in lead]
         yield from take_losses(game, rest, n - lost, chooser=owner, rule=rules.LOSSES, why=f"further losses of {owner}")
 
-    # 6. cavalry pursuit (騎兵の追撃): the source's condition is that the *defender* (防御側) has
-    # no cavalry, so only the attacker can pursue; and only after it wins (a pursuit chases a
-    # beaten enemy — a reading, the source lists no such condition in words).
-    d_alive = [p for p in defenders if p.id in state.pieces]
+    # 6. cavalry pursuit (騎兵の追撃), worded by side: the attacker's cavalry that did not lead may
+    # pursue when the defending side (防御側: every piece in the defending locale, its reserve
+    # and other approaches included) has no cavalry; the non-pursuing side (非追撃側) loses the
+    # steps. Only the attacker can pursue (the condition names the defender's cavalry), and only
+    # after it wins (a pursuit chases a beaten enemy — a reading of the word 追撃).
+    d_side = [p for p in state.at(target) if p.side == enemy]
     spare = [p for p in attackers if p.id in state.pieces and p not in a_lead]
-    if attacker_won and spare and d_alive:
+    if attacker_won and spare and d_side:
         chasers = yield piece_subset(
             side,
             f"Cavalry pursuit: which unused cavalry pursue (up to {limit}; none for none)?",
@@ -206,12 +225,14 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         if chasers:
             riders = [state.pieces[i] for i in chasers]
             reveal(game, riders, "Assaults: pursuing cavalry")
-            if any(p.arm is Arm.CAVALRY for p in d_alive):
-                game.event("pursuit", f"no pursuit: {enemy} has cavalry at the assault", side=side)
+            # Asked whatever the defence holds (its pieces may be face-down), so the question
+            # tells the attacker nothing; the answer is checked here.
+            if any(p.arm is Arm.CAVALRY for p in d_side):
+                game.event("pursuit", f"no pursuit: {enemy} has cavalry in {names[target]}", side=side)
             else:
                 n = pursuit_losses(sum(p.steps or 0 for p in riders), terrain)
                 game.event("pursuit", f"{side} pursues: {enemy} loses {n} step(s)", side=side, losses=n)
-                yield from take_losses(game, d_alive, n, chooser=enemy, rule=rules.PURSUIT, why="cavalry pursuit")
+                yield from take_losses(game, d_side, n, chooser=enemy, rule=rules.PURSUIT, why="cavalry pursuit")
                 for rider in riders:
                     lose_step(game, rider, "cavalry pursuit: the pursuer loses 1 step")
 
@@ -245,7 +266,8 @@ def assault_preview(
     Works on a side's view: the attacker's own pieces are known; the defender's face-down
     pieces are unknown and are counted as ``hidden_as`` (default :data:`HIDDEN_GUESS`, 2-step infantry), both as
     possible leading pieces and as possible guns' targets — hidden guns cannot be seen, so
-    only face-up guns appear as defensive fire.
+    only face-up guns appear as defensive fire. The rest of the defending locale (its reserve
+    and other approaches) counts for the pursuit: cavalry there stops it.
 
     Args:
         view: the state or a side's view of it.
@@ -269,6 +291,7 @@ def assault_preview(
     others = [known(p) for p in mine if p.id not in leading]
     attacker = view.pieces[leading[0]].side if leading else view.active
     theirs = [known(p) for p in view.at(target, locale) if p.side != attacker]
+    rest = [known(p) for p in view.at(target) if p.side != attacker and p.approach != locale]
     guns = [
         known(p)
         for p in view.at(target, locale)
@@ -283,4 +306,5 @@ def assault_preview(
         terrain=view.board.terrain(target, locale),
         attacker_others=others,
         defender_guns=guns,
+        defender_others=rest,
     )

@@ -21,11 +21,11 @@ from wargamekit.decisions import Answer
 from wargamekit.geometry.locale import ApproachWidth
 
 from . import rules
-from .assault import HIDDEN_GUESS, assault_preview
-from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove
+from .assault import HIDDEN_GUESS, assault_preview, participants
+from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove, group_pieces
 from .resolution import Combatant, leading_limit, legal_leading_sets
 from .scenario import Arm
-from .state import GameState, Piece
+from .state import RESERVE, GameState, Piece
 
 __all__ = ["HeuristicBot"]
 
@@ -89,13 +89,14 @@ class HeuristicBot(SeededBot):
         if isinstance(action, RoadMenu):
             return 6.0
         assert isinstance(action, GroupMove)
-        mine = [p for p in state.at(action.locale, action.source) if p.side == side and not p.moved]
+        mine = group_pieces(state, action, side)
         strength = sum(_known(p).steps for p in mine)
         value = objective.get(action.target, 0)
         if action.kind == "maneuver":
             defenders = [p for p in state.at(action.target) if p.side == enemy]
             reserve = [p for p in defenders if p.in_reserve]
-            if action.source != "" or not reserve:
+            if action.sources != (RESERVE,) or not reserve:
+                # unblockable: from the approach alone (the group pick leaves the reserve out)
                 return 50.0 + 5 * value
             # may be blocked: then we stand on the approach, which is useful too
             return 8.0 + value if strength > sum(_known(p).steps for p in defenders) else 2.0
@@ -115,7 +116,7 @@ class HeuristicBot(SeededBot):
     def _assault_worst_case(self, state: GameState, side: str, action: AssaultAction) -> bool:
         """Whether the assault wins under every defender response (hidden pieces guessed)."""
         width = state.board.width(action.target, action.locale)
-        mine = [_known(p) for p in state.at(action.locale, action.target) if p.side == side and not p.moved]
+        mine = [_known(p) for p in participants(state, side, action.locale, action.target)]
         lead = self._best_leading(mine, leading_limit(width), attacker=True)
         if not lead:
             return False
@@ -200,6 +201,16 @@ class HeuristicBot(SeededBot):
                 if best:
                     return best[1]
             return []
+        if decision.rule == rules.COMPULSORY:
+            return []  # moving on: the reserve stays, ready to block
+        if decision.rule == rules.COMMAND:
+            # a maneuver attack from the reserve and an approach: the approach's pieces alone
+            # cannot be blocked, so leave the reserve out when the enemy has a reserve to block
+            ahead = [i for i, p in enumerate(pieces) if not p.in_reserve]
+            if ahead and len(ahead) < len(pieces):
+                target = pieces[ahead[0]].approach
+                if any(q.side != side and q.in_reserve for q in state.at(target)):
+                    return ahead[: decision.upper]
         if decision.rule in (rules.CAVALRY, rules.BOMBARDMENT, rules.PURSUIT):
             want = [i for i, p in enumerate(pieces) if p.arm in (Arm.CAVALRY, Arm.ARTILLERY)]
             if decision.rule == rules.CAVALRY:

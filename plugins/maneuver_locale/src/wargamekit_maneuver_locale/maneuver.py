@@ -7,7 +7,9 @@ approach to block. Otherwise the attack succeeds.
 The defender's choice is a response window on the core interrupt stack
 (``game.interrupts.window``), answered by the defending player.
 
-Provisional (not from the source): a blocked attacking group stops on its own approach facing
+Provisional (not from the source): a group mixing reserve and approach pieces (one group from
+the same locale to the same locale, 移動 — command) counts as coming from the reserve, so it may
+be blocked; a blocked attacking group stops on its own approach facing
 the defender's locale (as in Bonaparte at Marengo); a successful attack is applied like a won
 assault — the defending locale retreats (Retreats) and the attackers enter its reserve; a
 maneuver attack is not offered against an approach the enemy already blocks (that needs an
@@ -39,11 +41,15 @@ def maneuver_attack(game: Game, side: str, pieces: list[Piece], locale: str, tar
     state: GameState = game.state
     names = state.board.names
     enemy = state.enemy(side)
-    from_reserve = pieces[0].in_reserve
+    # a group that mixes reserve and approach pieces came (in part) from the reserve: the
+    # source's first condition holds for it (provisional reading)
+    from_reserve = any(p.in_reserve for p in pieces)
+    origin = {True: "reserve", False: "approach"}
+    came = " and ".join(origin[r] for r in sorted({p.in_reserve for p in pieces}, reverse=True))
     game.event(
         "maneuver-attack",
         f"{side} makes a maneuver attack from {names[locale]} into {names[target]} with "
-        f"{', '.join(p.id for p in pieces)} (from the {'reserve' if from_reserve else 'approach'})",
+        f"{', '.join(p.id for p in pieces)} (from the {came})",
         side=side,
         locale=locale,
         target=target,

@@ -3,7 +3,9 @@ the compulsory move when no enemy is ahead, and cavalry's move onto an approach.
 
 Source rules (移動):
 
-* one command per group moving together from the same locale to the same locale;
+* one command per group moving together from the same locale to the same locale — so the
+  reserve's pieces and the pieces on the approach facing the locale entered may move as one
+  group (a maneuver attack, or the compulsory move on);
 * from the reserve: to an adjacent locale (1); onto an approach when the locale ahead holds
   the enemy (1) — this includes an approach the enemy is blocking; into an enemy-held locale,
   a maneuver attack (1);
@@ -16,8 +18,9 @@ Source rules (移動):
 * cavalry may move onto an approach right after entering a locale.
 
 Provisional (not from the source): each piece moves once per player turn (the source's
-"移動済み", marked as moved); a group moves from one position (the reserve or one approach);
-road moves start from the reserve and cost 1 command unless every road step is primary; the
+"移動済み", marked as moved); moves inside a locale (from the reserve onto an approach, from an
+approach back to the reserve) are one position's group; a group mixing reserve and approach
+pieces "came from the reserve" for Maneuver Attacks, so it may be blocked; road moves start from the reserve and cost 1 command unless every road step is primary; the
 cavalry move onto an approach is part of the move that entered the locale (no extra command).
 """
 
@@ -60,17 +63,20 @@ class GroupMove:
     """A group move costing one command.
 
     Attributes:
-        kind: ``"locale"`` (reserve to an adjacent locale), ``"approach"`` (reserve onto the
-            approach facing an enemy locale), ``"maneuver"`` (into an enemy locale: a maneuver
-            attack), ``"back"`` (a blocked approach back to the reserve).
+        kind: ``"locale"`` (to an adjacent locale), ``"approach"`` (reserve onto the approach
+            facing an enemy locale), ``"maneuver"`` (into an enemy locale: a maneuver attack),
+            ``"back"`` (a blocked approach back to the reserve).
         locale: the locale the group is in.
-        source: ``RESERVE`` or the facing id of the approach the group is on.
+        sources: the positions its pieces may come from: ``RESERVE`` and/or the facing id of
+            an approach. A move into another locale (``"locale"``, ``"maneuver"``) may take the
+            reserve's pieces and those on the approach facing that locale together (移動 —
+            command: one group from the same locale to the same locale).
         target: the adjacent locale moved into or faced.
     """
 
     kind: str
     locale: str
-    source: str
+    sources: tuple[str, ...]
     target: str
 
     cost = 1
@@ -78,14 +84,20 @@ class GroupMove:
     def label(self, names: dict[str, str]) -> str:
         """What the player reads."""
         here, there = names[self.locale], names[self.target]
-        src = f"{here} reserve" if self.source == RESERVE else f"{here} approach facing {there}"
+        places = [f"{here} reserve" if s == RESERVE else f"{here} approach facing {there}" for s in self.sources]
+        src = " and ".join(places) if len(places) < 2 else f"{here} reserve and approach facing {there}"
         if self.kind == "locale":
             return f"move from {src} to {there} (1 command)"
         if self.kind == "approach":
             return f"move from {src} onto the approach facing {there} (1 command)"
         if self.kind == "back":
             return f"move from {src} back to the reserve (1 command)"
-        note = "may be blocked" if self.source == RESERVE else "cannot be blocked"
+        if RESERVE not in self.sources:
+            note = "cannot be blocked"
+        elif len(self.sources) == 1:
+            note = "may be blocked"
+        else:
+            note = "may be blocked if reserve pieces go"
         return f"maneuver attack from {src} into {there} (1 command; {note})"
 
 
@@ -170,24 +182,24 @@ def group_moves(state: GameState, side: str) -> list[GroupMove]:
         reserve = _unmoved(state, side, loc, RESERVE)
         for n in state.board.neighbours(loc):
             ahead = state.holder(n)
-            if reserve:
-                if ahead == enemy:
-                    out.append(GroupMove("approach", loc, RESERVE, n))
-                    if not state.blocked(loc, n, side):
-                        out.append(GroupMove("maneuver", loc, RESERVE, n))
-                elif enterable(state, n, side):
-                    out.append(GroupMove("locale", loc, RESERVE, n))
-            if _unmoved(state, side, loc, n) and ahead == enemy:
+            # a move into n may take the reserve and the approach facing n as one group
+            into = tuple(where for where in (RESERVE, n) if _unmoved(state, side, loc, where))
+            if ahead == enemy:
+                if reserve:
+                    out.append(GroupMove("approach", loc, (RESERVE,), n))
                 if state.blocked(loc, n, side):
-                    out.append(GroupMove("back", loc, n, n))
-                else:
-                    out.append(GroupMove("maneuver", loc, n, n))
+                    if n in into:
+                        out.append(GroupMove("back", loc, (n,), n))
+                elif into:
+                    out.append(GroupMove("maneuver", loc, into, n))
+            elif into and enterable(state, n, side):
+                out.append(GroupMove("locale", loc, into, n))
     return out
 
 
 def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
-    """The pieces that may take part in ``move``."""
-    return _unmoved(state, side, move.locale, move.source)
+    """The pieces that may take part in ``move``: the unmoved pieces of ``side`` at its sources."""
+    return [p for where in move.sources for p in _unmoved(state, side, move.locale, where)]
 
 
 def group_limit(state: GameState, move: GroupMove) -> int:

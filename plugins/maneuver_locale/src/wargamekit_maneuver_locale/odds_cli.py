@@ -38,9 +38,16 @@ def parse_pieces(text: str, prefix: str) -> list[Combatant]:
 @click.option("--defenders", default="", help="pieces on the blocking approach, e.g. I2,C2")
 @click.option("--guns", default="", help="defending guns able to fire, e.g. A2")
 @click.option("--others", default="", help="the attacker's other pieces on its approach (pursuit), e.g. C2")
+@click.option(
+    "--defender-others",
+    default="",
+    help="the defender's other pieces in its locale (reserve, other approaches): cavalry there stops a pursuit, e.g. C2",
+)
 @click.option("--width", type=click.Choice(["narrow", "wide"]), default="wide", show_default=True)
 @click.option("--terrain", type=int, default=0, show_default=True, help="the defender's terrain effect")
-def odds(leading: str, defenders: str, guns: str, others: str, width: str, terrain: int) -> None:
+def odds(
+    leading: str, defenders: str, guns: str, others: str, defender_others: str, width: str, terrain: int
+) -> None:
     """Preview an assault (Assaults): the outcome under every legal defender response."""
     try:
         lines = preview_assault(
@@ -50,6 +57,7 @@ def odds(leading: str, defenders: str, guns: str, others: str, width: str, terra
             terrain=terrain,
             attacker_others=parse_pieces(others, "o"),
             defender_guns=parse_pieces(guns, "g"),
+            defender_others=parse_pieces(defender_others, "r"),
         )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

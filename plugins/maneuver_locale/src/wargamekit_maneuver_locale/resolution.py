@@ -231,14 +231,18 @@ def preview_assault(
     terrain: int,
     attacker_others: Sequence[Combatant] = (),
     defender_guns: Sequence[Combatant] = (),
+    defender_others: Sequence[Combatant] = (),
 ) -> list[PreviewLine]:
     """The assault's outcome under every legal defender response.
 
     The defender's responses are: which eligible guns fire (防御砲撃; each gun's steps come off
     the attacker's leading pieces, before the result) and which leading pieces it chooses
     (0, or up to the approach's limit, no mixing of arms). Pursuit is the attacker's
-    best, when it wins (its unused cavalry against a defence with no cavalry on the blocking
-    approach).
+    best, when it wins: its unused cavalry, when the defending side (防御側) — the blocking
+    approach and ``defender_others``, the rest of the defending locale — has no cavalry. The
+    preview counts the defence's cavalry before the losses (who loses which step is the
+    players' choice), so a cavalry piece that the losses would remove still stops the pursuit
+    here.
 
     Args:
         attacker_leading: the attacker's chosen leading pieces.
@@ -247,6 +251,8 @@ def preview_assault(
         terrain: the defender's terrain effect.
         attacker_others: the attacker's other pieces on its approach (for pursuit).
         defender_guns: the defender's guns that may fire.
+        defender_others: the defender's other pieces in the defending locale (its reserve and
+            other approaches): their cavalry stops a pursuit too.
 
     >>> lines = preview_assault([Combatant("A1", Arm.INFANTRY, 3)],
     ...     [Combatant("F1", Arm.INFANTRY, 2)], width=ApproachWidth.NARROW, terrain=1)
@@ -269,7 +275,8 @@ def preview_assault(
             for lead in legal_leading_sets(fighters, width, attacker=False):
                 outcome = resolve_assault(remaining, lead, terrain=terrain)
                 pursuit, pursuers = 0, 0
-                if outcome.winner == ATTACKER and not any(c.arm is Arm.CAVALRY for c in defender_pieces):
+                defence = [*defender_pieces, *defender_others]
+                if outcome.winner == ATTACKER and not any(c.arm is Arm.CAVALRY for c in defence):
                     spare = [c for c in attacker_others if c.arm is Arm.CAVALRY]
                     pursuit, pursuers = _best_pursuit(spare, width, terrain)
                 lines.append(

@@ -31,6 +31,7 @@ from .movement import (
     compulsory_pieces,
     group_limit,
     group_moves,
+    group_pieces,
     road_moves,
 )
 from .state import RESERVE, GameState
@@ -95,7 +96,12 @@ def player_turn(game: Game, side: str) -> Generator[Any, Any, None]:
 
 def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
     """移動 — 先のlocaleに敵が存在しない場合: a group on an approach with no enemy ahead must
-    return to the reserve (0 commands, marked as moved) or move on into that locale (1)."""
+    return to the reserve (0 commands, marked as moved) or move on into that locale (1).
+
+    Moving on is a move from one locale to another, so the locale's unmoved reserve pieces
+    may go along for the same command (移動 — command: one group from the same locale to the
+    same locale), as many as the locale ahead has room for.
+    """
     state: GameState = game.state
     names = state.board.names
     while groups := compulsory_groups(state, side):
@@ -113,6 +119,18 @@ def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
         )
         assert isinstance(choice, Compulsory)
         if choice.move_on:
+            reserve = [p for p in state.at(loc, RESERVE) if p.side == side and not p.moved]
+            room = state.room(target) - len(pieces)
+            if reserve and room > 0:
+                joined = yield piece_subset(
+                    side,
+                    f"Moving on into {names[target]}: which {names[loc]} reserve pieces go along "
+                    "(the same command; none for none)?",
+                    reserve,
+                    rule=rules.COMPULSORY,
+                    max_count=min(room, len(reserve)),
+                )
+                pieces = pieces + [state.pieces[i] for i in joined]
             state.commands -= 1
             place(game, pieces, target, RESERVE, "compulsory move: on into the locale ahead")
             yield from cavalry_onto_approach(game, side, pieces, target)
@@ -124,7 +142,7 @@ def group_move(game: Game, side: str, move: GroupMove) -> Generator[Any, Any, No
     """Carry out a one-command group move (移動 — command, reserve / approach)."""
     state: GameState = game.state
     names = state.board.names
-    candidates = [p for p in state.at(move.locale, move.source) if p.side == side and not p.moved]
+    candidates = group_pieces(state, move, side)
     limit = min(group_limit(state, move), len(candidates))
     chosen = yield piece_subset(
         side,
@@ -133,6 +151,8 @@ def group_move(game: Game, side: str, move: GroupMove) -> Generator[Any, Any, No
         rule=rules.COMMAND,
         min_count=1,
         max_count=limit,
+        # a group from two positions shows where each piece stands
+        names=names if len(move.sources) > 1 else None,
     )
     pieces = [state.pieces[i] for i in chosen]
     state.commands -= 1

@@ -2,10 +2,12 @@
 11 强制点亮). Veteran gunner (8) and ammunition shortage (12) live in
 :mod:`~wargamekit_tank_solo.combat`, hybrid drive (9) in :mod:`~wargamekit_tank_solo.movement`.
 
->>> [engine_roll_due("tiger2", n) for n in range(1, 7)]
+>>> [engine_roll_due("tiger2", n, own_side=True) for n in range(1, 7)]
 [False, True, False, True, False, True]
->>> [engine_roll_due("maus", n) for n in range(1, 4)]
-[True, True, True]
+>>> [engine_roll_due("maus", n, own_side=side) for n in range(1, 4) for side in (True, False)]
+[True, True, True, True, True, True]
+>>> engine_roll_due("tiger2", 2, own_side=False)
+False
 """
 
 from __future__ import annotations
@@ -32,25 +34,38 @@ OPTIONS: dict[str, bool] = {
 EVERY_OTHER_TURN = frozenset({"tiger2", "jagdtiger", "is2"})
 
 
-def engine_roll_due(model: str, own_turn: int) -> bool:
-    """Whether ``model`` rolls for its engine before its side's ``own_turn``-th maintenance phase
-    (10-2 the Maus: every turn; 10-3 Tiger II, Jagdtiger, IS-2: the second own turn and every
-    second one after)."""
+def engine_roll_due(model: str, own_turn: int, *, own_side: bool) -> bool:
+    """Whether ``model`` rolls for its engine before this turn's maintenance phase.
+
+    Args:
+        model: the vehicle key.
+        own_turn: how many turns the tank's own side has had, this one included when it is
+            the side's turn.
+        own_side: whether the turn is the tank's own side's turn.
+
+    10-2, the Maus: "每回合【整备阶段】之前投骰子" — before *every* turn's maintenance phase,
+    the opponent's turns included. 10-3, Tiger II, Jagdtiger, IS-2: "己方第二次先手回合 …
+    之前投骰子", only before its own side's turns: the second and every second one after.
+    """
     if model == "maus":
         return True
     if model in EVERY_OTHER_TURN:
-        return own_turn % 2 == 0
+        return own_side and own_turn % 2 == 0
     return False
 
 
 def engine_rolls_before_maintenance(game: Any, state: GameState, side: str) -> None:
-    """10-2 / 10-3: roll a d6 per tank due; a 1 means it cannot move this turn."""
-    for tank in state.living(side):
-        if engine_roll_due(tank.model, state.own_turns[side]):
+    """10-2 / 10-3, before the maintenance phase of ``side``'s turn: roll a d6 for every tank due
+    (either side's Maus; the active side's 10-3 tanks on their turn); a 1 means the tank cannot
+    move this turn, so the free-point total of this turn leaves it out (一、整备阶段)."""
+    for tank in state.living():
+        own_side = tank.side == side
+        if engine_roll_due(tank.model, state.own_turns[tank.side], own_side=own_side):
             face = game.dice.d6(f"unreliable engine of {tank.name} (不可靠的发动机)")
             if face == 1:
-                tank.engine_dead_until = state.turn
-                game.event("engine", f"{tank.name}'s engine fails: it cannot move this turn", tank=tank.id)
+                tank.engine_dead_until = max(tank.engine_dead_until, state.turn)
+                whose = "" if own_side else " (the opponent's turn)"
+                game.event("engine", f"{tank.name}'s engine fails: it cannot move this turn{whose}", tank=tank.id)
 
 
 def hybrid_engine_check(game: Any, state: GameState, tank: Tank) -> None:
