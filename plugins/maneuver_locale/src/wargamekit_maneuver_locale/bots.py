@@ -31,6 +31,7 @@ from .movement import AssaultAction, EndTurn, GroupMove, RoadMenu, group_pieces
 from .resolution import Combatant, leading_limit, legal_leading_sets
 from .scenario import Arm
 from .state import RESERVE, GameState, Piece
+from .turn import Action
 
 __all__ = ["HeuristicBot"]
 
@@ -88,7 +89,7 @@ class HeuristicBot(SeededBot):
     def _reserve_weight(self, state: GameState, locale: str) -> int:
         return sum(_known(p).steps for p in state.at(locale, ""))
 
-    def _score(self, state: GameState, side: str, action: Any) -> float:
+    def _score(self, state: GameState, side: str, action: Action) -> float:
         enemy = state.enemy(side)
         objective = state.board.objectives
         if isinstance(action, EndTurn):
@@ -146,11 +147,11 @@ class HeuristicBot(SeededBot):
         best = max(sets, key=weight)
         return list(best)
 
-    def _action(self, state: GameState, side: str, values: list[Any]) -> int:
-        scores = [self._score(state, side, v) for v in values]
+    def _action(self, state: GameState, side: str, actions: list[Action]) -> int:
+        scores = [self._score(state, side, a) for a in actions]
         best = max(scores)
         if best <= 0:
-            return values.index(next(v for v in values if isinstance(v, EndTurn)))
+            return next(i for i, a in enumerate(actions) if isinstance(a, EndTurn))
         ties = [i for i, s in enumerate(scores) if s == best]
         return int(ties[int(self.rng.integers(0, len(ties)))])
 
@@ -241,7 +242,7 @@ def _legal(decision: ChooseSubset, picked: list[int]) -> bool:
     return True
 
 
-def _action_of(data: Mapping[str, Any]) -> GroupMove | RoadMenu | AssaultAction | EndTurn:
+def _action_of(data: Mapping[str, Any]) -> Action:
     """The action an option of the command menu stands for, rebuilt from its data."""
     action = data["action"]
     if action == "group":
