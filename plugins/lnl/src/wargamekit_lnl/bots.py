@@ -1,16 +1,222 @@
-"""Bots: the heuristic :class:`OddsBot` weighs options by exact odds."""
+"""The heuristic bot: it weighs options by exact odds.
+
+It reads only decision kinds, contexts and option data, the state in its view and the
+ruleset's pure functions (fire and melee planning, exact odds) — never prompts or labels.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
 from wargamekit import Decision, PlayerView, RandomBot
 from wargamekit.decisions import Answer
+from wargamekit.geometry import Hex
+from wargamekit_lnl import fire, kinds, rules
+from wargamekit_lnl.data import effects
+from wargamekit_lnl.los import visible
+from wargamekit_lnl.scenario import parse_hex
+from wargamekit_lnl.state import GameState, Place, Unit
+
+#: How much each damage-check result is worth to the firer.
+WORTH = {fire.NO_EFFECT: 0.0, fire.SHAKEN: 1.0, fire.WOUNDED: 1.5, fire.REDUCED: 2.0, fire.ELIMINATED: 3.0}
+
+
+def expected_damage(rows: Sequence[tuple[str, Mapping[str, Fraction]]]) -> float:
+    """Expected worth of a fire attack over every target unit (exact odds)."""
+    return sum(float(p) * WORTH[res] for _uid, dist in rows for res, p in dist.items())
+
+
+def _place(data: Mapping[str, Any]) -> Place:
+    return (parse_hex(data["hex"]), int(data.get("level", 0)))
 
 
 class OddsBot:
-    """Placeholder until the heuristic is written: plays at random."""
+    """Fires where the exact odds are best, moves on the objectives it does not hold through
+    cover and away from waiting enemy guns, assaults a hex when the melee odds are good, holds
+    the objectives it has, opportunity-fires when the expected damage is worth the unit's turn,
+    and rallies the likeliest units first."""
 
     def __init__(self, seed: int = 0) -> None:
         self.fallback = RandomBot(seed)
+        self.plan: str | None = None
 
+    # -- helpers ------------------------------------------------------------------------------
+    def goals(self, state: GameState, side: str) -> list[Hex]:
+        """The objectives a majority needs, nearest to the side's units first: those not held;
+        when all are held, the held ones (to stay on)."""
+        units = state.alive(side) or state.alive()
+        needed = len(state.objectives) // 2 + 1
+        near = sorted(state.objectives, key=lambda h: (sum(h.distance(u.hex) for u in units), h.q, h.r))[:needed]
+        mine = [h for h in state.objectives if state.control.get(h) == side]
+        return [h for h in near if h not in mine] or mine or near
+
+    def goal_distance(self, state: GameState, side: str, h: Hex) -> int:
+        return min(h.distance(g) for g in self.goals(state, side))
+
+    def holding(self, state: GameState, unit: Unit) -> bool:
+        """The first Good Order unit on an objective its side holds stays put (the others move on)."""
+        if unit.hex not in state.objectives or state.control.get(unit.hex) != unit.side:
+            return False
+        keepers = [u for u in state.in_hex(unit.hex, unit.side) if u.good_order and u.kind != "medic"]
+        return unit is (keepers[0] if keepers else unit)
+
+    def danger(self, state: GameState, side: str, h: Hex) -> float:
+        """Enemy units that could still opportunity-fire at ``h``, weighted by cover."""
+        n = 0
+        for e in state.alive(rules.other(side)):
+            if e.good_order and fire.can_fire(e) and not (e.markers & {"move", "fire", "crawl", "stealth"}) \
+                    and e.hex.distance(h) <= e.spec.range and visible(state, e.hex, h) is not None:
+                n += 1
+        cover = effects(state.terrain(h)).drm
+        return n * (0.6 if cover == 0 else 0.25 / cover)
+
+    def best_fire(self, state: GameState, units: list[Unit]) -> tuple[float, Place | None]:
+        shooters = [u for u in units if fire.can_fire(u) and not u.acted]
+        if not shooters:
+            return 0.0, None
+        best: tuple[float, Place | None] = (0.0, None)
+        for place in rules.targets_for(state, shooters, [shooters]):
+            value = expected_damage(rules.fire_odds(state, shooters, place))
+            if value > best[0]:
+                best = (value, place)
+        return best
+
+    # -- decisions ----------------------------------------------------------------------------
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        state: GameState = view.state
+        side = decision.side
+        data = [o.data for o in getattr(decision, "options", ())]
+        kind = decision.kind
+        if kind == kinds.RALLY:
+            return max(range(len(data)), key=lambda i: self._rally_score(data[i]))
+        if kind == kinds.ACTIVATE:
+            return self._activate(state, side, data)
+        if kind == kinds.UNITS:
+            return self._units(state, decision, data)
+        if kind == kinds.ACTION:
+            actions = [d["action"] for d in data]
+            for wanted in (self.plan, "melee", "move", "fire"):
+                if wanted in actions:
+                    return actions.index(wanted)
+            return 0
+        if kind == kinds.MOVE_MODE:
+            modes = [d["mode"] for d in data]
+            return modes.index("normal")
+        if kind == kinds.MOVE_STEP:
+            return self._step(state, side, decision.context, data)
+        if kind in (kinds.FIRE_TARGET, kinds.ASSAULT_FIRE):
+            units = [state.units[i] for i in decision.context["units"]]
+            scores = [-0.1 if d.get("hold") else expected_damage(rules.fire_odds(state, units, _place(d)))
+                      for d in data]
+            return max(range(len(data)), key=lambda i: scores[i])
+        if kind == kinds.OPPORTUNITY_FIRE:
+            scores = []
+            for d in data:
+                if d.get("pass"):
+                    scores.append(0.35)
+                    continue
+                r = d["respond"]
+                firers = [state.units[i] for i in r["firers"]]
+                targets = {state.units[i].id for i in r["targets"]}
+                rows = [row for row in rules.fire_odds(state, firers, _place(r["at"]), opportunity=True, moving=True)
+                        if row[0] in targets]
+                scores.append(expected_damage(rows))
+            return max(range(len(data)), key=lambda i: scores[i])
+        if kind == kinds.WITHDRAW_HEX:
+            return max(range(len(data)), key=lambda i: effects(state.terrain(parse_hex(data[i]["hex"]))).drm)
         return self.fallback.choose(decision, view)
+
+    def _rally_score(self, d: Mapping[str, Any]) -> float:
+        action = d["action"]
+        if action == "rally":
+            num, den = d["p"]
+            return 1 + num / den
+        return {"heal": 3.0, "merge": 2.5, "pickup": 2.2, "done": 0.0}[action]
+
+    def _activate(self, state: GameState, side: str, data: list[Mapping[str, Any]]) -> int:
+        best = (0.25, 0, None)  # passing is worth a little: the defender waits for targets
+        for i, d in enumerate(data):
+            if d.get("pass"):
+                continue
+            place = _place(d)
+            units = [u for u in state.at(place, side) if not u.acted]
+            if place in state.melee:
+                atk = [u for u in units if rules.melee.can_melee(u, attacking=True)]
+                p = rules.melee_odds(state, atk, place) if atk else None
+                score, plan = (2.0 * float(p), "melee") if p is not None else (0.3, "withdraw")
+            else:
+                value, _target = self.best_fire(state, units)
+                score, plan = value, "fire"
+                movers = [u for u in units if not self.holding(state, u)]
+                if movers:
+                    gain = self.goal_distance(state, side, place[0])
+                    # The attack must reach the objectives in time: moving gains weight each turn.
+                    move_score = 1.0 + 0.2 * state.turn if gain else 0.0
+                    if gain and gain <= 2 and all(u.good_order for u in movers):
+                        move_score = 4.0  # an objective within reach this impulse: take it
+                    for lvl in range(state.levels(place[0])):
+                        above = (place[0], lvl)
+                        if lvl != place[1] and state.at(above, rules.other(side)):
+                            p = rules.melee_odds(state, movers, above)
+                            if p is not None:
+                                move_score = max(move_score, 3.0 * float(p))  # climb and melee (MEL 1.4)
+                    if any(u.shaken for u in movers) and self.danger(state, side, place[0]) > 0:
+                        move_score = max(move_score, 0.4)  # shaken units leave the line of fire
+                    if move_score > score:
+                        score, plan = move_score, "move"
+            if score > best[0]:
+                best = (score, i, plan)
+        self.plan = best[2]
+        return best[1]
+
+    def _units(self, state: GameState, decision: Decision, data: list[Mapping[str, Any]]) -> Answer:
+        start = (parse_hex(decision.context["hex"]), int(decision.context["level"]))
+        picked = []
+        for i, d in enumerate(data):
+            u = state.units[d["unit"]]
+            if u.place != start:
+                continue
+            if self.plan == "fire" and not fire.can_fire(u):
+                continue
+            if self.plan == "move" and self.holding(state, u) and u.good_order:
+                continue
+            picked.append(i)
+        if not picked:
+            picked = [next(i for i, d in enumerate(data) if state.units[d["unit"]].place == start)]
+        return picked
+
+    def _step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
+        movers = [state.units[i] for i in context["units"]]
+        here = movers[0].hex
+        shaken = any(u.shaken for u in movers)
+
+        def score(d: Mapping[str, Any]) -> float:
+            h = here if d.get("stop") else parse_hex(d["hex"])
+            place = (h, 0 if d.get("stop") else int(d["level"]))
+            enemies = [] if d.get("stop") else state.at(place, rules.other(side))
+            if enemies:
+                p = rules.melee_odds(state, movers, place)
+                if p is None:
+                    return -5.0
+                # The swapped round (MEL 9) may wipe the movers out: weigh it in.
+                back = [u for u in enemies if rules.melee.can_melee(u, attacking=True)]
+                q = rules.melee_odds(state, back, (here, 0)) if back else None
+                q = Fraction(0) if q is None else q
+                return 6.0 * float(p) - 5.0 * float((1 - p) * q) - 1.0
+            cover = effects(state.terrain(h)).drm
+            value = -1.0 * self.goal_distance(state, side, h) + 0.2 * cover - 0.4 * self.danger(state, side, h)
+            if shaken:
+                # Shaken units rally only beside a Good Order leader (RAL 2): seek one, in cover.
+                helpers = [u.hex for u in state.alive(side) if u.good_order and u.kind in ("leader", "hero", "medic")
+                           and u not in movers]
+                near = min((h.distance(x) for x in helpers), default=0)
+                value = 0.8 * cover - 2.0 * self.danger(state, side, h) - 0.7 * near
+            if h in state.objectives and state.control.get(h) != side and not d.get("stop"):
+                value += 3.0
+            if d.get("stop") and h in self.goals(state, side):
+                value += 0.5
+            return value
+
+        return max(range(len(data)), key=lambda i: score(data[i]))

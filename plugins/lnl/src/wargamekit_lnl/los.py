@@ -53,10 +53,10 @@ def hex_exposed(state: GameState, place: Place, side: str) -> bool:
 
 def exposed(state: GameState, unit: Unit) -> bool:
     """SPT 1–5: the unit can be fired at (FIR 1.1). SPT 4 (A35): adjacent to a Good Order enemy
-    unit. SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
+    unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
     if hex_exposed(state, unit.place, unit.side):
         return True
-    return any(e.good_order and e.hex.distance(unit.hex) == 1 for e in state.alive() if e.side != unit.side)
+    return any(e.good_order and e.hex.distance(unit.hex) <= 1 for e in state.alive() if e.side != unit.side)
 
 
 def spot_threshold(state: GameState, h: Hex) -> int:
