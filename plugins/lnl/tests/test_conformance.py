@@ -31,3 +31,9 @@ def test_same_seed_same_log():
 def test_registered_through_its_entry_point():
     ruleset = installed_rulesets()["lnl"]
     assert isinstance(ruleset, LnL) and "bot" in ruleset.bots()
+
+
+def test_conformance_combined_arms():
+    """check_ruleset passes on the combined-arms scenario (vehicles on both sides)."""
+    report = check_ruleset(LnL(), "combined_arms", games=3, seed=10, structured=True)
+    assert report.decisions > 100

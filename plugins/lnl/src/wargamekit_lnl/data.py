@@ -39,7 +39,52 @@ __all__ = [
     "kill_number",
 ]
 
+#: Vehicle movement costs per movement type (VEH 2, U15, D2; provisional; inf = prohibited).
+VEHICLE_COST = {
+    "T": {0: 1, 1: 2, 2: 4, 3: math.inf},
+    "O": {0: 1, 1: 2, 2: 6, 3: math.inf},
+    "R": {0: 2, 1: 4, 2: math.inf, 3: math.inf},
+}
+#: Crossing a wall costs a vehicle this much more (D2).
+VEHICLE_WALL = 2
+
 SINGLE_MAN = frozenset({"leader", "hero", "medic", "sniper", "scout"})
+
+
+@frozen
+class MachineGun:
+    """A vehicle MG (VEH 4): FP, range, and whether it fires all round (the "*" MG)."""
+
+    fp: int
+    range: int
+    all_round: bool = False
+
+
+@frozen
+class VehicleSpec:
+    """A vehicle's data (VEH, D7): movement type and MP, armour by location (−1: unarmoured),
+    the main gun (boxed HE FP, penetration, to-hit bands, red H) and its MGs."""
+
+    move_type: str
+    armour: dict[str, int]
+    he: int = 0
+    pen: int = 0
+    gun_range: int = 0
+    to_hit: list[list[int]] = Factory(list)
+    red_h: bool = False
+    red_armour: bool = False
+    mgs: list[MachineGun] = Factory(list)
+
+    def to_hit_number(self, distance: int) -> int | None:
+        """The to-hit number at ``distance`` (HWF 3), ``None`` beyond the gun's range."""
+        for longest, number in self.to_hit:
+            if distance <= longest:
+                return number
+        return None
+
+    def lowest_armour(self) -> int:
+        """The lowest armour of any location (IVV 4, SAV 2.2); unarmoured counts 0 (A56)."""
+        return max(0, min(self.armour.values()))
 
 
 @frozen
@@ -57,6 +102,7 @@ class UnitType:
     boxed: bool = False
     self_rally: bool = False
     leadership: int = 0
+    vehicle: VehicleSpec | None = None
 
     @property
     def single_man(self) -> bool:

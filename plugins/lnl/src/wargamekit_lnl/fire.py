@@ -121,7 +121,7 @@ def dft(value: int, target: Target) -> str:
     if value <= target.morale:
         return NO_EFFECT
     casualty = value >= target.morale + DFT_CASUALTY_MARGIN or target.shaken
-    if target.kind in ("squad", "half", "team"):
+    if target.kind in ("squad", "half", "team", "crew"):
         if not casualty:
             return SHAKEN
         return REDUCED if target.kind == "squad" else ELIMINATED
@@ -212,7 +212,7 @@ def unit_fp(unit: Unit, *, hero_or_lead: bool) -> tuple[Fraction, Fraction, bool
         if len(sws) > 1 and two > one:  # SW 2.1: two SWs, its own FP ignored
             return Fraction(0), Fraction(two), any(w.spec.jam for w in sws[:2])
         return inherent, Fraction(sws[0].spec.fp), sws[0].spec.jam
-    if unit.kind in ("half", "hero", "team"):  # SW 2.2, SW 2.4 (A8: the SW replaces its own FP)
+    if unit.kind in ("half", "hero", "team", "crew"):  # SW 2.2, SW 2.4 (A8: the SW replaces its own FP)
         return Fraction(0), Fraction(sws[0].spec.fp), sws[0].spec.jam
     return Fraction(0), Fraction(math.ceil(sws[0].spec.fp / 2)), sws[0].spec.jam  # SW 2.3
 
@@ -228,9 +228,9 @@ def reach(unit: Unit, distance: int) -> int | None:
 
 
 def can_fire(unit: Unit) -> bool:
-    """Who may fire at all: Good Order (A13), not locked in melee, not a medic (SMC 1.1) or a
-    sniper (its own procedure), with some FP."""
-    return unit.good_order and unit.kind not in ("medic", "sniper")
+    """Who may fire small arms at all: Good Order (A13), not a medic (SMC 1.1), a sniper (its own
+    procedure) or a vehicle (FIR 2: its own fire)."""
+    return unit.good_order and unit.kind not in ("medic", "sniper", "vehicle")
 
 
 def firepower(firers: Sequence[Unit], target: Hex, *, opportunity: bool = False) -> tuple[int, bool] | None:

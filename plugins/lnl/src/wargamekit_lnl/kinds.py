@@ -19,6 +19,9 @@ __all__ = [
     "SMOKE_HEX",
     "SPOT_TARGET",
     "UNITS",
+    "VEHICLE_STEP",
+    "VEHICLE_TARGET",
+    "AT_TARGET",
     "WITHDRAW_HEX",
 ]
 
@@ -34,3 +37,6 @@ SMOKE_HEX = "lnl.smoke_hex"  # where smoke is placed
 SPOT_TARGET = "lnl.spot_target"  # the hex and level a spotting check is made against
 WITHDRAW_HEX = "lnl.withdraw_hex"  # where units withdrawing from melee go
 OPPORTUNITY_FIRE = "lnl.opportunity_fire"  # the response window when an enemy enters a hex
+VEHICLE_STEP = "lnl.vehicle_step"  # a vehicle's next move: forward, reverse, turn, or stop
+VEHICLE_TARGET = "lnl.vehicle_target"  # what a vehicle's gun and MGs fire at (a hex or a vehicle)
+AT_TARGET = "lnl.at_target"  # which vehicle the infantry attacks in melee (IVV)

@@ -54,8 +54,8 @@ def hex_exposed(state: GameState, place: Place, side: str) -> bool:
 def exposed(state: GameState, unit: Unit) -> bool:
     """SPT 1–5: the unit can be fired at (FIR 1.1). SPT 4 (A35): adjacent to a Good Order enemy
     unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
-    if hex_exposed(state, unit.place, unit.side):
-        return True
+    if unit.vehicle or hex_exposed(state, unit.place, unit.side):
+        return True  # vehicles are always exposed (a reading: the source is silent)
     return any(e.good_order and e.hex.distance(unit.hex) <= 1 for e in state.alive() if e.side != unit.side)
 
 

@@ -15,8 +15,8 @@ __all__ = ["MeleeRound", "can_melee", "melee_fp", "plan_round", "resolve_round"]
 
 def can_melee(unit: Unit, *, attacking: bool) -> bool:
     """MEL 1.1: medics, snipers, leaders without a melee SW and shaken units neither attack nor
-    defend; weapon teams only defend."""
-    if not unit.alive or unit.shaken or unit.kind in ("medic", "sniper"):
+    defend; weapon teams only defend; vehicles are fought by IVV, not by melee."""
+    if not unit.alive or unit.shaken or unit.kind in ("medic", "sniper", "vehicle"):
         return False
     if unit.kind == "leader" and not any(w.spec.melee for w in unit.weapons):
         return False

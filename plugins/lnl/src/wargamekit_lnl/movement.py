@@ -85,14 +85,16 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     if state.terrain(here) == BUILDING:
         candidates.append((here, 1 - level, LEVEL_COST))
     for h, lvl, cost in candidates:
-        enemies = state.at((h, lvl), _other(state, side))
+        if any(v.vehicle for v in state.at((h, lvl), _other(state, side))):
+            continue  # IVV 1: infantry attack vehicles from next door, never by entering their hex
+        enemies = [u for u in state.at((h, lvl), _other(state, side)) if not u.vehicle]
         if enemies and (mode in ("assault", "crawl") or (h, lvl) in state.melee or (h, lvl) in state.melee_fought
                         or not any(can_attack(u) for u in movers)):
             continue  # AST 1.3; MEL 4 one melee per hex per turn; MEL 1.5 reinforcement not built
         if mode in ("assault", "crawl") and cost >= total:
             continue
         friends = [u for u in state.at((h, lvl), side) if u not in movers]
-        if not stacking_ok([*friends, *movers]):
+        if not stacking_ok([*friends, *movers], state.wrecks.get(h, 0)):
             continue
         if cost <= left:
             out.append((h, lvl, cost))

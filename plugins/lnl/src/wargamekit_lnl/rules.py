@@ -119,6 +119,14 @@ def fire_at(ctx: Context, firers: Sequence[Unit], place: Place, *, opportunity: 
     attack = fire.plan_fire(state, firers, place, opportunity=opportunity, moving=opportunity, extra=extra)
     assert attack is not None, "fire planned against an impossible target"
     defenders = list(targets) if targets is not None else state.at(place, other(firers[0].side))
+    vehicles_hit = [u for u in defenders if u.vehicle]
+    defenders = [u for u in defenders if not u.vehicle]
+    for v in vehicles_hit:  # SAV: every vehicle its own comparison
+        small_arms_on_vehicle(ctx, firers, v, attack.fp, attack.drm)
+    if not defenders:
+        for u in firers:
+            u.markers.add("fire")
+        return []
     checks = []
     for u in defenders:
         bonus = 0
@@ -190,13 +198,14 @@ def fight_melee(ctx: Context, side: str, place: Place, movers: Sequence[Unit] | 
     state = ctx.state
     state.melee_fought.add(place)
     enemy = other(side)
-    present = list(movers) if movers is not None else state.at(place, side)
+    present = [u for u in (list(movers) if movers is not None else state.at(place, side)) if not u.vehicle]
     attackers = [u for u in present if melee.can_melee(u, attacking=True)]
     defenders = [u for u in state.at(place, enemy) if melee.can_melee(u, attacking=False)]
     ctx.event("melee", f"Melee at {where(place)}: {side} attacks", hex=hex_label(place[0]), level=place[1], side=side)
     if not defenders:  # MEL 1.3
         for u in state.at(place, enemy):
-            apply_damage(ctx, u, fire.ELIMINATED)
+            if not u.vehicle:
+                apply_damage(ctx, u, fire.ELIMINATED)
         return
     order = [(side, attackers, defenders), (enemy, defenders, attackers)]
     for attacker_side, atk, dfn in order:
@@ -212,10 +221,11 @@ def fight_melee(ctx: Context, side: str, place: Place, movers: Sequence[Unit] | 
                   side=attacker_side, attack=round_.attack, defence=round_.defence, kill=round_.kill, killed=killed)
         if killed:
             for u in state.at(place, other(attacker_side)):
-                apply_damage(ctx, u, fire.ELIMINATED)
+                if not u.vehicle:
+                    apply_damage(ctx, u, fire.ELIMINATED)
             state.melee.discard(place)
             return
-    if state.at(place, side) and state.at(place, enemy):
+    if infantry(state.at(place, side)) and infantry(state.at(place, enemy)):
         state.melee.add(place)  # MEL 9
         ctx.event("melee-locked", f"The melee at {where(place)} goes on", hex=hex_label(place[0]), level=place[1])
 
@@ -241,6 +251,8 @@ def rally_roll(dice: Dice, morale: int, drm: int) -> bool:
 def rally_drm(state: GameState, unit: Unit) -> int:
     """RAL 2.1a–b: a Good Order leader's leadership in the hex (not the unit's own), −2 more in
     favourable terrain (a building's upper level too)."""
+    if unit.vehicle:
+        return 2  # VEH 3: vehicles self-rally with DR −2
     helpers = [u for u in state.at(unit.place, unit.side) if u is not unit]
     return fire.leadership_at(helpers) + (2 if effects(state.terrain(unit.hex)).favourable else 0)
 
@@ -264,7 +276,7 @@ def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
             return "leader"
         if any(u.kind == "hero" for u in mates):
             return "hero"
-        if unit.spec.self_rally:
+        if unit.spec.self_rally or unit.vehicle:  # RAL 2.3, VEH 3
             return "self"
     if medics and unit.rally_tries <= 1:
         return medics[0].id
@@ -299,7 +311,7 @@ def merge_halves(ctx: Context, a: Unit, b: Unit) -> Unit:
 
 def carry_limit(unit: Unit) -> int:
     """SW 1: a squad carries 2, a half-squad, team or SMC 1; medics and snipers none (SMC 1.1)."""
-    return {"squad": 2, "medic": 0, "sniper": 0}.get(unit.kind, 1)
+    return {"squad": 2, "medic": 0, "sniper": 0, "vehicle": 0}.get(unit.kind, 1)
 
 
 # -- SPT 7 and SMK --------------------------------------------------------------------------------
@@ -361,7 +373,7 @@ def administration(ctx: Context) -> None:
         u.markers.clear()
         u.rally_tries = 0
     state.spotted.clear()
-    state.melee = {p for p in state.melee if state.at(p, SIDES[0]) and state.at(p, SIDES[1])}
+    state.melee = {p for p in state.melee if infantry(state.at(p, SIDES[0])) and infantry(state.at(p, SIDES[1]))}
     state.melee_fought.clear()
     state.smoke = {h: 2 for h, stage in state.smoke.items() if stage == 1}
     update_control(state)
@@ -392,3 +404,59 @@ def targets_for(state: GameState, firers: Sequence[Unit], groups: Sequence[Seque
 def loose_weapon(state: GameState, place: Place) -> list[Weapon]:
     """SWs lying at a place."""
     return state.loose.get(place, [])
+
+
+def infantry(units: Sequence[Unit]) -> list[Unit]:
+    """The units that are not vehicles."""
+    return [u for u in units if not u.vehicle]
+
+
+# -- vehicles: HWV 2–4, VMV 4, IVV 5, SAV ---------------------------------------------------------
+def vehicle_lost(ctx: Context, vehicle: Unit, result: str, *, melee_kill: bool = False) -> None:
+    """Apply a vehicle result: shaken flips it (VEH 3); abandoned (HWV 3.2) and destroyed leave a
+    wreck (HWV 2). A destroyed vehicle's crew escapes on a 1D6 of 1 (VMV 4), shaken on an odd
+    1D6 (HWV 2; A45: the escape check decides whether there is a crew, HWV 2 in what state);
+    destroyed in melee, its crew dies (IVV 5); an abandoning crew bails out shaken."""
+    from wargamekit_lnl.vehicles import ABANDONED, DESTROYED, SHAKEN
+
+    state = ctx.state
+    if result == SHAKEN:
+        vehicle.shaken = True
+        ctx.event("shaken", f"{vehicle.id} is shaken", unit=vehicle.id)
+        return
+    if result not in (ABANDONED, DESTROYED):
+        ctx.event("no-effect", f"{vehicle.id}: no effect ({result})", unit=vehicle.id, result=result)
+        return
+    vehicle.alive = False
+    state.wrecks[vehicle.hex] = state.wrecks.get(vehicle.hex, 0) + 1
+    ctx.event("wreck", f"{vehicle.id} is {result}: a wreck", unit=vehicle.id, result=result)
+    crew_shaken = True
+    if result == DESTROYED:
+        if melee_kill or ctx.dice.d6("escape check") != 1:
+            ctx.event("crew-lost", f"{vehicle.id}'s crew is lost", unit=vehicle.id)
+            return
+        crew_shaken = ctx.dice.d6("crew state: odd shaken") % 2 == 1
+    crew = Unit(f"{vehicle.id}/crew", vehicle.side, "crew", vehicle.hex, 0, [], shaken=crew_shaken)
+    if stacking_ok_for(state, crew):
+        state.units[crew.id] = crew
+        ctx.event("crew", f"{crew.id} bails out{' shaken' if crew_shaken else ''}", unit=crew.id)
+
+
+def stacking_ok_for(state: GameState, unit: Unit) -> bool:
+    from wargamekit_lnl.state import stacking_ok
+
+    return stacking_ok([*state.at(unit.place, unit.side), unit], state.wrecks.get(unit.hex, 0))
+
+
+def small_arms_on_vehicle(ctx: Context, firers: Sequence[Unit], vehicle: Unit, fp: int, drm: int) -> None:
+    """SAV 2–3: armoured vehicles (always buttoned here, VEH 1) have only their external crew
+    at risk (SAV 2.4; none are modelled): only unarmoured vehicles are attacked."""
+    from wargamekit_lnl import vehicles
+
+    if not vehicles.unarmoured(vehicle):
+        ctx.event("no-effect", f"{vehicle.id}: small arms cannot hurt a buttoned armoured vehicle (SAV 2.4)",
+                  unit=vehicle.id)
+        return
+    defence = vehicles.defence_vs_small_arms(ctx.state, vehicle, firers[0].hex)
+    result = vehicles.small_arms_vs_vehicle(ctx.dice, fp, drm, defence, vehicle.morale)
+    vehicle_lost(ctx, vehicle, result)

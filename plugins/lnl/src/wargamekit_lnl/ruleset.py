@@ -12,7 +12,7 @@ from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
-from wargamekit_lnl import fire, kinds, movement, rules
+from wargamekit_lnl import fire, kinds, movement, rules, vehicles
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
@@ -239,6 +239,8 @@ class LnL(Ruleset):
             chosen = [state.units[v] for v in values]
             if not any(u.place == start for u in chosen):
                 return "activate at least one unit of the chosen hex"
+            if any(u.vehicle for u in chosen) and len(chosen) > 1:
+                return "a vehicle is activated on its own (FIR 2, VMV 1.4 not built)"
             allowed = self.reach_places(state, side, start, chosen)
             if any(u.place not in allowed for u in chosen):
                 return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
@@ -260,6 +262,15 @@ class LnL(Ruleset):
                                               data=lambda a: {"action": a}))
         ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
                   side=side, units=[u.id for u in chosen], action=action)
+        if chosen[0].vehicle:
+            if action == "move":
+                yield from self.vehicle_move(ctx, chosen[0])
+            else:
+                yield from self.vehicle_fire(ctx, chosen[0])
+            return True
+        if action == "anti-tank":
+            yield from self.anti_tank(ctx, chosen)
+            return True
         if action == "move":
             for group in groups:
                 yield from self.move(ctx, group)
@@ -280,6 +291,13 @@ class LnL(Ruleset):
     def actions(self, state: GameState, groups: list[list[Unit]]) -> list[str]:
         """OPS 3: the actions every activated unit can take together."""
         units = [u for g in groups for u in g]
+        if units[0].vehicle:
+            v = units[0]
+            out = ["move"]
+            places, tanks = vehicles.vehicle_targets(state, v)
+            if v.good_order and (places or tanks):
+                out.append("fire")  # VEH 3: a shaken vehicle does not fire
+            return out
         in_melee = [g[0].place in state.melee for g in groups]
         if any(in_melee):
             out = ["withdraw"] if len(groups) == 1 else []
@@ -293,6 +311,9 @@ class LnL(Ruleset):
             out.append("smoke")  # SMK 1
         if all(u.good_order for u in units) and len(groups) == 1 and self.spot_targets(state, units):
             out.append("spot")  # SPT 7.1–7.2
+        if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
+                and vehicles.adjacent_vehicles(state, units):
+            out.append("anti-tank")  # IVV 1
         return out
 
     # -- MOV / CRL / STL / AST --------------------------------------------------------------------
@@ -376,6 +397,16 @@ class LnL(Ruleset):
                 if fire.can_fire(u) and not (u.markers & {"move", "fire", "crawl", "stealth"}) \
                         and u.place not in state.melee:
                     groups.setdefault(u.place, []).append(u)
+            for v in state.alive(side):
+                if v.vehicle and v.good_order and not (v.markers & {"move", "fire"}):
+                    shot = self._vehicle_shot_at(state, v, targets, place)
+                    if shot is not None:
+                        out.append(Response(
+                            f"opportunity fire: {v.id} at {where(place)}", side,
+                            resolve=lambda v=v, t=targets: self.vehicle_shoot(ctx, v, place, t, opportunity=True),
+                            is_legal=lambda t=targets: None if any(u.alive and u.place == place for u in t) else "the movers are gone",
+                            key=("opf", state.turn, v.id, tuple(u.id for u in targets), hex_label(place[0])),
+                            data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
             for origin in sorted(groups, key=_place_key):
                 firers = groups[origin]
                 if fire.plan_fire(state, firers, place, opportunity=True, moving=True) is None:
@@ -442,6 +473,207 @@ class LnL(Ruleset):
             for u in group:
                 u.markers.add("fire")
 
+    # -- VMV / VEH / HWF / IVV --------------------------------------------------------------------
+    def vehicle_move(self, ctx: Context, v: Unit) -> Procedure:
+        """VMV 1–3: forward into the hex in front, turning 1 MP a hexside (A51), reversing at
+        double cost, never into a hex with an enemy vehicle (VMV 1.3); half MP when shaken
+        (VEH 3) or assault moving (VMV 2.2); entering an infantry hex is an overrun (VMV 3), with
+        4 MP to spare, never in an assault (VMV 2.3), ignoring opportunity fire (VMV 3.1)."""
+        state = ctx.state
+        side = v.side
+        modes = ["normal"] if v.shaken else ["normal", "assault"]
+        mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
+                                            context={"units": [v.id]}, data=lambda m: {"mode": m}))
+        total = vehicles.mp_of(v)
+        if mode == "assault":
+            total = -(-total // 2)
+        spent = 0
+        marker = "move" if mode == "normal" else "assault"
+        v.markers.add(marker)
+        while v.alive and v.good_order:
+            options: list[tuple[str, int, int]] = []
+            left = total - spent
+            for step, direction, mult in (("forward", v.facing, 1), ("reverse", (v.facing + 3) % 6, 2)):
+                h = v.hex.neighbour(direction)
+                if h not in state.map:
+                    continue
+                cost = vehicles.vehicle_step_cost(state, v.hex, h, v) * mult
+                enemies = state.at((h, 0), other(side))
+                if any(e.vehicle for e in enemies) or cost == float("inf"):
+                    continue
+                friends = [u for u in state.at((h, 0), side) if u is not v]
+                if not stacking_ok([*friends, v], state.wrecks.get(h, 0)):
+                    continue
+                need = cost + (4 if enemies else 0)
+                if enemies and (mode == "assault" or step == "reverse"):
+                    continue
+                if need <= left:
+                    options.append((step, direction, int(need)))
+            if left >= 1:
+                options += [("left", (v.facing + 5) % 6, 1), ("right", (v.facing + 1) % 6, 1)]
+            step = yield from ctx.ask(Choose.of(
+                side, f"{v.id} at {hex_label(v.hex)} facing {v.facing} ({left} MP left)?", [None, *options],
+                rule="VMV 1", kind=kinds.VEHICLE_STEP,
+                label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)",
+                context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex)},
+                data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
+            if step is None:
+                break
+            name, direction, cost = step
+            spent += cost
+            if name in ("left", "right"):
+                v.facing = v.turret = direction
+                ctx.event("turn-vehicle", f"{v.id} turns to face {direction}", unit=v.id, facing=direction)
+                continue
+            v.hex = v.hex.neighbour(direction)
+            ctx.event("move", f"{v.id} {'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
+                      hex=hex_label(v.hex), level=0, units=[v.id], mode=mode)
+            place = (v.hex, 0)
+            if state.at(place, other(side)):
+                self.overrun(ctx, v, place)
+                break
+            if ctx.options["opportunity_fire"]:
+                yield from ctx.interrupts.window(f"{v.id} enters {where(place)}", [other(side)],
+                                                 self._opportunity(ctx, [v], place), rule=OPF,
+                                                 kind=kinds.OPPORTUNITY_FIRE)
+        if mode == "assault" and v.alive and v.good_order:  # VMV 2.2: fire after an assault move
+            yield from self.vehicle_fire(ctx, v, assault=True, optional=True)
+
+    def overrun(self, ctx: Context, v: Unit, place: Place) -> None:
+        """VMV 3.3–3.4: gun FP + MG FP + 2 + commander (none built: U16) + 1D6 against 1D6; the
+        difference is a damage check for every defending unit (A54: as FPR 4)."""
+        state = ctx.state
+        spec = v.spec.vehicle
+        assert spec is not None
+        value = spec.he + sum(mg.fp for mg in spec.mgs) + 2
+        diff = vehicles.overrun(ctx.dice, value)
+        defenders = [u for u in state.at(place, other(v.side)) if not u.vehicle]
+        ctx.event("overrun", f"{v.id} overruns {where(place)}: difference {diff}", unit=v.id, hex=hex_label(place[0]),
+                  difference=diff)
+        if diff <= 0:
+            return
+        lead = fire.leadership_at(defenders)
+        for u in defenders:
+            res, hero = fire.damage_check(ctx.dice, diff, lead, fire.Target.of(state, u))
+            rules.apply_damage(ctx, u, res)
+            if hero:
+                rules.create_hero(ctx, u.side, place)
+
+    def _vehicle_shot_at(self, state: GameState, v: Unit, targets: list[Unit], place: Place) -> object | None:
+        if v.hex.distance(place[0]) == 0 or visible(state, v.hex, place[0]) is None:
+            return None
+        if any(u.vehicle for u in targets):
+            return vehicles.gun_shot(state, v, place[0])
+        return vehicles.gun_shot(state, v, place[0]) or (vehicles.mg_fp(v, place[0]) or None)
+
+    def vehicle_shoot(self, ctx: Context, v: Unit, place: Place, targets: Sequence[Unit] | None = None, *,
+                      opportunity: bool = False, assault: bool = False) -> None:
+        """VEH 5, HWF, HWI, HWV: the main gun and the MGs fire together at one target."""
+        state = ctx.state
+        v.markers.add("fire")
+        enemy = other(v.side)
+        victims = list(targets) if targets is not None else state.at(place, enemy)
+        tanks = [u for u in victims if u.vehicle and u.alive]
+        shot = vehicles.gun_shot(state, v, place[0], assault=assault)
+        if tanks:
+            target = tanks[0]
+            if shot is not None:
+                hit = vehicles.to_hit(ctx.dice, shot)
+                ctx.event("gun", f"{v.id} fires at {target.id}: {'hit' if hit else 'miss'}", unit=v.id,
+                          target=target.id, hit=hit)
+                if hit:
+                    rules.vehicle_lost(ctx, target, vehicles.penetrate(ctx.dice, vehicles.penetration_for(v, target)))
+            mg = vehicles.mg_fp(v, place[0])
+            if mg and target.alive and vehicles.unarmoured(target):
+                rules.small_arms_on_vehicle(ctx, [v], target, mg - (2 if assault else 0), 0)
+            return
+        men = [u for u in victims if not u.vehicle and u.alive]
+        if not men:
+            return
+        if shot is not None:
+            hit = vehicles.to_hit(ctx.dice, shot)
+            ctx.event("gun", f"{v.id} fires HE at {where(place)}: {'hit' if hit else 'miss'}", unit=v.id,
+                      hex=hex_label(place[0]), hit=hit)
+            if hit:
+                attack = vehicles.he_attack(state, v, place, moving=opportunity)
+                self._resolve_men(ctx, attack, men, place)
+        mg = vehicles.mg_fp(v, place[0])
+        men = [u for u in men if u.alive]
+        line = visible(state, v.hex, place[0])
+        if mg and men and line is not None:
+            attack = fire.Attack(mg - (2 if assault else 0), -line.hindering + (1 if opportunity else 0),
+                                 fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
+            ctx.event("mg", f"{v.id}'s MGs fire at {where(place)} (FP {attack.fp})", unit=v.id, fp=attack.fp)
+            self._resolve_men(ctx, attack, men, place)
+
+    def _resolve_men(self, ctx: Context, attack: fire.Attack, men: list[Unit], place: Place) -> None:
+        state = ctx.state
+        result = fire.resolve_fire(ctx.dice, attack, [fire.Target.of(state, u) for u in men])
+        ctx.event("fire", f"attack {result.attack} against {result.defence}", attack=result.attack,
+                  defence=result.defence, hex=hex_label(place[0]), level=place[1], firers=[], opportunity=False)
+        for u, (res, hero) in zip(men, result.checks, strict=False):
+            rules.apply_damage(ctx, u, res)
+            if hero:
+                rules.create_hero(ctx, u.side, place)
+
+    def vehicle_fire(self, ctx: Context, v: Unit, *, assault: bool = False, optional: bool = False) -> Procedure:
+        """VEH 5: choose one target — a hex of infantry or a vehicle — with the exact odds shown."""
+        state = ctx.state
+        places, tanks = vehicles.vehicle_targets(state, v)
+        options: list[Any] = [*places, *tanks]
+        if optional:
+            options = [None, *options]
+        if not options or options == [None]:
+            return
+
+        def label(o: Any) -> str:
+            if o is None:
+                return "hold fire"
+            if isinstance(o, Unit):
+                shot = vehicles.gun_shot(state, v, o.hex, assault=assault)
+                dist = vehicles.gun_vs_vehicle_odds(shot, vehicles.penetration_for(v, o)) if shot else {}
+                return f"{o.id}: " + ", ".join(f"{k} {float(p):.0%}" for k, p in dist.items() if k != "miss")
+            return where(o)
+
+        target = yield from ctx.ask(Choose.of(
+            v.side, f"{v.id} fires at?", options, rule="VEH 5", kind=kinds.VEHICLE_TARGET, label=label,
+            context={"unit": v.id, "assault": assault},
+            data=lambda o: {"hold": True} if o is None else {"vehicle": o.id} if isinstance(o, Unit) else place_data(o)))
+        if target is None:
+            return
+        if isinstance(target, Unit):
+            self.vehicle_shoot(ctx, v, target.place, [target], assault=assault)
+        else:
+            self.vehicle_shoot(ctx, v, target, assault=assault)
+
+    def anti_tank(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """IVV 1–5: each unit passes a morale check (−2 in favourable terrain) and then attacks
+        alone: FP + leadership (one unit only) + AT weapon + 1D6 against lowest armour + 1D6."""
+        state = ctx.state
+        side = units[0].side
+        targets = vehicles.adjacent_vehicles(state, units)
+        v = yield from ctx.ask(Choose.of(side, "Attack which vehicle?", targets, rule="IVV", kind=kinds.AT_TARGET,
+                                         label=lambda u: u.id, context={"units": [u.id for u in units]},
+                                         data=lambda u: {"vehicle": u.id}))
+        spec = v.spec.vehicle
+        assert spec is not None
+        lead = fire.leadership_at(units)
+        for u in units:
+            u.markers.add("ops")
+            if not vehicles.can_at_melee(u) or not v.alive:
+                continue
+            drm = 2 if vehicles.terrain_favourable(state, u) else 0
+            if not rules.rally_roll(ctx.dice, u.morale, drm):  # IVV 2
+                ctx.event("at-morale", f"{u.id} does not dare", unit=u.id)
+                continue
+            value = vehicles.at_value(u, lead)
+            lead = 0  # IVV 3: leadership helps one unit only
+            killed = vehicles.at_melee(ctx.dice, value, spec.lowest_armour())
+            ctx.event("anti-tank", f"{u.id} attacks {v.id}: {'destroyed' if killed else 'no effect'}", unit=u.id,
+                      vehicle=v.id, destroyed=killed)
+            if killed:
+                rules.vehicle_lost(ctx, v, vehicles.DESTROYED, melee_kill=True)
+
     # -- SMK / SPT --------------------------------------------------------------------------------
     def smoke_action(self, ctx: Context, units: list[Unit]) -> Procedure:
         """SMK 1: smoke in the units' own hex or an adjacent one."""
@@ -485,7 +717,8 @@ class LnL(Ruleset):
     def check_invariants(self, state: GameState) -> None:
         for side in SIDES:
             for place in {u.place for u in state.alive(side)}:
-                assert stacking_ok(state.at(place, side)), f"SET 3: {side} overstacks {where(place)}"
+                assert stacking_ok(state.at(place, side), state.wrecks.get(place[0], 0)), \
+                    f"SET 3: {side} overstacks {where(place)}"
                 assert 0 <= place[1] < state.levels(place[0]), f"SET 4: no level {place[1]} at {where(place)}"
             assert sum(1 for u in state.alive(side) if u.kind == "hero") <= 2, "HER 3: more than two heroes"
         for u in state.alive():

@@ -40,6 +40,7 @@ class UnitSpec:
     level: int = 0
     weapons: list[str] = Factory(list)
     skill: str = ""
+    facing: int = 0
 
 
 @frozen
@@ -135,9 +136,13 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
             if w not in COUNTERS.weapons:
                 raise fail(f"{path}.weapons[{j}]", f"no support weapon {w!r}; there are {sorted(COUNTERS.weapons)}")
         kind = COUNTERS.units[u.type].kind
-        limit = {"squad": 2, "half": 1, "team": 1, "medic": 0, "sniper": 0}.get(kind, 1)
+        limit = {"squad": 2, "half": 1, "team": 1, "medic": 0, "sniper": 0, "vehicle": 0}.get(kind, 1)
         if len(u.weapons) > limit:
             raise fail(f"{path}.weapons", f"a {kind} carries at most {limit} support weapon(s) (SW 1, SMC 1.1)")
+        if not 0 <= u.facing <= 5:
+            raise fail(f"{path}.facing", f"facing {u.facing} is not a hexside 0..5")
+        if kind == "vehicle" and u.hex in s.terrain.buildings:
+            raise fail(f"{path}.hex", "a vehicle cannot stand in a building (D2)")
         if u.skill and u.skill not in COUNTERS.skills:
             raise fail(f"{path}.skill", f"no hero skill {u.skill!r}; there are {sorted(COUNTERS.skills)}")
     for side in SIDES:

@@ -47,6 +47,8 @@ class Unit:
     alive: bool = True
     markers: set[str] = field(factory=set)
     rally_tries: int = 0
+    facing: int = 0  # a vehicle's hull facing (hexside 0–5)
+    turret: int = 0  # its turret facing
 
     @property
     def spec(self) -> UnitType:
@@ -82,6 +84,11 @@ class Unit:
         return max(0, self.spec.leadership - (1 if self.wounded else 0))
 
     @property
+    def vehicle(self) -> bool:
+        """A vehicle (VEH)."""
+        return self.spec.vehicle is not None
+
+    @property
     def acted(self) -> bool:
         """Has an action marker this turn (A12: a unit acts once per turn)."""
         return bool(self.markers & ACTION_MARKERS)
@@ -112,6 +119,7 @@ class GameState:
     melee: set[Place] = field(factory=set)
     melee_fought: set[Place] = field(factory=set)
     loose: dict[Place, list[Weapon]] = field(factory=dict)
+    wrecks: dict[Hex, int] = field(factory=dict)
     counter: int = 0
 
     def alive(self, side: str | None = None) -> list[Unit]:
@@ -146,7 +154,7 @@ class GameState:
 
 def squad_equivalents(units: list[Unit]) -> float:
     """SET 3.1: squads (1), weapon teams (1), half-squads (½)."""
-    return sum(1.0 if u.kind in ("squad", "team") else 0.5 if u.kind == "half" else 0.0 for u in units)
+    return sum(1.0 if u.kind in ("squad", "team") else 0.5 if u.kind in ("half", "crew") else 0.0 for u in units)
 
 
 def single_men(units: list[Unit]) -> int:
@@ -154,9 +162,11 @@ def single_men(units: list[Unit]) -> int:
     return sum(1 for u in units if u.spec.single_man)
 
 
-def stacking_ok(units: list[Unit]) -> bool:
-    """SET 3 (A1: per side, per building level): ≤ 3 squad equivalents and ≤ 2 single-man counters."""
-    return squad_equivalents(units) <= 3 and single_men(units) <= 2
+def stacking_ok(units: list[Unit], wrecks: int = 0) -> bool:
+    """SET 3 (A1: per side, per building level): ≤ 3 squad equivalents (crews as half-squads),
+    ≤ 2 single-man counters, ≤ 2 vehicles and wrecks together (wrecks counted for every side)."""
+    vehicles = sum(1 for u in units if u.kind == "vehicle")
+    return squad_equivalents(units) <= 3 and single_men(units) <= 2 and vehicles + wrecks <= 2
 
 
 def initial_state(s: LnLScenario) -> GameState:
@@ -174,7 +184,8 @@ def initial_state(s: LnLScenario) -> GameState:
         for w in spec.weapons:
             n += 1
             weapons.append(Weapon(f"{w}-{n}", w))
-        units[spec.id] = Unit(spec.id, spec.side, spec.type, parse_hex(spec.hex), spec.level, weapons, spec.skill)
+        units[spec.id] = Unit(spec.id, spec.side, spec.type, parse_hex(spec.hex), spec.level, weapons, spec.skill,
+                              facing=spec.facing, turret=spec.facing)
     control = {parse_hex(h): side for side, labels in s.control.items() for h in labels}
     state = GameState(hexmap, units, s.turns, s.initiative, [parse_hex(h) for h in s.objectives], control,
                       s.tie_winner, dict(s.snipers))
