@@ -598,7 +598,8 @@ class LnL(Ruleset):
                 attack = vehicles.he_attack(state, v, place, moving=opportunity)
                 self._resolve_men(ctx, attack, men, place)
         mg = vehicles.mg_fp(v, place[0])
-        men = [u for u in men if u.alive]
+        # The MGs fire at the same hex (VEH 5): at whoever of the target stands there now.
+        men = [u for u in state.at(place, enemy) if not u.vehicle] if targets is None else [u for u in men if u.alive]
         line = visible(state, v.hex, place[0])
         if mg and men and line is not None:
             attack = fire.Attack(mg - (2 if assault else 0), -line.hindering + (1 if opportunity else 0),
