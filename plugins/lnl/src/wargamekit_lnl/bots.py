@@ -13,7 +13,7 @@ from typing import Any
 from wargamekit import Decision, PlayerView, RandomBot
 from wargamekit.decisions import Answer
 from wargamekit.geometry import Hex
-from wargamekit_lnl import fire, kinds, rules
+from wargamekit_lnl import fire, kinds, rules, vehicles
 from wargamekit_lnl.data import effects
 from wargamekit_lnl.los import visible
 from wargamekit_lnl.scenario import parse_hex
@@ -41,6 +41,7 @@ class OddsBot:
     def __init__(self, seed: int = 0) -> None:
         self.fallback = RandomBot(seed)
         self.plan: str | None = None
+        self.vehicle: str | None = None
 
     # -- helpers ------------------------------------------------------------------------------
     def goals(self, state: GameState, side: str) -> list[Hex]:
@@ -118,12 +119,34 @@ class OddsBot:
                     scores.append(0.35)
                     continue
                 r = d["respond"]
+                if "vehicle" in r:
+                    v = state.units[r["vehicle"]]
+                    targets_v = [state.units[i] for i in r["targets"]]
+                    scores.append(self.vehicle_value(state, v, _place(r["at"]), targets_v))
+                    continue
                 firers = [state.units[i] for i in r["firers"]]
                 targets = {state.units[i].id for i in r["targets"]}
                 rows = [row for row in rules.fire_odds(state, firers, _place(r["at"]), opportunity=True, moving=True)
                         if row[0] in targets]
                 scores.append(expected_damage(rows))
             return max(range(len(data)), key=lambda i: scores[i])
+        if kind == kinds.VEHICLE_TARGET:
+            v = state.units[decision.context["unit"]]
+            scores = []
+            for d in data:
+                if d.get("hold"):
+                    scores.append(0.1)
+                elif "vehicle" in d:
+                    tank = state.units[d["vehicle"]]
+                    scores.append(self.vehicle_value(state, v, tank.place, [tank]))
+                else:
+                    place = _place(d)
+                    scores.append(self.vehicle_value(state, v, place, state.at(place, rules.other(side))))
+            return max(range(len(data)), key=lambda i: scores[i])
+        if kind == kinds.VEHICLE_STEP:
+            return self._vehicle_step(state, side, decision.context, data)
+        if kind == kinds.AT_TARGET:
+            return 0
         if kind == kinds.WITHDRAW_HEX:
             return max(range(len(data)), key=lambda i: effects(state.terrain(parse_hex(data[i]["hex"]))).drm)
         return self.fallback.choose(decision, view)
@@ -136,12 +159,20 @@ class OddsBot:
         return {"heal": 3.0, "merge": 2.5, "pickup": 2.2, "done": 0.0}[action]
 
     def _activate(self, state: GameState, side: str, data: list[Mapping[str, Any]]) -> int:
-        best = (0.25, 0, None)  # passing is worth a little: the defender waits for targets
+        best: tuple[float, int, str | None] = (0.25, 0, None)  # passing: the defender waits for targets
+        self.vehicle = None
         for i, d in enumerate(data):
             if d.get("pass"):
                 continue
             place = _place(d)
-            units = [u for u in state.at(place, side) if not u.acted]
+            units = [u for u in state.at(place, side) if not u.acted and not u.vehicle]
+            for v in (u for u in state.at(place, side) if u.vehicle and not u.acted):
+                score, plan = self.vehicle_plan(state, v)
+                if score > best[0]:
+                    best = (score, i, plan)
+                    self.vehicle = v.id
+            if not units:
+                continue
             if place in state.melee:
                 atk = [u for u in units if rules.melee.can_melee(u, attacking=True)]
                 p = rules.melee_odds(state, atk, place) if atk else None
@@ -168,23 +199,27 @@ class OddsBot:
                         score, plan = move_score, "move"
             if score > best[0]:
                 best = (score, i, plan)
+                self.vehicle = None
         self.plan = best[2]
         return best[1]
 
     def _units(self, state: GameState, decision: Decision, data: list[Mapping[str, Any]]) -> Answer:
         start = (parse_hex(decision.context["hex"]), int(decision.context["level"]))
+        if self.vehicle is not None:
+            return [next(i for i, d in enumerate(data) if d["unit"] == self.vehicle)]
         picked = []
         for i, d in enumerate(data):
             u = state.units[d["unit"]]
             if u.place != start:
                 continue
-            if self.plan == "fire" and not fire.can_fire(u):
+            if u.vehicle or (self.plan == "fire" and not fire.can_fire(u)):
                 continue
             if self.plan == "move" and self.holding(state, u) and u.good_order:
                 continue
             picked.append(i)
         if not picked:
-            picked = [next(i for i, d in enumerate(data) if state.units[d["unit"]].place == start)]
+            picked = [next(i for i, d in enumerate(data) if state.units[d["unit"]].place == start
+                           and not state.units[d["unit"]].vehicle)]
         return picked
 
     def _step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
@@ -218,5 +253,74 @@ class OddsBot:
             if d.get("stop") and h in self.goals(state, side):
                 value += 0.5
             return value
+
+        return max(range(len(data)), key=lambda i: score(data[i]))
+
+    # -- vehicles -----------------------------------------------------------------------------
+    def vehicle_value(self, state: GameState, v: Unit, place: Place, targets: Sequence[Unit]) -> float:
+        """Expected worth of the vehicle's gun and MGs at ``targets`` (exact odds)."""
+        value = 0.0
+        shot = vehicles.gun_shot(state, v, place[0])
+        tanks = [u for u in targets if u.vehicle and u.alive]
+        if tanks and shot is not None:
+            dist = vehicles.gun_vs_vehicle_odds(shot, vehicles.penetration_for(v, tanks[0]))
+            worth = {vehicles.DESTROYED: 5.0, vehicles.ABANDONED: 4.0, vehicles.SHAKEN: 1.5}
+            return sum(float(p) * worth.get(k, 0.0) for k, p in dist.items())
+        men = [u for u in targets if not u.vehicle and u.alive]
+        if shot is not None and men:
+            attack = vehicles.he_attack(state, v, place)
+            for u in men:
+                dist = vehicles.gun_vs_infantry_odds(shot, attack, fire.Target.of(state, u))
+                value += sum(float(p) * WORTH.get(k, 0.0) for k, p in dist.items())
+        mg = vehicles.mg_fp(v, place[0])
+        line = visible(state, v.hex, place[0])
+        if mg and men and line is not None:
+            attack = fire.Attack(mg, -line.hindering, fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
+            value += expected_damage([(u.id, fire.outcome_odds(attack, fire.Target.of(state, u))) for u in men])
+        return value
+
+    def vehicle_plan(self, state: GameState, v: Unit) -> tuple[float, str]:
+        """Fire at the best target, or close on the objectives."""
+        places, tanks = vehicles.vehicle_targets(state, v)
+        best = 0.0
+        if v.good_order:
+            for p in places:
+                best = max(best, self.vehicle_value(state, v, p, state.at(p, rules.other(v.side))))
+            for tank in tanks:
+                best = max(best, self.vehicle_value(state, v, tank.place, [tank]))
+        gain = self.goal_distance(state, v.side, v.hex)
+        move = 0.6 + 0.1 * state.turn if gain > 3 else 0.0
+        return (best, "fire") if best >= move else (move, "move")
+
+    def _vehicle_step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
+        v = state.units[context["unit"]]
+        enemies = [e for e in state.alive(rules.other(side)) if e.vehicle]
+
+        def facing_score(h: Hex, facing: int) -> float:
+            # Keep the thick front armour toward the nearest enemy vehicle (HWV 1.3a).
+            if not enemies:
+                return 0.0
+            nearest = min(enemies, key=lambda e: e.hex.distance(h))
+            if nearest.hex == h:
+                return 0.0
+            from wargamekit.geometry import Arc, HexsideFacing, arc_of
+
+            return {Arc.FRONT: 0.6, Arc.FLANK: 0.0, Arc.REAR: -0.6}[arc_of(h, HexsideFacing(facing), nearest.hex)]
+
+        def score(d: Mapping[str, Any]) -> float:
+            if d.get("stop"):
+                return -0.8 * max(self.goal_distance(state, side, v.hex) - 3, 0) + facing_score(v.hex, v.facing)
+            step, direction = d["step"], d["direction"]
+            if step in ("left", "right"):
+                ahead = v.hex.neighbour(direction)
+                closer = ahead in state.map and self.goal_distance(state, side, ahead) < self.goal_distance(state, side, v.hex)
+                far = self.goal_distance(state, side, v.hex) > 3
+                return -0.8 * max(self.goal_distance(state, side, v.hex) - 3, 0) + facing_score(v.hex, direction) \
+                    + (0.5 if closer and far else -0.2)
+            h = v.hex.neighbour(direction)
+            if state.at((h, 0), rules.other(side)):
+                return 1.0  # an overrun
+            return -0.8 * max(self.goal_distance(state, side, h) - 3, 0) + facing_score(h, v.facing) \
+                - 0.5 * self.danger(state, side, h) - (0.3 if step == "reverse" else 0.0)
 
         return max(range(len(data)), key=lambda i: score(data[i]))
