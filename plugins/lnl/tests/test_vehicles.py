@@ -70,13 +70,15 @@ def test_hwi1_he_against_infantry():
 
 def test_veh5_gun_and_mg_fire_together_and_he_reduces():
     """VEH 5, HWF 3, HWI: the gun hits (3 + 3 ≤ 8 at range 3), HE 6 + 4 against 1 + 0: the damage
-    check 4 + 9 reduces the squad; then the MGs (FP 2 + 4, both bearing) fire at the same hex:
-    1 + 6 against 6 + 0, the half-squad's check 2 + 1 ≤ 5: no effect."""
+    check 4 + 9 reduces the squad; then the hull MG (FP 2; the top MG is silent when buttoned,
+    VEH 1) fires at the same hex: 6 + 2 against 1 + 0, the shaken half-squad's check 2 + 7 >
+    morale: eliminated."""
     ctx = context(scenario([unit("us-t", "us", "sherman", "0103", facing=1), unit("de-1", "german", "de_squad", "0403")]),
-                  dice=[3, 3, 6, 1, 4, 1, 6, 2])
+                  dice=[3, 3, 6, 1, 4, 6, 1, 2])
     s = ctx.state
+    assert vehicles.mg_fp(s.units["us-t"], H("0403")) == 2
     LnL().vehicle_shoot(ctx, s.units["us-t"], (H("0403"), 0))
-    assert not s.units["de-1"].alive and s.units["de-1/half"].shaken and s.units["de-1/half"].alive
+    assert not s.units["de-1"].alive and not s.units["de-1/half"].alive
     assert "fire" in s.units["us-t"].markers and ctx.dice.remaining == []
 
 

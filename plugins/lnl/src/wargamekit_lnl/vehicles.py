@@ -194,12 +194,17 @@ def unarmoured(unit: Unit) -> bool:
 
 
 def mg_fp(unit: Unit, target: Hex) -> int:
-    """VEH 4: the MGs that reach ``target`` — the "*" MG all round, the others in the hull's front arc."""
+    """VEH 4: the MGs that reach ``target`` — the "*" MG all round, the others in the hull's front
+    arc. VEH 1: armoured vehicles are always buttoned here (U12: no rule to open the hatches), so
+    their "*" top MG (A63) is silent; an unarmoured (open) vehicle uses it."""
     spec = unit.spec.vehicle
     assert spec is not None
     d = unit.hex.distance(target)
     total = 0
+    buttoned = not unarmoured(unit)
     for mg in spec.mgs:
+        if mg.all_round and buttoned:
+            continue
         if d <= mg.range and (mg.all_round or in_fire_arc(unit.hex, HexsideFacing(unit.facing), target, FRONT_ARC)):
             total += mg.fp
     return total
