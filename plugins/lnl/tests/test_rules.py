@@ -4,7 +4,7 @@ SMK, OPF, the hooks and bad input."""
 import pytest
 
 from wargamekit import Game, InvalidChoiceError, ScenarioError, ScriptedDice, hookimpl, plugin_manager
-from wargamekit_lnl import LnL, kinds, melee, movement, rules
+from wargamekit_lnl import LnL, fire, kinds, melee, movement, rules
 from wargamekit_lnl.data import melee_column
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.scenario import parse_hex as H
@@ -390,3 +390,42 @@ def test_published_hooks_change_fire_damage_and_melee():
     s.units["us-1"].hex = H("0503")
     rules.fight_melee(ctx, "us", (H("0503"), 0), [s.units["us-1"]])  # 2 + 12 ≥ 8
     assert not s.units["de-1"].alive
+
+
+def test_modes_and_fire_penalties_of_movement():
+    """HER 2.1 (heroes assault), STL 4 (A19: leaders never stealth), CRL 1.2 (weapon teams never
+    crawl); STL 5 / SMC 3.3 (−2 FP after stealth, not for scouts); AST 2.2 (−2 after assault);
+    OPF 1d (ops-complete −1 inherent)."""
+    ctx = context(two(unit("us-h", "us", "hero", "0203", skill="steady"), unit("us-l", "us", "leader_1", "0203"),
+                      unit("us-s", "us", "scout", "0104"), unit("de-t", "german", "de_mg_team", "0605"),
+                      unit("us-m", "us", "medic", "0105")))
+    s = ctx.state
+    assert "assault" in movement.modes_for([s.units["us-h"]])
+    assert "stealth" not in movement.modes_for([s.units["us-l"]])
+    assert "crawl" not in movement.modes_for([s.units["de-t"]])
+    target = H("0403")
+    sq, scout = s.units["us-1"], s.units["us-s"]
+    assert fire.firepower([sq], target) == (2, False)
+    sq.markers.add("stealth")
+    assert fire.firepower([sq], target) == (0, False)
+    sq.markers = {"assault"}
+    assert fire.firepower([sq], target) == (0, False)
+    scout.markers.add("stealth")
+    assert fire.firepower([scout], target) == (1, False)
+    sq.markers = {"ops"}
+    assert fire.firepower([sq], target, opportunity=True) == (1, False)
+
+
+def test_smoke_and_no_fire_into_melee():
+    """SMK 2 (A15: −1 into smoke), FIR 1.3 (no fire at a melee hex)."""
+    ctx = context(two())
+    s = ctx.state
+    clear = fire.plan_fire(s, [s.units["us-1"]], (H("0503"), 0))
+    s.smoke[H("0503")] = 1
+    smoky = fire.plan_fire(s, [s.units["us-1"]], (H("0503"), 0))
+    assert clear is not None and smoky is not None and smoky.drm == clear.drm - 1
+    ctx2 = context(two())
+    s2 = ctx2.state
+    assert rules.targets_for(s2, [s2.units["us-1"]], [[s2.units["us-1"]]]) == [(H("0503"), 0)]
+    s2.melee.add((H("0503"), 0))
+    assert rules.targets_for(s2, [s2.units["us-1"]], [[s2.units["us-1"]]]) == []

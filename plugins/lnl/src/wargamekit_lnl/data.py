@@ -175,15 +175,15 @@ TERRAIN_NAMES = {code: e.name for code, e in EFFECTS.items()}
 
 #: Movement costs (MOV 1, MOV 3: entering a multi-storey building from open ground costs 2) and
 #: LOS classes (LOS 1: brush hinders, woods and buildings block).
-TERRAIN = TerrainTable(
-    [
-        TerrainType(OPEN, "open ground", 1, los=CLEAR),
-        TerrainType(BRUSH, "brush", 2, los=HINDERING),
-        TerrainType(WOODS, "woods", 2, los=BLOCKING),
-        TerrainType(BUILDING, "stone building", 2, los=BLOCKING),
-    ],
-    [HexsideFeature(WALL, "wall", extra_cost=1, los=CLEAR)],
+_TERRAIN_TYPES: tuple[TerrainType, ...] = (
+    TerrainType(OPEN, "open ground", 1, los=CLEAR),
+    TerrainType(BRUSH, "brush", 2, los=HINDERING),
+    TerrainType(WOODS, "woods", 2, los=BLOCKING),
+    TerrainType(BUILDING, "stone building", 2, los=BLOCKING),
 )
+_HEXSIDES: tuple[HexsideFeature, ...] = (HexsideFeature(WALL, "wall", extra_cost=1, los=CLEAR),)
+# The core's attrs converter (``tuple``) leaves mypy with an unsolved type variable here.
+TERRAIN = TerrainTable(_TERRAIN_TYPES, _HEXSIDES)  # type: ignore[arg-type]
 
 #: Defensive DRM of a wall hexside the fire crosses into the target hex (provisional).
 WALL_DRM = 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Generator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
@@ -108,7 +109,7 @@ class LnL(Ruleset):
             state.initiative = a if rolls[a] > rolls[b] else b
         ctx.event("initiative", f"Initiative rolls {rolls[a]}-{rolls[b]}: {state.initiative} has the initiative",
                   rolls=rolls, initiative=state.initiative)
-        order = PlayerTurns((state.initiative, other(state.initiative)), last_turn=1)
+        order: PlayerTurns[str] = PlayerTurns((state.initiative, other(state.initiative)), last_turn=1)
 
         def rally_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
             yield from self.rally_side(ctx, turn.actor)
@@ -186,7 +187,7 @@ class LnL(Ruleset):
         """OPS 1: impulses alternate from the initiative player; the phase ends when no unit can
         act or after 3 consecutive passes over both players."""
         state = ctx.state
-        impulses = AlternatingImpulses((state.initiative, other(state.initiative)),
+        impulses: AlternatingImpulses[str] = AlternatingImpulses((state.initiative, other(state.initiative)),
                                        can_act=lambda s: bool(self.ready(state, s)), pass_limit=3,
                                        unable=ctx.options["unable"])
 
@@ -388,10 +389,14 @@ class LnL(Ruleset):
         def offers(side: str, point: Any) -> list[Response]:
             if point.depth:
                 return []
-            out = []
+            out: list[Response] = []
             targets = [u for u in movers if u.alive and u.place == place]
             if not targets:
                 return out
+
+            def still_there() -> str | None:
+                return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
+
             groups: dict[Place, list[Unit]] = {}
             for u in state.alive(side):
                 if fire.can_fire(u) and not (u.markers & {"move", "fire", "crawl", "stealth"}) \
@@ -403,8 +408,8 @@ class LnL(Ruleset):
                     if shot is not None:
                         out.append(Response(
                             f"opportunity fire: {v.id} at {where(place)}", side,
-                            resolve=lambda v=v, t=targets: self.vehicle_shoot(ctx, v, place, t, opportunity=True),
-                            is_legal=lambda t=targets: None if any(u.alive and u.place == place for u in t) else "the movers are gone",
+                            resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
+                            is_legal=still_there,
                             key=("opf", state.turn, v.id, tuple(u.id for u in targets), hex_label(place[0])),
                             data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
             for origin in sorted(groups, key=_place_key):
@@ -414,8 +419,8 @@ class LnL(Ruleset):
                 rows = rules.fire_odds(state, firers, place, opportunity=True, moving=True)
                 out.append(Response(
                     f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
-                    resolve=lambda f=firers, t=targets: rules.fire_at(ctx, f, place, opportunity=True, targets=t),
-                    is_legal=lambda t=targets: None if any(u.alive and u.place == place for u in t) else "the movers are gone",
+                    resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
+                    is_legal=still_there,
                     key=("opf", state.turn, hex_label(origin[0]), origin[1], tuple(u.id for u in targets), hex_label(place[0])),
                     data={"firers": [u.id for u in firers], "from": place_data(origin), "at": place_data(place),
                           "targets": [u.id for u in targets]}))

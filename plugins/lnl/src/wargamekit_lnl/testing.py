@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from wargamekit import Game, InterruptStack, RulesContext, ScriptedDice
+from wargamekit import Choose, ChooseSubset, Game, InterruptStack, RulesContext, ScriptedDice
 from wargamekit_lnl import LnL
+from wargamekit_lnl.state import Context
 
 
 def scenario(units: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -22,18 +23,26 @@ def unit(uid: str, side: str, type_: str, hex_: str, **kw: Any) -> dict[str, Any
     return {"id": uid, "side": side, "type": type_, "hex": hex_, **kw}
 
 
-def context(data: dict[str, Any], dice: Iterable[int] = (), **options: Any) -> RulesContext:
+def context(data: dict[str, Any], dice: Iterable[int] = (), **options: Any) -> Context:
     """A rules context on a fresh state, for calling rule functions directly."""
     ruleset = LnL()
     sc = ruleset.load_scenario(data)
     state = ruleset.setup(sc, {})
-    return RulesContext(ruleset, sc, ruleset.resolve_options(options or None), state, ScriptedDice(list(dice)),
+    faces: list[int] = [int(f) for f in dice]
+    return RulesContext(ruleset, sc, ruleset.resolve_options(options or None), state, ScriptedDice(faces),  # type: ignore[arg-type]
                         InterruptStack())
+
+
+def _choose(game: Game) -> Choose:
+    decision = game.pending
+    if not isinstance(decision, (Choose, ChooseSubset)):
+        raise AssertionError(f"the pending decision is {decision!r}, not a choice")
+    return decision  # type: ignore[return-value]
 
 
 def answer(game: Game, **data: Any) -> None:
     """Answer the pending decision with the option whose data holds ``data``."""
-    decision = game.pending
+    decision = _choose(game)
     for i, option in enumerate(decision.options):
         if all(option.data.get(k) == v for k, v in data.items()):
             game.answer(i)
@@ -42,5 +51,6 @@ def answer(game: Game, **data: Any) -> None:
 
 
 def answer_subset(game: Game, ids: list[str]) -> None:
-    decision = game.pending
+    """Answer a subset decision with the options of the units ``ids``."""
+    decision = _choose(game)
     game.answer([i for i, o in enumerate(decision.options) if o.data["unit"] in ids])
