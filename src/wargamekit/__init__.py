@@ -21,7 +21,7 @@ from .errors import (
 )
 from .events import Event, Outcome
 from .game import Game, GameOverError, PlayerView, SaveFile
-from .interrupts import InterruptStack, Response, TimingPoint
+from .interrupts import InterruptStack, Response, TimingPoint, UnresolvedItemError
 from .players import Player, RandomBot, ScriptedPlayer, SeededBot, TerminalPlayer
 from .plugins import find_ruleset, hookimpl, installed_rulesets, plugin_manager
 from .ruleset import Ruleset
@@ -62,6 +62,7 @@ __all__ = [
     "TerminalPlayer",
     "TimingPoint",
     "UnknownRulesetError",
+    "UnresolvedItemError",
     "WargamekitError",
     "YesNo",
     "__version__",

@@ -1,5 +1,8 @@
 """The interrupt phase (插入阶段：瞬间法术与战时触发效果) on the core stack."""
 
+import pytest
+
+from wargamekit_mttt_rpg.combat_actions import active_step
 from wargamekit_mttt_rpg.interrupt_phase import (
     make_response,
     open_window,
@@ -134,3 +137,54 @@ def test_turn_responses_resolve_with_windows_when_enabled(make):
     assert witch.hp == 10 and any(
         "Regrowth on Witch of Thorns (heal 1) fizzles: countered" in t for t in h.texts()
     )
+
+
+def _healer(make, interrupts):
+    """Akari (HP 5 of 7, 2 temporary distortion points, 3 order MP) facing Kyo, round 3."""
+    h = make(
+        make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=2),
+        [],
+        interrupts=interrupts,
+    )
+    h.state.round = 3
+    akari, kyo = h.unit("akari"), h.unit("kyo")
+    for u in (akari, kyo):
+        u.initiative = 10
+        h.state.track.set(u.id, 10)
+    akari.hp, akari.distortion_points = 5, 2
+    mana(akari, order=3)
+    mana(kyo)
+    return h, akari, kyo
+
+
+@pytest.mark.parametrize("interrupts", [True, False])
+def test_a_standard_spell_resolves_within_the_casters_action(make, interrupts):
+    """战斗行动 / 施法: "大部分的标准法术（spell）都需要消耗1个标准动作 … 施法的效果以及有关检定参照对应法术本身":
+    Healing Song (standard, 3 order MP, heal 2) takes effect as Akari casts it and spends her
+    standard action; the healed HP take the temporary distortion points with them (伤害). With
+    the interrupt phase on or off (可选·禁用插入阶段), the spell leaves nothing on the stack."""
+    h, akari, kyo = _healer(make, interrupts)
+    answers = ["cast Healing Song on Akari"]
+    if interrupts:
+        answers.append("pass")  # "standard action declared": Akari could still raise Ribbon Shield
+    h.run(active_step(h, akari, []), answers)
+    assert (akari.hp, akari.distortion_points, akari.order_mp) == (7, 0, 0)
+    assert h.interrupts.items == []
+    assert [d.prompt for d in h.asked].count(
+        "Akari (initiative 10, HP 5/7, MP 3 order/0 distortion): choose an action"
+    ) == 1  # one standard action: the step ends with the spell
+    assert "Healing Song: Akari regains 2 HP (7/7)" in h.texts()
+
+
+def test_a_standard_spell_on_the_stack_may_be_countered_in_its_casting_window(make):
+    """插入阶段: the cast spell is a stack item; Kyo's Dispel, pushed in its casting window,
+    resolves first and the spell fizzles (its mana is not paid: 法术力 is paid at resolution)."""
+    h, akari, kyo = _healer(make, True)
+    mana(kyo, distortion=3)
+    h.run(
+        active_step(h, akari, []),
+        ["cast Healing Song on Akari", "pass", "Kyo: Dispel", "pass"],
+    )
+    assert (akari.hp, akari.distortion_points, akari.order_mp, kyo.distortion_mp) == (5, 2, 3, 0)
+    assert any("Healing Song on Akari (heal 2, 3 order MP) fizzles: countered" in t for t in h.texts())
+    assert h.interrupts.items == []

@@ -317,8 +317,11 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
     elif kind == "spell":
         spell = next(s for s in unit.sheet.spells if s.name == action.name)
         item = make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
+        # 施法: the spell goes on the stack (so instants may answer it) and its casting window
+        # resolves down to it: the floor is the depth before the push, not after.
+        floor = len(game.interrupts.items)
         game.interrupts.push(item)
-        yield from open_window(game, f"casting {spell.name}", active=unit.id)
+        yield from open_window(game, f"casting {spell.name}", active=unit.id, floor=floor)
     elif kind == "full_defense":
         unit.full_defense = True
         game.event("full-defense", f"{unit.name} takes full defense (+5 until her next turn)", unit=unit.id)
