@@ -62,18 +62,15 @@ def attack(
     scene: Scene = game.state
     weapon = attacker.ready_weapon
     assert weapon is not None
+    # 区域攻击: a group's ranged attack on an individual affects every individual character
+    # within close range of that main target, allies included; the group's reach is checked
+    # for the main target only.
+    area = target is not None and attacker.is_group and weapon.ranged and not target.is_group
     if target is None:
         reach = 1 if attacker.dispersed else 0
         targets = [e for e in scene.enemies(attacker) if scene.distance(attacker.id, e.id) <= reach]
-    elif attacker.is_group and weapon.ranged and not target.is_group:
-        targets = [target] + [
-            u
-            for u in scene
-            if u.id not in (target.id, attacker.id)
-            and u.fighting
-            and u.kind == "character"
-            and scene.distance(u.id, target.id) <= 1
-        ]
+    elif area:
+        targets = [target] + _around(scene, attacker, target)
     else:
         targets = [target]
     main = targets[0] if targets else None
@@ -113,9 +110,22 @@ def attack(
         return
     reach = max(weapon.max_range, 1 if attacker.dispersed else 0)
     legal = []
+    main_in_reach = scene.distance(attacker.id, main.id) <= reach
     for t in targets:
-        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > reach:
-            game.event("attack-lost", f"the attack on {t.name} is lost: no longer a legal target", unit=t.id)
+        if not (t.fighting or t.status == ROUTED):
+            why = "no longer a legal target"
+        elif area and t is not main:
+            # the area lies around the main target: it needs the target in reach, and her
+            # within close range of it (the interrupt window may have moved either)
+            why = (
+                f"{main.name} is out of reach"
+                if not main_in_reach
+                else ("no longer within close range of " + main.name if scene.distance(main.id, t.id) > 1 else "")
+            )
+        else:
+            why = "" if scene.distance(attacker.id, t.id) <= reach else "no longer a legal target"
+        if why:
+            game.event("attack-lost", f"the attack on {t.name} is lost: {why}", unit=t.id)
             continue
         legal.append(t)
     # 防御 / 充能: each defender declares her defense and its charge right after the attack is
@@ -130,6 +140,19 @@ def attack(
         total = natural + atk.accuracy
         yield from strike(game, attacker, t, kind, atk, total, weapon, declared[t.id])
         t.onslaught += 1  # 猛攻减值
+
+
+def _around(scene: Scene, attacker: Combatant, target: Combatant) -> list[Combatant]:
+    """The individual characters (单独角色) within close range of ``target``, friend or foe of
+    either side; battle groups, non-combatants and the helpless are not in the area."""
+    return [
+        u
+        for u in scene
+        if u.id not in (target.id, attacker.id)
+        and u.fighting
+        and u.kind == "character"
+        and scene.distance(u.id, target.id) <= 1
+    ]
 
 
 def _declare_defense(
