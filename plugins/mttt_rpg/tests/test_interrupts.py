@@ -1,14 +1,16 @@
 """The interrupt phase (插入阶段：瞬间法术与战时触发效果) on the core stack."""
 
 import pytest
+from attrs import evolve
 
+from wargamekit_mttt_rpg.attack_flow import attack
 from wargamekit_mttt_rpg.combat_actions import active_step
 from wargamekit_mttt_rpg.interrupt_phase import (
     make_response,
     open_window,
     turn_responses,
 )
-from wargamekit_mttt_rpg.sheets import Effect
+from wargamekit_mttt_rpg.sheets import Effect, library
 
 
 def trio(make, interrupts=True):
@@ -188,3 +190,63 @@ def test_a_standard_spell_on_the_stack_may_be_countered_in_its_casting_window(ma
     assert (akari.hp, akari.distortion_points, akari.order_mp, kyo.distortion_mp) == (5, 2, 3, 0)
     assert any("Healing Song on Akari (heal 2, 3 order MP) fizzles: countered" in t for t in h.texts())
     assert h.interrupts.items == []
+
+
+def _kyo_with_two_triggers(make, monkeypatch, faces, band):
+    """Kyo with Fury (when damaged, +2 initiative, 1 order MP) and, for this test, Steel Resolve
+    (when crashed, +3 initiative, 2 order MP); 3 order MP, initiative 3; Akari at initiative 10."""
+    kyo_sheet = library().characters["kyo"]
+    steel = next(t for t in library().characters["sayo"].triggers if t.name == "Steel Resolve")
+    monkeypatch.setitem(library().characters, "kyo", evolve(kyo_sheet, triggers=[*kyo_sheet.triggers, steel]))
+    h = make(
+        make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), band=band),
+        faces,
+    )
+    akari, kyo = h.unit("akari"), h.unit("kyo")
+    for u, value in ((akari, 10), (kyo, 3)):
+        u.initiative = value
+        h.state.track.set(u.id, value)
+    mana(kyo, order=3)
+    return h, akari, kyo
+
+
+def _resolved(h):
+    return [t.split(" (")[0] for t in h.texts() if t.endswith(" resolves")]
+
+
+def test_a_hit_that_damages_and_crashes_offers_both_triggers_in_the_controllers_order(make, monkeypatch):
+    """插入阶段: "只要法术力支持、触发条件发生，战时触发效果将在任何最先它被触发的时点响应": a withering hit
+    that takes Kyo from 3 to 0 initiative both damages and crashes her, so "when damaged" (Fury)
+    and "when crashed" (Steel Resolve) are both offered at once; she pushes Steel Resolve first,
+    then Fury, and the stack resolves them last in first out."""
+    # hit check 15; raw damage 2d6 = 3 + 3 (+1 bow, +3 agility) = 10 − toughness 4 = 6 ≥ 3: crash
+    h, akari, kyo = _kyo_with_two_triggers(make, monkeypatch, [15, 3, 3], band=2)
+    h.run(
+        attack(h, akari, kyo, "withering", []),
+        ["pass", "passive defense", 0, "Kyo: Steel Resolve", "Kyo: Fury"],
+    )
+    offered = next(d for d in h.asked if d.prompt.startswith("attack resolved"))
+    assert offered.labels == [
+        "pass",
+        "Kyo: Phantom Step on Kyo (defense 2, 2 order MP)",
+        "Kyo: Fury on Kyo (gain initiative 2, 1 order MP)",
+        "Kyo: Steel Resolve on Kyo (gain initiative 3, 2 order MP)",
+    ]
+    assert _resolved(h) == ["Kyo: Fury on Kyo", "Kyo: Steel Resolve on Kyo"]
+    assert kyo.initiative == 0 + 2 + 3 and kyo.order_mp == 0
+
+
+def test_a_lost_clash_that_crashes_offers_the_crash_trigger(make, monkeypatch):
+    """交锋 + 插入阶段: a clash lost is a hit on the loser: the "when crashed" trigger is offered
+    (and "when damaged" too) when the clash takes her to 0."""
+    # clash hit checks: Akari d20 18, Kyo d20 2; Akari's raw damage 2d6 = 1 + 1 (+ margin)
+    h, akari, kyo = _kyo_with_two_triggers(make, monkeypatch, [18, 2, 1, 1], band=1)
+    h.run(
+        attack(h, akari, kyo, "withering", ["kyo"]),
+        ["clash with a withering attack", 0, "Kyo: Fury", "Kyo: Steel Resolve"],
+    )
+    assert kyo.crashed is False and any("Kyo is in initiative crash" in t for t in h.texts())
+    offered = next(d for d in h.asked if d.prompt.startswith("attack resolved"))
+    assert {"Kyo: Fury on Kyo (gain initiative 2, 1 order MP)", "Kyo: Steel Resolve on Kyo (gain initiative 3, 2 order MP)"} <= set(offered.labels)
+    assert _resolved(h) == ["Kyo: Steel Resolve on Kyo", "Kyo: Fury on Kyo"]
+    assert kyo.initiative == 5 and kyo.order_mp == 0

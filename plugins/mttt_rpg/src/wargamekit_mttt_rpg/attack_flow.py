@@ -290,10 +290,19 @@ def strike(
         if weapon.smashing and victim.kind == "character" and victim.fighting:
             victim.prone = True
             game.event("prone", f"{victim.name} is knocked prone (强击)", unit=victim.id)
-    trigger = "crashed" if victim.crashed and not was_crashed else ("damaged" if damage > 0 else None)
     yield from open_window(
-        game, "attack resolved", active=attacker.id, trigger=trigger, subject=victim.id, source=attacker.id
+        game,
+        "attack resolved",
+        active=attacker.id,
+        trigger=_hit_triggers(victim, damage, was_crashed),
+        subject=victim.id,
+        source=attacker.id,
     )
+
+
+def _hit_triggers(victim: Combatant, damage: int, was_crashed: bool) -> tuple[str, ...]:
+    """The trigger conditions a hit meets: "damaged" and, if it crashed her, "crashed" too."""
+    return (("damaged",) if damage > 0 else ()) + (("crashed",) if victim.crashed and not was_crashed else ())
 
 
 def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Generator[Any, Any, None]:
@@ -337,6 +346,7 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
         f"{winner.name} wins the clash; {loser.name} has −2 defense until her next turn",
         unit=winner.id,
     )
+    was_crashed = loser.crashed
     if lkind == DECISIVE:
         yield from apply_decisive_miss(game, loser)
     if wkind == WITHERING:
@@ -344,5 +354,10 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
     else:
         yield from apply_decisive(game, winner, loser, out.damage, decisive_pool(wprofile))
     yield from open_window(
-        game, "attack resolved", active=a.id, trigger="damaged", subject=loser.id, source=winner.id
+        game,
+        "attack resolved",
+        active=a.id,
+        trigger=_hit_triggers(loser, out.damage, was_crashed),
+        subject=loser.id,
+        source=winner.id,
     )

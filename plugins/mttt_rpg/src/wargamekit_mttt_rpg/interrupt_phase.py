@@ -49,11 +49,12 @@ TIMING_POINTS = (
 
 @frozen
 class Timing:
-    """A timing point: its name, the acting unit, and the trigger it raises (if any)."""
+    """A timing point: its name, the acting unit, and every trigger condition it meets (a hit
+    that damages and crashes its target meets both "damaged" and "crashed")."""
 
     name: str
     active: str | None = None
-    trigger: str | None = None
+    triggers: tuple[str, ...] = ()
     subject: str | None = None
     source: str | None = None
     serial: int = 0
@@ -268,12 +269,13 @@ def offers(game: Any, timing: Timing) -> Any:
 def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response]:
     scene: Scene = game.state
     out = []
-    if timing.trigger is None:
+    if not timing.triggers:
         return out
     for trig in unit.sheet.triggers:
         if trig.mandatory:
             continue
-        if trig.on != timing.trigger and not (trig.on == "ally_attacked" and timing.trigger == "attacked"):
+        # 战时触发效果: "只要…触发条件发生" — every condition the event meets is offered
+        if trig.on not in timing.triggers and not (trig.on == "ally_attacked" and "attacked" in timing.triggers):
             continue
         if trig.on in ("attacked", "damaged", "crashed") and timing.subject != unit.id:
             continue
@@ -346,18 +348,20 @@ def open_window(
     name: str,
     *,
     active: str | None = None,
-    trigger: str | None = None,
+    trigger: str | tuple[str, ...] | None = None,
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
 ) -> Generator[Any, Any, list[Response]]:
-    """Open the interrupt window of a timing point (a no-op outside phase 2); ``floor``: also
-    resolve items pushed before the window opened, down to that depth."""
+    """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
+    trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
+    the window opened, down to that depth."""
     scene: Scene = game.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
-    timing = Timing(name, active, trigger, subject, source, scene.trigger_serial)
+    triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
+    timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
     # The players see where they stand: whose turn, or who attacks whom.
