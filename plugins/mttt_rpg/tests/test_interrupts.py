@@ -3,9 +3,11 @@
 import pytest
 from attrs import evolve
 
+from wargamekit import IllegalChoiceError
 from wargamekit_mttt_rpg.attack_flow import attack
 from wargamekit_mttt_rpg.combat_actions import active_step
 from wargamekit_mttt_rpg.interrupt_phase import (
+    RULE_INTERRUPT,
     make_response,
     open_window,
     turn_responses,
@@ -81,8 +83,12 @@ def test_more_pushes_at_each_resolution_point(make):
     assert points[3].startswith("resolution of Akari: Ribbon Shield on Sayo")
 
 
+COUNTER_SHOT = "Akari: Counter-Shot on Witch of Thorns (withering blast 2, 1 order MP)"
+
+
 def test_a_trigger_is_answered_once(make):
-    """插入阶段: a triggered effect answers its trigger once, not again at later resolution points."""
+    """插入阶段: a triggered effect answers its trigger once, not again at later resolution points
+    ("不可能响应相同的战时触发效果，因为其触发在上一次结算时点已经触发")."""
     h, akari, sayo, witch = trio(make)
     mana(akari, order=4)
     h.run(
@@ -90,12 +96,13 @@ def test_a_trigger_is_answered_once(make):
             h, "attack declared", active="witch", trigger="attacked", subject="akari", source="witch"
         ),
         [
-            lambda o: o.label.startswith("Akari: Counter-Shot"),
-            "pass",
+            [COUNTER_SHOT],  # the triggered effects she answers
+            "pass",  # then the window: Ribbon Shield is offered, she passes
             # resolution point: Counter-Shot is not offered again, Ribbon Shield still is
             lambda o: o.label == "pass",
         ],
     )
+    assert h.asked[0].prompt.startswith("attack declared") and h.asked[0].labels == [COUNTER_SHOT]
     assert [o.label.startswith("Akari: Counter-Shot") for o in h.asked[-1].options].count(True) == 0
     assert akari.order_mp == 3
     # a new occurrence of the trigger may be answered again
@@ -103,7 +110,7 @@ def test_a_trigger_is_answered_once(make):
         open_window(
             h, "attack declared", active="witch", trigger="attacked", subject="akari", source="witch"
         ),
-        [lambda o: o.label.startswith("Akari: Counter-Shot"), "pass", "pass"],
+        [[COUNTER_SHOT], "pass", "pass"],
     )
     assert akari.order_mp == 2
 
@@ -210,6 +217,10 @@ def _kyo_with_two_triggers(make, monkeypatch, faces, band):
     return h, akari, kyo
 
 
+FURY = "Kyo: Fury on Kyo (gain initiative 2, 1 order MP)"
+STEEL = "Kyo: Steel Resolve on Kyo (gain initiative 3, 2 order MP)"
+
+
 def _resolved(h):
     return [t.split(" (")[0] for t in h.texts() if t.endswith(" resolves")]
 
@@ -223,15 +234,12 @@ def test_a_hit_that_damages_and_crashes_offers_both_triggers_in_the_controllers_
     h, akari, kyo = _kyo_with_two_triggers(make, monkeypatch, [15, 3, 3], band=2)
     h.run(
         attack(h, akari, kyo, "withering", []),
-        ["pass", "passive defense", 0, "Kyo: Steel Resolve", "Kyo: Fury"],
+        ["pass", "passive defense", 0, [FURY, STEEL], "Kyo: Steel Resolve"],
     )
     offered = next(d for d in h.asked if d.prompt.startswith("attack resolved"))
-    assert offered.labels == [
-        "pass",
-        "Kyo: Phantom Step on Kyo (defense 2, 2 order MP)",
-        "Kyo: Fury on Kyo (gain initiative 2, 1 order MP)",
-        "Kyo: Steel Resolve on Kyo (gain initiative 3, 2 order MP)",
-    ]
+    assert offered.labels == [FURY, STEEL]
+    order = h.asked[-1]
+    assert order.prompt.startswith("Order your simultaneous triggered effects") and order.labels == [FURY, STEEL]
     assert _resolved(h) == ["Kyo: Fury on Kyo", "Kyo: Steel Resolve on Kyo"]
     assert kyo.initiative == 0 + 2 + 3 and kyo.order_mp == 0
 
@@ -243,10 +251,26 @@ def test_a_lost_clash_that_crashes_offers_the_crash_trigger(make, monkeypatch):
     h, akari, kyo = _kyo_with_two_triggers(make, monkeypatch, [18, 2, 1, 1], band=1)
     h.run(
         attack(h, akari, kyo, "withering", ["kyo"]),
-        ["clash with a withering attack", 0, "Kyo: Fury", "Kyo: Steel Resolve"],
+        ["clash with a withering attack", 0, [FURY, STEEL], "Kyo: Fury"],
     )
     assert kyo.crashed is False and any("Kyo is in initiative crash" in t for t in h.texts())
     offered = next(d for d in h.asked if d.prompt.startswith("attack resolved"))
-    assert {"Kyo: Fury on Kyo (gain initiative 2, 1 order MP)", "Kyo: Steel Resolve on Kyo (gain initiative 3, 2 order MP)"} <= set(offered.labels)
+    assert offered.labels == [FURY, STEEL]
     assert _resolved(h) == ["Kyo: Steel Resolve on Kyo", "Kyo: Fury on Kyo"]
     assert kyo.initiative == 5 and kyo.order_mp == 0
+
+
+def test_triggered_effects_answered_together_must_be_paid_for_together(make, monkeypatch):
+    """插入阶段: "只要法术力支持": with 2 order MP Kyo may answer with Fury (1) or Steel Resolve (2),
+    not both (3); answering with both is refused naming the rule and the shortfall."""
+    h, akari, kyo = _kyo_with_two_triggers(make, monkeypatch, [15, 3, 3], band=2)
+    mana(kyo, order=2)
+    procedure = attack(h, akari, kyo, "withering", [])
+    subset = next(procedure)
+    for raw in ("pass", "passive defense", 0):
+        subset = procedure.send(h._value(subset, raw))
+    assert subset.prompt.startswith("attack resolved") and subset.labels == [FURY, STEEL]
+    with pytest.raises(IllegalChoiceError, match="Kyo has 2 order MP for triggered effects costing 3") as err:
+        subset.check([0, 1])
+    assert err.value.rule == RULE_INTERRUPT
+    assert subset.check([1]) == [1] and subset.check([0]) == [0]

@@ -1,8 +1,11 @@
 """The interrupt phase (插入阶段): instant spells and triggered effects on the core stack.
 
-At every timing point of phase 2 a window opens on ``game.interrupts``: each side, the acting
-unit's side first, may push an instant spell (瞬间法术), answer a triggered effect (战时触发效果)
-or take another instant action (a rush, converting soul jade). When everyone passes, the top item
+At every timing point of phase 2 a window opens on ``game.interrupts``. If the timing point
+meets trigger conditions (a hit that damages and crashes its target meets both), each side, the
+acting unit's side first, first says which of its triggered effects (战时触发效果) answer them;
+they go on the stack together, each player ordering her own (``push_triggered``). Then each side
+may push an instant spell (瞬间法术) or take another instant action (a rush, converting soul
+jade). When everyone passes, the top item
 resolves (last in, first out); its legality is checked again first (a caster who is helpless or
 out of mana, a target out of range, an item countered: it fizzles), and a new window opens at
 that resolution point. A trigger is answered at most once (the response's key names the
@@ -20,7 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Response
+from wargamekit import ChooseSubset, Option, Response
 
 from .initiative import change_initiative
 from .sheets import Effect
@@ -259,7 +262,6 @@ def offers(game: Any, timing: Timing) -> Any:
                     out.append(
                         make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
                     )
-            out.extend(_trigger_offers(game, unit, timing))
             out.extend(_instant_actions(game, unit, timing))
         return out
 
@@ -371,10 +373,55 @@ def open_window(
         shown = f"{name} [{scene.unit(active).name}'s turn]"
     else:
         shown = name
+    depth = len(game.interrupts.items)
+    if timing.triggers and game.interrupts.enabled:
+        yield from _answer_triggers(game, timing, order, shown)
     resolved = yield from game.interrupts.window(
-        shown, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor
+        shown, order, offers(game, timing), rule=RULE_INTERRUPT, floor=depth if floor is None else floor
     )
     return resolved
+
+
+def _answer_triggers(game: Any, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
+    """The triggered effects answering ``timing``'s conditions: each side picks which of its own
+    answer (only what its mana pays for: "只要法术力支持"); they go on the stack together, each
+    player ordering her own, so they resolve last in first out once everyone has passed."""
+    scene: Scene = game.state
+    chosen: list[Response] = []
+    for side in order:
+        mine = [
+            r
+            for unit in scene
+            if unit.side == side and unit.fighting and unit.kind == "character"
+            for r in _trigger_offers(game, unit, timing)
+            if not game.interrupts.is_answered(r.key)
+        ]
+        if not mine:
+            continue
+        picks = yield ChooseSubset(
+            side=side,
+            prompt=f"{shown}: answer which triggered effects (战时触发效果)?",
+            options=tuple(Option(r, r.name) for r in mine),
+            constraint=lambda picks: _unaffordable(game, picks),
+            rule=RULE_INTERRUPT,
+        )
+        chosen.extend(picks)
+    yield from game.interrupts.push_triggered(chosen, order, rule=RULE_INTERRUPT)
+
+
+def _unaffordable(game: Any, picks: tuple[Response, ...]) -> str | None:
+    """Why ``picks`` cannot all be paid for together, or ``None``."""
+    scene: Scene = game.state
+    need: dict[tuple[str, str], int] = {}
+    for r in picks:
+        key = (r.data["caster"], r.data["pool"])
+        need[key] = need.get(key, 0) + r.data["cost"]
+    for (caster, pool), cost in need.items():
+        unit = scene.unit(caster)
+        have = _mana(unit, pool) - _committed(game, unit, pool)
+        if cost > have:
+            return f"{unit.name} has {have} {pool} MP for triggered effects costing {cost}"
+    return None
 
 
 def turn_responses(game: Any, unit: Combatant) -> Generator[Any, Any, None]:
