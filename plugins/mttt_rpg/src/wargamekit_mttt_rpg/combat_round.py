@@ -195,11 +195,15 @@ def take_turn(game: Any, uid: str, same_tick: list[str]) -> Generator[Any, Any, 
     scene: Scene = game.state
     unit = scene.unit(uid)
     scene.acting = uid
+    # 先导度变动和同步动作: lifted past the current tick, she acts "在下一个时点" — the log names
+    # the tick she acts at (the track's), not her new initiative.
+    tick = scene.track.tick if scene.track.tick is not None else unit.initiative
     game.event(
         "turn",
-        f"round {scene.round}, tick {unit.initiative}: {unit.name}'s turn",
+        f"round {scene.round}, tick {tick}: {unit.name}'s turn",
         unit=uid,
         round=scene.round,
+        tick=tick,
     )
     yield from open_window(game, "before turn start", active=uid)
     if not unit.fighting or scene.over:
