@@ -1,8 +1,10 @@
 """Soul disability (灵魂残疾) and burning soul jade (燃玉)."""
 
+from wargamekit_mttt_rpg import movement
 from wargamekit_mttt_rpg.attack_flow import attack
-from wargamekit_mttt_rpg.combat_round import end_of_fight
+from wargamekit_mttt_rpg.combat_round import end_of_fight, preparation
 from wargamekit_mttt_rpg.damage import apply_decisive
+from wargamekit_mttt_rpg.defense import attack_profile
 from wargamekit_mttt_rpg.interrupt_phase import open_window
 from wargamekit_mttt_rpg.soul import (
     disability_tier,
@@ -73,7 +75,7 @@ def test_jade_costs_an_arithmetic_series_up_to_the_maximum_face():
 def test_burning_jade_boosts_the_hit_die_in_a_boss_fight(make):
     """燃玉: only in boss fights; the first boost ignites all remaining soul jade (first stage)."""
     h, akari, kyo = setup(make, faces=[12, 3, 3], boss=True)
-    h.run(attack(h, akari, kyo, "withering", []), ["passive defense", 4, 0])
+    h.run(attack(h, akari, kyo, "withering", []), ["passive defense", 4, 0, False])  # no damage boost
     # 12 + 4 boosted = 16, + 8 = 24 hits; 30 jade ignited, 10 burnt
     assert akari.ignited and akari.soul_jade == 0 and akari.burn_points == 20
     assert any("hit check die 12 -> 16" in t for t in h.texts())
@@ -92,8 +94,9 @@ def test_burning_jade_raises_the_bonus_of_a_d20_plus_x_roll_past_the_maximum_fac
     assert akari.burn_points == 30 - 6 and any("hit check bonus +3" in t for t in h.texts())
     assert any(t.startswith("Akari 12 vs Kyo's defense") for t in h.texts())  # 1 + 8 + 3
     h2, a2, k2 = setup(make, faces=[20, 3, 3], boss=True)
-    h2.run(attack(h2, a2, k2, "withering", []), ["passive defense", 2])
-    assert len([d for d in h2.asked if "burn soul jade" in d.prompt]) == 1  # a natural 20: only the +x
+    h2.run(attack(h2, a2, k2, "withering", []), ["passive defense", 2, False])
+    hit_boosts = [d for d in h2.asked if "burn soul jade" in d.prompt and "hit check" in d.prompt]
+    assert len(hit_boosts) == 1  # a natural 20: only the +x
     assert a2.burn_points == 30 - 3
 
 
@@ -106,3 +109,58 @@ def test_second_stage_converts_invested_jade_and_points_vanish_after_the_fight(m
     end_of_fight(h, None)
     assert akari.burn_points == 0
     assert any("lost to the flames: spell: Ribbon Shield" in t for t in h.texts())
+
+
+def test_burning_jade_raises_damage_dice_and_a_die_pushed_to_ten_doubles(make):
+    """燃玉点数的使用: "用点数增幅投掷骰子的结果" — any rolled die, the damage dice too; "由燃玉将dx骰推向满骰时
+    可以触发满骰效果": Sayo's spirit sword rolls 2d10 [8 4]; she raises the 8 by 2 to 10 (1+2 = 3
+    points), which doubles (double-10 rule), and puts 1 point into the +x (raw damage is dX+x)."""
+    h = make(
+        make.scenario(make.unit_entry("sayo", "heroes"), make.unit_entry("kyo", "foes"), band=0, boss_fight=True),
+        [15, 8, 4],
+        interrupts=False,
+    )
+    sayo, kyo = h.unit("sayo"), h.unit("kyo")
+    for u in (sayo, kyo):
+        u.initiative = 30
+        h.state.track.set(u.id, 30)
+    h.run(attack(h, sayo, kyo, "withering", []), ["passive defense", 0, 0, True, 2, 0, 1])
+    asked = [d.prompt for d in h.asked]
+    assert "Sayo: burn soul jade on the damage (d10 [8 4])? (40 points available)" in asked
+    assert any(p.startswith("Sayo: burn soul jade to raise damage die 2 of 2 from 4?") for p in asked)
+    assert sayo.burn_points == 40 - 3 - 1
+    bonus = attack_profile(h.state, sayo, kyo).damage_bonus
+    raw = 10 * 2 + 4 + bonus + 1
+    assert any(t.startswith(f"raw {raw} − toughness 4") for t in h.texts())
+    assert "Sayo burns 3 points: damage die 1 8 -> 10" in h.texts()
+
+
+def test_burning_jade_raises_the_join_battle_roll_die_and_bonus(make):
+    """燃玉: join battle (参战骰) is a d20+x roll: Akari raises her 9 by 3 (6 points) and the +x by 2
+    (3 points): initiative 9 + 3 + agility 3 + 2 = 17 instead of 12."""
+    h = make(
+        make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("kyo", "foes"), boss_fight=True),
+        [9, 12],
+        phase="preparation",
+    )
+    h.run(preparation(h), [3, 2])
+    akari = h.unit("akari")
+    assert [d.prompt.split(" (boost")[0] for d in h.asked] == [
+        "Akari: burn soul jade to raise the join battle die from 9?",
+        "Akari: burn soul jade to put points into the +x of the join battle (dX+x: no cap but your points)?",
+    ]
+    assert akari.initiative == 17 and h.state.track.values["akari"] == 17 and akari.burn_points == 30 - 9
+    assert "Akari: initiative 12 -> 17 (soul jade burnt into the join battle (燃玉))" in h.texts()
+
+
+def test_burning_jade_raises_a_pool_die_to_a_success_but_a_pool_has_no_plus_x(make):
+    """燃玉点数的使用: a d10 pool is dX ("若一个骰子并非dx+x，仅为dX，则角色不能进行+x的燃玉点数投入"):
+    Akari's withdraw pool rolls [6 3 10]; she raises the 6 to 7 (1 point) — a success — and is
+    asked nothing for the 10 (already at its maximum face) nor for a +x."""
+    h, akari, kyo = setup(make, faces=[6, 3, 10], boss=True)
+    akari.initiative = 20
+    h.run(movement.withdraw(h, akari), [True, 1, 0])
+    prompts = [d.prompt for d in h.asked]
+    assert prompts[0] == "Akari: burn soul jade on the withdraw pool (d10 [6 3 10])? (30 points available)"
+    assert len(prompts) == 3 and not any("+x" in p for p in prompts)
+    assert "Akari withdraws: 3 successes (total 3/5)" in h.texts() and akari.burn_points == 29

@@ -9,20 +9,22 @@ from typing import Any
 from attrs import evolve
 
 from wargamekit import Choose, ChooseNumber
+from wargamekit.dice import Die
 
 from .attack import (
     DECISIVE,
     WITHERING,
+    AttackProfile,
+    clash_outcome,
     decisive_damage,
     decisive_pool,
-    resolve_clash,
-    roll_raw_damage,
+    raw_from_faces,
     withering_damage,
 )
 from .damage import apply_decisive, apply_decisive_miss, apply_withering
 from .defense import attack_profile, defense_modes, defense_profile
 from .interrupt_phase import open_window
-from .soul import offer_boost
+from .soul import offer_boost, offer_dice_boost
 from .state import ROUTED, Combatant, Scene
 
 __all__ = ["attack", "clash", "strike"]
@@ -223,7 +225,9 @@ def strike(
     malus = 0
     if guard is not None:
         gprofile = defense_profile(scene, guard, attacker, "parry", ranged=weapon.ranged)
-        gtotal = game.dice.d20(f"guard (护卫): {guard.name}'s active defense") + gprofile.value
+        gnatural = game.dice.d20(f"guard (护卫): {guard.name}'s active defense")
+        gnatural += yield from offer_boost(game, guard, face=gnatural, sides=20, what="guard defense")
+        gtotal = gnatural + gprofile.value
         if total < gtotal:
             game.event("guarded", f"{guard.name} turns the attack aside ({total} vs {gtotal})", unit=guard.id)
             if kind == DECISIVE:
@@ -263,7 +267,7 @@ def strike(
         return
     was_crashed = victim.crashed
     if kind == WITHERING:
-        raw = roll_raw_damage(game.dice, atk, purpose=f"raw damage (原始伤害): {attacker.name}")
+        raw = yield from _raw_damage(game, attacker, atk, f"raw damage (原始伤害): {attacker.name}")
         damage = withering_damage(raw, profile.toughness, atk.penetration)
         game.event(
             "damage",
@@ -300,6 +304,16 @@ def strike(
     )
 
 
+def _raw_damage(
+    game: Any, attacker: Combatant, atk: AttackProfile, purpose: str, *, extra: int = 0
+) -> Generator[Any, Any, int]:
+    """Roll the ADB damage dice; the attacker may burn soul jade into each die and the +x
+    (燃玉: "用点数增幅投掷骰子的结果"); then raw damage with the double-10 rule."""
+    faces = game.dice.roll(Die(1, atk.sides), purpose, atk.dice)
+    faces, plus = yield from offer_dice_boost(game, attacker, faces, sides=atk.sides, what="damage", bonus=True)
+    return raw_from_faces(faces, atk, extra + plus)
+
+
 def _hit_triggers(victim: Combatant, damage: int, was_crashed: bool) -> tuple[str, ...]:
     """The trigger conditions a hit meets: "damaged" and, if it crashed her, "crashed" too."""
     return (("damaged",) if damage > 0 else ()) + (("crashed",) if victim.crashed and not was_crashed else ())
@@ -320,7 +334,21 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
     assert wa is not None and wb is not None
     da = defense_profile(scene, a, b, "passive", ranged=wb.ranged)
     db = defense_profile(scene, b, a, "passive", ranged=wa.ranged)
-    out = resolve_clash(game.dice, pa, a_kind, pb, b_kind, da, db)
+    # the opposed hit checks (d20 + accuracy each), then a withering winner's raw damage (with
+    # the margin): every die may take burnt soul jade (燃玉) as it is rolled
+    totals = []
+    for unit, profile, which in ((a, pa, "first"), (b, pb, "second")):
+        natural = game.dice.d20(f"clash: hit check of the {which} attacker")
+        natural += yield from offer_boost(game, unit, face=natural, sides=20, what="clash hit check")
+        totals.append(natural + profile.accuracy)
+    raw = 0
+    if totals[0] != totals[1]:
+        first_wins = totals[0] > totals[1]
+        unit, profile, kind = (a, pa, a_kind) if first_wins else (b, pb, b_kind)
+        if kind == WITHERING:
+            margin = abs(totals[0] - totals[1])
+            raw = yield from _raw_damage(game, unit, profile, "raw damage (原始伤害)", extra=margin)
+    out = clash_outcome(totals[0], pa, a_kind, totals[1], pb, b_kind, da, db, lambda _attack, _margin: raw)
     game.event(
         "clash",
         f"clash (交锋): {a.name} {out.a_total} vs {b.name} {out.b_total}",
