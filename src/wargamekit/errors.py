@@ -22,7 +22,8 @@ off the map               :class:`OffMapError`                 ``ValueError``
 locale map look-ups       :class:`UnknownLocaleError`,         ``ValueError``
                           :class:`NotAdjacentError`,
                           :class:`NoApproachError`
-the interrupt stack       :class:`InterruptStackError`         ``RuntimeError``
+the interrupt stack       :class:`InterruptStackError`,        ``RuntimeError``
+                          :class:`UnresolvedItemError`
 a human quits             :class:`QuitGame`                    —
 ========================  ===================================  ==========================
 
@@ -55,6 +56,7 @@ __all__ = [
     "UnknownLocaleError",
     "UnknownRulesetError",
     "UnknownScenarioError",
+    "UnresolvedItemError",
     "WargamekitError",
 ]
 
@@ -168,3 +170,20 @@ class NoApproachError(WargamekitError, ValueError):
 class InterruptStackError(WargamekitError, RuntimeError):
     """The interrupt stack was used against its protocol (e.g. an item left unresolved when the
     window that should resolve it closed)."""
+
+
+class UnresolvedItemError(InterruptStackError):
+    """An item on the :class:`InterruptStack` would never resolve: a window opened with its
+    floor above an item that no open window lies below (the ruleset's bug, not a player's).
+
+    Args:
+        item: the name of the stranded item.
+        window: the timing point of the window that leaves it behind.
+        reason: why, in a sentence.
+    """
+
+    def __init__(self, item: str, window: str, reason: str) -> None:
+        self.item = item
+        self.window = window
+        self.reason = reason
+        super().__init__(f"interrupt stack: {item!r} would never resolve (window {window!r}): {reason}")

@@ -18,6 +18,16 @@ order their controller chooses (a decision, not a hidden default).
 With :attr:`InterruptStack.enabled` off (MTTT's optional rule), windows poll nobody; effects
 already pushed (mandatory triggers) still resolve.
 
+The stack keeps one invariant: **no item is left unresolved once the window that should resolve
+it has closed.** An item pushed inside a window (a response) lies above that window's floor, so
+the window resolves it before it closes. An item pushed by ruleset code outside a window (a
+spell cast as an action, triggered effects put on with :meth:`InterruptStack.push_triggered`)
+waits for a window to resolve it: the next window must reach down to it (``floor``), unless a
+window already open lies below it and resolves it when it resumes. A window whose floor would
+leave such an item behind raises :class:`UnresolvedItemError` naming the item and the window,
+where it opens; :func:`wargamekit.testing.check_ruleset` checks that every game ends with the
+stack empty.
+
 >>> def offers(side, point):
 ...     if side == "blue" and point.timing == "spell cast":
 ...         return [Response("counterspell", "blue", lambda: print("counterspell resolves"), key="cs")]
@@ -48,6 +58,7 @@ from typing import Any
 from attrs import define, field, frozen
 
 from .decisions import Choose, Data, Decision, Option, freeze_data
+from .errors import UnresolvedItemError
 
 __all__ = ["InterruptStack", "Response", "TimingPoint"]
 
@@ -117,6 +128,8 @@ class InterruptStack:
     on_event: Callable[..., Any] | None = field(default=None, repr=False)
     items: list[Response] = field(factory=list)
     answered: set[Hashable] = field(factory=set, repr=False)
+    #: The floors of the windows open now, outermost first.
+    open_floors: list[int] = field(factory=list, repr=False)
 
     def _log(self, kind: str, text: str, **data: Any) -> None:
         if self.on_event is not None:
@@ -204,6 +217,42 @@ class InterruptStack:
                 "items below a floor above the top would never resolve"
             )
         base = len(self.items) if floor is None else floor
+        self._check_floor(timing, base)
+        self.open_floors.append(base)
+        try:
+            return (yield from self._run(timing, order, offers, rule, base, kind))
+        finally:
+            self.open_floors.pop()
+
+    def _check_floor(self, timing: str, base: int) -> None:
+        """The invariant: every item below ``base`` lies above the floor of a window already
+        open (which resolves it when it resumes); otherwise nothing would ever resolve it."""
+        # An open window resolves everything above its floor when it resumes; so an item is
+        # safe if it lies at or above the new floor, or at or above the lowest open floor.
+        lowest_open = min(self.open_floors, default=len(self.items))
+        stranded = self.items[: min(base, lowest_open)]
+        if stranded:
+            raise UnresolvedItemError(
+                stranded[-1].name,
+                timing,
+                f"it lies below the window's floor (depth {base}) and below every open window; "
+                f"a window must resolve down to depth {len(stranded) - 1} or lower to reach it",
+            )
+
+    def assert_empty(self, when: str) -> None:
+        """Raise :class:`UnresolvedItemError` if any item is still on the stack (e.g. when a game
+        ends: ``when`` says at what point)."""
+        if self.items:
+            raise UnresolvedItemError(
+                self.items[-1].name,
+                when,
+                f"{len(self.items)} item(s) left on the stack: "
+                + ", ".join(repr(i.name) for i in self.items),
+            )
+
+    def _run(
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str, base: int, kind: str
+    ) -> Generator[Decision, Any, list[Response]]:
         resolved: list[Response] = []
         point_name = timing
         while True:

@@ -3,6 +3,8 @@
 :func:`check_ruleset` plays many seeded random games to the end and checks, for each:
 
 * the ruleset's invariants hold after every decision (:meth:`Ruleset.check_invariants`);
+* the interrupt stack is empty when the game ends (nothing pushed is left unresolved; a window
+  that would strand an item raises :class:`~wargamekit.errors.UnresolvedItemError` itself);
 * every decision is asked of a side of the ruleset (a decision with no legal answer at all is
   refused when it is built);
 * replaying the same seed and answers gives a byte-identical log;
@@ -91,6 +93,9 @@ def play_random_game(
         game.play(players, max_decisions=max_decisions, before_ask=before_ask, after_answer=after)
     except DecisionLimitError:
         raise AssertionError(f"{ruleset.name}: no end after {max_decisions} decisions (seed {seed})") from None
+    if check_invariants:
+        left = [item.name for item in game.interrupts.items]
+        assert not left, f"{ruleset.name}: the game ended with {left} unresolved on the interrupt stack (seed {seed})"
     return game
 
 
