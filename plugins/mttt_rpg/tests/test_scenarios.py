@@ -67,7 +67,7 @@ def test_illegal_decisive_attack_while_crashed_is_refused_naming_the_rule():
     game.state.track.set("akari", 0)
     before = game.log_text()
     with pytest.raises(IllegalChoiceError) as info:
-        next(perform(game, akari, Action("attack", "kyo", "decisive"), []))
+        next(perform(game.context, akari, Action("attack", "kyo", "decisive"), []))
     assert "先导崩溃" in str(info.value) and game.log_text() == before
 
 
