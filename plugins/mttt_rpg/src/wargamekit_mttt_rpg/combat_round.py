@@ -13,10 +13,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Hashable
 from typing import Any
 
 from wargamekit import Outcome, YesNo
+from wargamekit.sequencing import PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
 from .battle_groups import disband
 from .combat_actions import active_step
@@ -33,7 +34,7 @@ from .resources import activation_speed, unfold_pool
 from .state import ABSENT, ACTIVE, Combatant, Context, Scene
 from .warfare import strategic_warfare
 
-__all__ = ["play_scene", "round_start", "settle", "victory"]
+__all__ = ["ROUND_PHASES", "action_round", "play_scene", "round_start", "settle", "victory"]
 
 RULE_PREP = "战斗流程 / 准备阶段"
 RULE_MANA = "阶段1：解放法力"
@@ -99,7 +100,6 @@ def _join(ctx: Context, unit: Combatant, *, mid_fight: bool) -> int | None:
 def preparation(ctx: Context) -> Generator[Any, Any, None]:
     """The preparation phase (准备阶段)."""
     scene: Scene = ctx.state
-    scene.phase = "preparation"
     for u in scene:
         if u.status == ACTIVE:
             what = f"magnitude {u.magnitude}, size {u.size}" if u.is_group else f"HP {u.hp}/{u.hp_max}"
@@ -238,7 +238,6 @@ def settle(ctx: Context) -> None:
     crash counts one more round in it (先导崩溃: three in a row reset her at the next round's
     start, see :func:`round_start`)."""
     scene: Scene = ctx.state
-    scene.phase = "settle"
     for u in scene:
         u.protection_bonus = 0
         u.rushing = []
@@ -272,35 +271,80 @@ def end_of_fight(ctx: Context, outcome: Outcome) -> Outcome:
 
 
 def play_scene(ctx: Context) -> Generator[Any, Any, Outcome]:
-    """The whole combat scene."""
+    """The whole combat scene: preparation, then rounds until the scene ends, then the tally."""
     return end_of_fight(ctx, (yield from _rounds(ctx)))
 
 
+#: The three phases of a round (战斗流程), as :class:`~wargamekit.sequencing.PhaseCycle` runs them.
+ROUND_PHASES = ("mana", "turns", "settle")
+
+
 def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
+    """Preparation, then a :class:`~wargamekit.sequencing.PhaseCycle` of rounds (one per game
+    turn, up to the scene's round limit), each with its three phases run :func:`by_phase`; the
+    scene ends as soon as a side has won (:func:`victory`, checked after every turn)."""
     scene: Scene = ctx.state
     yield from preparation(ctx)
-    while True:
-        scene.round += 1
-        if scene.round > scene.round_limit:
-            scene.round = scene.round_limit
-            return Outcome(
-                None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene)
-            )
-        scene.phase = "mana"
+    ended: list[Outcome] = []
+
+    def over() -> bool:
+        # The first outcome found is the scene's: nothing changes between it and the end.
+        if not ended and (outcome := victory(scene)) is not None:
+            ended.append(outcome)
+        return bool(ended)
+
+    def mana(turn: Turn[Hashable]) -> Generator[Any, Any, None]:
         release_mana(ctx)
         for unit, natural in round_start(ctx):
             yield from boost_join(ctx, unit, natural, what="join battle")
-        scene.phase = "turns"
+
+    def turns(turn: Turn[Hashable]) -> Generator[Any, Any, TurnResult]:
         ctx.event("round", f"round {scene.round} begins", round=scene.round)
-        while (turn := scene.track.next_turn()) is not None:
-            order = list(turn.actors)
-            if len(order) > 1:
-                order = yield from _order_ties(ctx, turn.actors, turn.number)
-            while order:
-                uid = order.pop(0)
-                if scene.unit(uid).fighting:
-                    yield from take_turn(ctx, uid, order)
-                result = victory(scene)
-                if result is not None:
-                    return result
+        yield from action_round(ctx, over)
+        return TurnResult(end=over())
+
+    def settle_mana(turn: Turn[Hashable]) -> Generator[Any, Any, None]:
         settle(ctx)
+        yield from ()
+
+    phases = by_phase({"mana": mana, "turns": turns, "settle": settle_mana})
+
+    def take_phase(turn: Turn[Hashable]) -> Generator[Any, Any, TurnResult | None]:
+        # The round and phase are kept on the scene as a record (views, summary, and the
+        # windows of the interrupt phase, which open in phase 2 only).
+        scene.round, scene.phase = turn.number, str(turn.phase)
+        return (yield from phases(turn))
+
+    yield from play_turns(PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit), ctx.dice, take_phase)
+    if ended:
+        return ended[0]
+    return Outcome(None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene))
+
+
+def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, None]:
+    """Phase 2 (行动轮): the scene's :class:`~wargamekit.sequencing.InitiativeTrack` gives each
+    tick's actors, highest initiative first, until everyone has acted or ``over()``.
+
+    Simultaneous actors (先导度变动和同步动作) act one after another in the order
+    :func:`_order_ties` settles, as :class:`~wargamekit.sequencing.PlayerTurns` of one turn; one
+    struck back in a clash (交锋) has used her turn and is skipped.
+    """
+    scene: Scene = ctx.state
+
+    def tick(turn: Turn[str]) -> Generator[Any, Any, None]:
+        order = list(turn.actors)
+        if len(order) > 1:
+            order = yield from _order_ties(ctx, turn.actors, turn.number)
+        waiting = list(order)  # who at this tick has yet to act (a clash takes its target out)
+
+        def act(turn: Turn[str]) -> Generator[Any, Any, None]:
+            uid = turn.actor
+            if uid not in waiting:
+                return
+            waiting.remove(uid)
+            if scene.unit(uid).fighting:
+                yield from take_turn(ctx, uid, waiting)
+
+        yield from play_turns(PlayerTurns(tuple(order), last_turn=1), ctx.dice, act, end_if=over)
+
+    yield from play_turns(scene.track, ctx.dice, tick, end_if=over)
