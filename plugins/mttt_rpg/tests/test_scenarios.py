@@ -12,8 +12,9 @@ RULESET = MtttRpg()
 @pytest.mark.parametrize("scene", ["default", "duel", "battle"])
 @pytest.mark.parametrize("interrupts", [True, False])
 def test_conformance(scene, interrupts):
-    """The core conformance check passes on every scene, with the interrupt phase on and off."""
-    report = check_ruleset(RULESET, scene, games=4, options={"interrupts": interrupts}, deep_checks=2)
+    """The core conformance check passes on every scene, with the interrupt phase on and off;
+    every decision has a kind and every option distinct data."""
+    report = check_ruleset(RULESET, scene, games=4, options={"interrupts": interrupts}, deep_checks=2, structured=True)
     assert report.games == 4 and report.decisions > 0
 
 

@@ -11,6 +11,7 @@ from attrs import evolve
 from wargamekit import Choose, ChooseNumber
 from wargamekit.dice import Die
 
+from . import kinds
 from .attack import (
     DECISIVE,
     WITHERING,
@@ -36,10 +37,19 @@ RULE_GUARD = "防御 / 护卫（标准动作）"
 
 
 # -- the attack ---------------------------------------------------------------------------------
-def _charge(unit: Combatant, prompt: str, rule: str) -> Generator[Any, Any, int]:
+def _charge(unit: Combatant, prompt: str, rule: str, into: str) -> Generator[Any, Any, int]:
+    """Ask how much order MP ``unit`` charges ``into`` the attack, the clash or the defense."""
     if unit.kind != "character" or unit.order_mp <= 0:
         return 0
-    x = yield ChooseNumber(side=unit.side, prompt=prompt, rule=rule, low=0, high=unit.order_mp)
+    x = yield ChooseNumber(
+        side=unit.side,
+        prompt=prompt,
+        rule=rule,
+        low=0,
+        high=unit.order_mp,
+        kind=kinds.CHARGE,
+        context={"unit": unit.id, "into": into, "order_mp": unit.order_mp},
+    )
     unit.order_mp -= x
     return x
 
@@ -87,13 +97,16 @@ def attack(
         return
     # a clash: the target acts at this same tick and strikes back at once
     if target is not None and _can_clash(scene, target, attacker, same_tick):
-        kinds = [WITHERING] + ([DECISIVE] if not target.crashed else [])
+        strikes = [WITHERING] + ([DECISIVE] if not target.crashed else [])
         answer = yield Choose.of(
             target.side,
             f"{attacker.name} attacks {target.name} at the tick {target.name} acts too: clash (交锋)?",
-            [None, *kinds],
+            [None, *strikes],
             rule=RULE_CLASH,
             label=lambda k: "no: defend normally" if k is None else f"clash with a {k} attack",
+            kind=kinds.CLASH,
+            context={"unit": target.id, "attacker": attacker.id, "attack": kind},
+            data=lambda k: {"clash": k},
         )
         if answer is not None:
             same_tick.remove(target.id)
@@ -104,6 +117,7 @@ def attack(
         attacker,
         f"{attacker.name}: charge how much order MP into the attack (+X hit, +X/2 damage)?",
         RULE_CHARGE,
+        "attack",
     )
     yield from open_window(
         ctx, "attack declared", active=attacker.id, trigger="attacked", subject=main.id, source=attacker.id
@@ -171,6 +185,9 @@ def _declare_defense(
             f"{defender.name} is attacked by {attacker.name}: how does she defend?",
             modes,
             rule=RULE_DEFENSE,
+            kind=kinds.DEFENSE,
+            context={"unit": defender.id, "attacker": attacker.id, "ranged": ranged},
+            data=lambda m: {"mode": m},
             label=lambda m: {
                 "passive": f"passive defense ({defense_profile(scene, defender, attacker, 'passive', ranged=ranged).value}, static)",
                 "parry": f"active parry (d20+{defense_profile(scene, defender, attacker, 'parry', ranged=ranged).value})",
@@ -178,7 +195,7 @@ def _declare_defense(
             }[m],
         )
     y = yield from _charge(
-        defender, f"{defender.name}: charge how much order MP into the defense (+X)?", RULE_CHARGE
+        defender, f"{defender.name}: charge how much order MP into the defense (+X)?", RULE_CHARGE, "defense"
     )
     return mode, y
 
@@ -239,6 +256,9 @@ def strike(
             [guard, target],
             rule=RULE_GUARD,
             label=lambda u: f"strike the protector {u.name}" if u is guard else f"carry on against {u.name}",
+            kind=kinds.GUARD_STRIKE,
+            context={"unit": attacker.id, "protector": guard.id, "target": target.id, "total": total, "guard": gtotal},
+            data=lambda u: {"unit": u.id, "protector": u is guard},
         )
         if victim is target and kind == DECISIVE:
             malus = gtotal // 2  # 1 initiative of damage lost per 2 of the guard's defense
@@ -309,8 +329,8 @@ def _raw_damage(
 ) -> Generator[Any, Any, int]:
     """Roll the ADB damage dice; the attacker may burn soul jade into each die and the +x
     (燃玉: "用点数增幅投掷骰子的结果"); then raw damage with the double-10 rule."""
-    faces = ctx.dice.roll(Die(1, atk.sides), purpose, atk.dice)
-    faces, plus = yield from offer_dice_boost(ctx, attacker, faces, sides=atk.sides, what="damage", bonus=True)
+    rolled = ctx.dice.roll(Die(1, atk.sides), purpose, atk.dice)
+    faces, plus = yield from offer_dice_boost(ctx, attacker, rolled, sides=atk.sides, what="damage", bonus=True)
     return raw_from_faces(faces, atk, extra + plus)
 
 
@@ -323,10 +343,10 @@ def clash(ctx: Context, a: Combatant, a_kind: str, b: Combatant, b_kind: str) ->
     """A clash (交锋) at the same tick: opposed hit checks, defenses ignored."""
     scene: Scene = ctx.state
     xa = yield from _charge(
-        a, f"{a.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE
+        a, f"{a.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE, "clash"
     )
     xb = yield from _charge(
-        b, f"{b.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE
+        b, f"{b.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE, "clash"
     )
     pa = attack_profile(scene, a, b, charge=xa)
     pb = attack_profile(scene, b, a, charge=xb)

@@ -13,7 +13,7 @@ from attrs import field, frozen
 
 from wargamekit import Choose, ChooseNumber, IllegalChoiceError, Option
 
-from . import movement
+from . import kinds, movement
 from .attack import DECISIVE, WITHERING, decisive_damage, hit_chance
 from .attack_flow import attack
 from .battle_groups import (
@@ -51,6 +51,22 @@ class Action:
     delta: int = 0
     name: str | None = None
     label: str = field(default="", eq=False)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """What the action is, for programs: ``{"action": kind}`` with its ``target`` (a unit
+        id), ``attack`` (withering or decisive), ``delta`` (range bands) and ``name`` (a spell,
+        a weapon, or the battle group passed through) where it has them."""
+        out: dict[str, Any] = {"action": self.kind}
+        for key, value in (
+            ("target", self.target),
+            ("attack", self.kind_of_attack),
+            ("delta", self.delta),
+            ("name", self.name),
+        ):
+            if value:
+                out[key] = value
+        return out
 
     @property
     def standard(self) -> bool:
@@ -133,6 +149,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                 out.append(Action("attack", t.id, WITHERING, label=f"slaughter the fleeing {t.name} (屠杀)"))
     else:
         for t in targets:
+            assert weapon is not None  # there are targets only with a weapon ready
             what = "slaughter" if t.status == ROUTED else "withering attack on"
             out.append(
                 Action(
@@ -141,7 +158,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                     WITHERING,
                     label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING)})",
                 )
-            )  # type: ignore[union-attr]
+            )
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
                 out.append(
                     Action(
@@ -150,7 +167,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                         DECISIVE,
                         label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE)})",
                     )
-                )  # type: ignore[union-attr]
+                )
     if unit.kind == "character" and not unit.crashed:
         for spell in unit.sheet.spells:
             if spell.timing != "standard":
@@ -285,8 +302,17 @@ def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generato
                 else f"HP {unit.hp}/{unit.hp_max}, MP {unit.order_mp} order/{unit.distortion_mp} distortion"
             )
             + "): choose an action",
-            options=tuple(Option(a, a.label) for a in options),
+            options=tuple(Option(a, a.label, data=a.data) for a in options),
             rule=RULE_ACTIONS,
+            kind=kinds.ACTION,
+            context={
+                "unit": unit.id,
+                "initiative": unit.initiative,
+                "hp": unit.hp,
+                "magnitude": unit.magnitude,
+                "order_mp": unit.order_mp,
+                "distortion_mp": unit.distortion_mp,
+            },
         )
         if choice.standard:
             yield from open_window(ctx, "standard action declared", active=unit.id)
@@ -355,6 +381,8 @@ def perform(ctx: Context, unit: Combatant, action: Action, same_tick: list[str])
             rule=RULE_AIM,
             low=1,
             high=max(1, unit.initiative),
+            kind=kinds.AIM,
+            context={"unit": unit.id, "initiative": unit.initiative},
         )
         yield from spend_initiative(ctx, unit, ticks, why=f"aiming for {ticks} ticks (瞄准)")
         unit.aim_bonus = ticks // 2

@@ -19,6 +19,7 @@ from typing import Any
 from wargamekit import Outcome, YesNo
 from wargamekit.sequencing import PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
+from . import kinds
 from .battle_groups import disband
 from .combat_actions import active_step
 from .initiative import (
@@ -171,6 +172,8 @@ def _order_ties(ctx: Context, actors: tuple[str, ...], tick: int) -> Generator[A
             side=unit.side,
             prompt=f"{unit.name} acts at tick {tick} together with {others}: let them go first?",
             rule=RULE_SIMULTANEOUS,
+            kind=kinds.YIELD_TICK,
+            context={"unit": uid, "tick": tick, "with": [o for o in actors if o != uid]},
         )
         (yielding if gives else eager).append(uid)
     order: list[str] = []

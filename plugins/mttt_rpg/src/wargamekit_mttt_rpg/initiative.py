@@ -13,6 +13,7 @@ from typing import Any
 from wargamekit import Choose
 from wargamekit.dice import Dice
 
+from . import kinds
 from .state import Combatant, Context, Scene
 
 __all__ = [
@@ -132,6 +133,9 @@ def spend_initiative(ctx: Context, unit: Combatant, cost: int, *, why: str) -> G
         [None, *candidates],
         rule=RULE_BREAK,
         label=lambda c: "nobody" if c is None else f"{c.name} (+5 initiative)",
+        kind=kinds.BREAK_BONUS,
+        context={"unit": unit.id},
+        data=lambda c: {"unit": None if c is None else c.id},
     )
     if pick is not None:
         unit.crashed_by = pick.id

@@ -18,13 +18,15 @@ windows poll nobody; mandatory turn responses (轮响应) still resolve.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from attrs import frozen
 
 from wargamekit import ChooseSubset, Option, Response
+from wargamekit.interrupts import Offers, TimingPoint
 
+from . import kinds
 from .initiative import change_initiative
 from .sheets import Effect
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
@@ -103,8 +105,10 @@ def make_response(
     key: Any = None,
     countering: int | None = None,
     countering_name: str = "",
+    at: Mapping[str, Any] | None = None,
 ) -> Response:
-    """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves."""
+    """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves; ``at``:
+    where it is offered (see :func:`offers`), added to its data."""
     scene: Scene = ctx.state
     scene.next_item += 1
     item_id = scene.next_item
@@ -162,12 +166,14 @@ def make_response(
         key=key,
         data={
             "id": item_id,
+            "name": name,
             "caster": caster_id,
             "pool": pool,
             "cost": cost,
             "effect": effect.kind,
             "target": target_id,
             "amount": effect.amount,
+            **(at or {}),
         },
     )
 
@@ -225,13 +231,16 @@ def apply_effect(
         yield from apply_withering(ctx, caster, target, effect.amount, spell=True)
 
 
-def offers(ctx: Context, timing: Timing) -> Any:
-    """The offers function of a window at ``timing``."""
+def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
+    """The offers function of a window at ``timing`` (opened as the core's timing point
+    ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
+    name) and ``resolution`` (true at the resolution point of an item inside that window)."""
 
-    def offer(side: str, point: Any) -> list[Response]:
+    def offer(side: str, point: TimingPoint) -> list[Response]:
         scene: Scene = ctx.state
         out: list[Response] = []
         top = point.top
+        at = {"timing": timing.name, "resolution": point.timing != opening}
         for unit in scene:
             if unit.side != side or not unit.fighting or unit.kind != "character":
                 continue
@@ -255,14 +264,15 @@ def offers(ctx: Context, timing: Timing) -> Any:
                             countering=top.data["id"],
                             countering_name=top.name,
                             key=("counter", top.data["id"], unit.id),
+                            at=at,
                         )
                     )
                     continue
                 for target in _targets(scene, unit, spell.effect, None):
                     out.append(
-                        make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
+                        make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target, at=at)
                     )
-            out.extend(_instant_actions(ctx, unit, timing))
+            out.extend(_instant_actions(ctx, unit, at))
         return out
 
     return offer
@@ -270,7 +280,7 @@ def offers(ctx: Context, timing: Timing) -> Any:
 
 def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:
     scene: Scene = ctx.state
-    out = []
+    out: list[Response] = []
     if not timing.triggers:
         return out
     for trig in unit.sheet.triggers:
@@ -310,9 +320,8 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
     return out
 
 
-def _instant_actions(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:
+def _instant_actions(ctx: Context, unit: Combatant, at: Mapping[str, Any]) -> list[Response]:
     from .movement import rush_response
-    from .soul import convert
 
     scene: Scene = ctx.state
     out = []
@@ -326,7 +335,7 @@ def _instant_actions(ctx: Context, unit: Combatant, timing: Timing) -> list[Resp
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
-            out.append(rush_response(ctx, unit, enemy, key=("rush", scene.round, unit.id, enemy.id)))
+            out.append(rush_response(ctx, unit, enemy, key=("rush", scene.round, unit.id, enemy.id), at=at))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
@@ -336,13 +345,19 @@ def _instant_actions(ctx: Context, unit: Combatant, timing: Timing) -> list[Resp
                 Response(
                     name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
                     controller=unit.side,
-                    resolve=lambda uid=uid, name=name, jade=jade: convert(
-                        ctx, ctx.state.unit(uid), name, jade
-                    ),
+                    resolve=_burning(ctx, uid, name, jade),
                     key=("convert", uid, name),
+                    data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
                 )
             )
     return out
+
+
+def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
+    """What the second stage of burning ``name`` does when it resolves (see :func:`.soul.convert`)."""
+    from .soul import convert
+
+    return lambda: convert(ctx, ctx.state.unit(uid), name, jade)
 
 
 def open_window(
@@ -377,7 +392,12 @@ def open_window(
     if timing.triggers and ctx.interrupts.enabled:
         yield from _answer_triggers(ctx, timing, order, shown)
     resolved = yield from ctx.interrupts.window(
-        shown, order, offers(ctx, timing), rule=RULE_INTERRUPT, floor=depth if floor is None else floor
+        shown,
+        order,
+        offers(ctx, timing, shown),
+        rule=RULE_INTERRUPT,
+        floor=depth if floor is None else floor,
+        kind=kinds.RESPOND,
     )
     return resolved
 
@@ -398,15 +418,29 @@ def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str)
         ]
         if not mine:
             continue
+        casters = sorted({(r.data["caster"], r.data["pool"]) for r in mine})
         picks = yield ChooseSubset(
             side=side,
             prompt=f"{shown}: answer which triggered effects (战时触发效果)?",
-            options=tuple(Option(r, r.name) for r in mine),
+            options=tuple(Option(r, r.name, data=r.data) for r in mine),
             constraint=lambda picks: _unaffordable(ctx, picks),
             rule=RULE_INTERRUPT,
+            kind=kinds.TRIGGERS,
+            context={
+                "timing": timing.name,
+                "triggers": timing.triggers,
+                "active": timing.active,
+                "subject": timing.subject,
+                "source": timing.source,
+                # what each caster's pool still pays for: the picks together may cost no more
+                "mana": [
+                    {"caster": c, "pool": p, "available": _mana(scene.unit(c), p) - _committed(ctx, scene.unit(c), p)}
+                    for c, p in casters
+                ],
+            },
         )
         chosen.extend(picks)
-    yield from ctx.interrupts.push_triggered(chosen, order, rule=RULE_INTERRUPT)
+    yield from ctx.interrupts.push_triggered(chosen, order, rule=RULE_INTERRUPT, kind=kinds.TRIGGER_ORDER)
 
 
 def _unaffordable(ctx: Context, picks: tuple[Response, ...]) -> str | None:
@@ -439,5 +473,7 @@ def turn_responses(ctx: Context, unit: Combatant) -> Generator[Any, Any, None]:
     ]
     floor = len(ctx.interrupts.items)
     if mandatory:
-        yield from ctx.interrupts.push_triggered(mandatory, [unit.side], rule=RULE_TURN_RESPONSES)
+        yield from ctx.interrupts.push_triggered(
+            mandatory, [unit.side], rule=RULE_TURN_RESPONSES, kind=kinds.TURN_RESPONSE_ORDER
+        )
     yield from open_window(ctx, "turn responses", active=unit.id, trigger="turn_start", floor=floor)

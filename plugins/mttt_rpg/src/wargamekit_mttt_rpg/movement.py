@@ -10,7 +10,7 @@ provisional). Withdraw (逃脱) is an extended agility pool roll.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from typing import Any
 
 from attrs import frozen
@@ -18,6 +18,7 @@ from attrs import frozen
 from wargamekit import ChooseSubset, Option, Response
 from wargamekit.dice import Dice
 
+from . import kinds
 from .battle_groups import character_pool_check
 from .initiative import spend_initiative
 from .ranges import ASTRONOMICAL, GEOGRAPHIC, SIGHT, band_name
@@ -154,9 +155,12 @@ def move(ctx: Context, mover: Combatant, other: Combatant, delta: int) -> Genera
         yield from spend_initiative(ctx, mover, 1, why="difficult terrain (防御工事)")
 
 
-def rush_response(ctx: Context, unit: Combatant, enemy: Combatant, *, key: Any) -> Response:
+def rush_response(
+    ctx: Context, unit: Combatant, enemy: Combatant, *, key: Any, at: Mapping[str, Any] | None = None
+) -> Response:
     """The rush (跟步) instant action as a stack item: an agility contest; if won, the rusher
-    follows every move ``enemy`` makes away from her this round."""
+    follows every move ``enemy`` makes away from her this round. ``at``: where it is offered
+    (added to its data)."""
     uid, eid = unit.id, enemy.id
 
     def legal() -> str | None:
@@ -196,6 +200,7 @@ def rush_response(ctx: Context, unit: Combatant, enemy: Combatant, *, key: Any) 
         resolve=resolve,
         is_legal=legal,
         key=key,
+        data={"action": "rush", "unit": uid, "target": eid, **(at or {})},
     )
 
 
@@ -212,8 +217,10 @@ def disengage(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
         stoppers = yield ChooseSubset(
             side="foes" if unit.side == "heroes" else "heroes",
             prompt=f"{unit.name} disengages: which of your combatants try to stop her?",
-            options=tuple(Option(e, e.name) for e in near),
+            options=tuple(Option(e, e.name, data={"unit": e.id}) for e in near),
             rule=RULE_DISENGAGE,
+            kind=kinds.STOP_DISENGAGE,
+            context={"unit": unit.id},
         )
     won = True
     for enemy in stoppers:

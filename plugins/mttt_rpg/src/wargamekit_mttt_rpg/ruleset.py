@@ -20,7 +20,7 @@ class MtttRpg(Ruleset):
     attacks, range bands, mana pools, the interrupt phase, battle groups, strategic warfare."""
 
     name = "mttt_rpg"
-    version = "1.0"
+    version = "1.1"
     description = "MTTT RPG combat scene: initiative, withering/decisive attacks, interrupts, battle groups"
     sides = ("heroes", "foes")
     scenario_type = MtttScenario

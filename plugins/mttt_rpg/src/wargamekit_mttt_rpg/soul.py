@@ -16,6 +16,7 @@ from typing import Any
 from wargamekit import Choose, ChooseNumber, YesNo
 from wargamekit.dice import PoolRoll
 
+from . import kinds
 from .sheets import MENTAL, PHYSICAL
 from .state import Combatant, Context, Scene
 
@@ -79,6 +80,8 @@ def offer_disability(ctx: Context, unit: Combatant, damage: int) -> Generator[An
         prompt=f"{unit.name} is about to lose {damage} HP (at {unit.hp}). Take a soul disability instead "
         "(once per story; you still lose 2 HP, never below 1)?",
         rule=RULE_DISABILITY,
+        kind=kinds.DISABILITY,
+        context={"unit": unit.id, "damage": damage, "hp": unit.hp},
     )
     if not take:
         return False
@@ -94,12 +97,24 @@ def offer_disability(ctx: Context, unit: Combatant, damage: int) -> Generator[An
     )
     if tier >= 1:
         attr = yield Choose.of(
-            "foes", f"GM: which physical attribute of {unit.name} takes −5?", PHYSICAL, rule=RULE_DISABILITY
+            "foes",
+            f"GM: which physical attribute of {unit.name} takes −5?",
+            PHYSICAL,
+            rule=RULE_DISABILITY,
+            kind=kinds.DISABILITY_ATTRIBUTE,
+            context={"unit": unit.id, "tier": tier, "attributes": "physical"},
+            data=lambda a: {"attribute": a},
         )
         unit.attribute_penalties[attr] = unit.attribute_penalties.get(attr, 0) + DISABILITY_PENALTY
     if tier >= 2:
         attr = yield Choose.of(
-            "foes", f"GM: which mental attribute of {unit.name} takes −5?", MENTAL, rule=RULE_DISABILITY
+            "foes",
+            f"GM: which mental attribute of {unit.name} takes −5?",
+            MENTAL,
+            rule=RULE_DISABILITY,
+            kind=kinds.DISABILITY_ATTRIBUTE,
+            context={"unit": unit.id, "tier": tier, "attributes": "mental"},
+            data=lambda a: {"attribute": a},
         )
         unit.attribute_penalties[attr] = unit.attribute_penalties.get(attr, 0) + DISABILITY_PENALTY
     if unit.disability_negated >= 9:
@@ -158,9 +173,10 @@ def _burn(ctx: Context, unit: Combatant, boost: int, text: str) -> None:
 
 
 def _ask_boost(
-    ctx: Context, unit: Combatant, top: int, question: str, text: Any
+    ctx: Context, unit: Combatant, top: int, question: str, text: Any, *, what: str, into: str, face: int | None = None
 ) -> Generator[Any, Any, int]:
-    """Ask for a boost of 0..``top`` and burn its arithmetic-series cost."""
+    """Ask for a boost of 0..``top`` and burn its arithmetic-series cost; ``into``: ``"die"``
+    (the natural die showing ``face``) or ``"bonus"`` (the +x of a dX+x roll)."""
     if top <= 0:
         return 0
     boost = yield ChooseNumber(
@@ -170,6 +186,8 @@ def _ask_boost(
         rule=RULE_JADE,
         low=0,
         high=top,
+        kind=kinds.JADE_BOOST,
+        context={"unit": unit.id, "what": what, "into": into, "face": face, "points": _available(unit)},
     )
     if boost:
         _burn(ctx, unit, boost, text(boost))
@@ -199,7 +217,14 @@ def _boost_one(
         return 0, 0
     top = max_die_boost(face=face, sides=sides, points=_available(unit))
     die = yield from _ask_boost(
-        ctx, unit, top, f"raise the {what} die from {face}?", lambda k: f"{what} die {face} -> {face + k}"
+        ctx,
+        unit,
+        top,
+        f"raise the {what} die from {face}?",
+        lambda k: f"{what} die {face} -> {face + k}",
+        what=what,
+        into="die",
+        face=face,
     )
     extra = 0
     if bonus:
@@ -209,6 +234,8 @@ def _boost_one(
             max_boost(_available(unit)),
             f"put points into the +x of the {what} (dX+x: no cap but your points)?",
             lambda k: f"{what} bonus +{k}",
+            what=what,
+            into="bonus",
         )
     return die, extra
 
@@ -237,6 +264,8 @@ def offer_dice_boost(
         prompt=f"{unit.name}: burn soul jade on the {what} (d{sides} [{shown}])? "
         f"({_available(unit)} points available)",
         rule=RULE_JADE,
+        kind=kinds.BURN_JADE,
+        context={"unit": unit.id, "what": what, "sides": sides, "faces": faces, "points": _available(unit)},
     )
     if not burn:
         return faces, 0
@@ -248,6 +277,9 @@ def offer_dice_boost(
             top,
             f"raise {what} die {i + 1} of {len(faces)} from {face}?",
             lambda k, i=i, face=face: f"{what} die {i + 1} {face} -> {face + k}",
+            what=what,
+            into="die",
+            face=face,
         )
     extra = 0
     if bonus:
@@ -257,6 +289,8 @@ def offer_dice_boost(
             max_boost(_available(unit)),
             f"put points into the +x of the {what} (dX+x: no cap but your points)?",
             lambda k: f"{what} bonus +{k}",
+            what=what,
+            into="bonus",
         )
     return faces, extra
 

@@ -22,6 +22,7 @@ from attrs import frozen
 from wargamekit import Choose
 from wargamekit.dice import Dice
 
+from . import kinds
 from .ranges import LONG
 from .resources import pool_rating
 from .soul import offer_pool_boost
@@ -123,6 +124,9 @@ def strategic_warfare(ctx: Context, generals: dict[str, str]) -> Generator[Any, 
             list(TACTICS),
             rule=RULE_WARFARE,
             label=lambda k: f"{TACTICS[k].name} (threshold {TACTICS[k].threshold}): {TACTICS[k].effect}",
+            kind=kinds.TACTIC,
+            context={"general": generals[side]},
+            data=lambda k: {"tactic": k, "threshold": TACTICS[k].threshold},
         )
     pools = {
         s: pool_rating(scene.unit(generals[s]).attribute("intelligence"))
