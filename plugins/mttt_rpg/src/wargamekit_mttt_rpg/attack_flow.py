@@ -16,6 +16,7 @@ from .attack import (
     DECISIVE,
     WITHERING,
     AttackProfile,
+    DefenseProfile,
     clash_outcome,
     decisive_damage,
     decisive_pool,
@@ -25,6 +26,7 @@ from .attack import (
 from .damage import apply_decisive, apply_decisive_miss, apply_withering
 from .defense import attack_profile, defense_modes, defense_profile
 from .interrupt_phase import open_window
+from .sheets import Weapon
 from .soul import offer_boost, offer_dice_boost
 from .state import ROUTED, Combatant, Context, Scene
 
@@ -202,7 +204,7 @@ def _declare_defense(
 
 def _defend(
     ctx: Context, defender: Combatant, attacker: Combatant, ranged: bool, mode: str, charge: int
-) -> Generator[Any, Any, tuple[int, Any]]:
+) -> Generator[Any, Any, tuple[int, DefenseProfile]]:
     """The defense total for a declared defense: the static value, or the active d20 roll."""
     scene: Scene = ctx.state
     profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=charge)
@@ -218,9 +220,9 @@ def strike(
     attacker: Combatant,
     target: Combatant,
     kind: str,
-    atk: Any,
+    atk: AttackProfile,
     total: int,
-    weapon: Any,
+    weapon: Weapon,
     declared: tuple[str, int] = ("passive", 0),
 ) -> Generator[Any, Any, None]:
     """Resolve one attack total against one target (whose defense was ``declared`` before the
