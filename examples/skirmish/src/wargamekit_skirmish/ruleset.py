@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 import attrs
@@ -50,7 +51,7 @@ class Skirmish(Ruleset):
         state = ctx.state
         first = ctx.scenario.first
         # 3.1 The side moving first alternates every turn.
-        turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
+        turns: PlayerTurns[str] = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
         def game_turn(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
@@ -59,7 +60,7 @@ class Skirmish(Ruleset):
             for unit in state.alive():
                 unit.spent = False
             # 3.2 Sides alternate activating one unit each until all have acted.
-            impulses = AlternatingImpulses(turns.order(state.turn),
+            impulses: AlternatingImpulses[str] = AlternatingImpulses(turns.order(state.turn),
                                            can_act=lambda side: any(not u.spent for u in state.alive(side)))
 
             def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
@@ -123,7 +124,7 @@ class Skirmish(Ruleset):
                 shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
-                                        resolve=lambda u=unit, s=shot: self.shoot(ctx, u, mover, s),
+                                        resolve=partial(self.shoot, ctx, unit, mover, shot),
                                         is_legal=lambda: None if mover.alive else f"{mover.name} is gone",
                                         key=(state.turn, unit.name),
                                         data={"firer": unit.name, "target": mover.name}))
