@@ -146,7 +146,7 @@ def installed_plugins() -> list[InstalledPlugin]:
         try:
             plugin = entry.load()
         except Exception as exc:  # any failure of third-party code
-            errors.append(PluginLoadError(entry.name, entry.value, f"{type(exc).__name__}: {exc}"))
+            errors.append(PluginLoadError(entry.name, entry.value, _one_line(f"{type(exc).__name__}: {exc}")))
             continue
         dist = getattr(entry, "dist", None)
         found.append(
@@ -184,8 +184,13 @@ class _Retry(Exception):
         self.error = error
 
 
+def _one_line(text: str) -> str:
+    # pluggy's messages span lines; a report is one line per plugin.
+    return "; ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+
+
 def _validation_message(exc: pluggy.PluginValidationError) -> str:
-    return f"PluginValidationError: {exc}"
+    return _one_line(f"PluginValidationError: {exc}")
 
 
 def _build(
@@ -209,7 +214,7 @@ def _build(
         # A hook registered before its ruleset published the spec, checked only now.
         raise _Retry(pm.get_name(exc.plugin) or "?", _validation_message(exc)) from None
     except Exception as exc:
-        raise _Retry(_blame_add_hookspecs(pm), f"wargamekit_add_hookspecs failed: {type(exc).__name__}: {exc}") from None
+        raise _Retry(_blame_add_hookspecs(pm), _one_line(f"wargamekit_add_hookspecs failed: {type(exc).__name__}: {exc}")) from None
     return pm
 
 
