@@ -12,7 +12,6 @@ import attrs
 import pytest
 from click.testing import CliRunner
 from rulesets import DiceRace
-from wargamekit_skirmish import Skirmish
 
 import wargamekit.cli as cli
 import wargamekit.plugins as plugins
@@ -22,6 +21,7 @@ from wargamekit.hookspecs import ObservedGame
 from wargamekit.players import bot_seed
 from wargamekit.plugins import addons_in_effect, rulesets_of
 from wargamekit.saves import AddonRecord
+from wargamekit_skirmish import Skirmish
 
 
 class Marksman:
