@@ -341,10 +341,13 @@ def _alternatives(decision: Decision, cap: int) -> list[Answer]:
     """Up to ``cap`` distinct legal answers to ``decision``, deterministic."""
     if isinstance(decision, YesNo):
         return [False, True]
+    numbers: list[Answer]
     if isinstance(decision, ChooseNumber):
-        return list(range(decision.low, decision.high + 1))[:cap]
+        numbers = list(range(decision.low, decision.high + 1))
+        return numbers[:cap]
     if isinstance(decision, Choose):
-        return list(range(len(decision.options)))[:cap]
+        numbers = list(range(len(decision.options)))
+        return numbers[:cap]
     found: list[Answer] = []
     rng = np.random.default_rng(0)
     for _ in range(cap * 10):
