@@ -380,3 +380,12 @@ def test_observer_records_follow_undo():
     game.undo(1)
     game.answer(0)
     assert told[-1].log == tuple(game.log)
+
+
+def test_play_with_an_add_on_that_is_not_installed_is_one_error_line(broken_entry_points):
+    """`--addon` with a name no entry point has: one error line listing the installed add-ons."""
+    result = CliRunner().invoke(cli.cli, ["play", "skirmish", "--seed", "1", "--quiet", "--addon", "marksmen"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "error: no add-on named 'marksmen' is installed (installed add-ons: misspelt, wrong)"
+    )
