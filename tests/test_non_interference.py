@@ -47,7 +47,8 @@ def test_a_declared_reveal_is_not_a_leak():
 
 def test_check_ruleset_runs_it_when_asked():
     """check_ruleset(non_interference=True) fails on a leaky ruleset and passes an honest one."""
-    check_ruleset(Loadout(), games=2, non_interference=True)
+    assert check_ruleset(Loadout(), games=2, non_interference=True).non_interference_pairs > 0
+    assert check_ruleset(Loadout(), games=2).non_interference_pairs == 0
     with pytest.raises(AssertionError, match="a's view depends on a secret of b"):
         check_ruleset(Loadout("option data"), games=2, non_interference=True)
 

@@ -60,11 +60,15 @@ __all__ = [
 
 @frozen
 class ConformanceReport:
-    """What :func:`check_ruleset` played: games, decisions, and outcomes by winner."""
+    """What :func:`check_ruleset` played: games, decisions, and outcomes by winner; and how
+    many pairs of alternatives the non-interference check compared (0 when it was off, or
+    when the games had no secret decision or roll to fork — assert it is positive in a
+    ruleset with hidden information)."""
 
     games: int
     decisions: int
     winners: dict[str | None, int]
+    non_interference_pairs: int = 0
 
 
 def play_random_game(
@@ -252,12 +256,13 @@ def check_ruleset(
             forked.undo(1)
             forked.answer(last)
             assert forked.log_text() == text, f"{ruleset.name}: undo+redo differs (seed {game_seed})"
+    pairs = 0
     if non_interference:
-        check_non_interference(
+        pairs = check_non_interference(
             ruleset, scenario, seeds=range(seed, seed + min(games, 2)), options=options,
             reveals=reveals, max_decisions=max_decisions,
         )
-    return ConformanceReport(games=games, decisions=decisions, winners=winners)
+    return ConformanceReport(games=games, decisions=decisions, winners=winners, non_interference_pairs=pairs)
 
 
 # -- non-interference: what one side sees does not depend on another side's secrets -------------
