@@ -391,13 +391,18 @@ class _Observation:
         return self.game.ruleset.render_svg(self.game.state, self.side) or ""
 
 
+#: Events that show what they show by their nature: a public choice (the ruleset made it
+#: public) and the end of the game (the outcome is public).
+_ALWAYS_REVEALS = frozenset({"choice", "end"})
+
+
 def _observe(game: Game, side: str, since: int, reveals: Collection[str], render: bool) -> _Observation:
     """Side ``side``'s view of ``game``: its view state, its log, its pending decision and
     its picture; and the events of declared reveal kinds (or public choices) since ``since``."""
     ruleset = game.ruleset
     log = [e for e in game.log if e.visible_to(side)]
     revealed = tuple(
-        e.to_json() for e in game.log[since:] if e.visible_to(side) and (e.kind in reveals or e.kind == "choice")
+        e.to_json() for e in game.log[since:] if e.visible_to(side) and (e.kind in reveals or e.kind in _ALWAYS_REVEALS)
     )
     decision = game.pending if game.pending is not None and game.pending.side == side else None
     parts: list[tuple[str, Any]] = [
@@ -440,7 +445,7 @@ def check_non_interference(
     kind, context and option data, and ``render_svg(state, A)`` where the ruleset draws one.
 
     A secret may come out by the rules: an event whose kind is in ``reveals`` (the unit that
-    moves into sight), or a public choice that follows. Forks are grouped by what such events
+    moves into sight), a public choice that follows, or the end of the game. Forks are grouped by what such events
     showed A; within a group, A's view must be identical — otherwise the secret leaked, and
     the message names the seed, the moment, the sides and the part of the view that differs.
 
