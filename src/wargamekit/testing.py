@@ -449,6 +449,12 @@ def check_non_interference(
     showed A; within a group, A's view must be identical — otherwise the secret leaked, and
     the message names the seed, the moment, the sides and the part of the view that differs.
 
+    Only secrets made during play can be forked. A secret that is data of the scenario (a
+    preset loadout, the identity of a face-down piece in the order of battle) has no
+    alternative here: the ruleset's ``view`` must redact it and its own tests must show that.
+    A ruleset that marks nothing secret gives 0 pairs (the check then proves nothing; assert
+    the count in the ruleset's tests).
+
     Returns:
         The number of alternative pairs compared.
 
