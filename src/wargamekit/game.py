@@ -534,7 +534,9 @@ class Game:
                 ruleset.scenario_data(save.scenario_name)
             except UnknownScenarioError as exc:
                 raise SaveError(f"$.scenario_name: {exc}") from None
-        manager = _saved_plugin_manager(save) if isinstance(plugin_manager, str) else plugin_manager
+        if isinstance(plugin_manager, str) and plugin_manager != "saved":
+            raise TypeError(f"plugin_manager: expected 'saved', a plugin manager or None, got {plugin_manager!r}")
+        manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
         _check_addons(save, manager)
         try:
             game = cls._prepare(
