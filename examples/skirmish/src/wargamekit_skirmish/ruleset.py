@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 import attrs
@@ -50,7 +51,7 @@ class Skirmish(Ruleset):
         state = ctx.state
         first = ctx.scenario.first
         # 3.1 The side moving first alternates every turn.
-        turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
+        turns: PlayerTurns[str] = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
         def game_turn(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
@@ -59,7 +60,7 @@ class Skirmish(Ruleset):
             for unit in state.alive():
                 unit.spent = False
             # 3.2 Sides alternate activating one unit each until all have acted.
-            impulses = AlternatingImpulses(turns.order(state.turn),
+            impulses: AlternatingImpulses[str] = AlternatingImpulses(turns.order(state.turn),
                                            can_act=lambda side: any(not u.spent for u in state.alive(side)))
 
             def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
@@ -94,8 +95,10 @@ class Skirmish(Ruleset):
             seen = seen or fire.visible(state, unit, ctx.other_side(side))
             ctx.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
                       unit=unit.name, to=hex_label(where))
+        # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
+        hidden = not fire.visible(state, unit, ctx.other_side(side))
         facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True,
+                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=hidden,
                                  kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
         unit.facing = facing
         if ctx.options["reaction_fire"]:
@@ -103,8 +106,10 @@ class Skirmish(Ruleset):
                                              self._reactions(ctx, unit), rule=REACT, kind=KIND_REACT)
         if unit.alive:
             shots = fire.targets(state, unit)
+            # A hidden unit holding fire stays hidden (its shot, if it fires, is public).
+            hidden = not fire.visible(state, unit, ctx.other_side(side))
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
-                                     label=lambda t: "hold fire" if t is None else t,
+                                     label=lambda t: "hold fire" if t is None else t, secret=hidden,
                                      kind=KIND_FIRE, context={"unit": unit.name},
                                      data=lambda t: {"hold": True} if t is None else {"target": t})
             if target is not None:
@@ -123,7 +128,7 @@ class Skirmish(Ruleset):
                 shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
-                                        resolve=lambda u=unit, s=shot: self.shoot(ctx, u, mover, s),
+                                        resolve=partial(self.shoot, ctx, unit, mover, shot),
                                         is_legal=lambda: None if mover.alive else f"{mover.name} is gone",
                                         key=(state.turn, unit.name),
                                         data={"firer": unit.name, "target": mover.name}))
@@ -152,6 +157,8 @@ class Skirmish(Ruleset):
         seen = copy.deepcopy(state)
         if side is not None:
             seen.units = {n: u for n, u in seen.units.items() if fire.visible(seen, u, side)}
+            if seen.active is not None and seen.active not in seen.units:
+                seen.active = None  # which hidden unit is acting is hidden too
         return seen
 
     def check_invariants(self, state: SkirmishState) -> None:
