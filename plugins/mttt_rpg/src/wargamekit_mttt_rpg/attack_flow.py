@@ -252,16 +252,18 @@ def strike(
             if kind == DECISIVE:
                 yield from apply_decisive_miss(ctx, attacker)
             return
-        victim = yield Choose.of(
+        # Options hold unit ids, never the live combatants.
+        struck = yield Choose.of(
             attacker.side,
             f"the attack beats {guard.name}'s guard ({total} vs {gtotal}): strike whom?",
-            [guard, target],
+            [guard.id, target.id],
             rule=RULE_GUARD,
-            label=lambda u: f"strike the protector {u.name}" if u is guard else f"carry on against {u.name}",
+            label=lambda uid: f"strike the protector {guard.name}" if uid == guard.id else f"carry on against {target.name}",
             kind=kinds.GUARD_STRIKE,
             context={"unit": attacker.id, "protector": guard.id, "target": target.id, "total": total, "guard": gtotal},
-            data=lambda u: {"unit": u.id, "protector": u is guard},
+            data=lambda uid: {"unit": uid, "protector": uid == guard.id},
         )
+        victim = guard if struck == guard.id else target
         if victim is target and kind == DECISIVE:
             malus = gtotal // 2  # 1 initiative of damage lost per 2 of the guard's defense
     if victim is guard:

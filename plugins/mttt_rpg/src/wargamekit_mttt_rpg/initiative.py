@@ -126,20 +126,20 @@ def spend_initiative(ctx: Context, unit: Combatant, cost: int, *, why: str) -> G
     candidates = [e for e in scene.enemies(unit, include_inert=False) if scene.distance(e.id, unit.id) <= 6]
     if not candidates:
         return
-    pick = yield Choose.of(
+    picked = yield Choose.of(  # options hold unit ids, never the live combatants
         "foes",
         f"GM: {unit.name} crashed through her own action. Which opponent most directly forced it "
         "and gains the break bonus?",
-        [None, *candidates],
+        [None, *(c.id for c in candidates)],
         rule=RULE_BREAK,
-        label=lambda c: "nobody" if c is None else f"{c.name} (+5 initiative)",
+        label=lambda uid: "nobody" if uid is None else f"{scene.unit(uid).name} (+5 initiative)",
         kind=kinds.BREAK_BONUS,
         context={"unit": unit.id},
-        data=lambda c: {"unit": None if c is None else c.id},
+        data=lambda uid: {"unit": uid},
     )
-    if pick is not None:
-        unit.crashed_by = pick.id
-        award_break(ctx, pick, unit)
+    if picked is not None:
+        unit.crashed_by = picked
+        award_break(ctx, scene.unit(picked), unit)
 
 
 def award_break(ctx: Context, attacker: Combatant, target: Combatant) -> bool:

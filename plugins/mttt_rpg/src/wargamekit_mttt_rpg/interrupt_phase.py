@@ -419,11 +419,13 @@ def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str)
         if not mine:
             continue
         casters = sorted({(r.data["caster"], r.data["pool"]) for r in mine})
+        # The options' values are plain indices into ``mine``: a response closes over the
+        # live game, and a player must not reach it.
         picks = yield ChooseSubset(
             side=side,
             prompt=f"{shown}: answer which triggered effects (战时触发效果)?",
-            options=tuple(Option(r, r.name, data=r.data) for r in mine),
-            constraint=lambda picks: _unaffordable(ctx, picks),
+            options=tuple(Option(i, r.name, data=r.data) for i, r in enumerate(mine)),
+            constraint=_payable(ctx, mine),
             rule=RULE_INTERRUPT,
             kind=kinds.TRIGGERS,
             context={
@@ -439,8 +441,14 @@ def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str)
                 ],
             },
         )
-        chosen.extend(picks)
+        chosen.extend(mine[i] for i in picks)
     yield from ctx.interrupts.push_triggered(chosen, order, rule=RULE_INTERRUPT, kind=kinds.TRIGGER_ORDER)
+
+
+def _payable(ctx: Context, offered: list[Response]) -> Callable[[tuple[Any, ...]], str | None]:
+    """The constraint of a choice among ``offered`` triggered effects (by index): why the
+    picks cannot all be paid for together, or ``None``."""
+    return lambda picks: _unaffordable(ctx, tuple(offered[i] for i in picks))
 
 
 def _unaffordable(ctx: Context, picks: tuple[Response, ...]) -> str | None:

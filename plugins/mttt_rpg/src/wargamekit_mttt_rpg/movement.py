@@ -214,14 +214,16 @@ def disengage(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
     ]
     stoppers: tuple[Combatant, ...] = ()
     if near:
-        stoppers = yield ChooseSubset(
+        # Options hold unit ids, never the live combatants.
+        ids = yield ChooseSubset(
             side="foes" if unit.side == "heroes" else "heroes",
             prompt=f"{unit.name} disengages: which of your combatants try to stop her?",
-            options=tuple(Option(e, e.name, data={"unit": e.id}) for e in near),
+            options=tuple(Option(e.id, e.name, data={"unit": e.id}) for e in near),
             rule=RULE_DISENGAGE,
             kind=kinds.STOP_DISENGAGE,
             context={"unit": unit.id},
         )
+        stoppers = tuple(scene.unit(uid) for uid in ids)
     won = True
     for enemy in stoppers:
         result = yield from contest_roll(
