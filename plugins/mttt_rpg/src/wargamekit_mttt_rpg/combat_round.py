@@ -9,6 +9,12 @@
   timing point.
 * Phase 3, settle mana (结算法力): leftover MP lapses; crash counts advance; the next round's
   order follows from the initiatives.
+
+The rounds are a core :class:`~wargamekit.sequencing.PhaseCycle` of :data:`ROUND_PHASES`, run by
+:func:`~wargamekit.sequencing.play_turns` with the phases as a
+:func:`~wargamekit.sequencing.by_phase` table; phase 2 is ``play_turns`` on the
+``InitiativeTrack`` (:func:`action_round`). The scene ends as soon as :func:`victory` finds a
+winner after a turn, or when the round limit is reached.
 """
 
 from __future__ import annotations
