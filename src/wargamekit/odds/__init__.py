@@ -20,21 +20,35 @@ convolution.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from math import comb
+from math import comb, lcm, prod
+from time import perf_counter
 from typing import Any, TypeVar
 
 import numpy as np
 from attrs import define, field, frozen
 
-from .dice import D6, Dice, Die, _pool_face_classes
+from ..dice import D6, Dice, Die, PoolRoll, _pool_classes, _pool_face_classes
+from ._engine import (
+    BranchLimitError,
+    ImpureProcedureError,
+    RandomValue,
+    World,
+    _apply,
+    _LeafTable,
+    _Node,
+    _tuple_of,
+)
 
 __all__ = [
     "BranchLimitError",
     "DiceSum",
     "compare",
     "EnumeratingDice",
+    "ImpureProcedureError",
+    "RandomValue",
     "SumDistribution",
     "distribution",
     "expectation",
@@ -45,39 +59,99 @@ __all__ = [
 T = TypeVar("T", bound=Hashable)
 
 DEFAULT_BRANCH_LIMIT = 1_000_000
+#: after this many seconds, a procedure projected to exceed its branch limit is refused
+PROJECTION_AFTER_S = 1.0
+
+_DIE_TABLES: dict[Die, _LeafTable] = {}
+_POOL_TABLES: dict[tuple[int, int, int | None], tuple[_LeafTable, int, int | None]] = {}
 
 
-class BranchLimitError(RuntimeError):
-    """Enumeration was stopped because the procedure has more branches than allowed."""
+def _die_table(die: Die) -> _LeafTable:
+    table = _DIE_TABLES.get(die)
+    if table is None:
+        faces = die.faces
+        table = _DIE_TABLES[die] = _LeafTable(faces, [1] * len(faces))
+    return table
+
+
+def _pool_table(n: int, target: int, double_at: int | None) -> _LeafTable:
+    """The faces of an ``n``-die pool as a multiset of face classes (sorted representative
+    faces), weighted by the number of ways of rolling each: 66 rows for 10 dice."""
+    key = (n, target, double_at)
+    table = _POOL_TABLES.get(key)
+    if table is None:
+        faces = _pool_face_classes(target, double_at)
+        values, weights = [], []
+        for counts in _compositions(n, len(faces)):
+            weight, left = 1, n
+            for (_face, ways), k in zip(faces, counts, strict=True):
+                weight *= comb(left, k) * ways**k
+                left -= k
+            values.append(sum(((face,) * k for (face, _ways), k in zip(faces, counts, strict=True)), ()))
+            weights.append(weight)
+        table = _POOL_TABLES[key] = _LeafTable(values, weights)
+    return table
 
 
 @define
 class EnumeratingDice(Dice):
-    """A dice service that follows a forced path of draw indices, recording the alternatives.
+    """The dice service :func:`distribution` runs a procedure with; a user rarely builds one.
 
-    Used by :func:`distribution`; a user rarely builds one directly.
+    In lazy mode (the default) every face is a :class:`RandomValue`; with ``lazy=False`` every
+    face is a plain ``int`` and each die drawn is a branch (the procedure is re-run for every
+    combination of faces). Either way ``path`` forces the alternative taken at each branch point
+    (depth-first order) and :attr:`trail` records ``(index taken, alternatives)`` for each. Draws
+    are not recorded as :class:`~wargamekit.dice.Roll` objects (``rolls`` stays empty).
     """
 
     path: list[int] = field(factory=list)
-    #: for each draw on the current run: (chosen index, weights)
-    trail: list[tuple[int, Sequence[int]]] = field(factory=list, init=False)
+    lazy: bool = field(default=True, kw_only=True)
+    branch_limit: int = field(default=DEFAULT_BRANCH_LIMIT, kw_only=True)
+    name: str = field(default="procedure", kw_only=True)
+    world: World = field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.world = World(self.path, branch_limit=self.branch_limit, name=self.name)
+
+    @property
+    def trail(self) -> list[tuple[int, int]]:
+        """``(index taken, number of alternatives)`` at each branch point of this run."""
+        return self.world.trail
 
     def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
-        depth = len(self.trail)
-        if depth < len(self.path):
-            index = self.path[depth]
-            if index >= len(weights) or weights[index] <= 0:
-                raise ValueError(
-                    f"{purpose}: the procedure drew other dice when run again; it must be a "
-                    "pure function of its arguments and the dice"
-                )
-        else:
-            first = _next_branch(-1, weights)
-            if first is None:
-                raise ValueError(f"{purpose}: every outcome of this draw has weight 0")
-            index = first
-        self.trail.append((index, weights))
-        return index
+        return self.world.draw(weights, purpose)
+
+    def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[Any, ...]:
+        """Roll ``n`` of ``die``: lazy values (or, with ``lazy=False``, one branch per face)."""
+        if n < 0:
+            raise ValueError(f"{purpose}: cannot roll a negative number of dice ({n})")
+        world = self.world
+        if self.lazy:
+            table = _die_table(die)
+            return tuple(world.leaf(table, purpose) for _ in range(n))
+        sides = die.high - die.low + 1
+        return tuple(die.low + world.draw_uniform(sides, purpose) for _ in range(n))
+
+    def pool(
+        self, n: int, purpose: str, *, target: int = 7, double_at: int | None = 10
+    ) -> PoolRoll:
+        """A success-counting pool: one lazy draw over the multiset of face classes."""
+        if not self.lazy:
+            return super().pool(n, purpose, target=target, double_at=double_at)
+        if n < 0:
+            raise ValueError(f"{purpose}: cannot roll a pool of {n} dice")
+        _pool_classes(target, double_at)  # validates
+        faces = self.world.leaf(_pool_table(n, target, double_at), purpose)
+
+        def successes(values: tuple[int, ...]) -> int:
+            return sum(2 if double_at is not None and f >= double_at else 1 if f >= target else 0
+                       for f in values)
+
+        return PoolRoll(
+            successes=_apply(successes, (faces,)),
+            faces=tuple(_apply(operator.itemgetter(i), (faces,)) for i in range(n)),
+            tens=_apply(_count_tens, (faces,)),
+        )
 
     def _pool_faces(
         self,
@@ -87,22 +161,12 @@ class EnumeratingDice(Dice):
         double_at: int | None,
         classes: tuple[int, int, int],
     ) -> tuple[int, ...]:
-        faces = _pool_face_classes(target, double_at)
-        options = list(_compositions(n, len(faces)))
-        weights = []
-        for counts in options:
-            weight, left = 1, n
-            for (_face, ways), k in zip(faces, counts, strict=True):
-                weight *= comb(left, k) * ways**k
-                left -= k
-            weights.append(weight)
-        counts = options[self._pick(weights, purpose, f"pool({n})")]
-        return sum(((face,) * k for (face, _ways), k in zip(faces, counts, strict=True)), ())
+        table = _pool_table(n, target, double_at)
+        return table.rows[self.world.draw(table.weights, purpose)][0]  # type: ignore[no-any-return]
 
 
-def _next_branch(index: int, weights: Sequence[int]) -> int | None:
-    """The first alternative after ``index`` that can happen (zero weights are no branch)."""
-    return next((i for i in range(index + 1, len(weights)) if weights[i] > 0), None)
+def _count_tens(faces: tuple[int, ...]) -> int:
+    return faces.count(10)
 
 
 def _compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -115,11 +179,37 @@ def _compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
             yield (first, *rest)
 
 
+def _outcome_node(world: World, outcome: Any, name: str) -> Any:
+    """The outcome as a node over the run's lazy values, or as a plain hashable value."""
+    kind = type(outcome)
+    if kind is RandomValue:
+        resolved = _apply(_identity, (outcome,))  # a pinned value comes back plain
+        return resolved._node if type(resolved) is RandomValue else resolved
+    if kind is tuple:
+        parts = [_outcome_node(world, part, name) for part in outcome]
+        nodes = [p for p in parts if type(p) is _Node]
+        if not nodes:
+            return tuple(parts)
+        return _Node(world._id(), _tuple_of, tuple(parts), frozenset().union(*(p.leaves for p in nodes)))
+    try:
+        hash(outcome)  # an object holding die values resolves them here, as branch points
+    except TypeError:
+        raise TypeError(
+            f"{name!r} returned {outcome!r}, which is not hashable; return a tuple or a frozen value"
+        ) from None
+    return outcome
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
 def distribution(
     procedure: Callable[..., T],
     /,
     *args: Any,
     branch_limit: int = DEFAULT_BRANCH_LIMIT,
+    lazy: bool = True,
     **kwargs: Any,
 ) -> dict[T, Fraction]:
     """Exact probability of every outcome of ``procedure(dice, *args, **kwargs)``.
@@ -128,47 +218,89 @@ def distribution(
         procedure: a callable whose first argument is the dice service; it must draw all chance
             from it and return a hashable outcome.
         branch_limit: refuse (with :class:`BranchLimitError`) a procedure with more branches
-            than this; a branch is one run of the procedure, and an alternative of weight 0 is
-            not a branch.
+            than this. A branch is one outcome of one run of the procedure (a run returning a
+            die total of 2..12 is 11 branches); an alternative of weight 0 is not a branch. A
+            table built while evaluating may not exceed it either (refused before it is built),
+            and a procedure still running after a second whose projected total exceeds it is
+            refused then.
+        lazy: ``False`` hands the procedure plain ``int`` faces and re-runs it for every
+            combination of faces (for code that needs real ints, e.g. ``isinstance`` checks).
 
     Returns:
         Outcomes mapped to exact probabilities, which sum to 1; sorted by outcome where the
         outcomes can be ordered.
     """
-    totals: dict[T, Fraction] = {}
+    name = getattr(procedure, "__name__", repr(procedure))
+    per_denominator: dict[int, dict[Any, int]] = {}
     path: list[int] = []
     branches = 0
+    start = perf_counter()
     while True:
-        dice = EnumeratingDice(path=list(path))
-        outcome = procedure(dice, *args, **kwargs)
-        branches += 1
-        if branches > branch_limit:
-            raise BranchLimitError(
-                f"{getattr(procedure, '__name__', procedure)!r} has more than {branch_limit} "
-                "dice branches; raise branch_limit or simplify the procedure"
-            )
-        probability = Fraction(1)
-        for index, weights in dice.trail:
-            probability *= Fraction(weights[index], sum(weights))
+        dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
+        world = dice.world
         try:
-            totals[outcome] = totals.get(outcome, Fraction(0)) + probability
-        except TypeError:
-            raise TypeError(
-                f"{getattr(procedure, '__name__', procedure)!r} returned {outcome!r}, which is "
-                "not hashable; return a tuple or a frozen value"
-            ) from None
-        # Advance to the next path: bump the deepest draw that still has alternatives.
-        trail = dice.trail
+            outcome = _outcome_node(world, procedure(dice, *args, **kwargs), name)
+            if type(outcome) is _Node:
+                weights, denominator = world.outcome(outcome)
+            else:
+                weights = {outcome: world.scale * prod(g.total for g in world.groups)}
+                denominator = world.denominator
+        finally:
+            world.active = False
+        acc = per_denominator.get(denominator)
+        if acc is None:
+            per_denominator[denominator] = dict(weights)
+        else:
+            for value, weight in weights.items():
+                acc[value] = acc.get(value, 0) + weight
+        branches += len(weights)
+        if branches > branch_limit:
+            raise world.refuse()
+        # Advance to the next path: bump the deepest branch point that still has alternatives.
+        trail = world.trail
         depth = len(trail) - 1
-        while depth >= 0 and _next_branch(*trail[depth]) is None:
+        while depth >= 0 and trail[depth][0] + 1 >= trail[depth][1]:
             depth -= 1
         if depth < 0:
             break
-        path = [index for index, _ in trail[:depth]] + [_next_branch(*trail[depth])]  # type: ignore[list-item]
+        elapsed = perf_counter() - start
+        if elapsed > PROJECTION_AFTER_S:
+            _project(world, trail, branches, elapsed)
+        path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
+    common = lcm(*per_denominator)
+    if len(per_denominator) == 1:
+        (totals,) = per_denominator.values()
+    else:
+        totals = {}
+        for denominator, acc in per_denominator.items():
+            factor = common // denominator
+            for value, weight in acc.items():
+                totals[value] = totals.get(value, 0) + weight * factor
+    # Outcomes often share a weight (every face of a die): one Fraction per distinct weight.
+    fractions: dict[int, Fraction] = {}
+    result = {}
+    for value, weight in totals.items():
+        p = fractions.get(weight)
+        if p is None:
+            p = fractions[weight] = Fraction(weight, common)
+        result[value] = p
     try:
-        return dict(sorted(totals.items()))  # type: ignore[type-var]
+        return dict(sorted(result.items()))  # type: ignore[type-var]
     except TypeError:
-        return totals
+        return result
+
+
+def _project(world: World, trail: list[tuple[int, int]], branches: int, elapsed: float) -> None:
+    """Refuse now if the branches so far, over the share of the tree explored (assuming
+    siblings are alike), project past the limit."""
+    explored, share = 0.0, 1.0
+    for index, count in trail:
+        explored += share * index / count
+        share /= count
+    explored += share
+    projected = branches / explored
+    if projected > world.branch_limit:
+        raise world.refuse(f" (about {projected:.2g} projected after {elapsed:.1f} s)")
 
 
 def probability(
