@@ -62,15 +62,23 @@ DEFAULT_BRANCH_LIMIT = 1_000_000
 #: after this many seconds, a procedure projected to exceed its branch limit is refused
 PROJECTION_AFTER_S = 1.0
 
-_DIE_TABLES: dict[Die, _LeafTable] = {}
+_DIE_TABLES: dict[int, tuple[Die, _LeafTable]] = {}  # by id(die), the die kept for the check
+_FACE_TABLES: dict[tuple[int, int], _LeafTable] = {}
 _POOL_TABLES: dict[tuple[int, int, int | None], tuple[_LeafTable, int, int | None]] = {}
 
 
 def _die_table(die: Die) -> _LeafTable:
-    table = _DIE_TABLES.get(die)
+    # By identity: hashing a frozen Die costs more than the rest of a draw.
+    known = _DIE_TABLES.get(id(die))
+    if known is not None and known[0] is die:
+        return known[1]
+    key = (die.low, die.high)
+    table = _FACE_TABLES.get(key)
     if table is None:
         faces = die.faces
-        table = _DIE_TABLES[die] = _LeafTable(faces, [1] * len(faces))
+        table = _FACE_TABLES[key] = _LeafTable(faces, [1] * len(faces))
+    if len(_DIE_TABLES) < 256:  # module-level dice (D6 …); a die made per call is not kept
+        _DIE_TABLES[id(die)] = (die, table)
     return table
 
 
@@ -128,7 +136,9 @@ class EnumeratingDice(Dice):
         world = self.world
         if self.lazy:
             table = _die_table(die)
-            return tuple(world.leaf(table, purpose) for _ in range(n))
+            if n == 1:
+                return (world.leaf(table, purpose),)
+            return tuple([world.leaf(table, purpose) for _ in range(n)])
         sides = die.high - die.low + 1
         return tuple(die.low + world.draw_uniform(sides, purpose) for _ in range(n))
 

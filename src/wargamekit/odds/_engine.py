@@ -135,13 +135,14 @@ class World:
 
     def leaf(self, table: _LeafTable, purpose: str) -> RandomValue:
         """A fresh die (or any weighted draw) as a lazy value."""
-        lid = self._id()
-        group = _Group(self._id(), (lid,), table.rows, table.weights, table.total, {0: table.marginal})
+        self._next += 3
+        lid = self._next - 2  # the leaf, its group and its node take three fresh ids
+        group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, {0: table.marginal})
         self.groups[group] = None
         self.where[lid] = group
         self.purposes[lid] = purpose
         self.denominator *= table.total
-        return self.wrap(_Node(self._id(), None, lid, frozenset((lid,))))
+        return self.wrap(_Node(lid + 2, None, lid, frozenset((lid,))))
 
     def draw(self, weights: Sequence[int], purpose: str) -> int:
         """A concrete index into ``weights`` (each alternative of positive weight is a branch)."""
@@ -198,6 +199,22 @@ class World:
             if other is not handle and other._node.nid not in pins:
                 others.update(other._node.leaves)
         self.refs = alive
+        if len(node.leaves) == 1:
+            # The common case, ``if dice.d6(...) >= 4``: one die that nothing else alive reads.
+            (lid,) = node.leaves
+            group = self.where[lid]
+            if lid not in others and len(group.cols) == 1 and group in self.groups:
+                fn = self._compile(node, {lid: 0})
+                dist: dict[Any, int] = {}
+                for v, w in group.marginal(0).items():
+                    v = fn((v,))
+                    dist[v] = dist.get(v, 0) + w
+                values = list(dist)
+                value = values[self._choose(len(values), self.purposes[lid])]
+                self.scale *= dist[value]
+                del self.groups[group]
+                pins[node.nid] = value
+                return value
         gmemo: dict[int, frozenset[_Group]] = {}
         touched = self._groups_of(node, gmemo)
         keep = frozenset(g for g in touched if not others.isdisjoint(g.cols))
@@ -579,31 +596,30 @@ class RandomValue:
     def __invert__(self) -> Any:
         return _apply(operator.invert, (self,))
 
-    def __eq__(self, other: object) -> Any:  # type: ignore[override]
-        return _apply(operator.eq, (self, other))
 
-    def __ne__(self, other: object) -> Any:  # type: ignore[override]
-        return _apply(operator.ne, (self, other))
 
-    def __lt__(self, other: Any) -> Any:
-        return _apply(operator.lt, (self, other))
 
-    def __le__(self, other: Any) -> Any:
-        return _apply(operator.le, (self, other))
 
-    def __gt__(self, other: Any) -> Any:
-        return _apply(operator.gt, (self, other))
 
-    def __ge__(self, other: Any) -> Any:
-        return _apply(operator.ge, (self, other))
 
 
 def _binary(fn: Callable[[Any, Any], Any]) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    # The usual case, a lazy value and a plain one, skips the general _apply.
     def forward(self: RandomValue, other: Any) -> Any:
-        return _apply(fn, (self, other))
+        world = self._world
+        node = self._node
+        if type(other) is RandomValue or node.nid in world.pins or not world.active:
+            return _apply(fn, (self, other))
+        world._next += 1
+        return world.wrap(_Node(world._next, fn, (node, other), node.leaves))
 
     def reflected(self: RandomValue, other: Any) -> Any:
-        return _apply(fn, (other, self))
+        world = self._world
+        node = self._node
+        if type(other) is RandomValue or node.nid in world.pins or not world.active:
+            return _apply(fn, (other, self))
+        world._next += 1
+        return world.wrap(_Node(world._next, fn, (other, node), node.leaves))
 
     return forward, reflected
 
@@ -617,6 +633,10 @@ for _name, _fn in [
     _forward, _reflected = _binary(_fn)
     setattr(RandomValue, f"__{_name}__", _forward)
     setattr(RandomValue, f"__r{_name}__", _reflected)
+# Comparisons have no reflected form of their own: Python swaps ``3 < x`` to ``x > 3``.
+for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
+                   ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
+    setattr(RandomValue, f"__{_name}__", _binary(_fn)[0])
 for _name, _fn in [("trunc", operator.methodcaller("__trunc__")),
                    ("floor", operator.methodcaller("__floor__")),
                    ("ceil", operator.methodcaller("__ceil__"))]:
