@@ -1,21 +1,82 @@
 """Exact odds of any resolution procedure.
 
 Because resolution procedures draw all chance from a :class:`~wargamekit.dice.Dice`,
-:func:`distribution` can run one under an :class:`EnumeratingDice` that walks every branch of
-every draw, and return the exact probability of each outcome as a :class:`~fractions.Fraction`.
+:func:`distribution` can run one under an :class:`EnumeratingDice` and return the exact
+probability of each outcome as a :class:`~fractions.Fraction`:
 
->>> def two_d6_plus_one_beats_d6_plus_two(dice):
+>>> def attack_beats_defence(dice):
 ...     return sum(dice.nd6(2, "attack")) + 1 > dice.d6("defence") + 2
->>> distribution(two_d6_plus_one_beats_d6_plus_two)[True]
+>>> distribution(attack_beats_defence)[True]
 Fraction(20, 27)
 
-The procedure is re-run once per branch (depth-first, the last draw varied first), so it must
-be a pure function of its arguments and the dice: that is exactly what the resolution half of a
-rule is (see "Resolution is separate from application" in the design). A procedure that
-branches too much is refused with :class:`BranchLimitError` instead of running forever.
+How it works
+------------
+Under enumeration a die does not come up as a number but as a :class:`RandomValue`: the whole
+distribution of the die, standing in for its face. Arithmetic and comparisons on it build
+another ``RandomValue`` and enumerate nothing; dice that are added combine by convolution when
+the result is needed. So ``attack_beats_defence`` runs **once**: the ``>`` yields a random
+``True``/``False`` whose odds are worked out when the procedure returns it.
 
-For plain sums of dice there is a much faster path, :func:`sum_distribution`, which uses numpy
-convolution.
+Only where Python needs the concrete value — an ``if`` or ``while`` on it, ``and``/``or``/``not``,
+``int()``, indexing a list or a table with it, hashing it, formatting it into a string, calling
+an ``int`` method — is it *forced*. The engine works out the distribution of that value, the
+run goes on with the first one, and the procedure is run again (depth-first) for each other
+value. Every die still referenced is kept consistent with the value taken: a die kept after
+``if a > 4:`` is 5 or 6 on that branch, not re-drawn. A run is split by the distinct values of
+what is forced, not by the faces behind it, so a test of a 2d6 total is 2 branches, not 36:
+
+>>> def reroll_doubles(dice):
+...     total = 0
+...     for _ in range(3):           # 2d6; on doubles roll again and add, at most twice
+...         a, b = dice.nd6(2, "2d6")
+...         total += a + b
+...         if a != b:               # forced: doubles or not (2 branches, not 36)
+...             break
+...     return total
+>>> dist = distribution(reroll_doubles)  # 4 runs for 1,506 combinations of faces
+>>> dist[3], sum(dist.values())
+(Fraction(1, 18), Fraction(1, 1))
+
+A success-counting pool is one draw over the multiset of its dice's face classes (66 rows for
+ten dice) from which its ``successes``, ``tens`` and ``faces`` are computed. The outcome may be
+a plain value, a ``RandomValue``, a tuple of them (its joint distribution is computed directly),
+or any hashable object holding die values (hashing it forces them).
+
+What makes a procedure fast or slow
+-----------------------------------
+* Fast: adding, subtracting, multiplying, comparing and returning die values, however many dice
+  (a total of ten d6 rolled one by one is one run, well under a millisecond); reading faces only
+  through arithmetic; returning a tuple of die values.
+* Each forced value is a branch point, and each branch is a whole run of the procedure (tens of
+  microseconds for a few dice). Branching on every die one by one (``if dice.d6(...) >= 4`` in a
+  loop) therefore costs one run per combination of the forced values. Compute a total and
+  test the total once, rather than testing each die.
+* Forcing a value that other live die values depend on lays out the combinations of their dice;
+  keep such sets small (a handful of dice), or drop the values you no longer need.
+* A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False``. Code that
+  needs real ints can use ``operator.index(value)`` (a forced value), or run with
+  ``distribution(..., lazy=False)``, which hands out plain faces and runs the procedure once per
+  combination of faces (the way every procedure was enumerated before).
+
+The procedure must be a pure function of its arguments and the dice: that is exactly what the
+resolution half of a rule is (see "Resolution is separate from application" in the design). A
+procedure that takes another course when re-run is refused with :class:`ImpureProcedureError`.
+
+The branch limit
+----------------
+``branch_limit`` (a million by default) bounds the work: a branch is one outcome of one run
+(a run returning a 2d6 total is 11 branches), and no table the engine builds may exceed it
+either. Tables are refused *before* they are built, and a procedure still running after a second
+whose total is projected (from the share of branch points explored so far) to exceed the limit
+is refused then — never after minutes:
+
+>>> distribution(lambda dice: tuple(dice.nd6(10, "faces")))
+Traceback (most recent call last):
+...
+wargamekit.odds.BranchLimitError: '<lambda>' has more than 1000000 dice branches (a joint table of 60466176 rows); raise branch_limit or simplify the procedure
+
+For plain sums of identical dice there is also :func:`sum_distribution` (numpy convolution),
+and :func:`compare` for ``P(a > b)`` of two such sums.
 """
 
 from __future__ import annotations
@@ -424,3 +485,9 @@ def compare(a: DiceSum, b: DiceSum) -> Fraction:
     below = cumulative[np.clip(targets, 0, len(ways_b))]
     favourable = int(np.dot(ways_a.astype(object), below.astype(object)))
     return Fraction(favourable, int(ways_a.sum()) * int(ways_b.sum()))
+
+
+# The public classes live in the engine module; they are documented (and named in tracebacks)
+# here, where users import them from.
+for _cls in (BranchLimitError, ImpureProcedureError, RandomValue):
+    _cls.__module__ = __name__
