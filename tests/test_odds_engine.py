@@ -323,3 +323,18 @@ def test_outcome_objects_holding_die_values_are_resolved():
     dist = odds.distribution(lambda dice: Boxed(dice.d6("x") + 1))
     assert dist == {Boxed(v): Fraction(1, 6) for v in range(2, 8)}
     assert [int(box.value) for box in dist] == list(range(2, 8))
+
+
+def test_a_value_reused_many_times_is_not_evaluated_exponentially():
+    """``x = x + x - x`` fifty times shares each step twice; the engine evaluates each once."""
+
+    def reuse(dice, force):
+        x = dice.d6("a") + dice.d6("b")
+        for _ in range(50):
+            x = x + x - x
+        return ("big" if x > 9 else "small") if force else x
+
+    start = time.perf_counter()
+    assert odds.distribution(reuse, False) == dict(odds.sum_distribution(2))
+    assert odds.distribution(reuse, True) == {"big": Fraction(1, 6), "small": Fraction(5, 6)}
+    assert time.perf_counter() - start < 2

@@ -273,6 +273,58 @@ class World:
 
     def _compile(self, node: Any, at: dict[int, int]) -> Callable[[tuple[Any, ...]], Any]:
         """A function giving the value of ``node`` for a row whose columns are the leaves at ``at``."""
+        order = self._shared_order(node)
+        if order is not None:
+            return self._compile_dag(order, at)
+        return self._compile_tree(node, at)
+
+    def _shared_order(self, node: Any) -> list[_Node] | None:
+        """The op nodes below ``node`` children first, if one of them is reached twice (a
+        value used twice, e.g. ``x + x``: nested closures would evaluate it exponentially
+        often); ``None`` for a plain tree."""
+        seen: set[int] = set()
+        order: list[_Node] = []
+        shared = False
+        stack: list[tuple[_Node, bool]] = [(node, False)]
+        while stack:
+            current, done = stack.pop()
+            if done:
+                order.append(current)
+                continue
+            if current.nid in seen:
+                shared = True
+                continue
+            seen.add(current.nid)
+            stack.append((current, True))
+            if current.fn is not None and current.nid not in self.pins:
+                stack.extend((a, False) for a in current.args if type(a) is _Node)
+        return order if shared else None
+
+    def _compile_dag(self, order: list[_Node], at: dict[int, int]) -> Callable[[tuple[Any, ...]], Any]:
+        slot = {n.nid: i for i, n in enumerate(order)}
+        steps: list[tuple[Any, ...]] = []
+        for n in order:
+            if n.nid in self.pins:
+                steps.append((0, self.pins[n.nid]))
+            elif n.fn is None:
+                steps.append((1, at[n.args]))
+            else:
+                steps.append((2, n.fn, [(True, slot[a.nid]) if type(a) is _Node else (False, a) for a in n.args]))
+
+        def run(row: tuple[Any, ...]) -> Any:
+            values: list[Any] = []
+            for step in steps:
+                if step[0] == 0:
+                    values.append(step[1])
+                elif step[0] == 1:
+                    values.append(row[step[1]])
+                else:
+                    values.append(step[1](*[values[x] if is_slot else x for is_slot, x in step[2]]))
+            return values[-1]
+
+        return run
+
+    def _compile_tree(self, node: Any, at: dict[int, int]) -> Callable[[tuple[Any, ...]], Any]:
         if type(node) is not _Node:
             return lambda row: node
         if node.nid in self.pins:
@@ -295,12 +347,12 @@ class World:
             if b_leaf and type(a) is not _Node:
                 j = at[b.args]
                 return lambda row: fn(a, row[j])
-            fa, fb = self._compile(a, at), self._compile(b, at)
+            fa, fb = self._compile_tree(a, at), self._compile_tree(b, at)
             return lambda row: fn(fa(row), fb(row))
         if len(args) == 1:
-            f1 = self._compile(args[0], at)
+            f1 = self._compile_tree(args[0], at)
             return lambda row: fn(f1(row))
-        parts = [self._compile(a, at) for a in args]
+        parts = [self._compile_tree(a, at) for a in args]
         return lambda row: fn(*[f(row) for f in parts])
 
     # -- evaluation --------------------------------------------------------------------------
@@ -326,8 +378,13 @@ class World:
             data = {v: w * factor for v, w in data.items()}
         return data, self.denominator
 
-    def joint(self, node: Any, keep: frozenset[_Group], gmemo: dict[int, frozenset[_Group]]) -> _Table:
-        """The distribution of ``node``, keyed also by the rows of the groups in ``keep``."""
+    def joint(self, node: Any, keep: frozenset[_Group], gmemo: dict[int, frozenset[_Group]],
+              jmemo: dict[tuple[int, frozenset[_Group]], _Table] | None = None) -> _Table:
+        """The distribution of ``node``, keyed also by the rows of the groups in ``keep``.
+
+        Tables returned may be shared (memoised per call for a node reached twice, or a
+        group's marginal): callers build new ones rather than change them.
+        """
         if type(node) is not _Node:
             return (), {node: 1}
         nid = node.nid
@@ -354,6 +411,12 @@ class World:
             for v, weight in zip(values, group.weights, strict=True):
                 out[v] = out.get(v, 0) + weight
             return (), out
+        if jmemo is None:
+            jmemo = {}
+        memo_key = (nid, here)
+        known = jmemo.get(memo_key)
+        if known is not None:  # a value used twice in one expression (x + x)
+            return known
         args = node.args
         child_gs = [self._groups_of(a, gmemo) if type(a) is _Node else _EMPTY for a in args]
         if len(args) == 2:
@@ -368,7 +431,7 @@ class World:
                 seen |= cg
             shared = frozenset(common)
         inner = here | shared
-        tables = [self.joint(a, inner & cg, gmemo) for a, cg in zip(args, child_gs, strict=True)]
+        tables = [self.joint(a, inner & cg, gmemo, jmemo) for a, cg in zip(args, child_gs, strict=True)]
         fn = node.fn
         if len(args) == 1:
             table = _map(tables[0], fn)
@@ -388,7 +451,9 @@ class World:
             for other in tables[1:]:
                 table = _join(table, other, _append, self)
             table = _map(table, lambda values: fn(*values))
-        return _eliminate(table, here)
+        table = _eliminate(table, here)
+        jmemo[memo_key] = table
+        return table
 
 
 _SMALL = 4096  # a forced value over at most this many combinations is laid out flat
