@@ -84,6 +84,7 @@ class _Group:
 
 
 _EMPTY: frozenset[Any] = frozenset()
+_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], dict[Any, int]]] = {}
 _MISSING = object()
 
 # A table is (groups, data): with no groups, data maps value -> weight; otherwise it maps
@@ -204,11 +205,7 @@ class World:
             (lid,) = node.leaves
             group = self.where[lid]
             if lid not in others and len(group.cols) == 1 and group in self.groups:
-                fn = self._compile(node, {lid: 0})
-                dist: dict[Any, int] = {}
-                for v, w in group.marginal(0).items():
-                    v = fn((v,))
-                    dist[v] = dist.get(v, 0) + w
+                dist = self._one_die(node, lid, group.marginal(0))
                 values = list(dist)
                 value = values[self._choose(len(values), self.purposes[lid])]
                 self.scale *= dist[value]
@@ -250,6 +247,38 @@ class World:
             self.groups.pop(group, None)
         pins[node.nid] = value
         return value
+
+    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> dict[Any, int]:
+        """The distribution of ``node``, a function of the one die ``lid`` (its marginal given).
+
+        ``die OP constant`` is memoised by die table (it recurs in every run): ``if
+        dice.d6(...) >= 4`` costs a dict lookup after the first time.
+        """
+        args = node.args
+        key = None
+        if node.fn is not None and len(args) == 2:
+            a, b = args
+            if type(a) is _Node and a.fn is None and a.nid not in self.pins and type(b) is not _Node:
+                key = (node.fn, 0, type(b), b, id(marginal))
+            elif type(b) is _Node and b.fn is None and b.nid not in self.pins and type(a) is not _Node:
+                key = (node.fn, 1, type(a), a, id(marginal))
+        if key is not None:
+            try:
+                known = _ONE_DIE.get(key)
+            except TypeError:  # an unhashable constant
+                key = known = None
+            if known is not None and known[0] is marginal:
+                return known[1]
+        fn = self._compile(node, {lid: 0})
+        dist: dict[Any, int] = {}
+        for v, w in marginal.items():
+            v = fn((v,))
+            dist[v] = dist.get(v, 0) + w
+        if key is not None:
+            if len(_ONE_DIE) > 4096:
+                _ONE_DIE.clear()
+            _ONE_DIE[key] = (marginal, dist)  # the marginal kept alive: its id stays its own
+        return dist
 
     def _merge(self, groups: tuple[_Group, ...], data: dict[Any, int], value: Any, others: set[int]) -> None:
         """Replace ``groups`` by one group of the rows consistent with ``value``, keeping only the
