@@ -320,7 +320,7 @@ def distribution(
             world.active = False
         acc = per_denominator.get(denominator)
         if acc is None:
-            per_denominator[denominator] = dict(weights)
+            per_denominator[denominator] = weights  # a fresh dict: World.outcome builds it
         else:
             for value, weight in weights.items():
                 acc[value] = acc.get(value, 0) + weight
@@ -348,13 +348,11 @@ def distribution(
             for value, weight in acc.items():
                 totals[value] = totals.get(value, 0) + weight * factor
     # Outcomes often share a weight (every face of a die): one Fraction per distinct weight.
-    fractions: dict[int, Fraction] = {}
-    result = {}
-    for value, weight in totals.items():
-        p = fractions.get(weight)
-        if p is None:
-            p = fractions[weight] = Fraction(weight, common)
-        result[value] = p
+    fractions = {weight: Fraction(weight, common) for weight in set(totals.values())}
+    if len(fractions) == 1:
+        result = dict.fromkeys(totals, fractions.popitem()[1])
+    else:
+        result = {value: fractions[weight] for value, weight in totals.items()}
     try:
         return dict(sorted(result.items()))  # type: ignore[type-var]
     except TypeError:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import operator
 import weakref
 from collections.abc import Callable, Hashable, Sequence
+from itertools import product
 from math import prod
 from typing import Any
 
@@ -398,7 +399,9 @@ class World:
         return found
 
     def outcome(self, node: _Node) -> tuple[dict[Any, int], int]:
-        """The outcome's weights (scaled by everything else of the run) and its denominator."""
+        """The outcome's weights (scaled by everything else of the run), in a dict of the
+        caller's own (``node`` is an op node, whose table is always built afresh), and the
+        run's denominator."""
         gmemo: dict[int, frozenset[_Group]] = {}
         touched = self._groups_of(node, gmemo)
         _, data = self.joint(node, _EMPTY, gmemo)
@@ -471,9 +474,13 @@ class World:
             size = prod(len(data) for _, data in tables)
             if size > self.branch_limit:
                 raise self.refuse(f" (a joint table of {size} rows)")
-            acc: dict[tuple[Any, ...], int] = {(): 1}
-            for _, data in tables:
-                acc = {k + (v,): w * x for k, w in acc.items() for v, x in data.items()}
+            datas = [data for _, data in tables]
+            keys = product(*datas)  # distinct parts: every combination is its own key
+            weight_sets = [set(data.values()) for data in datas]
+            if all(len(ws) == 1 for ws in weight_sets):  # e.g. fair dice: one weight for all
+                acc = dict.fromkeys(keys, prod(ws.pop() for ws in weight_sets))
+            else:
+                acc = dict(zip(keys, map(prod, product(*[data.values() for data in datas])), strict=True))
             table = ((), acc) if fn is _tuple_of else _map(((), acc), lambda values: fn(*values))
         else:
             table = _map(tables[0], _tuple_of)
