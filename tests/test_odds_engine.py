@@ -338,3 +338,18 @@ def test_a_value_reused_many_times_is_not_evaluated_exponentially():
     assert odds.distribution(reuse, False) == dict(odds.sum_distribution(2))
     assert odds.distribution(reuse, True) == {"big": Fraction(1, 6), "small": Fraction(5, 6)}
     assert time.perf_counter() - start < 2
+
+
+def test_a_run_that_never_ends_is_refused_within_seconds():
+    """``while dice.d6(...) != 6`` has no last branch: refused, not looped on forever."""
+
+    def until_six(dice):
+        rolls = 0
+        while dice.d6("until a six") != 6:
+            rolls += 1
+        return rolls
+
+    start = time.perf_counter()
+    with pytest.raises(odds.BranchLimitError, match="projected"):
+        odds.distribution(until_six)
+    assert time.perf_counter() - start < 5

@@ -68,7 +68,8 @@ The branch limit
 (a run returning a 2d6 total is 11 branches), and no table the engine builds may exceed it
 either. Tables are refused *before* they are built, and a procedure still running after a second
 whose total is projected (from the share of branch points explored so far) to exceed the limit
-is refused then — never after minutes:
+is refused then — never after minutes; so is a run that keeps branching without end (``while
+dice.d6(...) != 6``):
 
 >>> distribution(lambda dice: tuple(dice.nd6(10, "faces")))
 Traceback (most recent call last):
@@ -93,6 +94,7 @@ from attrs import define, field, frozen
 
 from ..dice import D6, Dice, Die, PoolRoll, _pool_classes, _pool_face_classes
 from ._engine import (
+    PROJECTION_AFTER_S,
     BranchLimitError,
     ImpureProcedureError,
     RandomValue,
@@ -120,8 +122,6 @@ __all__ = [
 T = TypeVar("T", bound=Hashable)
 
 DEFAULT_BRANCH_LIMIT = 1_000_000
-#: after this many seconds, a procedure projected to exceed its branch limit is refused
-PROJECTION_AFTER_S = 1.0
 
 _DIE_TABLES: dict[int, tuple[Die, _LeafTable]] = {}  # by id(die), the die kept for the check
 _FACE_TABLES: dict[tuple[int, int], _LeafTable] = {}
@@ -309,6 +309,7 @@ def distribution(
     while True:
         dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
         world = dice.world
+        world.start, world.branches_before = start, branches
         try:
             outcome = _outcome_node(world, procedure(dice, *args, **kwargs), name)
             if type(outcome) is _Node:
@@ -334,9 +335,8 @@ def distribution(
             depth -= 1
         if depth < 0:
             break
-        elapsed = perf_counter() - start
-        if elapsed > PROJECTION_AFTER_S:
-            _project(world, trail, branches, elapsed)
+        if perf_counter() - start > PROJECTION_AFTER_S:
+            world.project(branches)
         path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:
@@ -357,19 +357,6 @@ def distribution(
         return dict(sorted(result.items()))  # type: ignore[type-var]
     except TypeError:
         return result
-
-
-def _project(world: World, trail: list[tuple[int, int]], branches: int, elapsed: float) -> None:
-    """Refuse now if the branches so far, over the share of the tree explored (assuming
-    siblings are alike), project past the limit."""
-    explored, share = 0.0, 1.0
-    for index, count in trail:
-        explored += share * index / count
-        share /= count
-    explored += share
-    projected = branches / explored
-    if projected > world.branch_limit:
-        raise world.refuse(f" (about {projected:.2g} projected after {elapsed:.1f} s)")
 
 
 def probability(

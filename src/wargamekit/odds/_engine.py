@@ -28,6 +28,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from itertools import product
 from math import prod
+from time import perf_counter
 from typing import Any
 
 from ..errors import WargamekitError
@@ -122,6 +123,8 @@ class World:
         self.scale = 1
         self.denominator = 1
         self._next = 0
+        self.start = perf_counter()  # of the whole enumeration (distribution sets it)
+        self.branches_before = 0  # branches of the runs before this one
 
     # -- building ----------------------------------------------------------------------------
     def _id(self) -> int:
@@ -172,8 +175,25 @@ class World:
                 )
         else:
             index = 0
+            if depth & 1023 == 1023 and perf_counter() - self.start > PROJECTION_AFTER_S:
+                # A run this deep and this slow (``while dice.d6(...) != 6``) may never end.
+                self.project(self.branches_before)
         self.trail.append((index, count))
         return index
+
+    def project(self, branches: int) -> None:
+        """Refuse now if the branches so far, over the share of the tree explored along the
+        current trail (siblings assumed alike), project past the limit."""
+        explored, share = 0.0, 1.0
+        for index, count in self.trail:
+            explored += share * index / count
+            share /= count
+        explored += share
+        # ``share`` underflows to 0 on a trail thousands deep: that projects past any limit.
+        projected = max(branches, 1) / explored if explored > 0 else float("inf")
+        if projected > self.branch_limit:
+            elapsed = perf_counter() - self.start
+            raise self.refuse(f" (about {projected:.2g} projected after {elapsed:.1f} s)")
 
     def refuse(self, detail: str = "") -> BranchLimitError:
         return BranchLimitError(
@@ -492,6 +512,8 @@ class World:
         return table
 
 
+#: after this many seconds, a procedure projected to exceed its branch limit is refused
+PROJECTION_AFTER_S = 1.0
 _SMALL = 4096  # a forced value over at most this many combinations is laid out flat
 
 
