@@ -109,6 +109,8 @@ def _append(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
 class World:
     """The state of one run of a procedure under enumeration (see the module docstring)."""
 
+    _serial = 0
+
     def __init__(self, path: Sequence[int], *, branch_limit: int, name: str) -> None:
         self.path = path
         self.trail: list[tuple[int, int]] = []
@@ -124,6 +126,8 @@ class World:
         self.denominator = 1
         self._next = 0
         self.start = perf_counter()  # of the whole enumeration (distribution sets it)
+        World._serial += 1
+        self.serial = World._serial  # a nested enumeration's worlds are newer
         self.branches_before = 0  # branches of the runs before this one
 
     # -- building ----------------------------------------------------------------------------
@@ -626,13 +630,15 @@ def _apply(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
             owner = arg._world
             if node.nid in owner.pins:
                 arg = owner.pins[node.nid]
-            else:
-                if world is None:
-                    world = owner
-                elif owner is not world:
-                    raise ValueError("die values of two different runs were combined; the procedure must be pure")
+            elif world is None or owner is world:
+                world = owner
                 arg = node
                 leaves = leaves | node.leaves
+            else:
+                # Values of two enumerations (distribution called inside a procedure): the
+                # outer one's value is a constant to the inner one, so it is forced.
+                return _apply(fn, [a._value() if type(a) is RandomValue and a._world.serial < max(
+                    owner.serial, world.serial) else a for a in args])
         resolved.append(arg)
     if world is None:
         return fn(*resolved)
