@@ -251,7 +251,7 @@ class World:
             cols = [i for i, lid in enumerate(group.cols) if lid in others]
             merged: dict[tuple[Any, ...], int] = {}
             for row, weight, v in zip(group.rows, group.weights, row_values, strict=True):
-                if v == value:
+                if v is value or v == value:  # ``is`` first: a NaN is its own value
                     row = tuple(row[i] for i in cols)
                     merged[row] = merged.get(row, 0) + weight
             self._add(tuple(group.cols[i] for i in cols), merged)
@@ -311,7 +311,7 @@ class World:
         cols = [(gi, ci, lid) for gi, g in enumerate(groups) for ci, lid in enumerate(g.cols) if lid in others]
         merged: dict[tuple[Any, ...], int] = {}
         for (rows, v), weight in data.items():
-            if v != value:
+            if not (v is value or v == value):
                 continue
             for g, r in zip(groups, rows, strict=True):
                 weight *= g.weights[r]
