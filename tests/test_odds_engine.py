@@ -371,3 +371,16 @@ def test_odds_computed_inside_a_procedure_use_its_die_values_as_constants():
         return Fraction(sum(1 for face in range(1, 7) if face + bonus >= 6), 6)
 
     assert odds.distribution(outer) == brute(by_hand)
+
+
+def test_code_that_needs_real_ints_is_told_about_lazy_false():
+    """A TypeError from code that needs an ``int`` says what to do; ``lazy=False`` then works."""
+    import json
+
+    def serialises(dice):
+        return json.dumps({"face": dice.d6("x")})
+
+    with pytest.raises(TypeError) as caught:
+        odds.distribution(serialises)
+    assert "pass lazy=False" in "".join(caught.value.__notes__)
+    assert odds.distribution(serialises, lazy=False) == {f'{{"face": {v}}}': Fraction(1, 6) for v in range(1, 7)}

@@ -311,7 +311,16 @@ def distribution(
         world = dice.world
         world.start, world.branches_before = start, branches
         try:
-            outcome = _outcome_node(world, procedure(dice, *args, **kwargs), name)
+            try:
+                returned = procedure(dice, *args, **kwargs)
+            except TypeError as exc:
+                if lazy:
+                    exc.add_note(
+                        f"(under exact enumeration die values are RandomValues, not ints; if "
+                        f"{name!r} needs real ints, pass lazy=False to distribution)"
+                    )
+                raise
+            outcome = _outcome_node(world, returned, name)
             if type(outcome) is _Node:
                 weights, denominator = world.outcome(outcome)
             else:
