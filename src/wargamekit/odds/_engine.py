@@ -62,19 +62,24 @@ class _Group:
     Never mutated once built (fresh dice share their rows); conditioning builds a new group.
     """
 
-    __slots__ = ("gid", "cols", "rows", "weights", "total", "_margs")
+    __slots__ = ("gid", "cols", "rows", "weights", "total", "_first", "_margs")
 
     def __init__(self, gid: int, cols: tuple[int, ...], rows: Sequence[tuple[Any, ...]],
-                 weights: Sequence[int], total: int, margs: dict[int, dict[Any, int]] | None = None) -> None:
+                 weights: Sequence[int], total: int, first: dict[Any, int] | None = None) -> None:
         self.gid = gid
         self.cols = cols
         self.rows = rows
         self.weights = weights
         self.total = total
-        self._margs = margs if margs is not None else {}
+        self._first = first  # the marginal of column 0, when known (a fresh die's)
+        self._margs: dict[int, dict[Any, int]] | None = None
 
     def marginal(self, col: int) -> dict[Any, int]:
         """Value → summed weight of one column."""
+        if col == 0 and self._first is not None:
+            return self._first
+        if self._margs is None:
+            self._margs = {}
         marg = self._margs.get(col)
         if marg is None:
             marg = {}
@@ -146,7 +151,7 @@ class World:
         """A fresh die (or any weighted draw) as a lazy value."""
         self._next += 3
         lid = self._next - 2  # the leaf, its group and its node take three fresh ids
-        group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, {0: table.marginal})
+        group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, table.marginal)
         self.groups[group] = None
         self.where[lid] = group
         self.purposes[lid] = purpose
@@ -215,21 +220,22 @@ class World:
                 "resolve it inside the procedure"
             )
         pins = self.pins
-        others: set[int] = set()
         alive = []
+        readers = []  # the nodes of the other live, unforced values
         for ref in self.refs:
             other = ref()
             if other is None:
                 continue
             alive.append(ref)
             if other is not handle and other._node.nid not in pins:
-                others.update(other._node.leaves)
+                readers.append(other._node.leaves)
         self.refs = alive
         if len(node.leaves) == 1:
             # The common case, ``if dice.d6(...) >= 4``: one die that nothing else alive reads.
             (lid,) = node.leaves
             group = self.where[lid]
-            if lid not in others and len(group.cols) == 1 and group in self.groups:
+            if (len(group.cols) == 1 and group in self.groups
+                    and not any(lid in leaves for leaves in readers)):
                 dist = self._one_die(node, lid, group.marginal(0))
                 values = list(dist)
                 value = values[self._choose(len(values), self.purposes[lid])]
@@ -237,6 +243,7 @@ class World:
                 del self.groups[group]
                 pins[node.nid] = value
                 return value
+        others: set[int] = set().union(*readers)
         gmemo: dict[int, frozenset[_Group]] = {}
         touched = self._groups_of(node, gmemo)
         keep = frozenset(g for g in touched if not others.isdisjoint(g.cols))
