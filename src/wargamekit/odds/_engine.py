@@ -23,6 +23,7 @@ carries one integer denominator (the product of the totals of the dice it drew).
 
 from __future__ import annotations
 
+import itertools
 import operator
 import weakref
 from collections.abc import Callable, Hashable, Sequence
@@ -111,10 +112,11 @@ def _append(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
     return (*values, value)
 
 
+_SERIALS = itertools.count()
+
+
 class World:
     """The state of one run of a procedure under enumeration (see the module docstring)."""
-
-    _serial = 0
 
     def __init__(self, path: Sequence[int], *, branch_limit: int, name: str) -> None:
         self.path = path
@@ -131,8 +133,9 @@ class World:
         self.denominator = 1
         self._next = 0
         self.start = perf_counter()  # of the whole enumeration (distribution sets it)
-        World._serial += 1
-        self.serial = World._serial  # a nested enumeration's worlds are newer
+        # A nested enumeration's worlds are newer. (A module-level counter: writing a class
+        # attribute would invalidate the interpreter's attribute caches for World every run.)
+        self.serial = next(_SERIALS)
         self.branches_before = 0  # branches of the runs before this one
 
     # -- building ----------------------------------------------------------------------------
