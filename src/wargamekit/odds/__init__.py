@@ -125,7 +125,7 @@ DEFAULT_BRANCH_LIMIT = 1_000_000
 
 _DIE_TABLES: dict[int, tuple[Die, _LeafTable]] = {}  # by id(die), the die kept for the check
 _FACE_TABLES: dict[tuple[int, int], _LeafTable] = {}
-_POOL_TABLES: dict[tuple[int, int, int | None], tuple[_LeafTable, int, int | None]] = {}
+_POOL_TABLES: dict[tuple[int, int, int | None], _LeafTable] = {}
 
 
 def _die_table(die: Die) -> _LeafTable:
