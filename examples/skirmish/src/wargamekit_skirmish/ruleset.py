@@ -53,7 +53,10 @@ class Skirmish(Ruleset):
         turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
-        def game_turn(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
+        def game_turn(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
+            # A restart point: everything later steps read is in the state (the turn number,
+            # the units, the answered reactions), and ``outcome`` is empty at a turn's start.
+            yield ctx.checkpoint(f"turn {turn.number}")
             state.turn = turn.number
             ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
             for unit in state.alive():
@@ -73,7 +76,9 @@ class Skirmish(Ruleset):
             return TurnResult(end=bool(outcome))
 
         # 3. Game turns of one phase, activations, taken by both sides (in the impulses' order).
-        yield from play_turns(PhaseCycle(["activations"], last_turn=state.turns), ctx.dice, game_turn)
+        cycle = PhaseCycle(["activations"], last_turn=state.turns)
+        cycle.turn = state.turn  # after the last turn begun: a restart at a checkpoint goes on from there
+        yield from play_turns(cycle, ctx.dice, game_turn)
         return outcome[0] if outcome else victory.at_turn_limit(state)
 
     def activate(self, ctx: Context, side: str) -> Procedure:
