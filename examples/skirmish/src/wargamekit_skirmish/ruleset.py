@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 import attrs
 
 from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
+from wargamekit.geometry import HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
@@ -23,6 +25,23 @@ KIND_ACTIVATE, KIND_MOVE, KIND_FACE, KIND_FIRE, KIND_REACT = (
 )
 
 Context = RulesContext[SkirmishState, SkirmishScenario]
+
+#: id(live map) -> (a weak reference to it, its read-only copy), dropped when the live map goes.
+_PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+def _read_only(hexmap: HexMap) -> HexMap:
+    """One read-only copy of ``hexmap`` (its layers cannot be written), shared by every view of
+    the game: players may read the map, never change the game's through it."""
+    key = id(hexmap)
+    held = _PUBLIC_MAPS.get(key)
+    if held is not None and held[0]() is hexmap:
+        return held[1]
+    public = copy.deepcopy(hexmap)
+    for layer in (public.terrain, public.elevation, public.hexsides):
+        layer.setflags(write=False)
+    _PUBLIC_MAPS[key] = (weakref.ref(hexmap, lambda _ref: _PUBLIC_MAPS.pop(key, None)), public)
+    return public
 Procedure = Generator[Decision, Any, None]
 
 
@@ -153,11 +172,13 @@ class Skirmish(Ruleset):
 
     # -- information -----------------------------------------------------------------------
     def view(self, state: SkirmishState, side: str | None) -> SkirmishState:
-        """7. Concealment: enemy units hidden in woods are left out of a side's view."""
-        seen = copy.deepcopy(state)
-        if side is not None:
-            seen.units = {n: u for n, u in seen.units.items() if fire.visible(seen, u, side)}
-        return seen
+        """7. Concealment: enemy units hidden in woods are left out of a side's view.
+
+        Cheap and detached: the units a side sees are copied (a unit's hex is a frozen value,
+        shared), and the map, which never changes after setup, is one read-only copy per game.
+        """
+        units = {n: attrs.evolve(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        return attrs.evolve(state, map=_read_only(state.map), units=units, destroyed=dict(state.destroyed))
 
     def check_invariants(self, state: SkirmishState) -> None:
         hexes = [u.hex for u in state.alive()]
