@@ -313,10 +313,18 @@ def test_the_ladder_stays_bounded_and_dense_near_the_present():
     assert forked.log_text() == _full_replay(forked).log_text()
 
 
-def test_the_skirmish_restarts_at_its_game_turns():
+def test_the_skirmish_restarts_at_its_game_turns_and_impulses():
     from wargamekit_skirmish import Skirmish
 
     game = play_random_game(Skirmish(), seed=3)
     labels = [label for _, label in game.checkpoints]
-    assert labels[:3] == ["turn 1", "turn 2", "turn 3"]
-    assert check_checkpoints(game, points=8) >= 8
+    assert labels[:2] == ["turn 1", "turn 1 impulse 3"]
+    assert "turn 2" in labels and "turn 3" in labels
+    assert check_checkpoints(game, points=12) >= 12
+    # a restart at every snapshot, played on to the end, is the game itself
+    for position, label in game.checkpoints:
+        forked = game.replay(game.choices[:position])
+        assert forked.checkpoints[-1] == (position, label)
+        for choice in game.choices[position:]:
+            forked.answer(choice)
+        assert forked.log_text() == game.log_text(), label

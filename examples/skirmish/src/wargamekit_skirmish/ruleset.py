@@ -72,19 +72,27 @@ class Skirmish(Ruleset):
         turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
+        # Checkpoints (restart points) open each game turn and each impulse. Everything later
+        # steps read is in the state there: the turn, the impulses taken and who took the last,
+        # the units, the answered reactions; ``outcome`` is still empty.
         def game_turn(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
-            # A restart point: everything later steps read is in the state (the turn number,
-            # the units, the answered reactions), and ``outcome`` is empty at a turn's start.
-            yield ctx.checkpoint(f"turn {turn.number}")
-            state.turn = turn.number
-            ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
-            for unit in state.alive():
-                unit.spent = False
+            if state.impulse is None:  # a new turn, not a restart inside one
+                yield ctx.checkpoint(f"turn {turn.number}")
+                state.turn, state.impulse, state.last_side = turn.number, 0, None
+                ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+                for unit in state.alive():
+                    unit.spent = False
             # 3.2 Sides alternate activating one unit each until all have acted.
-            impulses = AlternatingImpulses(turns.order(state.turn),
-                                           can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            order = turns.order(state.turn)
+            if state.last_side is not None:  # the other side goes next
+                after = order.index(state.last_side) + 1
+                order = order[after:] + order[:after]
+            impulses = AlternatingImpulses(order, can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            impulses.impulse = state.impulse
 
-            def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
+            def impulse(turn: Turn[str]) -> Generator[Any, Any, TurnResult]:
+                yield ctx.checkpoint(f"turn {state.turn} impulse {turn.number}")
+                state.impulse, state.last_side = turn.number, turn.actor
                 yield from self.activate(ctx, turn.actor)
                 end = victory.sudden_death(state)
                 if end is not None:
@@ -92,11 +100,13 @@ class Skirmish(Ruleset):
                 return TurnResult(end=end is not None)
 
             yield from play_turns(impulses, ctx.dice, impulse)
+            state.impulse = None
             return TurnResult(end=bool(outcome))
 
         # 3. Game turns of one phase, activations, taken by both sides (in the impulses' order).
         cycle = PhaseCycle(["activations"], last_turn=state.turns)
-        cycle.turn = state.turn  # after the last turn begun: a restart at a checkpoint goes on from there
+        # go on after the last turn ended, or inside the one under way
+        cycle.turn = state.turn if state.impulse is None else state.turn - 1
         yield from play_turns(cycle, ctx.dice, game_turn)
         return outcome[0] if outcome else victory.at_turn_limit(state)
 
