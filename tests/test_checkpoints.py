@@ -289,6 +289,26 @@ def test_a_checkpoint_needs_a_label_and_an_empty_interrupt_stack():
         Game.new(Bad("turn 1", inside_window=True), seed=0)
 
 
+def test_a_checkpoint_inside_a_secret_roll_block_is_refused():
+    class Secret(Tally):
+        name = "secret_checkpoint"
+
+        def play(self, ctx):
+            with ctx.dice.secret("a"):
+                yield ctx.checkpoint("turn 1")
+            return Outcome(winner=None, reason="none")
+
+    with pytest.raises(CheckpointError, match=r"inside a dice.secret\(\) block"):
+        Game.new(Secret(), seed=0)
+
+
+def test_a_restart_gives_the_dice_the_record_of_rolls_a_full_replay_gives():
+    game = _played(Tally(), seed=5)
+    forked = game.replay(game.choices[:-3])
+    assert forked.dice.rolls == _full_replay(forked).dice.rolls
+    assert len(forked.dice.rolls) > 0
+
+
 def test_the_ladder_stays_bounded_and_dense_near_the_present():
     class Long(Tally):
         name = "long_tally"

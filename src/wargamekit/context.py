@@ -183,11 +183,17 @@ class RulesContext(Generic[StateT, ScenarioT]):
         restart's log must equal a full replay's, byte for byte).
 
         Raises:
-            CheckpointError: the label is empty or not a string, or the interrupt stack holds
-                items (a checkpoint inside a response window could not restart from the state).
+            CheckpointError: the label is empty or not a string, the interrupt stack holds
+                items (a checkpoint inside a response window could not restart from the state),
+                or it is inside a ``dice.secret()`` block.
         """
         if not isinstance(label, str) or not label:
             raise CheckpointError(f"{self.ruleset.name}: a checkpoint needs a non-empty label, got {label!r}")
+        if self.dice.audience is not None:
+            raise CheckpointError(
+                f"{self.ruleset.name}: checkpoint {label!r} is inside a dice.secret() block; "
+                "checkpoints go where rolls are public again"
+            )
         if self.interrupts.items:
             raise CheckpointError(
                 f"{self.ruleset.name}: checkpoint {label!r} is inside a response window "

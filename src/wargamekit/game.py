@@ -93,11 +93,15 @@ class _Snapshot:
     choices: tuple[Answer, ...]
     events: list[Event]  # the log the game was writing (append-only: its prefix never changes)
     n_events: int
+    rolls: list[Roll]  # the dice's record of rolls, append-only too (kept out of the copy)
+    n_rolls: int
     frozen: Any
     pickled: bool
 
     def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
-        return pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)  # type: ignore[no-any-return]
+        parts = pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)
+        parts[2].rolls = self.rolls[: self.n_rolls]
+        return parts  # type: ignore[no-any-return]
 
 
 #: (ruleset, plugin manager, scenario, seed, options) → the game that last played them, so a
@@ -286,7 +290,9 @@ class Game:
         if self._snapshots and position - self._snapshots[-1].position < self._snapshot_spacing:
             return
         dice = ctx.dice
-        on_roll, dice.on_roll = dice.on_roll, None  # the game's callback is not the dice's state
+        # The game's callback is not the dice's state, and their record of rolls only grows:
+        # keep the list and its length rather than copy the whole game's rolls every time.
+        on_roll, rolls, dice.on_roll, dice.rolls = dice.on_roll, dice.rolls, None, []
         try:
             parts = (ctx.state, ctx.scenario, dice, ctx.interrupts.answered, ctx.interrupts.enabled)
             try:
@@ -294,10 +300,10 @@ class Game:
             except Exception:  # noqa: BLE001 - a state holding a lambda: copy it the slow way
                 frozen_parts, pickled = copy.deepcopy(parts), False
         finally:
-            dice.on_roll = on_roll
+            dice.on_roll, dice.rolls = on_roll, rolls
         self._snapshots.append(
             _Snapshot(position, checkpoint.label, tuple(self.choices), ctx._events, len(ctx._events),
-                      frozen_parts, pickled)
+                      rolls, len(rolls), frozen_parts, pickled)
         )
         if len(self._snapshots) > SNAPSHOT_LIMIT:
             half = len(self._snapshots) // 2
