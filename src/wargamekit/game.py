@@ -101,7 +101,7 @@ class _Snapshot:
     def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
         parts = pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)
         parts[2].rolls = self.rolls[: self.n_rolls]
-        return parts  # type: ignore[no-any-return]
+        return parts
 
 
 #: (ruleset, plugin manager, scenario, seed, options) → the game that last played them, so a
@@ -295,6 +295,7 @@ class Game:
         on_roll, rolls, dice.on_roll, dice.rolls = dice.on_roll, dice.rolls, None, []
         try:
             parts = (ctx.state, ctx.scenario, dice, ctx.interrupts.answered, ctx.interrupts.enabled)
+            frozen_parts: Any
             try:
                 frozen_parts, pickled = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), True
             except Exception:  # noqa: BLE001 - a state holding a lambda: copy it the slow way

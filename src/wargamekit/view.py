@@ -42,7 +42,8 @@ def detached_copy(obj: T) -> T:
     2
     """
     try:
-        return pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
+        copied: T = pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        return copied
     except Exception:  # noqa: BLE001 - whatever pickle refuses, deepcopy may still copy
         return copy.deepcopy(obj)
 
