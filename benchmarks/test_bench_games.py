@@ -35,7 +35,7 @@ import time
 
 import pytest
 
-from wargamekit import Game, RandomBot, SaveFile
+from wargamekit import Game, SaveFile
 from wargamekit import game as game_module
 from wargamekit.players import bot_seed
 from wargamekit.plugins import installed_rulesets
