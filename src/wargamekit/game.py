@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
     from .players import Player
 
-__all__ = ["DEFAULT_DECISION_LIMIT", "Game"]
+__all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game"]
 
 #: A game asking more decisions than this is assumed to loop forever.
 DEFAULT_DECISION_LIMIT = 200_000

@@ -193,7 +193,14 @@ class Ruleset:
 
     def play(self, ctx: RulesContext[Any, Any]) -> Generator[Decision, Any, Outcome]:
         """The whole game as a procedure on the rules context: yield decisions, receive the
-        chosen values, return the outcome."""
+        chosen values, return the outcome.
+
+        It may also yield checkpoints (``yield ctx.checkpoint("turn 3")``): places where play
+        can restart from the state alone. The game then also calls ``play`` on a fresh context
+        holding a copy of the state saved at a checkpoint, and the procedure must reach that
+        checkpoint first and go on exactly as before (see
+        :meth:`RulesContext.checkpoint <wargamekit.context.RulesContext.checkpoint>`). Without
+        checkpoints, ``play`` only ever starts on the state :meth:`setup` built."""
         raise NotImplementedError(f"ruleset {self.name!r} does not implement play()")
         yield  # pragma: no cover
 
