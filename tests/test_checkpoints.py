@@ -348,3 +348,20 @@ def test_the_skirmish_restarts_at_its_game_turns_and_impulses():
         for choice in game.choices[position:]:
             forked.answer(choice)
         assert forked.log_text() == game.log_text(), label
+
+
+def test_a_save_whose_choice_does_not_replay_names_it_when_the_load_starts_from_a_snapshot():
+    import attrs
+
+    from wargamekit import SaveError
+
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    bad = list(save.choices)
+    bad[15] = 7
+    broken = attrs.evolve(save, choices=bad)
+    setups = ruleset.setups
+    with pytest.raises(SaveError, match=r"\$\.choices\[15\] does not replay"):
+        Game.load(broken, rulesets={ruleset.name: ruleset})
+    assert ruleset.setups == setups, "the load started from the played game's snapshot"
