@@ -7,6 +7,8 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
   ``games_per_s_over_target`` (target: 100 games/s per core; above 1 = target met).
 * ``test_heavy_bot_games`` — whole games with the tank game's heuristic ``bot`` and its
   ``cautious`` bot on both sides (targets 30 and 20 games/s).
+* ``test_view_share`` — the share of :meth:`Ruleset.view` (what a bot's ``view.state`` costs)
+  in a cProfile of whole games between each ruleset's ``bot`` (target: 5% or less).
 * ``test_cold_first_game`` — a **fresh Python process** that imports wargamekit, finds the
   ruleset and plays one random-bot game: ``extra_info`` has the first game's seconds (timed in
   the child, imports excluded), the imports' seconds, and the first game over a warm one.
@@ -26,8 +28,10 @@ Nothing here asserts on timings; the figures go to ``extra_info``.
 
 from __future__ import annotations
 
+import cProfile
 import functools
 import json
+import pstats
 import statistics
 import subprocess
 import sys
@@ -45,6 +49,7 @@ RULESETS = sorted(installed_rulesets())
 TARGET_GAMES_PER_S = 100
 TARGET_HEAVY = {"bot": 30, "cautious": 20}
 TARGET_ANSWERS = 20
+TARGET_VIEW_SHARE = 0.05
 POSITIONS = (50, 100, 200)
 SEEDS = range(5)
 
@@ -110,6 +115,36 @@ def test_heavy_bot_games(benchmark, bot):
         decisions_per_game=decisions / len(SEEDS),
         target_games_per_s=TARGET_HEAVY[bot],
         games_per_s_over_target=games_per_s / TARGET_HEAVY[bot],
+    )
+
+
+BOT_RULESETS = [name for name in RULESETS if "bot" in installed_rulesets()[name].bots()]
+
+
+@pytest.mark.parametrize("name", BOT_RULESETS)
+def test_view_share(benchmark, name):
+    """Whole games between the ruleset's ``bot`` on every side, profiled: how much is views."""
+    ruleset = installed_rulesets()[name]
+    factory = ruleset.bots()["bot"]
+
+    def games() -> None:
+        for s in range(3):
+            _play(ruleset, lambda side: factory, s)
+
+    benchmark.pedantic(games, rounds=1, warmup_rounds=1)
+    profile = cProfile.Profile()
+    profile.runcall(games)
+    stats = pstats.Stats(profile)
+    view = type(ruleset).view
+    code = view.__code__
+    spent = sum(
+        cumulative
+        for (path, line, function), (_, _, _, cumulative, _) in stats.stats.items()  # type: ignore[attr-defined]
+        if function == code.co_name and path == code.co_filename and line == code.co_firstlineno
+    )
+    share = spent / stats.total_tt  # type: ignore[attr-defined]
+    benchmark.extra_info.update(
+        view_share=share, target_view_share=TARGET_VIEW_SHARE, view_share_over_target=share / TARGET_VIEW_SHARE
     )
 
 
