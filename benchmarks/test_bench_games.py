@@ -3,8 +3,10 @@
 Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchmark-enable``
 
 * ``test_random_games`` — whole seeded games between random bots (seeds 0-4 each round), in
-  games per second; ``extra_info`` has ``games_per_s``, ``decisions_per_s`` and
-  ``games_per_s_over_target`` (target: 100 games/s per core; above 1 = target met).
+  games per second; ``extra_info`` has ``games_per_s``, ``decisions_per_s``,
+  ``games_per_s_over_target`` (target: 100 games/s per core; above 1 = target met) and
+  ``snapshot_overhead``, what the checkpoint ladder adds to a game (against the same games with
+  at most one snapshot each).
 * ``test_heavy_bot_games`` — whole games with the tank game's heuristic ``bot`` and its
   ``cautious`` bot on both sides (targets 30 and 20 games/s).
 * ``test_view_share`` — the share of :meth:`Ruleset.view` (what a bot's ``view.state`` costs)
@@ -87,7 +89,14 @@ def test_random_games(benchmark, name):
     decisions = benchmark.pedantic(games, rounds=3, warmup_rounds=1)
     per_round = _ours_median(benchmark, games, 3)
     games_per_s = len(SEEDS) / per_round
+    spacing = game_module.SNAPSHOT_SPACING
+    game_module.SNAPSHOT_SPACING = 10**9  # one snapshot a game: what the ladder costs in play
+    try:
+        without = _median(games, 3)
+    finally:
+        game_module.SNAPSHOT_SPACING = spacing
     benchmark.extra_info.update(
+        snapshot_overhead=per_round / without - 1,
         games_per_s=games_per_s,
         decisions_per_s=decisions / per_round,
         decisions_per_game=decisions / len(SEEDS),

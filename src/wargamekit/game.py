@@ -161,7 +161,7 @@ class Game:
     _unannounced: list[Event] | None = field(default=None, repr=False)
     #: snapshots taken at checkpoints on this game's path, oldest first (see SNAPSHOT_SPACING)
     _snapshots: list[_Snapshot] = field(factory=list, repr=False)
-    _snapshot_spacing: int = field(default=SNAPSHOT_SPACING, repr=False)
+    _snapshot_spacing: int = field(factory=lambda: SNAPSHOT_SPACING, repr=False)
     _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
 
     # -- construction ----------------------------------------------------------------------
