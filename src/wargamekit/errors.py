@@ -12,6 +12,7 @@ not your turn             :class:`NotYourTurnError`            ``ValueError``
 game over                 :class:`GameOverError`               ``ValueError``
 unknown ruleset           :class:`UnknownRulesetError`         ``LookupError``
 unknown scenario          :class:`UnknownScenarioError`        ``LookupError``
+unknown or broken add-on  :class:`UnknownAddonError`           ``LookupError``
 bad scenario              :class:`ScenarioError`               ``ValueError``
 bad save                  :class:`SaveError`                   ``ValueError``
 branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
@@ -23,7 +24,8 @@ off the map               :class:`OffMapError`                 ``ValueError``
 locale map look-ups       :class:`UnknownLocaleError`,         ``ValueError``
                           :class:`NotAdjacentError`,
                           :class:`NoApproachError`
-the interrupt stack       :class:`InterruptStackError`         ``RuntimeError``
+the interrupt stack       :class:`InterruptStackError`,        ``RuntimeError``
+                          :class:`UnresolvedItemError`
 a human quits             :class:`QuitGame`                    —
 ========================  ===================================  ==========================
 
@@ -54,9 +56,11 @@ __all__ = [
     "QuitGame",
     "SaveError",
     "ScenarioError",
+    "UnknownAddonError",
     "UnknownLocaleError",
     "UnknownRulesetError",
     "UnknownScenarioError",
+    "UnresolvedItemError",
     "WargamekitError",
 ]
 
@@ -118,6 +122,10 @@ class UnknownScenarioError(WargamekitError, LookupError):
     """A ruleset has no bundled scenario of the name asked for."""
 
 
+class UnknownAddonError(WargamekitError, LookupError):
+    """An add-on asked for is not installed, or was left out because it is broken."""
+
+
 class ScenarioError(WargamekitError, ValueError):
     """A scenario file or table is malformed; the message names the path to the bad field."""
 
@@ -176,3 +184,20 @@ class NoApproachError(WargamekitError, ValueError):
 class InterruptStackError(WargamekitError, RuntimeError):
     """The interrupt stack was used against its protocol (e.g. an item left unresolved when the
     window that should resolve it closed)."""
+
+
+class UnresolvedItemError(InterruptStackError):
+    """An item on the :class:`InterruptStack` would never resolve: a window opened with its
+    floor above an item that no open window lies below (the ruleset's bug, not a player's).
+
+    Args:
+        item: the name of the stranded item.
+        window: the timing point of the window that leaves it behind.
+        reason: why, in a sentence.
+    """
+
+    def __init__(self, item: str, window: str, reason: str) -> None:
+        self.item = item
+        self.window = window
+        self.reason = reason
+        super().__init__(f"interrupt stack: {item!r} would never resolve (window {window!r}): {reason}")

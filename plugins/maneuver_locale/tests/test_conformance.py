@@ -11,8 +11,9 @@ from wargamekit_maneuver_locale.bots import HeuristicBot
 
 @pytest.mark.parametrize("scenario", ["default", "training"])
 def test_conformance(ruleset, scenario):
-    """Conformance: random games end, invariants hold, replay/save/undo are exact, views do not leak."""
-    report = check_ruleset(ruleset, scenario, games=12, max_decisions=5000)
+    """Conformance: random games end, invariants hold, replay/save/undo are exact, views do not
+    leak, and every decision has a kind and every option data."""
+    report = check_ruleset(ruleset, scenario, games=12, max_decisions=5000, structured=True)
     assert report.games == 12 and report.decisions > 0
 
 

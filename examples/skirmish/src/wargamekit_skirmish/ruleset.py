@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import weakref
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 import attrs
@@ -69,7 +70,7 @@ class Skirmish(Ruleset):
         state = ctx.state
         first = ctx.scenario.first
         # 3.1 The side moving first alternates every turn.
-        turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
+        turns: PlayerTurns[str] = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
         # Checkpoints (restart points) open each game turn and each impulse. Everything later
@@ -87,7 +88,8 @@ class Skirmish(Ruleset):
             if state.last_side is not None:  # the other side goes next
                 after = order.index(state.last_side) + 1
                 order = order[after:] + order[:after]
-            impulses = AlternatingImpulses(order, can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            impulses: AlternatingImpulses[str] = AlternatingImpulses(
+                order, can_act=lambda side: any(not u.spent for u in state.alive(side)))
             impulses.impulse = state.impulse
 
             def impulse(turn: Turn[str]) -> Generator[Any, Any, TurnResult]:
@@ -128,8 +130,10 @@ class Skirmish(Ruleset):
             seen = seen or fire.visible(state, unit, ctx.other_side(side))
             ctx.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
                       unit=unit.name, to=hex_label(where))
+        # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
+        hidden = not fire.visible(state, unit, ctx.other_side(side))
         facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True,
+                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=hidden,
                                  kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
         unit.facing = facing
         if ctx.options["reaction_fire"]:
@@ -137,8 +141,10 @@ class Skirmish(Ruleset):
                                              self._reactions(ctx, unit), rule=REACT, kind=KIND_REACT)
         if unit.alive:
             shots = fire.targets(state, unit)
+            # A hidden unit holding fire stays hidden (its shot, if it fires, is public).
+            hidden = not fire.visible(state, unit, ctx.other_side(side))
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
-                                     label=lambda t: "hold fire" if t is None else t,
+                                     label=lambda t: "hold fire" if t is None else t, secret=hidden,
                                      kind=KIND_FIRE, context={"unit": unit.name},
                                      data=lambda t: {"hold": True} if t is None else {"target": t})
             if target is not None:
@@ -157,7 +163,7 @@ class Skirmish(Ruleset):
                 shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
-                                        resolve=lambda u=unit, s=shot: self.shoot(ctx, u, mover, s),
+                                        resolve=partial(self.shoot, ctx, unit, mover, shot),
                                         is_legal=lambda: None if mover.alive else f"{mover.name} is gone",
                                         key=(state.turn, unit.name),
                                         data={"firer": unit.name, "target": mover.name}))
@@ -188,7 +194,10 @@ class Skirmish(Ruleset):
         shared), and the map, which never changes after setup, is one read-only copy per game.
         """
         units = {n: attrs.evolve(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
-        return attrs.evolve(state, map=_read_only(state.map), units=units, destroyed=dict(state.destroyed))
+        # which hidden unit is acting is hidden too
+        active = state.active if state.active in units else None
+        return attrs.evolve(state, map=_read_only(state.map), units=units, active=active,
+                            destroyed=dict(state.destroyed))
 
     def check_invariants(self, state: SkirmishState) -> None:
         hexes = [u.hex for u in state.alive()]

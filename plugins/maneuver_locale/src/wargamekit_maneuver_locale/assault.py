@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Game, IllegalChoiceError, Response
+from wargamekit import Decision, IllegalChoiceError, Response
 
-from . import rules
+from . import kinds, rules
 from .changes import lose_step, only_arm, piece_subset, place, reveal, take_losses
 from .movement import cavalry_onto_approach
 from .resolution import (
@@ -50,7 +50,7 @@ from .resolution import (
 )
 from .retreats import retreat_locale
 from .scenario import Arm
-from .state import RESERVE, GameState, Piece
+from .state import RESERVE, Context, GameState, Piece
 
 __all__ = ["assault", "assault_preview", "can_assault", "combatant", "defensive_guns", "participants"]
 
@@ -101,9 +101,9 @@ def can_assault(state: GameState, side: str, locale: str, target: str) -> bool:
     )
 
 
-def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, Any, str]:
+def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Decision, Any, str]:
     """Resolve an assault; returns the winner (``"attacker"`` or ``"defender"``)."""
-    state: GameState = game.state
+    state = ctx.state
     names = state.board.names
     enemy = state.enemy(side)
     if not can_assault(state, side, locale, target):
@@ -114,7 +114,8 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     limit = leading_limit(width)
     attackers = participants(state, side, locale, target)
     defenders = [p for p in state.at(target, locale) if p.side == enemy]
-    game.event(
+    where = {"locale": locale, "target": target}
+    ctx.event(
         "assault",
         f"{side} assaults from {names[locale]} against {names[target]} ({width.value} approach, terrain {terrain})",
         side=side,
@@ -124,7 +125,7 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
         terrain=terrain,
     )
 
-    def choose_leading(who: str, pieces: list[Piece], attacker: bool) -> Generator[Any, Any, list[Piece]]:
+    def choose_leading(who: str, pieces: list[Piece], attacker: bool) -> Generator[Decision, Any, list[Piece]]:
         """Assaults — leading pieces: chosen, then revealed."""
 
         def problem(ids: tuple[str, ...]) -> str | None:
@@ -136,12 +137,20 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
             f"Assault on {names[target]}: choose your leading pieces ({span}, revealed)",
             pieces,
             rule=rules.LEADING if attacker else rules.DEFENDER_LEADING,
+            kind=kinds.LEADING,
+            context={
+                **where,
+                "role": "attacker" if attacker else "defender",
+                "width": width.value,
+                "terrain": terrain,
+                "limit": limit,
+            },
             min_count=1 if attacker else 0,
             max_count=limit,
             constraint=problem,
         )
         chosen = [state.pieces[i] for i in ids]
-        reveal(game, chosen, f"Assaults: the {'attacker' if attacker else 'defender'}'s leading pieces")
+        reveal(ctx, chosen, f"Assaults: the {'attacker' if attacker else 'defender'}'s leading pieces")
         return chosen
 
     # 1. the attacker's leading pieces
@@ -151,29 +160,44 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     # assault (the guns are chosen inside), so being asked reveals nothing about the defence.
     guns = defensive_guns(state, target, locale)
 
-    def fire() -> Generator[Any, Any, None]:
+    def fire() -> Generator[Decision, Any, None]:
         chosen = yield piece_subset(
-            enemy, "Defensive fire: which of your guns fire (none for none)?", guns, rule=rules.DEFENSIVE_FIRE
+            enemy,
+            "Defensive fire: which of your guns fire (none for none)?",
+            guns,
+            rule=rules.DEFENSIVE_FIRE,
+            kind=kinds.DEFENSIVE_GUNS,
+            context=where,
         )
         for gun_id in chosen:
             gun = state.pieces[gun_id]
-            reveal(game, [gun], "Assaults: defensive fire")
+            reveal(ctx, [gun], "Assaults: defensive fire")
             gun.last_fired = state.player_turn
             yield from take_losses(
-                game,
+                ctx,
                 [p for p in a_lead if p.id in state.pieces],
                 gun.steps or 0,
                 chooser=enemy,
                 rule=rules.DEFENSIVE_FIRE,
                 why=f"defensive fire of {gun.id}",
+                cause="defensive_fire",
             )
 
-    response = Response("defensive artillery fire", enemy, resolve=fire, key=("fire", state.player_turn, len(game.log)))
-    yield from game.interrupts.window(
+    # one response per window: the player turn and the window's number in it
+    state.windows += 1
+    response = Response(
+        "defensive artillery fire",
+        enemy,
+        resolve=fire,
+        key=("fire", state.player_turn, state.windows),
+        data={"response": "defensive_fire", **where},
+    )
+    yield from ctx.interrupts.window(
         f"assault on {names[target]}",
         [enemy],
         lambda s, point: [response] if s == enemy else [],
         rule=rules.DEFENSIVE_FIRE,
+        kind=kinds.DEFENSIVE_FIRE,
     )
 
     # 3. the defender's leading pieces (0 allowed)
@@ -184,7 +208,7 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     a_alive = [p for p in a_lead if p.id in state.pieces]
     r = resolve_assault([combatant(p) for p in a_alive], [combatant(p) for p in d_lead], terrain=terrain)
     attacker_won = r.winner == ATTACKER
-    game.event(
+    ctx.event(
         "assault-result",
         f"result {r.attack_steps} - terrain {r.terrain} - {r.defence_steps} = {r.result:+d}: "
         f"{'the attacker' if attacker_won else 'the defender'} wins",
@@ -201,10 +225,24 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
     ):
         foe = state.enemy(owner)
         lost = yield from take_losses(
-            game, lead, n, chooser=foe, rule=rules.LOSSES, why=f"losses of {owner}'s leading pieces"
+            ctx,
+            lead,
+            n,
+            chooser=foe,
+            rule=rules.LOSSES,
+            why=f"losses of {owner}'s leading pieces",
+            cause="assault_leading",
         )
         rest = [p for p in group if p not in lead]
-        yield from take_losses(game, rest, n - lost, chooser=owner, rule=rules.LOSSES, why=f"further losses of {owner}")
+        yield from take_losses(
+            ctx,
+            rest,
+            n - lost,
+            chooser=owner,
+            rule=rules.LOSSES,
+            why=f"further losses of {owner}",
+            cause="assault_others",
+        )
 
     # 6. cavalry pursuit (騎兵の追撃), worded by side: the attacker's cavalry that did not lead may
     # pursue when the defending side (防御側: every piece in the defending locale, its reserve
@@ -219,37 +257,41 @@ def assault(game: Game, side: str, locale: str, target: str) -> Generator[Any, A
             f"Cavalry pursuit: which unused cavalry pursue (up to {limit}; none for none)?",
             spare,
             rule=rules.PURSUIT,
+            kind=kinds.PURSUIT,
+            context={**where, "limit": limit},
             max_count=limit,
             constraint=only_arm(state, Arm.CAVALRY, "only cavalry that did not lead may pursue"),
         )
         if chasers:
             riders = [state.pieces[i] for i in chasers]
-            reveal(game, riders, "Assaults: pursuing cavalry")
+            reveal(ctx, riders, "Assaults: pursuing cavalry")
             # Asked whatever the defence holds (its pieces may be face-down), so the question
             # tells the attacker nothing; the answer is checked here.
             if any(p.arm is Arm.CAVALRY for p in d_side):
-                game.event("pursuit", f"no pursuit: {enemy} has cavalry in {names[target]}", side=side)
+                ctx.event("pursuit", f"no pursuit: {enemy} has cavalry in {names[target]}", side=side)
             else:
                 n = pursuit_losses(sum(p.steps or 0 for p in riders), terrain)
-                game.event("pursuit", f"{side} pursues: {enemy} loses {n} step(s)", side=side, losses=n)
-                yield from take_losses(game, d_side, n, chooser=enemy, rule=rules.PURSUIT, why="cavalry pursuit")
+                ctx.event("pursuit", f"{side} pursues: {enemy} loses {n} step(s)", side=side, losses=n)
+                yield from take_losses(
+                    ctx, d_side, n, chooser=enemy, rule=rules.PURSUIT, why="cavalry pursuit", cause="pursuit"
+                )
                 for rider in riders:
-                    lose_step(game, rider, "cavalry pursuit: the pursuer loses 1 step")
+                    lose_step(ctx, rider, "cavalry pursuit: the pursuer loses 1 step")
 
     # 7. aftermath
     survivors = [p for p in attackers if p.id in state.pieces]
     for p in survivors:
         p.moved = True
     if attacker_won:
-        yield from retreat_locale(game, target, locale)
+        yield from retreat_locale(ctx, target, locale)
         state.won_by_assault[target] = [p.id for p in survivors]
         # 後処理: *all* the pieces that took part move into the reserve (攻撃に参加した全てのpiece),
         # even beyond the locale's (provisional) capacity, which only limits moves and retreats.
         if survivors:
-            place(game, survivors, target, RESERVE, "Assaults — 後処理: the attackers enter")
-            yield from cavalry_onto_approach(game, side, survivors, target)
+            place(ctx, survivors, target, RESERVE, "Assaults — 後処理: the attackers enter")
+            yield from cavalry_onto_approach(ctx, side, survivors, target)
     elif survivors:
-        place(game, survivors, locale, RESERVE, "Assaults — 後処理: the attackers fall back to the reserve")
+        place(ctx, survivors, locale, RESERVE, "Assaults — 後処理: the attackers fall back to the reserve")
     return r.winner
 
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Game, Option, YesNo
+from wargamekit import Choose, Decision, Option, YesNo
 
-from . import rules
+from . import kinds, rules
 from .changes import piece_subset, reveal, take_losses
 from .resolution import bombardment_losses, bombardment_target
 from .scenario import Arm
-from .state import RESERVE, GameState, Piece
+from .state import RESERVE, Context, GameState, Piece
 
 __all__ = ["declarable", "declare_bombardment", "fire_bombardment"]
 
@@ -41,12 +41,12 @@ def declarable(state: GameState, piece: Piece) -> str | None:
     return None
 
 
-def declare_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
+def declare_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """End of turn: choose the guns that declare a bombardment (they are turned face-up).
 
     Asked whenever ``side`` has pieces on approaches (public), so being asked reveals nothing.
     """
-    state: GameState = game.state
+    state = ctx.state
     candidates = [p for p in state.of(side) if not p.in_reserve and not p.declared]
     if not candidates:
         return
@@ -63,15 +63,16 @@ def declare_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
         "End of turn: which guns declare a bombardment (none for none)?",
         candidates,
         rule=rules.BOMBARDMENT,
+        kind=kinds.DECLARE,
         constraint=only_guns,
         names=state.board.names,
     )
     guns = [state.pieces[i] for i in chosen]
-    reveal(game, guns, "Artillery Bombardment: declared")
+    reveal(ctx, guns, "Artillery Bombardment: declared")
     for gun in guns:
         gun.declared = True
         gun.last_declared = state.player_turn
-        game.event(
+        ctx.event(
             "declare",
             f"{gun.id} declares a bombardment of {state.board.names[gun.approach]}",
             piece=gun.id,
@@ -79,19 +80,23 @@ def declare_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
         )
 
 
-def fire_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
+def fire_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """Start of turn: each gun that declared last turn may fire."""
-    state: GameState = game.state
+    state = ctx.state
     names = state.board.names
     enemy = state.enemy(side)
     for gun in [p for p in state.of(side) if p.declared]:
         gun.declared = False
         if gun.in_reserve or state.holder(gun.approach) != enemy:
-            game.event("bombard-lapse", f"{gun.id}'s bombardment lapses: no enemy ahead", piece=gun.id)
+            ctx.event("bombard-lapse", f"{gun.id}'s bombardment lapses: no enemy ahead", piece=gun.id)
             continue
         target_locale = gun.approach
         fire = yield YesNo(
-            side=side, prompt=f"{gun.describe()} may bombard {names[target_locale]}: fire?", rule=rules.BOMBARDMENT
+            side=side,
+            prompt=f"{gun.describe()} may bombard {names[target_locale]}: fire?",
+            rule=rules.BOMBARDMENT,
+            kind=kinds.BOMBARD,
+            context={"piece": gun.id, "locale": gun.locale, "target": target_locale},
         )
         if not fire:
             continue
@@ -108,19 +113,23 @@ def fire_bombardment(game: Game, side: str) -> Generator[Any, Any, None]:
                 pick = yield Choose.of(
                     side,
                     f"Bombardment of {names[target_locale]}: which approach is the target?",
-                    [Option(w, f"the approach facing {names[w]}") for w in others],
+                    [Option(w, f"the approach facing {names[w]}", data={"facing": w}) for w in others],
                     rule=rules.BOMBARDMENT,
+                    kind=kinds.BOMBARD_TARGET,
+                    context={"piece": gun.id, "target": target_locale},
                 )
             group = state.at(target_locale, pick)
         terrain = state.board.terrain(target_locale, gun.locale)
         n = bombardment_losses(gun.steps or 0, terrain)
         gun.last_fired = state.player_turn
         gun.moved = True  # a gun that fires may not move
-        game.event(
+        ctx.event(
             "bombard",
             f"{gun.id} bombards {names[target_locale]} ({pick}): {gun.steps} - terrain {terrain} = {n} step(s)",
             piece=gun.id,
             target=target_locale,
             losses=n,
         )
-        yield from take_losses(game, group, n, chooser=enemy, rule=rules.BOMBARDMENT, why=f"bombardment by {gun.id}")
+        yield from take_losses(
+            ctx, group, n, chooser=enemy, rule=rules.BOMBARDMENT, why=f"bombardment by {gun.id}", cause="bombardment"
+        )

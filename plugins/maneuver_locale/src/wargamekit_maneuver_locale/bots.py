@@ -9,23 +9,29 @@
   piece while taking the enemy's steps from the weakest (to remove pieces).
 
 Hidden enemy pieces are assumed to be 2-step infantry.
+
+It reads only the structure of a decision — its kind (:mod:`.kinds`), its context, the options'
+data and the decision's own legality check — with its side's view of the state and the pure
+assault preview; never a prompt, a label or a rule citation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Decision, PlayerView, SeededBot, YesNo
-from wargamekit.decisions import Answer
+from wargamekit import ChooseSubset, Decision, IllegalChoiceError, PlayerView, SeededBot
+from wargamekit.decisions import Answer, Data
 from wargamekit.geometry.locale import ApproachWidth
 
-from . import rules
+from . import kinds
 from .assault import HIDDEN_GUESS, assault_preview, participants
-from .movement import AssaultAction, Compulsory, EndTurn, GroupMove, RoadMenu, RoadMove, group_pieces
+from .movement import AssaultAction, EndTurn, GroupMove, RoadMenu, group_pieces
 from .resolution import Combatant, leading_limit, legal_leading_sets
 from .scenario import Arm
 from .state import RESERVE, GameState, Piece
+from .turn import Action
 
 __all__ = ["HeuristicBot"]
 
@@ -45,25 +51,30 @@ class HeuristicBot(SeededBot):
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
         state: GameState = view.state
         side = decision.side
-        if isinstance(decision, YesNo):
+        kind = decision.kind
+        data: list[Data] = [o.data for o in getattr(decision, "options", ())]
+        if kind == kinds.BOMBARD:
             return True
-        if isinstance(decision, Choose):
-            values = [o.value for o in decision.options]
-            if decision.rule == rules.COMMAND:
-                return self._action(state, side, values)
-            if decision.rule == rules.COMPULSORY:
-                return self._compulsory(state, side, values)
-            if decision.rule == rules.ROAD:
-                return self._road(state, side, values)
-            if decision.rule in (rules.MANEUVER, rules.DEFENSIVE_FIRE):
-                return len(values) - 1  # respond: block / fire
-            if decision.rule == rules.RETREATS and values[0] in state.board.names:
-                return self._retreat(state, side, values)
-            if all(isinstance(v, str) and v in state.pieces for v in values):
-                return self._victim(state, side, values)
-            return 0
         if isinstance(decision, ChooseSubset):
-            return self._subset(decision, state, side)
+            return self._subset(decision, state, side, data)
+        if kind == kinds.ACTION:
+            return self._action(state, side, [_action_of(d) for d in data])
+        if kind == kinds.COMPULSORY:
+            return self._compulsory(state, side, data)
+        if kind in (kinds.ROAD_PIECE, kinds.ROAD_MOVE):
+            return self._road(state, side, kind, data)
+        if kind in (kinds.BLOCK, kinds.DEFENSIVE_FIRE):
+            return max(i for i, d in enumerate(data) if "respond" in d)  # respond: block / fire
+        if kind == kinds.RETREAT:
+            return self._retreat(state, side, [d["locale"] for d in data])
+        if kind == kinds.STEP_LOSS:
+            if decision.context.get("cause") == "defensive_fire":
+                # the bot has always taken defensive fire's steps from the last leading piece
+                # offered (kept so that its measured results stay comparable)
+                return len(data) - 1
+            return self._victim(state, side, [d["piece"] for d in data])
+        if data:
+            return 0  # the first option: the approach for cavalry, an approach to bombard
         return decision.random_answer(self.rng)
 
     # -- the action menu --------------------------------------------------------------------
@@ -78,7 +89,7 @@ class HeuristicBot(SeededBot):
     def _reserve_weight(self, state: GameState, locale: str) -> int:
         return sum(_known(p).steps for p in state.at(locale, ""))
 
-    def _score(self, state: GameState, side: str, action: Any) -> float:
+    def _score(self, state: GameState, side: str, action: Action) -> float:
         enemy = state.enemy(side)
         objective = state.board.objectives
         if isinstance(action, EndTurn):
@@ -136,36 +147,34 @@ class HeuristicBot(SeededBot):
         best = max(sets, key=weight)
         return list(best)
 
-    def _action(self, state: GameState, side: str, values: list[Any]) -> int:
-        scores = [self._score(state, side, v) for v in values]
+    def _action(self, state: GameState, side: str, actions: list[Action]) -> int:
+        scores = [self._score(state, side, a) for a in actions]
         best = max(scores)
         if best <= 0:
-            return values.index(next(v for v in values if isinstance(v, EndTurn)))
+            return next(i for i, a in enumerate(actions) if isinstance(a, EndTurn))
         ties = [i for i, s in enumerate(scores) if s == best]
         return int(ties[int(self.rng.integers(0, len(ties)))])
 
-    def _compulsory(self, state: GameState, side: str, values: list[Compulsory]) -> int:
-        for i, v in enumerate(values):
-            if v.move_on and self._distance_to_goal(state, side, v.target) <= self._distance_to_goal(
-                state, side, v.locale
+    def _compulsory(self, state: GameState, side: str, data: Sequence[Mapping[str, Any]]) -> int:
+        for i, d in enumerate(data):
+            if d["move_on"] and self._distance_to_goal(state, side, d["target"]) <= self._distance_to_goal(
+                state, side, d["locale"]
             ):
                 return i
-        return next(i for i, v in enumerate(values) if not v.move_on)
+        return next(i for i, d in enumerate(data) if not d["move_on"])
 
-    def _road(self, state: GameState, side: str, values: list[Any]) -> int:
-        if all(isinstance(v, RoadMove) for v in values):
-            here = self._distance_to_goal(state, side, values[0].path[0])
+    def _road(self, state: GameState, side: str, kind: str, data: Sequence[Mapping[str, Any]]) -> int:
+        if kind == kinds.ROAD_MOVE:
+            here = self._distance_to_goal(state, side, data[0]["path"][0])
             scored = [
-                (here - self._distance_to_goal(state, side, v.path[-1]) - 0.5 * v.cost, -i)
-                for i, v in enumerate(values)
+                (here - self._distance_to_goal(state, side, d["to"]) - 0.5 * d["cost"], -i)
+                for i, d in enumerate(data)
             ]
             return -max(scored)[1]
         # which piece: the one furthest from the goals
-        return max(
-            range(len(values)), key=lambda i: self._distance_to_goal(state, side, state.pieces[values[i]].locale)
-        )
+        return max(range(len(data)), key=lambda i: self._distance_to_goal(state, side, data[i]["locale"]))
 
-    def _retreat(self, state: GameState, side: str, values: list[Any]) -> int:
+    def _retreat(self, state: GameState, side: str, values: list[str]) -> int:
         enemy = state.enemy(side)
 
         def safety(loc: str) -> tuple[int, int]:
@@ -182,28 +191,27 @@ class HeuristicBot(SeededBot):
         return min(range(len(pieces)), key=lambda i: _known(pieces[i]).steps)
 
     # -- subsets ----------------------------------------------------------------------------
-    def _subset(self, decision: ChooseSubset, state: GameState, side: str) -> Answer:
-        values = [o.value for o in decision.options]
+    def _subset(self, decision: ChooseSubset, state: GameState, side: str, data: list[Data]) -> Answer:
+        kind = decision.kind
+        values = [d["piece"] for d in data]  # every subset chooses pieces
         pieces = [state.pieces[v] for v in values if v in state.pieces]
-        if decision.rule in (rules.LEADING, rules.DEFENDER_LEADING):
+        if kind == kinds.LEADING:
             limit = decision.upper
             order = sorted(range(len(pieces)), key=lambda i: -_known(pieces[i]).steps)
             for n in range(limit, 0, -1):
                 best = None
                 for combo in combinations(order, n):
                     picked = sorted(combo)
-                    if decision.min_count <= len(picked) and not (
-                        decision.constraint and decision.constraint(decision.value_of(picked))
-                    ):
+                    if _legal(decision, picked):
                         total = sum(_known(pieces[i]).steps for i in picked)
                         if best is None or total > best[0]:
                             best = (total, picked)
                 if best:
                     return best[1]
             return []
-        if decision.rule == rules.COMPULSORY:
+        if kind == kinds.COMPULSORY_JOIN:
             return []  # moving on: the reserve stays, ready to block
-        if decision.rule == rules.COMMAND:
+        if kind == kinds.GROUP:
             # a maneuver attack from the reserve and an approach: the approach's pieces alone
             # cannot be blocked, so leave the reserve out when the enemy has a reserve to block
             ahead = [i for i, p in enumerate(pieces) if not p.in_reserve]
@@ -211,17 +219,36 @@ class HeuristicBot(SeededBot):
                 target = pieces[ahead[0]].approach
                 if any(q.side != side and q.in_reserve for q in state.at(target)):
                     return ahead[: decision.upper]
-        if decision.rule in (rules.CAVALRY, rules.BOMBARDMENT, rules.PURSUIT):
+        if kind == kinds.CAVALRY:
+            return []  # stay in the reserve, ready to block
+        if kind in (kinds.DECLARE, kinds.PURSUIT):
             want = [i for i, p in enumerate(pieces) if p.arm in (Arm.CAVALRY, Arm.ARTILLERY)]
-            if decision.rule == rules.CAVALRY:
-                return []  # stay in the reserve, ready to block
             picked = want[: decision.upper]
-            if decision.constraint and decision.constraint(decision.value_of(picked)):
-                return []
-            return picked
-        # groups and blocks: as many as allowed, strongest first
+            return picked if _legal(decision, picked) else []
+        # groups, blocks and defensive guns: as many as allowed, strongest first
         order = sorted(range(len(values)), key=lambda i: -_known(pieces[i]).steps if i < len(pieces) else 0)
         picked = sorted(order[: max(decision.min_count, decision.upper)])
-        if decision.constraint and decision.constraint(decision.value_of(picked)):
+        if not _legal(decision, picked):
             return decision.random_answer(self.rng)
         return picked
+
+
+def _legal(decision: ChooseSubset, picked: list[int]) -> bool:
+    """Whether the rules accept ``picked`` (the decision's own check: counts and constraint)."""
+    try:
+        decision.check(picked)
+    except IllegalChoiceError:
+        return False
+    return True
+
+
+def _action_of(data: Mapping[str, Any]) -> Action:
+    """The action an option of the command menu stands for, rebuilt from its data."""
+    action = data["action"]
+    if action == "group":
+        return GroupMove(data["move"], data["locale"], tuple(data["sources"]), data["target"])
+    if action == "road":
+        return RoadMenu()
+    if action == "assault":
+        return AssaultAction(data["locale"], data["target"])
+    return EndTurn()

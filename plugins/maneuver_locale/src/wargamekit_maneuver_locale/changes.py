@@ -7,13 +7,14 @@ opponent can see (a piece moved, a piece lost a step, a piece was removed).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Game, Option, ask
+from wargamekit import Choose, ChooseSubset, Decision, Option
 
+from . import kinds
 from .scenario import Arm
-from .state import GameState, Piece
+from .state import Context, GameState, Piece
 
 __all__ = [
     "eliminate",
@@ -21,6 +22,7 @@ __all__ = [
     "label_for",
     "lose_step",
     "piece_choice",
+    "piece_data",
     "only_arm",
     "piece_subset",
     "place",
@@ -36,7 +38,7 @@ def label(piece: Piece, names: dict[str, str] | None = None, *, where: bool = Fa
     return f"{text} ({piece.where(names)})" if where else text
 
 
-def reveal(game: Game, pieces: Sequence[Piece], why: str) -> None:
+def reveal(ctx: Context, pieces: Sequence[Piece], why: str) -> None:
     """Turn ``pieces`` face-up (revealed to both sides)."""
     shown = []
     for p in pieces:
@@ -44,20 +46,20 @@ def reveal(game: Game, pieces: Sequence[Piece], why: str) -> None:
             p.face_up = True
             shown.append(p)
     if shown:
-        game.event(
+        ctx.event(
             "reveal",
             f"{why}: {', '.join(p.describe() for p in shown)} turned face-up",
             pieces=[{"id": p.id, "arm": p.arm.value, "steps": p.steps} for p in shown],  # type: ignore[union-attr]
         )
 
 
-def place(game: Game, pieces: Sequence[Piece], locale: str, approach: str, why: str, *, moved: bool = True) -> None:
+def place(ctx: Context, pieces: Sequence[Piece], locale: str, approach: str, why: str, *, moved: bool = True) -> None:
     """Move ``pieces`` to ``locale`` (its reserve or the approach facing ``approach``).
 
     A revealed piece that moves is turned face-down again (provisional: the source does not say
     when revealed pieces are hidden again).
     """
-    state: GameState = game.state
+    state = ctx.state
     for p in pieces:
         p.locale = locale
         p.approach = approach
@@ -65,7 +67,7 @@ def place(game: Game, pieces: Sequence[Piece], locale: str, approach: str, why: 
         if not p.declared:
             p.face_up = False
     where = pieces[0].where(state.board.names) if pieces else ""
-    game.event(
+    ctx.event(
         "move",
         f"{why}: {', '.join(p.id for p in pieces)} -> {where}",
         pieces=[p.id for p in pieces],
@@ -75,28 +77,28 @@ def place(game: Game, pieces: Sequence[Piece], locale: str, approach: str, why: 
     update_control(state)
 
 
-def eliminate(game: Game, piece: Piece, why: str) -> None:
+def eliminate(ctx: Context, piece: Piece, why: str) -> None:
     """Remove ``piece`` from the map."""
-    state: GameState = game.state
+    state = ctx.state
     del state.pieces[piece.id]
     state.eliminated.append((piece.id, piece.side))
-    game.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
+    ctx.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
 
 
-def lose_step(game: Game, piece: Piece, why: str) -> None:
+def lose_step(ctx: Context, piece: Piece, why: str) -> None:
     """``piece`` loses one step; at 0 steps it is removed."""
     assert piece.steps is not None
     piece.steps -= 1
     if piece.steps <= 0:
-        eliminate(game, piece, why)
+        eliminate(ctx, piece, why)
         return
     if piece.face_up:
-        game.event(
+        ctx.event(
             "step-loss", f"{why}: {piece.id} loses a step ({piece.steps} left)", piece=piece.id, steps=piece.steps
         )
     else:
-        game.event("step-loss", f"{why}: {piece.id} loses a step", piece=piece.id)
-        game.event(
+        ctx.event("step-loss", f"{why}: {piece.id} loses a step", piece=piece.id)
+        ctx.event(
             "step-loss-detail",
             f"{why}: {piece.id} ({piece.arm.value}) has {piece.steps} steps left",  # type: ignore[union-attr]
             audience=(piece.side,),
@@ -106,25 +108,31 @@ def lose_step(game: Game, piece: Piece, why: str) -> None:
 
 
 def take_losses(
-    game: Game, pieces: Sequence[Piece], n: int, *, chooser: str, rule: str, why: str
-) -> Generator[Any, Any, int]:
+    ctx: Context, pieces: Sequence[Piece], n: int, *, chooser: str, rule: str, why: str, cause: str
+) -> Generator[Decision, Any, int]:
     """Take ``n`` step losses from ``pieces``, one step at a time; ``chooser`` picks the piece
     when more than one can take the step. Returns the steps actually lost (losses beyond the
-    pieces' steps are not carried over)."""
-    state: GameState = game.state
+    pieces' steps are not carried over).
+
+    Each pick is a decision of kind :data:`~.kinds.STEP_LOSS` whose context names the
+    ``cause`` (``"assault_leading"``, ``"retreat"``, ...) and the steps still to take.
+    """
+    state = ctx.state
     lost = 0
     while lost < n:
         alive = [p for p in pieces if p.id in state.pieces]
         if not alive:
             break
-        victim = state.pieces[
-            (
-                yield from ask(
-                    piece_choice(chooser, f"{why}: which piece loses the next step ({n - lost} to take)?", alive, rule=rule)
-                )
-            )
-        ]
-        lose_step(game, victim, why)
+        question = piece_choice(
+            chooser,
+            f"{why}: which piece loses the next step ({n - lost} to take)?",
+            alive,
+            rule=rule,
+            kind=kinds.STEP_LOSS,
+            context={"cause": cause, "to_take": n - lost},
+        )
+        victim = state.pieces[(yield from ctx.ask(question))]
+        lose_step(ctx, victim, why)
         lost += 1
     return lost
 
@@ -138,14 +146,30 @@ def label_for(piece: Piece, side: str, names: dict[str, str] | None = None, *, w
     return f"{text} ({piece.where(names)})" if where else text
 
 
-def piece_choice(side: str, prompt: str, pieces: Sequence[Piece], *, rule: str) -> Choose:
+def piece_data(piece: Piece) -> dict[str, str]:
+    """A piece option's data: its id and position, public facts only (never its arm or
+    strength, which a face-down piece hides)."""
+    return {"piece": piece.id, "locale": piece.locale, "approach": piece.approach}
+
+
+def piece_choice(
+    side: str,
+    prompt: str,
+    pieces: Sequence[Piece],
+    *,
+    rule: str,
+    kind: str,
+    context: Mapping[str, Any] | None = None,
+) -> Choose:
     """Choose one of ``pieces``: the values are ids (never the live pieces), the labels what
-    ``side`` may know, the logged answer only the public label."""
+    ``side`` may know, the logged answer only the public label, the data :func:`piece_data`."""
     return Choose(
         side=side,
         prompt=prompt,
         rule=rule,
-        options=tuple(Option(p.id, label_for(p, side), label(p)) for p in pieces),
+        kind=kind,
+        context=context,
+        options=tuple(Option(p.id, label_for(p, side), label(p), data=piece_data(p)) for p in pieces),
     )
 
 
@@ -155,25 +179,29 @@ def piece_subset(
     pieces: Sequence[Piece],
     *,
     rule: str,
+    kind: str,
+    context: Mapping[str, Any] | None = None,
     min_count: int = 0,
     max_count: int | None = None,
     constraint: Callable[[tuple[Any, ...]], str | None] | None = None,
     names: dict[str, str] | None = None,
 ) -> ChooseSubset:
     """Choose some of ``pieces`` (ids as values; labels as in :func:`piece_choice`, with the
-    position when ``names`` is given)."""
+    position when ``names`` is given; data as in :func:`piece_data`)."""
     where = names is not None
     return ChooseSubset(
         side=side,
         prompt=prompt,
         options=tuple(
-            Option(p.id, label_for(p, side, names, where=where), label(p, names, where=where))
+            Option(p.id, label_for(p, side, names, where=where), label(p, names, where=where), data=piece_data(p))
             for p in pieces
         ),
         min_count=min_count,
         max_count=max_count,
         constraint=constraint,
         rule=rule,
+        kind=kind,
+        context=context,
     )
 
 

@@ -32,13 +32,13 @@ from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Choose, Game, Option, ask
+from wargamekit import Choose, Decision, Option
 from wargamekit.geometry.locale import RoadClass
 
-from . import rules
+from . import kinds, rules
 from .changes import only_arm, piece_subset, place
 from .scenario import Arm
-from .state import RESERVE, GameState, Piece
+from .state import RESERVE, Context, GameState, Piece
 
 __all__ = [
     "AssaultAction",
@@ -81,6 +81,16 @@ class GroupMove:
 
     cost = 1
 
+    def data(self) -> dict[str, Any]:
+        """What a program reads: ``{"action": "group", "move": kind, "locale", "sources", "target"}``."""
+        return {
+            "action": "group",
+            "move": self.kind,
+            "locale": self.locale,
+            "sources": list(self.sources),
+            "target": self.target,
+        }
+
     def label(self, names: dict[str, str]) -> str:
         """What the player reads."""
         here, there = names[self.locale], names[self.target]
@@ -105,6 +115,10 @@ class GroupMove:
 class RoadMenu:
     """The entry of the action menu that opens road movement."""
 
+    def data(self) -> dict[str, Any]:
+        """What a program reads: ``{"action": "road"}``."""
+        return {"action": "road"}
+
     def label(self, names: dict[str, str]) -> str:
         return f"road move (one piece, up to {ROAD_STEPS} locales along a road)"
 
@@ -116,6 +130,10 @@ class RoadMove:
     piece: str
     path: tuple[str, ...]
     cost: int
+
+    def data(self) -> dict[str, Any]:
+        """What a program reads: ``{"piece", "path", "to", "cost"}``."""
+        return {"piece": self.piece, "path": list(self.path), "to": self.path[-1], "cost": self.cost}
 
     def label(self, names: dict[str, str]) -> str:
         road = "primary road, 0 commands" if self.cost == 0 else "1 command"
@@ -131,6 +149,10 @@ class AssaultAction:
 
     cost = 1
 
+    def data(self) -> dict[str, Any]:
+        """What a program reads: ``{"action": "assault", "locale", "target"}``."""
+        return {"action": "assault", "locale": self.locale, "target": self.target}
+
     def label(self, names: dict[str, str]) -> str:
         here, there = names[self.locale], names[self.target]
         return f"assault from {here} approach against the blocking approach of {there} (1 command)"
@@ -141,6 +163,10 @@ class EndTurn:
     """End the player turn."""
 
     cost = 0
+
+    def data(self) -> dict[str, Any]:
+        """What a program reads: ``{"action": "end"}``."""
+        return {"action": "end"}
 
     def label(self, names: dict[str, str]) -> str:
         return "end the turn"
@@ -153,6 +179,10 @@ class Compulsory:
     locale: str
     target: str
     move_on: bool
+
+    def data(self) -> dict[str, Any]:
+        """What a program reads: ``{"move_on", "locale", "target"}``."""
+        return {"move_on": self.move_on, "locale": self.locale, "target": self.target}
 
     def label(self, names: dict[str, str]) -> str:
         if self.move_on:
@@ -286,14 +316,14 @@ def compulsory_options(state: GameState, side: str, locale: str, target: str) ->
     return out
 
 
-def cavalry_onto_approach(game: Game, side: str, pieces: list[Piece], locale: str) -> Generator[Any, Any, None]:
+def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: str) -> Generator[Decision, Any, None]:
     """移動 — cavalry: right after entering ``locale``, cavalry may move onto one of its
     approaches facing an enemy-held locale.
 
     Asked whenever such an approach exists, whatever the group holds, so being asked tells
     the opponent nothing; only cavalry may be picked.
     """
-    state: GameState = game.state
+    state = ctx.state
     enemy = state.enemy(side)
     names = state.board.names
     targets = [n for n in state.board.neighbours(locale) if state.holder(n) == enemy]
@@ -306,19 +336,23 @@ def cavalry_onto_approach(game: Game, side: str, pieces: list[Piece], locale: st
         f"Cavalry that entered {names[locale]} may move onto an approach: which (none for none)?",
         movers,
         rule=rules.CAVALRY,
+        kind=kinds.CAVALRY,
+        context={"locale": locale},
         constraint=only_arm(state, Arm.CAVALRY, "only cavalry may move onto an approach right after entering a locale"),
     )
     if not chosen:
         return
-    target = yield from ask(
+    target = yield from ctx.ask(
         Choose.of(
             side,
             f"Onto the approach of {names[locale]} facing which locale?",
-            [Option(n, names[n]) for n in targets],
+            [Option(n, names[n], data={"facing": n}) for n in targets],
             rule=rules.CAVALRY,
+            kind=kinds.CAVALRY_APPROACH,
+            context={"locale": locale, "pieces": list(chosen)},
         )
     )
-    place(game, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
+    place(ctx, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
 
 
 __all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces"]

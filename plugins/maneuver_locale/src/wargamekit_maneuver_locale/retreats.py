@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Game, Option, ask
+from wargamekit import Choose, Decision, Option
 
-from . import rules
+from . import kinds, rules
 from .changes import eliminate, place, take_losses
 from .scenario import Arm
-from .state import RESERVE, GameState
+from .state import RESERVE, Context, GameState
 
 __all__ = ["retreat_destinations", "retreat_locale"]
 
@@ -35,18 +35,18 @@ def retreat_destinations(state: GameState, locale: str, attacker_locale: str, si
     ]
 
 
-def retreat_locale(game: Game, locale: str, attacker_locale: str) -> Generator[Any, Any, None]:
+def retreat_locale(ctx: Context, locale: str, attacker_locale: str) -> Generator[Decision, Any, None]:
     """Every piece in ``locale`` retreats (Retreats); ``attacker_locale`` is where the attack
     came from, so the pieces on the approach facing it retreat without loss."""
-    state: GameState = game.state
+    state = ctx.state
     side = state.holder(locale)
     if not side:
         return
     names = state.board.names
-    game.event("retreat", f"{side} retreats from {names[locale]}", side=side, locale=locale)
+    ctx.event("retreat", f"{side} retreats from {names[locale]}", side=side, locale=locale)
     for p in state.at(locale):
         if p.arm is Arm.ARTILLERY:
-            eliminate(game, p, "Retreats: artillery is removed")
+            eliminate(ctx, p, "Retreats: artillery is removed")
     for where, pieces in state.groups(locale):
         if where == attacker_locale:
             pass  # the attacked approach retreats without loss
@@ -54,21 +54,23 @@ def retreat_locale(game: Game, locale: str, attacker_locale: str) -> Generator[A
             infantry = [p for p in pieces if p.arm is not Arm.CAVALRY]
             if infantry:
                 yield from take_losses(
-                    game,
+                    ctx,
                     infantry,
                     1,
                     chooser=side,
                     rule=rules.RETREATS,
                     why="Retreats: the reserve's non-cavalry group loses 1 step",
+                    cause="retreat",
                 )
         else:
             yield from take_losses(
-                game,
+                ctx,
                 pieces,
                 1,
                 chooser=side,
                 rule=rules.RETREATS,
                 why="Retreats: a group on another approach loses 1 step",
+                cause="retreat",
             )
         alive = [p for p in pieces if p.id in state.pieces]
         if not alive:
@@ -76,14 +78,16 @@ def retreat_locale(game: Game, locale: str, attacker_locale: str) -> Generator[A
         options = retreat_destinations(state, locale, attacker_locale, side, len(alive))
         if not options:
             for p in alive:
-                eliminate(game, p, "Retreats: no locale to retreat into")
+                eliminate(ctx, p, "Retreats: no locale to retreat into")
             continue
-        dest = yield from ask(
+        dest = yield from ctx.ask(
             Choose.of(
                 side,
                 f"Retreat {', '.join(p.id for p in alive)} from {names[locale]} to which locale?",
-                [Option(n, names[n]) for n in options],
+                [Option(n, names[n], data={"locale": n}) for n in options],
                 rule=rules.RETREATS,
+                kind=kinds.RETREAT,
+                context={"from": locale, "position": where, "pieces": [p.id for p in alive]},
             )
         )
-        place(game, alive, dest, RESERVE, "Retreats", moved=False)
+        place(ctx, alive, dest, RESERVE, "Retreats", moved=False)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
-from wargamekit import Game, Outcome, Ruleset
+from wargamekit import Decision, Outcome, Ruleset
 from wargamekit.errors import ScenarioError
 from wargamekit.players import Player
-from wargamekit.sequencing import PhaseCycle
+from wargamekit.sequencing import PlayerTurns, Turn, play_turns
 
 from .changes import update_control
 from .scenario import ManeuverScenario, validate
-from .state import Board, GameState, Piece
+from .state import Board, Context, GameState, Piece
 from .turn import player_turn
 from .victory import final_outcome, sudden_outcome
 from .view import redact, summary_text
@@ -24,7 +24,7 @@ class ManeuverLocale(Ruleset):
     """The locale/approach manoeuvre system of the Bonaparte at Marengo family."""
 
     name = "maneuver_locale"
-    version = "0.1"
+    version = "0.2"
     description = "Locales and approaches (Bonaparte at Marengo family): commands, maneuver attacks, assaults"
     sides = ("austria", "france")
     scenario_type = ManeuverScenario
@@ -54,16 +54,24 @@ class ManeuverLocale(Ruleset):
             raise ScenarioError("the game would be over before it starts (victory at set-up)", path="$.pieces")
         return state
 
-    def play(self, game: Game) -> Generator[Any, Any, Outcome]:
-        state: GameState = game.state
-        game.event("setup", f"{game.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
-        for step in PhaseCycle(list(state.sides), last_turn=state.turn_limit):
-            state.turn = step.number
-            yield from player_turn(game, step.phase)
-            outcome = sudden_outcome(state)
-            if outcome is not None:
-                return outcome
-        return final_outcome(state)
+    def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
+        """The game: each game turn, one player turn per side in the scenario's order
+        (provisional turn sequence, :mod:`.turn`), until the turn limit or a sudden victory."""
+        state = ctx.state
+        ctx.event("setup", f"{ctx.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
+
+        def take(turn: Turn[str]) -> Generator[Decision, Any, None]:
+            state.turn = turn.number
+            yield from player_turn(ctx, turn.actor)
+
+        # the game ends after the player turn in which a side wins outright (victory.py)
+        yield from play_turns(
+            PlayerTurns(state.sides, last_turn=state.turn_limit),
+            ctx.dice,
+            take,
+            end_if=lambda: sudden_outcome(state) is not None,
+        )
+        return sudden_outcome(state) or final_outcome(state)
 
     def view(self, state: GameState, side: str | None) -> GameState:
         return redact(state, side)

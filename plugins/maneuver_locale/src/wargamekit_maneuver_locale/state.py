@@ -12,11 +12,12 @@ from collections.abc import Iterator
 import networkx as nx
 from attrs import define, field, frozen
 
+from wargamekit import RulesContext
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
 
 from .scenario import Arm, ManeuverScenario
 
-__all__ = ["Board", "GameState", "Piece", "RESERVE", "other_side"]
+__all__ = ["Board", "Context", "GameState", "Piece", "RESERVE", "other_side"]
 
 #: The ``approach`` value of a piece in its locale's reserve.
 RESERVE = ""
@@ -150,6 +151,10 @@ class GameState:
         turn_limit: the last game turn.
         player_turn: running count of player turns (1-based).
         active: the side whose player turn it is.
+        phase: the phase of the player turn now (``"bombardment"``, ``"commands"``,
+            ``"declarations"``): a record for views, set from the sequencer's turn.
+        windows: response windows opened this player turn (the key of each window's
+            response, so a response is offered once per window).
         commands: commands left this player turn.
         commands_per_turn: commands each side gets.
         road_pieces: pieces moved by road this player turn.
@@ -168,6 +173,8 @@ class GameState:
     turn: int = 0
     player_turn: int = 0
     active: str = ""
+    phase: str = ""
+    windows: int = 0
     commands: int = 0
     road_pieces: list[str] = field(factory=list)
     road_entries: list[tuple[int, str]] = field(factory=list)
@@ -216,3 +223,7 @@ class GameState:
     def points(self, side: str) -> int:
         """Victory points of the objectives ``side`` controls (provisional victory)."""
         return sum(v for k, v in self.board.objectives.items() if self.control.get(k) == side)
+
+
+#: What the rule procedures of this ruleset receive (the core's declared rules API).
+Context = RulesContext[GameState, ManeuverScenario]

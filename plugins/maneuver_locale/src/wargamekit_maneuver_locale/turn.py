@@ -5,6 +5,13 @@ provisional (not from the source): each game turn, each side in the scenario's o
 player turn — (1) its guns that declared last turn may fire (Artillery Bombardment),
 (2) it spends its commands (scenario data) on moves, road moves and assaults, settling first any
 group on an approach with no enemy ahead (the compulsory move), (3) it declares bombardments.
+
+The sequence is data for the core sequencers: the game turns and player turns are a
+:class:`~wargamekit.sequencing.PlayerTurns` (in :meth:`.ManeuverLocale.play`), the phases of a
+player turn a :class:`~wargamekit.sequencing.PhaseCycle` of :data:`PHASES` run through
+:func:`~wargamekit.sequencing.by_phase`, and the command phase the active side's actions, one
+at a time, until it ends its turn (a pass) or the game is decided — an
+:class:`~wargamekit.sequencing.AlternatingImpulses` of that one side with a pass limit of 1.
 """
 
 from __future__ import annotations
@@ -12,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Game, Option, ask
+from wargamekit import Choose, Decision, Option
+from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
-from . import rules
+from . import kinds, rules
 from .assault import assault, can_assault
 from .bombardment import declare_bombardment, fire_bombardment
 from .changes import piece_choice, piece_subset, place
@@ -34,12 +42,15 @@ from .movement import (
     group_pieces,
     road_moves,
 )
-from .state import RESERVE, GameState
+from .state import RESERVE, Context, GameState
 from .victory import sudden_outcome
 
-__all__ = ["legal_actions", "player_turn"]
+__all__ = ["PHASES", "command", "command_phase", "legal_actions", "player_turn"]
 
 Action = GroupMove | RoadMenu | AssaultAction | EndTurn
+
+#: The phases of a player turn, in order (provisional: not from the source).
+PHASES = ("bombardment", "commands", "declarations")
 
 
 def legal_actions(state: GameState, side: str) -> list[Action]:
@@ -60,6 +71,7 @@ def start_turn(state: GameState, side: str) -> None:
     state.player_turn += 1
     state.active = side
     state.commands = state.commands_per_turn[side]
+    state.windows = 0
     state.road_pieces = []
     state.road_entries = []
     state.won_by_assault = {}
@@ -67,34 +79,67 @@ def start_turn(state: GameState, side: str) -> None:
         p.moved = False
 
 
-def player_turn(game: Game, side: str) -> Generator[Any, Any, None]:
-    """One player turn of ``side``."""
-    state: GameState = game.state
+def player_turn(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+    """One player turn of ``side``: its :data:`PHASES` in order.
+
+    All three phases run even when the game is decided during the commands (the game ends
+    after the player turn): the side still declares its bombardments.
+    """
+    state = ctx.state
     start_turn(state, side)
-    game.event("turn", f"turn {state.turn}: {side} ({state.commands} commands)", turn=state.turn, side=side)
-    yield from fire_bombardment(game, side)
-    while sudden_outcome(state) is None:
-        yield from settle_compulsory(game, side)
-        names = state.board.names
-        actions = legal_actions(state, side)
-        action = yield Choose.of(
-            side,
-            f"Turn {state.turn}, {side}: {state.commands} command(s) left — your action? ('?' shows the map)",
-            [Option(a, a.label(names)) for a in actions],
-            rule=rules.COMMAND,
-        )
-        if isinstance(action, EndTurn):
-            break
-        if isinstance(action, GroupMove):
-            yield from group_move(game, side, action)
-        elif isinstance(action, RoadMenu):
-            yield from road_move(game, side)
-        else:
-            yield from assault(game, side, action.locale, action.target)
-    yield from declare_bombardment(game, side)
+    ctx.event("turn", f"turn {state.turn}: {side} ({state.commands} commands)", turn=state.turn, side=side)
+    procedures = by_phase(
+        {
+            "bombardment": lambda turn: fire_bombardment(ctx, side),
+            "commands": lambda turn: command_phase(ctx, side),
+            "declarations": lambda turn: declare_bombardment(ctx, side),
+        }
+    )
+
+    def phase(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult | None]:
+        state.phase = turn.phase or ""  # a record for views; the cycle drives the flow
+        return (yield from procedures(turn))
+
+    yield from play_turns(PhaseCycle(PHASES, last_turn=1), ctx.dice, phase)
 
 
-def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
+def command_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+    """The commands: ``side`` takes one action at a time (:func:`command`) until it ends its
+    turn or the game is decided (a side without pieces, every objective held)."""
+    state = ctx.state
+    actions: AlternatingImpulses[str] = AlternatingImpulses(
+        (side,), can_act=lambda _side: sudden_outcome(state) is None, pass_limit=1
+    )
+    yield from play_turns(actions, ctx.dice, lambda turn: command(ctx, side))
+
+
+def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
+    """One action of the command phase: first any compulsory move, then the action menu (a
+    group move, road movement, an assault, or the end of the turn — a pass)."""
+    state = ctx.state
+    yield from settle_compulsory(ctx, side)
+    names = state.board.names
+    actions = legal_actions(state, side)
+    action = yield Choose(
+        side=side,
+        prompt=f"Turn {state.turn}, {side}: {state.commands} command(s) left — your action? ('?' shows the map)",
+        options=[Option(a, a.label(names), data=a.data()) for a in actions],
+        rule=rules.COMMAND,
+        kind=kinds.ACTION,
+        context={"turn": state.turn, "side": side, "phase": state.phase, "commands": state.commands},
+    )
+    if isinstance(action, EndTurn):
+        return TurnResult(passed=True)
+    if isinstance(action, GroupMove):
+        yield from group_move(ctx, side, action)
+    elif isinstance(action, RoadMenu):
+        yield from road_move(ctx, side)
+    else:
+        yield from assault(ctx, side, action.locale, action.target)
+    return TurnResult()
+
+
+def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """移動 — 先のlocaleに敵が存在しない場合: a group on an approach with no enemy ahead must
     return to the reserve (0 commands, marked as moved) or move on into that locale (1).
 
@@ -102,19 +147,21 @@ def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
     may go along for the same command (移動 — command: one group from the same locale to the
     same locale), as many as the locale ahead has room for.
     """
-    state: GameState = game.state
+    state = ctx.state
     names = state.board.names
     while groups := compulsory_groups(state, side):
         loc, target = groups[0]
         options = compulsory_options(state, side, loc, target)
         pieces = compulsory_pieces(state, side, loc, target)
-        choice = yield from ask(
-            Choose.of(
-                side,
-                f"No enemy ahead of {', '.join(p.id for p in pieces)} on the {names[loc]} approach facing "
+        choice = yield from ctx.ask(
+            Choose(
+                side=side,
+                prompt=f"No enemy ahead of {', '.join(p.id for p in pieces)} on the {names[loc]} approach facing "
                 f"{names[target]}: return or move on?",
-                [Option(o, o.label(names)) for o in options],
+                options=[Option(o, o.label(names), data=o.data()) for o in options],
                 rule=rules.COMPULSORY,
+                kind=kinds.COMPULSORY,
+                context={"locale": loc, "target": target, "pieces": [p.id for p in pieces]},
             )
         )
         assert isinstance(choice, Compulsory)
@@ -128,19 +175,21 @@ def settle_compulsory(game: Game, side: str) -> Generator[Any, Any, None]:
                     "(the same command; none for none)?",
                     reserve,
                     rule=rules.COMPULSORY,
+                    kind=kinds.COMPULSORY_JOIN,
+                    context={"locale": loc, "target": target, "room": room},
                     max_count=min(room, len(reserve)),
                 )
                 pieces = pieces + [state.pieces[i] for i in joined]
             state.commands -= 1
-            place(game, pieces, target, RESERVE, "compulsory move: on into the locale ahead")
-            yield from cavalry_onto_approach(game, side, pieces, target)
+            place(ctx, pieces, target, RESERVE, "compulsory move: on into the locale ahead")
+            yield from cavalry_onto_approach(ctx, side, pieces, target)
         else:
-            place(game, pieces, loc, RESERVE, "compulsory move: back to the reserve, marked as moved")
+            place(ctx, pieces, loc, RESERVE, "compulsory move: back to the reserve, marked as moved")
 
 
-def group_move(game: Game, side: str, move: GroupMove) -> Generator[Any, Any, None]:
+def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, Any, None]:
     """Carry out a one-command group move (移動 — command, reserve / approach)."""
-    state: GameState = game.state
+    state = ctx.state
     names = state.board.names
     candidates = group_pieces(state, move, side)
     limit = min(group_limit(state, move), len(candidates))
@@ -149,6 +198,8 @@ def group_move(game: Game, side: str, move: GroupMove) -> Generator[Any, Any, No
         f"{move.label(names)}: which pieces move together?",
         candidates,
         rule=rules.COMMAND,
+        kind=kinds.GROUP,
+        context={**move.data(), "limit": limit},
         min_count=1,
         max_count=limit,
         # a group from two positions shows where each piece stands
@@ -157,32 +208,41 @@ def group_move(game: Game, side: str, move: GroupMove) -> Generator[Any, Any, No
     pieces = [state.pieces[i] for i in chosen]
     state.commands -= 1
     if move.kind == "locale":
-        place(game, pieces, move.target, RESERVE, f"{side} moves")
-        yield from cavalry_onto_approach(game, side, pieces, move.target)
+        place(ctx, pieces, move.target, RESERVE, f"{side} moves")
+        yield from cavalry_onto_approach(ctx, side, pieces, move.target)
     elif move.kind == "approach":
-        place(game, pieces, move.locale, move.target, f"{side} moves onto an approach")
+        place(ctx, pieces, move.locale, move.target, f"{side} moves onto an approach")
     elif move.kind == "back":
-        place(game, pieces, move.locale, RESERVE, f"{side} moves back to the reserve")
+        place(ctx, pieces, move.locale, RESERVE, f"{side} moves back to the reserve")
     else:
-        yield from maneuver_attack(game, side, pieces, move.locale, move.target)
+        yield from maneuver_attack(ctx, side, pieces, move.locale, move.target)
 
 
-def road_move(game: Game, side: str) -> Generator[Any, Any, None]:
+def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """移動 — road移動: one piece along a road, up to 3 locales."""
-    state: GameState = game.state
+    state = ctx.state
     names = state.board.names
     options = road_moves(state, side)
-    pid = yield piece_choice(side, "Road move: which piece?", [state.pieces[i] for i in options], rule=rules.ROAD)
-    move = yield Choose.of(
+    pid = yield piece_choice(
         side,
-        f"Road move of {pid}: to where?",
-        [Option(m, m.label(names)) for m in options[pid]],
+        "Road move: which piece?",
+        [state.pieces[i] for i in options],
         rule=rules.ROAD,
+        kind=kinds.ROAD_PIECE,
+        context={"commands": state.commands},
+    )
+    move = yield Choose(
+        side=side,
+        prompt=f"Road move of {pid}: to where?",
+        options=[Option(m, m.label(names), data=m.data()) for m in options[pid]],
+        rule=rules.ROAD,
+        kind=kinds.ROAD_MOVE,
+        context={"piece": pid, "commands": state.commands},
     )
     state.commands -= move.cost
     state.road_pieces.append(pid)
     for step, loc in enumerate(move.path[1:], start=1):
         state.road_entries.append((step, loc))
     piece = state.pieces[pid]
-    place(game, [piece], move.path[-1], RESERVE, f"{side} moves by road via {' -> '.join(names[x] for x in move.path)}")
-    yield from cavalry_onto_approach(game, side, [piece], move.path[-1])
+    place(ctx, [piece], move.path[-1], RESERVE, f"{side} moves by road via {' -> '.join(names[x] for x in move.path)}")
+    yield from cavalry_onto_approach(ctx, side, [piece], move.path[-1])

@@ -9,20 +9,22 @@ from typing import Any
 from attrs import evolve
 
 from wargamekit import Choose, ChooseNumber
+from wargamekit.dice import Die
 
 from .attack import (
     DECISIVE,
     WITHERING,
+    AttackProfile,
+    clash_outcome,
     decisive_damage,
     decisive_pool,
-    resolve_clash,
-    roll_raw_damage,
+    raw_from_faces,
     withering_damage,
 )
 from .damage import apply_decisive, apply_decisive_miss, apply_withering
 from .defense import attack_profile, defense_modes, defense_profile
 from .interrupt_phase import open_window
-from .soul import offer_boost
+from .soul import offer_boost, offer_dice_boost
 from .state import ROUTED, Combatant, Scene
 
 __all__ = ["attack", "clash", "strike"]
@@ -62,18 +64,15 @@ def attack(
     scene: Scene = game.state
     weapon = attacker.ready_weapon
     assert weapon is not None
+    # 区域攻击: a group's ranged attack on an individual affects every individual character
+    # within close range of that main target, allies included; the group's reach is checked
+    # for the main target only.
+    area = target is not None and attacker.is_group and weapon.ranged and not target.is_group
     if target is None:
         reach = 1 if attacker.dispersed else 0
         targets = [e for e in scene.enemies(attacker) if scene.distance(attacker.id, e.id) <= reach]
-    elif attacker.is_group and weapon.ranged and not target.is_group:
-        targets = [target] + [
-            u
-            for u in scene
-            if u.id not in (target.id, attacker.id)
-            and u.fighting
-            and u.kind == "character"
-            and scene.distance(u.id, target.id) <= 1
-        ]
+    elif area:
+        targets = [target] + _around(scene, attacker, target)
     else:
         targets = [target]
     main = targets[0] if targets else None
@@ -113,9 +112,22 @@ def attack(
         return
     reach = max(weapon.max_range, 1 if attacker.dispersed else 0)
     legal = []
+    main_in_reach = scene.distance(attacker.id, main.id) <= reach
     for t in targets:
-        if not (t.fighting or t.status == ROUTED) or scene.distance(attacker.id, t.id) > reach:
-            game.event("attack-lost", f"the attack on {t.name} is lost: no longer a legal target", unit=t.id)
+        if not (t.fighting or t.status == ROUTED):
+            why = "no longer a legal target"
+        elif area and t is not main:
+            # the area lies around the main target: it needs the target in reach, and her
+            # within close range of it (the interrupt window may have moved either)
+            why = (
+                f"{main.name} is out of reach"
+                if not main_in_reach
+                else ("no longer within close range of " + main.name if scene.distance(main.id, t.id) > 1 else "")
+            )
+        else:
+            why = "" if scene.distance(attacker.id, t.id) <= reach else "no longer a legal target"
+        if why:
+            game.event("attack-lost", f"the attack on {t.name} is lost: {why}", unit=t.id)
             continue
         legal.append(t)
     # 防御 / 充能: each defender declares her defense and its charge right after the attack is
@@ -130,6 +142,19 @@ def attack(
         total = natural + atk.accuracy
         yield from strike(game, attacker, t, kind, atk, total, weapon, declared[t.id])
         t.onslaught += 1  # 猛攻减值
+
+
+def _around(scene: Scene, attacker: Combatant, target: Combatant) -> list[Combatant]:
+    """The individual characters (单独角色) within close range of ``target``, friend or foe of
+    either side; battle groups, non-combatants and the helpless are not in the area."""
+    return [
+        u
+        for u in scene
+        if u.id not in (target.id, attacker.id)
+        and u.fighting
+        and u.kind == "character"
+        and scene.distance(u.id, target.id) <= 1
+    ]
 
 
 def _declare_defense(
@@ -200,7 +225,9 @@ def strike(
     malus = 0
     if guard is not None:
         gprofile = defense_profile(scene, guard, attacker, "parry", ranged=weapon.ranged)
-        gtotal = game.dice.d20(f"guard (护卫): {guard.name}'s active defense") + gprofile.value
+        gnatural = game.dice.d20(f"guard (护卫): {guard.name}'s active defense")
+        gnatural += yield from offer_boost(game, guard, face=gnatural, sides=20, what="guard defense")
+        gtotal = gnatural + gprofile.value
         if total < gtotal:
             game.event("guarded", f"{guard.name} turns the attack aside ({total} vs {gtotal})", unit=guard.id)
             if kind == DECISIVE:
@@ -240,7 +267,7 @@ def strike(
         return
     was_crashed = victim.crashed
     if kind == WITHERING:
-        raw = roll_raw_damage(game.dice, atk, purpose=f"raw damage (原始伤害): {attacker.name}")
+        raw = yield from _raw_damage(game, attacker, atk, f"raw damage (原始伤害): {attacker.name}")
         damage = withering_damage(raw, profile.toughness, atk.penetration)
         game.event(
             "damage",
@@ -267,10 +294,29 @@ def strike(
         if weapon.smashing and victim.kind == "character" and victim.fighting:
             victim.prone = True
             game.event("prone", f"{victim.name} is knocked prone (强击)", unit=victim.id)
-    trigger = "crashed" if victim.crashed and not was_crashed else ("damaged" if damage > 0 else None)
     yield from open_window(
-        game, "attack resolved", active=attacker.id, trigger=trigger, subject=victim.id, source=attacker.id
+        game,
+        "attack resolved",
+        active=attacker.id,
+        trigger=_hit_triggers(victim, damage, was_crashed),
+        subject=victim.id,
+        source=attacker.id,
     )
+
+
+def _raw_damage(
+    game: Any, attacker: Combatant, atk: AttackProfile, purpose: str, *, extra: int = 0
+) -> Generator[Any, Any, int]:
+    """Roll the ADB damage dice; the attacker may burn soul jade into each die and the +x
+    (燃玉: "用点数增幅投掷骰子的结果"); then raw damage with the double-10 rule."""
+    faces = game.dice.roll(Die(1, atk.sides), purpose, atk.dice)
+    faces, plus = yield from offer_dice_boost(game, attacker, faces, sides=atk.sides, what="damage", bonus=True)
+    return raw_from_faces(faces, atk, extra + plus)
+
+
+def _hit_triggers(victim: Combatant, damage: int, was_crashed: bool) -> tuple[str, ...]:
+    """The trigger conditions a hit meets: "damaged" and, if it crashed her, "crashed" too."""
+    return (("damaged",) if damage > 0 else ()) + (("crashed",) if victim.crashed and not was_crashed else ())
 
 
 def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Generator[Any, Any, None]:
@@ -288,7 +334,21 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
     assert wa is not None and wb is not None
     da = defense_profile(scene, a, b, "passive", ranged=wb.ranged)
     db = defense_profile(scene, b, a, "passive", ranged=wa.ranged)
-    out = resolve_clash(game.dice, pa, a_kind, pb, b_kind, da, db)
+    # the opposed hit checks (d20 + accuracy each), then a withering winner's raw damage (with
+    # the margin): every die may take burnt soul jade (燃玉) as it is rolled
+    totals = []
+    for unit, profile, which in ((a, pa, "first"), (b, pb, "second")):
+        natural = game.dice.d20(f"clash: hit check of the {which} attacker")
+        natural += yield from offer_boost(game, unit, face=natural, sides=20, what="clash hit check")
+        totals.append(natural + profile.accuracy)
+    raw = 0
+    if totals[0] != totals[1]:
+        first_wins = totals[0] > totals[1]
+        unit, profile, kind = (a, pa, a_kind) if first_wins else (b, pb, b_kind)
+        if kind == WITHERING:
+            margin = abs(totals[0] - totals[1])
+            raw = yield from _raw_damage(game, unit, profile, "raw damage (原始伤害)", extra=margin)
+    out = clash_outcome(totals[0], pa, a_kind, totals[1], pb, b_kind, da, db, lambda _attack, _margin: raw)
     game.event(
         "clash",
         f"clash (交锋): {a.name} {out.a_total} vs {b.name} {out.b_total}",
@@ -314,6 +374,7 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
         f"{winner.name} wins the clash; {loser.name} has −2 defense until her next turn",
         unit=winner.id,
     )
+    was_crashed = loser.crashed
     if lkind == DECISIVE:
         yield from apply_decisive_miss(game, loser)
     if wkind == WITHERING:
@@ -321,5 +382,10 @@ def clash(game: Any, a: Combatant, a_kind: str, b: Combatant, b_kind: str) -> Ge
     else:
         yield from apply_decisive(game, winner, loser, out.damage, decisive_pool(wprofile))
     yield from open_window(
-        game, "attack resolved", active=a.id, trigger="damaged", subject=loser.id, source=winner.id
+        game,
+        "attack resolved",
+        active=a.id,
+        trigger=_hit_triggers(loser, out.damage, was_crashed),
+        subject=loser.id,
+        source=winner.id,
     )

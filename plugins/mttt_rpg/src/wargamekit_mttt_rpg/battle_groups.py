@@ -117,6 +117,19 @@ def roll_pool_check(dice: Dice, pool: int, difficulty: int, purpose: str) -> Poo
     return PoolCheck(n, difficulty, dice.pool(n, purpose).successes)
 
 
+def character_pool_check(
+    game: Any, roller: Combatant, pool: int, difficulty: int, purpose: str, *, what: str
+) -> Generator[Any, Any, PoolCheck]:
+    """A character's d10 pool check (:func:`roll_pool_check`'s roll), into whose dice she may
+    burn soul jade (燃玉, a boss fight only; a pool is dX: no +x)."""
+    from .soul import offer_pool_boost
+
+    n = max(1, pool)
+    roll = game.dice.pool(n, purpose)
+    successes = yield from offer_pool_boost(game, roller, roll, what=what)
+    return PoolCheck(n, difficulty, successes)
+
+
 def rally_for_numbers_gain(successes: int, per: int = 2) -> int:
     """Magnitude regained by rally for numbers: 1 per 2 successes (3 with Back to the Sea)."""
     return successes // per

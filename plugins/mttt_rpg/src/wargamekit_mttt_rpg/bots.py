@@ -113,6 +113,9 @@ class HeuristicBot(SeededBot):
                 return int(match.group(1)) >= int(match.group(2))
             return False  # never yield the first action at a shared tick
         if isinstance(decision, ChooseSubset):
+            values = [o.value for o in decision.options]
+            if values and all(isinstance(v, Response) for v in values):
+                return self._triggers(decision, view.state, values)
             return list(range(decision.upper))
         return decision.random_answer(self.rng)
 
@@ -198,28 +201,37 @@ class HeuristicBot(SeededBot):
     def _respond(self, decision: Choose, scene: Scene, values: list[Any]) -> int:
         if None not in values:
             return 0  # ordering simultaneous triggered effects
-        timing = decision.prompt
+        return next((i for i, r in enumerate(values) if self._helps(r, scene, decision.prompt)), 0)
+
+    def _triggers(self, decision: ChooseSubset, scene: Scene, values: list[Response]) -> list[int]:
+        """The triggered effects worth answering, as many as the mana pays for (in order)."""
+        picked: list[int] = []
         for i, r in enumerate(values):
-            if r is None or not isinstance(r.data, dict):
-                continue
-            effect = r.data.get("effect")
-            target = scene.unit(r.data["target"]) if r.data.get("target") else None
-            if effect == "counter":
-                return i
-            if (
-                effect in ("defense", "protection")
-                and timing.startswith("attack declared")
-                and target is not None
-                and target.id == scene.attack_target
+            if self._helps(r, scene, decision.prompt) and (
+                decision.constraint is None or decision.constraint(tuple(values[j] for j in [*picked, i])) is None
             ):
-                return i
-            if effect == "withering_blast" and target is not None and target.sheet.chaos_phases == 0:
-                return i
-            if effect == "heal" and target is not None and target.hp < target.hp_max:
-                return i
-            if effect == "gain_initiative" and target is not None and target.crashed:
-                return i
-        return 0
+                picked.append(i)
+        return picked
+
+    @staticmethod
+    def _helps(r: Response | None, scene: Scene, timing: str) -> bool:
+        """Whether a stack item helps now: counters, a defense for the attacked, a blast at a
+        foe who feels it, a heal for the hurt, initiative for the crashed."""
+        if r is None or not isinstance(r.data, dict):
+            return False
+        effect = r.data.get("effect")
+        target = scene.unit(r.data["target"]) if r.data.get("target") else None
+        if effect == "counter":
+            return True
+        if target is None:
+            return False
+        if effect in ("defense", "protection"):
+            return timing.startswith("attack declared") and target.id == scene.attack_target
+        if effect == "withering_blast":
+            return target.sheet.chaos_phases == 0
+        if effect == "heal":
+            return target.hp < target.hp_max
+        return effect == "gain_initiative" and target.crashed
 
     def _defend(self, scene: Scene, values: list[str]) -> int:
         if scene.attacker is None or scene.defender is None:

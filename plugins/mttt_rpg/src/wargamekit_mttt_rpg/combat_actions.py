@@ -17,10 +17,10 @@ from . import movement
 from .attack import DECISIVE, WITHERING, decisive_damage, hit_chance
 from .attack_flow import attack
 from .battle_groups import (
+    character_pool_check,
     drill_command_modifier,
     lose_size,
     rally_for_numbers_gain,
-    roll_pool_check,
 )
 from .defense import attack_profile, defense_profile
 from .initiative import RULE_CRASH, spend_initiative
@@ -317,8 +317,11 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
     elif kind == "spell":
         spell = next(s for s in unit.sheet.spells if s.name == action.name)
         item = make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
+        # 施法: the spell goes on the stack (so instants may answer it) and its casting window
+        # resolves down to it: the floor is the depth before the push, not after.
+        floor = len(game.interrupts.items)
         game.interrupts.push(item)
-        yield from open_window(game, f"casting {spell.name}", active=unit.id)
+        yield from open_window(game, f"casting {spell.name}", active=unit.id, floor=floor)
     elif kind == "full_defense":
         unit.full_defense = True
         game.event("full-defense", f"{unit.name} takes full defense (+5 until her next turn)", unit=unit.id)
@@ -333,7 +336,7 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
     elif kind == "withdraw":
         yield from movement.withdraw(game, unit)
     elif kind == "cover":
-        movement.take_cover(game, unit)
+        yield from movement.take_cover(game, unit)
     elif kind == "recover":
         yield from movement.recover(game, unit)
     elif kind == "wait":
@@ -380,7 +383,7 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
         movement.follow_up(game, unit, target, -1)
     elif kind in ("order", "rally", "rally_numbers"):
         assert target is not None
-        command(game, unit, target, kind)
+        yield from command(game, unit, target, kind)
     elif kind == "engage":
         assert target is not None
         target.engaged_by = unit.id
@@ -395,7 +398,7 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
         )
 
 
-def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
+def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> Generator[Any, Any, None]:
     """Command actions (指挥动作): order, rally, rally for numbers — (attribute + war) pools."""
     scene: Scene = game.state
     sheet = group.group_sheet
@@ -408,7 +411,9 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
     if kind == "order" and scene.tactic == "demoralized" and losing:
         pool -= 1
     if kind == "order":
-        check = roll_pool_check(game.dice, pool, 1, f"order (命令): {leader.name} to {group.name}")
+        check = yield from character_pool_check(
+            game, leader, pool, 1, f"order (命令): {leader.name} to {group.name}", what="order pool"
+        )
         if check.passed:
             group.pending_order = check.successes
         game.event(
@@ -419,14 +424,18 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
         )
     elif kind == "rally":
         difficulty = (group.rout_failed or 1) + (1 if scene.tactic == "back_to_the_sea" and losing else 0)
-        check = roll_pool_check(game.dice, pool, difficulty, f"rally (集结): {leader.name} and {group.name}")
+        check = yield from character_pool_check(
+            game, leader, pool, difficulty, f"rally (集结): {leader.name} and {group.name}", what="rally pool"
+        )
         game.event(
             "rally", f"{leader.name} rallies {group.name}: {check.successes} vs {difficulty}", unit=leader.id
         )
         if check.passed:
             lose_size(game, group)
     else:
-        check = roll_pool_check(game.dice, pool, 1, f"rally for numbers (整队): {group.name}")
+        check = yield from character_pool_check(
+            game, leader, pool, 1, f"rally for numbers (整队): {group.name}", what="rally for numbers pool"
+        )
         per = 3 if scene.tactic == "back_to_the_sea" and losing else 2
         gain = rally_for_numbers_gain(check.successes, per) if check.passed else 0
         group.magnitude = min(group.magnitude_max, group.magnitude + gain)

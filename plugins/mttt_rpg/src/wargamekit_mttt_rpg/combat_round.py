@@ -23,8 +23,9 @@ from .combat_actions import active_step
 from .initiative import (
     BASE_INITIATIVE,
     RULE_CRASH,
+    boost_join,
     change_initiative,
-    join_battle,
+    join_battle_roll,
     set_initiative,
 )
 from .interrupt_phase import open_window, turn_responses
@@ -71,10 +72,11 @@ def victory(scene: Scene) -> Outcome | None:
     return None
 
 
-def _join(game: Any, unit: Combatant, *, mid_fight: bool) -> None:
+def _join(game: Any, unit: Combatant, *, mid_fight: bool) -> int | None:
+    """Join battle; returns the roll's natural die (``None``: no roll) for :func:`boost_join`."""
     scene: Scene = game.state
     unit.status = ACTIVE
-    value = join_battle(game.dice, unit)
+    natural, value = join_battle_roll(game.dice, unit)
     unit.initiative = value
     acts = unit.prepared or not mid_fight
     scene.track.add(unit.id, value, acts_this_round=acts)
@@ -91,6 +93,7 @@ def _join(game: Any, unit: Combatant, *, mid_fight: bool) -> None:
         unit=unit.id,
         initiative=value,
     )
+    return natural
 
 
 def preparation(game: Any) -> Generator[Any, Any, None]:
@@ -108,9 +111,9 @@ def preparation(game: Any) -> Generator[Any, Any, None]:
         yield from strategic_warfare(
             game, {"heroes": game.scenario.warfare.heroes, "foes": game.scenario.warfare.foes}
         )
-    for u in scene:
-        if u.status == ACTIVE:
-            _join(game, u, mid_fight=False)
+    joined = [(u, _join(game, u, mid_fight=False)) for u in scene if u.status == ACTIVE]
+    for u, natural in joined:  # everyone has rolled; then soul jade may be burnt (燃玉)
+        yield from boost_join(game, u, natural, what="join battle")
 
 
 def release_mana(game: Any) -> None:
@@ -127,8 +130,10 @@ def release_mana(game: Any) -> None:
     game.event("mana", f"round {scene.round}: activation speed {speed}; pools unfold", speed=speed)
 
 
-def round_start(game: Any) -> None:
-    """Bookkeeping at the start of a round: crash resets, wait bonuses, orders, late joiners."""
+def round_start(game: Any) -> list[tuple[Combatant, int | None]]:
+    """Bookkeeping at the start of a round: crash resets, wait bonuses, orders, late joiners.
+    Returns the late joiners with their join-battle dice (burning soul jade into those is a
+    decision: :func:`_rounds` offers it)."""
     scene: Scene = game.state
     scene.track.new_round()
     for u in scene:
@@ -146,9 +151,11 @@ def round_start(game: Any) -> None:
         else:
             u.consecutive_waits = 0
         u.order_bonus, u.pending_order = u.pending_order, 0
-    for u in scene:
-        if u.status == ABSENT and u.joins_round == scene.round:
-            _join(game, u, mid_fight=True)
+    return [
+        (u, _join(game, u, mid_fight=True))
+        for u in scene
+        if u.status == ABSENT and u.joins_round == scene.round
+    ]
 
 
 def _order_ties(game: Any, actors: tuple[str, ...], tick: int) -> Generator[Any, Any, list[str]]:
@@ -195,11 +202,15 @@ def take_turn(game: Any, uid: str, same_tick: list[str]) -> Generator[Any, Any, 
     scene: Scene = game.state
     unit = scene.unit(uid)
     scene.acting = uid
+    # 先导度变动和同步动作: lifted past the current tick, she acts "在下一个时点" — the log names
+    # the tick she acts at (the track's), not her new initiative.
+    tick = scene.track.tick if scene.track.tick is not None else unit.initiative
     game.event(
         "turn",
-        f"round {scene.round}, tick {unit.initiative}: {unit.name}'s turn",
+        f"round {scene.round}, tick {tick}: {unit.name}'s turn",
         unit=uid,
         round=scene.round,
+        tick=tick,
     )
     yield from open_window(game, "before turn start", active=uid)
     if not unit.fighting or scene.over:
@@ -277,7 +288,8 @@ def _rounds(game: Any) -> Generator[Any, Any, Outcome]:
             )
         scene.phase = "mana"
         release_mana(game)
-        round_start(game)
+        for unit, natural in round_start(game):
+            yield from boost_join(game, unit, natural, what="join battle")
         scene.phase = "turns"
         game.event("round", f"round {scene.round} begins", round=scene.round)
         while (turn := scene.track.next_turn()) is not None:

@@ -11,6 +11,7 @@ from .battle_groups import damage_magnitude, decisive_magnitude_bonus
 from .initiative import (
     BASE_INITIATIVE,
     award_break,
+    boost_join,
     change_initiative,
     reversal,
     set_initiative,
@@ -115,7 +116,8 @@ def apply_withering(
         target.crash_self = False
         award_break(game, attacker, target)
         if can_reverse and attacker.fighting:
-            reversal(game, attacker, target)
+            natural = reversal(game, attacker, target)
+            yield from boost_join(game, attacker, natural, what="reversal's join battle")
 
 
 def apply_decisive(

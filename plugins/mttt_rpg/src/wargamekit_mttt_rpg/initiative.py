@@ -19,7 +19,9 @@ __all__ = [
     "BASE_INITIATIVE",
     "BREAK_BONUS",
     "award_break",
+    "boost_join",
     "join_battle",
+    "join_battle_roll",
     "reversal",
     "set_initiative",
     "spend_initiative",
@@ -45,10 +47,32 @@ def join_battle(dice: Dice, unit: Combatant, purpose: str | None = None) -> int:
     >>> join_battle(ScriptedDice([9]), akari)   # agility 16: +3
     12
     """
+    return join_battle_roll(dice, unit, purpose)[1]
+
+
+def join_battle_roll(dice: Dice, unit: Combatant, purpose: str | None = None) -> tuple[int | None, int]:
+    """The join-battle roll's natural d20 (``None``: no roll) and its total."""
     if unit.kind == "noncombatant" or unit.trivial:
-        return 0
+        return None, 0
     roll = dice.d20(purpose or f"join battle (参战骰): {unit.name}")
-    return max(0, roll + unit.mod("agility") + unit.sheet.initiative_bonus)
+    return roll, _join_total(unit, roll)
+
+
+def _join_total(unit: Combatant, natural: int) -> int:
+    return max(0, natural + unit.mod("agility") + unit.sheet.initiative_bonus)
+
+
+def boost_join(game: Any, unit: Combatant, natural: int | None, *, what: str) -> Generator[Any, Any, None]:
+    """After a join-battle roll (a d20+x roll): the character may burn soul jade into the die
+    and the +x (燃玉, a boss fight only); her initiative rises by what the roll's total gains."""
+    from .soul import offer_boost
+
+    if natural is None:
+        return
+    boost = yield from offer_boost(game, unit, face=natural, sides=20, what=what)
+    gain = _join_total(unit, natural + boost) - _join_total(unit, natural)
+    if gain:
+        change_initiative(game, unit, gain, why=f"soul jade burnt into the {what} (燃玉)")
 
 
 def set_initiative(game: Any, unit: Combatant, value: int, *, why: str) -> None:
@@ -134,12 +158,15 @@ def award_break(game: Any, attacker: Combatant, target: Combatant) -> bool:
     return True
 
 
-def reversal(game: Any, unit: Combatant, target: Combatant) -> None:
+def reversal(game: Any, unit: Combatant, target: Combatant) -> int | None:
     """Initiative reversal (先导逆转): reset to base initiative (never downwards), add a fresh
-    join-battle roll, and refresh the turn; a refreshed attack may only target ``target``."""
+    join-battle roll, and refresh the turn; a refreshed attack may only target ``target``.
+    Returns the join-battle roll's natural die (for :func:`boost_join`)."""
     scene: Scene = game.state
     base = max(unit.initiative, BASE_INITIATIVE)
-    roll = join_battle(game.dice, unit, f"initiative reversal: join battle for {unit.name} (先导逆转)")
+    natural, roll = join_battle_roll(
+        game.dice, unit, f"initiative reversal: join battle for {unit.name} (先导逆转)"
+    )
     set_initiative(game, unit, base + roll, why=f"initiative reversal against {target.name} (先导逆转)")
     unit.reversal_target = target.id
     if unit.id in scene.track.values:
@@ -150,3 +177,4 @@ def reversal(game: Any, unit: Combatant, target: Combatant) -> None:
         unit=unit.id,
         target=target.id,
     )
+    return natural

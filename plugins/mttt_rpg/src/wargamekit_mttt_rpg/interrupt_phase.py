@@ -1,8 +1,11 @@
 """The interrupt phase (插入阶段): instant spells and triggered effects on the core stack.
 
-At every timing point of phase 2 a window opens on ``game.interrupts``: each side, the acting
-unit's side first, may push an instant spell (瞬间法术), answer a triggered effect (战时触发效果)
-or take another instant action (a rush, converting soul jade). When everyone passes, the top item
+At every timing point of phase 2 a window opens on ``game.interrupts``. If the timing point
+meets trigger conditions (a hit that damages and crashes its target meets both), each side, the
+acting unit's side first, first says which of its triggered effects (战时触发效果) answer them;
+they go on the stack together, each player ordering her own (``push_triggered``). Then each side
+may push an instant spell (瞬间法术) or take another instant action (a rush, converting soul
+jade). When everyone passes, the top item
 resolves (last in, first out); its legality is checked again first (a caster who is helpless or
 out of mana, a target out of range, an item countered: it fizzles), and a new window opens at
 that resolution point. A trigger is answered at most once (the response's key names the
@@ -20,7 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Response
+from wargamekit import ChooseSubset, Option, Response
 
 from .initiative import change_initiative
 from .sheets import Effect
@@ -49,11 +52,12 @@ TIMING_POINTS = (
 
 @frozen
 class Timing:
-    """A timing point: its name, the acting unit, and the trigger it raises (if any)."""
+    """A timing point: its name, the acting unit, and every trigger condition it meets (a hit
+    that damages and crashes its target meets both "damaged" and "crashed")."""
 
     name: str
     active: str | None = None
-    trigger: str | None = None
+    triggers: tuple[str, ...] = ()
     subject: str | None = None
     source: str | None = None
     serial: int = 0
@@ -258,7 +262,6 @@ def offers(game: Any, timing: Timing) -> Any:
                     out.append(
                         make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
                     )
-            out.extend(_trigger_offers(game, unit, timing))
             out.extend(_instant_actions(game, unit, timing))
         return out
 
@@ -268,12 +271,13 @@ def offers(game: Any, timing: Timing) -> Any:
 def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response]:
     scene: Scene = game.state
     out = []
-    if timing.trigger is None:
+    if not timing.triggers:
         return out
     for trig in unit.sheet.triggers:
         if trig.mandatory:
             continue
-        if trig.on != timing.trigger and not (trig.on == "ally_attacked" and timing.trigger == "attacked"):
+        # 战时触发效果: "只要…触发条件发生" — every condition the event meets is offered
+        if trig.on not in timing.triggers and not (trig.on == "ally_attacked" and "attacked" in timing.triggers):
             continue
         if trig.on in ("attacked", "damaged", "crashed") and timing.subject != unit.id:
             continue
@@ -346,18 +350,20 @@ def open_window(
     name: str,
     *,
     active: str | None = None,
-    trigger: str | None = None,
+    trigger: str | tuple[str, ...] | None = None,
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
 ) -> Generator[Any, Any, list[Response]]:
-    """Open the interrupt window of a timing point (a no-op outside phase 2); ``floor``: also
-    resolve items pushed before the window opened, down to that depth."""
+    """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
+    trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
+    the window opened, down to that depth."""
     scene: Scene = game.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
-    timing = Timing(name, active, trigger, subject, source, scene.trigger_serial)
+    triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
+    timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
     # The players see where they stand: whose turn, or who attacks whom.
@@ -367,10 +373,55 @@ def open_window(
         shown = f"{name} [{scene.unit(active).name}'s turn]"
     else:
         shown = name
+    depth = len(game.interrupts.items)
+    if timing.triggers and game.interrupts.enabled:
+        yield from _answer_triggers(game, timing, order, shown)
     resolved = yield from game.interrupts.window(
-        shown, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor
+        shown, order, offers(game, timing), rule=RULE_INTERRUPT, floor=depth if floor is None else floor
     )
     return resolved
+
+
+def _answer_triggers(game: Any, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
+    """The triggered effects answering ``timing``'s conditions: each side picks which of its own
+    answer (only what its mana pays for: "只要法术力支持"); they go on the stack together, each
+    player ordering her own, so they resolve last in first out once everyone has passed."""
+    scene: Scene = game.state
+    chosen: list[Response] = []
+    for side in order:
+        mine = [
+            r
+            for unit in scene
+            if unit.side == side and unit.fighting and unit.kind == "character"
+            for r in _trigger_offers(game, unit, timing)
+            if not game.interrupts.is_answered(r.key)
+        ]
+        if not mine:
+            continue
+        picks = yield ChooseSubset(
+            side=side,
+            prompt=f"{shown}: answer which triggered effects (战时触发效果)?",
+            options=tuple(Option(r, r.name) for r in mine),
+            constraint=lambda picks: _unaffordable(game, picks),
+            rule=RULE_INTERRUPT,
+        )
+        chosen.extend(picks)
+    yield from game.interrupts.push_triggered(chosen, order, rule=RULE_INTERRUPT)
+
+
+def _unaffordable(game: Any, picks: tuple[Response, ...]) -> str | None:
+    """Why ``picks`` cannot all be paid for together, or ``None``."""
+    scene: Scene = game.state
+    need: dict[tuple[str, str], int] = {}
+    for r in picks:
+        key = (r.data["caster"], r.data["pool"])
+        need[key] = need.get(key, 0) + r.data["cost"]
+    for (caster, pool), cost in need.items():
+        unit = scene.unit(caster)
+        have = _mana(unit, pool) - _committed(game, unit, pool)
+        if cost > have:
+            return f"{unit.name} has {have} {pool} MP for triggered effects costing {cost}"
+    return None
 
 
 def turn_responses(game: Any, unit: Combatant) -> Generator[Any, Any, None]:

@@ -18,7 +18,7 @@ from attrs import frozen
 from wargamekit import ChooseSubset, Option, Response
 from wargamekit.dice import Dice
 
-from .battle_groups import roll_pool_check
+from .battle_groups import character_pool_check
 from .initiative import spend_initiative
 from .ranges import ASTRONOMICAL, GEOGRAPHIC, SIGHT, band_name
 from .resources import pool_rating
@@ -71,6 +71,27 @@ def contest(dice: Dice, actor_bonus: int, opponent_bonus: int, purpose: str) -> 
     return Contest(
         dice.d20(f"{purpose}: actor") + actor_bonus, dice.d20(f"{purpose}: opponent") + opponent_bonus
     )
+
+
+def contest_roll(
+    game: Any,
+    actor: Combatant,
+    opponent: Combatant,
+    actor_bonus: int,
+    opponent_bonus: int,
+    purpose: str,
+    *,
+    what: str,
+) -> Generator[Any, Any, Contest]:
+    """:func:`contest` in play: the same two d20s, then each side may burn soul jade into its
+    die and its +x (燃玉, a boss fight only), the actor first."""
+    from .soul import offer_boost
+
+    mine = game.dice.d20(f"{purpose}: actor")
+    theirs = game.dice.d20(f"{purpose}: opponent")
+    mine += yield from offer_boost(game, actor, face=mine, sides=20, what=what)
+    theirs += yield from offer_boost(game, opponent, face=theirs, sides=20, what=what)
+    return Contest(mine + actor_bonus, theirs + opponent_bonus)
 
 
 def _shift(game: Any, mover: Combatant, other: Combatant, delta: int, why: str) -> None:
@@ -146,11 +167,17 @@ def rush_response(game: Any, unit: Combatant, enemy: Combatant, *, key: Any) -> 
             return "no longer at contact distance"
         return None
 
-    def resolve() -> None:
+    def resolve() -> Generator[Any, Any, None]:
         s: Scene = game.state
         me, them = s.unit(uid), s.unit(eid)
-        result = contest(
-            game.dice, me.mod("agility"), them.mod("agility"), f"rush (跟步): {me.name} vs {them.name}"
+        result = yield from contest_roll(
+            game,
+            me,
+            them,
+            me.mod("agility"),
+            them.mod("agility"),
+            f"rush (跟步): {me.name} vs {them.name}",
+            what="rush roll",
         )
         if result.won:
             me.rushing.append(eid)
@@ -190,11 +217,14 @@ def disengage(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
         )
     won = True
     for enemy in stoppers:
-        result = contest(
-            game.dice,
+        result = yield from contest_roll(
+            game,
+            unit,
+            enemy,
             unit.mod("agility"),
             enemy.mod("agility"),
             f"disengage (撤退): {unit.name} vs {enemy.name}",
+            what="disengage roll",
         )
         game.event(
             "disengage-roll",
@@ -227,7 +257,9 @@ def recover(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
         enemy = adjacent[0]
         mine = max(unit.mod("agility"), unit.mod("strength"))
         theirs = max(enemy.mod("agility"), enemy.mod("strength"))
-        result = contest(game.dice, mine, theirs, f"rise from prone next to {enemy.name}")
+        result = yield from contest_roll(
+            game, unit, enemy, mine, theirs, f"rise from prone next to {enemy.name}", what="rising roll"
+        )
         if not result.won:
             game.event(
                 "prone", f"{unit.name} fails to rise ({result.actor} vs {result.opponent})", unit=unit.id
@@ -239,10 +271,14 @@ def recover(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
     yield
 
 
-def take_cover(game: Any, unit: Combatant) -> bool:
-    """Take cover (寻求掩蔽): an agility roll (d20 + agility modifier) against the GM's
-    difficulty for the cover at hand (scenario data)."""
-    total = game.dice.d20(f"take cover (寻求掩蔽): {unit.name}") + unit.mod("agility")
+def take_cover(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
+    """Take cover (寻求掩蔽): an agility roll (d20 + agility modifier, soul jade may be burnt
+    into it) against the GM's difficulty for the cover at hand (scenario data)."""
+    from .soul import offer_boost
+
+    natural = game.dice.d20(f"take cover (寻求掩蔽): {unit.name}")
+    natural += yield from offer_boost(game, unit, face=natural, sides=20, what="take-cover roll")
+    total = natural + unit.mod("agility")
     won = total >= unit.cover_difficulty
     if won:
         unit.cover = unit.cover_available
@@ -273,11 +309,13 @@ def withdraw(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
     unit.withdrawing = True
     for enemy in scene.enemies(unit):
         scene.set_distance(unit.id, enemy.id, scene.distance(unit.id, enemy.id) + 1)
-    check = roll_pool_check(
-        game.dice,
+    check = yield from character_pool_check(
+        game,
+        unit,
         pool_rating(unit.attribute("agility")),
         scene.withdraw_difficulty,
         f"withdraw (逃脱): {unit.name}",
+        what="withdraw pool",
     )
     if check.passed:
         unit.withdraw_successes += check.successes

@@ -14,6 +14,7 @@ from collections.abc import Generator
 from typing import Any
 
 from wargamekit import Choose, ChooseNumber, YesNo
+from wargamekit.dice import PoolRoll
 
 from .sheets import MENTAL, PHYSICAL
 from .state import Combatant, Scene
@@ -26,7 +27,9 @@ __all__ = [
     "max_boost",
     "max_die_boost",
     "offer_boost",
+    "offer_dice_boost",
     "offer_disability",
+    "pool_successes",
 ]
 
 RULE_DISABILITY = "灵魂残疾"
@@ -179,23 +182,95 @@ def offer_boost(
     """Offer to raise a just-rolled roll with burn points; returns the total boost (0: none).
 
     燃玉点数的使用: the natural die (dX) rises at most to its maximum face (满骰); on a roll with
-    a bonus (dX+x, ``bonus``: the d20 hit check and active defense) the +x part may be raised
-    too, with its own arithmetic series and no cap but the points. Choosing a boost ignites the
-    jade first if it is not yet burning.
+    a bonus (dX+x, ``bonus``: a d20 check such as the hit check, a defense, join battle) the +x
+    part may be raised too, with its own arithmetic series and no cap but the points. Choosing
+    a boost ignites the jade first if it is not yet burning.
     """
+    die, extra = yield from _boost_one(game, unit, face=face, sides=sides, what=what, bonus=bonus)
+    return die + extra
+
+
+def _boost_one(
+    game: Any, unit: Combatant, *, face: int, sides: int, what: str, bonus: bool
+) -> Generator[Any, Any, tuple[int, int]]:
+    """One die's boost and the +x's boost (see :func:`offer_boost`)."""
     scene: Scene = game.state
     if not can_burn(scene, unit):
-        return 0
-    die = max_die_boost(face=face, sides=sides, points=_available(unit))
-    total = yield from _ask_boost(
-        game, unit, die, f"raise the {what} die from {face}?", lambda k: f"{what} die {face} -> {face + k}"
+        return 0, 0
+    top = max_die_boost(face=face, sides=sides, points=_available(unit))
+    die = yield from _ask_boost(
+        game, unit, top, f"raise the {what} die from {face}?", lambda k: f"{what} die {face} -> {face + k}"
     )
+    extra = 0
     if bonus:
-        total += yield from _ask_boost(
+        extra = yield from _ask_boost(
             game,
             unit,
             max_boost(_available(unit)),
             f"put points into the +x of the {what} (dX+x: no cap but your points)?",
             lambda k: f"{what} bonus +{k}",
         )
-    return total
+    return die, extra
+
+
+def offer_dice_boost(
+    game: Any, unit: Combatant, faces: list[int] | tuple[int, ...], *, sides: int, what: str, bonus: bool
+) -> Generator[Any, Any, tuple[list[int], int]]:
+    """Offer to raise a just-rolled roll of several dice (damage dice, a d10 pool) with burn
+    points; returns the faces after the boosts and the boost to the +x part.
+
+    燃玉点数的使用: "用点数增幅投掷骰子的结果" — any rolled die: each die rises at most to its maximum
+    face (a die pushed to its maximum face counts as one, 满骰效果: a 10 doubles); a roll with a
+    bonus (dX+x, ``bonus``: damage) also takes points into the +x, uncapped; a pool (dX only)
+    does not. One question first (burn at all?), so a player who keeps her points answers once.
+    """
+    faces = list(faces)
+    scene: Scene = game.state
+    if not can_burn(scene, unit) or not (bonus or any(f < sides for f in faces)):
+        return faces, 0
+    if len(faces) == 1:
+        die, extra = yield from _boost_one(game, unit, face=faces[0], sides=sides, what=what, bonus=bonus)
+        return [faces[0] + die], extra
+    shown = " ".join(map(str, faces))
+    burn = yield YesNo(
+        side=unit.side,
+        prompt=f"{unit.name}: burn soul jade on the {what} (d{sides} [{shown}])? "
+        f"({_available(unit)} points available)",
+        rule=RULE_JADE,
+    )
+    if not burn:
+        return faces, 0
+    for i, face in enumerate(faces):
+        top = max_die_boost(face=face, sides=sides, points=_available(unit))
+        faces[i] += yield from _ask_boost(
+            game,
+            unit,
+            top,
+            f"raise {what} die {i + 1} of {len(faces)} from {face}?",
+            lambda k, i=i, face=face: f"{what} die {i + 1} {face} -> {face + k}",
+        )
+    extra = 0
+    if bonus:
+        extra = yield from _ask_boost(
+            game,
+            unit,
+            max_boost(_available(unit)),
+            f"put points into the +x of the {what} (dX+x: no cap but your points)?",
+            lambda k: f"{what} bonus +{k}",
+        )
+    return faces, extra
+
+
+def pool_successes(faces: list[int] | tuple[int, ...], *, target: int = 7, double_at: int | None = 10) -> int:
+    """Successes of d10 pool faces (target number, tens double), e.g. after burnt points.
+
+    >>> pool_successes([7, 2, 10]), pool_successes([6, 9], double_at=None)
+    (3, 1)
+    """
+    return sum(0 if f < target else (2 if double_at is not None and f >= double_at else 1) for f in faces)
+
+
+def offer_pool_boost(game: Any, unit: Combatant, roll: PoolRoll, *, what: str) -> Generator[Any, Any, int]:
+    """The successes of ``unit``'s d10 pool, after any burnt points (a dX pool: no +x)."""
+    faces, _ = yield from offer_dice_boost(game, unit, roll.faces, sides=10, what=what, bonus=False)
+    return pool_successes(faces) if faces != list(roll.faces) else roll.successes

@@ -174,6 +174,7 @@ class Scene:
     distances: dict[str, int]
     round_limit: int
     boss_fight: bool = False
+    crash_strips_gear: bool = False
     withdraw_difficulty: int = 1
     round: int = 0
     phase: str = "preparation"

@@ -24,9 +24,10 @@ from wargamekit.dice import Dice
 
 from .ranges import LONG
 from .resources import pool_rating
+from .soul import offer_pool_boost
 from .state import Scene
 
-__all__ = ["TACTICS", "Tactic", "WarfareOutcome", "resolve_warfare", "strategic_warfare"]
+__all__ = ["TACTICS", "Tactic", "WarfareOutcome", "resolve_warfare", "strategic_warfare", "warfare_outcome"]
 
 RULE_WARFARE = "战术对决 (Strategic Warfare)"
 
@@ -98,6 +99,11 @@ def resolve_warfare(dice: Dice, a_pool: int, a_tactic: str, b_pool: int, b_tacti
     """
     a = dice.pool(max(1, a_pool), "strategic maneuver (战术机动): first general").successes
     b = dice.pool(max(1, b_pool), "strategic maneuver (战术机动): second general").successes
+    return warfare_outcome(a, a_tactic, b, b_tactic)
+
+
+def warfare_outcome(a: int, a_tactic: str, b: int, b_tactic: str) -> WarfareOutcome:
+    """The outcome of the opposed strategic maneuver from the two generals' successes."""
     if a == b:
         return WarfareOutcome(None, None, a, b)
     winner, tactic = ("a", a_tactic) if a > b else ("b", b_tactic)
@@ -123,7 +129,13 @@ def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any
         + scene.unit(generals[s]).sheet.skill("war")
         for s in sides
     }
-    out = resolve_warfare(game.dice, pools["heroes"], picks["heroes"], pools["foes"], picks["foes"])
+    successes = {}
+    for side, which in zip(sides, ("first", "second"), strict=True):
+        general = scene.unit(generals[side])
+        roll = game.dice.pool(max(1, pools[side]), f"strategic maneuver (战术机动): {which} general")
+        # 燃玉: a general may burn soul jade into the dice of her pool (a boss fight only)
+        successes[side] = yield from offer_pool_boost(game, general, roll, what="strategic maneuver pool")
+    out = warfare_outcome(successes["heroes"], picks["heroes"], successes["foes"], picks["foes"])
     winner = None if out.winner is None else ("heroes" if out.winner == "a" else "foes")
     text = f"strategic maneuver: heroes {out.a_successes} vs foes {out.b_successes} successes"
     if out.tactic is None:
