@@ -14,6 +14,8 @@ do it for you).
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Literal
@@ -23,8 +25,16 @@ from attrs import Factory, define, field, frozen
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, hex_line
-from wargamekit.geometry.hexbatch import BatchElevationHook, axial_to_offset, line_of_sight_batch, offset_to_axial
+from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, _hex, hex_line
+from wargamekit.geometry.hexbatch import (
+    _PAD,
+    BatchElevationHook,
+    _axial_grid,
+    _side_tables,
+    axial_to_offset,
+    line_of_sight_batch,
+    offset_to_axial,
+)
 
 from .._convert import as_tuple
 from ..errors import OffMapError
@@ -171,6 +181,11 @@ class TerrainTable:
 class LineOfSight:
     """The result of a line-of-sight check.
 
+    :meth:`HexMap.line_of_sight` fills ``clear`` by walking the line only up to its first
+    blocking hex; ``blocking``, ``hindering`` and ``between`` of a blocked line (and
+    ``between`` of any line) are worked out the first time they are read, from a snapshot of
+    the inputs taken at the call, so they are always exactly the full counts.
+
     Attributes:
         clear: True if no hex between blocks.
         blocking: How many hexes between block.
@@ -182,6 +197,39 @@ class LineOfSight:
     blocking: int
     hindering: int
     between: tuple[Hex, ...]
+    # (function, *args) that gives (blocking, hindering, between); None once they are set.
+    _rest: tuple | None = field(default=None, init=False, eq=False, repr=False)
+
+    def __getattr__(self, name: str):
+        # Python calls this only for a slot not filled yet: the lazily completed fields.
+        rest = object.__getattribute__(self, "_rest")
+        if rest is None or name not in ("blocking", "hindering", "between"):
+            raise AttributeError(name)
+        blocking, hindering, between = rest[0](*rest[1:])
+        _LOS_SET["blocking"](self, blocking)
+        _LOS_SET["hindering"](self, hindering)
+        _LOS_SET["between"](self, between)
+        _LOS_SET["_rest"](self, None)
+        return object.__getattribute__(self, name)
+
+
+_LOS_SET = {name: LineOfSight.__dict__[name].__set__ for name in ("clear", "blocking", "hindering", "between", "_rest")}
+_set_clear, _set_blocking, _set_hindering, _set_rest = (
+    _LOS_SET[x] for x in ("clear", "blocking", "hindering", "_rest"))
+
+
+def _new_los(clear: bool, rest: tuple, hindering: int | None = None) -> LineOfSight:
+    """A :class:`LineOfSight` with ``clear`` set and the rest left to ``rest`` (counts too, unless ``hindering`` is given: clear, known counts)."""
+    los = _object_new(LineOfSight)
+    _set_clear(los, clear)
+    if hindering is not None:
+        _set_blocking(los, 0)
+        _set_hindering(los, hindering)
+    _set_rest(los, rest)
+    return los
+
+
+_object_new = object.__new__
 
 
 @frozen
@@ -240,12 +288,147 @@ def _block_neighbours(layout: OffsetLayout, col0: int, row0: int, cols: int, row
     return nbr, dirs[pclass]
 
 
+# -- scalar line of sight ---------------------------------------------------------------------
+#
+# One query walks the exact integer line (see hexbatch) in the axial-indexed, padded grid of the
+# map: hex ``i`` of the line is the flat index ``ia + alpha * i + beta * v_i`` with
+# ``v_i = (d2 * i + k) // n2``, and its class is one item of an immutable ``bytes`` table. No
+# Hex object is built unless ``between`` is read.
+
+
+@frozen
+class _LosGrid:
+    """The map's axial padded grid: flat index of a hex, on-map flags, hexside step table."""
+
+    qmin: int
+    rmin: int
+    stride: int
+    ncell: int
+    cell: np.ndarray  # map cell (col * height + row) -> flat index
+    onmap: bytes
+    side_step: dict[int, int]  # flat step of each direction -> direction * ncell
+
+    @classmethod
+    def of(cls, width: int, height: int, layout: OffsetLayout) -> _LosGrid:
+        qmin, rmin, q_span, stride, cell, onmap = _axial_grid(width, height, layout)
+        ncell = q_span * stride
+        steps = {dq * stride + dr: d * ncell for d, (dq, dr) in enumerate(DIRECTIONS)}
+        return cls(qmin - _PAD, rmin - _PAD, stride, ncell, cell, onmap.tobytes(), steps)
+
+    def code_of(self, classes: np.ndarray) -> bytes:
+        """The ``(width, height)`` classes as a flat table (1 hindering, 2 blocking, else 0)."""
+        flat = np.asarray(classes).ravel()
+        code = np.zeros(self.ncell, dtype=np.int8)
+        code[self.cell] = np.where(flat == BLOCKING, BLOCKING, flat == HINDERING)
+        return code.tobytes()
+
+
+def _line_steps(dq: int, dr: int, stride: int) -> tuple[int, int, int, int]:
+    """``(n, alpha, beta, sec)`` of the line with axial delta ``(dq, dr)`` (see :func:`hex_line`)."""
+    adq, adr = abs(dq), abs(dr)
+    n = (adq + adr + abs(dq + dr)) >> 1
+    if adq == n:
+        return n, (stride if dq > 0 else -stride), 1, dr
+    if adr == n:
+        return n, (1 if dr > 0 else -1), stride, dq
+    return n, (-stride if dq + dr < 0 else stride), 1 - stride, dr
+
+
+def _has_tie(n: int, sec: int) -> bool:
+    """Whether the two nudges give different lines (see :func:`hexbatch._has_tie`)."""
+    return n >= 2 and (n // math.gcd(sec, n)) % 2 == 0
+
+
+def _walk(code: bytes, sides: bytes | None, side_step: dict[int, int], extra: frozenset[int],
+          ia: int, n: int, alpha: int, beta: int, sec: int, nudge: int, stop: int, ends: bool = False,
+          hook: Callable[[int], bool] | None = None) -> tuple[int, int]:
+    """``(blocking, hindering)`` between the ends of one line; the walk ends once ``stop`` (> 0) hexes block."""
+    nb = nh = 0
+    num = n if nudge == 1 else n - 1
+    d2, n2 = 2 * sec, 2 * n
+    if sides is None and not extra and hook is None:
+        for i in range(1, n):  # the common case, kept tight
+            num += d2
+            c = code[ia + alpha * i + beta * (num // n2)]
+            if c == 2:
+                nb += 1
+                if nb == stop:
+                    break
+            elif c == 1:
+                nh += 1
+        return nb, nh
+    prev = ia
+    for i in range(1, n + 1):
+        num += d2
+        idx = ia + alpha * i + beta * (num // n2)
+        if sides is not None and (ends or 1 < i < n):
+            c = sides[side_step[idx - prev] + prev]
+            nb += c == 2
+            nh += c == 1
+        prev = idx
+        if i < n:
+            c = 2 if idx in extra else code[idx]
+            if c and hook is not None and hook(idx):
+                c = 0
+            nb += c == 2
+            nh += c == 1
+        if nb >= stop > 0:
+            break
+    return nb, nh
+
+
+def _los_exact(walk: Callable[..., tuple[int, int]], n: int, sec: int, edge: str) -> tuple[int, int, int]:
+    """``(blocking, hindering, nudge)`` of the line ``edge`` asks for, full counts."""
+    first = walk(1, 0)
+    if edge == "primary" or not _has_tie(n, sec):
+        return (*first, 1)
+    second = walk(-1, 0)
+    if first == second:
+        return (*first, 1)
+    worse, nudge = (first, 1) if first > second else (second, -1)  # by blocking, then hindering
+    if edge == "worse":
+        return (*worse, nudge)
+    return (*(second if nudge == 1 else first), -nudge)
+
+
+def _los_rest(code: bytes, sides: bytes | None, step: dict[int, int], extra: frozenset[int], ia: int, n: int,
+              alpha: int, beta: int, sec: int, ends: bool, a: Hex, b: Hex, edge: str
+              ) -> tuple[int, int, tuple[Hex, ...]]:
+    """The full counts and ``between`` of a :meth:`HexMap.line_of_sight` query, from its snapshot."""
+    walk = functools.partial(_walk, code, sides, step, extra, ia, n, alpha, beta, sec, ends=ends)
+    nb, nh, nudge = _los_exact(walk, n, sec, edge)
+    return nb, nh, tuple(hex_line(a, b, nudge=nudge)[1:-1])
+
+
+def _los_known(nb: int, nh: int, a: Hex, b: Hex, nudge: int) -> tuple[int, int, tuple[Hex, ...]]:
+    return nb, nh, tuple(hex_line(a, b, nudge=nudge)[1:-1])
+
+
+def _read_only(arr: np.ndarray) -> bool:
+    """True if nothing can write to ``arr``'s memory through numpy (it and every base are read-only)."""
+    while isinstance(arr, np.ndarray):
+        if arr.flags.writeable:
+            return False
+        arr = arr.base
+    return arr is None or isinstance(arr, bytes)
+
+
+_EDGES = ("primary", "worse", "better")
+_NO_EXTRA: frozenset[int] = frozenset()
+
+
 def _zeros(shape_attr: str, dtype: type):
     def make(self: HexMap) -> np.ndarray:
         extra = (6,) if shape_attr == "hexsides" else ()
         return np.zeros((self.width, self.height, *extra), dtype=dtype)
 
     return Factory(make, takes_self=True)
+
+
+def _forget(m: HexMap, _attribute: object, value: object) -> object:
+    """on_setattr of the layer and shape fields: a new layer or table makes every cache stale."""
+    m.invalidate(geometry=True)
+    return value
 
 
 @define(eq=False)
@@ -271,15 +454,21 @@ class HexMap:
     4.0
     """
 
-    width: int
-    height: int
-    table: TerrainTable
-    layout: OffsetLayout = OffsetLayout.ODD_Q
-    terrain: np.ndarray = _zeros("terrain", np.int16)
-    elevation: np.ndarray = _zeros("elevation", np.int16)
-    hexsides: np.ndarray = _zeros("hexsides", np.int8)
+    width: int = field(on_setattr=_forget)
+    height: int = field(on_setattr=_forget)
+    table: TerrainTable = field(on_setattr=_forget)
+    layout: OffsetLayout = field(default=OffsetLayout.ODD_Q, on_setattr=_forget)
+    terrain: np.ndarray = field(default=_zeros("terrain", np.int16), on_setattr=_forget)
+    elevation: np.ndarray = field(default=_zeros("elevation", np.int16), on_setattr=_forget)
+    hexsides: np.ndarray = field(default=_zeros("hexsides", np.int8), on_setattr=_forget)
+    # Derived caches. They hold only values that are never written in place (read-only arrays,
+    # bytes), so a deep copy of the map may share them; invalidate() replaces them.
     _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
+    _csr: dict[str, object] = field(factory=dict, init=False, repr=False)
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
+    _grid: _LosGrid | None = field(default=None, init=False, repr=False)
+    _los: tuple[bytes, bytes | None] | None = field(default=None, init=False, repr=False)
+    _user_codes: dict[int, tuple[np.ndarray, bytes]] = field(factory=dict, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.width <= 0 or self.height <= 0:
@@ -342,9 +531,33 @@ class HexMap:
 
     # -- layers ---------------------------------------------------------------------------------
 
-    def invalidate(self) -> None:
-        """Forget cached movement graphs (call after writing to the layer arrays directly)."""
-        self._graphs.clear()
+    def invalidate(self, *, geometry: bool = False) -> None:
+        """Forget the cached movement graphs and line-of-sight tables.
+
+        Call it after writing to the layer arrays directly (``m.terrain[c, r] = ...``); the
+        setter methods and assigning a new layer, table or size (``m.terrain = ...``) do it for
+        you. Elevation is read when a query runs and needs no call.
+
+        Args:
+            geometry: Also forget what depends on the size and layout only (done when those
+                are assigned).
+        """
+        self._graphs = {}
+        self._csr = {}
+        self._los = None
+        if geometry:
+            self._nbr = None
+            self._grid = None
+            self._user_codes = {}
+
+    def __deepcopy__(self, memo: dict) -> HexMap:
+        # Copy the layers; share the derived caches (never written in place, see the fields).
+        out = HexMap(self.width, self.height, copy.deepcopy(self.table, memo), self.layout,
+                     terrain=self.terrain.copy(), elevation=self.elevation.copy(), hexsides=self.hexsides.copy())
+        memo[id(self)] = out
+        out._graphs, out._csr, out._user_codes = dict(self._graphs), dict(self._csr), dict(self._user_codes)
+        out._nbr, out._grid, out._los = self._nbr, self._grid, self._los
+        return out
 
     def set_terrain(self, h: Hex, code: int) -> None:
         """Set the terrain code of one hex."""
@@ -589,6 +802,12 @@ class HexMap:
         once for each hexside the line crosses, as one more hindering or blocking "hex"; the
         hexsides of ``a`` and ``b`` themselves count only with ``hexside_at_ends=True``.
 
+        The walk stops at the first blocking hex; the full counts of a blocked line are worked
+        out only if read (see :class:`LineOfSight`). The map's class tables are cached until
+        :meth:`invalidate`; a read-only ``los_class`` array is converted once and cached too
+        (a writable one is converted on every call). With an ``elevation_hook`` the whole line
+        is walked at once (the hook and the elevation layer are read during the call).
+
         Args:
             a: The origin hex.
             b: The target hex.
@@ -607,54 +826,120 @@ class HexMap:
 
         Raises:
             OffMapError: If ``a`` or ``b`` is off the map.
-            ValueError: If ``edge`` is unknown.
+            ValueError: If ``edge`` is unknown or ``los_class`` has the wrong shape.
         """
-        self.offset(a)
-        self.offset(b)
-        if edge not in ("primary", "worse", "better"):
+        grid = self._grid or self._los_grid()
+        stride, ncell, onmap = grid.stride, grid.ncell, grid.onmap
+        ia = (a.q - grid.qmin) * stride + a.r - grid.rmin
+        ib = (b.q - grid.qmin) * stride + b.r - grid.rmin
+        if not (0 <= ia < ncell and 0 <= ib < ncell and onmap[ia] and onmap[ib]
+                and 0 <= a.r - grid.rmin < stride and 0 <= b.r - grid.rmin < stride):
+            self.offset(a)  # raise the usual error for whichever is off the map
+            self.offset(b)
+        if edge not in _EDGES:
             raise ValueError(f"edge must be 'primary', 'worse' or 'better', got {edge!r}")
-        cls = self.los_class() if los_class is None else np.asarray(los_class)
-        extra = self._mask(blocking)
-        sides = self.hexside_los_class()
-        ea, eb = int(self.elevation[self.offset(a)]), int(self.elevation[self.offset(b)])
+        code, sides = self._los or self._los_tables()
+        if los_class is not None:
+            code = self._user_code(grid, los_class)
+        extra = _NO_EXTRA if blocking is None else self._extra_blocking(grid, blocking)
+        # _line_steps, inlined: this method is called in rule code's inner loops.
+        dq, dr = b.q - a.q, b.r - a.r
+        adq, adr = abs(dq), abs(dr)
+        n = (adq + adr + abs(dq + dr)) >> 1
+        if adq == n:
+            alpha, beta, sec = (stride if dq > 0 else -stride), 1, dr
+        elif adr == n:
+            alpha, beta, sec = (1 if dr > 0 else -1), stride, dq
+        else:
+            alpha, beta, sec = (-stride if dq + dr < 0 else stride), 1 - stride, dr
+        step = grid.side_step
+        if elevation_hook is not None:
+            hook = self._hook(grid, elevation_hook, a, b)
+            walk = functools.partial(_walk, code, sides, step, extra, ia, n, alpha, beta, sec,
+                                     ends=hexside_at_ends, hook=hook)
+            nb, nh, nudge = _los_exact(walk, n, sec, edge)
+            known = (_los_known, nb, nh, a, b, nudge)
+            return _new_los(not nb, known, None if nb else nh)
+        # Every input below is an immutable snapshot (bytes, frozenset, ints), so the full
+        # counts can be left to the first read.
+        rest = (_los_rest, code, sides, step, extra, ia, n, alpha, beta, sec, hexside_at_ends, a, b, edge)
+        nb, nh = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, 1, 1, hexside_at_ends)
+        if edge == "primary" or not _has_tie(n, sec):
+            return _new_los(not nb, rest, None if nb else nh)
+        if nb and edge == "worse":
+            return _new_los(False, rest)
+        nb2, nh2 = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, -1, 1, hexside_at_ends)
+        if edge == "worse":
+            return _new_los(not nb2, rest, None if nb2 else max(nh, nh2))
+        if nb and nb2:
+            return _new_los(False, rest)
+        return _new_los(True, rest, min(x for x, blocked in ((nh, nb), (nh2, nb2)) if not blocked))
 
-        def check(nudge: int) -> LineOfSight:
-            line = hex_line(a, b, nudge=nudge)
-            last = len(line) - 1
-            nb = nh = 0
-            for i in range(1, last + 1):
-                h = line[i]
-                if sides is not None and (hexside_at_ends or 1 < i < last):
-                    k = self._crossed_side(sides, line[i - 1], h)
-                    nb += k == BLOCKING
-                    nh += k == HINDERING
-                if i == last or h not in self:
-                    continue  # a line may graze off a map's zigzag edge: off-map is clear
-                c, r = h.to_offset(self.layout)
-                k = 2 if extra is not None and extra[c * self.height + r] else int(cls[c, r])
-                if k and elevation_hook is not None and elevation_hook(h, int(self.elevation[c, r]), ea, eb):
-                    k = 0
-                nb += k == BLOCKING
-                nh += k == HINDERING
-            return LineOfSight(nb == 0, nb, nh, tuple(line[1:-1]))
+    def _los_grid(self) -> _LosGrid:
+        self._grid = _LosGrid.of(self.width, self.height, self.layout)
+        return self._grid
 
-        if edge == "primary":
-            return check(1)
-        first, second = check(1), check(-1)
-        if (first.blocking, first.hindering) == (second.blocking, second.hindering):
-            return first
-        worse = max(first, second, key=lambda s: (s.blocking, s.hindering))
-        better = second if worse is first else first
-        return worse if edge == "worse" else better
+    def _flat(self, grid: _LosGrid, h: Hex) -> int:
+        """The flat grid index of a map hex.
 
-    def _crossed_side(self, sides: np.ndarray, frm: Hex, to: Hex) -> int:
-        """LOS class of the hexside between adjacent ``frm`` and ``to`` (seen from whichever is on the map)."""
-        d = frm.direction_to(to)
-        if frm in self:
-            return int(sides[(*frm.to_offset(self.layout), d)])
-        if to in self:
-            return int(sides[(*to.to_offset(self.layout), (d + 3) % 6)])
-        return CLEAR
+        Raises:
+            OffMapError: If ``h`` is not on the map.
+        """
+        q, r = h.q - grid.qmin, h.r - grid.rmin
+        i = q * grid.stride + r
+        if not (0 <= r < grid.stride and 0 <= i < grid.ncell and grid.onmap[i]):
+            self.offset(h)  # raises the usual error
+        return i
+
+    def _los_tables(self) -> tuple[bytes, bytes | None]:
+        """The terrain class and hexside class tables (cached until :meth:`invalidate`)."""
+        grid = self._grid or self._los_grid()
+        code = grid.code_of(self.los_class())
+        sides = None
+        hs = self.hexside_los_class()
+        if hs is not None and hs.any():
+            table, _lut = _side_tables(hs, self.width, self.height, _axial_grid(self.width, self.height, self.layout), 2)
+            sides = table.astype(np.int8).tobytes()
+        self._los = (code, sides)
+        return self._los
+
+    def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> bytes:
+        """The class table of a caller's ``los_class`` (cached for read-only arrays, by identity)."""
+        cached = self._user_codes.get(id(los_class))
+        if cached is not None and cached[0] is los_class:
+            return cached[1]
+        arr = np.asarray(los_class)
+        if arr.shape != (self.width, self.height):
+            raise ValueError(f"los_class shape {arr.shape} differs from the map's {(self.width, self.height)}")
+        code = grid.code_of(arr)
+        if isinstance(los_class, np.ndarray) and _read_only(los_class):
+            if len(self._user_codes) >= 8:
+                self._user_codes.pop(next(iter(self._user_codes)))
+            self._user_codes[id(los_class)] = (los_class, code)
+        return code
+
+    def _extra_blocking(self, grid: _LosGrid, blocking: HexSelection) -> frozenset[int]:
+        """The flat grid indices of the on-map hexes of a ``blocking=`` selection."""
+        if isinstance(blocking, np.ndarray) or callable(blocking):
+            mask = self._mask(blocking)
+            return frozenset(grid.cell[np.flatnonzero(mask)].tolist())
+        out = set()
+        for h in blocking:  # type: ignore[union-attr]
+            i = (h.q - grid.qmin) * grid.stride + (h.r - grid.rmin)
+            if 0 <= h.r - grid.rmin < grid.stride and 0 <= i < grid.ncell and grid.onmap[i]:
+                out.add(i)
+        return frozenset(out)
+
+    def _hook(self, grid: _LosGrid, hook: ElevationHook, a: Hex, b: Hex) -> Callable[[int], bool]:
+        """The elevation hook as a predicate on flat grid indices."""
+        elevation, layout, stride = self.elevation, self.layout, grid.stride
+        ea, eb = int(elevation[self.offset(a)]), int(elevation[self.offset(b)])
+
+        def seen_over(i: int) -> bool:
+            h = _hex(i // stride + grid.qmin, i % stride + grid.rmin)
+            return bool(hook(h, int(elevation[h.to_offset(layout)]), ea, eb))
+
+        return seen_over
 
     def line_of_sight_batch(
         self,
