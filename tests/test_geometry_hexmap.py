@@ -436,3 +436,91 @@ def test_deepcopy_copies_layers_and_keeps_caches_apart():
     assert not c.line_of_sight(a, b).clear and c.reachable(a, 6, "infantry").get(b) is None
     assert m.line_of_sight(a, b).clear and m.reachable(a, 6, "infantry")[b] == 6
     assert c.terrain is not m.terrain
+
+
+# -- reachable on the cached graph, many units in one call ---------------------------------------
+
+
+def _networkx_reachable(m, start, allowance, unit, blocked, zoc):
+    """Brute force: a networkx graph with blocked hexes not enterable and ZOC hexes (but the start) not leavable."""
+    g = nx.DiGraph()
+    g.add_nodes_from(m.hexes())
+    for a in m.hexes():
+        if a in zoc and a != start:
+            continue
+        for b in m.neighbours(a):
+            c = m.movement_cost(a, b, unit)
+            if math.isfinite(c) and b not in blocked:
+                g.add_edge(a, b, weight=c)
+    return {h: float(c) for h, c in nx.single_source_dijkstra_path_length(g, start, cutoff=allowance).items()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_reachable_many_equals_single_and_networkx(seed, layout):
+    """Many units in one call give each unit's own reachable set: the single form's and networkx's, with blocks and ZOC."""
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(1, 6)))]
+    budgets = [float(rng.integers(0, 8)) for _ in starts]
+    blocked = {hx for hx in hexes if rng.random() < 0.1}
+    zoc = {hx for hx in hexes if rng.random() < 0.2} | {starts[0]}
+    for unit in ("infantry", "vehicle"):
+        for kw in ({}, {"blocked": blocked}, {"stop": zoc}, {"blocked": blocked, "stop": zoc},
+                   {"blocked": lambda hx: hx in blocked, "stop": np.array([[m.hex_at(c, r) in zoc for r in range(m.height)]
+                                                                            for c in range(m.width)])}):
+            many = m.reachable_many(starts, budgets, unit, **kw)
+            assert len(many) == len(starts)
+            for s, b, got in zip(starts, budgets, many, strict=True):
+                assert got == m.reachable(s, b, unit, **kw)
+                expected = _networkx_reachable(m, s, b, unit, blocked if "blocked" in kw else set(),
+                                               zoc if "stop" in kw else set())
+                assert got == expected
+
+
+def test_reachable_follows_terrain_changes():
+    """The cached movement graph is rebuilt after set_terrain, set_hexside, a new table and invalidate()."""
+    m = HexMap(5, 1, TABLE, OffsetLayout.ODD_R)
+    a = m.hex_at(0, 0)
+    assert max(m.reachable(a, 4, "infantry").values()) == 4
+    m.set_terrain(m.hex_at(2, 0), LAKE)
+    assert set(m.reachable(a, 4, "infantry")) == {a, m.hex_at(1, 0)}
+    m.set_terrain(m.hex_at(2, 0), CLEAR)
+    m.set_hexside(m.hex_at(1, 0), 0, RIVER)
+    assert m.reachable(a, 4, "infantry")[m.hex_at(2, 0)] == 4 and m.hex_at(2, 0) not in m.reachable(a, 4, "vehicle")
+    m.hexsides[:] = 0
+    m.invalidate()
+    assert m.reachable(a, 4, "vehicle")[m.hex_at(4, 0)] == 4
+    m.table = TerrainTable([TerrainType(CLEAR, "clear", 2)])
+    assert m.reachable(a, 4, "vehicle") == {a: 0.0, m.hex_at(1, 0): 2.0, m.hex_at(2, 0): 4.0}
+
+
+def test_reachable_many_allowances_and_errors():
+    """One allowance for all or one each; a wrong count or an off-map start is refused; no units gives no sets."""
+    m = HexMap(5, 1, TABLE, OffsetLayout.ODD_R)
+    a, e = m.hex_at(0, 0), m.hex_at(4, 0)
+    assert m.reachable_many([a, e], 1, "infantry") == [{a: 0.0, m.hex_at(1, 0): 1.0}, {e: 0.0, m.hex_at(3, 0): 1.0}]
+    assert m.reachable_many([], 3, "infantry") == []
+    with pytest.raises(ValueError, match="2 allowances for 1 starts"):
+        m.reachable_many([a], [1, 2], "infantry")
+    with pytest.raises(OffMapError):
+        m.reachable_many([a, e + Hex(1, 0)], 1, "infantry")
+    assert m.reachable(a, math.inf, "infantry", blocked=[m.hex_at(2, 0)]) == {a: 0.0, m.hex_at(1, 0): 1.0}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_reachable_block_extraction_on_a_large_map(seed, layout):
+    """On a map much larger than the reach, the sets read from each unit's block equal the full field cut at the allowance."""
+    rng = np.random.default_rng(seed)
+    m = HexMap(40, 30, TABLE, layout, terrain=rng.choice([0, 0, 1, 2, 3], size=(40, 30)).astype(np.int16))
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(4)]
+    budgets = [float(rng.integers(0, 7)) for _ in starts]
+    zoc = [hx for hx in hexes if rng.random() < 0.1]
+    many = m.reachable_many(starts, budgets, "infantry", stop=zoc)
+    assert (2 * (int(max(budgets)) + 1) + 1) ** 2 * 2 < 40 * 30  # the block path is the one taken
+    for s, b, got in zip(starts, budgets, many, strict=True):
+        full = m.cost_field(s, "infantry", stop=zoc)
+        assert got == {hx: float(full[m.offset(hx)]) for hx in hexes if full[m.offset(hx)] <= b}

@@ -21,7 +21,7 @@ import enum
 import math
 from collections.abc import Iterator
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ..errors import HexLabelError
 
@@ -87,7 +87,7 @@ def _offset_to_axial(col: int, row: int, layout: OffsetLayout) -> tuple[int, int
     return col - (row + (row & 1)) // 2, row
 
 
-@frozen(repr=False, order=True, init=False)
+@frozen(repr=False, order=True, init=False, hash=False)
 class Hex:
     """One hex in axial coordinates.
 
@@ -105,11 +105,18 @@ class Hex:
 
     q: int
     r: int
+    _hash: int = field(init=False, eq=False, order=False, repr=False)
 
     def __init__(self, q: int, r: int) -> None:
         # The slots' own setters: a third cheaper than attrs' frozen __init__.
         _set_q(self, q)
         _set_r(self, r)
+        # Hashed once: hexes are dict and set keys everywhere (attrs' generated hash builds a
+        # tuple per call). The value depends on (q, r) only, so set order is the same in every run.
+        _set_hash(self, hash((q, r)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Hex({self.q}, {self.r})"
@@ -325,6 +332,7 @@ def _cube_round(x: float, y: float, z: float) -> tuple[int, int]:
 
 _set_q = Hex.__dict__["q"].__set__
 _set_r = Hex.__dict__["r"].__set__
+_set_hash = Hex.__dict__["_hash"].__set__
 
 #: The intern table: shared immutable hexes by ``(q, r)``, and per column ``q`` a run
 #: ``(lo, hi, [Hex(q, lo), ..., Hex(q, hi - 1)])`` of the same objects. It is a cache with a

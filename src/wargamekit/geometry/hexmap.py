@@ -425,6 +425,22 @@ def _zeros(shape_attr: str, dtype: type):
     return Factory(make, takes_self=True)
 
 
+@frozen
+class _Graph:
+    """One unit type's whole-map movement graph, kept until :meth:`HexMap.invalidate`.
+
+    ``csr`` has only the finite edges, each hex's edges sorted by neighbour index (scipy's own
+    COO -> CSR order). ``out_pos[i, j]`` is the position in ``csr.data`` of the edge from hex
+    ``i`` to its ``j``-th neighbour and ``in_pos[i, j]`` that of the edge from that neighbour
+    into ``i`` (-1: no edge), so masking a few hexes touches only their edges.
+    """
+
+    csr: csr_matrix
+    out_pos: np.ndarray
+    in_pos: np.ndarray
+    step: float  # the cheapest step: nothing beyond budget / step hexes is reachable
+
+
 def _forget(m: HexMap, _attribute: object, value: object) -> object:
     """on_setattr of the layer and shape fields: a new layer or table makes every cache stale."""
     m.invalidate(geometry=True)
@@ -464,9 +480,10 @@ class HexMap:
     # Derived caches. They hold only values that are never written in place (read-only arrays,
     # bytes), so a deep copy of the map may share them; invalidate() replaces them.
     _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
-    _csr: dict[str, object] = field(factory=dict, init=False, repr=False)
+    _csr: dict[str, _Graph] = field(factory=dict, init=False, repr=False)
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
     _grid: _LosGrid | None = field(default=None, init=False, repr=False)
+    _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
     _los: tuple[bytes, bytes | None] | None = field(default=None, init=False, repr=False)
     _user_codes: dict[int, tuple[np.ndarray, bytes]] = field(factory=dict, init=False, repr=False)
 
@@ -548,6 +565,7 @@ class HexMap:
         if geometry:
             self._nbr = None
             self._grid = None
+            self._hexlist = None
             self._user_codes = {}
 
     def __deepcopy__(self, memo: dict) -> HexMap:
@@ -556,7 +574,7 @@ class HexMap:
                      terrain=self.terrain.copy(), elevation=self.elevation.copy(), hexsides=self.hexsides.copy())
         memo[id(self)] = out
         out._graphs, out._csr, out._user_codes = dict(self._graphs), dict(self._csr), dict(self._user_codes)
-        out._nbr, out._grid, out._los = self._nbr, self._grid, self._los
+        out._nbr, out._grid, out._los, out._hexlist = self._nbr, self._grid, self._los, self._hexlist
         return out
 
     def set_terrain(self, h: Hex, code: int) -> None:
@@ -674,6 +692,8 @@ class HexMap:
 
     def _graph(self, unit_type: str, sources: np.ndarray, blocked: HexSelection, stop: HexSelection,
                window: tuple[int, int, int, int] | None = None) -> csr_matrix:
+        if window is None and blocked is None and stop is None:
+            return self._movement_graph(unit_type).csr
         nbr, w = self._edges(unit_type, window)
         keep = np.isfinite(w)
         bmask = self._mask(blocked, window)
@@ -754,15 +774,198 @@ class HexMap:
                   stop: HexSelection = None) -> dict[Hex, float]:
         """Every hex reachable from ``start`` within ``allowance`` movement points, with its cost.
 
-        The start hex is included at cost 0. Only the block of the map within reach is built
-        and searched. See :meth:`cost_field` for ``blocked`` and ``stop``.
+        The start hex is included at cost 0. The search runs on the unit type's cached
+        whole-map graph (see :meth:`reachable_many`). See :meth:`cost_field` for ``blocked``
+        and ``stop``.
+
+        Raises:
+            OffMapError: If ``start`` is off the map.
         """
-        window, dist = self._dijkstra([start], unit_type, blocked, stop, allowance)
-        c0, r0, _ww, hh = window if window is not None else (0, 0, self.width, self.height)
-        dist = np.asarray(dist)
-        hits = np.flatnonzero(dist <= allowance)
-        axial = offset_to_axial(np.column_stack((hits // hh + c0, hits % hh + r0)), self.layout)
-        return {Hex(q, r): c for (q, r), c in zip(axial.tolist(), dist[hits].tolist(), strict=True)}
+        return self.reachable_many([start], allowance, unit_type, blocked=blocked, stop=stop)[0]
+
+    def reachable_many(self, starts: Iterable[Hex], allowances: float | Iterable[float], unit_type: str, *,
+                       blocked: HexSelection = None, stop: HexSelection = None) -> list[dict[Hex, float]]:
+        """:meth:`reachable` for many units at once: one Dijkstra call with one source per unit.
+
+        Each unit is searched on its own (the units do not block each other unless ``blocked``
+        says so) with the same ``blocked`` and ``stop`` hexes; a unit that starts in a ``stop``
+        hex may still leave it (the others may not), exactly as in :meth:`reachable`. The
+        unit type's whole-map graph is built once and kept until :meth:`invalidate`; ``blocked``
+        and ``stop`` are applied to a copy of its weights, touching only the edges of those hexes.
+
+        Args:
+            starts: Each unit's hex.
+            allowances: One movement allowance for all, or one per unit.
+            unit_type: Which costs to use.
+            blocked: Hexes that may not be entered (see :meth:`cost_field`).
+            stop: Hexes where movement must stop on entering (zones of control).
+
+        Returns:
+            One ``{hex: cost}`` per unit, in the order of ``starts``, each with its start hex at
+            cost 0 and the hexes in map index order.
+
+        Raises:
+            OffMapError: If a start hex is off the map.
+            ValueError: If the number of allowances differs from the number of starts.
+
+        >>> m = HexMap(4, 1, TerrainTable([TerrainType(0, "clear")]))
+        >>> [sorted(h.to_label() for h in r) for r in m.reachable_many([m.hex_at(0, 0), m.hex_at(3, 0)], [1, 2], "foot")]
+        [['0000', '0100'], ['0100', '0200', '0300']]
+        """
+        starts = list(starts)
+        idx = np.array([self._index(h) for h in starts], dtype=np.int64)
+        k = len(idx)
+        if isinstance(allowances, int | float):
+            budget = np.full(k, float(allowances))
+        else:
+            budget = np.array([float(x) for x in allowances], dtype=np.float64)
+            if budget.shape != (k,):
+                raise ValueError(f"reachable_many: {budget.size} allowances for {k} starts")
+        if k == 0:
+            return []
+        g = self._movement_graph(unit_type)
+        n = self.width * self.height
+        reach = self._reach(g, float(budget.max()))
+        window = None if reach is None else self._block(idx, reach)
+        graph, sources = self._masked_graph(g, idx, self._selection(blocked, window), self._selection(stop, window))
+        limit = float(budget.max())
+        dist = dijkstra(graph, directed=True, indices=sources, limit=limit)
+        dist[np.arange(k), idx] = 0.0  # a start left through a virtual copy (stop hexes)
+        hexes = self._hexlist if self._hexlist is not None else self._hex_list()
+        h = self.height
+        if reach is not None and (2 * reach + 1) ** 2 * 2 < n:
+            # Read each unit's block only (all blocks in one gather), not its whole row.
+            d = np.arange(-reach, reach + 1)
+            col_ok = ((idx // h)[:, None] + d >= 0) & ((idx // h)[:, None] + d < self.width)
+            row_ok = ((idx % h)[:, None] + d >= 0) & ((idx % h)[:, None] + d < h)
+            inside = (col_ok[:, :, None] & row_ok[:, None, :]).reshape(k, -1)
+            cells = idx[:, None] + (d[:, None] * h + d[None, :]).ravel()
+            np.copyto(cells, 0, where=~inside)
+            vals = dist[np.arange(k)[:, None], cells]
+            inside &= vals <= budget[:, None]
+            unit, pos = np.nonzero(inside)
+            hits, costs = cells[unit, pos], vals[unit, pos]
+        else:
+            ok = (dist[:, :n] <= budget[:, None]) & (dist[:, :n] < INF)
+            unit, hits = np.nonzero(ok)
+            costs = dist[unit, hits]
+        ends = np.searchsorted(unit, np.arange(1, k + 1)).tolist()
+        keys = hexes[hits].tolist()
+        costs = costs.tolist()
+        out, lo = [], 0
+        for hi in ends:
+            out.append(dict(zip(keys[lo:hi], costs[lo:hi], strict=True)))
+            lo = hi
+        return out
+
+    def _hex_list(self) -> np.ndarray:
+        """The (interned) hex of each map index ``col * height + row``, as an object array."""
+        cols, rows = np.divmod(np.arange(self.width * self.height), self.height)
+        axial = offset_to_axial(np.column_stack((cols, rows)), self.layout).tolist()
+        out = np.empty(len(axial), dtype=object)
+        out[:] = [_hex(q, r) for q, r in axial]
+        out.flags.writeable = False
+        self._hexlist = out
+        return out
+
+    def _movement_graph(self, unit_type: str) -> _Graph:
+        """The unit type's whole-map graph (cached until :meth:`invalidate`)."""
+        g = self._csr.get(unit_type)
+        if g is not None:
+            return g
+        nbr, w = self._edges(unit_type)
+        keep = np.isfinite(w)
+        n = nbr.shape[0]
+        out_pos = np.full(nbr.shape, -1, dtype=np.int64)
+        out_pos[keep] = np.arange(int(keep.sum()))
+        indptr = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(keep.sum(axis=1, dtype=np.int32), out=indptr[1:])
+        csr = csr_matrix((w[keep], nbr[keep].astype(np.int32), indptr), shape=(n, n))
+        # The slot of i in each neighbour's row: the edge back from that neighbour into i.
+        safe = np.maximum(nbr, 0)
+        back = nbr[safe] == np.arange(n)[:, None, None]
+        slot = back.argmax(axis=2)
+        in_pos = np.where((nbr >= 0) & back.any(axis=2), out_pos[safe, slot], -1)
+        enter, sides = self._step_costs(unit_type)
+        step = float(enter.min(initial=INF)) + min(0.0, float(sides.min(initial=0.0)))
+        for arr in (csr.data, csr.indices, csr.indptr, out_pos, in_pos):
+            arr.flags.writeable = False
+        g = self._csr[unit_type] = _Graph(csr, out_pos, in_pos, step)
+        return g
+
+    def _reach(self, g: _Graph, limit: float) -> int | None:
+        """How many hexes (in offset rows and columns) a search with cost ``limit`` can get from its start, or ``None``."""
+        if not (math.isfinite(limit) and g.step > 0 and math.isfinite(g.step)):
+            return None
+        return max(int(math.floor(limit / g.step + 1e-9)), 0) + 1  # + 1: offset rows drift by one
+
+    def _block(self, idx: np.ndarray, reach: int) -> tuple[int, int, int, int]:
+        """The block ``(col0, row0, cols, rows)`` within ``reach`` of every start."""
+        cols, rows = idx // self.height, idx % self.height
+        c0, c1 = max(int(cols.min()) - reach, 0), min(int(cols.max()) + reach + 1, self.width)
+        r0, r1 = max(int(rows.min()) - reach, 0), min(int(rows.max()) + reach + 1, self.height)
+        return c0, r0, c1 - c0, r1 - r0
+
+    def _block_cells(self, i: int, reach: int) -> np.ndarray:
+        """The map indices of the block within ``reach`` of map index ``i``, in index order."""
+        c, r = divmod(i, self.height)
+        cols = np.arange(max(c - reach, 0), min(c + reach + 1, self.width))
+        rows = np.arange(max(r - reach, 0), min(r + reach + 1, self.height))
+        return (cols[:, None] * self.height + rows[None, :]).ravel()
+
+    def _selection(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> np.ndarray | None:
+        """The map indices of a selection; a predicate is asked only inside ``window`` (nothing outside is reached)."""
+        if selection is None:
+            return None
+        if isinstance(selection, np.ndarray):
+            return np.flatnonzero(self._mask(selection))
+        if callable(selection):
+            c0, r0, ww, hh = window if window is not None else (0, 0, self.width, self.height)
+            local = np.flatnonzero(self._mask(selection, (c0, r0, ww, hh)))
+            return (local // hh + c0) * self.height + local % hh + r0
+        out = []
+        for h in selection:
+            if h in self:
+                c, r = h.to_offset(self.layout)
+                out.append(c * self.height + r)
+        return np.array(out, dtype=np.int64)
+
+    def _masked_graph(self, g: _Graph, idx: np.ndarray, blocked: np.ndarray | None, stop: np.ndarray | None
+                      ) -> tuple[csr_matrix, np.ndarray]:
+        """The graph with ``blocked`` hexes not enterable and ``stop`` hexes not leavable, and each start's source node.
+
+        A start in a stop hex gets a virtual copy of its node with its own edges out, so that
+        unit may leave while the others may not.
+        """
+        if (blocked is None or not blocked.size) and (stop is None or not stop.size):
+            return g.csr, idx
+        n = g.csr.shape[0]
+        data = g.csr.data.copy()
+        if blocked is not None and blocked.size:
+            p = g.in_pos[blocked].ravel()
+            data[p[p >= 0]] = INF  # an infinite weight never relaxes: the edge is as good as gone
+        if stop is None or not stop.size:
+            return csr_matrix((data, g.csr.indices, g.csr.indptr), shape=(n, n)), idx
+        in_stop = np.zeros(n, dtype=bool)
+        in_stop[stop] = True
+        leave = np.unique(idx[in_stop[idx]])
+        vpos = g.out_pos[leave]
+        vpos = [row[row >= 0] for row in vpos]
+        p = g.out_pos[stop].ravel()
+        v_data = [data[x] for x in vpos]  # before the stop hexes lose their edges
+        data[p[p >= 0]] = INF
+        if not leave.size:
+            return csr_matrix((data, g.csr.indices, g.csr.indptr), shape=(n, n)), idx
+        counts = np.array([len(x) for x in vpos], dtype=np.int32)
+        indptr = np.concatenate((g.csr.indptr, g.csr.indptr[-1] + np.cumsum(counts, dtype=np.int32)))
+        indices = np.concatenate([g.csr.indices, *(g.csr.indices[x] for x in vpos)])
+        data = np.concatenate([data, *v_data])
+        m = n + len(leave)
+        graph = csr_matrix((data, indices, indptr), shape=(m, m))
+        sources = idx.copy()
+        hit = in_stop[idx]
+        sources[hit] = n + np.searchsorted(leave, idx[hit])
+        return graph, sources
 
     def shortest_path(self, start: Hex, goal: Hex, unit_type: str, *, blocked: HexSelection = None,
                       stop: HexSelection = None) -> Path | None:
