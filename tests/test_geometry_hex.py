@@ -175,6 +175,17 @@ def test_integer_line_equals_float_definition(a, b, nudge):
     assert hex_line(a, b, nudge=nudge) == _float_line(a, b, nudge)
 
 
+far = st.integers(-3000, 3000)
+
+
+@given(st.builds(Hex, far, far), st.builds(Hex, far, far), st.sampled_from([1, -1]))
+def test_lines_and_disks_far_from_the_origin(a, b, nudge):
+    """Outside the interned grid (|q| or |r| > 256) lines and disks are still the reference ones."""
+    assert hex_line(a, b, nudge=nudge) == _float_line(a, b, nudge)
+    box = [Hex(a.q + dq, a.r + dr) for dq in range(-2, 3) for dr in range(-2, 3)]
+    assert a.disk(2) == sorted(h for h in box if a.distance(h) <= 2)
+
+
 def test_integer_line_exhaustive_small_deltas():
     """Every delta within distance 12 of the origin, both nudges: integer form == float definition."""
     for d in Hex(0, 0).disk(12):
@@ -190,17 +201,20 @@ def test_disk_is_every_hex_within_radius(center, n):
 
 
 def test_interned_hexes_are_values():
-    """Interned hexes equal fresh ones; the table is emptied at its bound and lookups stay right."""
+    """Interned hexes equal fresh ones; the dict part is emptied at its bound and lookups stay right."""
     from wargamekit.geometry import hex as hexmod
 
     assert Hex(0, 0).neighbour(0) == Hex(1, 0) and Hex(0, 0).neighbour(0) is Hex(0, 0).neighbour(0)
     old = hexmod._INTERN_MAX
     try:
         hexmod._INTERN_MAX = 50
-        disks = [Hex(7 * k, -k).disk(3) for k in range(10)]
+        disks = [Hex(1000 + 7 * k, -k).disk(3) for k in range(10)]
+        lines = [hex_line(Hex(1000, 5 * k), Hex(1010, 5 * k - 3)) for k in range(10)]
         assert len(hexmod._INTERNED) <= 50
         for k, d in enumerate(disks):
-            assert d == sorted(Hex(7 * k + h.q, -k + h.r) for h in Hex(0, 0).disk(3))
+            assert d == sorted(Hex(1000 + 7 * k + h.q, -k + h.r) for h in Hex(0, 0).disk(3))
+        for k, line in enumerate(lines):
+            assert line == _float_line(Hex(1000, 5 * k), Hex(1010, 5 * k - 3), 1)
     finally:
         hexmod._INTERN_MAX = old
 

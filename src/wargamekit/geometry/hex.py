@@ -278,16 +278,9 @@ class Hex:
             raise ValueError(f"disk radius must be >= 0, got {radius}")
         q, r = self.q, self.r
         out: list[Hex] = []
-        columns = _COLUMNS
         for dq in range(-radius, radius + 1):
-            # Column q + dq of the disk is one run of r: a slice of the interned column.
-            r0 = r + max(-radius, -dq - radius)
-            r1 = r + min(radius, -dq + radius) + 1
-            col = columns.get(q + dq)
-            if col is None or r0 < col[0] or r1 > col[1]:
-                col = _grow_column(q + dq, r0, r1)
-            lo = col[0]
-            out += col[2][r0 - lo:r1 - lo]
+            # Column q + dq of the disk is one run of r: a slice of the interned grid.
+            out += _run(q + dq, r + max(-radius, -dq - radius), r + min(radius, -dq + radius) + 1)
         return out
 
     def spiral(self, radius: int) -> Iterator[Hex]:
@@ -334,38 +327,48 @@ _set_q = Hex.__dict__["q"].__set__
 _set_r = Hex.__dict__["r"].__set__
 _set_hash = Hex.__dict__["_hash"].__set__
 
-#: The intern table: shared immutable hexes by ``(q, r)``, and per column ``q`` a run
-#: ``(lo, hi, [Hex(q, lo), ..., Hex(q, hi - 1)])`` of the same objects. It is a cache with a
-#: bound: past :data:`_INTERN_MAX` hexes it is emptied and refilled as needed (the hexes already
+#: The intern table. Hexes with ``|q|, |r| <= _BOX`` live in one flat list, ``_GRID[(q + _BOX) *
+#: _SPAN + r + _BOX]`` (filled on first use; about 2 MB of references), so a run of a column is a
+#: list slice and a line step is one list index. Other hexes go in a dict, which is a cache with
+#: a bound: past :data:`_INTERN_MAX` hexes it is emptied and refilled as needed (hexes already
 #: handed out stay valid; they are values).
+_BOX = 256
+_SPAN = 2 * _BOX + 1
+_GRID: list[Hex | None] = [None] * (_SPAN * _SPAN)
 _INTERNED: dict[tuple[int, int], Hex] = {}
-_COLUMNS: dict[int, tuple[int, int, list[Hex]]] = {}
 _INTERN_MAX = 1 << 17
 
 
 def _intern(key: tuple[int, int]) -> Hex:
     if len(_INTERNED) >= _INTERN_MAX:
         _INTERNED.clear()
-        _COLUMNS.clear()
     h = _INTERNED[key] = Hex(*key)
+    return h
+
+
+def _fill(i: int) -> Hex:
+    """Build the hex of grid cell ``i`` (the first time it is asked for)."""
+    h = _GRID[i] = Hex(i // _SPAN - _BOX, i % _SPAN - _BOX)
     return h
 
 
 def _hex(q: int, r: int) -> Hex:
     """The interned ``Hex(q, r)``."""
+    if -_BOX <= q <= _BOX and -_BOX <= r <= _BOX:
+        i = (q + _BOX) * _SPAN + r + _BOX
+        return _GRID[i] or _fill(i)
     return _INTERNED.get((q, r)) or _intern((q, r))
 
 
-def _grow_column(q: int, r0: int, r1: int) -> tuple[int, int, list[Hex]]:
-    """The interned run of column ``q``, grown to cover rows ``r0 <= r < r1`` (in blocks of 32)."""
-    col = _COLUMNS.get(q)
-    lo, hi = (r0, r1) if col is None else (min(col[0], r0), max(col[1], r1))
-    lo -= lo % 32
-    hi += -hi % 32
-    get = _INTERNED.get
-    run = [get((q, r)) or _intern((q, r)) for r in range(lo, hi)]
-    col = _COLUMNS[q] = (lo, hi, run)
-    return col
+def _run(q: int, r0: int, r1: int) -> list[Hex]:
+    """``[Hex(q, r) for r in range(r0, r1)]``, interned: a slice of the grid when inside it."""
+    if -_BOX <= q <= _BOX and -_BOX <= r0 and r1 <= _BOX + 1:
+        i = (q + _BOX) * _SPAN + _BOX
+        run = _GRID[i + r0:i + r1]
+        if None in run:
+            run = [_GRID[i + r] or _fill(i + r) for r in range(r0, r1)]
+        return run  # type: ignore[return-value]
+    return [_hex(q, r) for r in range(r0, r1)]
 
 
 def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
@@ -406,18 +409,34 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
         return [a]
     n2 = 2 * n
     k = n if nudge == 1 else n - 1
-    get = _INTERNED.get
-    # One pass: each step's key is looked up in the intern table (walrus: the rare miss needs it).
+    # Hex i of the line is base + alpha * i + beta * v_i in the interned grid's flat index, with
+    # v_i = (d2 * i + k) // n2 the secondary coordinate's change (see the docstring).
     if adq == n:
         st, d2 = (1 if dq > 0 else -1), 2 * dr
-        return [get(key := (aq + st * i, ar + (d2 * i + k) // n2)) or _intern(key) for i in range(n + 1)]
-    if adr == n:
+        alpha, beta = st * _SPAN, 1
+    elif adr == n:
         st, d2 = (1 if dr > 0 else -1), 2 * dq
-        return [get(key := (aq + (d2 * i + k) // n2, ar + st * i)) or _intern(key) for i in range(n + 1)]
-    # s dominant: r is the secondary coordinate and q = -s - r.
-    st, d2 = (1 if dq + dr < 0 else -1), 2 * dr
-    return [get(key := (aq - st * i - v, ar + v)) or _intern(key)
-            for i in range(n + 1) if (v := (d2 * i + k) // n2) is not None]
+        alpha, beta = st, _SPAN
+    else:  # s dominant: r is the secondary coordinate and q = -s - r
+        st, d2 = (1 if dq + dr < 0 else -1), 2 * dr
+        alpha, beta = -st * _SPAN, 1 - _SPAN
+    bq, br = aq + dq, ar + dr
+    if -_BOX <= aq <= _BOX and -_BOX <= ar <= _BOX and -_BOX <= bq <= _BOX and -_BOX <= br <= _BOX:
+        # Both ends in the grid: so is the whole line (its q and r stay between the ends').
+        grid = _GRID
+        base = (aq + _BOX) * _SPAN + ar + _BOX
+        if beta == 1:  # q dominant: one multiplication fewer per step
+            line = [grid[base + alpha * i + (d2 * i + k) // n2] for i in range(n + 1)]
+        else:
+            line = [grid[base + alpha * i + beta * ((d2 * i + k) // n2)] for i in range(n + 1)]
+        if None in line:
+            line = [grid[j] or _fill(j) for j in (base + alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))]
+        return line  # type: ignore[return-value]
+    if adq == n:
+        return [_hex(aq + st * i, ar + (d2 * i + k) // n2) for i in range(n + 1)]
+    if adr == n:
+        return [_hex(aq + (d2 * i + k) // n2, ar + st * i) for i in range(n + 1)]
+    return [_hex(aq - st * i - v, ar + v) for i in range(n + 1) if (v := (d2 * i + k) // n2) is not None]
 
 
 def hex_line_pair(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:

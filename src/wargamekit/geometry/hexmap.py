@@ -197,7 +197,7 @@ class LineOfSight:
     blocking: int
     hindering: int
     between: tuple[Hex, ...]
-    # (function, *args) that gives (blocking, hindering, between); None once they are set.
+    # The snapshot the unset fields are worked out from (see _los_fill); None once all are set.
     _rest: tuple | None = field(default=None, init=False, eq=False, repr=False)
 
     def __getattr__(self, name: str):
@@ -205,31 +205,42 @@ class LineOfSight:
         rest = object.__getattribute__(self, "_rest")
         if rest is None or name not in ("blocking", "hindering", "between"):
             raise AttributeError(name)
-        blocking, hindering, between = rest[0](*rest[1:])
-        _LOS_SET["blocking"](self, blocking)
-        _LOS_SET["hindering"](self, hindering)
-        _LOS_SET["between"](self, between)
-        _LOS_SET["_rest"](self, None)
+        _los_fill(self, rest, name == "between")
         return object.__getattribute__(self, name)
 
 
-_LOS_SET = {name: LineOfSight.__dict__[name].__set__ for name in ("clear", "blocking", "hindering", "between", "_rest")}
-_set_clear, _set_blocking, _set_hindering, _set_rest = (
-    _LOS_SET[x] for x in ("clear", "blocking", "hindering", "_rest"))
+_set_clear, _set_blocking, _set_hindering, _set_between, _set_rest = (
+    LineOfSight.__dict__[x].__set__ for x in ("clear", "blocking", "hindering", "between", "_rest"))
+_object_new = object.__new__
 
 
-def _new_los(clear: bool, rest: tuple, hindering: int | None = None) -> LineOfSight:
-    """A :class:`LineOfSight` with ``clear`` set and the rest left to ``rest`` (counts too, unless ``hindering`` is given: clear, known counts)."""
+def _los_fill(los: LineOfSight, rest: tuple, between: bool) -> None:
+    """Fill a lazily built :class:`LineOfSight`'s counts (and ``between`` if asked) from its snapshot.
+
+    ``rest`` is ``(blocking, hindering, nudge, a, b, walk)``: the counts and the chosen line's
+    nudge when the query already knows them, else ``None`` and ``walk`` (the arguments of
+    :func:`_walk` up to ``sec``, then ``ends`` and ``edge``) to work them out.
+    """
+    nb, nh, nudge, a, b, walk = rest
+    if nb is None:
+        *args, ends, edge = walk
+        nb, nh, nudge = _los_exact(functools.partial(_walk, *args, ends=ends), args[5], args[8], edge)
+        rest = (nb, nh, nudge, a, b, None)
+    _set_blocking(los, nb)
+    _set_hindering(los, nh)
+    if between:
+        _set_between(los, tuple(hex_line(a, b, nudge=nudge)[1:-1]))
+        _set_rest(los, None)
+    else:
+        _set_rest(los, rest)
+
+
+def _new_los(clear: bool, rest: tuple) -> LineOfSight:
+    """A :class:`LineOfSight` with ``clear`` set and the other fields left to :func:`_los_fill`."""
     los = _object_new(LineOfSight)
     _set_clear(los, clear)
-    if hindering is not None:
-        _set_blocking(los, 0)
-        _set_hindering(los, hindering)
     _set_rest(los, rest)
     return los
-
-
-_object_new = object.__new__
 
 
 @frozen
@@ -391,19 +402,6 @@ def _los_exact(walk: Callable[..., tuple[int, int]], n: int, sec: int, edge: str
     return (*(second if nudge == 1 else first), -nudge)
 
 
-def _los_rest(code: bytes, sides: bytes | None, step: dict[int, int], extra: frozenset[int], ia: int, n: int,
-              alpha: int, beta: int, sec: int, ends: bool, a: Hex, b: Hex, edge: str
-              ) -> tuple[int, int, tuple[Hex, ...]]:
-    """The full counts and ``between`` of a :meth:`HexMap.line_of_sight` query, from its snapshot."""
-    walk = functools.partial(_walk, code, sides, step, extra, ia, n, alpha, beta, sec, ends=ends)
-    nb, nh, nudge = _los_exact(walk, n, sec, edge)
-    return nb, nh, tuple(hex_line(a, b, nudge=nudge)[1:-1])
-
-
-def _los_known(nb: int, nh: int, a: Hex, b: Hex, nudge: int) -> tuple[int, int, tuple[Hex, ...]]:
-    return nb, nh, tuple(hex_line(a, b, nudge=nudge)[1:-1])
-
-
 def _read_only(arr: np.ndarray) -> bool:
     """True if nothing can write to ``arr``'s memory through numpy (it and every base are read-only)."""
     while isinstance(arr, np.ndarray):
@@ -484,7 +482,7 @@ class HexMap:
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
     _grid: _LosGrid | None = field(default=None, init=False, repr=False)
     _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
-    _los: tuple[bytes, bytes | None] | None = field(default=None, init=False, repr=False)
+    _los: tuple | None = field(default=None, init=False, repr=False)
     _user_codes: dict[int, tuple[np.ndarray, bytes]] = field(factory=dict, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -1031,22 +1029,18 @@ class HexMap:
             OffMapError: If ``a`` or ``b`` is off the map.
             ValueError: If ``edge`` is unknown or ``los_class`` has the wrong shape.
         """
-        grid = self._grid or self._los_grid()
-        stride, ncell, onmap = grid.stride, grid.ncell, grid.onmap
-        ia = (a.q - grid.qmin) * stride + a.r - grid.rmin
-        ib = (b.q - grid.qmin) * stride + b.r - grid.rmin
-        if not (0 <= ia < ncell and 0 <= ib < ncell and onmap[ia] and onmap[ib]
-                and 0 <= a.r - grid.rmin < stride and 0 <= b.r - grid.rmin < stride):
+        stride, qmin, rmin, ncell, onmap, code, sides = self._los or self._los_tables()
+        ar, br = a.r - rmin, b.r - rmin
+        ia = (a.q - qmin) * stride + ar
+        ib = (b.q - qmin) * stride + br
+        if not (0 <= ar < stride and 0 <= br < stride and 0 <= ia < ncell and 0 <= ib < ncell
+                and onmap[ia] and onmap[ib]):
             self.offset(a)  # raise the usual error for whichever is off the map
             self.offset(b)
-        if edge not in _EDGES:
+        if edge != "primary" and edge not in _EDGES:
             raise ValueError(f"edge must be 'primary', 'worse' or 'better', got {edge!r}")
-        code, sides = self._los or self._los_tables()
-        if los_class is not None:
-            code = self._user_code(grid, los_class)
-        extra = _NO_EXTRA if blocking is None else self._extra_blocking(grid, blocking)
         # _line_steps, inlined: this method is called in rule code's inner loops.
-        dq, dr = b.q - a.q, b.r - a.r
+        dq, dr = b.q - a.q, br - ar
         adq, adr = abs(dq), abs(dr)
         n = (adq + adr + abs(dq + dr)) >> 1
         if adq == n:
@@ -1055,28 +1049,56 @@ class HexMap:
             alpha, beta, sec = (1 if dr > 0 else -1), stride, dq
         else:
             alpha, beta, sec = (-stride if dq + dr < 0 else stride), 1 - stride, dr
+        if (sides is None and los_class is None and blocking is None and elevation_hook is None
+                and (edge == "primary" or not _has_tie(n, sec))):
+            # The common query: _walk's tight loop, inlined, stopping at the first block.
+            nb = nh = 0
+            num, d2, n2 = n, 2 * sec, 2 * n
+            for i in range(1, n):
+                num += d2
+                c = code[ia + alpha * i + beta * (num // n2)]
+                if c == 2:
+                    nb = 1
+                    break
+                if c == 1:
+                    nh += 1
+            los = _object_new(LineOfSight)
+            if nb:
+                _set_clear(los, False)
+                _set_rest(los, (None, None, None, a, b, (code, None, None, _NO_EXTRA, ia, n, alpha, beta,
+                                                         sec, False, "primary")))
+            else:
+                _set_clear(los, True)
+                _set_rest(los, (0, nh, 1, a, b, None))
+            return los
+        grid = self._grid or self._los_grid()
+        if los_class is not None:
+            code = self._user_code(grid, los_class)
+        extra = _NO_EXTRA if blocking is None else self._extra_blocking(grid, blocking)
         step = grid.side_step
         if elevation_hook is not None:
             hook = self._hook(grid, elevation_hook, a, b)
             walk = functools.partial(_walk, code, sides, step, extra, ia, n, alpha, beta, sec,
                                      ends=hexside_at_ends, hook=hook)
             nb, nh, nudge = _los_exact(walk, n, sec, edge)
-            known = (_los_known, nb, nh, a, b, nudge)
-            return _new_los(not nb, known, None if nb else nh)
+            return _new_los(not nb, (nb, nh, nudge, a, b, None))
         # Every input below is an immutable snapshot (bytes, frozenset, ints), so the full
         # counts can be left to the first read.
-        rest = (_los_rest, code, sides, step, extra, ia, n, alpha, beta, sec, hexside_at_ends, a, b, edge)
+        lazy = (None, None, None, a, b, (code, sides, step, extra, ia, n, alpha, beta, sec, hexside_at_ends, edge))
         nb, nh = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, 1, 1, hexside_at_ends)
         if edge == "primary" or not _has_tie(n, sec):
-            return _new_los(not nb, rest, None if nb else nh)
+            return _new_los(not nb, lazy if nb else (0, nh, 1, a, b, None))
         if nb and edge == "worse":
-            return _new_los(False, rest)
+            return _new_los(False, lazy)
         nb2, nh2 = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, -1, 1, hexside_at_ends)
         if edge == "worse":
-            return _new_los(not nb2, rest, None if nb2 else max(nh, nh2))
+            # Both clear: the worse line hinders more (the primary one on a tie).
+            return _new_los(not nb2, lazy if nb2 else (0, max(nh, nh2), 1 if nh >= nh2 else -1, a, b, None))
         if nb and nb2:
-            return _new_los(False, rest)
-        return _new_los(True, rest, min(x for x, blocked in ((nh, nb), (nh2, nb2)) if not blocked))
+            return _new_los(False, lazy)
+        if nb or nb2:
+            return _new_los(True, (0, nh2, -1, a, b, None) if nb else (0, nh, 1, a, b, None))
+        return _new_los(True, (0, min(nh, nh2), 1 if nh <= nh2 else -1, a, b, None))
 
     def _los_grid(self) -> _LosGrid:
         self._grid = _LosGrid.of(self.width, self.height, self.layout)
@@ -1094,8 +1116,8 @@ class HexMap:
             self.offset(h)  # raises the usual error
         return i
 
-    def _los_tables(self) -> tuple[bytes, bytes | None]:
-        """The terrain class and hexside class tables (cached until :meth:`invalidate`)."""
+    def _los_tables(self) -> tuple[int, int, int, int, bytes, bytes, bytes | None]:
+        """``(stride, qmin, rmin, ncell, onmap, code, sides)``: the grid and the class tables, cached until :meth:`invalidate`."""
         grid = self._grid or self._los_grid()
         code = grid.code_of(self.los_class())
         sides = None
@@ -1103,7 +1125,7 @@ class HexMap:
         if hs is not None and hs.any():
             table, _lut = _side_tables(hs, self.width, self.height, _axial_grid(self.width, self.height, self.layout), 2)
             sides = table.astype(np.int8).tobytes()
-        self._los = (code, sides)
+        self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides)
         return self._los
 
     def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> bytes:
