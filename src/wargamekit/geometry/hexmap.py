@@ -423,20 +423,41 @@ def _zeros(shape_attr: str, dtype: type):
     return Factory(make, takes_self=True)
 
 
-@frozen
+@define
 class _Graph:
     """One unit type's whole-map movement graph, kept until :meth:`HexMap.invalidate`.
 
     ``csr`` has only the finite edges, each hex's edges sorted by neighbour index (scipy's own
     COO -> CSR order). ``out_pos[i, j]`` is the position in ``csr.data`` of the edge from hex
     ``i`` to its ``j``-th neighbour and ``in_pos[i, j]`` that of the edge from that neighbour
-    into ``i`` (-1: no edge), so masking a few hexes touches only their edges.
+    into ``i`` (-1: no edge), so masking a few hexes touches only their edges; they are worked
+    out the first time a search has ``blocked`` or ``stop`` hexes.
     """
 
     csr: csr_matrix
-    out_pos: np.ndarray
-    in_pos: np.ndarray
+    nbr: np.ndarray  # (n, 6) neighbour index, -1 off the map
+    weight: np.ndarray  # (n, 6) cost of entering that neighbour, inf: no edge
     step: float  # the cheapest step: nothing beyond budget / step hexes is reachable
+    out_pos: np.ndarray | None = None
+    in_pos: np.ndarray | None = None
+
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(out_pos, in_pos)``, computed once."""
+        if self.out_pos is None or self.in_pos is None:
+            nbr = self.nbr
+            n = nbr.shape[0]
+            keep = np.isfinite(self.weight)
+            out_pos = np.full(nbr.shape, -1, dtype=np.int64)
+            out_pos[keep] = np.arange(int(keep.sum()))  # the CSR order is row by row, slot by slot
+            # The slot of i in each neighbour's row: the edge back from that neighbour into i.
+            safe = np.maximum(nbr, 0)
+            back = nbr[safe] == np.arange(n)[:, None, None]
+            slot = back.argmax(axis=2)
+            in_pos = np.where((nbr >= 0) & back.any(axis=2), out_pos[safe, slot], -1)
+            out_pos.flags.writeable = False
+            in_pos.flags.writeable = False
+            self.out_pos, self.in_pos = out_pos, in_pos
+        return self.out_pos, self.in_pos
 
 
 def _forget(m: HexMap, _attribute: object, value: object) -> object:
@@ -834,14 +855,25 @@ class HexMap:
         if reach is not None and (2 * reach + 1) ** 2 * 2 < n:
             # Read each unit's block only (all blocks in one gather), not its whole row.
             d = np.arange(-reach, reach + 1)
-            col_ok = ((idx // h)[:, None] + d >= 0) & ((idx // h)[:, None] + d < self.width)
-            row_ok = ((idx % h)[:, None] + d >= 0) & ((idx % h)[:, None] + d < h)
-            inside = (col_ok[:, :, None] & row_ok[:, None, :]).reshape(k, -1)
             cells = idx[:, None] + (d[:, None] * h + d[None, :]).ravel()
-            np.copyto(cells, 0, where=~inside)
-            vals = dist[np.arange(k)[:, None], cells]
-            inside &= vals <= budget[:, None]
-            unit, pos = np.nonzero(inside)
+            cols, rows = idx // h, idx % h
+            edge = (cols < reach) | (cols >= self.width - reach) | (rows < reach) | (rows >= h - reach)
+            flat = cells + (np.arange(k) * dist.shape[1])[:, None]
+            if edge.any():
+                # Near the map's edge part of the block is off the map: read the start (cost 0)
+                # there and drop it below.
+                e = np.flatnonzero(edge)
+                c_ok = (cols[e, None] + d >= 0) & (cols[e, None] + d < self.width)
+                r_ok = (rows[e, None] + d >= 0) & (rows[e, None] + d < h)
+                off = ~(c_ok[:, :, None] & r_ok[:, None, :]).reshape(len(e), -1)
+                fe = flat[e]
+                fe[off] = (e * dist.shape[1] + idx[e])[:, None].repeat(off.shape[1], axis=1)[off]
+                flat[e] = fe
+            vals = dist.ravel()[flat]
+            keep = vals <= budget[:, None]
+            if edge.any():
+                keep[e] &= ~off
+            unit, pos = np.nonzero(keep)
             hits, costs = cells[unit, pos], vals[unit, pos]
         else:
             ok = (dist[:, :n] <= budget[:, None]) & (dist[:, :n] < INF)
@@ -874,21 +906,14 @@ class HexMap:
         nbr, w = self._edges(unit_type)
         keep = np.isfinite(w)
         n = nbr.shape[0]
-        out_pos = np.full(nbr.shape, -1, dtype=np.int64)
-        out_pos[keep] = np.arange(int(keep.sum()))
         indptr = np.zeros(n + 1, dtype=np.int32)
         np.cumsum(keep.sum(axis=1, dtype=np.int32), out=indptr[1:])
         csr = csr_matrix((w[keep], nbr[keep].astype(np.int32), indptr), shape=(n, n))
-        # The slot of i in each neighbour's row: the edge back from that neighbour into i.
-        safe = np.maximum(nbr, 0)
-        back = nbr[safe] == np.arange(n)[:, None, None]
-        slot = back.argmax(axis=2)
-        in_pos = np.where((nbr >= 0) & back.any(axis=2), out_pos[safe, slot], -1)
         enter, sides = self._step_costs(unit_type)
         step = float(enter.min(initial=INF)) + min(0.0, float(sides.min(initial=0.0)))
-        for arr in (csr.data, csr.indices, csr.indptr, out_pos, in_pos):
+        for arr in (csr.data, csr.indices, csr.indptr):
             arr.flags.writeable = False
-        g = self._csr[unit_type] = _Graph(csr, out_pos, in_pos, step)
+        g = self._csr[unit_type] = _Graph(csr, nbr, w, step)
         return g
 
     def _reach(self, g: _Graph, limit: float) -> int | None:
@@ -938,18 +963,19 @@ class HexMap:
         if (blocked is None or not blocked.size) and (stop is None or not stop.size):
             return g.csr, idx
         n = g.csr.shape[0]
+        out_pos, in_pos = g.positions()
         data = g.csr.data.copy()
         if blocked is not None and blocked.size:
-            p = g.in_pos[blocked].ravel()
+            p = in_pos[blocked].ravel()
             data[p[p >= 0]] = INF  # an infinite weight never relaxes: the edge is as good as gone
         if stop is None or not stop.size:
             return csr_matrix((data, g.csr.indices, g.csr.indptr), shape=(n, n)), idx
         in_stop = np.zeros(n, dtype=bool)
         in_stop[stop] = True
         leave = np.unique(idx[in_stop[idx]])
-        vpos = g.out_pos[leave]
+        vpos = out_pos[leave]
         vpos = [row[row >= 0] for row in vpos]
-        p = g.out_pos[stop].ravel()
+        p = out_pos[stop].ravel()
         v_data = [data[x] for x in vpos]  # before the stop hexes lose their edges
         data[p[p >= 0]] = INF
         if not leave.size:
