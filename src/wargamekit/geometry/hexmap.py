@@ -303,7 +303,8 @@ def _block_neighbours(layout: OffsetLayout, col0: int, row0: int, cols: int, row
 #
 # One query walks the exact integer line (see hexbatch) in the axial-indexed, padded grid of the
 # map: hex ``i`` of the line is the flat index ``ia + alpha * i + beta * v_i`` with
-# ``v_i = (d2 * i + k) // n2``, and its class is one item of an immutable ``bytes`` table. No
+# ``v_i = (d2 * i + k) // n2``, and its class is one item of an immutable table (a tuple of
+# ints: indexing a tuple is specialised by the interpreter, indexing bytes is not). No
 # Hex object is built unless ``between`` is read.
 
 
@@ -326,12 +327,12 @@ class _LosGrid:
         steps = {dq * stride + dr: d * ncell for d, (dq, dr) in enumerate(DIRECTIONS)}
         return cls(qmin - _PAD, rmin - _PAD, stride, ncell, cell, onmap.tobytes(), steps)
 
-    def code_of(self, classes: np.ndarray) -> bytes:
+    def code_of(self, classes: np.ndarray) -> tuple[int, ...]:
         """The ``(width, height)`` classes as a flat table (1 hindering, 2 blocking, else 0)."""
         flat = np.asarray(classes).ravel()
         code = np.zeros(self.ncell, dtype=np.int8)
         code[self.cell] = np.where(flat == BLOCKING, BLOCKING, flat == HINDERING)
-        return code.tobytes()
+        return tuple(code.tolist())
 
 
 def _line_steps(dq: int, dr: int, stride: int) -> tuple[int, int, int, int]:
@@ -350,7 +351,7 @@ def _has_tie(n: int, sec: int) -> bool:
     return n >= 2 and (n // math.gcd(sec, n)) % 2 == 0
 
 
-def _walk(code: bytes, sides: bytes | None, side_step: dict[int, int], extra: frozenset[int],
+def _walk(code: tuple[int, ...], sides: tuple[int, ...] | None, side_step: dict[int, int], extra: frozenset[int],
           ia: int, n: int, alpha: int, beta: int, sec: int, nudge: int, stop: int, ends: bool = False,
           hook: Callable[[int], bool] | None = None) -> tuple[int, int]:
     """``(blocking, hindering)`` between the ends of one line; the walk ends once ``stop`` (> 0) hexes block."""
@@ -504,7 +505,7 @@ class HexMap:
     _grid: _LosGrid | None = field(default=None, init=False, repr=False)
     _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
     _los: tuple | None = field(default=None, init=False, repr=False)
-    _user_codes: dict[int, tuple[np.ndarray, bytes]] = field(factory=dict, init=False, repr=False)
+    _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.width <= 0 or self.height <= 0:
@@ -1055,12 +1056,16 @@ class HexMap:
             OffMapError: If ``a`` or ``b`` is off the map.
             ValueError: If ``edge`` is unknown or ``los_class`` has the wrong shape.
         """
-        stride, qmin, rmin, ncell, onmap, code, sides = self._los or self._los_tables()
+        stride, qmin, rmin, _ncell, onmap, code, sides = self._los or self._los_tables()
         ar, br = a.r - rmin, b.r - rmin
         ia = (a.q - qmin) * stride + ar
         ib = (b.q - qmin) * stride + br
-        if not (0 <= ar < stride and 0 <= br < stride and 0 <= ia < ncell and 0 <= ib < ncell
-                and onmap[ia] and onmap[ib]):
+        try:
+            # (ia | ib | ar | br) < 0: any of them negative; an index past the end raises.
+            on = (ia | ib | ar | br) >= 0 and ar < stride and br < stride and onmap[ia] and onmap[ib]
+        except IndexError:
+            on = False
+        if not on:
             self.offset(a)  # raise the usual error for whichever is off the map
             self.offset(b)
         if edge != "primary" and edge not in _EDGES:
@@ -1082,12 +1087,12 @@ class HexMap:
             num, d2, n2 = n, 2 * sec, 2 * n
             for i in range(1, n):
                 num += d2
-                c = code[ia + alpha * i + beta * (num // n2)]
-                if c == 2:
-                    nb = 1
-                    break
-                if c == 1:
-                    nh += 1
+                if c := code[ia + alpha * i + beta * (num // n2)]:  # most hexes are clear: one test
+                    if c == 2:
+                        nb = 1
+                        break
+                    if c == 1:
+                        nh += 1
             los = _object_new(LineOfSight)
             if nb:
                 _set_clear(los, False)
@@ -1108,7 +1113,7 @@ class HexMap:
                                      ends=hexside_at_ends, hook=hook)
             nb, nh, nudge = _los_exact(walk, n, sec, edge)
             return _new_los(not nb, (nb, nh, nudge, a, b, None))
-        # Every input below is an immutable snapshot (bytes, frozenset, ints), so the full
+        # Every input below is an immutable snapshot (tuples, frozenset, ints), so the full
         # counts can be left to the first read.
         lazy = (None, None, None, a, b, (code, sides, step, extra, ia, n, alpha, beta, sec, hexside_at_ends, edge))
         nb, nh = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, 1, 1, hexside_at_ends)
@@ -1142,7 +1147,7 @@ class HexMap:
             self.offset(h)  # raises the usual error
         return i
 
-    def _los_tables(self) -> tuple[int, int, int, int, bytes, bytes, bytes | None]:
+    def _los_tables(self) -> tuple:
         """``(stride, qmin, rmin, ncell, onmap, code, sides)``: the grid and the class tables, cached until :meth:`invalidate`."""
         grid = self._grid or self._los_grid()
         code = grid.code_of(self.los_class())
@@ -1150,11 +1155,11 @@ class HexMap:
         hs = self.hexside_los_class()
         if hs is not None and hs.any():
             table, _lut = _side_tables(hs, self.width, self.height, _axial_grid(self.width, self.height, self.layout), 2)
-            sides = table.astype(np.int8).tobytes()
+            sides = tuple(table.tolist())
         self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides)
         return self._los
 
-    def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> bytes:
+    def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> tuple[int, ...]:
         """The class table of a caller's ``los_class`` (cached for read-only arrays, by identity)."""
         cached = self._user_codes.get(id(los_class))
         if cached is not None and cached[0] is los_class:
