@@ -511,8 +511,8 @@ def test_reachable_many_allowances_and_errors():
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
-def test_reachable_block_extraction_on_a_large_map(seed, layout):
-    """On a map much larger than the reach, the sets read from each unit's block equal the full field cut at the allowance."""
+def test_reachable_disk_extraction_on_a_large_map(seed, layout):
+    """On a map much larger than the reach, the sets read from each unit's disk of cells equal the full field cut at the allowance."""
     rng = np.random.default_rng(seed)
     m = HexMap(40, 30, TABLE, layout, terrain=rng.choice([0, 0, 1, 2, 3], size=(40, 30)).astype(np.int16))
     hexes = m.hexes()
@@ -520,7 +520,7 @@ def test_reachable_block_extraction_on_a_large_map(seed, layout):
     budgets = [float(rng.integers(0, 7)) for _ in starts]
     zoc = [hx for hx in hexes if rng.random() < 0.1]
     many = m.reachable_many(starts, budgets, "infantry", stop=zoc)
-    assert (2 * (int(max(budgets)) + 1) + 1) ** 2 * 2 < 40 * 30  # the block path is the one taken
+    assert 3 * (int(max(budgets)) + 1) ** 2 * 2 < 40 * 30  # the per-unit disk path is the one taken
     for s, b, got in zip(starts, budgets, many, strict=True):
         full = m.cost_field(s, "infantry", stop=zoc)
         assert got == {hx: float(full[m.offset(hx)]) for hx in hexes if full[m.offset(hx)] <= b}

@@ -504,6 +504,7 @@ class HexMap:
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
     _grid: _LosGrid | None = field(default=None, init=False, repr=False)
     _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
+    _disks: dict[int, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
     _los: tuple | None = field(default=None, init=False, repr=False)
     _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False)
 
@@ -586,6 +587,7 @@ class HexMap:
             self._nbr = None
             self._grid = None
             self._hexlist = None
+            self._disks = {}
             self._user_codes = {}
 
     def __deepcopy__(self, memo: dict) -> HexMap:
@@ -594,6 +596,7 @@ class HexMap:
                      terrain=self.terrain.copy(), elevation=self.elevation.copy(), hexsides=self.hexsides.copy())
         memo[id(self)] = out
         out._graphs, out._csr, out._user_codes = dict(self._graphs), dict(self._csr), dict(self._user_codes)
+        out._disks = dict(self._disks)
         out._nbr, out._grid, out._los, out._hexlist = self._nbr, self._grid, self._los, self._hexlist
         return out
 
@@ -853,26 +856,28 @@ class HexMap:
         dist[np.arange(k), idx] = 0.0  # a start left through a virtual copy (stop hexes)
         hexes = self._hexlist if self._hexlist is not None else self._hex_list()
         h = self.height
-        if reach is not None and (2 * reach + 1) ** 2 * 2 < n:
-            # Read each unit's block only (all blocks in one gather), not its whole row.
-            d = np.arange(-reach, reach + 1)
-            cells = idx[:, None] + (d[:, None] * h + d[None, :]).ravel()
+        if reach is not None and 3 * reach * reach * 2 < n:
+            # Read each unit's disk of cells within reach only (all in one gather), not its row.
             cols, rows = idx // h, idx % h
-            edge = (cols < reach) | (cols >= self.width - reach) | (rows < reach) | (rows >= h - reach)
-            flat = cells + (np.arange(k) * dist.shape[1])[:, None]
+            dc, dr = self._disk_cells(reach - 1)  # reach - 1: the hex radius (see _reach)
+            parity = 2 * (cols & 1) + (rows & 1)
+            dcol, drow = dc[parity], dr[parity]
+            cells = idx[:, None] + dcol * h + drow
+            r = reach - 1
+            edge = (cols < r) | (cols >= self.width - r) | (rows < r) | (rows >= h - r)
+            off = None
             if edge.any():
-                # Near the map's edge part of the block is off the map: read the start (cost 0)
+                # Near the map's edge part of the disk is off the map: read the start (cost 0)
                 # there and drop it below.
                 e = np.flatnonzero(edge)
-                c_ok = (cols[e, None] + d >= 0) & (cols[e, None] + d < self.width)
-                r_ok = (rows[e, None] + d >= 0) & (rows[e, None] + d < h)
-                off = ~(c_ok[:, :, None] & r_ok[:, None, :]).reshape(len(e), -1)
-                fe = flat[e]
-                fe[off] = (e * dist.shape[1] + idx[e])[:, None].repeat(off.shape[1], axis=1)[off]
-                flat[e] = fe
-            vals = dist.ravel()[flat]
+                c, rr = cols[e, None] + dcol[e], rows[e, None] + drow[e]
+                off = (c < 0) | (c >= self.width) | (rr < 0) | (rr >= h)
+                ce = cells[e]
+                np.copyto(ce, idx[e, None], where=off)
+                cells[e] = ce
+            vals = dist.ravel()[cells + (np.arange(k) * dist.shape[1])[:, None]]
             keep = vals <= budget[:, None]
-            if edge.any():
+            if off is not None:
                 keep[e] &= ~off
             unit, pos = np.nonzero(keep)
             hits, costs = cells[unit, pos], vals[unit, pos]
@@ -930,12 +935,22 @@ class HexMap:
         r0, r1 = max(int(rows.min()) - reach, 0), min(int(rows.max()) + reach + 1, self.height)
         return c0, r0, c1 - c0, r1 - r0
 
-    def _block_cells(self, i: int, reach: int) -> np.ndarray:
-        """The map indices of the block within ``reach`` of map index ``i``, in index order."""
-        c, r = divmod(i, self.height)
-        cols = np.arange(max(c - reach, 0), min(c + reach + 1, self.width))
-        rows = np.arange(max(r - reach, 0), min(r + reach + 1, self.height))
-        return (cols[:, None] * self.height + rows[None, :]).ravel()
+    def _disk_cells(self, radius: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(dcol, drow)``, each ``(4, M)``: the offsets of the hexes within ``radius`` of a hex of
+        parity class ``2 * (col % 2) + (row % 2)``, in map index order (cached per radius)."""
+        cached = self._disks.get(radius)
+        if cached is not None:
+            return cached
+        dcs, drs = [], []
+        for pc in range(4):
+            c0, r0 = 2 * radius + 2 + (pc >> 1), 2 * radius + 2 + (pc & 1)
+            center = Hex.from_offset(c0, r0, self.layout)
+            cells = sorted(h.to_offset(self.layout) for h in center.disk(radius))
+            dcs.append([c - c0 for c, _ in cells])
+            drs.append([r - r0 for _, r in cells])
+        out = (np.array(dcs, dtype=np.int64), np.array(drs, dtype=np.int64))
+        self._disks[radius] = out
+        return out
 
     def _selection(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> np.ndarray | None:
         """The map indices of a selection; a predicate is asked only inside ``window`` (nothing outside is reached)."""
