@@ -853,7 +853,9 @@ class HexMap:
         graph, sources = self._masked_graph(g, idx, self._selection(blocked, window), self._selection(stop, window))
         limit = float(budget.max())
         dist = dijkstra(graph, directed=True, indices=sources, limit=limit)
-        dist[np.arange(k), idx] = 0.0  # a start left through a virtual copy (stop hexes)
+        virtual = np.flatnonzero(sources != idx)
+        if virtual.size:
+            dist[virtual, idx[virtual]] = 0.0  # a start left through a virtual copy (stop hexes)
         hexes = self._hexlist if self._hexlist is not None else self._hex_list()
         h = self.height
         if reach is not None and 3 * reach * reach * 2 < n:
