@@ -7,9 +7,10 @@ from a ruleset-supplied :class:`TerrainTable`.
 
 Movement costs and paths run scipy's Dijkstra on a CSR graph built with numpy: an edge
 ``g -> h`` for every pair of adjacent map hexes, weighted by the cost of entering ``h`` from
-``g`` (terrain of ``h`` plus the hexside crossed). The edge arrays are cached per unit type;
-call :meth:`HexMap.invalidate` after writing to the layer arrays directly (the setter methods
-do it for you).
+``g`` (terrain of ``h`` plus the hexside crossed). Each unit type's whole-map graph is cached,
+and so are the line-of-sight class tables; call :meth:`HexMap.invalidate` after writing to the
+layer arrays directly (the setter methods, and assigning a new layer or table, do it for you).
+:meth:`HexMap.reachable_many` searches many units in one Dijkstra call.
 """
 
 from __future__ import annotations
