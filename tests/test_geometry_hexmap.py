@@ -418,6 +418,12 @@ def test_line_of_sight_own_classes_cached_only_when_read_only():
     frozen.setflags(write=False)
     assert not m.line_of_sight(a, b, los_class=frozen).clear
     assert id(frozen) in m._user_codes and id(own) not in m._user_codes
+    frozen.setflags(write=True)  # its owner may unfreeze it: then it is read afresh
+    frozen[2, 0] = 0
+    assert m.line_of_sight(a, b, los_class=frozen).clear
+    frozen[2, 0] = 2
+    frozen.setflags(write=False)
+    assert not m.line_of_sight(a, b, los_class=frozen).clear
     with pytest.raises(ValueError, match="los_class shape"):
         m.line_of_sight(a, b, los_class=np.zeros((4, 1)))
     with pytest.raises(OffMapError):

@@ -1178,10 +1178,16 @@ class HexMap:
         return self._los
 
     def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> tuple[int, ...]:
-        """The class table of a caller's ``los_class`` (cached for read-only arrays, by identity)."""
+        """The class table of a caller's ``los_class`` (cached for read-only arrays, by identity).
+
+        A read-only array is taken to keep its contents (numpy only lets its owner make it
+        writable again; one that has become writable is converted afresh).
+        """
         cached = self._user_codes.get(id(los_class))
         if cached is not None and cached[0] is los_class:
-            return cached[1]
+            if not los_class.flags.writeable:
+                return cached[1]
+            del self._user_codes[id(los_class)]  # made writable again: its contents may change
         arr = np.asarray(los_class)
         if arr.shape != (self.width, self.height):
             raise ValueError(f"los_class shape {arr.shape} differs from the map's {(self.width, self.height)}")
