@@ -505,7 +505,7 @@ class HexMap:
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
     _grid: _LosGrid | None = field(default=None, init=False, repr=False)
     _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
-    _disks: dict[int, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
+    _disks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
     _los: tuple | None = field(default=None, init=False, repr=False)
     _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False)
 
@@ -862,10 +862,10 @@ class HexMap:
         if reach is not None and 3 * reach * reach * 2 < n:
             # Read each unit's disk of cells within reach only (all in one gather), not its row.
             cols, rows = idx // h, idx % h
-            dc, dr = self._disk_cells(reach - 1)  # reach - 1: the hex radius (see _reach)
+            dc, dr, flat_off = self._disk_cells(reach - 1)  # reach - 1: the hex radius (see _reach)
             parity = 2 * (cols & 1) + (rows & 1)
-            dcol, drow = dc[parity], dr[parity]
-            cells = idx[:, None] + dcol * h + drow
+            cells = flat_off[parity]
+            cells += idx[:, None]
             r = reach - 1
             edge = (cols < r) | (cols >= self.width - r) | (rows < r) | (rows >= h - r)
             off = None
@@ -873,22 +873,25 @@ class HexMap:
                 # Near the map's edge part of the disk is off the map: read the start (cost 0)
                 # there and drop it below.
                 e = np.flatnonzero(edge)
-                c, rr = cols[e, None] + dcol[e], rows[e, None] + drow[e]
+                c, rr = cols[e, None] + dc[parity[e]], rows[e, None] + dr[parity[e]]
                 off = (c < 0) | (c >= self.width) | (rr < 0) | (rr >= h)
                 ce = cells[e]
                 np.copyto(ce, idx[e, None], where=off)
                 cells[e] = ce
-            vals = dist.ravel()[cells + (np.arange(k) * dist.shape[1])[:, None]]
+            at = cells + (np.arange(k) * dist.shape[1])[:, None]
+            vals = dist.ravel()[at]
             keep = vals <= budget[:, None]
             if off is not None:
                 keep[e] &= ~off
-            unit, pos = np.nonzero(keep)
-            hits, costs = cells[unit, pos], vals[unit, pos]
+            m_cells = cells.shape[1]
+            found = np.flatnonzero(keep)
+            hits, costs = cells.ravel()[found], vals.ravel()[found]
+            ends = np.searchsorted(found, np.arange(1, k + 1) * m_cells).tolist()
         else:
             ok = (dist[:, :n] <= budget[:, None]) & (dist[:, :n] < INF)
             unit, hits = np.nonzero(ok)
             costs = dist[unit, hits]
-        ends = np.searchsorted(unit, np.arange(1, k + 1)).tolist()
+            ends = np.searchsorted(unit, np.arange(1, k + 1)).tolist()
         keys = hexes[hits].tolist()
         costs = costs.tolist()
         out, lo = [], 0
@@ -938,9 +941,10 @@ class HexMap:
         r0, r1 = max(int(rows.min()) - reach, 0), min(int(rows.max()) + reach + 1, self.height)
         return c0, r0, c1 - c0, r1 - r0
 
-    def _disk_cells(self, radius: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(dcol, drow)``, each ``(4, M)``: the offsets of the hexes within ``radius`` of a hex of
-        parity class ``2 * (col % 2) + (row % 2)``, in map index order (cached per radius)."""
+    def _disk_cells(self, radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(dcol, drow, flat)``, each ``(4, M)``: the offsets of the hexes within ``radius`` of a
+        hex of parity class ``2 * (col % 2) + (row % 2)``, in map index order, and the same as
+        map index offsets ``dcol * height + drow`` (cached per radius)."""
         cached = self._disks.get(radius)
         if cached is not None:
             return cached
@@ -951,7 +955,10 @@ class HexMap:
             cells = sorted(h.to_offset(self.layout) for h in center.disk(radius))
             dcs.append([c - c0 for c, _ in cells])
             drs.append([r - r0 for _, r in cells])
-        out = (np.array(dcs, dtype=np.int64), np.array(drs, dtype=np.int64))
+        dc, dr = np.array(dcs, dtype=np.int64), np.array(drs, dtype=np.int64)
+        out = (dc, dr, dc * self.height + dr)
+        for arr in out:
+            arr.flags.writeable = False
         self._disks[radius] = out
         return out
 
