@@ -524,7 +524,7 @@ def _dicts_of(dist, idx, budget):
 
 
 def test_reachable_100_units(benchmark):
-    """Reachable within 12 MP for 100 units, 200x200 weighted grid: reachable_many vs scipy's one call (100 sources, limit) on a prebuilt CSR.
+    """Reachable within 12 MP for 100 units, 200x200 weighted grid: reachable_many (dicts) vs scipy's one call (100 sources, limit) on a prebuilt CSR.
 
     Target: within 2x of the bare call, which returns only the (100, 40000) distance matrix;
     ours also builds each unit's ``{Hex: cost}`` (about 18,000 entries). The second baseline
@@ -556,6 +556,28 @@ def test_reachable_100_units(benchmark):
             m.reachable(hx, 12, "infantry")
         loop.append(time.process_time() - t0)
     benchmark.extra_info["ours_loop_min_s"] = min(loop)
+
+
+def test_reachable_100_units_arrays(benchmark):
+    """The same 100 units through reachable_batch (ragged numpy arrays, no Python object per hex) vs scipy's one call.
+
+    Target (issue 9's, for the many-units form): within 2x.
+    """
+    table, terrain, _start = _move_setup()
+    idx, hexes = _units(100)
+    m = HexMap(MOVE_W, MOVE_H, table, terrain=terrain)
+    graph = _scipy_plain_graph(terrain)
+
+    def scipy_prebuilt_one_call():
+        return dijkstra(graph, directed=True, indices=idx, limit=12)
+
+    offsets, axial, costs = _measure(benchmark, lambda: m.reachable_batch(hexes, 12, "infantry"),
+                                     {"scipy_prebuilt_one_call": scipy_prebuilt_one_call}, rounds=15,
+                                     targets={"scipy_prebuilt_one_call": 2.0})
+    cells = hexbatch.axial_to_offset(axial).tolist()
+    got = [{tuple(c): float(x) for c, x in zip(cells[a:b], costs[a:b].tolist(), strict=True)}
+           for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)]
+    assert got == _dicts_of(scipy_prebuilt_one_call(), idx, 12)
 
 
 def test_reachable_one_unit(benchmark):

@@ -478,6 +478,10 @@ def test_reachable_many_equals_single_and_networkx(seed, layout):
                                                                             for c in range(m.width)])}):
             many = m.reachable_many(starts, budgets, unit, **kw)
             assert len(many) == len(starts)
+            offsets, axial, costs = m.reachable_batch(np.array([[h.q, h.r] for h in starts]), budgets, unit, **kw)
+            assert [dict(zip(map(tuple, axial[a:b].tolist()), costs[a:b].tolist(), strict=True))
+                    for a, b in zip(offsets[:-1], offsets[1:], strict=True)] == [
+                {(h.q, h.r): c for h, c in r.items()} for r in many]
             for s, b, got in zip(starts, budgets, many, strict=True):
                 assert got == m.reachable(s, b, unit, **kw)
                 expected = _networkx_reachable(m, s, b, unit, blocked if "blocked" in kw else set(),
@@ -508,6 +512,7 @@ def test_reachable_many_allowances_and_errors():
     a, e = m.hex_at(0, 0), m.hex_at(4, 0)
     assert m.reachable_many([a, e], 1, "infantry") == [{a: 0.0, m.hex_at(1, 0): 1.0}, {e: 0.0, m.hex_at(3, 0): 1.0}]
     assert m.reachable_many([], 3, "infantry") == []
+    assert [x.tolist() for x in m.reachable_batch([], 3, "infantry")] == [[0], [], []]
     with pytest.raises(ValueError, match="2 allowances for 1 starts"):
         m.reachable_many([a], [1, 2], "infantry")
     with pytest.raises(OffMapError):

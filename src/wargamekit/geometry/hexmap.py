@@ -505,6 +505,7 @@ class HexMap:
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
     _grid: _LosGrid | None = field(default=None, init=False, repr=False)
     _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
+    _axial: np.ndarray | None = field(default=None, init=False, repr=False)
     _disks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
     _los: tuple | None = field(default=None, init=False, repr=False)
     _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False)
@@ -588,6 +589,7 @@ class HexMap:
             self._nbr = None
             self._grid = None
             self._hexlist = None
+            self._axial = None
             self._disks = {}
             self._user_codes = {}
 
@@ -599,6 +601,7 @@ class HexMap:
         out._graphs, out._csr, out._user_codes = dict(self._graphs), dict(self._csr), dict(self._user_codes)
         out._disks = dict(self._disks)
         out._nbr, out._grid, out._los, out._hexlist = self._nbr, self._grid, self._los, self._hexlist
+        out._axial = self._axial
         return out
 
     def set_terrain(self, h: Hex, code: int) -> None:
@@ -836,6 +839,60 @@ class HexMap:
         >>> [sorted(h.to_label() for h in r) for r in m.reachable_many([m.hex_at(0, 0), m.hex_at(3, 0)], [1, 2], "foot")]
         [['0000', '0100'], ['0100', '0200', '0300']]
         """
+        ends, hits, costs = self._reach_search(starts, allowances, unit_type, blocked, stop)
+        hexes = self._hexlist if self._hexlist is not None else self._hex_list()
+        keys = hexes[hits].tolist()
+        values = costs.tolist()
+        out, lo = [], 0
+        for hi in ends.tolist():
+            out.append(dict(zip(keys[lo:hi], values[lo:hi], strict=True)))
+            lo = hi
+        return out
+
+    def reachable_batch(self, starts: Iterable[Hex] | np.ndarray, allowances: float | Iterable[float], unit_type: str,
+                        *, blocked: HexSelection = None, stop: HexSelection = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`reachable_many` as arrays, for bots that score moves with numpy: no Python object per hex.
+
+        Args:
+            starts: Each unit's hex, as hexes or an ``(N, 2)`` axial array.
+            allowances: One movement allowance for all, or one per unit.
+            unit_type: Which costs to use.
+            blocked: Hexes that may not be entered (see :meth:`cost_field`).
+            stop: Hexes where movement must stop on entering (zones of control).
+
+        Returns:
+            ``(offsets, hexes, costs)``: unit ``i`` reaches ``hexes[offsets[i]:offsets[i + 1]]``
+            (int32 axial ``(q, r)`` rows, in map index order, its start included) at
+            ``costs[offsets[i]:offsets[i + 1]]`` (float64): exactly :meth:`reachable_many`'s sets.
+
+        Raises:
+            OffMapError: If a start hex is off the map.
+            ValueError: If the number of allowances differs from the number of starts.
+
+        >>> m = HexMap(4, 1, TerrainTable([TerrainType(0, "clear")]))
+        >>> offsets, hexes, costs = m.reachable_batch([m.hex_at(0, 0), m.hex_at(3, 0)], [1, 2], "foot")
+        >>> offsets.tolist(), hexes[offsets[1]:].tolist(), costs[offsets[1]:].tolist()
+        ([0, 2, 5], [[1, 0], [2, -1], [3, -1]], [2.0, 1.0, 0.0])
+        """
+        if isinstance(starts, np.ndarray):
+            starts = [_hex(q, r) for q, r in np.asarray(starts).reshape(-1, 2).tolist()]
+        ends, hits, costs = self._reach_search(starts, allowances, unit_type, blocked, stop)
+        offsets = np.zeros(len(ends) + 1, dtype=np.int64)
+        offsets[1:] = ends
+        return offsets, self._axial_cells()[hits], costs
+
+    def _axial_cells(self) -> np.ndarray:
+        """The int32 axial ``(q, r)`` of each map index (computed once)."""
+        if self._axial is None:
+            cols, rows = np.divmod(np.arange(self.width * self.height), self.height)
+            self._axial = offset_to_axial(np.column_stack((cols, rows)), self.layout)
+            self._axial.flags.writeable = False
+        return self._axial
+
+    def _reach_search(self, starts: Iterable[Hex], allowances: float | Iterable[float], unit_type: str,
+                      blocked: HexSelection, stop: HexSelection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One Dijkstra call for all units: ``(ends, hits, costs)``, unit ``u``'s map indices being ``hits[ends[u-1]:ends[u]]``."""
         starts = list(starts)
         idx = np.array([self._index(h) for h in starts], dtype=np.int64)
         k = len(idx)
@@ -846,7 +903,7 @@ class HexMap:
             if budget.shape != (k,):
                 raise ValueError(f"reachable_many: {budget.size} allowances for {k} starts")
         if k == 0:
-            return []
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
         g = self._movement_graph(unit_type)
         n = self.width * self.height
         reach = self._reach(g, float(budget.max()))
@@ -857,7 +914,6 @@ class HexMap:
         virtual = np.flatnonzero(sources != idx)
         if virtual.size:
             dist[virtual, idx[virtual]] = 0.0  # a start left through a virtual copy (stop hexes)
-        hexes = self._hexlist if self._hexlist is not None else self._hex_list()
         h = self.height
         if reach is not None and 3 * reach * reach * 2 < n:
             # Read each unit's disk of cells within reach only (all in one gather), not its row.
@@ -886,19 +942,13 @@ class HexMap:
             m_cells = cells.shape[1]
             found = np.flatnonzero(keep)
             hits, costs = cells.ravel()[found], vals.ravel()[found]
-            ends = np.searchsorted(found, np.arange(1, k + 1) * m_cells).tolist()
+            ends = np.searchsorted(found, np.arange(1, k + 1) * m_cells)
         else:
             ok = (dist[:, :n] <= budget[:, None]) & (dist[:, :n] < INF)
             unit, hits = np.nonzero(ok)
             costs = dist[unit, hits]
-            ends = np.searchsorted(unit, np.arange(1, k + 1)).tolist()
-        keys = hexes[hits].tolist()
-        costs = costs.tolist()
-        out, lo = [], 0
-        for hi in ends:
-            out.append(dict(zip(keys[lo:hi], costs[lo:hi], strict=True)))
-            lo = hi
-        return out
+            ends = np.searchsorted(unit, np.arange(1, k + 1))
+        return np.asarray(ends, dtype=np.int64), hits, costs
 
     def _hex_list(self) -> np.ndarray:
         """The (interned) hex of each map index ``col * height + row``, as an object array."""
