@@ -19,7 +19,7 @@ import copy
 import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from attrs import Factory, define, field, frozen
@@ -225,7 +225,9 @@ def _los_fill(los: LineOfSight, rest: tuple, between: bool) -> None:
     nb, nh, nudge, a, b, walk = rest
     if nb is None:
         *args, ends, edge = walk
-        nb, nh, nudge = _los_exact(functools.partial(_walk, *args, ends=ends), args[5], args[8], edge)
+        walk_fn: Any = _walk  # ``args`` stops before ``ends``, which mypy cannot see through ``*``
+        walker: Any = functools.partial(walk_fn, *args, ends=ends)
+        nb, nh, nudge = _los_exact(walker, args[5], args[8], edge)
         rest = (nb, nh, nudge, a, b, None)
     _set_blocking(los, nb)
     _set_hindering(los, nh)
@@ -406,11 +408,12 @@ def _los_exact(walk: Callable[..., tuple[int, int]], n: int, sec: int, edge: str
 
 def _read_only(arr: np.ndarray) -> bool:
     """True if nothing can write to ``arr``'s memory through numpy (it and every base are read-only)."""
-    while isinstance(arr, np.ndarray):
-        if arr.flags.writeable:
+    base: Any = arr
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
             return False
-        arr = arr.base
-    return arr is None or isinstance(arr, bytes)
+        base = base.base
+    return base is None or isinstance(base, bytes)
 
 
 _EDGES = ("primary", "worse", "better")
@@ -696,6 +699,12 @@ class HexMap:
         if window is None:
             self._graphs[unit_type] = (nbr, w)
         return nbr, w
+
+    def _given_mask(self, selection: HexSelection, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """:meth:`_mask` of a selection that is not ``None``."""
+        mask = self._mask(selection, window)
+        assert mask is not None, "a selection was given"
+        return mask
 
     def _mask(self, selection: HexSelection, window: tuple[int, int, int, int] | None = None) -> np.ndarray | None:
         if selection is None:
@@ -1017,10 +1026,10 @@ class HexMap:
         if selection is None:
             return None
         if isinstance(selection, np.ndarray):
-            return np.flatnonzero(self._mask(selection))
+            return np.flatnonzero(self._given_mask(selection))
         if callable(selection):
             c0, r0, ww, hh = window if window is not None else (0, 0, self.width, self.height)
-            local = np.flatnonzero(self._mask(selection, (c0, r0, ww, hh)))
+            local = np.flatnonzero(self._given_mask(selection, (c0, r0, ww, hh)))
             return (local // hh + c0) * self.height + local % hh + r0
         out = []
         for h in selection:
@@ -1258,7 +1267,7 @@ class HexMap:
     def _extra_blocking(self, grid: _LosGrid, blocking: HexSelection) -> frozenset[int]:
         """The flat grid indices of the on-map hexes of a ``blocking=`` selection."""
         if isinstance(blocking, np.ndarray) or callable(blocking):
-            mask = self._mask(blocking)
+            mask = self._given_mask(blocking)
             return frozenset(grid.cell[np.flatnonzero(mask)].tolist())
         out = set()
         for h in blocking:  # type: ignore[union-attr]
