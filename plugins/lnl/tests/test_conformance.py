@@ -37,3 +37,16 @@ def test_conformance_combined_arms():
     """check_ruleset passes on the combined-arms scenario (vehicles on both sides)."""
     report = check_ruleset(LnL(), "combined_arms", games=3, seed=10, structured=True)
     assert report.decisions > 100
+
+
+def test_checkpoints_each_turn_restart_to_the_same_log():
+    """Checkpoints at the start of each turn (docs/design.md "Checkpoints"): the game keeps
+    snapshots there, and an undo restarting from one gives the full replay's log."""
+    game = Game.new(LnL(), seed=11)
+    game.play({"us": RandomBot(1), "german": RandomBot(2)})
+    assert game._snapshots, "no snapshot was taken at a checkpoint"
+    forked = game.fork()
+    forked.undo(40)
+    full = game.replay()
+    full.undo(40)
+    assert forked.log_text() == full.log_text()

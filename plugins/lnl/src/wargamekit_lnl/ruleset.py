@@ -35,7 +35,7 @@ class LnL(Ruleset):
     """Lock 'n Load tactical, v4.1 core rules summary: squads, leaders, heroes, support weapons."""
 
     name = "lnl"
-    version = "0.1"
+    version = "0.2"
     description = "Lock 'n Load tactical (v4.1 summary): squads, leaders, heroes, support weapons, melee."
     sides = SIDES
     scenario_type = LnLScenario
@@ -67,6 +67,10 @@ class LnL(Ruleset):
 
         def phase(name: str, body: Callable[[Turn[Any]], Procedure]) -> Callable[[Turn[Any]], Generator[Any, Any, TurnResult]]:
             def take(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
+                if name == "rally":
+                    # A restart point before anything of the turn happens (everything after it
+                    # reads the state only; the cycle below resumes after state.turn).
+                    yield ctx.checkpoint(f"turn {turn.number}")
                 state.turn, state.phase = turn.number, name
                 yield from body(turn)
                 end = self.sudden_death(state)
@@ -77,6 +81,7 @@ class LnL(Ruleset):
             return take
 
         cycle = PhaseCycle(["rally", "operations", "administration"], last_turn=state.turns)
+        cycle.turn = state.turn  # 0 on a fresh game; the last turn begun on a restart
         handlers = {"rally": phase("rally", lambda t: self.rally_phase(ctx)),
                     "operations": phase("operations", lambda t: self.operations_phase(ctx, ended)),
                     "administration": phase("administration", lambda t: self.administration_phase(ctx))}
