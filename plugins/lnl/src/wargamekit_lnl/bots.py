@@ -292,13 +292,35 @@ class OddsBot:
                 best = max(best, self.vehicle_value(state, v, p, state.at(p, rules.other(v.side))))
             for tank in tanks:
                 best = max(best, self.vehicle_value(state, v, tank.place, [tank]))
-        gain = self.goal_distance(state, v.side, v.hex)
+        gain = self.vehicle_goal_distance(state, v)
         move = 0.6 + 0.1 * state.turn if gain > 3 else 0.0
+        if 0 < gain <= 3 and state.turn >= state.turns // 2:
+            move = 1.0 + 0.3 * state.turn  # late on, a vehicle takes an objective it can enter
         return (best, "fire") if best >= move else (move, "move")
+
+    def vehicle_goal_distance(self, state: GameState, v: Unit) -> int:
+        """Distance to the nearest objective not held that the vehicle can enter (no buildings)."""
+        spec = v.spec.vehicle
+        assert spec is not None
+        from wargamekit_lnl.data import VEHICLE_COST
+
+        open_goals = [h for h in state.objectives if state.control.get(h) != v.side
+                      and VEHICLE_COST[spec.move_type][state.terrain(h)] < 99]
+        if not open_goals:
+            d = self.goal_distance(state, v.side, v.hex)
+            return d if d > 3 else 0  # close to within 3 hexes and support the infantry
+        return min(v.hex.distance(h) for h in open_goals)
 
     def _vehicle_step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
         v = state.units[context["unit"]]
         enemies = [e for e in state.alive(rules.other(side)) if e.vehicle]
+        late = state.turn >= state.turns // 2
+
+        def dist(h: Hex) -> int:
+            if late:
+                moved = Unit(v.id, v.side, v.type, h, 0)
+                return self.vehicle_goal_distance(state, moved) + 3
+            return self.goal_distance(state, side, h)
 
         def facing_score(h: Hex, facing: int) -> float:
             # Keep the thick front armour toward the nearest enemy vehicle (HWV 1.3a).
@@ -313,18 +335,18 @@ class OddsBot:
 
         def score(d: Mapping[str, Any]) -> float:
             if d.get("stop"):
-                return -0.8 * max(self.goal_distance(state, side, v.hex) - 3, 0) + facing_score(v.hex, v.facing)
+                return -0.8 * max(dist(v.hex) - 3, 0) + facing_score(v.hex, v.facing)
             step, direction = d["step"], d["direction"]
             if step in ("left", "right"):
                 ahead = v.hex.neighbour(direction)
-                closer = ahead in state.map and self.goal_distance(state, side, ahead) < self.goal_distance(state, side, v.hex)
-                far = self.goal_distance(state, side, v.hex) > 3
-                return -0.8 * max(self.goal_distance(state, side, v.hex) - 3, 0) + facing_score(v.hex, direction) \
+                closer = ahead in state.map and dist(ahead) < dist(v.hex)
+                far = dist(v.hex) > 3
+                return -0.8 * max(dist(v.hex) - 3, 0) + facing_score(v.hex, direction) \
                     + (0.5 if closer and far else -0.2)
             h = v.hex.neighbour(direction)
             if state.at((h, 0), rules.other(side)):
                 return 1.0  # an overrun
-            return -0.8 * max(self.goal_distance(state, side, h) - 3, 0) + facing_score(h, v.facing) \
+            return -0.8 * max(dist(h) - 3, 0) + facing_score(h, v.facing) \
                 - 0.5 * self.danger(state, side, h) - (0.3 if step == "reverse" else 0.0)
 
         return max(range(len(data)), key=lambda i: score(data[i]))
