@@ -421,7 +421,8 @@ class LnL(Ruleset):
                 firers = groups[origin]
                 if fire.plan_fire(state, firers, place, opportunity=True, moving=True) is None:
                     continue
-                rows = rules.fire_odds(state, firers, place, opportunity=True, moving=True)
+                ids = {u.id for u in targets}
+                rows = [r for r in rules.fire_odds(state, firers, place, opportunity=True, moving=True) if r[0] in ids]
                 out.append(Response(
                     f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
                     resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
