@@ -173,3 +173,18 @@ def test_heavy_weapon_exact_odds():
     for (res, _hero), p in full.items():
         merged[res] = merged.get(res, Fraction(0)) + p
     assert composed == merged
+
+
+def test_vmv3_overrun_then_no_fire_into_its_own_hex():
+    """VMV 3.3–3.4: 1D6 + HE 4 + MGs 6 + 2 against 1D6: 1 + 12 − 6 = 7, a damage check for every
+    defender (A54): 3 + 7 ≥ 5 + 3 → reduced. Afterwards the vehicle shares the hex and neither its
+    gun nor its MGs fire into it."""
+    ctx = context(scenario([unit("us-t", "us", "sherman", "0203", facing=1), unit("de-1", "german", "de_squad", "0303")]),
+                  dice=[1, 6, 3])
+    s = ctx.state
+    tank = s.units["us-t"]
+    tank.hex = H("0303")
+    LnL().overrun(ctx, tank, (H("0303"), 0))
+    assert not s.units["de-1"].alive and s.units["de-1/half"].shaken
+    assert vehicles.vehicle_targets(s, tank) == ([], [])
+    assert vehicles.mg_fp(tank, H("0303")) == 0 and vehicles.gun_shot(s, tank, H("0303")) is None

@@ -187,10 +187,6 @@ class OddsBot:
                     move_score = 1.0 + 0.2 * state.turn if gain else 0.0
                     if gain and gain <= 2 and all(u.good_order for u in movers):
                         move_score = 4.0  # an objective within reach this impulse: take it
-                        held = [e for g in self.goals(state, side) if g.distance(place[0]) <= 2
-                                for e in state.in_hex(g, rules.other(side)) if e.good_order and not e.vehicle]
-                        if held and value > 0.3:
-                            score, plan = 4.5, "fire"  # shake the defenders first: shaken units cannot melee (MEL 1.3)
                     for lvl in range(state.levels(place[0])):
                         above = (place[0], lvl)
                         if lvl != place[1] and state.at(above, rules.other(side)):
@@ -245,7 +241,7 @@ class OddsBot:
                 q = Fraction(0) if q is None else q
                 return 6.0 * float(p) - 5.0 * float((1 - p) * q) - 1.0
             cover = effects(state.terrain(h)).drm
-            value = -1.0 * self.goal_distance(state, side, h) + 0.2 * cover - 0.2 * self.danger(state, side, h)
+            value = -1.0 * self.goal_distance(state, side, h) + 0.2 * cover - 0.4 * self.danger(state, side, h)
             if shaken:
                 # Shaken units rally only beside a Good Order leader (RAL 2): seek one, in cover.
                 helpers = [u.hex for u in state.alive(side) if u.good_order and u.kind in ("leader", "hero", "medic")
@@ -254,8 +250,8 @@ class OddsBot:
                 value = 0.8 * cover - 2.0 * self.danger(state, side, h) - 0.7 * near
             if h in state.objectives and state.control.get(h) != side and not d.get("stop"):
                 value += 3.0
-            if d.get("stop"):
-                value += 0.5 if h in self.goals(state, side) else -0.5  # stopping short wastes the impulse
+            if d.get("stop") and h in self.goals(state, side):
+                value += 0.5
             return value
 
         return max(range(len(data)), key=lambda i: score(data[i]))

@@ -182,8 +182,7 @@ _TERRAIN_TYPES: tuple[TerrainType, ...] = (
     TerrainType(BUILDING, "stone building", 2, los=BLOCKING),
 )
 _HEXSIDES: tuple[HexsideFeature, ...] = (HexsideFeature(WALL, "wall", extra_cost=1, los=CLEAR),)
-# The core's attrs converter (``tuple``) leaves mypy with an unsolved type variable here.
-TERRAIN = TerrainTable(_TERRAIN_TYPES, _HEXSIDES)  # type: ignore[arg-type]
+TERRAIN = TerrainTable(_TERRAIN_TYPES, _HEXSIDES)
 
 #: Defensive DRM of a wall hexside the fire crosses into the target hex (provisional).
 WALL_DRM = 1

@@ -200,6 +200,8 @@ def mg_fp(unit: Unit, target: Hex) -> int:
     spec = unit.spec.vehicle
     assert spec is not None
     d = unit.hex.distance(target)
+    if d == 0:
+        return 0  # no fire into its own hex (after an overrun the vehicle shares it with the enemy)
     total = 0
     buttoned = not unarmoured(unit)
     for mg in spec.mgs:
@@ -215,6 +217,8 @@ def gun_shot(state: GameState, unit: Unit, target: Hex, *, assault: bool = False
     ``None`` out of range or LOS. The turret turns to the target as it fires (provisional, U10)."""
     spec = unit.spec.vehicle
     assert spec is not None
+    if target == unit.hex:
+        return None
     line = visible(state, unit.hex, target)
     number = spec.to_hit_number(unit.hex.distance(target))
     if line is None or number is None or spec.he + spec.pen == 0:
@@ -249,7 +253,7 @@ def vehicle_targets(state: GameState, unit: Unit) -> tuple[list[Place], list[Uni
 
     places = sorted({u.place for u in state.alive() if u.side != unit.side and not u.vehicle and exposed(state, u)
                      and u.place not in state.melee}, key=lambda p: (p[0].q, p[0].r, p[1]))
-    reach = [p for p in places if visible(state, unit.hex, p[0]) is not None
+    reach = [p for p in places if p[0] != unit.hex and visible(state, unit.hex, p[0]) is not None
              and (gun_shot(state, unit, p[0]) is not None or mg_fp(unit, p[0]) > 0)]
     tanks = [v for v in state.alive() if v.side != unit.side and v.vehicle and gun_shot(state, unit, v.hex) is not None]
     return reach, tanks
