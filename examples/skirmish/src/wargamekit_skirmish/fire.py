@@ -67,6 +67,20 @@ def resolve_fire(dice: Dice, shot: Shot) -> Effect:
     return Effect.HIT if total >= 8 else Effect.MISS
 
 
+def target_label(name: str, shot: Shot) -> str:
+    """A fire menu's line: the target with its range and the shot's exact odds (5.2).
+
+    >>> target_label("Gruppe A", Shot(firepower=2, range=3))
+    'Gruppe A (range 3, modifier +1: hit 58%, kill 8%)'
+    """
+    from wargamekit.odds import distribution
+
+    p = distribution(resolve_fire, shot)
+    hit = p.get(Effect.HIT, 0) + p.get(Effect.KILL, 0)
+    return (f"{name} (range {shot.range}, modifier {shot.modifier:+d}: hit {float(hit):.0%}, "
+            f"kill {float(p.get(Effect.KILL, 0)):.0%})")
+
+
 def firepower(unit: Unit) -> int:
     """2. A damaged unit (1 step) fires with one less."""
     return unit.firepower - (unit.steps < 2)

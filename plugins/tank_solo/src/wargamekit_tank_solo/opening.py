@@ -35,6 +35,21 @@ OPENING: tuple[str, ...] = ("force selection", "first player", "deployment", "sp
 OpeningStep = Callable[[Context], Generator[Decision, Any, None]]
 
 
+
+def _stats(model: Any) -> str:
+    """What a player weighs in a tank: movement, armour, each gun's range and attack, turret."""
+    guns = ", ".join(f"{g.name} range {g.range} attack {g.attack}{' (hull)' if g.mount == 'hull' else ''}"
+                     for g in model.guns)
+    return f"move {model.movement}, armour {model.armour}, {guns}"
+
+
+def _budget_note(models: list[str], scenario: Any) -> str:
+    """The budget after this pick, and why it is what it is (the single-nation bonus)."""
+    budget = budget_for(models, scenario)
+    if budget > scenario.budget:
+        return f"{budget} (single-nation force: {scenario.budget} + {budget - scenario.budget})"
+    return f"{budget} (nations mixed: no single-nation bonus)"
+
 def opening(ctx: Context) -> Generator[Decision, Any, None]:
     """The whole opening phase: the steps of :data:`OPENING`, once."""
     state = ctx.state
@@ -100,8 +115,9 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
             done[side] = True
             return
         options = [
-            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
-                        f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario)})",
+            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}; {_stats(table[key])}; "
+                        f"{table[key].price} pts -> {spent + table[key].price} of "
+                        f"{_budget_note([*mine, key], scenario)})",
                    data={"model": key, "price": table[key].price})
             for key in legal
         ]

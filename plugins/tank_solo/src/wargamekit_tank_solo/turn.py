@@ -191,7 +191,7 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision, Any, TurnResu
         options.append(Option(("movement", 0), "go on to the movement phase", data={"action": "movement"}))
         if state.options.get("surrender"):
             options.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
-                                  data={"action": "surrender"}))
+                                  data={"action": "surrender", "concede": True}))
         action, tank_id = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: fire selection",
                                        options=tuple(options), rule="作战阶段 1 先手方射击选择",
                                        kind=kinds.FIRE_SELECTION, context={"turn": state.turn, "side": side})
