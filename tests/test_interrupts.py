@@ -295,3 +295,56 @@ def test_conformance_catches_a_game_that_ends_with_an_item_on_the_stack():
     ):
         check_ruleset(LeavesItemAtEnd(), games=1)
     assert check_ruleset(DiceRace(), games=2).games == 2  # the good ruleset still passes
+
+def _reaches_a_callable(value, seen=None) -> bool:
+    """Whether ``value`` (walked through containers and attrs/objects) holds a function."""
+    import attrs as _attrs
+
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
+    if callable(value) and not isinstance(value, type):
+        return True
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return False
+    if isinstance(value, dict):
+        return any(_reaches_a_callable(v, seen) for v in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_reaches_a_callable(v, seen) for v in value)
+    if _attrs.has(type(value)):
+        return any(_reaches_a_callable(getattr(value, a.name), seen) for a in _attrs.fields(type(value)))
+    return True  # an unknown object: assume the worst
+
+
+def test_window_options_are_plain_values_with_no_path_to_the_responses():
+    """A player is handed plain values (None to pass, the response's index), never the
+    Response, whose closures reach the live game; the stack maps the answer back."""
+    log: list[str] = []
+    procedure = InterruptStack().window("x", ["a"], lambda s, p: [spell("ward", "a", log), spell("bolt", "a", log)])
+    decision = next(procedure)
+    assert [o.value for o in decision.options] == [None, 0, 1]
+    assert not any(_reaches_a_callable(o.value) or _reaches_a_callable(o.data) for o in decision.options)
+    assert decision.options[2].data == {"respond": {"name": "bolt"}}
+    decision = procedure.send(decision.options[2].value)  # push "bolt"; the window polls again
+    assert decision.labels == ["pass", "ward"]
+    decision = procedure.send(None)  # bolt resolves; the window re-opens at its resolution
+    assert log == ["bolt"] and decision.labels == ["pass", "ward"]
+    with pytest.raises(StopIteration):
+        procedure.send(None)
+
+
+def test_triggered_order_options_are_plain_indices():
+    """push_triggered offers indices, not the responses."""
+    stack = InterruptStack()
+    procedure = stack.push_triggered([spell("x", "a", []), spell("y", "a", [])], ["a"])
+    decision = next(procedure)
+    assert [o.value for o in decision.options] == [0, 1]
+
+
+def test_a_driver_sending_an_object_instead_of_an_index_is_told():
+    """The stack refuses anything but an offered index (a driver bug, named as such)."""
+    procedure = InterruptStack().window("x", ["a"], lambda s, p: [spell("ward", "a", [])])
+    next(procedure)
+    with pytest.raises(TypeError, match="index of an offered response"):
+        procedure.send(5)

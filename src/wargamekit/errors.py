@@ -12,6 +12,7 @@ not your turn             :class:`NotYourTurnError`            ``ValueError``
 game over                 :class:`GameOverError`               ``ValueError``
 unknown ruleset           :class:`UnknownRulesetError`         ``LookupError``
 unknown scenario          :class:`UnknownScenarioError`        ``LookupError``
+unknown or broken add-on  :class:`UnknownAddonError`           ``LookupError``
 bad scenario              :class:`ScenarioError`               ``ValueError``
 bad save                  :class:`SaveError`                   ``ValueError``
 branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
@@ -53,6 +54,7 @@ __all__ = [
     "QuitGame",
     "SaveError",
     "ScenarioError",
+    "UnknownAddonError",
     "UnknownLocaleError",
     "UnknownRulesetError",
     "UnknownScenarioError",
@@ -110,6 +112,10 @@ class UnknownRulesetError(WargamekitError, LookupError):
 
 class UnknownScenarioError(WargamekitError, LookupError):
     """A ruleset has no bundled scenario of the name asked for."""
+
+
+class UnknownAddonError(WargamekitError, LookupError):
+    """An add-on asked for is not installed, or was left out because it is broken."""
 
 
 class ScenarioError(WargamekitError, ValueError):

@@ -20,8 +20,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+import attrs
 import numpy as np
 from attrs import define, field
 
@@ -39,9 +40,10 @@ from .errors import (
     WargamekitError,
 )
 from .events import Event, Outcome
+from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
-from .saves import SAVE_FORMAT, SaveFile
+from .saves import SAVE_FORMAT, SaveFile, log_digest
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -108,6 +110,8 @@ class Game:
     _replaying: bool = field(default=False, repr=False)
     #: events of the answer being applied, told to observers only once the answer stands
     _unannounced: list[Event] | None = field(default=None, repr=False)
+    #: (event, the copy observers were given), for the log so far
+    _observed: list[tuple[Event, Event]] = field(factory=list, repr=False)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -252,8 +256,27 @@ class Game:
             self._announce(event)
 
     def _announce(self, event: Event) -> None:
-        if self.plugin_manager is not None and not self._replaying:
-            self.plugin_manager.hook.wargamekit_event(game=self, event=event)
+        if self.plugin_manager is None or self._replaying:
+            return
+        hook = self.plugin_manager.hook.wargamekit_event
+        if not hook.get_hookimpls():
+            return
+        # Observers get copies and a frozen record, never the game (or its live log): an
+        # observer that could change the game would make replays depend on who watched.
+        log = self.log
+        index = next(i for i in range(len(log) - 1, -1, -1) if log[i] is event)
+        observed = self._observed
+        if observed and (len(observed) > index + 1 or log[len(observed) - 1] is not observed[-1][0]):
+            observed.clear()  # the log was rebuilt (undo, a rejected answer): copy afresh
+        observed.extend((e, attrs.evolve(e)) for e in log[len(observed) : index + 1])
+        record = ObservedGame(
+            ruleset=self.ruleset.name,
+            ruleset_version=self.ruleset.version,
+            scenario_name=self.scenario_name,
+            seed=self.seed,
+            log=tuple(copy for _, copy in observed),
+        )
+        hook(game=record, event=record.log[-1])
 
     def _on_roll(self, roll: Roll) -> None:
         faces = " ".join(map(str, roll.faces))
@@ -443,6 +466,8 @@ class Game:
         """The save of this game (write it with :meth:`SaveFile.to_json`)."""
         if self._dice_template is not None:
             raise SaveError("a game on a custom dice service cannot be saved (its dice are not a seed)")
+        from .plugins import addons_in_effect
+
         return SaveFile(
             format=SAVE_FORMAT,
             ruleset=self.ruleset.name,
@@ -452,6 +477,8 @@ class Game:
             seed=self.seed,
             options=dict(self.options),
             choices=copy.deepcopy(self.choices),
+            addons=list(addons_in_effect(self.plugin_manager)),
+            log_digest=log_digest(self.log_lines()),
         )
 
     @classmethod
@@ -460,18 +487,26 @@ class Game:
         save: SaveFile | str | Path,
         *,
         rulesets: Mapping[str, Ruleset] | None = None,
-        plugin_manager: pluggy.PluginManager | None = None,
+        plugin_manager: pluggy.PluginManager | None | Literal["saved"] = "saved",
     ) -> Game:
         """Rebuild a game by replaying a save.
+
+        A game runs with the add-ons it was started with: by default (``"saved"``) the
+        installed add-ons the save records, by entry-point name (none if it records none, as
+        :meth:`new` without a ``plugin_manager``). Given a manager, its add-ons in effect must
+        be exactly the recorded ones.
 
         Args:
             save: a :class:`SaveFile`, or the path of a save file.
             rulesets: name → ruleset; by default the installed rulesets.
-            plugin_manager: as for :meth:`new` (``None``: no plugins).
+            plugin_manager: ``"saved"`` (the default), a manager, or ``None`` (no plugins).
 
         Raises:
-            SaveError: the file is malformed, its ruleset is missing or another version, or
-                its choices do not replay. Nothing is half-loaded.
+            SaveError: the file is malformed; its ruleset is missing or another version; an
+                add-on it records is missing or another version, or the game has one it does
+                not record; its choices do not replay; or they replay to another log than
+                the one saved (a changed seed, answer, ruleset or add-on). Nothing is
+                half-loaded.
         """
         if isinstance(save, (str, Path)):
             save = SaveFile.read(save)
@@ -499,10 +534,14 @@ class Game:
                 ruleset.scenario_data(save.scenario_name)
             except UnknownScenarioError as exc:
                 raise SaveError(f"$.scenario_name: {exc}") from None
+        if isinstance(plugin_manager, str) and plugin_manager != "saved":
+            raise TypeError(f"plugin_manager: expected 'saved', a plugin manager or None, got {plugin_manager!r}")
+        manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
+        _check_addons(save, manager)
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
-                plugin_manager=plugin_manager,
+                plugin_manager=manager,
             )
             game.scenario_name = save.scenario_name
             game._replay(list(save.choices), where="$.choices")
@@ -510,6 +549,13 @@ class Game:
             raise
         except WargamekitError as exc:
             raise SaveError(f"the save does not load: {exc}") from None
+        digest = log_digest(game.log_lines())
+        if digest != save.log_digest:
+            raise SaveError(
+                f"$.log_digest: the save's choices replay to another log than the one saved "
+                f"({digest[:19]}… instead of {save.log_digest[:19]}…): the seed, an answer, the "
+                f"ruleset {save.ruleset} {save.ruleset_version} or an add-on is not what wrote it"
+            )
         return game
 
     def replay(self, choices: list[Answer] | None = None) -> Game:
@@ -540,6 +586,44 @@ class Game:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self.choices):
             raise InvalidChoiceError(f"cannot undo {n!r} of {len(self.choices)} choices")
         self._replay(self.choices[: len(self.choices) - n])
+
+
+def _saved_plugin_manager(save: SaveFile) -> pluggy.PluginManager | None:
+    """The manager a save asks for: its recorded add-ons, installed, by name (``None`` for
+    none, as :meth:`Game.new` by default)."""
+    if not save.addons:
+        return None
+    from .errors import UnknownAddonError
+    from .plugins import plugin_manager
+
+    try:
+        return plugin_manager(addons=[addon.name for addon in save.addons])
+    except UnknownAddonError as exc:
+        raise SaveError(f"$.addons: the save was played with add-ons {_names(save.addons)}: {exc}") from None
+
+
+def _names(addons: Any) -> str:
+    return ", ".join(str(a) for a in addons) or "none"
+
+
+def _check_addons(save: SaveFile, manager: pluggy.PluginManager | None) -> None:
+    """Refuse a manager whose add-ons in effect are not exactly the save's."""
+    from .plugins import addons_in_effect
+
+    saved = {a.name: a for a in save.addons}
+    running = {a.name: a for a in addons_in_effect(manager)}
+    problems = []
+    missing = [saved[n] for n in sorted(saved.keys() - running.keys())]
+    if missing:
+        problems.append(f"it was played with add-on(s) {_names(missing)}, which this game does not run with")
+    extra = [running[n] for n in sorted(running.keys() - saved.keys())]
+    if extra:
+        problems.append(f"this game runs with add-on(s) {_names(extra)}, which the save was not played with")
+    for name in sorted(saved.keys() & running.keys()):
+        if saved[name] != running[name]:
+            problems.append(f"add-on {saved[name]} wrote it; this game runs {running[name]}")
+    if problems:
+        raise SaveError("$.addons: " + "; ".join(problems))
 
 
 class _ReadOnlyOptions(Mapping[str, Any]):

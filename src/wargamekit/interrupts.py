@@ -39,7 +39,7 @@ stack empty.
 ...         ask = next(procedure)
 ...         while True:
 ...             print(ask.side, "asked:", ask.labels)
-...             ask = procedure.send(ask.options[answers.pop(0)].value)
+...             ask = procedure.send(ask.options[answers.pop(0)].value)  # plain values
 ...     except StopIteration as stop:
 ...         return [item.name for item in stop.value]
 >>> drive(InterruptStack().window("spell cast", ["red", "blue"], offers), [1, 1])
@@ -169,17 +169,19 @@ class InterruptStack:
         for side in order:
             mine = [r for r in triggered if r.controller == side and not self.is_answered(r.key)]
             while len(mine) > 1:
-                pick = yield Choose(
+                # The options' values are plain indices into ``mine``, never the responses:
+                # a response closes over the live game, and a player must not reach it.
+                index = yield Choose(
                     side=side,
                     prompt="Order your simultaneous triggered effects: which goes on the stack next?",
-                    options=tuple(Option(r, r.name, data=r.option_data()) for r in mine),
+                    options=tuple(Option(i, r.name, data=r.option_data()) for i, r in enumerate(mine)),
                     rule=rule,
                     kind=kind,
                     context={"timing": "simultaneous triggers", "depth": len(self.items)},
                 )
-                # By identity: two effects may be equal (same name, controller and key) yet
+                # By position: two effects may be equal (same name, controller and key) yet
                 # resolve differently; ``list.remove`` would drop the wrong one.
-                mine = [r for r in mine if r is not pick]
+                pick = mine.pop(_index(index, len(mine)))
                 self.push(pick)
             for r in mine:
                 self.push(r)
@@ -286,12 +288,14 @@ class InterruptStack:
                 passes += 1
                 continue
             top = self.top
+            # Plain values (``None`` to pass, else an index into ``available``): the player
+            # never holds a response, whose closures reach the live game.
             pick = yield Choose(
                 side=side,
                 prompt=f"{timing}: respond?",
                 options=(
                     Option(None, "pass", data=_PASS),
-                    *(Option(r, r.name, data=r.option_data()) for r in available),
+                    *(Option(i, r.name, data=r.option_data()) for i, r in enumerate(available)),
                 ),
                 rule=rule,
                 kind=kind,
@@ -304,5 +308,13 @@ class InterruptStack:
             if pick is None:
                 passes += 1
             else:
-                self.push(pick)
+                self.push(available[_index(pick, len(available))])
                 passes = 0
+
+
+def _index(value: Any, length: int) -> int:
+    """The option value sent back for a response: its index (a driver sends the chosen
+    option's value; anything else is a bug of the driver, reported as such)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < length:
+        raise TypeError(f"interrupt stack: expected the index of an offered response, got {value!r}")
+    return value

@@ -96,8 +96,10 @@ class Skirmish(Ruleset):
             seen = seen or fire.visible(state, unit, ctx.other_side(side))
             ctx.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
                       unit=unit.name, to=hex_label(where))
+        # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
+        hidden = not fire.visible(state, unit, ctx.other_side(side))
         facing = yield Choose.of(side, f"Face {unit.name} toward?", movement.CLOCKWISE, rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True,
+                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=hidden,
                                  kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
         unit.facing = facing
         if ctx.options["reaction_fire"]:
@@ -105,8 +107,11 @@ class Skirmish(Ruleset):
                                              self._reactions(ctx, unit), rule=REACT, kind=KIND_REACT)
         if unit.alive:
             shots = fire.targets(state, unit)
+            # A hidden unit holding fire stays hidden (its shot, if it fires, is public).
+            hidden = not fire.visible(state, unit, ctx.other_side(side))
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
                                      label=lambda t: "hold fire" if t is None else fire.target_label(t, shots[t]),
+                                     secret=hidden,
                                      kind=KIND_FIRE, context={"unit": unit.name},
                                      data=lambda t: {"hold": True} if t is None else {"target": t})
             if target is not None:
@@ -154,6 +159,8 @@ class Skirmish(Ruleset):
         seen = copy.deepcopy(state)
         if side is not None:
             seen.units = {n: u for n, u in seen.units.items() if fire.visible(seen, u, side)}
+            if seen.active is not None and seen.active not in seen.units:
+                seen.active = None  # which hidden unit is acting is hidden too
         return seen
 
     def check_invariants(self, state: SkirmishState) -> None:
