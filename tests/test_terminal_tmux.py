@@ -65,7 +65,7 @@ class Screen:
                 return text
             if time.monotonic() > end:
                 raise AssertionError(f"timed out waiting; the screen reads:\n{text[-3000:]}")
-            time.sleep(0.05)
+            time.sleep(0.1)
 
     def prompt(self) -> str:
         """Wait for the next prompt (or the end) and return the screen."""
@@ -157,12 +157,36 @@ def check_stopped_and_resumes(screens, screen: Screen, tmp_path: Path, ruleset: 
     return game
 
 
+def summary_on_screen(game: Game, side: str, screen: str) -> list[str]:
+    """Every line of ``side``'s summary is on the screen as written; the lines with brackets."""
+    summary = game.ruleset.summary(game.view(side).state)
+    lines = [line.strip() for line in summary.splitlines() if line.strip()]
+    for line in lines:
+        assert line in screen, f"{line!r} is not on the screen:\n{screen[-3000:]}"
+    return [line for line in lines if "[" in line]
+
+
 def test_tank_solo_at_the_terminal_shows_markers(screens, tmp_path):
     """tank_solo: the force pick, deployment and the first moves; `?` shows the tank lines with
-    their bracketed markers exactly as the summary writes them."""
+    their bracketed markers ("[specials: …]", "[fired]") exactly as the summary writes them."""
     screen, summary = human_game(screens, tmp_path, "tank_solo", 3, answers=40)
     game = check_stopped_and_resumes(screens, screen, tmp_path, "tank_solo", 3)
-    marked = [line.strip() for line in game.ruleset.summary(game.view("A").state).splitlines() if "  [" in line]
-    assert marked, "no tank carries a marker yet: play further"
-    for line in marked:
-        assert line in summary, line
+    marked = summary_on_screen(game, "A", summary)
+    assert any("  [" in line for line in marked), "no tank carries a marker yet: play further"
+
+
+def test_maneuver_locale_at_the_terminal_shows_the_map(screens, tmp_path):
+    """maneuver_locale: a few moves; `?` shows the position and the map's adjacency, roads and
+    approaches, with the bracketed locale ids and objectives."""
+    screen, summary = human_game(screens, tmp_path, "maneuver_locale", 2, answers=12)
+    game = check_stopped_and_resumes(screens, screen, tmp_path, "maneuver_locale", 2)
+    marked = summary_on_screen(game, "austria", summary)
+    assert any("[marengo, objective 3 VP]" in line and "primary road" in line for line in marked)
+
+
+def test_skirmish_at_the_terminal_shows_the_map(screens, tmp_path):
+    """skirmish: activations, moves and facings; `?` shows the units and a map."""
+    screen, summary = human_game(screens, tmp_path, "skirmish", 4, answers=8)
+    game = check_stopped_and_resumes(screens, screen, tmp_path, "skirmish", 4)
+    summary_on_screen(game, "blue", summary)
+    assert "Map: . clear  W woods  H hill" in summary
