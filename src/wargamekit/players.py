@@ -11,7 +11,7 @@ a human at a terminal and a scripted test player are interchangeable.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -36,6 +36,7 @@ __all__ = [
     "bot_seed",
     "is_pass",
     "playable",
+    "why_not",
 ]
 
 
@@ -153,13 +154,28 @@ def is_pass(option: Option) -> bool:
     return bool(option.data) and option.data.get("pass") is True
 
 
-def playable(option: Option) -> bool:
-    """Whether a response can be played with an effect now.
+def _flags(option: Option) -> Mapping[str, Any]:
+    """Where a response's flags are: the response's own data (``{"respond": data}``, see
+    :meth:`~wargamekit.interrupts.Response.option_data`), or the option's data itself."""
+    data = option.data or {}
+    inner = data.get("respond")
+    return inner if isinstance(inner, Mapping) else data
 
-    A ruleset marks a response it offers only for full control with ``"playable": False`` in
-    the option's data (and a ``"why"``); anything else counts as playable.
+
+def playable(option: Option) -> bool:
+    """Whether a response is worth stopping for now.
+
+    A ruleset marks a response that is legal but would do nothing now, or is offered at a
+    point where nothing calls for an answer, with ``"playable": False`` and a ``"why"`` in its
+    data (the :class:`~wargamekit.interrupts.Response`'s data); anything else counts as
+    playable.
     """
-    return not (option.data and option.data.get("playable") is False)
+    return _flags(option).get("playable") is not False
+
+
+def why_not(option: Option) -> str:
+    """The ruleset's reason a response is not :func:`playable` (``"no effect now"`` if none)."""
+    return str(_flags(option).get("why", "no effect now"))
 
 
 def auto_pass(decision: Decision) -> int | None:
@@ -240,10 +256,10 @@ class TerminalPlayer:
             index = auto_pass(decision)
             if index is not None:
                 assert isinstance(decision, Choose)
-                offered = ", ".join(f"{o.label} ({o.data.get('why', 'no effect now')})"
-                                    for o in decision.options if not is_pass(o))
-                self._say(f"{decision.side}: {decision.prompt} -> pass (nothing playable: {offered}; "
-                          "type stops all at a prompt to be asked anyway)", style="dim")
+                reasons = sorted({why_not(o) for o in decision.options if not is_pass(o)})
+                offered = f"{len(decision.options) - 1} response(s) not worth a stop: {'; '.join(reasons)}"
+                self._say(f"{decision.side}: {decision.prompt} -> pass (auto: {offered}; "
+                          "type stops all at a prompt to be asked at every window)", style="dim")
                 return index
         self._say(f"\n{decision.side}: {decision.prompt}", style="bold")
         if isinstance(decision, (Choose, ChooseSubset)):
