@@ -191,3 +191,53 @@ def test_nothing_is_written_for_a_bad_odds_or_save(tmp_path: Path):
     missing = tmp_path / "missing.json"
     assert_bad_input(run("resume", str(missing), "--svg", str(svg)))
     assert not svg.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--scene", "nosuch", "--attacker", "kyo", "--target", "akari"], ["--scene", "nosuch"]),
+        (["--attacker", "bystanders", "--target", "witch"], ["Bystander", "cannot attack"]),
+        (["--scene", "duel", "--attacker", "akari", "--target", "akari"], ["cannot attack herself"]),
+        (["--scene", "duel", "--attacker", "kyo", "--target", "akari", "--charge", "-5"], ["charge -5"]),
+        (["--scene", "duel", "--attacker", "kyo", "--target", "akari", "--charge", "1000"], ["charge 1000"]),
+        (["--scene", "duel", "--attacker", "kyo", "--target", "akari", "--defense-charge", "99"], ["charge 99"]),
+    ],
+)
+def test_mttt_odds_refuses_what_no_attack_can_be(args, fragments):
+    """odds mttt_rpg: an unknown scene, an attacker with no weapon, attacking oneself, a charge
+    beyond what the unit's order pool holds: one error line each."""
+    assert_bad_input(run("odds", "mttt_rpg", *args), *fragments)
+
+
+def test_mttt_charge_bound_is_the_rules_own():
+    """The charge bound is the unit's order pool, the same bound the game's charge question
+    never exceeds; preview_attack raises a WargamekitError for what the CLI refuses."""
+    from wargamekit_mttt_rpg.defense import charge_limit
+    from wargamekit_mttt_rpg.odds import preview_attack
+
+    game = Game.new("mttt_rpg", "duel", seed=0)
+    kyo = game.state.unit("kyo")
+    limit = charge_limit(kyo)
+    assert limit == kyo.sheet.order_pool
+    preview_attack(game.state, "kyo", "akari", "withering", charge=limit)
+    with pytest.raises(InvalidChoiceError, match=f"can charge 0 to {limit}"):
+        preview_attack(game.state, "kyo", "akari", "withering", charge=limit + 1)
+    with pytest.raises(InvalidChoiceError, match="no such combatant"):
+        preview_attack(game.state, "nobody", "akari", "withering")
+
+
+def test_validate_refuses_a_combatant_who_never_joins(tmp_path):
+    """mttt_rpg joins_round = 99 (past the round limit): validate names the field."""
+    from importlib import resources
+
+    text = (resources.files("wargamekit_mttt_rpg.scenarios") / "duel.toml").read_text("utf-8")
+    late = text.replace('id = "kyo"\n', 'id = "kyo"\njoins_round = 99\n')
+    assert late != text
+    path = tmp_path / "late.toml"
+    path.write_text('ruleset = "mttt_rpg"\n' + late, encoding="utf-8")
+    assert_bad_input(run("validate", str(path)), "joins_round", "99", "round limit")
+    ok = tmp_path / "ok.toml"
+    ok.write_text('ruleset = "mttt_rpg"\n' + text.replace('id = "kyo"\n', 'id = "kyo"\njoins_round = 10\n'),
+                  encoding="utf-8")
+    assert run("validate", str(ok)).exit_code == 0
