@@ -200,7 +200,7 @@ def test_stops_playable_passes_windows_with_nothing_playable_and_all_asks():
     d = window(Option("heal", "heal Sayo", data={"spell": "heal", "playable": False, "why": "Sayo is unhurt"}))
     player, out = terminal("")
     assert player.choose(d, None) == 0
-    assert "-> pass (auto: 1 response(s) not worth a stop: Sayo is unhurt;" in out.getvalue()
+    assert "passes response windows where nothing calls for an answer, e.g. turn start: Sayo is unhurt" in out.getvalue()
     player, out = terminal("1\n")
     player.stops = "all"
     assert player.choose(d, None) == 1

@@ -190,3 +190,30 @@ def test_skirmish_at_the_terminal_shows_the_map(screens, tmp_path):
     game = check_stopped_and_resumes(screens, screen, tmp_path, "skirmish", 4)
     summary_on_screen(game, "blue", summary)
     assert "Map: . clear  W woods  H hill" in summary
+
+
+def test_mttt_rpg_asks_responses_only_where_one_is_playable(screens, tmp_path):
+    """mttt_rpg: the human is shown a response window's menu exactly where a response is worth
+    playing (replaying the save tells which windows those were); the others are passed for
+    her, and she is told so once."""
+    from wargamekit.players import auto_pass
+
+    screen, summary = human_game(screens, tmp_path, "mttt_rpg", 2, answers=25)
+    played = screen.text()
+    game = check_stopped_and_resumes(screens, screen, tmp_path, "mttt_rpg", 2)
+    summary_on_screen(game, "heroes", summary)
+    replay = Game.new("mttt_rpg", "default", seed=2)
+    asked = passed = 0
+    for choice in game.choices:
+        decision = replay.pending
+        if decision.side == "heroes" and decision.kind == "mttt_rpg.respond":
+            if auto_pass(decision) is None:
+                asked += 1
+            else:
+                passed += 1
+        replay.answer(choice)
+    menus = [line for line in played.splitlines() if line.startswith("heroes: ") and line.endswith("respond?")]
+    assert passed > 0 and asked > 0, (passed, asked)
+    assert len(menus) == asked
+    assert played.count("passes response windows where nothing calls for an answer") == 1
+    assert "0 is not an option here" not in played  # the windows took p, the menus their numbers

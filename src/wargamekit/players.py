@@ -231,6 +231,7 @@ class TerminalPlayer:
         self.console = console or Console()
         self.summary = summary
         self.stops = stops
+        self._told_auto_pass = False
 
     def _say(self, text: str, style: str | None = None) -> None:
         # markup=False: the text is the ruleset's, and "[fired]" is a marker, not a style.
@@ -255,11 +256,14 @@ class TerminalPlayer:
         if self.stops == "playable":
             index = auto_pass(decision)
             if index is not None:
-                assert isinstance(decision, Choose)
-                reasons = sorted({why_not(o) for o in decision.options if not is_pass(o)})
-                offered = f"{len(decision.options) - 1} response(s) not worth a stop: {'; '.join(reasons)}"
-                self._say(f"{decision.side}: {decision.prompt} -> pass (auto: {offered}; "
-                          "type stops all at a prompt to be asked at every window)", style="dim")
+                if not self._told_auto_pass:
+                    # Said once: the log shows each pass, and the reasons are in the options' data.
+                    assert isinstance(decision, Choose)
+                    reasons = sorted({why_not(o) for o in decision.options if not is_pass(o)})
+                    self._say(f"({decision.side} passes response windows where nothing calls for an answer, "
+                              f"e.g. {decision.prompt.removesuffix(' respond?').rstrip(':')}: {'; '.join(reasons)}. "
+                              "Type stops all at a prompt to be asked at every window.)", style="dim")
+                    self._told_auto_pass = True
                 return index
         self._say(f"\n{decision.side}: {decision.prompt}", style="bold")
         if isinstance(decision, (Choose, ChooseSubset)):
