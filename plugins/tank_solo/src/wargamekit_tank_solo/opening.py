@@ -211,7 +211,9 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
                                  context={"tank": tank.id, "zone": state.zones[side]})
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
-            order = [toward] + [d for d in range(6) if d != toward]
+            # Toward the enemy first, then clockwise round the hex (direction numbers run
+            # anticlockwise), so the menu reads like a compass.
+            order = [(toward - k) % 6 for k in range(6)]
             facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
                                   options=tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order),
                                   rule="标准规则修改部分 3 (车体朝向)", kind=kinds.DEPLOY_FACING,
