@@ -16,7 +16,7 @@
 * (with ``non_interference=True``) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
-* (with ``structured=True``) every decision says what it is: a non-empty
+* (``structured=True``, the default) every decision says what it is: a namespaced
   :attr:`~wargamekit.decisions.Decision.kind` and, for choices, option data.
 
 :func:`check_prose_independence` proves that bots read that structure, not the prose: it plays
@@ -119,14 +119,15 @@ def play_random_game(
 
 
 def check_decision_structure(decision: Decision, ruleset: Ruleset | None = None) -> None:
-    """Assert that ``decision`` says what it is: a non-empty ``kind`` (namespaced by the
-    ruleset's name, ``"tank_solo.fire_target"``) and, for a choice, data on every option that
-    tells the options apart."""
+    """Assert that ``decision`` says what it is: a namespaced ``kind`` (``"tank_solo.fire_target"``;
+    a ruleset's own decisions use its name, an add-on's its own) and, for a choice, data on every
+    option that tells the options apart."""
     assert decision.kind, f"decision {decision.prompt!r} [{decision.rule}] has no kind"
-    if ruleset is not None:
-        assert decision.kind.startswith(f"{ruleset.name}."), (
-            f"decision kind {decision.kind!r} is not namespaced as '{ruleset.name}.…'"
-        )
+    namespace, dot, what = decision.kind.partition(".")
+    assert namespace and dot and what, (
+        f"decision kind {decision.kind!r} is not namespaced like "
+        f"'{ruleset.name if ruleset is not None else 'ruleset'}.what_is_decided'"
+    )
     if isinstance(decision, (Choose, ChooseSubset)):
         data = [option.data for option in decision.options]
         assert all(data), f"{decision.kind}: an option has no data ({decision.labels})"
@@ -226,7 +227,7 @@ def check_ruleset(
     options: Mapping[str, Any] | None = None,
     max_decisions: int = 100_000,
     deep_checks: int = 3,
-    structured: bool = False,
+    structured: bool = True,
     non_interference: bool = False,
     reveals: Collection[str] = (),
 ) -> ConformanceReport:
