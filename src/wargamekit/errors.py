@@ -16,7 +16,9 @@ unknown or broken add-on  :class:`UnknownAddonError`           ``LookupError``
 bad scenario              :class:`ScenarioError`               ``ValueError``
 bad save                  :class:`SaveError`                   ``ValueError``
 branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
+impure odds procedure     :class:`ImpureProcedureError`        ``ValueError``
 endless game              :class:`DecisionLimitError`          ``RuntimeError``
+a checkpoint misused      :class:`CheckpointError`             ``RuntimeError``
 scripted dice ran out     :class:`DiceScriptError`             ``ValueError``
 bad hex label             :class:`HexLabelError`               ``ValueError``
 off the map               :class:`OffMapError`                 ``ValueError``
@@ -40,11 +42,13 @@ from __future__ import annotations
 
 __all__ = [
     "BranchLimitError",
+    "CheckpointError",
     "DecisionLimitError",
     "DiceScriptError",
     "GameOverError",
     "HexLabelError",
     "IllegalChoiceError",
+    "ImpureProcedureError",
     "InterruptStackError",
     "InvalidChoiceError",
     "NoApproachError",
@@ -101,6 +105,12 @@ class DecisionLimitError(WargamekitError, RuntimeError):
     """A game asked more decisions than its limit allows: the rules (or the players) loop."""
 
 
+class CheckpointError(WargamekitError, RuntimeError):
+    """A ruleset's checkpoint cannot be used: the interrupt stack is not empty there, or
+    :meth:`~wargamekit.ruleset.Ruleset.play` restarted on the state saved there does not reach
+    the same checkpoint first (a bug in the ruleset, named with the checkpoint's label)."""
+
+
 class QuitGame(WargamekitError):
     """A human player stopped the game (typed ``quit``); the driver saves and stops."""
 
@@ -149,6 +159,11 @@ class DiceScriptError(WargamekitError, ValueError):
 class BranchLimitError(WargamekitError, RuntimeError):
     """Exact-odds enumeration was refused or stopped: the procedure has more branches than
     allowed."""
+
+
+class ImpureProcedureError(WargamekitError, ValueError):
+    """An exact-odds procedure took another course when run again with the same dice: it is not
+    a pure function of its arguments and the dice."""
 
 
 # -- geometry ------------------------------------------------------------------------------------
