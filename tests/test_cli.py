@@ -86,6 +86,13 @@ def registry(monkeypatch, counter):
     monkeypatch.setattr(cli, "installed_rulesets", lambda: rulesets_of(pm))
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_directory(tmp_path, monkeypatch):
+    """Every command runs in a fresh directory: a human game stopped without --save is saved to
+    the current directory, which must not be the repository."""
+    monkeypatch.chdir(tmp_path)
+
+
 def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli.cli, list(args), input=input)
 

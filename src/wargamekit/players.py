@@ -157,7 +157,7 @@ def is_pass(option: Option) -> bool:
 def _flags(option: Option) -> Mapping[str, Any]:
     """Where a response's flags are: the response's own data (``{"respond": data}``, see
     :meth:`~wargamekit.interrupts.Response.option_data`), or the option's data itself."""
-    data = option.data or {}
+    data: Mapping[str, Any] = option.data or {}
     inner = data.get("respond")
     return inner if isinstance(inner, Mapping) else data
 
@@ -241,7 +241,7 @@ class TerminalPlayer:
         from rich.text import Text
 
         try:
-            answer = self.console.input(Text(text)).strip()  # type: ignore[arg-type]
+            answer = self.console.input(Text(text)).strip()
         except KeyboardInterrupt:
             # Ctrl-C at the prompt stops like quit (the driver saves); nothing was answered.
             raise QuitGame("interrupted (Ctrl-C)") from None

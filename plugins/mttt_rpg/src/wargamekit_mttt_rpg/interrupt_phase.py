@@ -274,7 +274,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                         make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target, at=at)
                     )
             out.extend(_instant_actions(ctx, unit, at))
-        quiet = _quiet(scene, side, timing, point, at["resolution"])
+        quiet = _quiet(scene, side, timing, point, point.timing != opening)
         return [_marked(scene, r, quiet) for r in out]
 
     return offer
