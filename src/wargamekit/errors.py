@@ -16,6 +16,7 @@ unknown or broken add-on  :class:`UnknownAddonError`           ``LookupError``
 bad scenario              :class:`ScenarioError`               ``ValueError``
 bad save                  :class:`SaveError`                   ``ValueError``
 branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
+impure odds procedure     :class:`ImpureProcedureError`        ``ValueError``
 endless game              :class:`DecisionLimitError`          ``RuntimeError``
 scripted dice ran out     :class:`DiceScriptError`             ``ValueError``
 bad hex label             :class:`HexLabelError`               ``ValueError``
@@ -45,6 +46,7 @@ __all__ = [
     "GameOverError",
     "HexLabelError",
     "IllegalChoiceError",
+    "ImpureProcedureError",
     "InterruptStackError",
     "InvalidChoiceError",
     "NoApproachError",
@@ -149,6 +151,11 @@ class DiceScriptError(WargamekitError, ValueError):
 class BranchLimitError(WargamekitError, RuntimeError):
     """Exact-odds enumeration was refused or stopped: the procedure has more branches than
     allowed."""
+
+
+class ImpureProcedureError(WargamekitError, ValueError):
+    """An exact-odds procedure took another course when run again with the same dice: it is not
+    a pure function of its arguments and the dice."""
 
 
 # -- geometry ------------------------------------------------------------------------------------
