@@ -30,10 +30,12 @@ def test_conformance_default_options(scenario):
 def test_conformance_every_optional_rule_on(scenario):
     """The same with veteran gunner (both variants), hybrid drive, unreliable engines, forced
     spotting and ammunition shortage all on."""
-    report = check_ruleset(RULESET, scenario, games=3, options={**ALL_ON, "surrender": False}, structured=True)
+    report = check_ruleset(RULESET, scenario, games=3, options={**ALL_ON, "surrender": False}, structured=True,
+                           non_interference=True, reveals=REVEALS)
     assert report.games == 3
 
 
 def test_conformance_with_surrender_allowed():
     """Random players may surrender; games still end cleanly."""
-    assert check_ruleset(RULESET, "duel", games=3, options=ALL_ON, structured=True).games == 3
+    assert check_ruleset(RULESET, "duel", games=3, options=ALL_ON, structured=True, non_interference=True,
+                         reveals=REVEALS).games == 3
