@@ -10,7 +10,7 @@
 * replaying the same seed and answers gives a byte-identical log;
 * a save written to JSON and loaded back replays to the same log and outcome;
 * undoing the last answer and giving it again gives the same log;
-* (with ``non_interference=True``) no side's view — the ruleset's ``view()``, its log, the
+* (with ``non_interference=True``, the default) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
 * (with ``structured=True``) every decision says what it is: a non-empty
@@ -220,17 +220,17 @@ def check_ruleset(
     max_decisions: int = 100_000,
     deep_checks: int = 3,
     structured: bool = False,
-    non_interference: bool = False,
+    non_interference: bool = True,
     reveals: Collection[str] = (),
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
     The replay, save/load and undo checks run on the first ``deep_checks`` games (they replay
     the whole game, so they cost more). With ``non_interference=True``,
-    :func:`check_non_interference` runs on the first two seeds, with ``reveals`` (the event
-    kinds by which the rules show a secret's consequence). It is off by default only while the
-    bundled rulesets are brought to pass it (issue 12); a ruleset with hidden information
-    should switch it on.
+    :func:`check_non_interference` (the default) runs on the first two seeds, with ``reveals``
+    (the event kinds by which the rules show a secret's consequence); every bundled ruleset
+    passes it. A ruleset with hidden information should assert
+    ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.

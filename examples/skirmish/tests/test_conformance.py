@@ -45,7 +45,8 @@ def test_bots_read_structure_not_prose():
 
 def test_conformance_without_reaction_fire():
     """The conformance check also passes with the reaction-fire option off."""
-    check_ruleset(Skirmish(), "default", games=3, seed=100, options={"reaction_fire": False}, structured=True)
+    check_ruleset(Skirmish(), "default", games=3, seed=100, options={"reaction_fire": False}, structured=True,
+                  reveals={"move"})
 
 
 def test_same_seed_and_answers_give_a_byte_identical_log():
