@@ -146,3 +146,43 @@ def test_odds_command_unknown_addon_and_round():
     """``wargamekit odds tank_solo`` refuses an add-on round it was not given the add-on for."""
     result = CliRunner().invoke(odds_command(), ["--range", "5", "--attack", "7", "--armour", "14", "--special", "tracer"])
     assert result.exit_code != 0 and "unknown special round 'tracer'" in result.output
+
+
+class Prototype:
+    """An add-on vehicle: a heavy German prototype with armour 20 and a 12-attack gun."""
+
+    @hookimpl
+    def tank_solo_vehicles(self):
+        from wargamekit_tank_solo.vehicles import Gun, VehicleModel
+
+        return [VehicleModel(key="e100", name="E-100", source_name="E-100", nation="germany",
+                             vehicle_class="heavy", movement=2, armour=20, price=60, turret_rotations=1,
+                             guns=(Gun("main gun", "turret", 10, 12),))]
+
+
+def test_vehicle_as_data_is_offered_picked_and_used():
+    """标准规则修改部分 1 / 开场阶段 1: an add-on's model is offered in force selection under the
+    same limits, and the tank picked carries its figures (armour 20 in the damage check)."""
+    from wargamekit_tank_solo.vehicles import VehicleError, vehicle_table
+
+    pm = plugin_manager(plugins=[Prototype()])
+    assert "e100" in vehicle_table(pm.hook) and "e100" not in vehicle_table()
+    data = {"map": "pravda", "forces": {"B": [{"model": "tiger"}]}}
+    game = Game.new(RULESET, data, dice=ScriptedDice([6, 1]), plugin_manager=pm)  # A picks first
+    assert game.pending.side == "A"
+    models = [o.data.get("model") for o in game.pending.options]
+    assert "e100" in models
+    game.answer(models.index("e100"))
+    tank = game.state.tank(2)
+    assert (tank.model, tank.name, tank.spec.armour, tank.custom.price) == ("e100", "E-100 #2", 20, 60)
+    assert game.view("B").state.tank(2).spec.armour == 20  # the figures are public, in every view
+
+    class Clash:
+        @hookimpl
+        def tank_solo_vehicles(self):
+            from wargamekit_tank_solo.vehicles import vehicle
+
+            return [vehicle("tiger")]
+
+    with pytest.raises(VehicleError, match="'tiger' is defined twice"):
+        vehicle_table(plugin_manager(plugins=[Clash()]).hook)

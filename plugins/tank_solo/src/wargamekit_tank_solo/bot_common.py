@@ -23,7 +23,7 @@ from .fire import shot_odds
 from .maps import label_hex
 from .sight import can_see
 from .state import GameState, Tank, other_side
-from .vehicles import all_vehicles, kill_points
+from .vehicles import kill_points, vehicle_table
 
 __all__ = [
     "OddsBot",
@@ -114,7 +114,7 @@ class OddsBot(SeededBot):
             kinds.ADVANCE_PICK: self._advance_pick,
         }.get(decision.kind)
         if own is None:
-            return common_answer(state, decision, self.rng)
+            return common_answer(state, decision, self.rng, hooks=self.hooks)
         assert isinstance(decision, Choose)
         return own(state, decision, option_data(decision))
 
@@ -139,7 +139,7 @@ def option_data(decision: Decision) -> list[Data]:
     return [o.data for o in getattr(decision, "options", ())]
 
 
-def common_answer(state: GameState, decision: Decision, rng: Any) -> Any:
+def common_answer(state: GameState, decision: Decision, rng: Any, *, hooks: Any = None) -> Any:
     """The answer both bots give to a decision that is not about when to fire or where to move
     (dispatched on its kind; an unknown kind gets a random legal answer)."""
     kind = decision.kind
@@ -150,7 +150,7 @@ def common_answer(state: GameState, decision: Decision, rng: Any) -> Any:
         return decision.high  # as many as allowed: a tank can burn unwanted points turning in place
     data = option_data(decision)
     if kind == kinds.PICK_TANK:
-        return _pick_tank(data)
+        return _pick_tank(data, hooks)
     if kind == kinds.DEPLOY_ZONE:
         return 0  # the first offered (north)
     if kind == kinds.DEPLOY_HEX:
@@ -250,9 +250,10 @@ def defensive_pick(state: GameState, data: list[Data], threshold: float, *, hook
 
 
 # -- the opening and the shared answers --------------------------------------------------------------
-def _pick_tank(data: list[Data]) -> int:
-    """Force selection: the best armour + attack + range + movement for the money left."""
-    table = all_vehicles()
+def _pick_tank(data: list[Data], hooks: Any = None) -> int:
+    """Force selection: the best armour + attack + range + movement for the money left (the
+    add-ons' vehicles in ``hooks`` included)."""
+    table = vehicle_table(hooks)
     best, best_score = len(data) - 1, -1.0
     for i, d in enumerate(data):
         if "model" not in d:

@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from .fire import Shot
     from .special_rounds import SpecialRound
     from .state import GameState, Tank
+    from .vehicles import VehicleModel
 
-__all__ = ["tank_solo_hit_modifier", "tank_solo_kill_modifier", "tank_solo_special_rounds"]
+__all__ = ["tank_solo_hit_modifier", "tank_solo_kill_modifier", "tank_solo_special_rounds", "tank_solo_vehicles"]
 
 hookspec = pluggy.HookspecMarker("wargamekit")
 
@@ -80,4 +81,20 @@ def tank_solo_special_rounds() -> list[SpecialRound] | None:
 
     Returns:
         The add-on's rounds, or ``None`` for none.
+    """
+
+
+@hookspec
+def tank_solo_vehicles() -> list[VehicleModel] | None:
+    """New vehicle models (标准规则修改部分 1 战车重新分类), as data.
+
+    Called when the sides select their forces (开场阶段 1) and by the bots pricing the picks;
+    not firstresult: every add-on's models are offered after the shipped table's, under the
+    same budget and class limits. A tank of an add-on's model carries its
+    :class:`~wargamekit_tank_solo.vehicles.VehicleModel` (``Tank.custom``), so every rule and
+    odds function uses its figures. A key must not repeat a shipped model's or another
+    add-on's; scenario files may preset only shipped models.
+
+    Returns:
+        The add-on's models, or ``None`` for none.
     """

@@ -24,7 +24,7 @@ from .maps import FACING_NAMES, facing_name, hex_label, label_hex
 from .scenario import SIDES, budget_for, force_problem
 from .special_rounds import SpecialRound, loadout_problem, round_kinds
 from .state import Context, GameState, Tank, other_side
-from .vehicles import all_vehicles
+from .vehicles import VehicleModel, all_vehicles, vehicle_table
 
 __all__ = ["OPENING", "choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
 
@@ -63,8 +63,10 @@ def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
     yield  # an opening step: a generator, although this one asks nothing
 
 
-def _add_tank(state: GameState, side: str, model: str) -> Tank:
-    tank = Tank(id=len(state.tanks) + 1, side=side, model=model)
+def _add_tank(state: GameState, side: str, model: str, table: dict[str, VehicleModel] | None = None) -> Tank:
+    # An add-on's vehicle travels with the tank (the shipped table does not know it).
+    custom = None if table is None or model in all_vehicles() else table[model]
+    tank = Tank(id=len(state.tanks) + 1, side=side, model=model, custom=custom)
     state.tanks.append(tank)
     return tank
 
@@ -88,20 +90,20 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
             break
     picker = SIDES[0] if a > b else SIDES[1]
     ctx.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
-    table = all_vehicles()
+    table = vehicle_table(ctx.hooks)
     done = {side: side in preset for side in SIDES}
 
     def pick_one(turn: Turn[str]) -> Generator[Decision, Any, None]:
         side = turn.actor
         mine = [t.model for t in state.tanks if t.side == side]
         spent = sum(table[m].price for m in mine)
-        legal = [key for key in table if force_problem([*mine, key], scenario) is None]
+        legal = [key for key in table if force_problem([*mine, key], scenario, table) is None]
         if not legal:
             done[side] = True
             return
         options = [
             Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
-                        f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario)})",
+                        f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario, table)})",
                    data={"model": key, "price": table[key].price})
             for key in legal
         ]
@@ -114,7 +116,7 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
         if pick is None:
             done[side] = True
         else:
-            tank = _add_tank(state, side, pick)
+            tank = _add_tank(state, side, pick, table)
             ctx.event("pick", f"{side} picks {tank.name}", side=side, model=pick)
 
     # The sides pick in turn, the roll-off's winner first; a side that has finished is skipped.
