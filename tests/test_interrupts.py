@@ -348,3 +348,15 @@ def test_a_driver_sending_an_object_instead_of_an_index_is_told():
     next(procedure)
     with pytest.raises(TypeError, match="index of an offered response"):
         procedure.send(5)
+
+
+def test_window_decisions_carry_the_rulesets_context_beside_the_cores():
+    """window(context=...) adds the ruleset's facts to the decision's context; the core's own
+    keys (timing, depth, top) are kept."""
+    stack = InterruptStack()
+    offer = [Response("volley", "b", resolve=lambda: None, key="v", data={"unit": "B1"})]
+    ask = next(stack.window("enemy moves", ["b"], lambda s, p: offer, kind="demo.react",
+                            context={"mover": "A1", "timing": "ignored"}))
+    assert ask.kind == "demo.react"
+    assert dict(ask.context) == {"mover": "A1", "timing": "enemy moves", "depth": 0, "top": None}
+    assert [dict(o.data) for o in ask.options][1] == {"respond": {"unit": "B1"}}

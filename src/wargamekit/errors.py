@@ -18,6 +18,7 @@ bad save                  :class:`SaveError`                   ``ValueError``
 branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
 impure odds procedure     :class:`ImpureProcedureError`        ``ValueError``
 endless game              :class:`DecisionLimitError`          ``RuntimeError``
+a checkpoint misused      :class:`CheckpointError`             ``RuntimeError``
 scripted dice ran out     :class:`DiceScriptError`             ``ValueError``
 bad hex label             :class:`HexLabelError`               ``ValueError``
 off the map               :class:`OffMapError`                 ``ValueError``
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 __all__ = [
     "BranchLimitError",
+    "CheckpointError",
     "DecisionLimitError",
     "DiceScriptError",
     "GameOverError",
@@ -101,6 +103,12 @@ class GameOverError(WargamekitError, ValueError):
 
 class DecisionLimitError(WargamekitError, RuntimeError):
     """A game asked more decisions than its limit allows: the rules (or the players) loop."""
+
+
+class CheckpointError(WargamekitError, RuntimeError):
+    """A ruleset's checkpoint cannot be used: the interrupt stack is not empty there, or
+    :meth:`~wargamekit.ruleset.Ruleset.play` restarted on the state saved there does not reach
+    the same checkpoint first (a bug in the ruleset, named with the checkpoint's label)."""
 
 
 class QuitGame(WargamekitError):

@@ -5,6 +5,12 @@ options and the list of recorded answers. Saving writes exactly that; loading, u
 replay it (one replay routine serves all of them). Nothing depends on hash order or wall time,
 so the same inputs give a byte-identical log.
 
+A ruleset may mark *checkpoints* in its procedure (``yield ctx.checkpoint("turn 3")``): points
+where play can restart from the state alone. The game keeps a sparse ladder of snapshots there,
+so a replay starts from the latest snapshot on its path and answers only the choices since; a
+ruleset without checkpoints replays from the start, as before. Either way the log is the same,
+byte for byte (:func:`wargamekit.testing.check_ruleset` checks it).
+
 An answer is checked against the pending decision *before* anything changes. If the ruleset
 itself rejects a choice deeper down (raising :class:`~wargamekit.errors.IllegalChoiceError`), or
 fails in any other way, the game is rebuilt by replay to exactly the state before the answer,
@@ -18,18 +24,23 @@ receives a :class:`~wargamekit.context.RulesContext`, and players a
 from __future__ import annotations
 
 import copy
+import json
+import pickle
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 import numpy as np
-from attrs import define, field
+from attrs import define, field, frozen
 
-from .context import RulesContext
+from .context import Checkpoint, RulesContext
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
 from .errors import (
+    CheckpointError,
     DecisionLimitError,
     GameOverError,
     IllegalChoiceError,
@@ -51,13 +62,53 @@ if TYPE_CHECKING:
 
     from .players import Player
 
-__all__ = ["DEFAULT_DECISION_LIMIT", "Game"]
+__all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game"]
 
 #: A game asking more decisions than this is assumed to loop forever.
 DEFAULT_DECISION_LIMIT = 200_000
 
 #: What a replay rebuilds (and puts back if the replay fails).
-_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure")
+_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots")
+
+#: A snapshot is kept at a checkpoint only this many answers after the previous one (a ruleset
+#: with a checkpoint every impulse does not pay a state copy every impulse) ...
+SNAPSHOT_SPACING = 8
+#: ... and at most this many are kept: past it, the older half is thinned to every other one,
+#: so the ladder stays dense near the present and sparse toward the start (bounded memory).
+SNAPSHOT_LIMIT = 32
+#: How many play-throughs' ladders a load in this process may start from (most recent first).
+_LADDER_CACHE_SIZE = 16
+
+
+@frozen
+class _Snapshot:
+    """What a restart at a checkpoint needs, taken when the procedure yielded it.
+
+    ``frozen`` holds the state, the scenario, the dice (their generator included) and the
+    interrupt stack's answered keys and switch, copied together (so references between them
+    survive) as pickle bytes — immutable, so forks share snapshots — or, for a state pickle
+    refuses, as a deep copy that every restore copies again.
+    """
+
+    position: int  # answers given when the checkpoint was reached
+    label: str
+    choices: tuple[Answer, ...]
+    events: list[Event]  # the log the game was writing (append-only: its prefix never changes)
+    n_events: int
+    rolls: list[Roll]  # the dice's record of rolls, append-only too (kept out of the copy)
+    n_rolls: int
+    frozen: Any
+    pickled: bool
+
+    def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
+        parts = pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)
+        parts[2].rolls = self.rolls[: self.n_rolls]
+        return parts
+
+
+#: (ruleset, plugin manager, scenario, seed, options) → the game that last played them, so a
+#: load in the same process starts from that game's snapshots. Weak: it keeps no game alive.
+_LADDERS: OrderedDict[tuple[Any, ...], weakref.ref[Game]] = OrderedDict()
 
 
 def _check_seed(seed: Any) -> int:
@@ -112,6 +163,10 @@ class Game:
     _unannounced: list[Event] | None = field(default=None, repr=False)
     #: (event, the copy observers were given), for the log so far
     _observed: list[tuple[Event, Event]] = field(factory=list, repr=False)
+    #: snapshots taken at checkpoints on this game's path, oldest first (see SNAPSHOT_SPACING)
+    _snapshots: list[_Snapshot] = field(factory=list, repr=False)
+    _snapshot_spacing: int = field(factory=lambda: SNAPSHOT_SPACING, repr=False)
+    _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -190,27 +245,136 @@ class Game:
         # Every (re)start plays on a fresh copy of the scenario as loaded: a ruleset that changes
         # its scenario object during play must not change what a replay starts from.
         dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
-        dice.on_roll = self._on_roll
         scenario = copy.deepcopy(self._scenario_template)
+        ctx = self._new_context(scenario, None, dice, InterruptStack(), [])
+        self.choices = []
+        self._snapshots = []
+        ctx.state = self.ruleset.setup(scenario, self.options)
+        self._procedure = self.ruleset.play(ctx)
+        self._advance(None, first=True)
+
+    def _new_context(
+        self, scenario: Any, state: Any, dice: Dice, interrupts: InterruptStack, events: list[Event]
+    ) -> RulesContext[Any, Any]:
+        """A fresh context for a play-through (a start or a restart at a checkpoint)."""
+        dice.on_roll = self._on_roll
         ctx: RulesContext[Any, Any] = RulesContext(
             ruleset=self.ruleset,
             scenario=scenario,
             options=_ReadOnlyOptions(self.options),
-            state=None,
+            state=state,
             dice=dice,
-            interrupts=InterruptStack(),
+            interrupts=interrupts,
             hooks=self.hooks,
-            events=[],
+            events=events,
             sink=self._on_event,
         )
-        ctx.interrupts.on_event = ctx.event
+        interrupts.on_event = ctx.event
         self._ctx = ctx
-        self.choices = []
         self.outcome = None
         self.pending = None
-        ctx.state = self.ruleset.setup(scenario, self.options)
+        return ctx
+
+    # -- checkpoints -----------------------------------------------------------------------
+    @property
+    def checkpoints(self) -> tuple[tuple[int, str], ...]:
+        """The snapshots this game holds, oldest first, as ``(answers given, label)``: where a
+        replay (undo, fork, load, a rebuild) may start instead of the first decision."""
+        return tuple((snap.position, snap.label) for snap in self._snapshots)
+
+    def _reached(self, checkpoint: Checkpoint) -> None:
+        """The procedure yielded ``checkpoint``: keep a snapshot there if the ladder wants one."""
+        ctx = self.context
+        if ctx.interrupts.items:  # pushed after ctx.checkpoint() checked, before the yield
+            raise CheckpointError(
+                f"{self.ruleset.name}: checkpoint {checkpoint.label!r} is inside a response window "
+                "(the interrupt stack is not empty)"
+            )
+        position = len(self.choices)
+        if self._snapshots and position - self._snapshots[-1].position < self._snapshot_spacing:
+            return
+        dice = ctx.dice
+        # The game's callback is not the dice's state, and their record of rolls only grows:
+        # keep the list and its length rather than copy the whole game's rolls every time.
+        on_roll, rolls, dice.on_roll, dice.rolls = dice.on_roll, dice.rolls, None, []
+        try:
+            parts = (ctx.state, ctx.scenario, dice, ctx.interrupts.answered, ctx.interrupts.enabled)
+            frozen_parts: Any
+            try:
+                frozen_parts, pickled = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), True
+            except Exception:  # noqa: BLE001 - a state holding a lambda: copy it the slow way
+                frozen_parts, pickled = copy.deepcopy(parts), False
+        finally:
+            dice.on_roll, dice.rolls = on_roll, rolls
+        self._snapshots.append(
+            _Snapshot(position, checkpoint.label, tuple(self.choices), ctx._events, len(ctx._events),
+                      rolls, len(rolls), frozen_parts, pickled)
+        )
+        if len(self._snapshots) > SNAPSHOT_LIMIT:
+            half = len(self._snapshots) // 2
+            self._snapshots = self._snapshots[:half][::2] + self._snapshots[half:]
+        self._register_ladder()
+
+    def _key(self) -> tuple[Any, ...]:
+        """What makes two games the same game (ids are safe: a live game holds both objects)."""
+        if self._ladder_key is None:
+            self._ladder_key = (
+                id(self.ruleset), id(self.plugin_manager), self.seed,
+                json.dumps(self.scenario_data, sort_keys=True, default=repr),
+                json.dumps(self.options, sort_keys=True, default=repr),
+            )
+        return self._ladder_key
+
+    def _register_ladder(self) -> None:
+        if self._dice_template is not None:
+            return  # custom dice are not a seed: nothing else can have the same inputs
+        key = self._key()
+        _LADDERS[key] = weakref.ref(self)
+        _LADDERS.move_to_end(key)
+        while len(_LADDERS) > _LADDER_CACHE_SIZE:
+            _LADDERS.popitem(last=False)
+
+    def _start_point(self, choices: list[Answer]) -> tuple[_Snapshot, list[_Snapshot]] | None:
+        """The latest snapshot on the path of ``choices`` and the ladder holding it (this
+        game's, else that of the last game in this process with the same inputs), or ``None``."""
+        ladders = [self._snapshots]
+        if not self._snapshots and self._dice_template is None:
+            other = _LADDERS.get(self._key())
+            game = other() if other is not None else None
+            if game is not None and game.ruleset is self.ruleset:
+                ladders.append(game._snapshots)
+        for ladder in ladders:
+            for index in range(len(ladder) - 1, -1, -1):
+                snap = ladder[index]
+                if snap.position <= len(choices) and list(snap.choices) == choices[: snap.position]:
+                    return snap, ladder[: index + 1]
+        return None
+
+    def _restore(self, snap: _Snapshot, ladder: list[_Snapshot]) -> None:
+        """Restart the procedure at ``snap`` (the last of ``ladder``, the snapshots on its path):
+        a fresh context on a copy of what it saved."""
+        state, scenario, dice, answered, enabled = snap.thaw()
+        interrupts = InterruptStack(enabled=enabled, answered=answered)
+        ctx = self._new_context(scenario, state, dice, interrupts, snap.events[: snap.n_events])
+        self.choices = list(snap.choices)
+        self._snapshots = ladder
         self._procedure = self.ruleset.play(ctx)
-        self._advance(None, first=True)
+        where = f"{self.ruleset.name}.play() restarted at checkpoint {snap.label!r} (answer {snap.position})"
+        try:
+            first = next(self._procedure)
+        except StopIteration:
+            raise CheckpointError(f"{where} ended without reaching it") from None
+        if len(ctx._events) != snap.n_events:
+            raise CheckpointError(
+                f"{where} logged {ctx._events[snap.n_events].text!r} before reaching it: a restart "
+                "must reach its checkpoint from the state alone, with no roll or event before it"
+            )
+        if not isinstance(first, Checkpoint) or first.label != snap.label:
+            raise CheckpointError(
+                f"{where} yielded {first!r} first: a restart must reach the same checkpoint before "
+                "anything else (keep what the procedure has done in the state, and skip it there)"
+            )
+        self._advance(None)
 
     # -- what the rules hold (read them; only the rules change them) -----------------------
     @property
@@ -294,6 +458,9 @@ class Game:
     def _advance(self, value: Any, *, first: bool = False) -> None:
         try:
             item = next(self._procedure) if first else self._procedure.send(value)
+            while isinstance(item, Checkpoint):
+                self._reached(item)
+                item = self._procedure.send(None)
         except StopIteration as stop:
             if not isinstance(stop.value, Outcome):
                 raise TypeError(
@@ -374,8 +541,13 @@ class Game:
         before = {name: getattr(self, name) for name in _REPLAYED}
         self._replaying = True
         try:
-            self._start()
-            for index, choice in enumerate(choices):
+            start = self._start_point(choices)
+            if start is None:
+                self._start()
+            else:
+                self._restore(*start)
+            for index in range(len(self.choices), len(choices)):
+                choice = choices[index]
                 if self.pending is None:
                     raise SaveError(f"{where or 'choice'}[{index}]: the game ended before this choice")
                 try:
@@ -569,6 +741,10 @@ class Game:
             plugin_manager=self.plugin_manager,
             dice_template=self._dice_template,
             scenario_template=self._scenario_template,
+            # snapshots are immutable: the copy starts from this game's ladder
+            snapshots=list(self._snapshots),
+            snapshot_spacing=self._snapshot_spacing,
+            ladder_key=self._ladder_key,
         )
         other._replay(list(self.choices if choices is None else choices))
         return other

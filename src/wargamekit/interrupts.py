@@ -52,7 +52,7 @@ counterspell resolves
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from typing import Any
 
 from attrs import define, field, frozen
@@ -195,6 +195,7 @@ class InterruptStack:
         rule: str = "",
         floor: int | None = None,
         kind: str = "",
+        context: Mapping[str, Any] | None = None,
     ) -> Generator[Decision, Any, list[Response]]:
         """Open a response window at ``timing`` and run it until the stack is back to its level.
 
@@ -206,6 +207,9 @@ class InterruptStack:
             rule: the rule citation for the decisions asked.
             kind: the kind of the decisions asked (``"lnl.opportunity_fire"``); their context
                 holds the timing point and the stack depth, their options the responses' data.
+            context: more facts for the decisions' context (the unit that triggered the window,
+                the attack being answered); the core's keys (``timing``, ``depth``, ``top``)
+                win over a clash.
             floor: resolve down to this stack depth. By default the depth when the window
                 opened; pass ``0`` to also resolve items pushed before it (e.g. triggered
                 effects put on the stack with :meth:`push_triggered`).
@@ -222,7 +226,7 @@ class InterruptStack:
         self._check_floor(timing, base)
         self.open_floors.append(base)
         try:
-            return (yield from self._run(timing, order, offers, rule, base, kind))
+            return (yield from self._run(timing, order, offers, rule, base, kind, context))
         finally:
             self.open_floors.pop()
 
@@ -253,13 +257,13 @@ class InterruptStack:
             )
 
     def _run(
-        self, timing: str, order: Sequence[str], offers: Offers, rule: str, base: int, kind: str
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str, base: int, kind: str, context: Mapping[str, Any] | None
     ) -> Generator[Decision, Any, list[Response]]:
         resolved: list[Response] = []
         point_name = timing
         while True:
             if self.enabled and order:
-                yield from self._poll(point_name, order, offers, rule, kind)
+                yield from self._poll(point_name, order, offers, rule, kind, context)
             if len(self.items) <= base:
                 return resolved
             item = self.items.pop()
@@ -275,7 +279,7 @@ class InterruptStack:
             point_name = f"resolution of {item.name}"
 
     def _poll(
-        self, timing: str, order: Sequence[str], offers: Offers, rule: str, kind: str
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str, kind: str, extra: Mapping[str, Any] | None
     ) -> Generator[Decision, Any, None]:
         passes = 0
         turn = 0
@@ -300,6 +304,7 @@ class InterruptStack:
                 rule=rule,
                 kind=kind,
                 context={
+                    **(extra or {}),
                     "timing": timing,
                     "depth": len(self.items),
                     "top": None if top is None else (top.data or {"name": top.name}),

@@ -10,6 +10,9 @@
 * replaying the same seed and answers gives a byte-identical log;
 * a save written to JSON and loaded back replays to the same log and outcome;
 * undoing the last answer and giving it again gives the same log;
+* (for a ruleset with checkpoints) a fork or an undo that restarts at a checkpoint gives the
+  same log, byte for byte, as a full replay from the start, at random points of the game and
+  when played on to its end (:func:`check_checkpoints`);
 * (with ``non_interference=True``, the default) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
@@ -32,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -41,7 +45,7 @@ from attrs import define, field, frozen
 
 from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
 from .dice import SeededDice
-from .errors import DecisionLimitError, IllegalChoiceError, InvalidChoiceError
+from .errors import CheckpointError, DecisionLimitError, IllegalChoiceError, InvalidChoiceError
 from .events import Outcome
 from .game import Game
 from .players import Player, RandomBot, bot_seed
@@ -51,6 +55,7 @@ from .view import PlayerView
 
 __all__ = [
     "ConformanceReport",
+    "check_checkpoints",
     "check_decision_structure",
     "check_non_interference",
     "check_prose_independence",
@@ -71,6 +76,8 @@ class ConformanceReport:
     decisions: int
     winners: dict[str | None, int]
     non_interference_pairs: int = 0
+    #: restarts at a checkpoint compared with a full replay (0: the ruleset has no checkpoints)
+    restarts: int = 0
 
 
 def play_random_game(
@@ -237,6 +244,7 @@ def check_ruleset(
     """
     winners: dict[str | None, int] = {}
     decisions = 0
+    restarts = 0
     for index in range(games):
         game_seed = seed + index
         game = play_random_game(
@@ -249,6 +257,8 @@ def check_ruleset(
         if index >= deep_checks:
             continue
         text = game.log_text()
+        # First, so a ruleset whose restarts diverge hears why (the replays below restart too).
+        restarts += check_checkpoints(game)
         again = game.replay()
         assert again.log_text() == text, f"{ruleset.name}: replay differs (seed {game_seed})"
         save = SaveFile.from_json(game.save().to_json())
@@ -267,7 +277,79 @@ def check_ruleset(
             ruleset, scenario, seeds=range(seed, seed + min(games, 2)), options=options,
             reveals=reveals, max_decisions=max_decisions,
         )
-    return ConformanceReport(games=games, decisions=decisions, winners=winners, non_interference_pairs=pairs)
+    return ConformanceReport(
+        games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs
+    )
+
+
+def check_checkpoints(game: Game, *, points: int = 3) -> int:
+    """Assert that restarting ``game`` at its checkpoints gives the log a full replay gives.
+
+    ``game`` (usually finished) is replayed once from the start, answer by answer, as the
+    reference. Then at ``points`` random positions (seeded by the game's seed) and at the end:
+    a fork replayed to that position (it restarts at the latest snapshot on the way) and an undo
+    back to it must show the reference's log up to there, and the fork, given the remaining
+    answers, the whole game's log. A ruleset that keeps something a later step reads in a local
+    variable of ``play`` instead of the state fails here, naming the checkpoint.
+
+    Returns:
+        The number of restarts compared (0 when the game holds no snapshot: no checkpoints).
+
+    Raises:
+        AssertionError: a restart differs, or does not reach its checkpoint (the message names
+            the seed, the checkpoint and the first differing log line).
+    """
+    if not game.checkpoints:
+        return 0
+    ruleset, choices, text = game.ruleset, list(game.choices), game.log_text()
+    name = f"{ruleset.name} (seed {game.seed})"
+    # The reference: a fresh game given every answer; it never replays, so never restarts.
+    full = Game.new(
+        ruleset, game.scenario_name or game.scenario_data, seed=game.seed, options=game.options,
+        dice=game._dice_template, plugin_manager=game.plugin_manager,
+    )
+    prefix = [len(full.log)]
+    for choice in choices:
+        full.answer(choice)
+        prefix.append(len(full.log))
+    assert full.log_text() == text, f"{name}: a full replay differs from the game itself"
+    reference = full.log_lines()
+    rng = random.Random(game.seed)
+    positions = sorted(rng.sample(range(len(choices) + 1), min(points, len(choices) + 1))) + [len(choices)]
+    compared = 0
+    for k in positions:
+        start = game._start_point(choices[:k])
+        if start is None:
+            continue
+        where = f"restarting at checkpoint {start[0].label!r} (answer {start[0].position})"
+        expected = "\n".join(reference[: prefix[k]]) + "\n"
+        try:
+            forked = game.replay(choices[:k])
+            undone = game.fork()
+            undone.undo(len(choices) - k)
+        except CheckpointError as exc:
+            raise AssertionError(f"{name}: {exc}") from None
+        for how, other in (("a fork", forked), ("an undo", undone)):
+            _same_log(name, f"{how} to answer {k}, {where},", other.log_text(), expected)
+        for choice in choices[k:]:
+            forked.answer(choice)
+        _same_log(name, f"a fork to answer {k}, {where}, played on to the end", forked.log_text(), text)
+        compared += 1
+    return compared
+
+
+def _same_log(name: str, what: str, got: str, expected: str) -> None:
+    if got == expected:
+        return
+    ours, theirs = got.splitlines(), expected.splitlines()
+    line = _first_difference(ours, theirs)
+    raise AssertionError(
+        f"{name}: {what} gives another log than a full replay from the start; first difference "
+        f"at log line {line}:\n  full replay:     {theirs[line] if line < len(theirs) else '(end)'}\n"
+        f"  from checkpoint: {ours[line] if line < len(ours) else '(end)'}\n"
+        "play(ctx) must go on from a checkpoint using the state alone: is something a later step "
+        "reads kept in a local variable (or a sequencer) rather than in the state?"
+    )
 
 
 # -- non-interference: what one side sees does not depend on another side's secrets -------------

@@ -233,7 +233,8 @@ class EnumeratingDice(Dice):
         classes: tuple[int, int, int],
     ) -> tuple[int, ...]:
         table = _pool_table(n, target, double_at)
-        return table.rows[self.world.draw(table.weights, purpose)][0]  # type: ignore[no-any-return]
+        row: tuple[int, ...] = table.rows[self.world.draw(table.weights, purpose)][0]  # type: ignore[assignment]
+        return row
 
 
 def _count_tens(faces: tuple[int, ...]) -> int:
@@ -363,7 +364,7 @@ def distribution(
     else:
         result = {value: fractions[weight] for value, weight in totals.items()}
     try:
-        return dict(sorted(result.items()))  # type: ignore[type-var]
+        return dict(sorted(result.items()))
     except TypeError:
         return result
 

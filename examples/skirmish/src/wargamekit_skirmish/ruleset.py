@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Generator, Mapping
 from functools import partial
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import attrs
 
 from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
+from wargamekit.geometry import HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
@@ -24,6 +26,23 @@ KIND_ACTIVATE, KIND_MOVE, KIND_FACE, KIND_FIRE, KIND_REACT = (
 )
 
 Context = RulesContext[SkirmishState, SkirmishScenario]
+
+#: id(live map) -> (a weak reference to it, its read-only copy), dropped when the live map goes.
+_PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+def _read_only(hexmap: HexMap) -> HexMap:
+    """One read-only copy of ``hexmap`` (its layers cannot be written), shared by every view of
+    the game: players may read the map, never change the game's through it."""
+    key = id(hexmap)
+    held = _PUBLIC_MAPS.get(key)
+    if held is not None and held[0]() is hexmap:
+        return held[1]
+    public = copy.deepcopy(hexmap)
+    for layer in (public.terrain, public.elevation, public.hexsides):
+        layer.setflags(write=False)
+    _PUBLIC_MAPS[key] = (weakref.ref(hexmap, lambda _ref: _PUBLIC_MAPS.pop(key, None)), public)
+    return public
 Procedure = Generator[Decision, Any, None]
 
 
@@ -54,16 +73,28 @@ class Skirmish(Ruleset):
         turns: PlayerTurns[str] = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
-        def game_turn(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
-            state.turn = turn.number
-            ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
-            for unit in state.alive():
-                unit.spent = False
+        # Checkpoints (restart points) open each game turn and each impulse. Everything later
+        # steps read is in the state there: the turn, the impulses taken and who took the last,
+        # the units, the answered reactions; ``outcome`` is still empty.
+        def game_turn(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
+            if state.impulse is None:  # a new turn, not a restart inside one
+                yield ctx.checkpoint(f"turn {turn.number}")
+                state.turn, state.impulse, state.last_side = turn.number, 0, None
+                ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+                for unit in state.alive():
+                    unit.spent = False
             # 3.2 Sides alternate activating one unit each until all have acted.
-            impulses: AlternatingImpulses[str] = AlternatingImpulses(turns.order(state.turn),
-                                           can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            order = turns.order(state.turn)
+            if state.last_side is not None:  # the other side goes next
+                after = order.index(state.last_side) + 1
+                order = order[after:] + order[:after]
+            impulses: AlternatingImpulses[str] = AlternatingImpulses(
+                order, can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            impulses.impulse = state.impulse
 
-            def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
+            def impulse(turn: Turn[str]) -> Generator[Any, Any, TurnResult]:
+                yield ctx.checkpoint(f"turn {state.turn} impulse {turn.number}")
+                state.impulse, state.last_side = turn.number, turn.actor
                 yield from self.activate(ctx, turn.actor)
                 end = victory.sudden_death(state)
                 if end is not None:
@@ -71,10 +102,14 @@ class Skirmish(Ruleset):
                 return TurnResult(end=end is not None)
 
             yield from play_turns(impulses, ctx.dice, impulse)
+            state.impulse = None
             return TurnResult(end=bool(outcome))
 
         # 3. Game turns of one phase, activations, taken by both sides (in the impulses' order).
-        yield from play_turns(PhaseCycle(["activations"], last_turn=state.turns), ctx.dice, game_turn)
+        cycle = PhaseCycle(["activations"], last_turn=state.turns)
+        # go on after the last turn ended, or inside the one under way
+        cycle.turn = state.turn if state.impulse is None else state.turn - 1
+        yield from play_turns(cycle, ctx.dice, game_turn)
         return outcome[0] if outcome else victory.at_turn_limit(state)
 
     def activate(self, ctx: Context, side: str) -> Procedure:
@@ -153,13 +188,16 @@ class Skirmish(Ruleset):
 
     # -- information -----------------------------------------------------------------------
     def view(self, state: SkirmishState, side: str | None) -> SkirmishState:
-        """7. Concealment: enemy units hidden in woods are left out of a side's view."""
-        seen = copy.deepcopy(state)
-        if side is not None:
-            seen.units = {n: u for n, u in seen.units.items() if fire.visible(seen, u, side)}
-            if seen.active is not None and seen.active not in seen.units:
-                seen.active = None  # which hidden unit is acting is hidden too
-        return seen
+        """7. Concealment: enemy units hidden in woods are left out of a side's view.
+
+        Cheap and detached: the units a side sees are copied (a unit's hex is a frozen value,
+        shared), and the map, which never changes after setup, is one read-only copy per game.
+        """
+        units = {n: attrs.evolve(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        # which hidden unit is acting is hidden too
+        active = state.active if state.active in units else None
+        return attrs.evolve(state, map=_read_only(state.map), units=units, active=active,
+                            destroyed=dict(state.destroyed))
 
     def check_invariants(self, state: SkirmishState) -> None:
         hexes = [u.hex for u in state.alive()]
