@@ -233,8 +233,8 @@ def check_ruleset(
     """Play ``games`` random games and check the conformance properties listed above.
 
     The replay, save/load and undo checks run on the first ``deep_checks`` games (they replay
-    the whole game, so they cost more). With ``non_interference=True``,
-    :func:`check_non_interference` (the default) runs on the first two seeds, with ``reveals``
+    the whole game, so they cost more). With ``non_interference=True``
+    (the default), :func:`check_non_interference` runs on the first two seeds, with ``reveals``
     (the event kinds by which the rules show a secret's consequence); every bundled ruleset
     passes it. A ruleset with hidden information should assert
     ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
