@@ -74,3 +74,23 @@ def test_profiles_odds_and_bot_see_the_add_on():
     assert (preview_attack(scene, "kyo", "akari", "withering", hooks=pm.hook).hit_chance
             > preview_attack(scene, "kyo", "akari", "withering").hit_chance)
     assert game.view("heroes").hooks is game.hooks is not None
+
+
+def test_odds_command_counts_an_addon(monkeypatch):
+    """``wargamekit odds mttt_rpg --addon NAME``: the named add-on's modifiers change the odds
+    (the installed add-on is stood in for by the test's Blessing)."""
+    from wargamekit_mttt_rpg import odds_cli
+
+    asked = []
+
+    def manager(addons):
+        asked.append(addons)
+        return plugin_manager(plugins=[Blessing("kyo", accuracy=5)])
+
+    monkeypatch.setattr(odds_cli, "plugin_manager", manager)
+    plain = odds_cli.odds_text(scene="duel", attacker="kyo", target="akari")
+    blessed = odds_cli.odds_text(scene="duel", attacker="kyo", target="akari", addons=("blessing",))
+    assert asked == [["blessing"]] and plain != blessed
+    hit = [float(line.split("hit ")[1].split("%")[0]) for text in (plain, blessed) for line in text.splitlines()
+           if "hit " in line]
+    assert hit[1] == hit[0] + 25.0  # +5 on a d20
