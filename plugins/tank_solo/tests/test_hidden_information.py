@@ -40,3 +40,26 @@ def test_the_opponents_view_does_not_depend_on_the_kinds_loaded():
     and picture are the same whichever kind A loads (only the marker is public)."""
     pairs = check_non_interference(RULESET, "default", seeds=[5], reveals={"marker", "loaded"})
     assert pairs > 0
+
+
+def test_replay_of_a_save_does_not_print_the_loadouts(tmp_path):
+    """``wargamekit replay SAVE`` printed both sides' secret loadout lines, so a player could
+    quit, replay and resume knowing the opponent's rounds. The public view (the default) shows
+    the markers only; ``--as A`` shows A's own loadout and still not B's."""
+    from click.testing import CliRunner
+
+    from wargamekit.cli import cli
+    from wargamekit.testing import play_random_game
+
+    game = play_random_game(RULESET, "default", seed=3, options={"surrender": False})
+    loads = {side: [e.text for e in game.log if e.kind == "load" and e.audience == (side,)] for side in ("A", "B")}
+    assert loads["A"] and loads["B"]
+    path = tmp_path / "game.json"
+    path.write_text(game.save().to_json(), encoding="utf-8")
+    public = CliRunner().invoke(cli, ["replay", str(path)])
+    assert public.exit_code == 0, public.output
+    assert "face-down special-round marker" in public.output
+    assert not any(text in public.output for side in ("A", "B") for text in loads[side])
+    as_a = CliRunner().invoke(cli, ["replay", str(path), "--as", "A"])
+    assert as_a.exit_code == 0, as_a.output
+    assert all(text in as_a.output for text in loads["A"]) and not any(text in as_a.output for text in loads["B"])
