@@ -9,21 +9,17 @@ from __future__ import annotations
 from attrs import Factory, frozen
 
 from wargamekit import ScenarioError
-from wargamekit.geometry import Hex, HexLabelError, OffsetLayout
+from wargamekit.geometry import Hex, HexLabelError, HexLabels, OffsetLayout
 
 #: The printed map: flat-top hexes, odd columns shoved down, labels start at 0101.
 LAYOUT = OffsetLayout.ODD_Q
 SIDES = ("blue", "red")
 
 
-def parse_hex(label: str) -> Hex:
-    """The hex printed as ``label`` (``"0304"``: column 3, row 4)."""
-    return Hex.from_label(label, LAYOUT, base=1)
-
-
-def hex_label(h: Hex) -> str:
-    """The printed label of ``h``."""
-    return h.to_label(LAYOUT, base=1)
+#: How the skirmish map prints its hexes (``"0304"``: column 3, row 4; the first hex is 0101).
+LABELS = HexLabels(LAYOUT, base=1)
+parse_hex = LABELS.parse
+hex_label = LABELS.label
 
 
 @frozen

@@ -11,6 +11,7 @@ from attrs import define, field
 
 from wargamekit import RulesContext
 from wargamekit.geometry import Hex
+from wargamekit.ruleset import other_side as core_other_side
 
 from .maps import Map, facing_name, hex_label, load_map
 from .scenario import SIDES, TankSoloScenario
@@ -21,7 +22,7 @@ __all__ = ["Context", "GameState", "Tank", "other_side"]
 
 def other_side(side: str) -> str:
     """The opponent of ``side``."""
-    return SIDES[1] if side == SIDES[0] else SIDES[0]
+    return core_other_side(SIDES, side)
 
 
 @define
