@@ -134,8 +134,8 @@ def test_save_naming_an_unknown_bundled_scenario_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["tank_solo", "--attack", "8", "--armour", "12", "--range", "999"], "--range"),
-        (["tank_solo", "--attack", "-100", "--armour", "12", "--range", "3"], "--attack"),
+        (["tank_solo", "--attack", "8", "--armour", "12", "--range", "999"], "range 999"),
+        (["tank_solo", "--attack", "-100", "--armour", "12", "--range", "3"], "attack -100"),
         (["tank_solo", "--attack", "8", "--armour", "12", "--range", "3", "--modifier", "1000"], "--modifier"),
         (["maneuver_locale", "--leading", "I3", "--defenders", "I2", "--terrain", "-50"], "--terrain"),
         (["skirmish", "--range", "-5"], "--range"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from wargamekit.errors import InvalidChoiceError
 
 from .attack import DECISIVE, WITHERING, AttackOdds, attack_odds
@@ -20,6 +22,7 @@ def preview_attack(
     mode: str = "passive",
     charge: int = 0,
     defense_charge: int = 0,
+    hooks: Any = None,
 ) -> AttackOdds:
     """The exact odds of ``attacker``'s attack of ``kind`` on ``target`` in the current scene,
     against the defense ``mode`` (``passive``, ``parry`` or ``dodge``) with the given charges.
@@ -49,8 +52,8 @@ def preview_attack(
             raise InvalidChoiceError(f"[Charge (充能)] {who} charge {value}: {unit.name} can charge 0 to {limit} order MP "
                                      "(her order pool)")
     return attack_odds(
-        attack_profile(scene, a, t, charge=charge),
-        defense_profile(scene, t, a, mode, ranged=weapon.ranged, charge=defense_charge),
+        attack_profile(scene, a, t, charge=charge, hooks=hooks),
+        defense_profile(scene, t, a, mode, ranged=weapon.ranged, charge=defense_charge, hooks=hooks),
         kind,
     )
 
