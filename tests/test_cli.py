@@ -714,3 +714,23 @@ def test_undo_with_nothing_to_take_back_says_so():
     result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--save", "/dev/null",
                  input="undo\nquit\n")
     assert "red has no answer to take back" in result.output
+
+
+def test_ctrl_c_while_a_bot_thinks_saves_the_answers_that_stand(tmp_path, monkeypatch):
+    """Ctrl-C during a bot's turn: the game is rebuilt from the answers given so far, saved,
+    and the resume command printed (exit 0)."""
+    calls = {"n": 0}
+
+    def interrupted(self, decision, view):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return decision.labels.index("roll") if isinstance(decision, Choose) else True
+
+    monkeypatch.setattr(AlwaysRoll, "choose", interrupted)
+    save = tmp_path / "k.json"
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--save", str(save), input="0\ny\n0\n")
+    assert result.exit_code == 0, result.output
+    assert "stopped before the end (Ctrl-C); saved to" in result.output
+    assert json.loads(save.read_text())["choices"] == [0, 0, True, 0]  # red rolled; blue was thinking
+    assert run("replay", str(save)).exit_code == 0
