@@ -26,9 +26,9 @@ from attrs import field, frozen
 from ..errors import HexLabelError
 
 __all__ = [
+    "HexLabels",
     "DIRECTIONS",
     "Hex",
-    "HexLabelError",
     "OffsetLayout",
     "hex_line",
     "hex_line_pair",
@@ -442,3 +442,41 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
 def hex_line_pair(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
     """Both tie-breaking versions of the line, ``(nudge=+1, nudge=-1)``; equal unless the line runs along hexsides."""
     return hex_line(a, b, nudge=1), hex_line(a, b, nudge=-1)
+
+
+@frozen
+class HexLabels:
+    """How a printed map labels its hexes: the offset layout, the number printed on the first
+    column and row, and the digits of each half (``"0304"``: column 03, row 04).
+
+    A ruleset keeps one as a constant (or reads it from its :class:`~wargamekit.geometry.HexMap`,
+    which has one) instead of passing ``layout`` and ``base`` at every call.
+
+    >>> printed = HexLabels(OffsetLayout.ODD_Q, base=1)
+    >>> printed.parse("0101"), printed.label(Hex(0, 0))
+    (Hex(0, 0), '0101')
+    >>> printed.parse("34")
+    Traceback (most recent call last):
+    ...
+    wargamekit.errors.HexLabelError: hex label '34' is not an even number (>= 4) of digits, like '0304'
+    """
+
+    layout: OffsetLayout = OffsetLayout.ODD_Q
+    base: int = 0
+    digits: int = 2
+
+    def label(self, h: Hex) -> str:
+        """The printed label of ``h``.
+
+        Raises:
+            HexLabelError: the hex has no label of :attr:`digits` digits.
+        """
+        return h.to_label(self.layout, base=self.base, digits=self.digits)
+
+    def parse(self, label: str) -> Hex:
+        """The hex printed as ``label``.
+
+        Raises:
+            HexLabelError: the label cannot be read.
+        """
+        return Hex.from_label(label, self.layout, base=self.base)

@@ -26,7 +26,7 @@ from attrs import Factory, define, field, frozen
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, _hex, hex_line
+from wargamekit.geometry.hex import DIRECTIONS, Hex, HexLabels, OffsetLayout, _hex, hex_line
 from wargamekit.geometry.hexbatch import (
     _PAD,
     BatchElevationHook,
@@ -44,7 +44,6 @@ __all__ = [
     "CLEAR",
     "HINDERING",
     "BLOCKING",
-    "OffMapError",
     "TerrainType",
     "HexsideFeature",
     "TerrainTable",
@@ -484,6 +483,8 @@ class HexMap:
         elevation: int16 ``(width, height)`` elevations (default all 0).
         hexsides: int8 ``(width, height, 6)`` hexside feature code per hex and direction; use
             :meth:`set_hexside` so both sides of an edge agree.
+        label_base: the number printed on the first column and row of the printed map (many
+            maps print ``0101`` for the first hex); :meth:`label` and :meth:`parse` use it.
 
     >>> table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "woods", 2, los=2)])
     >>> m = HexMap(5, 5, table)
@@ -501,6 +502,7 @@ class HexMap:
     terrain: np.ndarray = field(default=_zeros("terrain", np.int16), on_setattr=_forget)
     elevation: np.ndarray = field(default=_zeros("elevation", np.int16), on_setattr=_forget)
     hexsides: np.ndarray = field(default=_zeros("hexsides", np.int8), on_setattr=_forget)
+    label_base: int = field(default=0, kw_only=True)
     # Derived caches. They hold only values that are never written in place (read-only arrays,
     # bytes), so a deep copy of the map may share them; invalidate() replaces them.
     _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
@@ -559,6 +561,66 @@ class HexMap:
         if not (0 <= col < self.width and 0 <= row < self.height):
             raise OffMapError(f"offset ({col}, {row}) is outside the {self.width} x {self.height} map")
         return Hex.from_offset(col, row, self.layout)
+
+    @property
+    def labels(self) -> HexLabels:
+        """How this map's hexes are printed (its layout and :attr:`label_base`)."""
+        return HexLabels(self.layout, base=self.label_base)
+
+    def label(self, h: Hex) -> str:
+        """The printed label of ``h`` in this map's own numbering.
+
+        >>> m = HexMap(10, 8, TerrainTable([TerrainType(0, "clear")]), label_base=1)
+        >>> m.label(m.hex_at(0, 0)), m.parse("1008") == m.hex_at(9, 7)
+        ('0101', True)
+        >>> m.parse("1109")
+        Traceback (most recent call last):
+        ...
+        wargamekit.errors.OffMapError: hex 1109 is outside the 10 x 8 map
+
+        Raises:
+            OffMapError: ``h`` is not on the map.
+        """
+        self.offset(h)
+        return self.labels.label(h)
+
+    def parse(self, label: str) -> Hex:
+        """The map hex printed as ``label`` in this map's own numbering.
+
+        Raises:
+            HexLabelError: the label cannot be read.
+            OffMapError: the label names a hex off the map.
+        """
+        h = self.labels.parse(label)
+        if h not in self:
+            raise OffMapError(f"hex {label} is outside the {self.width} x {self.height} map")
+        return h
+
+    def enterable(self, unit_type: str) -> np.ndarray:
+        """A boolean ``(width, height)`` mask: which hexes a unit of ``unit_type`` may stand in
+        (their terrain's entry cost for it is finite). Hexside features do not matter here.
+
+        >>> table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "lake", math.inf, {"boat": 1})])
+        >>> m = HexMap(3, 1, table)
+        >>> m.set_terrain(m.hex_at(1, 0), 1)
+        >>> m.enterable("foot").ravel().tolist(), m.can_enter(m.hex_at(1, 0), "boat")
+        ([True, False, True], True)
+        """
+        costs = self.table.enter_costs(unit_type)
+        codes = np.clip(self.terrain, 0, len(costs) - 1)
+        known = (self.terrain >= 0) & (self.terrain < len(costs))
+        return known & np.isfinite(costs[codes])
+
+    def can_enter(self, h: Hex, unit_type: str) -> bool:
+        """Whether a unit of ``unit_type`` may stand in map hex ``h`` (see :meth:`enterable`).
+
+        Raises:
+            OffMapError: ``h`` is not on the map.
+        """
+        c, r = self.offset(h)
+        costs = self.table.enter_costs(unit_type)
+        code = int(self.terrain[c, r])
+        return 0 <= code < len(costs) and bool(np.isfinite(costs[code]))
 
     def _index(self, h: Hex) -> int:
         c, r = self.offset(h)

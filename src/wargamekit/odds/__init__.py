@@ -93,10 +93,10 @@ import numpy as np
 from attrs import define, field, frozen
 
 from ..dice import D6, Dice, Die, PoolRoll, _pool_classes, _pool_face_classes
+from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
+from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
     PROJECTION_AFTER_S,
-    BranchLimitError,
-    ImpureProcedureError,
     RandomValue,
     World,
     _apply,
@@ -106,11 +106,9 @@ from ._engine import (
 )
 
 __all__ = [
-    "BranchLimitError",
     "DiceSum",
     "compare",
     "EnumeratingDice",
-    "ImpureProcedureError",
     "RandomValue",
     "SumDistribution",
     "distribution",

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import BranchLimitError, ImpureProcedureError
 
-__all__ = ["BranchLimitError", "RandomValue", "World"]
+__all__ = ["RandomValue", "World"]
 
 
 class _Node:
