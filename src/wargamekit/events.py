@@ -44,10 +44,44 @@ def json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} {value!r} is not JSON data")
 
 
+class _NotPlain(Exception):
+    """Raised by :func:`_plain_copy` for anything a JSON round trip might change or refuse."""
+
+
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
+#: ``json.dumps`` refuses integers with more digits than Python converts to text by default.
+_INT_LIMIT = 10**4000
+
+
+def _plain_copy(value: Any) -> Any:
+    # Hot: every event (every roll, every choice) is copied here. For exact JSON types this is
+    # what a JSON round trip gives — a detached copy, tuples as lists, object keys in sorted
+    # order — without the text; anything else raises _NotPlain and takes the round trip.
+    kind = type(value)
+    if kind in _PLAIN_SCALARS:
+        if kind is int and not -_INT_LIMIT < value < _INT_LIMIT:
+            raise _NotPlain
+        return value
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                raise _NotPlain
+        return {key: _plain_copy(value[key]) for key in sorted(value)}
+    if kind is list or kind is tuple:
+        return [_plain_copy(item) for item in value]
+    raise _NotPlain
+
+
 def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:
-    # Round-trip through JSON now, so non-serialisable data fails where it is logged, not later
-    # in a save, and so the stored data is exactly what a replay will compare.
-    return json.loads(json.dumps(dict(data or {}), sort_keys=True, ensure_ascii=False, default=json_default))
+    # Copy now, as a JSON round trip would, so non-serialisable data fails where it is logged,
+    # not later in a save, and so the stored data is exactly what a replay will compare.
+    data = dict(data or {})
+    try:
+        copied: dict[str, Any] = _plain_copy(data)
+        return copied
+    except (_NotPlain, RecursionError):
+        pass
+    return json.loads(json.dumps(data, sort_keys=True, ensure_ascii=False, default=json_default))
 
 
 @frozen

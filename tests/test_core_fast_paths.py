@@ -1,0 +1,127 @@
+"""The core's fast paths for decision data and event data give exactly what the general paths
+give (issue 9: the per-answer overhead is cut without changing a log byte)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from wargamekit.decisions import Data, Option, _freeze, freeze_data
+from wargamekit.events import Event, json_default
+
+
+def _round_trip(data: dict) -> dict:
+    """What an event's data was before the fast path: a JSON round trip."""
+    return json.loads(json.dumps(data, sort_keys=True, ensure_ascii=False, default=json_default))
+
+
+def _same(a, b) -> bool:
+    """Equal, of the same types all the way down, with dict keys in the same order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b
+
+
+EVENT_DATA = [
+    {},
+    {"purpose": "fire", "dice": "2d6", "faces": [3, 4], "value": 7},
+    {"z": 1, "a": {"y": [1, (2, 3)], "b": None}, "m": True, "f": -0.0, "g": 2.5, "s": "ü\u2028"},
+    {"inf": math.inf, "nan": math.nan, "deep": [[{"k": [{}]}]]},
+    {"np": np.int64(3), "arr": np.arange(3), "f32": np.float32(0.5)},  # the general path's numpy
+    {"big": 10**5},
+]
+
+
+@pytest.mark.parametrize("data", EVENT_DATA)
+def test_event_data_is_the_json_round_trip(data):
+    """An event's data is exactly the JSON round trip of what was logged: types, values and
+    key order (tuples become lists, keys sorted), and a detached copy."""
+    event = Event("k", "text", data)
+    assert _same(event.data, _round_trip(data))
+    assert event.to_json() == json.dumps(
+        {"audience": None, "data": _round_trip(data), "kind": "k", "text": "text"},
+        sort_keys=True, ensure_ascii=False,
+    )
+
+
+def test_event_data_is_detached_from_the_caller():
+    faces = [1, 2]
+    nested = {"faces": faces}
+    event = Event("roll", "r", {"nested": nested})
+    faces.append(3)
+    nested["more"] = 1
+    assert event.data == {"nested": {"faces": [1, 2]}}
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"x": object()}, TypeError),  # not JSON
+        ({"x": {1: "a", "b": 2}}, TypeError),  # keys of mixed types cannot be sorted
+        ({"x": {(1, 2): "a"}}, TypeError),  # a tuple key is not JSON
+        ({"x": {1, 2}}, TypeError),  # a set is not JSON
+    ],
+)
+def test_event_data_that_is_not_json_is_refused_as_before(data, error):
+    with pytest.raises(error):
+        _round_trip(data)
+    with pytest.raises(error):
+        Event("k", "t", data)
+
+
+def test_event_data_with_non_string_keys_is_converted_as_json_does():
+    """JSON turns int, bool and None keys into strings; the fast path leaves that to it."""
+    data = {"x": {1: "a", 2: "b"}, "t": {True: 1}}
+    assert _same(Event("k", "t", data).data, _round_trip(data))
+
+
+def test_event_data_with_a_cycle_is_refused_as_before():
+    cyclic: list = []
+    cyclic.append(cyclic)
+    with pytest.raises(ValueError, match="Circular reference"):
+        Event("k", "t", {"loop": cyclic})
+
+
+def test_event_data_with_an_integer_too_long_for_text_is_refused_as_before():
+    with pytest.raises(ValueError):
+        Event("k", "t", {"n": 10**5000})
+
+
+DECISION_DATA = [
+    {"unit": "A1", "action": "move", "hex": "0304"},
+    {"unit": "A1", "to": [3, 4], "path": ((1, 2), [3, 4]), "n": None, "f": 1.5, "ok": False},
+    {"respond": freeze_data({"name": "dodge"}), "nested": {"a": {"b": [{"c": 1}]}}},
+    {"np": np.int64(2), "arr_item": np.float64(0.25)},
+    {"raw": Data({"inner": [1, 2]})},  # a Data built by hand is frozen again, inside out
+]
+
+
+@pytest.mark.parametrize("data", DECISION_DATA)
+def test_freeze_data_fast_path_equals_the_general_one(data):
+    frozen = freeze_data(data)
+    assert _same(frozen, _freeze(data, "data"))
+    assert type(frozen) is Data
+    assert hash(frozen) == hash(_freeze(data, "data"))
+    assert _same(Option(0, "x", data=data).data, frozen)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"a": {"b": [1, object()]}}, r"data\.a\.b\[1\]: <object object at .*> is not JSON data"),
+        ({"a": {1: 2}}, r"data\.a: key 1 is not a string"),
+        ({"a": {1, 2}}, r"data\.a: \{1, 2\} is not JSON data"),
+    ],
+)
+def test_freeze_data_still_names_where_bad_data_is(data, message):
+    with pytest.raises(TypeError, match=message):
+        freeze_data(data)
