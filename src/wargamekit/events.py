@@ -51,24 +51,34 @@ class _NotPlain(Exception):
 _PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
 #: ``json.dumps`` refuses integers with more digits than Python converts to text by default.
 _INT_LIMIT = 10**4000
+_INLINE = frozenset({str, float, bool, type(None)})
 
 
 def _plain_copy(value: Any) -> Any:
     # Hot: every event (every roll, every choice) is copied here. For exact JSON types this is
     # what a JSON round trip gives — a detached copy, tuples as lists, object keys in sorted
     # order — without the text; anything else raises _NotPlain and takes the round trip.
+    # Scalars are taken inline (no call per item).
     kind = type(value)
-    if kind in _PLAIN_SCALARS:
-        if kind is int and not -_INT_LIMIT < value < _INT_LIMIT:
-            raise _NotPlain
-        return value
     if kind is dict:
         for key in value:
             if type(key) is not str:
                 raise _NotPlain
-        return {key: _plain_copy(value[key]) for key in sorted(value)}
+        copied = {}
+        for key in sorted(value):
+            item = value[key]
+            of = type(item)
+            copied[key] = item if of in _INLINE or (of is int and -_INT_LIMIT < item < _INT_LIMIT) else _plain_copy(item)
+        return copied
     if kind is list or kind is tuple:
-        return [_plain_copy(item) for item in value]
+        return [
+            item if (of := type(item)) in _INLINE or (of is int and -_INT_LIMIT < item < _INT_LIMIT) else _plain_copy(item)
+            for item in value
+        ]
+    if kind in _PLAIN_SCALARS:
+        if kind is int and not -_INT_LIMIT < value < _INT_LIMIT:
+            raise _NotPlain
+        return value
     raise _NotPlain
 
 
