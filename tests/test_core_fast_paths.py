@@ -211,3 +211,20 @@ def test_fast_pickle_loads_back_what_plain_pickle_does():
 def test_fast_pickle_refuses_what_pickle_refuses():
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         dumps(_One(lambda: 1))
+
+
+def test_choose_of_builds_the_options_option_would():
+    """``Choose.of`` builds its options through the slots (a hot path); they are exactly the
+    options ``Option(value, label, data=...)`` gives."""
+    from wargamekit import Choose
+
+    given = Option("kept", "Kept", public="K", data={"k": 1})
+    d = Choose.of("red", "Which?", ["a", ("b", 2), given], label=str,
+                  data=lambda v: None if v == "a" else {"v": list(v)})
+    expected = (Option("a", "a"), Option(("b", 2), "('b', 2)", data={"v": ["b", 2]}), given)
+    assert d.options == expected
+    assert [repr(o) for o in d.options] == [repr(o) for o in expected]
+    assert d.options[2] is given
+    assert all(type(o.data) is Data for o in d.options)
+    with pytest.raises(TypeError, match=r"data\.v: <object object at .*> is not JSON data"):
+        Choose.of("red", "Which?", [object()], data=lambda v: {"v": v})
