@@ -228,3 +228,16 @@ def test_choose_of_builds_the_options_option_would():
     assert all(type(o.data) is Data for o in d.options)
     with pytest.raises(TypeError, match=r"data\.v: <object object at .*> is not JSON data"):
         Choose.of("red", "Which?", [object()], data=lambda v: {"v": v})
+
+
+def test_the_logs_events_are_the_events_event_would_build():
+    """``RulesContext.event`` builds events through the slots (a hot path); they are exactly
+    ``Event(kind, text, data, audience)``, errors included."""
+    from wargamekit.events import new_event
+
+    for audience in (None, "red", ("red", "blue"), ["blue"]):
+        made = new_event("roll", "r: d6 [3] = 3", {"faces": (3,), "value": 3}, audience)
+        built = Event("roll", "r: d6 [3] = 3", {"faces": (3,), "value": 3}, audience)
+        assert made == built and repr(made) == repr(built) and made.to_json() == built.to_json()
+    with pytest.raises(TypeError, match="is not JSON data"):
+        new_event("k", "t", {"x": object()}, None)
