@@ -35,8 +35,8 @@ def _attrs_pickled(cls: type) -> bool:
         and getattr(getstate, "__name__", "") == "slots_getstate"
         and getattr(setstate, "__name__", "") == "slots_setstate"
         and getattr(getstate, "__module__", "") == getattr(setstate, "__module__", "") == "attr._make"
-        and cls.__reduce_ex__ is object.__reduce_ex__  # type: ignore[comparison-overlap]
-        and cls.__reduce__ is object.__reduce__  # type: ignore[comparison-overlap]
+        and cls.__reduce_ex__ is object.__reduce_ex__
+        and cls.__reduce__ is object.__reduce__
         and not hasattr(cls, "__getnewargs_ex__")
         and not hasattr(cls, "__getnewargs__")
         and cls not in copyreg.dispatch_table
