@@ -64,10 +64,10 @@ class ManeuverLocale(Ruleset):
         # set-up event and the player turns already played.
         if state.player_turn == 0:
             ctx.event("setup", f"{ctx.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
-        turns = PlayerTurns(state.sides, last_turn=state.turn_limit)
+        turns: PlayerTurns[str] = PlayerTurns(state.sides, last_turn=state.turn_limit)
         turns.turn = state.player_turn // len(state.sides)  # go on in the game turn under way
 
-        def take(turn: Turn[str]) -> Generator[Decision, Any, None]:
+        def take(turn: Turn[str]) -> Generator[Any, Any, None]:  # decisions and checkpoints
             ordinal = (turn.number - 1) * len(state.sides) + turns.order(turn.number).index(turn.actor) + 1
             if ordinal <= state.player_turn:
                 return  # played before the checkpoint this restart began at
