@@ -336,7 +336,13 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
     yield from play_turns(cycle, ctx.dice, take_phase)
     if ended:
         return ended[0]
-    return Outcome(None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene))
+    return Outcome(
+        None,
+        f"the round limit ({scene.round_limit}) is reached and both sides still have someone fighting: "
+        "the fight breaks off undecided (a side wins only when nobody of the other is left fighting; "
+        "the scores are the HP left, a report only)",
+        scores(scene),
+    )
 
 
 def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, None]:
