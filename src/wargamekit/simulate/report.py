@@ -193,7 +193,8 @@ def print_report(console: Console, summary: Summary, comparison: Sequence[Compar
 
 def _svg(figure: Any) -> str:
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    # No date or tool stamp: the same results give the same page.
+    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
     return text[text.index("<svg") :]
 
@@ -209,15 +210,18 @@ def _figures(tables: Sequence[pa.Table], summaries: Sequence[Summary], labels: S
     import matplotlib.pyplot as plt
 
     plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable
+    plt.rcParams["svg.hashsalt"] = "wargamekit"  # stable element ids
     figures = []
     # Win rates with their intervals, configurations side by side.
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    outcomes = [r.label for r in summaries[0].sides]
+    # Sides, draws, then player kinds (with alternating seats, the players' own win rates).
+    outcomes = [r.label for r in (*summaries[0].sides, *summaries[0].players)]
     width = 0.8 / len(summaries)
     for k, (summary, label) in enumerate(zip(summaries, labels, strict=True)):
         xs = [i + (k - (len(summaries) - 1) / 2) * width for i in range(len(outcomes))]
-        rates = [r.rate for r in summary.sides]
-        errors = [[r.rate - r.low for r in summary.sides], [r.high - r.rate for r in summary.sides]]
+        shown = (*summary.sides, *summary.players)
+        rates = [r.rate for r in shown]
+        errors = [[r.rate - r.low for r in shown], [r.high - r.rate for r in shown]]
         ax.bar(xs, rates, width, yerr=errors, capsize=4, label=label)
     ax.set_xticks(range(len(outcomes)), outcomes)
     ax.set_ylim(0, 1)
