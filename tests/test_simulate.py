@@ -261,8 +261,11 @@ def test_dask_backend_on_a_local_cluster(reference):
     assert table.equals(reference)
 
 
-def test_ray_backend_on_a_local_cluster(reference):
+def test_ray_backend_on_a_local_cluster(reference, monkeypatch):
     ray = pytest.importorskip("ray")
+    # Under `uv run`, Ray would start every worker through `uv run` with this repository as its
+    # working directory (slow); the workers share this environment anyway.
+    monkeypatch.setenv("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         table = run_study(STUDY, backend="ray")

@@ -709,7 +709,7 @@ def simulate(
     quiet: bool,
 ) -> None:
     """Play a balance study of RULESET (many seeded bot games) and report the win rates."""
-    from .simulate import Study, compare, html_report, print_report, run_study, summarize
+    from .simulate import Study, compare, html_report, print_report, summarize
 
     console = _console()
     ruleset = _ruleset(ruleset_name)
@@ -748,7 +748,14 @@ def _beside(path: Path | None, tag: str) -> Path | None:
 
 
 def _run_with_progress(console: Console, study: Any, label: str, *, quiet: bool, **run: Any) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from .simulate import run_study
 

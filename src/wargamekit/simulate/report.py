@@ -69,6 +69,8 @@ class Summary:
         sides: win rate of each side (and of draws, last).
         players: win rate of each player kind (when the seats alternate, the fair comparison).
         mean_scores: mean score per side.
+        player_scores: mean score per player kind (of the side it played), when the study
+            has more than one kind.
         mean_decisions: mean answers per game.
         mean_turns: mean turns per game (``None`` if the ruleset records no turn).
         reasons: how games ended, most common first, as ``(reason, count)``.
@@ -79,6 +81,7 @@ class Summary:
     sides: tuple[Rate, ...]
     players: tuple[Rate, ...]
     mean_scores: tuple[tuple[str, float], ...]
+    player_scores: tuple[tuple[str, float], ...]
     mean_decisions: float
     mean_turns: float | None
     reasons: tuple[tuple[str, int], ...]
@@ -109,6 +112,11 @@ def summarize(table: pa.Table) -> Summary:
     side_rates.append(wilson("draw", winners[None], n))
     player_rates = [wilson(f"{kind} wins", by_player[kind], n) for kind in kinds] if len(kinds) > 1 else []
     scores = tuple((s, _mean(table.column(f"score_{s}").to_pylist())) for s in sides)
+    earned: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for s in sides:
+        for kind, score in zip(table.column(f"player_{s}").to_pylist(), table.column(f"score_{s}").to_pylist(), strict=True):
+            earned[kind].append(score)
+    player_scores = tuple((kind, _mean(earned[kind])) for kind in kinds) if len(kinds) > 1 else ()
     turns = [t for t in table.column("turns").to_pylist() if t is not None] if n else []
     reasons = Counter(table.column("reason").to_pylist()) if n else Counter()
     return Summary(
@@ -117,6 +125,7 @@ def summarize(table: pa.Table) -> Summary:
         sides=tuple(side_rates),
         players=tuple(player_rates),
         mean_scores=scores,
+        player_scores=player_scores,
         mean_decisions=_mean(table.column("decisions").to_pylist()) if n else 0.0,
         mean_turns=_mean(turns) if turns else None,
         reasons=tuple((str(r), c) for r, c in reasons.most_common()),
@@ -174,11 +183,12 @@ def print_report(console: Console, summary: Summary, comparison: Sequence[Compar
     """Print ``summary`` (and a comparison) as rich tables."""
     from rich.table import Table
 
-    table = Table("outcome", "games", "rate", "95% CI", title=f"{summary.title} — {summary.games} games")
+    console.print(f"{summary.title} — {summary.games} games", markup=False, soft_wrap=True)
+    table = Table("outcome", "games", "rate", "95% CI")
     for rate in (*summary.sides, *summary.players):
         table.add_row(rate.label, str(rate.count), f"{rate.rate:.1%}", f"{rate.low:.1%} – {rate.high:.1%}")
     console.print(table)
-    scores = ", ".join(f"{side} {score:.2f}" for side, score in summary.mean_scores)
+    scores = ", ".join(f"{who} {score:.2f}" for who, score in (*summary.mean_scores, *summary.player_scores))
     turns = f", turns {summary.mean_turns:.1f}" if summary.mean_turns is not None else ""
     console.print(f"per game: scores {scores}; decisions {summary.mean_decisions:.1f}{turns}", markup=False)
     if comparison:
@@ -261,7 +271,7 @@ def _rates_table(summary: Summary) -> str:
         f"<tr><td>{html.escape(r.label)}</td><td>{r.count}</td><td>{r.rate:.1%}</td><td>{r.low:.1%} – {r.high:.1%}</td></tr>"
         for r in (*summary.sides, *summary.players)
     )
-    scores = ", ".join(f"{html.escape(s)} {v:.2f}" for s, v in summary.mean_scores)
+    scores = ", ".join(f"{html.escape(s)} {v:.2f}" for s, v in (*summary.mean_scores, *summary.player_scores))
     turns = f"; turns {summary.mean_turns:.1f}" if summary.mean_turns is not None else ""
     reasons = "".join(f"<li>{c} × {html.escape(r)}</li>" for r, c in summary.reasons[:8])
     return (

@@ -117,7 +117,8 @@ def _local(study: Study, chunks: list[list[int]], workers: int, saves: str | Non
 
 def _dask(study: Study, chunks: list[list[int]], address: str | None, saves: str | None) -> Iterator[list[dict[str, Any]]]:
     try:
-        from distributed import Client, as_completed as dask_completed
+        from distributed import Client
+        from distributed import as_completed as dask_completed
     except ImportError:  # pragma: no cover - depends on the install
         raise StudyError("backend dask: install the extra: pip install 'wargamekit[dask]'") from None
     if address is None:

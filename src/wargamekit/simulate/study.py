@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,10 @@ __all__ = ["Study", "StudyError", "game_seed", "make_player", "play_game", "play
 class StudyError(WargamekitError, ValueError):
     """A study that cannot run as configured (unknown player kind, wrong number of players,
     a results directory that belongs to another study)."""
+
+
+def _kinds(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
 
 
 def _frozen_options(value: Mapping[str, Any] | Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
@@ -48,7 +52,7 @@ class Study:
     """
 
     ruleset: str
-    players: tuple[str, ...] = field(converter=tuple)
+    players: tuple[str, ...] = field(converter=_kinds)
     games: int
     scenario: str = "default"
     seed: int = 0
