@@ -15,6 +15,8 @@ Commands:
 
 Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
 that human's view (``--svg-view all`` asks for the all-seeing picture).
+* ``wargamekit view SAVE`` — write a self-contained HTML page to step through a save in a
+  browser (``--as SIDE``; by default the public view).
 * ``wargamekit validate SCENARIO`` — check a scenario file.
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
 
@@ -716,6 +718,34 @@ def replay(save_file: Path, as_side: str, svg: Path | None, quiet: bool) -> None
             _print_event(console, event)
     _write_outputs(game, None, svg, side)
     console.print(_result_line(game), markup=False, soft_wrap=True)
+
+
+@cli.command()
+@click.argument("save_file", metavar="SAVE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--as",
+    "as_side",
+    default=PUBLIC,
+    show_default=True,
+    metavar="SIDE|public|all",
+    help="Whose view to show: a side, what every side sees, or everything (every side's secrets).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The HTML file to write (default: SAVE with the suffix .html).",
+)
+def view(save_file: Path, as_side: str, out: Path | None) -> None:
+    """Write a self-contained HTML viewer of a save: step through the map and the log."""
+    from .viewer import write_viewer
+
+    game = _load(save_file)
+    if as_side not in (PUBLIC, ALL, *game.ruleset.sides):
+        raise CliError(f"--as {as_side!r}: give a side ({', '.join(game.ruleset.sides)}), {PUBLIC!r} or {ALL!r}")
+    target = out if out is not None else save_file.with_suffix(".html")
+    _write(target, write_viewer(game, as_side), "viewer")
+    click.echo(f"wrote {target} ({as_side} view of {len(game.choices)} choices)")
 
 
 @cli.command()
