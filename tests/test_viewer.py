@@ -172,27 +172,28 @@ def test_browser_steps_through_a_save(browser, skirmish_save: Path, tmp_path: Pa
     steps, events = data["steps"], data["events"]
     browser.get(page.as_uri())
 
-    def shown() -> tuple[str, str, list[str], str]:
-        latest = browser.find_elements(By.CSS_SELECTOR, "#log li.latest")
-        return (browser.find_element(By.ID, "step-shown").text,
-                browser.find_element(By.ID, "turn-shown").text,
-                [li.text for li in latest],
-                browser.find_element(By.ID, "picture").get_attribute("innerHTML"))
+    # one round trip per look: what the page shows now
+    look = """
+        const lis = [...document.querySelectorAll('#log li')];
+        return {step: document.getElementById('step-shown').textContent,
+                turn: document.getElementById('turn-shown').textContent,
+                latest: lis.filter(li => li.classList.contains('latest')).map(li => li.textContent),
+                current: lis.filter(li => li.classList.contains('current')).map(li => li.textContent),
+                shown: lis.filter(li => li.offsetParent !== null).length,
+                svgs: document.querySelectorAll('#picture > svg').length,
+                picture: document.getElementById('picture').innerHTML};
+    """
 
     def expect(n: int) -> str:
-        step_text, turn, latest, svg = shown()
+        now = browser.execute_script(look)
         s = steps[n]
-        assert step_text == (f"start (step 0 of {len(steps) - 1})" if n == 0 else f"step {n} of {len(steps) - 1}")
-        assert turn == s["turn"]
-        assert latest == [events[s["to"] - 1]["text"]]
-        current = browser.find_elements(By.CSS_SELECTOR, "#log li.current")
-        assert [li.text for li in current] == [e["text"] for e in events[s["from"]:s["to"]]]
-        # no line from the future is shown
-        visible = [li for li in browser.find_elements(By.CSS_SELECTOR, "#log li") if li.is_displayed()]
-        assert len(visible) == s["to"]
-        assert svg.startswith("<svg")
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#picture > svg")) == 1
-        return svg
+        assert now["step"] == (f"start (step 0 of {len(steps) - 1})" if n == 0 else f"step {n} of {len(steps) - 1}")
+        assert now["turn"] == s["turn"]
+        assert now["latest"] == [events[s["to"] - 1]["text"]]  # the newest line is highlighted
+        assert now["current"] == [e["text"] for e in events[s["from"]:s["to"]]]
+        assert now["shown"] == s["to"]  # no line from the future is shown
+        assert now["svgs"] == 1 and now["picture"].startswith("<svg")
+        return now["picture"]
 
     assert browser.find_element(By.ID, "whose").text.startswith("everything")
     first = expect(0)

@@ -12,11 +12,11 @@ Commands:
 * ``wargamekit resume SAVE`` — carry on a game saved before its end (with the save's add-ons).
 * ``wargamekit replay SAVE`` — replay a save and print one side's view of its log
   (``--as SIDE``; by default the public view) and its result.
+* ``wargamekit view SAVE`` — write a self-contained HTML page to step through a save in a
+  browser (``--as SIDE``; by default the public view).
 
 Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
 that human's view (``--svg-view all`` asks for the all-seeing picture).
-* ``wargamekit view SAVE`` — write a self-contained HTML page to step through a save in a
-  browser (``--as SIDE``; by default the public view).
 * ``wargamekit validate SCENARIO`` — check a scenario file.
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
 

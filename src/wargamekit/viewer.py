@@ -175,10 +175,10 @@ main { flex: 1; display: flex; min-height: 0; }
 <body>
 <header><h1 id="title"></h1>Showing <span id="whose"></span> · <span id="result"></span></header>
 <nav>
-<button id="first" title="Home">⏮ first</button>
+<button id="first" title="Home">&#124;◀ first</button>
 <button id="prev" title="Left arrow">◀ back</button>
 <button id="next" title="Right arrow">forward ▶</button>
-<button id="last" title="End">last ⏭</button>
+<button id="last" title="End">last ▶&#124;</button>
 <span id="step-shown"></span>
 <span id="turn-shown"></span>
 <label>jump to <select id="turn"></select></label>
