@@ -224,3 +224,15 @@ def test_browser_steps_through_a_save(browser, skirmish_save: Path, tmp_path: Pa
     assert browser.find_element(By.ID, "turn-shown").text == "Turn 2 begins"
     body.send_keys(Keys.ARROW_RIGHT)
     expect(turn2["step"] + 1)
+
+
+def test_public_picture_hides_face_down_pieces() -> None:
+    """maneuver_locale: pieces start face down (each side sees only its own arms); the public
+    picture shows neither side's, so it differs from both sides' pictures."""
+    game = _played("maneuver_locale", 2, until=lambda g: len(g.choices) >= 4)
+    data = _data(write_viewer(game.save()))
+    public = data["pictures"][data["steps"][-1]["pic"]]["body"]
+    assert public in game.ruleset.render_svg(game.state, side="(public observer)")
+    assert 'data-face="up"' not in public  # no piece has been revealed yet
+    for side in game.ruleset.sides:
+        assert 'data-face="up"' in game.ruleset.render_svg(game.state, side=side)  # its own
