@@ -12,6 +12,8 @@ Commands:
 * ``wargamekit resume SAVE`` — carry on a game saved before its end (with the save's add-ons).
 * ``wargamekit replay SAVE`` — replay a save and print one side's view of its log
   (``--as SIDE``; by default the public view) and its result.
+* ``wargamekit view SAVE`` — write a self-contained HTML page to step through a save in a
+  browser (``--as SIDE``; by default the public view).
 
 Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
 that human's view (``--svg-view all`` asks for the all-seeing picture).
@@ -718,6 +720,34 @@ def replay(save_file: Path, as_side: str, svg: Path | None, quiet: bool) -> None
             _print_event(console, event)
     _write_outputs(game, None, svg, side)
     console.print(_result_line(game), markup=False, soft_wrap=True)
+
+
+@cli.command()
+@click.argument("save_file", metavar="SAVE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--as",
+    "as_side",
+    default=PUBLIC,
+    show_default=True,
+    metavar="SIDE|public|all",
+    help="Whose view to show: a side, what every side sees, or everything (every side's secrets).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The HTML file to write (default: SAVE with the suffix .html).",
+)
+def view(save_file: Path, as_side: str, out: Path | None) -> None:
+    """Write a self-contained HTML viewer of a save: step through the map and the log."""
+    from .viewer import write_viewer
+
+    game = _load(save_file)
+    if as_side not in (PUBLIC, ALL, *game.ruleset.sides):
+        raise CliError(f"--as {as_side!r}: give a side ({', '.join(game.ruleset.sides)}), {PUBLIC!r} or {ALL!r}")
+    target = out if out is not None else save_file.with_suffix(".html")
+    _write(target, write_viewer(game, as_side), "viewer")
+    click.echo(f"wrote {target} ({as_side} view of {len(game.choices)} choices)")
 
 
 @cli.command()
