@@ -14,13 +14,13 @@ Commands:
   (``--as SIDE``; by default the public view) and its result.
 * ``wargamekit view SAVE`` — write a self-contained HTML page to step through a save in a
   browser (``--as SIDE``; by default the public view).
-
-Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
-that human's view (``--svg-view all`` asks for the all-seeing picture).
 * ``wargamekit validate SCENARIO`` — check a scenario file.
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
 * ``wargamekit simulate RULESET`` — a balance study: many seeded bot games on every core (or a
   Dask or Ray cluster), results as Parquet, a report of win rates (see :mod:`wargamekit.simulate`).
+
+Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
+that human's view (``--svg-view all`` asks for the all-seeing picture).
 
 Bad input (an unknown ruleset, a bad scenario or save, an unknown option, an illegal answer)
 prints one line starting with ``error:`` to standard error and exits with status 2.
