@@ -66,9 +66,10 @@ def can_seize(state: GameState, leader: Leader) -> bool:
 
 def give_skip(ctx: Context, seizer: Leader) -> None:
     """§5.4.4: on every seize attempt, every inactive leader of both sides with initiative ≤ the
-    seizer's gets skip status (Q16 reading: the seizer too)."""
+    seizer's gets skip status (Q16 reading: the seizer too, being inactive when he tries; a leader
+    already in his activation is not "inactive", §2.4)."""
     for ld in ctx.state.live_leaders():
-        if not ld.finished and not ld.junior and ld.initiative <= seizer.initiative:
+        if not ld.finished and not ld.junior and ld.phases == 0 and ld.initiative <= seizer.initiative:
             ld.skip = True
 
 
@@ -205,7 +206,8 @@ class LeaderAction:
             finish(ctx, self.seq, leader, "failed order check, §5.1.3.e–f")
             return TurnResult(passed=True)
         sync(state, self.seq)
-        if (not leader.alive or leader.skip or leader.phases >= MAX_PHASES or in_melee(state, leader)
+        # §5.1.3.d / Q15 reading: a leader who stood by makes no momentum attempt.
+        if (phase.mode == "stand by" or not leader.alive or leader.skip or leader.phases >= MAX_PHASES or in_melee(state, leader)
                 or leader.side in state.chaos):
             return TurnResult(passed=True)
         chances = odds_calc.momentum_odds(leader.initiative)

@@ -41,6 +41,8 @@ class Phase:
     acted: bool = False
     #: §4.3.1.c / §4.3.2.b / §5.1.3.e–f: the leader was finished by a failed check.
     failed: bool = False
+    #: §5.2.1 what the leader chose: individual, group, banner or stand by.
+    mode: str = ""
 
 
 def pct(p: float | Fraction) -> str:
@@ -77,6 +79,7 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
         kind=kinds.COMMAND, context={"leader": leader.name, "phase": leader.phases, "seized": seized,
                                      "initiative": leader.initiative, "group_orders": leader.group_orders},
         data=lambda m: {"mode": m}))
+    phase.mode = mode
     ctx.event("orders", f"{leader.name} {'stands by' if mode == 'stand by' else 'issues ' + mode + ' orders'}",
               leader=leader.name, mode=mode)
     if mode == "individual":
