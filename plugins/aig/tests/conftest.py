@@ -51,13 +51,17 @@ def pick(decision: Any, want: dict[str, Any]) -> int:
     raise AssertionError(f"{decision.kind}: no option with {want}; options: {[dict(o.data) for o in decision.options]}")
 
 
-def drive(gen: Any, answers: list[dict[str, Any]]) -> Any:
+def drive(gen: Any, answers: list[dict[str, Any]], auto: tuple[str, ...] = ("aig.rout_step",)) -> Any:
     """Run a rule procedure, answering each decision with the option whose data matches the next
-    answer; returns the procedure's value. Every answer must be used."""
+    answer (decisions of the ``auto`` kinds take their first option); returns the procedure's
+    value. Every answer must be used."""
     answers = list(answers)
     try:
         decision = next(gen)
         while True:
+            if decision.kind in auto:
+                decision = gen.send(decision.options[0].value)
+                continue
             assert answers, f"unexpected decision {decision.kind} {decision.context}"
             decision = gen.send(decision.options[pick(decision, answers.pop(0))].value)
     except StopIteration as stop:

@@ -597,6 +597,8 @@ def fire(ctx: Context, firer: Unit, target: Unit, how: str) -> Procedure:
 
 
 def _return_fire(ctx: Context, unit: Unit, at: Unit) -> Callable[[str, Any], list[Response]]:
+    volley = len(ctx.log)  # one return volley per volley received
+
     def offers(side: str, point: Any) -> list[Response]:
         if point.depth or side != unit.side:
             return []
@@ -605,7 +607,7 @@ def _return_fire(ctx: Context, unit: Unit, at: Unit) -> Callable[[str, Any], lis
             return []
         return [Response(f"{unit.name} returns fire at {at.name}", side,
                          resolve=lambda: fire(ctx, unit, at, "return"),
-                         key=("return", ctx.state.command_phase, unit.name, at.name, len(ctx.log)),
+                         key=("return", unit.name, at.name, volley),
                          data={"firer": unit.name, "target": at.name, "number": shot.number})]
 
     return offers
