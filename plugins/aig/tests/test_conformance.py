@@ -45,3 +45,9 @@ def test_odds_command_prints_exact_odds():
     assert result.exit_code == 0 and "hit 1/2 (50.0%)" in result.output
     result = CliRunner().invoke(Aig().odds_command(), ["--what", "momentum", "--initiative", "4"])
     assert "success: 1/2" in result.output and "chaos: 1/50" in result.output
+
+
+def test_conformance_battle():
+    """check_ruleset passes on the full battle too (one game: it is a long one)."""
+    report = check_ruleset(Aig(), "battle", games=1, structured=True, deep_checks=1)
+    assert report.games == 1 and report.decisions > 100

@@ -18,7 +18,7 @@ import attrs
 from wargamekit import Choose, Response
 from wargamekit.geometry import Hex
 from wargamekit_aig import kinds, melee, missile, rout
-from wargamekit_aig.command import in_melee, in_range, leader_destinations, leader_in_range
+from wargamekit_aig.command import command_distances, in_melee, in_range, leader_destinations, leader_in_range
 from wargamekit_aig.facing import engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure
 from wargamekit_aig.scenario import hex_label
@@ -105,8 +105,9 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
     moved_self = False
     while left > 0 and issuer.alive and not phase.failed:
         options: list[dict[str, Any]] = []
+        reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
         for u in state.live_units(issuer.side):
-            if u.ordered_phase == phase.number or u.banned or not in_range(state, issuer, u):
+            if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
                 continue
             if u.routed:
                 options.append({"order": "rally", "unit": u.name})
@@ -120,7 +121,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             if len(leader_destinations(state, issuer)) > 1:
                 options.append({"order": "move_self", "cost": self_cost})
         for other in state.live_leaders(issuer.side):
-            if other is issuer or other.rank_value >= issuer.rank_value or not leader_in_range(state, issuer, other):
+            if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
                 continue
             cost = 2 if in_melee(state, other) else 1
             if other.junior and not relay:
@@ -249,8 +250,6 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
 
 
 def _reach(state: GameState, leader: Leader, *, twice: bool = False) -> list[Hex]:
-    from wargamekit_aig.command import command_distances
-
     return list(command_distances(state, leader, leader.range * (2 if twice else 1)))
 
 
