@@ -170,3 +170,18 @@ def test_give_skip_marks_both_sides(k):
     give_skip(t.ctx, t.state.leaders["B"])
     skip = {n for n, ld in t.state.leaders.items() if ld.skip}
     assert skip == {"R", "B"}
+
+
+def test_5_4_3_one_queue_jump_attempt_per_activation(k):
+    """[5.4.3-1] after R2's failed attempt (9 > 7) R3 may not try again for the same activation."""
+    ls = [k.leader("R", "red", "0101", "oc", initiative=4, command="rc"),
+          k.leader("R2", "red", "0102", initiative=7, command="rc"),
+          k.leader("R3", "red", "0103", initiative=8, command="rc"),
+          k.leader("B", "blue", "1208", "oc", initiative=9, command="bc")]
+    t = k.Table(k.scenario([k.unit("r", "red", "0202", command="rc"), k.unit("b", "blue", "1108", command="bc")],
+                           ls), [9])
+    seq = activation_sequence(t.state, ("red", "blue"))
+    action = LeaderAction(t.ctx, seq)
+    turn = seq.next_turn(t.ctx.dice)
+    result = k.drive(action.take_turn(turn), [{"seizer": "R2"}, {"mode": "individual"}, {"order": "done"}])
+    assert result.actor == "R" and t.state.leaders["R2"].finished and not t.state.leaders["R3"].finished

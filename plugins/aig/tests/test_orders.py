@@ -150,3 +150,38 @@ def test_5_2_1_banner_rally_order(k):
     f1.routed, f1.hits, f2.routed, f2.hits = True, 5, True, 5
     k.drive(orders.banner_rally_order(t.ctx, t.state.leaders["OC"]), [])
     assert not f1.routed and f2.routed and not f2.eliminated
+
+
+def test_5_2_4_c_d_leaders_ride_with_group_activated_units(k):
+    """[5.2.4.c] the group-ordering leader may go with his stacked unit; [5.2.4.d] a lower leader
+    stacked with an activated unit goes with it; [4.3.1-b] the OC's group order needs no roll."""
+    jr = k.leader("Jr", "red", "0505", "junior", command="guard", superior="OC", initiative=1, group_orders=0)
+    units = [k.unit("g1", "red", "0405", command="guard"), k.unit("g2", "red", "0505", command="guard"),
+             k.unit("z", "blue", "1108")]
+    t = _army(k, units=units, oc_hex="0405", extra_leaders=[jr])
+    oc = t.state.leaders["OC"]
+    assert orders.group_check(t.state, oc) is None
+    phase = orders.Phase(oc, 1)
+    k.drive(orders.group_orders(t.ctx, oc, phase), [
+        {"group": "guard"}, {"unit": "g1", "with_leader": True}, {"step": "move", "hex": "0506"}, {"step": "stop"},
+        {"unit": "g2"}, {"step": "move", "hex": "0605"}, {"step": "stop"}])
+    assert oc.hex == parse_hex("0506") and t.state.leaders["Jr"].hex == parse_hex("0605")
+
+
+def test_4_3_2_a_no_check_kept_for_the_turn(k):
+    """[4.3.2-a] once he has issued a group order without a check, he keeps that for the turn."""
+    t = _army(k)
+    foot = t.state.leaders["Foot"]
+    assert orders.group_check(t.state, foot) == 3
+    foot.group_free = True
+    assert orders.group_check(t.state, foot) is None
+
+
+def test_5_4_5_a_seizer_must_melee(k):
+    """[5.4.5-1] after a successful seize every unit that can melee must: with no "no melee"
+    option the only target is taken without asking, and the shock is rolled (4 → 1/1)."""
+    t = k.Table(k.scenario([k.unit("a", "red", "0504"), k.unit("z", "blue", "0604")]), [4])
+    phase = orders.Phase(t.state.leaders["Red OC"], 1, seized=True)
+    k.drive(orders.activate(t.ctx, t.state.units["a"], phase), [{"step": "stop"}])
+    k.drive(orders.melee_segment(t.ctx, phase), [])
+    assert [e.data["defender"] for e in t.events("melee")] == ["z"]

@@ -355,7 +355,7 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
         waiting = [u for u in waiting if u is not unit]
         rider = leader if pick.get("with_leader") else None
         rode = rode or rider is not None
-        yield from unit_action(ctx, unit, phase, rider=rider)
+        yield from unit_action(ctx, unit, phase, rider=rider, escort=leader)
         waiting = [u for u in waiting if u.alive and not u.routed]
 
 
@@ -439,16 +439,18 @@ def _step_label(o: dict[str, Any]) -> str:
     return step
 
 
-def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None = None) -> Procedure:
+def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None = None,
+                escort: Leader | None = None) -> Procedure:
     """§6 movement (step by step, §6.3.2) and §9 fire of one activated unit. §6.4: only "s" units
     may fire between moves; any other unit's fire ends its action (it may move first)."""
     state = ctx.state
     start = unit.hex
     spent = 0.0
     disengaged = False
-    riders = [ld for ld in state.leaders_at(unit.hex) if ld.side == unit.side and ld is not rider
-              and rider is not None and ld.rank_value < rider.rank_value]
-    riders = ([rider] if rider is not None else []) + riders
+    riders = [rider] if rider is not None else []
+    if escort is not None:  # §5.2.4.d lower leaders stacked with a group-activated unit go with it
+        riders += [ld for ld in state.leaders_at(unit.hex) if ld.side == unit.side and ld is not rider
+                   and ld.rank_value < escort.rank_value]
     while unit.alive and not unit.routed:
         can_fire = not unit.fired and missile.can_fire(unit) is None
         options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged)
