@@ -124,7 +124,8 @@ class LeaderAction:
             if point.depth:
                 return []
             # §3.1 / Q19 reading: a leader of *higher* initiative jumps the queue.
-            return [Response(f"{ld.name} tries to seize {due.name}'s activation", side,
+            return [Response(f"{ld.name} tries to seize {due.name}'s activation "
+                             f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
                              resolve=partial(self._active_seize, ld, due, act),
                              key=("queue-jump", state.turn, due.name),
                              data={"seizer": ld.name, "due": due.name, "initiative": ld.initiative,
@@ -158,7 +159,8 @@ class LeaderAction:
         def offers(side: str, point: Any) -> list[Response]:
             if point.depth or side == target.side:
                 return []
-            return [Response(f"{ld.name} tries to seize from {target.name}", side,
+            return [Response(f"{ld.name} tries to seize from {target.name} "
+                             f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
                              resolve=partial(self._passive_seize, ld, target, act),
                              key=("passive", state.turn, target.name, target.phases),
                              data={"seizer": ld.name, "from": target.name, "initiative": ld.initiative,

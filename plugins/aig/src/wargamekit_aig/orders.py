@@ -421,9 +421,16 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     return options
 
 
-def _labelled_step(shots: dict[str, missile.Shot], o: dict[str, Any]) -> str:
+def _labelled_step(shots: dict[str, missile.Shot], unit: Unit, o: dict[str, Any]) -> str:
+    """The step's label with its exact odds: a volley's hit chance, a turn's morale check."""
+    from wargamekit_aig.odds_calc import check_odds
+
     if o["step"] == "fire":
         return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
+    if o["step"] == "melee_turn":
+        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(unit.cohesion - 2, -1)))})"
+    if o["step"] == "turn" and unit.fired_upon:
+        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(unit.cohesion))})"
     return _step_label(o)
 
 
@@ -458,7 +465,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
-            label=partial(_labelled_step, shots),
+            label=partial(_labelled_step, shots, unit),
             kind=kinds.UNIT_STEP,
             context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
             data=lambda o: o))
@@ -705,7 +712,15 @@ def evade(ctx: Context, leader: Leader, mover: Unit) -> Procedure:
 
 
 def _melee_label(shocks: dict[str, melee.Shock], n: str | None) -> str:
-    return "no melee" if n is None else f"{n} (column {shocks[n].column:+d})"
+    """The target with the shock's exact expected hits (``odds_calc.shock_odds``)."""
+    if n is None:
+        return "no melee"
+    from wargamekit_aig.odds_calc import shock_odds
+
+    dist = shock_odds(shocks[n])
+    mine = float(sum(p * a for (a, _), p in dist.items()))
+    theirs = float(sum(p * d for (_, d), p in dist.items()))
+    return f"{n} (column {shocks[n].column:+d}: expected hits you {mine:.1f}, them {theirs:.1f})"
 
 
 # -- §3.2.2 the melee segment -----------------------------------------------------------------
