@@ -1,32 +1,270 @@
-"""Full-game simulation: every installed ruleset, random bots, one game per round.
+"""Whole games and restarts: every installed ruleset, measured against targets, not against itself.
 
 Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchmark-enable``
 
-``ours`` plays a whole seeded game with random bots through :class:`wargamekit.Game` (checks,
-log, views). The baseline, measured in the same run, is replaying the same recorded answers
-(``Game.replay``) — what a save/load, undo or fork costs. ``decisions`` and
-``decisions_per_s`` are recorded in extra_info.
+* ``test_random_games`` — whole seeded games between random bots (seeds 0-4 each round), in
+  games per second; ``extra_info`` has ``games_per_s``, ``decisions_per_s``,
+  ``games_per_s_over_target`` (target: 100 games/s per core; above 1 = target met) and
+  ``snapshot_overhead``, what the checkpoint ladder adds to a game (against the same games with
+  at most one snapshot each).
+* ``test_heavy_bot_games`` — whole games with the tank game's heuristic ``bot`` and its
+  ``cautious`` bot on both sides (targets 30 and 20 games/s).
+* ``test_view_share`` — the share of :meth:`Ruleset.view` (what a bot's ``view.state`` costs)
+  in a cProfile of whole games between each ruleset's ``bot`` (target: 5% or less).
+* ``test_cold_first_game`` — a **fresh Python process** that imports wargamekit, finds the
+  ruleset and plays one random-bot game: ``extra_info`` has the first game's seconds (timed in
+  the child, imports excluded), the imports' seconds, and the first game over a warm one.
+* ``test_restart`` — ``undo`` (one answer), ``fork`` and ``load`` (of the game's save) at
+  decisions 50, 100 and 200 of a random-bot game, for every ruleset. ``extra_info`` has the
+  cost in *ordinary answers* (the game's own answers given one by one on a fresh game, the
+  average of the first ``at`` of them), the target (20 answers) and, measured in the same run,
+  a full replay from the start (what every restart cost before checkpoints).
+  ``load`` is a load in the process where the game was played (it starts from that game's
+  snapshots); ``load_cold`` is a load with no game of those inputs in the process (as in a
+  fresh process): it replays from the start, checkpoints or not. A ruleset whose random games
+  all end before decision 200 is played on a longer scenario (``LONGER``), said in
+  ``extra_info["scenario"]``.
+
+Nothing here asserts on timings; the figures go to ``extra_info``.
 """
+
+from __future__ import annotations
+
+import cProfile
+import functools
+import json
+import pstats
+import statistics
+import subprocess
+import sys
+import time
 
 import pytest
 
-from wargamekit import Game
+from wargamekit import Game, SaveFile
+from wargamekit import game as game_module
+from wargamekit.players import bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
 
 RULESETS = sorted(installed_rulesets())
+TARGET_GAMES_PER_S = 100
+TARGET_HEAVY = {"bot": 30, "cautious": 20}
+TARGET_ANSWERS = 20
+TARGET_VIEW_SHARE = 0.05
+POSITIONS = (50, 100, 200)
+SEEDS = range(5)
+
+#: ruleset -> scenario data change, for rulesets whose default games are shorter than 200 answers
+LONGER = {"skirmish": {"turns": 14}}
+
+
+def _median(fn, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _ours_median(benchmark, fn, rounds: int) -> float:
+    stats = getattr(benchmark, "stats", None)
+    return stats.stats.median if stats is not None else _median(fn, rounds)
+
+
+def _play(ruleset, factories, seed: int, scenario=None) -> Game:
+    game = Game.new(ruleset, scenario, seed=seed)
+    game.play({side: factories(side)(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)})
+    return game
+
+
+def _snapshot_overhead(games, rounds: int = 5) -> float:
+    """What the ladder adds: the same games with and without snapshots (at most one a game),
+    interleaved round by round, fastest of each (the least disturbed by other load)."""
+    spacing = game_module.SNAPSHOT_SPACING
+    with_ladder, without = [], []
+    try:
+        for _ in range(rounds):
+            for value, times in ((spacing, with_ladder), (10**9, without)):
+                game_module.SNAPSHOT_SPACING = value
+                t0 = time.perf_counter()
+                games()
+                times.append(time.perf_counter() - t0)
+    finally:
+        game_module.SNAPSHOT_SPACING = spacing
+    return min(with_ladder) / min(without) - 1
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_full_game(compare, benchmark, name):
-    """One random-bot game of ``name`` on its default scenario, against a replay of it."""
+def test_random_games(benchmark, name):
     ruleset = installed_rulesets()[name]
-    reference = play_random_game(ruleset, seed=1, check_invariants=False)
 
-    def ours() -> Game:
-        return play_random_game(ruleset, seed=1, check_invariants=False)
+    def games() -> int:
+        return sum(len(play_random_game(ruleset, seed=s, check_invariants=False).choices) for s in SEEDS)
 
-    game = compare(ours, {"replay_of_answers": reference.replay}, rounds=3, ours_rounds=3)
-    assert game.log_text() == reference.log_text()
-    benchmark.extra_info["decisions"] = len(reference.choices)
-    benchmark.extra_info["decisions_per_s"] = len(reference.choices) / benchmark.extra_info["ours_median_s"]
+    decisions = benchmark.pedantic(games, rounds=3, warmup_rounds=1)
+    per_round = _ours_median(benchmark, games, 3)
+    games_per_s = len(SEEDS) / per_round
+    benchmark.extra_info.update(
+        snapshot_overhead=_snapshot_overhead(games),
+        games_per_s=games_per_s,
+        decisions_per_s=decisions / per_round,
+        decisions_per_game=decisions / len(SEEDS),
+        target_games_per_s=TARGET_GAMES_PER_S,
+        games_per_s_over_target=games_per_s / TARGET_GAMES_PER_S,
+    )
+
+
+@pytest.mark.parametrize("bot", sorted(TARGET_HEAVY))
+def test_heavy_bot_games(benchmark, bot):
+    """tank_solo with its heuristic ``bot`` / its ``cautious`` bot on both sides (warm caches)."""
+    rulesets = installed_rulesets()
+    if "tank_solo" not in rulesets:
+        pytest.skip("tank_solo is not installed")
+    ruleset = rulesets["tank_solo"]
+    factory = ruleset.bots()[bot]
+
+    def games() -> int:
+        return sum(len(_play(ruleset, lambda side: factory, s).choices) for s in SEEDS)
+
+    decisions = benchmark.pedantic(games, rounds=3, warmup_rounds=1)
+    games_per_s = len(SEEDS) / _ours_median(benchmark, games, 3)
+    benchmark.extra_info.update(
+        games_per_s=games_per_s,
+        decisions_per_game=decisions / len(SEEDS),
+        target_games_per_s=TARGET_HEAVY[bot],
+        games_per_s_over_target=games_per_s / TARGET_HEAVY[bot],
+    )
+
+
+BOT_RULESETS = [name for name in RULESETS if "bot" in installed_rulesets()[name].bots()]
+
+
+@pytest.mark.parametrize("name", BOT_RULESETS)
+def test_view_share(benchmark, name):
+    """Whole games between the ruleset's ``bot`` on every side, profiled: how much is views."""
+    ruleset = installed_rulesets()[name]
+    factory = ruleset.bots()["bot"]
+
+    def games() -> None:
+        for s in range(3):
+            _play(ruleset, lambda side: factory, s)
+
+    benchmark.pedantic(games, rounds=1, warmup_rounds=1)
+    profile = cProfile.Profile()
+    profile.runcall(games)
+    stats = pstats.Stats(profile)
+    view = type(ruleset).view
+    code = view.__code__
+    spent = sum(
+        cumulative
+        for (path, line, function), (_, _, _, cumulative, _) in stats.stats.items()  # type: ignore[attr-defined]
+        if function == code.co_name and path == code.co_filename and line == code.co_firstlineno
+    )
+    share = spent / stats.total_tt  # type: ignore[attr-defined]
+    benchmark.extra_info.update(
+        view_share=share, target_view_share=TARGET_VIEW_SHARE, view_share_over_target=share / TARGET_VIEW_SHARE
+    )
+
+
+_COLD = """
+import json, sys, time
+t0 = time.perf_counter()
+from wargamekit.plugins import installed_rulesets
+from wargamekit.testing import play_random_game
+ruleset = installed_rulesets()[sys.argv[1]]
+t1 = time.perf_counter()
+play_random_game(ruleset, seed=1, check_invariants=False)
+t2 = time.perf_counter()
+play_random_game(ruleset, seed=1, check_invariants=False)
+t3 = time.perf_counter()
+print(json.dumps({"imports_s": t1 - t0, "first_game_s": t2 - t1, "warm_game_s": t3 - t2}))
+"""
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_cold_first_game(benchmark, name):
+    """A fresh process per round: imports, then the first game (every cache cold), then a warm one."""
+    reports = []
+
+    def fresh_process() -> None:
+        out = subprocess.run([sys.executable, "-c", _COLD, name], check=True, capture_output=True, text=True)
+        reports.append(json.loads(out.stdout.strip().splitlines()[-1]))
+
+    benchmark.pedantic(fresh_process, rounds=3, warmup_rounds=0)
+    first = statistics.median(r["first_game_s"] for r in reports)
+    warm = statistics.median(r["warm_game_s"] for r in reports)
+    benchmark.extra_info.update(
+        cache="fresh process",
+        first_game_s=first,
+        imports_s=statistics.median(r["imports_s"] for r in reports),
+        warm_game_s=warm,
+        first_over_warm=first / warm,
+    )
+
+
+@functools.cache
+def _long_game(name: str) -> tuple[Game, str | dict | None]:
+    """A random-bot game of ``name`` past the last position (the first seed that gets there)."""
+    ruleset = installed_rulesets()[name]
+    scenario = None
+    if name in LONGER:
+        scenario = {**ruleset.scenario_data("default"), **LONGER[name]}
+    for seed in range(40):
+        game = play_random_game(ruleset, scenario, seed=seed, check_invariants=False)
+        if len(game.choices) > max(POSITIONS):
+            return game, scenario
+    pytest.skip(f"{name}: no random game of 40 seeds reaches decision {max(POSITIONS)}")
+
+
+@pytest.mark.parametrize("at", POSITIONS)
+@pytest.mark.parametrize("op", ["undo", "fork", "load", "load_cold"])
+@pytest.mark.parametrize("name", RULESETS)
+def test_restart(benchmark, name, op, at):
+    played, scenario = _long_game(name)
+    ruleset = played.ruleset
+    choices = played.choices[:at]
+
+    def answers() -> Game:  # the game at decision ``at``, answer by answer: ordinary answers
+        game = Game.new(ruleset, scenario, seed=played.seed)
+        for choice in choices:
+            game.answer(choice)
+        return game
+
+    answers()
+    answer_s = _median(answers, 5) / at
+    game = answers()
+    save = SaveFile.from_json(game.save().to_json())
+    rulesets = {ruleset.name: ruleset}
+
+    def full_replay() -> Game:  # what every restart cost before checkpoints
+        game_module._LADDERS.clear()
+        return Game.load(save, rulesets=rulesets)
+
+    if op == "undo":
+        result = benchmark.pedantic(lambda g: g.undo(1), setup=lambda: ((game.fork(),), {}), rounds=20)
+    elif op == "fork":
+        result = benchmark.pedantic(game.fork, rounds=20, warmup_rounds=1)
+    elif op == "load":
+        result = benchmark.pedantic(lambda: Game.load(save, rulesets=rulesets), rounds=20, warmup_rounds=1)
+    else:
+        result = benchmark.pedantic(full_replay, rounds=10, warmup_rounds=1)
+        game_module._LADDERS.clear()
+    ours = _ours_median(benchmark, {"fork": game.fork, "load": lambda: Game.load(save, rulesets=rulesets),
+                                    "load_cold": full_replay, "undo": lambda: game.fork().undo(1)}[op], 10)
+    replay_s = _median(full_replay, 5)
+    if op in ("fork", "load", "load_cold"):
+        assert result.log_text() == game.log_text()
+    benchmark.extra_info.update(
+        scenario="default" if scenario is None else f"default with {LONGER[name]}",
+        seed=played.seed,
+        checkpoints=len(game.checkpoints),
+        ordinary_answer_s=answer_s,
+        cost_s=ours,
+        cost_in_answers=ours / answer_s,
+        target_answers=TARGET_ANSWERS,
+        cost_in_answers_over_target=ours / answer_s / TARGET_ANSWERS,
+        full_replay_s=replay_s,
+        full_replay_over_ours=replay_s / ours,
+    )

@@ -68,3 +68,132 @@ def test_enumerate_10000_branches(compare):
     dist = compare(lambda: odds.distribution(procedure), {"brute_force_loops": brute}, rounds=3, ours_rounds=3)
     assert sum(dist.values()) == 1
     assert {k: v * 10_000 for k, v in dist.items()} == brute()
+
+
+# -- odds.distribution on imperative procedures, against icepool (issue 9) ------------------------
+# icepool is the strongest exact-dice library known to us. Each of its forms below is timed warm
+# (after a first call) in the same run; the best is the baseline, and
+# ``ours_over_best_icepool`` (the target: at most 3) is ours / that best.
+import icepool  # noqa: E402
+
+D6_ICE = icepool.d6
+
+
+def _record_best(benchmark, names: list[str]) -> None:
+    best = min(benchmark.extra_info[f"{name}_median_s"] for name in names)
+    benchmark.extra_info["best_icepool_median_s"] = best
+    benchmark.extra_info["ours_over_best_icepool"] = benchmark.extra_info["ours_median_s"] / best
+
+
+def _to_fractions(die) -> dict:
+    total = die.denominator()
+    return {outcome: Fraction(die.quantity(outcome), total) for outcome in die.outcomes()}
+
+
+def attack_beats_defence(dice):
+    """P(2d6+1 > 1d6+2), written as a rule would."""
+    return sum(dice.nd6(2, "attack")) + 1 > dice.d6("defence") + 2
+
+
+def reroll_doubles(dice):
+    """2d6; on doubles roll 2d6 again and add, at most twice (1,506 combinations of faces)."""
+    total = 0
+    for _ in range(3):
+        a, b = dice.nd6(2, "2d6")
+        total += a + b
+        if a != b:
+            break
+    return total
+
+
+def one_by_one(n):
+    def procedure(dice):
+        total = 0
+        for _ in range(n):
+            total += dice.d6("one more die")
+        return total
+
+    procedure.__name__ = f"{n}d6_one_by_one"
+    return procedure
+
+
+def _ice_reroll():
+    def level(rest):
+        return lambda a, b: a + b + rest if a == b else a + b
+
+    x = 2 @ D6_ICE
+    for _ in range(2):
+        x = icepool.map(level(x), D6_ICE, D6_ICE)
+    return x
+
+
+def test_distribution_2d6_plus_1_vs_d6_plus_2(compare, benchmark):
+    """P(2d6+1 > 1d6+2) as an imperative procedure (216 combinations) vs icepool."""
+    forms = {
+        "icepool_expression": lambda: 2 @ D6_ICE + 1 > D6_ICE + 2,
+        "icepool_difference": lambda: 2 @ D6_ICE - D6_ICE > 1,
+    }
+    dist = compare(lambda: odds.distribution(attack_beats_defence), forms, rounds=30, ours_rounds=30)
+    _record_best(benchmark, list(forms))
+    assert dist == {False: Fraction(7, 27), True: Fraction(20, 27)}
+    assert _to_fractions(forms["icepool_difference"]()) == dist
+
+
+def test_distribution_reroll_doubles(compare, benchmark):
+    """2d6, re-roll doubles and add, twice: 1,506 combinations of faces, vs icepool.map."""
+    dist = compare(lambda: odds.distribution(reroll_doubles), {"icepool_map": _ice_reroll}, rounds=15,
+                   ours_rounds=15)
+    _record_best(benchmark, ["icepool_map"])
+    assert dist == _to_fractions(_ice_reroll())
+
+
+def test_distribution_six_d6_one_by_one(compare, benchmark):
+    """The sum of six d6 added one at a time (46,656 combinations) vs icepool's sum forms."""
+    forms = {"icepool_matmul": lambda: 6 @ D6_ICE, "icepool_pool_sum": lambda: D6_ICE.pool(6).sum()}
+    dist = compare(lambda: odds.distribution(one_by_one(6)), forms, rounds=30, ours_rounds=30)
+    _record_best(benchmark, list(forms))
+    assert dist == _to_fractions(6 @ D6_ICE)
+
+
+def test_distribution_ten_d6_one_by_one(compare, benchmark):
+    """The sum of ten d6 added one at a time (60 million combinations): target under 10 ms."""
+    forms = {"icepool_matmul": lambda: 10 @ D6_ICE, "icepool_pool_sum": lambda: D6_ICE.pool(10).sum()}
+    dist = compare(lambda: odds.distribution(one_by_one(10)), forms, rounds=20, ours_rounds=20)
+    _record_best(benchmark, list(forms))
+    assert dist == dict(odds.sum_distribution(10))
+
+
+def seven_faces(dice):
+    """Seven d6 returned face by face: 279,936 outcomes, no two of which can merge."""
+    return tuple(dice.d6("face") for _ in range(7))
+
+
+def test_distribution_branches_that_cannot_merge(compare, benchmark):
+    """Branches per second when every branch is its own outcome (target: >= 200,000/s), vs
+    icepool mapping the seven dice to their tuple."""
+    forms = {"icepool_map_tuple": lambda: icepool.map(lambda *faces: faces, *[D6_ICE] * 7),
+             "icepool_tupleize": lambda: icepool.tupleize(*[D6_ICE] * 7)}
+    dist = compare(lambda: odds.distribution(seven_faces), forms, rounds=3, ours_rounds=3)
+    _record_best(benchmark, list(forms))
+    benchmark.extra_info["branches"] = len(dist)
+    benchmark.extra_info["branches_per_s"] = len(dist) / benchmark.extra_info["ours_median_s"]
+    assert len(dist) == 6**7 and set(dist.values()) == {Fraction(1, 6**7)}
+
+
+def six_hits_in_order(dice):
+    """Six d6 each steering the code (a hit on 4+), the sequence returned: 64 runs of the
+    procedure, one per branch — the path where nothing can be deferred."""
+    return tuple("hit" if dice.d6("to hit") >= 4 else "miss" for _ in range(6))
+
+
+def test_distribution_reexecuted_branches(compare, benchmark):
+    """Branches per second when every branch is a run of the procedure, vs icepool (which,
+    written declaratively, needs no runs at all)."""
+    # icepool's best form maps each die to hit/miss first (64 outcomes, not 6**6 faces).
+    forms = {"icepool_map_hits": lambda: icepool.map(
+        lambda *hits: hits, *[D6_ICE.map(lambda f: "hit" if f >= 4 else "miss")] * 6)}
+    dist = compare(lambda: odds.distribution(six_hits_in_order), forms, rounds=20, ours_rounds=20)
+    _record_best(benchmark, list(forms))
+    benchmark.extra_info["branches"] = len(dist)
+    benchmark.extra_info["branches_per_s"] = len(dist) / benchmark.extra_info["ours_median_s"]
+    assert len(dist) == 64 and set(dist.values()) == {Fraction(1, 64)}

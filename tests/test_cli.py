@@ -37,10 +37,12 @@ class CliRace(DiceRace):
     description = "DiceRace with a bot, a summary, SVG and an odds command."
 
     def summary(self, state):
-        return f"totals {state['totals']}, round {state['round']}"
+        return f"totals {state['totals']}, round {state['round']}, secrets {state['secret']}"
 
     def render_svg(self, state, side=None):
-        return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{sorted(state.totals.items())}</text></svg>'
+        # Drawn from the side's view, as a ruleset must: the secrets only that side may see.
+        secrets = sorted(self.view(state, side)["secret"].items())
+        return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{sorted(state.totals.items())} {secrets}</text></svg>'
 
     def bots(self):
         return {"bot": AlwaysRoll, "always_roll": AlwaysRoll}
@@ -80,7 +82,7 @@ def counter() -> EventCounter:
 def registry(monkeypatch, counter):
     """The command sees only the test rulesets (and an event observer), never installed ones."""
     pm = plugin_manager(load_entry_points=False, plugins=[RacePlugin(), counter])
-    monkeypatch.setattr(cli, "plugin_manager", lambda: pm)
+    monkeypatch.setattr(cli, "plugin_manager", lambda addons=(): pm)
     monkeypatch.setattr(cli, "installed_rulesets", lambda: rulesets_of(pm))
 
 
@@ -237,9 +239,10 @@ def test_save_then_replay_gives_the_same_log(tmp_path):
     played = run("play", "cli_race", "--seed", "7", "--players", "random,random", "--save", str(save))
     assert played.exit_code == 0, played.output
     assert json.loads(save.read_text())["ruleset"] == "cli_race"
-    replayed = run("replay", str(save))
+    replayed = run("replay", str(save), "--as", "all")
     assert replayed.exit_code == 0, replayed.output
-    assert replayed.output.splitlines()[0].endswith(f"replaying {len(json.loads(save.read_text())['choices'])} choices")
+    choices = len(json.loads(save.read_text())["choices"])
+    assert replayed.output.splitlines()[0].endswith(f"replaying {choices} choices — showing everything, every side's secrets included")
     assert log_part(replayed.output) == log_part(played.output)
 
 
@@ -248,7 +251,7 @@ def test_replay_quiet_and_svg(tmp_path):
     save = tmp_path / "game.json"
     run("play", "cli_race", "--seed", "7", "--quiet", "--save", str(save))
     svg = tmp_path / "replayed.svg"
-    result = run("replay", str(save), "--quiet", "--svg", str(svg))
+    result = run("replay", str(save), "--quiet", "--as", "all", "--svg", str(svg))
     assert result.exit_code == 0
     assert result.output.startswith("result: ") and len(result.output.splitlines()) == 1
     assert svg.read_text().startswith("<svg")
@@ -578,3 +581,81 @@ def test_validate_ruleset_key_that_is_not_a_name(tmp_path):
     path = tmp_path / "num.toml"
     path.write_text("ruleset = 3\n")
     assert_bad_input(run("validate", str(path)), "$.ruleset: expected the ruleset's name (a string), got 3")
+
+
+# -- hidden information at the terminal (issue 12) ----------------------------------------------
+
+
+def secrets_drawn(svg: Path) -> dict[str, object]:
+    """The secret numbers an SVG of CliRace shows, by side (None: hidden)."""
+    import ast
+
+    text = svg.read_text()
+    return dict(ast.literal_eval(text[text.index("] [") + 2 : text.index("</text>")]))
+
+
+def test_svg_of_a_human_game_draws_the_humans_view(tmp_path):
+    """With a human playing red, --svg draws red's view: blue's secret is not in the picture."""
+    svg = tmp_path / "end.svg"
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--svg", str(svg), input="quit\n")
+    assert result.exit_code == 0, result.output
+    drawn = secrets_drawn(svg)
+    assert drawn["blue"] is None and isinstance(drawn["red"], int)
+
+
+def test_svg_view_all_draws_everything_only_when_asked(tmp_path):
+    """--svg-view all is the explicit way to the all-seeing picture; bots-only games draw it too."""
+    asked = tmp_path / "all.svg"
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--svg", str(asked),
+                 "--svg-view", "all", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert all(isinstance(v, int) for v in secrets_drawn(asked).values())
+    bots = tmp_path / "bots.svg"
+    assert run("play", "cli_race", "--seed", "1", "--quiet", "--svg", str(bots)).exit_code == 0
+    assert all(isinstance(v, int) for v in secrets_drawn(bots).values())
+    blue = tmp_path / "blue.svg"
+    assert run("play", "cli_race", "--seed", "1", "--quiet", "--svg", str(blue), "--svg-view", "blue").exit_code == 0
+    assert secrets_drawn(blue)["red"] is None
+
+
+def test_svg_with_two_humans_asks_whose_view():
+    """Two humans at one terminal: no picture is drawn for both; --svg-view must say whose."""
+    assert_bad_input(
+        run("play", "cli_race", "--seed", "1", "--players", "human,human", "--svg", "x.svg"),
+        "several humans play", "--svg-view",
+    )
+    assert_bad_input(run("play", "cli_race", "--svg", "x.svg", "--svg-view", "green"), "--svg-view 'green'")
+
+
+def test_question_mark_shows_the_humans_view_only():
+    """`?` summarises red's view: red's own secret, blue's hidden."""
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", input="?\nquit\n")
+    out = " ".join(result.output.split())  # the console may wrap the line
+    assert "secrets {'red': " in out and "'blue': None}" in out and "'red': None" not in out
+
+
+def test_replay_shows_the_public_view_by_default_and_says_so(tmp_path):
+    """replay prints what every side sees unless --as names a side (or all): a human cannot
+    quit, replay, and resume knowing the opponent's secret."""
+    save = tmp_path / "game.json"
+    run("play", "cli_race", "--seed", "7", "--quiet", "--save", str(save))
+    public = run("replay", str(save))
+    assert public.exit_code == 0, public.output
+    assert "showing the public view" in public.output.splitlines()[0]
+    assert "holds" not in public.output and "secret number" not in public.output
+    red = run("replay", str(save), "--as", "red")
+    assert "showing red's view" in red.output.splitlines()[0]
+    assert "red holds" in red.output and "blue holds" not in red.output
+    everything = run("replay", str(save), "--as", "all")
+    assert "red holds" in everything.output and "blue holds" in everything.output
+    assert_bad_input(run("replay", str(save), "--as", "green"), "--as 'green'")
+
+
+def test_replay_svg_draws_the_chosen_view(tmp_path):
+    """replay --svg draws the --as side's view; the public view has no picture, so it asks."""
+    save = tmp_path / "game.json"
+    run("play", "cli_race", "--seed", "7", "--quiet", "--save", str(save))
+    assert_bad_input(run("replay", str(save), "--svg", str(tmp_path / "x.svg")), "public view has no picture")
+    svg = tmp_path / "red.svg"
+    assert run("replay", str(save), "--quiet", "--as", "red", "--svg", str(svg)).exit_code == 0
+    assert secrets_drawn(svg)["blue"] is None and isinstance(secrets_drawn(svg)["red"], int)

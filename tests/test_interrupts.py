@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from rulesets import DiceRace
 
-from wargamekit import Choose, InterruptStack, Response
+from wargamekit import Choose, InterruptStack, Response, UnresolvedItemError, WargamekitError
+from wargamekit.testing import check_ruleset
 
 
 def drive(procedure, answers):
@@ -203,3 +205,158 @@ def test_unhashable_key_is_refused_where_the_response_is_built():
     """A list as a key is refused naming the response, not later by the stack's set."""
     with pytest.raises(TypeError, match="response 'ward': its key \\['turn start', 'a'\\] must be hashable"):
         Response("ward", "a", resolve=lambda: None, key=["turn start", "a"])
+
+
+# -- the invariant: nothing pushed is left unresolved once its window has closed ---------------
+def test_a_window_whose_floor_strands_an_item_pushed_before_it_is_refused_naming_both():
+    """An item pushed outside a window (a spell cast as an action) and a window opened with the
+    default floor, the depth after the push: the window would close without resolving it."""
+    stack = InterruptStack()
+    stack.push(spell("Healing Song", "a", []))
+    with pytest.raises(UnresolvedItemError, match="'Healing Song' would never resolve \\(window 'casting'\\)") as err:
+        next(stack.window("casting", ["a", "b"], lambda s, p: []))
+    assert err.value.item == "Healing Song" and err.value.window == "casting"
+    assert isinstance(err.value, WargamekitError)
+    assert [i.name for i in stack.items] == ["Healing Song"] and stack.open_floors == []
+
+
+def test_a_window_reaching_down_to_an_item_pushed_before_it_resolves_it():
+    """The same push with the window's floor at the depth before the push: it resolves."""
+    log: list[str] = []
+    stack = InterruptStack()
+    floor = len(stack.items)
+    stack.push(spell("Healing Song", "a", log))
+    _, resolved = drive(stack.window("casting", ["a"], lambda s, p: [], floor=floor), [])
+    assert resolved == ["Healing Song"] and stack.items == [] and stack.open_floors == []
+
+
+def test_a_nested_window_above_items_an_open_window_will_resolve_is_allowed():
+    """A window opened while an item resolves lies above the items still waiting below it: the
+    outer window resolves those when it resumes, so the nested window's floor strands nothing."""
+    log: list[str] = []
+    stack = InterruptStack()
+
+    def volley():
+        log.append("volley")
+        resolved = yield from stack.window("volley lands", ["b"], lambda s, p: [])
+        log.append(f"nested window at depth {len(stack.items)} resolved {resolved}")
+
+    def offer(side, point):
+        if point.timing == "fire":
+            return [spell("ward", "a", log), Response("volley", "a", resolve=volley, key="volley")]
+        return []
+
+    _, resolved = drive(stack.window("fire", ["a"], offer), ["ward", "volley"])
+    assert resolved == ["volley", "ward"]
+    assert log == ["volley", "nested window at depth 1 resolved []", "ward"]
+
+
+def test_assert_empty_names_every_item_left():
+    """The end-of-game check names what was left on the stack."""
+    stack = InterruptStack()
+    stack.assert_empty("game end")  # nothing left: no error
+    stack.push(spell("ward", "a", []))
+    stack.push(spell("burn", "b", []))
+    with pytest.raises(UnresolvedItemError, match="2 item\\(s\\) left on the stack: 'ward', 'burn'"):
+        stack.assert_empty("game end")
+
+
+class StrandsAtWindow(DiceRace):
+    """Broken on purpose: casts a spell onto the stack, then opens its window with the default
+    floor (the depth after the push) — the defect of MTTT's standard spells (issue 15)."""
+
+    name = "strands_at_window"
+
+    def play(self, game):
+        game.interrupts.push(Response("stranded spell", "red", resolve=lambda: None))
+        yield from game.interrupts.window("casting", list(self.sides), lambda s, p: [])
+        return (yield from super().play(game))
+
+
+class LeavesItemAtEnd(DiceRace):
+    """Broken on purpose: pushes an item and ends the game without opening a window."""
+
+    name = "leaves_item_at_end"
+
+    def play(self, game):
+        outcome = yield from super().play(game)
+        game.interrupts.push(Response("forgotten trigger", "blue", resolve=lambda: None))
+        return outcome
+
+
+def test_conformance_catches_a_ruleset_whose_window_strands_an_item():
+    with pytest.raises(UnresolvedItemError, match="'stranded spell' would never resolve \\(window 'casting'\\)"):
+        check_ruleset(StrandsAtWindow(), games=1)
+
+
+def test_conformance_catches_a_game_that_ends_with_an_item_on_the_stack():
+    with pytest.raises(
+        AssertionError, match="leaves_item_at_end: the game ended with \\['forgotten trigger'\\] unresolved"
+    ):
+        check_ruleset(LeavesItemAtEnd(), games=1)
+    assert check_ruleset(DiceRace(), games=2).games == 2  # the good ruleset still passes
+
+def _reaches_a_callable(value, seen=None) -> bool:
+    """Whether ``value`` (walked through containers and attrs/objects) holds a function."""
+    import attrs as _attrs
+
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
+    if callable(value) and not isinstance(value, type):
+        return True
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return False
+    if isinstance(value, dict):
+        return any(_reaches_a_callable(v, seen) for v in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_reaches_a_callable(v, seen) for v in value)
+    if _attrs.has(type(value)):
+        return any(_reaches_a_callable(getattr(value, a.name), seen) for a in _attrs.fields(type(value)))
+    return True  # an unknown object: assume the worst
+
+
+def test_window_options_are_plain_values_with_no_path_to_the_responses():
+    """A player is handed plain values (None to pass, the response's index), never the
+    Response, whose closures reach the live game; the stack maps the answer back."""
+    log: list[str] = []
+    procedure = InterruptStack().window("x", ["a"], lambda s, p: [spell("ward", "a", log), spell("bolt", "a", log)])
+    decision = next(procedure)
+    assert [o.value for o in decision.options] == [None, 0, 1]
+    assert not any(_reaches_a_callable(o.value) or _reaches_a_callable(o.data) for o in decision.options)
+    assert decision.options[2].data == {"respond": {"name": "bolt"}}
+    decision = procedure.send(decision.options[2].value)  # push "bolt"; the window polls again
+    assert decision.labels == ["pass", "ward"]
+    decision = procedure.send(None)  # bolt resolves; the window re-opens at its resolution
+    assert log == ["bolt"] and decision.labels == ["pass", "ward"]
+    with pytest.raises(StopIteration):
+        procedure.send(None)
+
+
+def test_triggered_order_options_are_plain_indices():
+    """push_triggered offers indices, not the responses."""
+    stack = InterruptStack()
+    procedure = stack.push_triggered([spell("x", "a", []), spell("y", "a", [])], ["a"])
+    decision = next(procedure)
+    assert [o.value for o in decision.options] == [0, 1]
+
+
+def test_a_driver_sending_an_object_instead_of_an_index_is_told():
+    """The stack refuses anything but an offered index (a driver bug, named as such)."""
+    procedure = InterruptStack().window("x", ["a"], lambda s, p: [spell("ward", "a", [])])
+    next(procedure)
+    with pytest.raises(TypeError, match="index of an offered response"):
+        procedure.send(5)
+
+
+def test_window_decisions_carry_the_rulesets_context_beside_the_cores():
+    """window(context=...) adds the ruleset's facts to the decision's context; the core's own
+    keys (timing, depth, top) are kept."""
+    stack = InterruptStack()
+    offer = [Response("volley", "b", resolve=lambda: None, key="v", data={"unit": "B1"})]
+    ask = next(stack.window("enemy moves", ["b"], lambda s, p: offer, kind="demo.react",
+                            context={"mover": "A1", "timing": "ignored"}))
+    assert ask.kind == "demo.react"
+    assert dict(ask.context) == {"mover": "A1", "timing": "enemy moves", "depth": 0, "top": None}
+    assert [dict(o.data) for o in ask.options][1] == {"respond": {"unit": "B1"}}

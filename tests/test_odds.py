@@ -57,9 +57,14 @@ def test_pools_enumerate_by_class_and_match_exact_distribution():
     """Pools enumerate as fail/single/double classes and agree with pool_distribution."""
     dist = odds.distribution(lambda dice: dice.pool(6, "attack").successes)
     assert dist == pool_distribution(6)
-    # 6 dice enumerate as 28 class combinations, not a million faces.
+    # Lazily the pool is one draw over its 28 class combinations: one run of the procedure.
     calls = []
     odds.distribution(lambda dice: calls.append(1) or dice.pool(6, "x").successes)
+    assert len(calls) == 1
+    # With plain ints each of the 28 class combinations (not a million faces) is a run.
+    calls.clear()
+    eager = odds.distribution(lambda dice: calls.append(1) or dice.pool(6, "x").successes, lazy=False)
+    assert eager == dist
     assert len(calls) == 28
 
 
@@ -165,7 +170,8 @@ def test_impure_procedure_is_a_clear_error():
     sizes = iter([6, 1, 1])
 
     def impure(dice):
-        return dice.roll(Die(1, next(sizes)), "shifting die")
+        # The first run branches on the d6 (face 1 or not); the second finds a d1 instead.
+        return "high" if dice.roll(Die(1, next(sizes)), "shifting die")[0] > 1 else "low"
 
     with pytest.raises(ValueError, match="shifting die: the procedure drew other dice"):
         odds.distribution(impure)

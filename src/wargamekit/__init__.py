@@ -24,6 +24,7 @@ from .errors import (
     ScenarioError,
     UnknownRulesetError,
     UnknownScenarioError,
+    UnresolvedItemError,
     WargamekitError,
 )
 from .events import Event, Outcome
@@ -77,6 +78,7 @@ __all__ = [
     "TimingPoint",
     "UnknownRulesetError",
     "UnknownScenarioError",
+    "UnresolvedItemError",
     "WargamekitError",
     "YesNo",
     "__version__",

@@ -2,12 +2,19 @@
 
 Commands:
 
-* ``wargamekit rulesets`` — the installed rulesets (name, version, description).
+* ``wargamekit rulesets`` — the installed rulesets (name, version, description) and add-ons;
+  a plugin left out (it fails to import, or its hooks fail validation) or a hook that matches
+  no hookspec is one ``warning:`` line naming the plugin.
 * ``wargamekit play RULESET`` — play a game to the end: bots, random players or humans at this
   terminal, on a bundled scenario or a scenario file; print the log and the result; write a
-  save and an SVG of the final position.
-* ``wargamekit resume SAVE`` — carry on a game saved before its end.
-* ``wargamekit replay SAVE`` — replay a save and print its log and result.
+  save and an SVG of the final position. Add-ons run only when asked for (``--addon NAME``);
+  the save records them.
+* ``wargamekit resume SAVE`` — carry on a game saved before its end (with the save's add-ons).
+* ``wargamekit replay SAVE`` — replay a save and print one side's view of its log
+  (``--as SIDE``; by default the public view) and its result.
+
+Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
+that human's view (``--svg-view all`` asks for the all-seeing picture).
 * ``wargamekit validate SCENARIO`` — check a scenario file.
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
 
@@ -58,9 +65,18 @@ def installed_rulesets() -> dict[str, Ruleset]:
     return _plugins.installed_rulesets()
 
 
-def plugin_manager() -> pluggy.PluginManager:
-    """The plugin manager games are played with (observer hooks, rulesets' own hooks)."""
-    return _plugins.installed_plugin_manager()
+def plugin_manager(addons: Sequence[str] = ()) -> pluggy.PluginManager:
+    """The plugin manager games are played with: the installed rulesets and the add-ons asked
+    for by name (none by default, as :meth:`Game.new <wargamekit.game.Game.new>`)."""
+    if not addons:
+        return _plugins.installed_plugin_manager()
+    return _plugins.plugin_manager(addons=list(addons))
+
+
+def _warn_plugins(pm: Any) -> None:
+    """One ``warning:`` line per plugin left out or hook matching no hookspec."""
+    for problem in [*getattr(pm, "load_errors", []), *getattr(pm, "warnings", [])]:
+        click.echo(f"warning: {problem}", err=True)
 
 
 class CliError(click.ClickException):
@@ -301,14 +317,38 @@ def _write(path: Path, text: str, what: str) -> None:
         raise CliError(f"cannot write the {what} to {path}: {exc.strerror}") from None
 
 
-def _write_outputs(game: Game, save: Path | None, svg: Path | None) -> None:
+#: ``--svg-view`` / ``--as`` value for the all-seeing view.
+ALL = "all"
+#: ``--as`` value for what every side sees.
+PUBLIC = "public"
+
+
+def _write_outputs(game: Game, save: Path | None, svg: Path | None, svg_side: str | None = None) -> None:
+    """Write the save and the picture (drawn as ``svg_side`` sees it; ``None``: all-seeing)."""
     if save is not None:
         _write(save, game.save().to_json() + "\n", "save")
     if svg is not None:
-        picture = game.ruleset.render_svg(game.state, side=None)
+        picture = game.ruleset.render_svg(game.state, side=svg_side)
         if picture is None:
             raise CliError(f"ruleset {game.ruleset.name!r} drew no SVG of this position")
         _write(svg, picture, "SVG")
+
+
+def _svg_side(ruleset: Ruleset, svg: Path | None, svg_view: str | None, humans: Sequence[str]) -> str | None:
+    """Whose view ``--svg`` draws: ``--svg-view`` if given, else the one human's (a picture
+    of everything would show a human the opponent's secrets), else all (bots only)."""
+    if svg_view is not None:
+        if svg_view != ALL and svg_view not in ruleset.sides:
+            raise CliError(f"--svg-view {svg_view!r}: give a side ({', '.join(ruleset.sides)}) or {ALL!r}")
+        return None if svg_view == ALL else svg_view
+    if svg is None or not humans:
+        return None
+    if len(humans) > 1:
+        raise CliError(
+            f"--svg: several humans play ({', '.join(humans)}); say whose view to draw with "
+            f"--svg-view SIDE (or --svg-view {ALL} for everything)"
+        )
+    return humans[0]
 
 
 # -- the game loop ---------------------------------------------------------------------------
@@ -378,9 +418,10 @@ def _drive_with_status(
 
 
 def _finish(
-    game: Game, status: str, console: Console, save: Path | None, svg: Path | None
+    game: Game, status: str, console: Console, save: Path | None, svg: Path | None,
+    svg_side: str | None = None,
 ) -> None:
-    _write_outputs(game, save, svg)
+    _write_outputs(game, save, svg, svg_side)
     console.print(_result_line(game), markup=False, soft_wrap=True)
     if status != "over":
         where = f"; resume with: wargamekit resume {save}" if save is not None else ""
@@ -396,6 +437,11 @@ _save_option = click.option(
 )
 _svg_option = click.option(
     "--svg", type=click.Path(dir_okay=False, path_type=Path), help="Draw the final position (SVG)."
+)
+_svg_view_option = click.option(
+    "--svg-view",
+    metavar="SIDE|all",
+    help="Whose view --svg draws (default: the human's when one plays, else all).",
 )
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 _players_option = click.option(
@@ -420,18 +466,24 @@ def rulesets() -> None:
 
     console = _console()
     found = installed_rulesets()
-    broken = _plugins.plugin_load_errors()
+    # Every installed plugin, add-ons included, is loaded and checked here, so a broken one is
+    # reported (by name) even though no game would load it unasked.
+    everything = _plugins.plugin_manager(addons="all")
+    addons = [a for a in _plugins.installed_addons() if everything.get_plugin(a.name) is not None]
     if not console.is_terminal:
         width = max((len(name) for name in found), default=0)
         for name, ruleset in found.items():
             click.echo(f"{name:<{width}}  {ruleset.version}  {ruleset.description}")
+        for addon in addons:
+            click.echo(f"add-on {addon.name}  {addon.distribution or '?'} {addon.version or '?'}")
     else:
         table = Table("ruleset", "version", "description")
         for name, ruleset in found.items():
             table.add_row(name, ruleset.version, ruleset.description)
+        for addon in addons:
+            table.add_row(f"add-on {addon.name}", addon.version or "?", addon.distribution or "?")
         console.print(table)
-    for error in broken:
-        click.echo(f"warning: {error}", err=True)
+    _warn_plugins(everything)
 
 
 @cli.command()
@@ -442,8 +494,10 @@ def rulesets() -> None:
 )
 @_players_option
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set an optional rule (TOML value: true, 3, \"text\").")
+@click.option("--addon", "addons", multiple=True, metavar="NAME", help="Run with an installed add-on (repeatable; none by default).")
 @_save_option
 @_svg_option
+@_svg_view_option
 @_quiet_option
 def play(
     ruleset_name: str,
@@ -451,8 +505,10 @@ def play(
     seed: int | None,
     players: str,
     option_pairs: tuple[str, ...],
+    addons: tuple[str, ...],
     save: Path | None,
     svg: Path | None,
+    svg_view: str | None,
     quiet: bool,
 ) -> None:
     """Play RULESET to the end and print the log and the result."""
@@ -465,7 +521,10 @@ def play(
         seed = secrets.randbelow(1_000_000)
     team, kinds = _players(ruleset, players, seed, console)
     humans = [side for side, kind in kinds.items() if kind == "human"]
-    game = Game.new(ruleset, chosen_scenario, seed=seed, options=options, plugin_manager=plugin_manager())
+    svg_side = _svg_side(ruleset, svg, svg_view, humans)
+    manager = plugin_manager(addons)
+    _warn_plugins(manager)
+    game = Game.new(ruleset, chosen_scenario, seed=seed, options=options, plugin_manager=manager)
     if not quiet:
         scenario_label = game.scenario_name or str(scenario)
         cast = ", ".join(f"{side}: {kind}" for side, kind in kinds.items())
@@ -475,7 +534,23 @@ def play(
             soft_wrap=True,
         )
     status = _drive_with_status(game, team, humans, console, quiet=quiet)
-    _finish(game, status, console, save, svg)
+    _finish(game, status, console, save, svg, svg_side)
+
+
+def _load(save_file: Path) -> Game:
+    """Load a save with the add-ons it records (refused, naming them, if any is missing)."""
+    from .saves import SaveFile
+
+    saved = SaveFile.read(save_file)
+    try:
+        manager = plugin_manager([addon.name for addon in saved.addons])
+    except WargamekitError as exc:
+        raise CliError(
+            f"{save_file}: the save was played with add-on(s) "
+            f"{', '.join(str(a) for a in saved.addons)}: {exc}"
+        ) from None
+    _warn_plugins(manager)
+    return Game.load(saved, rulesets=installed_rulesets(), plugin_manager=manager)
 
 
 @cli.command()
@@ -483,16 +558,18 @@ def play(
 @_players_option
 @_save_option
 @_svg_option
+@_svg_view_option
 @_quiet_option
 def resume(
-    save_file: Path, players: str, save: Path | None, svg: Path | None, quiet: bool
+    save_file: Path, players: str, save: Path | None, svg: Path | None, svg_view: str | None, quiet: bool
 ) -> None:
-    """Carry on a game saved before its end."""
+    """Carry on a game saved before its end (with the add-ons the save records)."""
     console = _console()
-    game = Game.load(save_file, rulesets=installed_rulesets(), plugin_manager=plugin_manager())
+    game = _load(save_file)
     _check_svg(game.ruleset, svg)
     team, kinds = _players(game.ruleset, players, game.seed + len(game.choices), console)
     humans = [side for side, kind in kinds.items() if kind == "human"]
+    svg_side = _svg_side(game.ruleset, svg, svg_view, humans)
     if not quiet:
         console.print(
             f"{game.ruleset.name} {game.ruleset.version} — resuming {save_file} after "
@@ -501,29 +578,53 @@ def resume(
             soft_wrap=True,
         )
     status = _drive_with_status(game, team, humans, console, quiet=quiet, resumed=True)
-    _finish(game, status, console, save, svg)
+    _finish(game, status, console, save, svg, svg_side)
 
 
 @cli.command()
 @click.argument("save_file", metavar="SAVE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--as",
+    "as_side",
+    default=PUBLIC,
+    show_default=True,
+    metavar="SIDE|public|all",
+    help="Whose view of the log to print (and to draw with --svg): a side, what every side "
+    "sees, or everything.",
+)
 @_svg_option
 @_quiet_option
-def replay(save_file: Path, svg: Path | None, quiet: bool) -> None:
-    """Replay a save file; print its log and result."""
+def replay(save_file: Path, as_side: str, svg: Path | None, quiet: bool) -> None:
+    """Replay a save file; print one side's view of its log, and its result."""
     console = _console()
-    game = Game.load(save_file, rulesets=installed_rulesets(), plugin_manager=plugin_manager())
+    game = _load(save_file)
     _check_svg(game.ruleset, svg)
+    if as_side not in (PUBLIC, ALL, *game.ruleset.sides):
+        raise CliError(f"--as {as_side!r}: give a side ({', '.join(game.ruleset.sides)}), {PUBLIC!r} or {ALL!r}")
+    if svg is not None and as_side == PUBLIC:
+        # A ruleset draws a side's view or everything; there is no "public" picture to draw.
+        raise CliError(f"--svg: the public view has no picture; pass --as SIDE or --as {ALL}")
+    side = None if as_side in (PUBLIC, ALL) else as_side
+    if as_side == PUBLIC:
+        shown = [e for e in game.log if e.audience is None]
+        whose = "the public view (what every side sees; --as SIDE or --as all for more)"
+    elif as_side == ALL:
+        shown = list(game.log)
+        whose = "everything, every side's secrets included"
+    else:
+        shown = [e for e in game.log if e.visible_to(as_side)]
+        whose = f"{as_side}'s view"
     if not quiet:
         console.print(
             f"{game.ruleset.name} {game.ruleset.version} — scenario "
             f"{game.scenario_name or 'from the save'}, seed {game.seed} — replaying "
-            f"{len(game.choices)} choices",
+            f"{len(game.choices)} choices — showing {whose}",
             markup=False,
             soft_wrap=True,
         )
-        for event in game.log:
+        for event in shown:
             _print_event(console, event)
-    _write_outputs(game, None, svg)
+    _write_outputs(game, None, svg, side)
     console.print(_result_line(game), markup=False, soft_wrap=True)
 
 

@@ -30,17 +30,18 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from attrs import define, field
+from attrs import define, field, frozen
 
 from .decisions import Choose, Decision
 from .dice import Dice
+from .errors import CheckpointError
 from .events import Event
 from .interrupts import InterruptStack
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
-__all__ = ["EventLog", "RulesContext"]
+__all__ = ["Checkpoint", "EventLog", "RulesContext"]
 
 StateT = TypeVar("StateT")
 ScenarioT = TypeVar("ScenarioT")
@@ -73,6 +74,22 @@ class EventLog(Sequence[Event]):
 
     def __repr__(self) -> str:
         return f"<EventLog of {len(self._events)} events>"
+
+
+@frozen
+class Checkpoint:
+    """A point of the procedure where play can restart from the state alone.
+
+    Made by :meth:`RulesContext.checkpoint` and yielded by the procedure
+    (``yield ctx.checkpoint("turn 3")``); the game takes it back at once (nobody is asked
+    anything) and may keep a snapshot there. See :meth:`RulesContext.checkpoint` for the contract.
+
+    Attributes:
+        label: where this is (``"turn 3"``), unique along one game's path at one position; a
+            restart must reach a checkpoint with the same label first.
+    """
+
+    label: str
 
 
 @define(eq=False)
@@ -149,3 +166,38 @@ class RulesContext(Generic[StateT, ScenarioT]):
     def other_side(self, side: str) -> str:
         """The opponent of ``side`` in a two-sided ruleset."""
         return self.ruleset.other_side(side)
+
+    def checkpoint(self, label: str) -> Checkpoint:
+        """A restart point to yield: ``yield ctx.checkpoint(f"turn {n}")``.
+
+        The contract: if the game state, dice, scenario and the interrupt stack's record of
+        answered keys are put back as they were here, and :meth:`Ruleset.play
+        <wargamekit.ruleset.Ruleset.play>` is run again on a fresh context holding them, the
+        procedure reaches this checkpoint (same label) *first* — no decision, roll or event
+        before it — and from there plays exactly as the original run did. In practice: keep
+        everything a later step reads in the state (not in local variables of ``play``), and
+        let ``play`` skip what the state says is done (start the turn loop after ``state.turn``).
+
+        The game checks the first half on every restart (:class:`~wargamekit.errors.CheckpointError`
+        otherwise) and :func:`wargamekit.testing.check_ruleset` checks the second half (a
+        restart's log must equal a full replay's, byte for byte).
+
+        Raises:
+            CheckpointError: the label is empty or not a string, the interrupt stack holds
+                items (a checkpoint inside a response window could not restart from the state),
+                or it is inside a ``dice.secret()`` block.
+        """
+        if not isinstance(label, str) or not label:
+            raise CheckpointError(f"{self.ruleset.name}: a checkpoint needs a non-empty label, got {label!r}")
+        if self.dice.audience is not None:
+            raise CheckpointError(
+                f"{self.ruleset.name}: checkpoint {label!r} is inside a dice.secret() block; "
+                "checkpoints go where rolls are public again"
+            )
+        if self.interrupts.items:
+            raise CheckpointError(
+                f"{self.ruleset.name}: checkpoint {label!r} is inside a response window "
+                f"({len(self.interrupts.items)} item(s) on the interrupt stack); checkpoints go "
+                "where the stack is empty"
+            )
+        return Checkpoint(label)

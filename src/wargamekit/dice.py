@@ -11,7 +11,8 @@ differ only in how they pick:
 
 * :class:`SeededDice` draws from a seeded :class:`numpy.random.Generator` (play, simulation);
 * :class:`ScriptedDice` takes forced faces from a script (tests);
-* :class:`wargamekit.odds.EnumeratingDice` walks every branch (exact odds).
+* :class:`wargamekit.odds.EnumeratingDice` hands out lazy die values whose every outcome is
+  enumerated (exact odds; it overrides :meth:`Dice.roll` and :meth:`Dice.pool` too).
 
 Every draw is recorded as a :class:`Roll` with its purpose, and passed to the ``on_roll``
 observer (the game log uses it).

@@ -12,17 +12,21 @@ not your turn             :class:`NotYourTurnError`            ``ValueError``
 game over                 :class:`GameOverError`               ``ValueError``
 unknown ruleset           :class:`UnknownRulesetError`         ``LookupError``
 unknown scenario          :class:`UnknownScenarioError`        ``LookupError``
+unknown or broken add-on  :class:`UnknownAddonError`           ``LookupError``
 bad scenario              :class:`ScenarioError`               ``ValueError``
 bad save                  :class:`SaveError`                   ``ValueError``
 branch limit (odds)       :class:`BranchLimitError`            ``RuntimeError``
+impure odds procedure     :class:`ImpureProcedureError`        ``ValueError``
 endless game              :class:`DecisionLimitError`          ``RuntimeError``
+a checkpoint misused      :class:`CheckpointError`             ``RuntimeError``
 scripted dice ran out     :class:`DiceScriptError`             ``ValueError``
 bad hex label             :class:`HexLabelError`               ``ValueError``
 off the map               :class:`OffMapError`                 ``ValueError``
 locale map look-ups       :class:`UnknownLocaleError`,         ``ValueError``
                           :class:`NotAdjacentError`,
                           :class:`NoApproachError`
-the interrupt stack       :class:`InterruptStackError`         ``RuntimeError``
+the interrupt stack       :class:`InterruptStackError`,        ``RuntimeError``
+                          :class:`UnresolvedItemError`
 a human quits             :class:`QuitGame`                    —
 ========================  ===================================  ==========================
 
@@ -38,11 +42,13 @@ from __future__ import annotations
 
 __all__ = [
     "BranchLimitError",
+    "CheckpointError",
     "DecisionLimitError",
     "DiceScriptError",
     "GameOverError",
     "HexLabelError",
     "IllegalChoiceError",
+    "ImpureProcedureError",
     "InterruptStackError",
     "InvalidChoiceError",
     "NoApproachError",
@@ -52,9 +58,11 @@ __all__ = [
     "QuitGame",
     "SaveError",
     "ScenarioError",
+    "UnknownAddonError",
     "UnknownLocaleError",
     "UnknownRulesetError",
     "UnknownScenarioError",
+    "UnresolvedItemError",
     "WargamekitError",
 ]
 
@@ -97,6 +105,12 @@ class DecisionLimitError(WargamekitError, RuntimeError):
     """A game asked more decisions than its limit allows: the rules (or the players) loop."""
 
 
+class CheckpointError(WargamekitError, RuntimeError):
+    """A ruleset's checkpoint cannot be used: the interrupt stack is not empty there, or
+    :meth:`~wargamekit.ruleset.Ruleset.play` restarted on the state saved there does not reach
+    the same checkpoint first (a bug in the ruleset, named with the checkpoint's label)."""
+
+
 class QuitGame(WargamekitError):
     """A human player stopped the game (typed ``quit``); the driver saves and stops."""
 
@@ -108,6 +122,10 @@ class UnknownRulesetError(WargamekitError, LookupError):
 
 class UnknownScenarioError(WargamekitError, LookupError):
     """A ruleset has no bundled scenario of the name asked for."""
+
+
+class UnknownAddonError(WargamekitError, LookupError):
+    """An add-on asked for is not installed, or was left out because it is broken."""
 
 
 class ScenarioError(WargamekitError, ValueError):
@@ -143,6 +161,11 @@ class BranchLimitError(WargamekitError, RuntimeError):
     allowed."""
 
 
+class ImpureProcedureError(WargamekitError, ValueError):
+    """An exact-odds procedure took another course when run again with the same dice: it is not
+    a pure function of its arguments and the dice."""
+
+
 # -- geometry ------------------------------------------------------------------------------------
 class HexLabelError(WargamekitError, ValueError):
     """A hex label (``"0304"``) cannot be read."""
@@ -168,3 +191,20 @@ class NoApproachError(WargamekitError, ValueError):
 class InterruptStackError(WargamekitError, RuntimeError):
     """The interrupt stack was used against its protocol (e.g. an item left unresolved when the
     window that should resolve it closed)."""
+
+
+class UnresolvedItemError(InterruptStackError):
+    """An item on the :class:`InterruptStack` would never resolve: a window opened with its
+    floor above an item that no open window lies below (the ruleset's bug, not a player's).
+
+    Args:
+        item: the name of the stranded item.
+        window: the timing point of the window that leaves it behind.
+        reason: why, in a sentence.
+    """
+
+    def __init__(self, item: str, window: str, reason: str) -> None:
+        self.item = item
+        self.window = window
+        self.reason = reason
+        super().__init__(f"interrupt stack: {item!r} would never resolve (window {window!r}): {reason}")

@@ -5,6 +5,12 @@ options and the list of recorded answers. Saving writes exactly that; loading, u
 replay it (one replay routine serves all of them). Nothing depends on hash order or wall time,
 so the same inputs give a byte-identical log.
 
+A ruleset may mark *checkpoints* in its procedure (``yield ctx.checkpoint("turn 3")``): points
+where play can restart from the state alone. The game keeps a sparse ladder of snapshots there,
+so a replay starts from the latest snapshot on its path and answers only the choices since; a
+ruleset without checkpoints replays from the start, as before. Either way the log is the same,
+byte for byte (:func:`wargamekit.testing.check_ruleset` checks it).
+
 An answer is checked against the pending decision *before* anything changes. If the ruleset
 itself rejects a choice deeper down (raising :class:`~wargamekit.errors.IllegalChoiceError`), or
 fails in any other way, the game is rebuilt by replay to exactly the state before the answer,
@@ -18,17 +24,23 @@ receives a :class:`~wargamekit.context.RulesContext`, and players a
 from __future__ import annotations
 
 import copy
+import json
+import pickle
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+import attrs
 import numpy as np
-from attrs import define, field
+from attrs import define, field, frozen
 
-from .context import RulesContext
+from .context import Checkpoint, RulesContext
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
 from .errors import (
+    CheckpointError,
     DecisionLimitError,
     GameOverError,
     IllegalChoiceError,
@@ -39,9 +51,10 @@ from .errors import (
     WargamekitError,
 )
 from .events import Event, Outcome
+from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
-from .saves import SAVE_FORMAT, SaveFile
+from .saves import SAVE_FORMAT, SaveFile, log_digest
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -49,13 +62,53 @@ if TYPE_CHECKING:
 
     from .players import Player
 
-__all__ = ["DEFAULT_DECISION_LIMIT", "Game"]
+__all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game"]
 
 #: A game asking more decisions than this is assumed to loop forever.
 DEFAULT_DECISION_LIMIT = 200_000
 
 #: What a replay rebuilds (and puts back if the replay fails).
-_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure")
+_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots")
+
+#: A snapshot is kept at a checkpoint only this many answers after the previous one (a ruleset
+#: with a checkpoint every impulse does not pay a state copy every impulse) ...
+SNAPSHOT_SPACING = 8
+#: ... and at most this many are kept: past it, the older half is thinned to every other one,
+#: so the ladder stays dense near the present and sparse toward the start (bounded memory).
+SNAPSHOT_LIMIT = 32
+#: How many play-throughs' ladders a load in this process may start from (most recent first).
+_LADDER_CACHE_SIZE = 16
+
+
+@frozen
+class _Snapshot:
+    """What a restart at a checkpoint needs, taken when the procedure yielded it.
+
+    ``frozen`` holds the state, the scenario, the dice (their generator included) and the
+    interrupt stack's answered keys and switch, copied together (so references between them
+    survive) as pickle bytes — immutable, so forks share snapshots — or, for a state pickle
+    refuses, as a deep copy that every restore copies again.
+    """
+
+    position: int  # answers given when the checkpoint was reached
+    label: str
+    choices: tuple[Answer, ...]
+    events: list[Event]  # the log the game was writing (append-only: its prefix never changes)
+    n_events: int
+    rolls: list[Roll]  # the dice's record of rolls, append-only too (kept out of the copy)
+    n_rolls: int
+    frozen: Any
+    pickled: bool
+
+    def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
+        parts = pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)
+        parts[2].rolls = self.rolls[: self.n_rolls]
+        return parts
+
+
+#: (ruleset, plugin manager, scenario, seed, options) → the game that last played them, so a
+#: load in the same process starts from that game's snapshots. Weak: it keeps no game alive.
+_LADDERS: OrderedDict[tuple[Any, ...], weakref.ref[Game]] = OrderedDict()
 
 
 def _check_seed(seed: Any) -> int:
@@ -108,6 +161,12 @@ class Game:
     _replaying: bool = field(default=False, repr=False)
     #: events of the answer being applied, told to observers only once the answer stands
     _unannounced: list[Event] | None = field(default=None, repr=False)
+    #: (event, the copy observers were given), for the log so far
+    _observed: list[tuple[Event, Event]] = field(factory=list, repr=False)
+    #: snapshots taken at checkpoints on this game's path, oldest first (see SNAPSHOT_SPACING)
+    _snapshots: list[_Snapshot] = field(factory=list, repr=False)
+    _snapshot_spacing: int = field(factory=lambda: SNAPSHOT_SPACING, repr=False)
+    _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -186,27 +245,136 @@ class Game:
         # Every (re)start plays on a fresh copy of the scenario as loaded: a ruleset that changes
         # its scenario object during play must not change what a replay starts from.
         dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
-        dice.on_roll = self._on_roll
         scenario = copy.deepcopy(self._scenario_template)
+        ctx = self._new_context(scenario, None, dice, InterruptStack(), [])
+        self.choices = []
+        self._snapshots = []
+        ctx.state = self.ruleset.setup(scenario, self.options)
+        self._procedure = self.ruleset.play(ctx)
+        self._advance(None, first=True)
+
+    def _new_context(
+        self, scenario: Any, state: Any, dice: Dice, interrupts: InterruptStack, events: list[Event]
+    ) -> RulesContext[Any, Any]:
+        """A fresh context for a play-through (a start or a restart at a checkpoint)."""
+        dice.on_roll = self._on_roll
         ctx: RulesContext[Any, Any] = RulesContext(
             ruleset=self.ruleset,
             scenario=scenario,
             options=_ReadOnlyOptions(self.options),
-            state=None,
+            state=state,
             dice=dice,
-            interrupts=InterruptStack(),
+            interrupts=interrupts,
             hooks=self.hooks,
-            events=[],
+            events=events,
             sink=self._on_event,
         )
-        ctx.interrupts.on_event = ctx.event
+        interrupts.on_event = ctx.event
         self._ctx = ctx
-        self.choices = []
         self.outcome = None
         self.pending = None
-        ctx.state = self.ruleset.setup(scenario, self.options)
+        return ctx
+
+    # -- checkpoints -----------------------------------------------------------------------
+    @property
+    def checkpoints(self) -> tuple[tuple[int, str], ...]:
+        """The snapshots this game holds, oldest first, as ``(answers given, label)``: where a
+        replay (undo, fork, load, a rebuild) may start instead of the first decision."""
+        return tuple((snap.position, snap.label) for snap in self._snapshots)
+
+    def _reached(self, checkpoint: Checkpoint) -> None:
+        """The procedure yielded ``checkpoint``: keep a snapshot there if the ladder wants one."""
+        ctx = self.context
+        if ctx.interrupts.items:  # pushed after ctx.checkpoint() checked, before the yield
+            raise CheckpointError(
+                f"{self.ruleset.name}: checkpoint {checkpoint.label!r} is inside a response window "
+                "(the interrupt stack is not empty)"
+            )
+        position = len(self.choices)
+        if self._snapshots and position - self._snapshots[-1].position < self._snapshot_spacing:
+            return
+        dice = ctx.dice
+        # The game's callback is not the dice's state, and their record of rolls only grows:
+        # keep the list and its length rather than copy the whole game's rolls every time.
+        on_roll, rolls, dice.on_roll, dice.rolls = dice.on_roll, dice.rolls, None, []
+        try:
+            parts = (ctx.state, ctx.scenario, dice, ctx.interrupts.answered, ctx.interrupts.enabled)
+            frozen_parts: Any
+            try:
+                frozen_parts, pickled = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), True
+            except Exception:  # noqa: BLE001 - a state holding a lambda: copy it the slow way
+                frozen_parts, pickled = copy.deepcopy(parts), False
+        finally:
+            dice.on_roll, dice.rolls = on_roll, rolls
+        self._snapshots.append(
+            _Snapshot(position, checkpoint.label, tuple(self.choices), ctx._events, len(ctx._events),
+                      rolls, len(rolls), frozen_parts, pickled)
+        )
+        if len(self._snapshots) > SNAPSHOT_LIMIT:
+            half = len(self._snapshots) // 2
+            self._snapshots = self._snapshots[:half][::2] + self._snapshots[half:]
+        self._register_ladder()
+
+    def _key(self) -> tuple[Any, ...]:
+        """What makes two games the same game (ids are safe: a live game holds both objects)."""
+        if self._ladder_key is None:
+            self._ladder_key = (
+                id(self.ruleset), id(self.plugin_manager), self.seed,
+                json.dumps(self.scenario_data, sort_keys=True, default=repr),
+                json.dumps(self.options, sort_keys=True, default=repr),
+            )
+        return self._ladder_key
+
+    def _register_ladder(self) -> None:
+        if self._dice_template is not None:
+            return  # custom dice are not a seed: nothing else can have the same inputs
+        key = self._key()
+        _LADDERS[key] = weakref.ref(self)
+        _LADDERS.move_to_end(key)
+        while len(_LADDERS) > _LADDER_CACHE_SIZE:
+            _LADDERS.popitem(last=False)
+
+    def _start_point(self, choices: list[Answer]) -> tuple[_Snapshot, list[_Snapshot]] | None:
+        """The latest snapshot on the path of ``choices`` and the ladder holding it (this
+        game's, else that of the last game in this process with the same inputs), or ``None``."""
+        ladders = [self._snapshots]
+        if not self._snapshots and self._dice_template is None:
+            other = _LADDERS.get(self._key())
+            game = other() if other is not None else None
+            if game is not None and game.ruleset is self.ruleset:
+                ladders.append(game._snapshots)
+        for ladder in ladders:
+            for index in range(len(ladder) - 1, -1, -1):
+                snap = ladder[index]
+                if snap.position <= len(choices) and list(snap.choices) == choices[: snap.position]:
+                    return snap, ladder[: index + 1]
+        return None
+
+    def _restore(self, snap: _Snapshot, ladder: list[_Snapshot]) -> None:
+        """Restart the procedure at ``snap`` (the last of ``ladder``, the snapshots on its path):
+        a fresh context on a copy of what it saved."""
+        state, scenario, dice, answered, enabled = snap.thaw()
+        interrupts = InterruptStack(enabled=enabled, answered=answered)
+        ctx = self._new_context(scenario, state, dice, interrupts, snap.events[: snap.n_events])
+        self.choices = list(snap.choices)
+        self._snapshots = ladder
         self._procedure = self.ruleset.play(ctx)
-        self._advance(None, first=True)
+        where = f"{self.ruleset.name}.play() restarted at checkpoint {snap.label!r} (answer {snap.position})"
+        try:
+            first = next(self._procedure)
+        except StopIteration:
+            raise CheckpointError(f"{where} ended without reaching it") from None
+        if len(ctx._events) != snap.n_events:
+            raise CheckpointError(
+                f"{where} logged {ctx._events[snap.n_events].text!r} before reaching it: a restart "
+                "must reach its checkpoint from the state alone, with no roll or event before it"
+            )
+        if not isinstance(first, Checkpoint) or first.label != snap.label:
+            raise CheckpointError(
+                f"{where} yielded {first!r} first: a restart must reach the same checkpoint before "
+                "anything else (keep what the procedure has done in the state, and skip it there)"
+            )
+        self._advance(None)
 
     # -- what the rules hold (read them; only the rules change them) -----------------------
     @property
@@ -252,8 +420,27 @@ class Game:
             self._announce(event)
 
     def _announce(self, event: Event) -> None:
-        if self.plugin_manager is not None and not self._replaying:
-            self.plugin_manager.hook.wargamekit_event(game=self, event=event)
+        if self.plugin_manager is None or self._replaying:
+            return
+        hook = self.plugin_manager.hook.wargamekit_event
+        if not hook.get_hookimpls():
+            return
+        # Observers get copies and a frozen record, never the game (or its live log): an
+        # observer that could change the game would make replays depend on who watched.
+        log = self.log
+        index = next(i for i in range(len(log) - 1, -1, -1) if log[i] is event)
+        observed = self._observed
+        if observed and (len(observed) > index + 1 or log[len(observed) - 1] is not observed[-1][0]):
+            observed.clear()  # the log was rebuilt (undo, a rejected answer): copy afresh
+        observed.extend((e, attrs.evolve(e)) for e in log[len(observed) : index + 1])
+        record = ObservedGame(
+            ruleset=self.ruleset.name,
+            ruleset_version=self.ruleset.version,
+            scenario_name=self.scenario_name,
+            seed=self.seed,
+            log=tuple(copy for _, copy in observed),
+        )
+        hook(game=record, event=record.log[-1])
 
     def _on_roll(self, roll: Roll) -> None:
         faces = " ".join(map(str, roll.faces))
@@ -271,6 +458,9 @@ class Game:
     def _advance(self, value: Any, *, first: bool = False) -> None:
         try:
             item = next(self._procedure) if first else self._procedure.send(value)
+            while isinstance(item, Checkpoint):
+                self._reached(item)
+                item = self._procedure.send(None)
         except StopIteration as stop:
             if not isinstance(stop.value, Outcome):
                 raise TypeError(
@@ -351,8 +541,13 @@ class Game:
         before = {name: getattr(self, name) for name in _REPLAYED}
         self._replaying = True
         try:
-            self._start()
-            for index, choice in enumerate(choices):
+            start = self._start_point(choices)
+            if start is None:
+                self._start()
+            else:
+                self._restore(*start)
+            for index in range(len(self.choices), len(choices)):
+                choice = choices[index]
                 if self.pending is None:
                     raise SaveError(f"{where or 'choice'}[{index}]: the game ended before this choice")
                 try:
@@ -443,6 +638,8 @@ class Game:
         """The save of this game (write it with :meth:`SaveFile.to_json`)."""
         if self._dice_template is not None:
             raise SaveError("a game on a custom dice service cannot be saved (its dice are not a seed)")
+        from .plugins import addons_in_effect
+
         return SaveFile(
             format=SAVE_FORMAT,
             ruleset=self.ruleset.name,
@@ -452,6 +649,8 @@ class Game:
             seed=self.seed,
             options=dict(self.options),
             choices=copy.deepcopy(self.choices),
+            addons=list(addons_in_effect(self.plugin_manager)),
+            log_digest=log_digest(self.log_lines()),
         )
 
     @classmethod
@@ -460,18 +659,26 @@ class Game:
         save: SaveFile | str | Path,
         *,
         rulesets: Mapping[str, Ruleset] | None = None,
-        plugin_manager: pluggy.PluginManager | None = None,
+        plugin_manager: pluggy.PluginManager | None | Literal["saved"] = "saved",
     ) -> Game:
         """Rebuild a game by replaying a save.
+
+        A game runs with the add-ons it was started with: by default (``"saved"``) the
+        installed add-ons the save records, by entry-point name (none if it records none, as
+        :meth:`new` without a ``plugin_manager``). Given a manager, its add-ons in effect must
+        be exactly the recorded ones.
 
         Args:
             save: a :class:`SaveFile`, or the path of a save file.
             rulesets: name → ruleset; by default the installed rulesets.
-            plugin_manager: as for :meth:`new` (``None``: no plugins).
+            plugin_manager: ``"saved"`` (the default), a manager, or ``None`` (no plugins).
 
         Raises:
-            SaveError: the file is malformed, its ruleset is missing or another version, or
-                its choices do not replay. Nothing is half-loaded.
+            SaveError: the file is malformed; its ruleset is missing or another version; an
+                add-on it records is missing or another version, or the game has one it does
+                not record; its choices do not replay; or they replay to another log than
+                the one saved (a changed seed, answer, ruleset or add-on). Nothing is
+                half-loaded.
         """
         if isinstance(save, (str, Path)):
             save = SaveFile.read(save)
@@ -499,10 +706,14 @@ class Game:
                 ruleset.scenario_data(save.scenario_name)
             except UnknownScenarioError as exc:
                 raise SaveError(f"$.scenario_name: {exc}") from None
+        if isinstance(plugin_manager, str) and plugin_manager != "saved":
+            raise TypeError(f"plugin_manager: expected 'saved', a plugin manager or None, got {plugin_manager!r}")
+        manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
+        _check_addons(save, manager)
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
-                plugin_manager=plugin_manager,
+                plugin_manager=manager,
             )
             game.scenario_name = save.scenario_name
             game._replay(list(save.choices), where="$.choices")
@@ -510,6 +721,13 @@ class Game:
             raise
         except WargamekitError as exc:
             raise SaveError(f"the save does not load: {exc}") from None
+        digest = log_digest(game.log_lines())
+        if digest != save.log_digest:
+            raise SaveError(
+                f"$.log_digest: the save's choices replay to another log than the one saved "
+                f"({digest[:19]}… instead of {save.log_digest[:19]}…): the seed, an answer, the "
+                f"ruleset {save.ruleset} {save.ruleset_version} or an add-on is not what wrote it"
+            )
         return game
 
     def replay(self, choices: list[Answer] | None = None) -> Game:
@@ -523,6 +741,10 @@ class Game:
             plugin_manager=self.plugin_manager,
             dice_template=self._dice_template,
             scenario_template=self._scenario_template,
+            # snapshots are immutable: the copy starts from this game's ladder
+            snapshots=list(self._snapshots),
+            snapshot_spacing=self._snapshot_spacing,
+            ladder_key=self._ladder_key,
         )
         other._replay(list(self.choices if choices is None else choices))
         return other
@@ -540,6 +762,44 @@ class Game:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self.choices):
             raise InvalidChoiceError(f"cannot undo {n!r} of {len(self.choices)} choices")
         self._replay(self.choices[: len(self.choices) - n])
+
+
+def _saved_plugin_manager(save: SaveFile) -> pluggy.PluginManager | None:
+    """The manager a save asks for: its recorded add-ons, installed, by name (``None`` for
+    none, as :meth:`Game.new` by default)."""
+    if not save.addons:
+        return None
+    from .errors import UnknownAddonError
+    from .plugins import plugin_manager
+
+    try:
+        return plugin_manager(addons=[addon.name for addon in save.addons])
+    except UnknownAddonError as exc:
+        raise SaveError(f"$.addons: the save was played with add-ons {_names(save.addons)}: {exc}") from None
+
+
+def _names(addons: Any) -> str:
+    return ", ".join(str(a) for a in addons) or "none"
+
+
+def _check_addons(save: SaveFile, manager: pluggy.PluginManager | None) -> None:
+    """Refuse a manager whose add-ons in effect are not exactly the save's."""
+    from .plugins import addons_in_effect
+
+    saved = {a.name: a for a in save.addons}
+    running = {a.name: a for a in addons_in_effect(manager)}
+    problems = []
+    missing = [saved[n] for n in sorted(saved.keys() - running.keys())]
+    if missing:
+        problems.append(f"it was played with add-on(s) {_names(missing)}, which this game does not run with")
+    extra = [running[n] for n in sorted(running.keys() - saved.keys())]
+    if extra:
+        problems.append(f"this game runs with add-on(s) {_names(extra)}, which the save was not played with")
+    for name in sorted(saved.keys() & running.keys()):
+        if saved[name] != running[name]:
+            problems.append(f"add-on {saved[name]} wrote it; this game runs {running[name]}")
+    if problems:
+        raise SaveError("$.addons: " + "; ".join(problems))
 
 
 class _ReadOnlyOptions(Mapping[str, Any]):

@@ -17,11 +17,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pluggy
+from attrs import frozen
+
+from .events import Event
 
 if TYPE_CHECKING:
-    from .events import Event
-    from .game import Game
     from .ruleset import Ruleset
+
+__all__ = ["ObservedGame", "hookspec", "wargamekit_add_hookspecs", "wargamekit_event", "wargamekit_rulesets"]
 
 hookspec = pluggy.HookspecMarker("wargamekit")
 
@@ -60,18 +63,47 @@ def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
 # -------------------------------------------------------------------------------------------
 
 
+@frozen
+class ObservedGame:
+    """What an observer is told about a game: a read-only record with no path to the live
+    :class:`~wargamekit.game.Game` (an observer cannot change the game it watches, so a save
+    replays the same whoever watched).
+
+    Attributes:
+        ruleset: the ruleset's name.
+        ruleset_version: its version.
+        scenario_name: the bundled scenario's name, or ``None``.
+        seed: the dice seed.
+        log: every event so far, the new one last, as copies (changing one changes nothing).
+    """
+
+    ruleset: str
+    ruleset_version: str
+    scenario_name: str | None
+    seed: int
+    log: tuple[Event, ...]
+
+    def visible_log(self, side: str | None) -> tuple[Event, ...]:
+        """The events ``side`` may see (``None``: all of them)."""
+        return tuple(e for e in self.log if e.visible_to(side))
+
+
 @hookspec
-def wargamekit_event(game: Game, event: Event) -> None:
+def wargamekit_event(game: ObservedGame, event: Event) -> None:
     """Observe every event appended to a game's log, once.
 
-    Called for games created with a ``plugin_manager``. The events an answer causes are told
-    only once the answer stands (after the ruleset accepted it), so an observer never sees the
-    events of a rejected choice; replays (load, undo, fork, the rebuild after a rejected choice)
-    are silent, so each event of the game is seen exactly once. Observers must not change the
-    game: the log is the truth and a replay must not depend on who watched.
+    Called for games whose plugin manager holds the observer (observers are add-ons: ask for
+    them like any other, see :doc:`/hooks`). The events an answer causes are told only once
+    the answer stands (after the ruleset accepted it), so an observer never sees the events of a
+    rejected choice; replays (load, undo, fork, the rebuild after a rejected choice) are silent,
+    so each event of the game is seen exactly once.
 
-    :param game: the game.
-    :param event: the new event.
+    An observer is told everything (secret events included: it is the host's plugin, like a
+    log writer), but only as values: it never receives the live game, so it cannot change it.
+    An observer implements no other hook and is not recorded in saves.
+
+    :param game: a read-only record of the game so far (:class:`ObservedGame`).
+    :param event: the new event (a copy; it is also ``game.log[-1]``).
     """
 
 

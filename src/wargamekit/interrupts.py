@@ -18,6 +18,16 @@ order their controller chooses (a decision, not a hidden default).
 With :attr:`InterruptStack.enabled` off (MTTT's optional rule), windows poll nobody; effects
 already pushed (mandatory triggers) still resolve.
 
+The stack keeps one invariant: **no item is left unresolved once the window that should resolve
+it has closed.** An item pushed inside a window (a response) lies above that window's floor, so
+the window resolves it before it closes. An item pushed by ruleset code outside a window (a
+spell cast as an action, triggered effects put on with :meth:`InterruptStack.push_triggered`)
+waits for a window to resolve it: the next window must reach down to it (``floor``), unless a
+window already open lies below it and resolves it when it resumes. A window whose floor would
+leave such an item behind raises :class:`UnresolvedItemError` naming the item and the window,
+where it opens; :func:`wargamekit.testing.check_ruleset` checks that every game ends with the
+stack empty.
+
 >>> def offers(side, point):
 ...     if side == "blue" and point.timing == "spell cast":
 ...         return [Response("counterspell", "blue", lambda: print("counterspell resolves"), key="cs")]
@@ -29,7 +39,7 @@ already pushed (mandatory triggers) still resolve.
 ...         ask = next(procedure)
 ...         while True:
 ...             print(ask.side, "asked:", ask.labels)
-...             ask = procedure.send(ask.options[answers.pop(0)].value)
+...             ask = procedure.send(ask.options[answers.pop(0)].value)  # plain values
 ...     except StopIteration as stop:
 ...         return [item.name for item in stop.value]
 >>> drive(InterruptStack().window("spell cast", ["red", "blue"], offers), [1, 1])
@@ -42,12 +52,13 @@ counterspell resolves
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from typing import Any
 
 from attrs import define, field, frozen
 
 from .decisions import Choose, Data, Decision, Option, freeze_data
+from .errors import UnresolvedItemError
 
 __all__ = ["InterruptStack", "Response", "TimingPoint"]
 
@@ -117,6 +128,8 @@ class InterruptStack:
     on_event: Callable[..., Any] | None = field(default=None, repr=False)
     items: list[Response] = field(factory=list)
     answered: set[Hashable] = field(factory=set, repr=False)
+    #: The floors of the windows open now, outermost first.
+    open_floors: list[int] = field(factory=list, repr=False)
 
     def _log(self, kind: str, text: str, **data: Any) -> None:
         if self.on_event is not None:
@@ -156,17 +169,19 @@ class InterruptStack:
         for side in order:
             mine = [r for r in triggered if r.controller == side and not self.is_answered(r.key)]
             while len(mine) > 1:
-                pick = yield Choose(
+                # The options' values are plain indices into ``mine``, never the responses:
+                # a response closes over the live game, and a player must not reach it.
+                index = yield Choose(
                     side=side,
                     prompt="Order your simultaneous triggered effects: which goes on the stack next?",
-                    options=tuple(Option(r, r.name, data=r.option_data()) for r in mine),
+                    options=tuple(Option(i, r.name, data=r.option_data()) for i, r in enumerate(mine)),
                     rule=rule,
                     kind=kind,
                     context={"timing": "simultaneous triggers", "depth": len(self.items)},
                 )
-                # By identity: two effects may be equal (same name, controller and key) yet
+                # By position: two effects may be equal (same name, controller and key) yet
                 # resolve differently; ``list.remove`` would drop the wrong one.
-                mine = [r for r in mine if r is not pick]
+                pick = mine.pop(_index(index, len(mine)))
                 self.push(pick)
             for r in mine:
                 self.push(r)
@@ -180,6 +195,7 @@ class InterruptStack:
         rule: str = "",
         floor: int | None = None,
         kind: str = "",
+        context: Mapping[str, Any] | None = None,
     ) -> Generator[Decision, Any, list[Response]]:
         """Open a response window at ``timing`` and run it until the stack is back to its level.
 
@@ -191,6 +207,9 @@ class InterruptStack:
             rule: the rule citation for the decisions asked.
             kind: the kind of the decisions asked (``"lnl.opportunity_fire"``); their context
                 holds the timing point and the stack depth, their options the responses' data.
+            context: more facts for the decisions' context (the unit that triggered the window,
+                the attack being answered); the core's keys (``timing``, ``depth``, ``top``)
+                win over a clash.
             floor: resolve down to this stack depth. By default the depth when the window
                 opened; pass ``0`` to also resolve items pushed before it (e.g. triggered
                 effects put on the stack with :meth:`push_triggered`).
@@ -204,11 +223,47 @@ class InterruptStack:
                 "items below a floor above the top would never resolve"
             )
         base = len(self.items) if floor is None else floor
+        self._check_floor(timing, base)
+        self.open_floors.append(base)
+        try:
+            return (yield from self._run(timing, order, offers, rule, base, kind, context))
+        finally:
+            self.open_floors.pop()
+
+    def _check_floor(self, timing: str, base: int) -> None:
+        """The invariant: every item below ``base`` lies above the floor of a window already
+        open (which resolves it when it resumes); otherwise nothing would ever resolve it."""
+        # An open window resolves everything above its floor when it resumes; so an item is
+        # safe if it lies at or above the new floor, or at or above the lowest open floor.
+        lowest_open = min(self.open_floors, default=len(self.items))
+        stranded = self.items[: min(base, lowest_open)]
+        if stranded:
+            raise UnresolvedItemError(
+                stranded[-1].name,
+                timing,
+                f"it lies below the window's floor (depth {base}) and below every open window; "
+                f"a window must resolve down to depth {len(stranded) - 1} or lower to reach it",
+            )
+
+    def assert_empty(self, when: str) -> None:
+        """Raise :class:`UnresolvedItemError` if any item is still on the stack (e.g. when a game
+        ends: ``when`` says at what point)."""
+        if self.items:
+            raise UnresolvedItemError(
+                self.items[-1].name,
+                when,
+                f"{len(self.items)} item(s) left on the stack: "
+                + ", ".join(repr(i.name) for i in self.items),
+            )
+
+    def _run(
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str, base: int, kind: str, context: Mapping[str, Any] | None
+    ) -> Generator[Decision, Any, list[Response]]:
         resolved: list[Response] = []
         point_name = timing
         while True:
             if self.enabled and order:
-                yield from self._poll(point_name, order, offers, rule, kind)
+                yield from self._poll(point_name, order, offers, rule, kind, context)
             if len(self.items) <= base:
                 return resolved
             item = self.items.pop()
@@ -224,7 +279,7 @@ class InterruptStack:
             point_name = f"resolution of {item.name}"
 
     def _poll(
-        self, timing: str, order: Sequence[str], offers: Offers, rule: str, kind: str
+        self, timing: str, order: Sequence[str], offers: Offers, rule: str, kind: str, extra: Mapping[str, Any] | None
     ) -> Generator[Decision, Any, None]:
         passes = 0
         turn = 0
@@ -237,16 +292,19 @@ class InterruptStack:
                 passes += 1
                 continue
             top = self.top
+            # Plain values (``None`` to pass, else an index into ``available``): the player
+            # never holds a response, whose closures reach the live game.
             pick = yield Choose(
                 side=side,
                 prompt=f"{timing}: respond?",
                 options=(
                     Option(None, "pass", data=_PASS),
-                    *(Option(r, r.name, data=r.option_data()) for r in available),
+                    *(Option(i, r.name, data=r.option_data()) for i, r in enumerate(available)),
                 ),
                 rule=rule,
                 kind=kind,
                 context={
+                    **(extra or {}),
                     "timing": timing,
                     "depth": len(self.items),
                     "top": None if top is None else (top.data or {"name": top.name}),
@@ -255,5 +313,13 @@ class InterruptStack:
             if pick is None:
                 passes += 1
             else:
-                self.push(pick)
+                self.push(available[_index(pick, len(available))])
                 passes = 0
+
+
+def _index(value: Any, length: int) -> int:
+    """The option value sent back for a response: its index (a driver sends the chosen
+    option's value; anything else is a bug of the driver, reported as such)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < length:
+        raise TypeError(f"interrupt stack: expected the index of an offered response, got {value!r}")
+    return value

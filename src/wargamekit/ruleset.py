@@ -193,7 +193,14 @@ class Ruleset:
 
     def play(self, ctx: RulesContext[Any, Any]) -> Generator[Decision, Any, Outcome]:
         """The whole game as a procedure on the rules context: yield decisions, receive the
-        chosen values, return the outcome."""
+        chosen values, return the outcome.
+
+        It may also yield checkpoints (``yield ctx.checkpoint("turn 3")``): places where play
+        can restart from the state alone. The game then also calls ``play`` on a fresh context
+        holding a copy of the state saved at a checkpoint, and the procedure must reach that
+        checkpoint first and go on exactly as before (see
+        :meth:`RulesContext.checkpoint <wargamekit.context.RulesContext.checkpoint>`). Without
+        checkpoints, ``play`` only ever starts on the state :meth:`setup` built."""
         raise NotImplementedError(f"ruleset {self.name!r} does not implement play()")
         yield  # pragma: no cover
 
@@ -201,12 +208,24 @@ class Ruleset:
     def view(self, state: Any, side: str | None) -> Any:
         """What ``side`` may see of ``state`` (``None``: an omniscient observer).
 
-        The default shows everything: override when the rules hide information. Return a fresh
-        object — players must never be able to reach the live state through it.
-        """
-        import copy
+        The contract: **return something the player cannot use to change the game**, with
+        nothing hidden from ``side`` in it. Nothing mutable reachable from the result may be
+        part of the live state; immutable parts (frozen attrs values such as hexes, tuples,
+        numpy arrays made read-only) may be shared.
 
-        return copy.deepcopy(state)
+        A bot reads a view at every decision it is asked (a :class:`~wargamekit.view.PlayerView`
+        builds it on first read and keeps it), so keep it cheap: copy only what changes in
+        play and is mutable (units, counters), leave out or mask what is hidden, share what is
+        immutable, and hand out one read-only copy, made once per game, of a large part that
+        never changes after setup (a map). Do not deep-copy a whole large state per call.
+
+        The default shows everything, as a :func:`~wargamekit.view.detached_copy` of the whole
+        state: correct, but it copies the map with the units; override it when the rules hide
+        information or the state is large.
+        """
+        from .view import detached_copy
+
+        return detached_copy(state)
 
     def check_invariants(self, state: Any) -> None:
         """Raise :class:`AssertionError` if ``state`` breaks a rule's invariant (used by the

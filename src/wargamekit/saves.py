@@ -1,7 +1,9 @@
 """The save format: everything needed to replay a game, as deterministic JSON.
 
-A save is a replay: the ruleset (and its version), the scenario data, the seed, the optional
-rules and the recorded answers. :meth:`SaveFile.read` and :meth:`SaveFile.from_json` reject a
+A save is a replay: the ruleset (and its version), the add-ons in effect (and their versions),
+the scenario data, the seed, the optional rules and the recorded answers — and a digest of the
+log they produced, so a load that replays to anything else is refused rather than silently
+accepted. :meth:`SaveFile.read` and :meth:`SaveFile.from_json` reject a
 bad file with a :class:`~wargamekit.errors.SaveError` naming the path to the bad field, whatever
 the file holds (not UTF-8, not JSON, nested too deeply, the wrong shape, another format).
 
@@ -13,7 +15,9 @@ wargamekit.errors.SaveError: save: $: expected a JSON object, got int
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +26,42 @@ from attrs import field, frozen
 from .errors import SaveError, ScenarioError
 from .events import json_default
 
-__all__ = ["SAVE_FORMAT", "SaveFile"]
+__all__ = ["SAVE_FORMAT", "AddonRecord", "SaveFile", "log_digest"]
 
-#: The save format this wargamekit writes and reads (2: rules receive a context, decisions
-#: carry kinds; answers are recorded as before).
-SAVE_FORMAT = 2
+#: The save format this wargamekit writes and reads (3: the add-ons in effect and the digest of
+#: the log are recorded; 2 had neither).
+SAVE_FORMAT = 3
+
+
+def log_digest(lines: Iterable[str]) -> str:
+    """The SHA-256 of a log's JSON lines (as :meth:`Game.log_text <wargamekit.game.Game.log_text>`
+    joins them), written ``"sha256:<hex>"``.
+
+    >>> log_digest(['{"kind": "x"}'])[:15]
+    'sha256:08c6d064'
+    """
+    text = "\n".join(lines) + "\n"
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@frozen
+class AddonRecord:
+    """An add-on in effect in a game, as a save records it (see
+    :func:`wargamekit.plugins.addons_in_effect`).
+
+    Attributes:
+        name: the plugin's name in the manager: an entry point's name (what ``--addon``
+            takes), or for a plugin object registered in code its ``module.Class`` name.
+        distribution: the distribution that installed it (``None`` for one registered in code).
+        version: that distribution's version (``None`` likewise).
+    """
+
+    name: str
+    distribution: str | None = None
+    version: str | None = None
+
+    def __str__(self) -> str:
+        return repr(self.name) if self.distribution is None else f"{self.name!r} ({self.distribution} {self.version})"
 
 
 def _supported(_instance: Any, _attribute: Any, value: int) -> None:
@@ -42,11 +77,15 @@ class SaveFile:
         format: the save format version (:data:`SAVE_FORMAT`; another is refused).
         ruleset: the ruleset's registry name.
         ruleset_version: the version that wrote the save; another version refuses to load it.
+        addons: the add-ons in effect, sorted by name; a load with others (or none, or
+            other versions) is refused.
         scenario_name: the bundled scenario's name, or ``None`` for an inline/file scenario.
         scenario: the raw scenario data, so a save is self-contained.
         seed: the dice seed.
         options: optional rules switched on or off.
         choices: the recorded answers, in order.
+        log_digest: :func:`log_digest` of the whole log the game had when saved; a load that
+            replays to another log is refused.
     """
 
     format: int = field(validator=_supported)
@@ -57,6 +96,8 @@ class SaveFile:
     seed: int
     options: dict[str, Any]
     choices: list[Any]
+    addons: list[AddonRecord]
+    log_digest: str
 
     def to_json(self) -> str:
         """Serialise (deterministically) to JSON text."""

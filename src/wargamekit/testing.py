@@ -3,12 +3,19 @@
 :func:`check_ruleset` plays many seeded random games to the end and checks, for each:
 
 * the ruleset's invariants hold after every decision (:meth:`Ruleset.check_invariants`);
+* the interrupt stack is empty when the game ends (nothing pushed is left unresolved; a window
+  that would strand an item raises :class:`~wargamekit.errors.UnresolvedItemError` itself);
 * every decision is asked of a side of the ruleset (a decision with no legal answer at all is
   refused when it is built);
 * replaying the same seed and answers gives a byte-identical log;
 * a save written to JSON and loaded back replays to the same log and outcome;
 * undoing the last answer and giving it again gives the same log;
-* a player's view never contains events hidden from that side;
+* (for a ruleset with checkpoints) a fork or an undo that restarts at a checkpoint gives the
+  same log, byte for byte, as a full replay from the start, at random points of the game and
+  when played on to its end (:func:`check_checkpoints`);
+* (with ``non_interference=True``) no side's view — the ruleset's ``view()``, its log, the
+  decisions it is asked, its picture — depends on another side's secret decisions or secret
+  rolls (:func:`check_non_interference`);
 * (with ``structured=True``) every decision says what it is: a non-empty
   :attr:`~wargamekit.decisions.Decision.kind` and, for choices, option data.
 
@@ -25,14 +32,20 @@ Use it in a plugin's tests::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+import enum
+import json
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import attrs
-from attrs import frozen
+import numpy as np
+from attrs import define, field, frozen
 
-from .decisions import Answer, Choose, ChooseSubset, Decision
-from .errors import DecisionLimitError
+from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
+from .dice import SeededDice
+from .errors import CheckpointError, DecisionLimitError, IllegalChoiceError, InvalidChoiceError
 from .events import Outcome
 from .game import Game
 from .players import Player, RandomBot, bot_seed
@@ -42,7 +55,9 @@ from .view import PlayerView
 
 __all__ = [
     "ConformanceReport",
+    "check_checkpoints",
     "check_decision_structure",
+    "check_non_interference",
     "check_prose_independence",
     "check_ruleset",
     "play_random_game",
@@ -52,11 +67,17 @@ __all__ = [
 
 @frozen
 class ConformanceReport:
-    """What :func:`check_ruleset` played: games, decisions, and outcomes by winner."""
+    """What :func:`check_ruleset` played: games, decisions, and outcomes by winner; and how
+    many pairs of alternatives the non-interference check compared (0 when it was off, or
+    when the games had no secret decision or roll to fork — assert it is positive in a
+    ruleset with hidden information)."""
 
     games: int
     decisions: int
     winners: dict[str | None, int]
+    non_interference_pairs: int = 0
+    #: restarts at a checkpoint compared with a full replay (0: the ruleset has no checkpoints)
+    restarts: int = 0
 
 
 def play_random_game(
@@ -91,6 +112,9 @@ def play_random_game(
         game.play(players, max_decisions=max_decisions, before_ask=before_ask, after_answer=after)
     except DecisionLimitError:
         raise AssertionError(f"{ruleset.name}: no end after {max_decisions} decisions (seed {seed})") from None
+    if check_invariants:
+        left = [item.name for item in game.interrupts.items]
+        assert not left, f"{ruleset.name}: the game ended with {left} unresolved on the interrupt stack (seed {seed})"
     return game
 
 
@@ -203,17 +227,24 @@ def check_ruleset(
     max_decisions: int = 100_000,
     deep_checks: int = 3,
     structured: bool = False,
+    non_interference: bool = False,
+    reveals: Collection[str] = (),
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
     The replay, save/load and undo checks run on the first ``deep_checks`` games (they replay
-    the whole game, so they cost more).
+    the whole game, so they cost more). With ``non_interference=True``,
+    :func:`check_non_interference` runs on the first two seeds, with ``reveals`` (the event
+    kinds by which the rules show a secret's consequence). It is off by default only while the
+    bundled rulesets are brought to pass it (issue 12); a ruleset with hidden information
+    should switch it on.
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.
     """
     winners: dict[str | None, int] = {}
     decisions = 0
+    restarts = 0
     for index in range(games):
         game_seed = seed + index
         game = play_random_game(
@@ -226,6 +257,8 @@ def check_ruleset(
         if index >= deep_checks:
             continue
         text = game.log_text()
+        # First, so a ruleset whose restarts diverge hears why (the replays below restart too).
+        restarts += check_checkpoints(game)
         again = game.replay()
         assert again.log_text() == text, f"{ruleset.name}: replay differs (seed {game_seed})"
         save = SaveFile.from_json(game.save().to_json())
@@ -238,8 +271,385 @@ def check_ruleset(
             forked.undo(1)
             forked.answer(last)
             assert forked.log_text() == text, f"{ruleset.name}: undo+redo differs (seed {game_seed})"
-        for side in ruleset.sides:
-            hidden = [e for e in game.log if not e.visible_to(side)]
-            seen = game.view(side).log
-            assert not any(e in seen for e in hidden if e.audience is not None), "a view leaks"
-    return ConformanceReport(games=games, decisions=decisions, winners=winners)
+    pairs = 0
+    if non_interference:
+        pairs = check_non_interference(
+            ruleset, scenario, seeds=range(seed, seed + min(games, 2)), options=options,
+            reveals=reveals, max_decisions=max_decisions,
+        )
+    return ConformanceReport(
+        games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs
+    )
+
+
+def check_checkpoints(game: Game, *, points: int = 3) -> int:
+    """Assert that restarting ``game`` at its checkpoints gives the log a full replay gives.
+
+    ``game`` (usually finished) is replayed once from the start, answer by answer, as the
+    reference. Then at ``points`` random positions (seeded by the game's seed) and at the end:
+    a fork replayed to that position (it restarts at the latest snapshot on the way) and an undo
+    back to it must show the reference's log up to there, and the fork, given the remaining
+    answers, the whole game's log. A ruleset that keeps something a later step reads in a local
+    variable of ``play`` instead of the state fails here, naming the checkpoint.
+
+    Returns:
+        The number of restarts compared (0 when the game holds no snapshot: no checkpoints).
+
+    Raises:
+        AssertionError: a restart differs, or does not reach its checkpoint (the message names
+            the seed, the checkpoint and the first differing log line).
+    """
+    if not game.checkpoints:
+        return 0
+    ruleset, choices, text = game.ruleset, list(game.choices), game.log_text()
+    name = f"{ruleset.name} (seed {game.seed})"
+    # The reference: a fresh game given every answer; it never replays, so never restarts.
+    full = Game.new(
+        ruleset, game.scenario_name or game.scenario_data, seed=game.seed, options=game.options,
+        dice=game._dice_template, plugin_manager=game.plugin_manager,
+    )
+    prefix = [len(full.log)]
+    for choice in choices:
+        full.answer(choice)
+        prefix.append(len(full.log))
+    assert full.log_text() == text, f"{name}: a full replay differs from the game itself"
+    reference = full.log_lines()
+    rng = random.Random(game.seed)
+    positions = sorted(rng.sample(range(len(choices) + 1), min(points, len(choices) + 1))) + [len(choices)]
+    compared = 0
+    for k in positions:
+        start = game._start_point(choices[:k])
+        if start is None:
+            continue
+        where = f"restarting at checkpoint {start[0].label!r} (answer {start[0].position})"
+        expected = "\n".join(reference[: prefix[k]]) + "\n"
+        try:
+            forked = game.replay(choices[:k])
+            undone = game.fork()
+            undone.undo(len(choices) - k)
+        except CheckpointError as exc:
+            raise AssertionError(f"{name}: {exc}") from None
+        for how, other in (("a fork", forked), ("an undo", undone)):
+            _same_log(name, f"{how} to answer {k}, {where},", other.log_text(), expected)
+        for choice in choices[k:]:
+            forked.answer(choice)
+        _same_log(name, f"a fork to answer {k}, {where}, played on to the end", forked.log_text(), text)
+        compared += 1
+    return compared
+
+
+def _same_log(name: str, what: str, got: str, expected: str) -> None:
+    if got == expected:
+        return
+    ours, theirs = got.splitlines(), expected.splitlines()
+    line = _first_difference(ours, theirs)
+    raise AssertionError(
+        f"{name}: {what} gives another log than a full replay from the start; first difference "
+        f"at log line {line}:\n  full replay:     {theirs[line] if line < len(theirs) else '(end)'}\n"
+        f"  from checkpoint: {ours[line] if line < len(ours) else '(end)'}\n"
+        "play(ctx) must go on from a checkpoint using the state alone: is something a later step "
+        "reads kept in a local variable (or a sequencer) rather than in the state?"
+    )
+
+
+# -- non-interference: what one side sees does not depend on another side's secrets -------------
+
+
+@define
+class _ProbeDice(SeededDice):
+    """Seeded dice that note every secret draw and can force the face of chosen draws (the
+    generator still advances, so every other draw is exactly as without the force)."""
+
+    overrides: dict[int, int] = field(factory=dict)
+    clock: Callable[[], int] = field(default=lambda: 0, repr=False, eq=False)
+    draws: int = field(default=0, init=False)
+    secret_draws: list[tuple[int, int, tuple[str, ...], int]] = field(factory=list, init=False)
+
+    def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
+        index = self.draws
+        self.draws += 1
+        picked = super()._pick(weights, purpose, forced_kind)
+        if self.audience is not None:
+            self.secret_draws.append((index, len(weights), self.audience, self.clock()))
+        return self.overrides.get(index, picked)
+
+
+def _stable(value: Any, depth: int = 0) -> Any:
+    """A plain, deterministic picture of ``value`` (attrs and dataclasses by field, mappings
+    sorted, sets sorted, arrays as lists, other objects by their attributes), so two views
+    compare by content and never by identity or memory address."""
+    if depth > 60:
+        return "<too deep>"
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, Mapping):
+        items = [(_stable(k, depth + 1), _stable(v, depth + 1)) for k, v in value.items()]
+        return {"__map__": sorted(items, key=repr)}
+    if isinstance(value, (list, tuple)):
+        return [_stable(v, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_stable(v, depth + 1) for v in value), key=repr)
+    if attrs.has(type(value)):
+        return {
+            "__type__": type(value).__qualname__,
+            **{a.name: _stable(getattr(value, a.name), depth + 1) for a in attrs.fields(type(value))},
+        }
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            "__type__": type(value).__qualname__,
+            **{f.name: _stable(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)},
+        }
+    slots = getattr(type(value), "__slots__", ())
+    fields = dict(vars(value)) if hasattr(value, "__dict__") else {}
+    fields.update({name: getattr(value, name) for name in slots if hasattr(value, name)})
+    if fields:
+        return {"__type__": type(value).__qualname__, **{k: _stable(v, depth + 1) for k, v in sorted(fields.items())}}
+    return repr(value)
+
+
+def _decision_picture(decision: Decision) -> Any:
+    """Everything a player is handed with a decision (prose, kind, context, options)."""
+    options = getattr(decision, "options", ())
+    return {
+        "type": type(decision).__name__,
+        "side": decision.side,
+        "prompt": decision.prompt,
+        "rule": decision.rule,
+        "kind": decision.kind,
+        "context": _stable(decision.context),
+        "secret": decision.secret,
+        "options": [[o.label, o.public, _stable(o.data)] for o in options],
+        "bounds": [getattr(decision, name, None) for name in ("low", "high", "min_count", "max_count")],
+    }
+
+
+def _alternatives(decision: Decision, cap: int) -> list[Answer]:
+    """Up to ``cap`` distinct legal answers to ``decision``, deterministic."""
+    if isinstance(decision, YesNo):
+        return [False, True]
+    numbers: list[Answer]
+    if isinstance(decision, ChooseNumber):
+        numbers = list(range(decision.low, decision.high + 1))
+        return numbers[:cap]
+    if isinstance(decision, Choose):
+        numbers = list(range(len(decision.options)))
+        return numbers[:cap]
+    found: list[Answer] = []
+    rng = np.random.default_rng(0)
+    for _ in range(cap * 10):
+        answer = decision.random_answer(rng)
+        if answer not in found:
+            found.append(answer)
+        if len(found) >= cap:
+            break
+    return found
+
+
+def _fixed_answer(decision: Decision, attempt: int) -> Answer:
+    """The continuation's answer: the first option (or the lowest), else seeded tries."""
+    if attempt == 0:
+        if isinstance(decision, YesNo):
+            return False
+        if isinstance(decision, ChooseNumber):
+            return decision.low
+        if isinstance(decision, Choose):
+            return 0
+    return decision.random_answer(np.random.default_rng(attempt))
+
+
+@frozen
+class _Observation:
+    """What side ``side`` sees at the observation point of one alternative."""
+
+    reveals: tuple[str, ...]
+    parts: tuple[tuple[str, Any], ...]
+    game: Game | None = attrs.field(default=None, eq=False, repr=False)
+    side: str | None = None
+
+    def picture(self) -> str:
+        """The SVG, drawn only when needed (drawing costs more than the rest together)."""
+        assert self.game is not None
+        return self.game.ruleset.render_svg(self.game.state, self.side) or ""
+
+
+#: Events that show what they show by their nature: a public choice (the ruleset made it
+#: public) and the end of the game (the outcome is public).
+_ALWAYS_REVEALS = frozenset({"choice", "end"})
+
+
+def _observe(game: Game, side: str, since: int, reveals: Collection[str], render: bool) -> _Observation:
+    """Side ``side``'s view of ``game``: its view state, its log, its pending decision and
+    its picture; and the events of declared reveal kinds (or public choices) since ``since``."""
+    ruleset = game.ruleset
+    log = [e for e in game.log if e.visible_to(side)]
+    revealed = tuple(
+        e.to_json() for e in game.log[since:] if e.visible_to(side) and (e.kind in reveals or e.kind in _ALWAYS_REVEALS)
+    )
+    decision = game.pending if game.pending is not None and game.pending.side == side else None
+    parts: list[tuple[str, Any]] = [
+        ("the view state (Ruleset.view)", json.dumps(_stable(ruleset.view(game.state, side)), sort_keys=True, default=repr)),
+        ("the filtered log", "\n".join(e.to_json() for e in log)),
+        ("the pending decision and its options", json.dumps(None if decision is None else _decision_picture(decision), sort_keys=True, default=repr)),
+    ]
+    return _Observation(revealed, tuple(parts), game if render else None, side)
+
+
+def _first_difference_of(a: str, b: str) -> str:
+    for index, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            start = max(0, index - 40)
+            return f"…{a[start:index + 60]}… vs …{b[start:index + 60]}…"
+    return f"one is a prefix of the other ({len(a)} vs {len(b)} characters)"
+
+
+def check_non_interference(
+    ruleset: Ruleset,
+    scenario: str | Mapping[str, Any] | None = None,
+    *,
+    seeds: range | list[int] = range(2),
+    options: Mapping[str, Any] | None = None,
+    positions: int = 6,
+    alternatives: int = 6,
+    horizon: int = 60,
+    reveals: Collection[str] = (),
+    max_decisions: int = 100_000,
+) -> int:
+    """Assert that no side's view depends on another side's secrets.
+
+    For each seed a random game is played; at up to ``positions`` of its secret moments —
+    a decision marked :attr:`~wargamekit.decisions.Decision.secret` (side B chooses) or a draw
+    inside ``dice.secret(...)`` (its audience is B) — the game is forked once per alternative
+    (up to ``alternatives`` answers or faces). Each fork plays on (every decision of B's
+    answered the same way: the first option) until another side A is asked, the game ends or
+    ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)``
+    serialised by content, the log filtered for A, the decision A is asked with its prose,
+    kind, context and option data, and ``render_svg(state, A)`` where the ruleset draws one.
+
+    A secret may come out by the rules: an event whose kind is in ``reveals`` (the unit that
+    moves into sight), a public choice that follows, or the end of the game. Forks are grouped by what such events
+    showed A; within a group, A's view must be identical — otherwise the secret leaked, and
+    the message names the seed, the moment, the sides and the part of the view that differs.
+
+    Only secrets made during play can be forked. A secret that is data of the scenario (a
+    preset loadout, the identity of a face-down piece in the order of battle) has no
+    alternative here: the ruleset's ``view`` must redact it and its own tests must show that.
+    A ruleset that marks nothing secret gives 0 pairs (the check then proves nothing; assert
+    the count in the ruleset's tests).
+
+    Returns:
+        The number of alternative pairs compared.
+
+    Raises:
+        AssertionError: a view depends on a secret.
+    """
+    render = type(ruleset).render_svg is not Ruleset.render_svg
+    compared = 0
+    for seed in seeds:
+        reference = _probe_game(ruleset, scenario, seed, options, {})
+        secret_decisions: list[tuple[int, Decision]] = []
+
+        def note(game: Game, decision: Decision, found: list[tuple[int, Decision]] = secret_decisions) -> None:
+            if decision.secret:
+                found.append((len(game.choices), decision))
+
+        players = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)}
+        reference.play(players, before_ask=note, max_decisions=max_decisions)
+        choices = list(reference.choices)
+        dice = reference.dice
+        assert isinstance(dice, _ProbeDice)
+        moments: list[tuple[str, Any]] = [("decision", item) for item in secret_decisions]
+        moments += [("draw", item) for item in dice.secret_draws if item[1] > 1]
+        moments.sort(key=lambda m: m[1][0] if m[0] == "decision" else m[1][3])
+        if len(moments) > positions:
+            moments = [moments[i * len(moments) // positions] for i in range(positions)]
+        for what, item in moments:
+            forks: list[tuple[Any, Game, int]] = []
+            if what == "decision":
+                at, decision = item
+                hiders: tuple[str, ...] = (decision.side,)
+                where = f"answer {at} ({decision.kind or decision.prompt}, secret decision of {decision.side})"
+                for answer in _alternatives(decision, alternatives):
+                    game = _probe_game(ruleset, scenario, seed, options, {})
+                    _answer_all(game, choices[:at])
+                    since = len(game.log)
+                    try:
+                        game.answer(answer)
+                    except (IllegalChoiceError, InvalidChoiceError):
+                        continue  # the rules refuse it here: not an alternative
+                    forks.append((answer, game, since))
+            else:
+                draw, faces, audience, clock = item
+                hiders = audience
+                where = f"secret draw {draw} (after answer {clock}, seen by {', '.join(audience) or 'nobody'})"
+                for face in range(min(faces, alternatives)):
+                    game = _probe_game(ruleset, scenario, seed, options, {draw: face})
+                    # The draw was made while answer ``clock`` was applied (clock 0: at the start).
+                    _answer_all(game, choices[: max(clock - 1, 0)])
+                    since = len(game.log) if clock else 0
+                    _answer_all(game, choices[clock - 1 : clock] if clock else [])
+                    forks.append((face, game, since))
+            observers = [s for s in ruleset.sides if s not in hiders]
+            for _, game, _since in forks:
+                _play_on(game, observers, horizon)
+            for side in observers:
+                groups: dict[tuple[str, ...], list[tuple[Any, _Observation]]] = {}
+                for alternative, game, since in forks:
+                    seen = _observe(game, side, since, reveals, render)
+                    groups.setdefault(seen.reveals, []).append((alternative, seen))
+                for group in groups.values():
+                    first_alt, first = group[0]
+                    for alternative, seen in group[1:]:
+                        compared += 1
+                        parts = list(zip(first.parts, seen.parts, strict=True))
+                        if render:
+                            part = "the SVG (Ruleset.render_svg)"
+                            parts.append(((part, first.picture()), (part, seen.picture())))
+                        for (part, a), (_, b) in parts:
+                            if a != b:
+                                raise AssertionError(
+                                    f"{ruleset.name}: {side}'s view depends on a secret of "
+                                    f"{', '.join(hiders) or 'nobody'}: at {where} (seed {seed}), "
+                                    f"alternatives {first_alt!r} and {alternative!r} differ in "
+                                    f"{part}: {_first_difference_of(str(a), str(b))}"
+                                )
+    return compared
+
+
+def _probe_game(
+    ruleset: Ruleset, scenario: str | Mapping[str, Any] | None, seed: int,
+    options: Mapping[str, Any] | None, overrides: dict[int, int],
+) -> Game:
+    game = Game.new(ruleset, scenario, seed=seed, options=options, dice=_ProbeDice(seed=seed, overrides=overrides, clock=lambda: 0))
+    # The template's clock cannot know the game; the live dice is told now (draws before the
+    # first answer are at clock 0 anyway). Every replay builds its dice from the template.
+    dice = game.dice
+    assert isinstance(dice, _ProbeDice)
+    dice.clock = lambda: len(game.choices)
+    return game
+
+
+def _answer_all(game: Game, answers: list[Answer]) -> None:
+    for answer in answers:
+        game.answer(answer)
+
+
+def _play_on(game: Game, observers: list[str], horizon: int) -> None:
+    """Answer the hiders' decisions the same way in every fork until an observer is asked."""
+    for _ in range(horizon):
+        decision = game.pending
+        if decision is None or decision.side in observers:
+            return
+        for attempt in range(6):
+            try:
+                game.answer(_fixed_answer(decision, attempt))
+                break
+            except (IllegalChoiceError, InvalidChoiceError):
+                continue
+        else:
+            return

@@ -4,12 +4,19 @@ A bot, a human at a terminal and the RL adapter all see the game through a :clas
 the ruleset's redacted state for that side (built lazily, so a random bot never pays for it),
 the log filtered to what the side may see, the pending decision, the optional rules in force and
 the plugin hooks (so a bot's exact odds see the same add-ons as the rules).
+
+A view's state is built once per :class:`PlayerView` (one per decision a player is asked) and
+only when read; what it costs is the ruleset's :meth:`Ruleset.view
+<wargamekit.ruleset.Ruleset.view>`, whose contract is there. :func:`detached_copy` is the fast
+whole-state copy the default uses.
 """
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .decisions import Decision
 from .events import Event
@@ -18,7 +25,27 @@ if TYPE_CHECKING:
     from .game import Game
     from .ruleset import Ruleset
 
-__all__ = ["PlayerView"]
+__all__ = ["PlayerView", "detached_copy"]
+
+T = TypeVar("T")
+
+
+def detached_copy(obj: T) -> T:
+    """A deep copy of ``obj`` that shares nothing with it, made by a pickle round trip (about
+    three times faster than :func:`copy.deepcopy` on attrs states), or by ``deepcopy`` when
+    something in it cannot be pickled (a lambda).
+
+    >>> state = {"units": [{"hex": (1, 2), "steps": 2}]}
+    >>> seen = detached_copy(state)
+    >>> seen["units"][0]["steps"] = 0
+    >>> state["units"][0]["steps"]
+    2
+    """
+    try:
+        copied: T = pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        return copied
+    except Exception:  # noqa: BLE001 - whatever pickle refuses, deepcopy may still copy
+        return copy.deepcopy(obj)
 
 
 class PlayerView:
@@ -40,7 +67,8 @@ class PlayerView:
 
     @property
     def state(self) -> Any:
-        """The side's view of the game state (a copy; changing it changes nothing)."""
+        """The side's view of the game state (changing it changes nothing): built on the first
+        read, then shared by every later read of this view."""
         if self._state is None:
             self._state = self._game.ruleset.view(self._game.state, self.side)
         return self._state

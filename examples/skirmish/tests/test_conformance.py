@@ -13,8 +13,9 @@ from wargamekit_skirmish.fire import Shot
 
 def test_conformance_default_scenario():
     """wargamekit.testing.check_ruleset passes on the bundled scenario, every decision with a
-    kind and every option with data."""
-    report = check_ruleset(Skirmish(), "default", games=6, structured=True)
+    kind and every option with data, and no view depending on the other side's secrets (a
+    move into sight is revealed by its "move" event)."""
+    report = check_ruleset(Skirmish(), "default", games=6, structured=True, non_interference=True, reveals={"move"})
     assert report.games == 6 and report.decisions > 0
 
 

@@ -288,3 +288,63 @@ def test_perfect_morale_never_retreats_without_orders(make):
     assert not {a.kind for a in legal_actions(h, dolls)} & {"disengage", "withdraw"}
     dolls.order_bonus = 1
     assert "disengage" in {a.kind for a in legal_actions(h, dolls)}
+
+
+def crossbows_at_kyo(make, faces):
+    """The militia's crossbows (range 3) at Kyo, 3 bands off; around Kyo, within close range of
+    her but 4 bands from the militia: the Witch (her ally), Akari (the militia's ally) and the
+    doll legion (a battle group)."""
+    return setup(
+        make,
+        make.unit_entry("militia", "heroes", group="town_militia", weapon="crossbow"),
+        make.unit_entry("kyo", "foes"),
+        make.unit_entry("witch", "foes"),
+        make.unit_entry("akari", "heroes"),
+        make.unit_entry("dolls", "foes", group="doll_legion"),
+        band=5,
+        distances=[
+            {"a": "militia", "b": "kyo", "band": 3},
+            *({"a": "kyo", "b": uid, "band": 1} for uid in ("witch", "akari", "dolls")),
+            *({"a": "militia", "b": uid, "band": 4} for uid in ("witch", "akari", "dolls")),
+        ],
+        faces=faces,
+    )
+
+
+def test_a_groups_ranged_area_attack_affects_every_character_near_the_target(make):
+    """与战团战斗 / 区域攻击: "如果目标是单独个体，此次攻击会影响到与目标处于近距离内的所有单独角色
+    （无论是盟友还是敌人）": the crossbows reach Kyo (3); the Witch and Akari, within close range of
+    Kyo but beyond the crossbows' range, are struck by the same roll; the doll legion (a battle
+    group, not an individual) is not."""
+    # hit check d20 15; then each target's damage, 2d6 each: Kyo 1 1, Witch 2 1, Akari 1 2
+    h = crossbows_at_kyo(make, [15, 1, 1, 2, 1, 1, 2])
+    militia = h.unit("militia")
+    h.run(attack(h, militia, h.unit("kyo"), "withering", []), ["passive defense"] * 3)
+    texts = h.texts()
+    assert "Town militia declares a withering attack on Kyo, Witch of Thorns, Akari" in texts
+    assert not any("is lost" in t for t in texts)
+    hits = [t for t in texts if t.startswith("Town militia ") and "'s defense" in t]
+    assert [t.split(" vs ")[1].split("'s")[0] for t in hits] == ["Kyo", "Witch of Thorns", "Akari"]
+    atk = attack_profile(h.state, militia, h.unit("kyo"))
+    assert atk.accuracy == 1 + 2 + 1 + 3  # crossbow, ranged, agility, size 3
+    assert "Town militia 22 vs Kyo's defense 19: hit" in texts  # 15 + 7 against every target
+    assert "Town militia 22 vs Witch of Thorns's defense 18: hit" in texts
+    assert "Town militia 22 vs Akari's defense 18: hit" in texts
+    # raw = 2d6 + crossbow 1 + agility 1 + size 3, less toughness; the group gains nothing
+    assert h.unit("kyo").initiative == 10 - (7 - 4) and h.unit("akari").initiative == 10 - (8 - 3)
+    assert "Witch of Thorns has a chaos phase (歪曲阶段): immune to withering damage" in texts
+    assert h.unit("dolls").magnitude == h.unit("dolls").magnitude_max and militia.initiative == 10
+
+
+def test_the_area_attack_is_lost_when_its_main_target_is_out_of_reach(make):
+    """区域攻击: the area lies around the main target: with Kyo beyond the crossbows' range the
+    characters near her are not struck either."""
+    h = crossbows_at_kyo(make, [10])  # the hit check is still rolled, for nobody
+    h.state.set_distance("militia", "kyo", 4)
+    h.run(attack(h, h.unit("militia"), h.unit("kyo"), "withering", []))
+    lost = [t for t in h.texts() if "is lost" in t]
+    assert lost == [
+        "the attack on Kyo is lost: no longer a legal target",
+        "the attack on Witch of Thorns is lost: Kyo is out of reach",
+        "the attack on Akari is lost: Kyo is out of reach",
+    ]

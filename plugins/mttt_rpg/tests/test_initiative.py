@@ -87,21 +87,40 @@ def test_chaos_phase_is_immune_to_withering(make):
 
 
 def test_crash_zeroes_protections_and_bars_decisive_attacks_and_standard_spells(make):
-    """先导崩溃: protections of items and spells count 0; no decisive attacks; no standard-action spells."""
+    """先导崩溃: "先导崩溃的角色所有防护都被视为0，无论其是由什么法术或装备所提供" — protection (防护, what
+    decisive damage subtracts) counts 0, the dress's and a spell's alike; parry, dodge, toughness
+    and defense bonuses are not protection and stay. "无法进行关键攻击", "无法使用需要标准动作的法术"."""
     h, akari, kyo = duel(make, band=0)
     akari.order_mp = akari.order_cap = 6
+    akari.protection_bonus, akari.defense_bonus = 2, 3  # Thorn Wall-like and Ribbon Shield
     start(h, akari, 6)
-    before = defense_profile(h.state, akari, kyo, "passive", ranged=False)
+    before = {m: defense_profile(h.state, akari, kyo, m, ranged=False) for m in ("passive", "parry", "dodge")}
     kinds = {(a.kind, a.kind_of_attack) for a in legal_actions(h, akari)}
     assert ("attack", "decisive") in kinds and ("spell", None) in kinds
     start(h, akari, 0)
-    crashed = defense_profile(h.state, akari, kyo, "passive", ranged=False)
-    assert before.protection == 1 and crashed.protection == 0
-    assert crashed.toughness == before.toughness - 1  # the dress's toughness is gone
-    assert passive_defense(akari) == 15 + 0 + 2  # no armour parry
+    crashed = {m: defense_profile(h.state, akari, kyo, m, ranged=False) for m in ("passive", "parry", "dodge")}
+    assert before["passive"].protection == 1 + 2 and crashed["passive"].protection == 0
+    assert crashed["passive"].toughness == before["passive"].toughness == 2 + 1  # constitution, dress
+    assert [crashed[m].value for m in crashed] == [before[m].value for m in before]
+    assert crashed["passive"].value == 15 + 1 + 2 + 3  # dress parry, agility/constitution, Ribbon Shield
+    assert passive_defense(akari) == 15 + 1 + 2
     kinds = {(a.kind, a.kind_of_attack) for a in legal_actions(h, akari)}
     assert ("attack", "decisive") not in kinds and ("spell", None) not in kinds
     assert ("attack", "withering") in kinds
+
+
+def test_the_broader_reading_of_crash_strips_gear_as_a_scenario_option(make):
+    """先导崩溃, the other reading (scenario option ``crash_strips_gear``): every bonus an item or
+    spell provides counts 0 — dress parry, dodge and toughness, the bow's parry, spell defense."""
+    h, akari, kyo = duel(make, band=0, crash_strips_gear=True)
+    akari.defense_bonus = 3
+    start(h, akari, 0)
+    passive = defense_profile(h.state, akari, kyo, "passive", ranged=False)
+    dodge = defense_profile(h.state, akari, kyo, "dodge", ranged=False)
+    assert passive.value == 15 + 0 + 2 and passive.protection == 0 and passive.toughness == 2
+    assert dodge.value == 3 + 0 + 3 // 2  # athletics, no dress dodge, half agility
+    start(h, akari, 6)
+    assert defense_profile(h.state, akari, kyo, "passive", ranged=False).value == 15 + 1 + 2 + 3
 
 
 def test_three_crashed_rounds_reset_to_five(make):

@@ -37,7 +37,7 @@ def test_rush_follows_every_step_away(make):
     h = setup(make, band=0, faces=[12, 9])
     akari, kyo = h.unit("akari"), h.unit("kyo")
     item = movement.rush_response(h, akari, kyo, key="k")
-    item.resolve()
+    h.run(item.resolve())  # a procedure: soul jade may be burnt into the contest (燃玉)
     assert akari.rushing == ["kyo"]
     h.run(movement.move(h, kyo, akari, +1))
     assert h.state.distance("akari", "kyo") == 0
@@ -47,7 +47,8 @@ def test_rush_lost_does_not_follow(make):
     """跟步: the rusher must beat the opponent's agility (ties go to the opponent: provisional)."""
     h = setup(make, band=0, faces=[9, 10])
     akari, kyo = h.unit("akari"), h.unit("kyo")
-    movement.rush_response(h, akari, kyo, key="k").resolve()
+    h.run(movement.rush_response(h, akari, kyo, key="k").resolve())
+    assert akari.rushing == [] and any(t.startswith("Akari rushes Kyo") and t.endswith("fails") for t in h.texts())
     h.run(movement.move(h, kyo, akari, +1))
     assert akari.rushing == [] and h.state.distance("akari", "kyo") == 1
 
@@ -99,9 +100,9 @@ def test_take_cover_is_an_agility_roll_against_the_gm_difficulty(make):
     h = setup(make, faces=[11, 10])
     akari = h.unit("akari")
     akari.cover_available, akari.cover_difficulty = "light", 14
-    assert movement.take_cover(h, akari) and akari.cover == "light"
+    assert h.run(movement.take_cover(h, akari)) and akari.cover == "light"
     akari.cover, akari.cover_available = "light", "heavy"
-    assert not movement.take_cover(h, akari) and akari.cover == "light"
+    assert not h.run(movement.take_cover(h, akari)) and akari.cover == "light"
 
 
 def test_withdraw_extended_roll_ends_the_scene(make):

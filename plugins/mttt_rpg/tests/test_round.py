@@ -2,7 +2,7 @@
 
 from wargamekit import Choose, Game, ScriptedDice
 from wargamekit_mttt_rpg import MtttRpg
-from wargamekit_mttt_rpg.combat_round import round_start
+from wargamekit_mttt_rpg.combat_round import round_start, take_turn
 from wargamekit_mttt_rpg.initiative import set_initiative
 
 
@@ -142,3 +142,26 @@ def test_round_limit_ends_in_a_draw():
     game = duel([10, 8] + [1] * 10)
     drive(game, ["wait", "wait"] * 10)
     assert game.over and game.outcome.winner is None and "round limit (10)" in game.outcome.reason
+
+
+def test_a_character_lifted_past_the_tick_is_logged_at_the_tick_she_acts(make):
+    """先导度变动和同步动作: "如果角色先导度的变化使她应该在更早的时候进行自己的回合，那么她将在下一个时点进行
+    自己的回合": lifted from 2 to 8 after tick 5 has passed, Sayo acts next, at tick 5 — and the
+    log says tick 5, not her new initiative 8."""
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"), make.unit_entry("kyo", "foes")
+        ),
+        [],
+        interrupts=False,
+    )
+    for uid, value in (("akari", 5), ("kyo", 3), ("sayo", 2)):
+        h.unit(uid).initiative = value
+        h.state.track.set(uid, value)
+    assert h.state.track.next_turn().actors == ("akari",)
+    set_initiative(h, h.unit("sayo"), 8, why="a spell lifts her")
+    turn = h.state.track.next_turn()
+    assert turn.actors == ("sayo",) and turn.number == 5
+    h.run(take_turn(h, "sayo", []), ["full defense"])
+    assert "round 1, tick 5: Sayo's turn" in h.texts()
+    assert h.unit("sayo").initiative == 8

@@ -12,8 +12,9 @@ RULESET = MtttRpg()
 @pytest.mark.parametrize("scene", ["default", "duel", "battle"])
 @pytest.mark.parametrize("interrupts", [True, False])
 def test_conformance(scene, interrupts):
-    """The core conformance check passes on every scene, with the interrupt phase on and off."""
-    report = check_ruleset(RULESET, scene, games=4, options={"interrupts": interrupts}, deep_checks=2)
+    """The core conformance check passes on every scene, with the interrupt phase on and off;
+    every decision has a kind and every option distinct data."""
+    report = check_ruleset(RULESET, scene, games=4, options={"interrupts": interrupts}, deep_checks=2, structured=True)
     assert report.games == 4 and report.decisions > 0
 
 
@@ -67,7 +68,7 @@ def test_illegal_decisive_attack_while_crashed_is_refused_naming_the_rule():
     game.state.track.set("akari", 0)
     before = game.log_text()
     with pytest.raises(IllegalChoiceError) as info:
-        next(perform(game, akari, Action("attack", "kyo", "decisive"), []))
+        next(perform(game.context, akari, Action("attack", "kyo", "decisive"), []))
     assert "先导崩溃" in str(info.value) and game.log_text() == before
 
 

@@ -13,6 +13,7 @@ from wargamekit_tank_solo.bots import HeuristicBot
 from wargamekit_tank_solo.cautious_bot import SHOT_THRESHOLD, CautiousBot, defensive_risk, incoming_threat
 from wargamekit_tank_solo.combat import FireAt, fire_label, shot_for
 from wargamekit_tank_solo.fire import shot_odds
+from wargamekit_tank_solo.kinds import FIRE_SELECTION, FIRE_TARGET, MOVE_STEP, fire_data, step_data
 from wargamekit_tank_solo.maps import hex_label, label_hex
 from wargamekit_tank_solo.movement import MoveBudget, step_options
 
@@ -23,9 +24,9 @@ MOVE_RULE = "标准规则修改部分 3 移动规则改良"
 def _move_menu(state, tank):
     """The movement decision the game asks for ``tank`` with 3 MP (as turn.move_tank builds it)."""
     steps = step_options(state, tank, MoveBudget(remaining=3, must_spend=False, leap=False))
-    options = tuple(Option(s, s.label) for s in steps)
+    options = tuple(Option(s, s.label, data=step_data(s)) for s in steps)
     return Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, 3 MP left)", options=options,
-                  rule=MOVE_RULE)
+                  rule=MOVE_RULE, kind=MOVE_STEP, context={"tank": tank.id, "leap": False})
 
 
 def _answer(bot, state, decision):
@@ -106,8 +107,9 @@ def test_defensive_risk_uses_the_defenders_present_gun_facing(make_state):
 def _fire_menu(state, firer, target, fire, rule):
     option = FireAt(0, target.id)
     return Choose(side=firer.side, prompt=f"{fire} fire with {firer.name} ({firer.where()})",
-                  options=(Option(option, fire_label(state, firer, option, fire)),
-                           Option(None, f"{firer.name} holds fire")), rule=rule)
+                  options=(Option(option, fire_label(state, firer, option, fire), data=fire_data(0, target.id)),
+                           Option(None, f"{firer.name} holds fire", data={"action": "hold"})), rule=rule,
+                  kind=FIRE_TARGET, context={"tank": firer.id, "fire": fire})
 
 
 def test_holds_fire_below_its_kill_threshold(make_state):
@@ -127,8 +129,9 @@ def test_fire_selection_skips_aimed_fire_below_its_threshold(make_state):
     """作战阶段 1-1 精准射击: with only a poor aimed shot the bot goes on to the movement phase."""
     state = make_state([("A", "pz38t", "0610", "SE"), ("B", "tiger", "0910", "NW")])
     decision = Choose(side="A", prompt="Turn 1, side A: fire selection", rule="作战阶段 1 先手方射击选择",
-                      options=(Option(("aimed", 1), "aimed fire with Panzer 38(t) #1"),
-                               Option(("movement", 0), "go on to the movement phase")))
+                      options=(Option(("aimed", 1), "aimed fire with Panzer 38(t) #1", data={"action": "aimed", "tank": 1}),
+                               Option(("movement", 0), "go on to the movement phase", data={"action": "movement"})),
+                      kind=FIRE_SELECTION, context={"turn": 1, "side": "A"})
     assert _answer(CautiousBot(0), state, decision) == ("movement", 0)
 
 

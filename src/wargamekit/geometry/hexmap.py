@@ -26,6 +26,7 @@ from scipy.sparse.csgraph import dijkstra
 from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, hex_line
 from wargamekit.geometry.hexbatch import BatchElevationHook, axial_to_offset, line_of_sight_batch, offset_to_axial
 
+from .._convert import as_tuple
 from ..errors import OffMapError
 
 __all__ = [
@@ -122,8 +123,8 @@ class TerrainTable:
     ([1.0, 4.0], [0, 1])
     """
 
-    terrain: tuple[TerrainType, ...] = field(converter=tuple)
-    hexsides: tuple[HexsideFeature, ...] = field(default=(), converter=tuple)
+    terrain: tuple[TerrainType, ...] = field(converter=as_tuple)
+    hexsides: tuple[HexsideFeature, ...] = field(default=(), converter=as_tuple)
 
     def _lookup(self, items: tuple, what: str) -> dict[int, object]:
         out = {}

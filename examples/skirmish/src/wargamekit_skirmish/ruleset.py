@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 import attrs
 
 from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
+from wargamekit.geometry import HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
@@ -23,6 +26,23 @@ KIND_ACTIVATE, KIND_MOVE, KIND_FACE, KIND_FIRE, KIND_REACT = (
 )
 
 Context = RulesContext[SkirmishState, SkirmishScenario]
+
+#: id(live map) -> (a weak reference to it, its read-only copy), dropped when the live map goes.
+_PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+def _read_only(hexmap: HexMap) -> HexMap:
+    """One read-only copy of ``hexmap`` (its layers cannot be written), shared by every view of
+    the game: players may read the map, never change the game's through it."""
+    key = id(hexmap)
+    held = _PUBLIC_MAPS.get(key)
+    if held is not None and held[0]() is hexmap:
+        return held[1]
+    public = copy.deepcopy(hexmap)
+    for layer in (public.terrain, public.elevation, public.hexsides):
+        layer.setflags(write=False)
+    _PUBLIC_MAPS[key] = (weakref.ref(hexmap, lambda _ref: _PUBLIC_MAPS.pop(key, None)), public)
+    return public
 Procedure = Generator[Decision, Any, None]
 
 
@@ -50,19 +70,31 @@ class Skirmish(Ruleset):
         state = ctx.state
         first = ctx.scenario.first
         # 3.1 The side moving first alternates every turn.
-        turns = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
+        turns: PlayerTurns[str] = PlayerTurns((first, *ctx.other_sides(first)), alternate=True)
         outcome: list[Outcome] = []
 
-        def game_turn(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
-            state.turn = turn.number
-            ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
-            for unit in state.alive():
-                unit.spent = False
+        # Checkpoints (restart points) open each game turn and each impulse. Everything later
+        # steps read is in the state there: the turn, the impulses taken and who took the last,
+        # the units, the answered reactions; ``outcome`` is still empty.
+        def game_turn(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
+            if state.impulse is None:  # a new turn, not a restart inside one
+                yield ctx.checkpoint(f"turn {turn.number}")
+                state.turn, state.impulse, state.last_side = turn.number, 0, None
+                ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+                for unit in state.alive():
+                    unit.spent = False
             # 3.2 Sides alternate activating one unit each until all have acted.
-            impulses = AlternatingImpulses(turns.order(state.turn),
-                                           can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            order = turns.order(state.turn)
+            if state.last_side is not None:  # the other side goes next
+                after = order.index(state.last_side) + 1
+                order = order[after:] + order[:after]
+            impulses: AlternatingImpulses[str] = AlternatingImpulses(
+                order, can_act=lambda side: any(not u.spent for u in state.alive(side)))
+            impulses.impulse = state.impulse
 
-            def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
+            def impulse(turn: Turn[str]) -> Generator[Any, Any, TurnResult]:
+                yield ctx.checkpoint(f"turn {state.turn} impulse {turn.number}")
+                state.impulse, state.last_side = turn.number, turn.actor
                 yield from self.activate(ctx, turn.actor)
                 end = victory.sudden_death(state)
                 if end is not None:
@@ -70,10 +102,14 @@ class Skirmish(Ruleset):
                 return TurnResult(end=end is not None)
 
             yield from play_turns(impulses, ctx.dice, impulse)
+            state.impulse = None
             return TurnResult(end=bool(outcome))
 
         # 3. Game turns of one phase, activations, taken by both sides (in the impulses' order).
-        yield from play_turns(PhaseCycle(["activations"], last_turn=state.turns), ctx.dice, game_turn)
+        cycle = PhaseCycle(["activations"], last_turn=state.turns)
+        # go on after the last turn ended, or inside the one under way
+        cycle.turn = state.turn if state.impulse is None else state.turn - 1
+        yield from play_turns(cycle, ctx.dice, game_turn)
         return outcome[0] if outcome else victory.at_turn_limit(state)
 
     def activate(self, ctx: Context, side: str) -> Procedure:
@@ -94,8 +130,10 @@ class Skirmish(Ruleset):
             seen = seen or fire.visible(state, unit, ctx.other_side(side))
             ctx.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
                       unit=unit.name, to=hex_label(where))
+        # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
+        hidden = not fire.visible(state, unit, ctx.other_side(side))
         facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=True,
+                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=hidden,
                                  kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
         unit.facing = facing
         if ctx.options["reaction_fire"]:
@@ -103,8 +141,10 @@ class Skirmish(Ruleset):
                                              self._reactions(ctx, unit), rule=REACT, kind=KIND_REACT)
         if unit.alive:
             shots = fire.targets(state, unit)
+            # A hidden unit holding fire stays hidden (its shot, if it fires, is public).
+            hidden = not fire.visible(state, unit, ctx.other_side(side))
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
-                                     label=lambda t: "hold fire" if t is None else t,
+                                     label=lambda t: "hold fire" if t is None else t, secret=hidden,
                                      kind=KIND_FIRE, context={"unit": unit.name},
                                      data=lambda t: {"hold": True} if t is None else {"target": t})
             if target is not None:
@@ -123,7 +163,7 @@ class Skirmish(Ruleset):
                 shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
-                                        resolve=lambda u=unit, s=shot: self.shoot(ctx, u, mover, s),
+                                        resolve=partial(self.shoot, ctx, unit, mover, shot),
                                         is_legal=lambda: None if mover.alive else f"{mover.name} is gone",
                                         key=(state.turn, unit.name),
                                         data={"firer": unit.name, "target": mover.name}))
@@ -148,11 +188,16 @@ class Skirmish(Ruleset):
 
     # -- information -----------------------------------------------------------------------
     def view(self, state: SkirmishState, side: str | None) -> SkirmishState:
-        """7. Concealment: enemy units hidden in woods are left out of a side's view."""
-        seen = copy.deepcopy(state)
-        if side is not None:
-            seen.units = {n: u for n, u in seen.units.items() if fire.visible(seen, u, side)}
-        return seen
+        """7. Concealment: enemy units hidden in woods are left out of a side's view.
+
+        Cheap and detached: the units a side sees are copied (a unit's hex is a frozen value,
+        shared), and the map, which never changes after setup, is one read-only copy per game.
+        """
+        units = {n: attrs.evolve(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        # which hidden unit is acting is hidden too
+        active = state.active if state.active in units else None
+        return attrs.evolve(state, map=_read_only(state.map), units=units, active=active,
+                            destroyed=dict(state.destroyed))
 
     def check_invariants(self, state: SkirmishState) -> None:
         hexes = [u.hex for u in state.alive()]

@@ -45,6 +45,10 @@ class SkirmishState:
     turns: int
     turn: int = 0
     active: str | None = None
+    #: impulses taken this turn (``None`` between turns) and the side that took the last one:
+    #: where a restart at a checkpoint goes on from (3.2).
+    impulse: int | None = None
+    last_side: str | None = None
     #: Enemy steps each side has destroyed (8. Victory).
     destroyed: dict[str, int] = field(factory=lambda: {"blue": 0, "red": 0})
 

@@ -23,6 +23,7 @@ weapon's ADB (A dice of B sides); under the double-10 rule a damage die showing 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from fractions import Fraction
 
 from attrs import frozen
@@ -37,9 +38,11 @@ __all__ = [
     "ClashOutcome",
     "DefenseProfile",
     "attack_odds",
+    "clash_outcome",
     "decisive_damage",
     "hit_chance",
     "resolve_attack",
+    "raw_from_faces",
     "resolve_clash",
     "roll_attack",
     "roll_defense",
@@ -142,6 +145,17 @@ def roll_raw_damage(
 ) -> int:
     """Raw damage: ADB + damage bonuses (+ ``extra``, e.g. a clash margin)."""
     faces = dice.roll(Die(1, attack.sides), purpose, attack.dice)
+    return raw_from_faces(faces, attack, extra)
+
+
+def raw_from_faces(faces: list[int] | tuple[int, ...], attack: AttackProfile, extra: int = 0) -> int:
+    """Raw damage from the damage dice's faces: a 10 counts twice (double-10 rule, never for
+    battle groups), plus the damage bonuses (and ``extra``).
+
+    >>> from wargamekit_mttt_rpg.attack import AttackProfile
+    >>> raw_from_faces([10, 3], AttackProfile(accuracy=0, dice=2, sides=10, damage_bonus=2))
+    25
+    """
     total = sum(f * 2 if attack.double_ten and f == 10 else f for f in faces)
     return total + attack.damage_bonus + extra
 
@@ -201,6 +215,32 @@ def resolve_clash(
     HP. Ties: both attacks are thwarted (provisional, not from the source)."""
     a_total = roll_attack(dice, a, "clash: hit check of the first attacker")
     b_total = roll_attack(dice, b, "clash: hit check of the second attacker")
+    return clash_outcome(
+        a_total,
+        a,
+        a_kind,
+        b_total,
+        b,
+        b_kind,
+        a_defense,
+        b_defense,
+        lambda attack, margin: roll_raw_damage(dice, attack, extra=margin),
+    )
+
+
+def clash_outcome(
+    a_total: int,
+    a: AttackProfile,
+    a_kind: str,
+    b_total: int,
+    b: AttackProfile,
+    b_kind: str,
+    a_defense: DefenseProfile,
+    b_defense: DefenseProfile,
+    raw: Callable[[AttackProfile, int], int],
+) -> ClashOutcome:
+    """A clash's outcome from its two totals; ``raw(attack, margin)`` gives a withering
+    winner's raw damage (rolled only if there is one)."""
     if a_total == b_total:
         return ClashOutcome(None, a_total, b_total)
     if a_total > b_total:
@@ -208,9 +248,9 @@ def resolve_clash(
     else:
         winner, attack, kind, target, margin = "b", b, b_kind, a_defense, b_total - a_total
     if kind == WITHERING:
-        raw = roll_raw_damage(dice, attack, extra=margin)
-        damage = withering_damage(raw, target.toughness, attack.penetration) + 3
-        return ClashOutcome(winner, a_total, b_total, kind, raw, damage)
+        rolled = raw(attack, margin)
+        damage = withering_damage(rolled, target.toughness, attack.penetration) + 3
+        return ClashOutcome(winner, a_total, b_total, kind, rolled, damage)
     return ClashOutcome(winner, a_total, b_total, kind, 0, decisive_damage(attack, target.protection) + 1)
 
 

@@ -20,7 +20,7 @@ from attrs import frozen
 
 from wargamekit.dice import Dice
 
-from .state import GONE, ROUTED, Combatant, Scene
+from .state import GONE, ROUTED, Combatant, Context, Scene
 
 __all__ = [
     "DRILL_COMMAND",
@@ -117,6 +117,19 @@ def roll_pool_check(dice: Dice, pool: int, difficulty: int, purpose: str) -> Poo
     return PoolCheck(n, difficulty, dice.pool(n, purpose).successes)
 
 
+def character_pool_check(
+    ctx: Context, roller: Combatant, pool: int, difficulty: int, purpose: str, *, what: str
+) -> Generator[Any, Any, PoolCheck]:
+    """A character's d10 pool check (:func:`roll_pool_check`'s roll), into whose dice she may
+    burn soul jade (燃玉, a boss fight only; a pool is dX: no +x)."""
+    from .soul import offer_pool_boost
+
+    n = max(1, pool)
+    roll = ctx.dice.pool(n, purpose)
+    successes = yield from offer_pool_boost(ctx, roller, roll, what=what)
+    return PoolCheck(n, difficulty, successes)
+
+
 def rally_for_numbers_gain(successes: int, per: int = 2) -> int:
     """Magnitude regained by rally for numbers: 1 per 2 successes (3 with Back to the Sea)."""
     return successes // per
@@ -139,10 +152,10 @@ def leader_down(scene: Scene, group: Combatant) -> bool:
     return any(group.id in u.leader_of and not u.fighting and u.status != "absent" for u in scene)
 
 
-def rout_check(game: Any, group: Combatant, *, supernatural: bool) -> bool:
+def rout_check(ctx: Context, group: Combatant, *, supernatural: bool) -> bool:
     """Roll a rout check (溃败检定). Success: lose 1 size, refill magnitude. Failure: the group
     disbands at its next turn (unless rallied). Perfect morale always succeeds."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     sheet = group.group_sheet
     assert sheet is not None
     difficulty = rout_difficulty(
@@ -155,16 +168,16 @@ def rout_check(game: Any, group: Combatant, *, supernatural: bool) -> bool:
         supernatural_area=supernatural,
     )
     if sheet.perfect_morale:
-        game.event(
+        ctx.event(
             "rout", f"{group.name} has perfect morale (完美士气): the rout check succeeds", unit=group.id
         )
         passed = True
     else:
         check = roll_pool_check(
-            game.dice, group_rout_pool(scene, group), difficulty, f"rout check (溃败检定): {group.name}"
+            ctx.dice, group_rout_pool(scene, group), difficulty, f"rout check (溃败检定): {group.name}"
         )
         passed = check.passed
-        game.event(
+        ctx.event(
             "rout",
             f"{group.name} rout check: {check.successes} successes against difficulty {difficulty}: "
             + ("holds" if passed else "breaks and will disband at its next turn"),
@@ -173,15 +186,15 @@ def rout_check(game: Any, group: Combatant, *, supernatural: bool) -> bool:
             difficulty=difficulty,
         )
     if passed:
-        lose_size(game, group)
+        lose_size(ctx, group)
     else:
         group.rout_failed = difficulty
     return passed
 
 
-def lose_size(game: Any, group: Combatant) -> None:
+def lose_size(ctx: Context, group: Combatant) -> None:
     """Lose 1 size and refill magnitude (size 0: the group ceases to exist)."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     group.size -= 1
     group.size_lost += 1
     group.rallied_for_numbers = False  # the rally-for-numbers limit resets after losing size
@@ -192,41 +205,41 @@ def lose_size(game: Any, group: Combatant) -> None:
         group.status = GONE
         group.magnitude = 0
         scene.track.remove(group.id)
-        game.event("group-gone", f"{group.name} is reduced to size 0 and no longer exists", unit=group.id)
+        ctx.event("group-gone", f"{group.name} is reduced to size 0 and no longer exists", unit=group.id)
         return
     group.magnitude_max = magnitude_max(
         group.sheet.health_levels, group.size, perfect_morale=sheet.perfect_morale
     )
     group.magnitude = group.magnitude_max
-    game.event(
+    ctx.event(
         "size-loss",
         f"{group.name} drops to size {group.size}; magnitude refilled to {group.magnitude}",
         unit=group.id,
     )
 
 
-def disband(game: Any, group: Combatant) -> None:
+def disband(ctx: Context, group: Combatant) -> None:
     """A group that failed its rout check disbands at its next turn: it flees or surrenders."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     group.status = ROUTED
     group.rout_failed = None
     scene.groups_disbanded.append(group.id)
     scene.track.remove(group.id)
-    game.event("disband", f"{group.name} disbands and flees (溃败)", unit=group.id)
+    ctx.event("disband", f"{group.name} disbands and flees (溃败)", unit=group.id)
 
 
 def damage_magnitude(
-    game: Any, group: Combatant, amount: int, *, attacker: Combatant | None, supernatural: bool = False
+    ctx: Context, group: Combatant, amount: int, *, attacker: Combatant | None, supernatural: bool = False
 ) -> Generator[Any, Any, None]:
     """Apply ``amount`` magnitude damage: each time magnitude runs out a rout check follows, and
     damage beyond it carries into the refilled track. Reducing size or disbanding the group gives
     the attacker the break bonus."""
     from .initiative import award_break
 
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     if group.status == ROUTED:
         scene.casualties[group.id] = scene.casualties.get(group.id, 0) + amount
-        game.event(
+        ctx.event(
             "slaughter",
             f"{group.name}: about {amount} more fleeing fighters cut down (屠杀)",
             unit=group.id,
@@ -238,7 +251,7 @@ def damage_magnitude(
         take = min(left, group.magnitude)
         group.magnitude -= take
         left -= take
-        game.event(
+        ctx.event(
             "magnitude",
             f"{group.name} loses {take} magnitude ({group.magnitude}/{group.magnitude_max})",
             unit=group.id,
@@ -246,9 +259,9 @@ def damage_magnitude(
         if group.magnitude > 0:
             break
         size_before = group.size
-        rout_check(game, group, supernatural=supernatural)
+        rout_check(ctx, group, supernatural=supernatural)
         if attacker is not None and (group.size < size_before or group.rout_failed is not None):
-            award_break(game, attacker, group)
+            award_break(ctx, attacker, group)
         if group.kind == "noncombatant":
             break
     return

@@ -16,17 +16,13 @@ defense that minimises the attacker's hit chance, and never waits, disengages or
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from wargamekit import Choose, ChooseNumber, ChooseSubset, PlayerView, SeededBot, YesNo
+from wargamekit.decisions import Answer, Data, Decision
 
-from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, SeededBot, YesNo
-from wargamekit.decisions import Answer, Decision
-
+from . import kinds
 from .attack import DECISIVE, WITHERING, attack_odds, hit_chance
-from .combat_actions import Action
 from .defense import attack_profile, defense_modes, defense_profile
 from .state import ROUTED, Combatant, Scene
-from .warfare import TACTICS
 
 __all__ = ["HeuristicBot", "attack_value"]
 
@@ -84,66 +80,77 @@ def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str
 
 
 class HeuristicBot(SeededBot):
-    """The ``bot`` of the MTTT ruleset (see the module docstring)."""
+    """The ``bot`` of the MTTT ruleset (see the module docstring).
+
+    It reads only the decision's kind and context, the options' data and the scene
+    (``view.state``), never a prompt or a label (:mod:`.kinds` lists what each kind carries).
+    """
 
     # -- dispatch ------------------------------------------------------------------------------
-    def choose(self, decision: Decision, view: Any) -> Answer:
-        if isinstance(decision, Choose):
-            values = [o.value for o in decision.options]
-            if any(isinstance(v, Action) for v in values):
-                return self._action(decision, view.state, values)
-            if any(isinstance(v, Response) for v in values):
-                return self._respond(decision, view.state, values)
-            if all(isinstance(v, str) for v in values) and set(values) <= {"passive", "parry", "dodge"}:
-                return self._defend(view.state, values)
-            if all(isinstance(v, str) for v in values) and set(values) <= set(TACTICS):
-                return values.index("pincer") if "pincer" in values else 0
-            if None in values and WITHERING in values:  # clash
-                return values.index(WITHERING)
-            if None in values:  # the GM's break recipient
-                return 1 if len(values) > 1 else 0
-            if all(isinstance(v, Combatant) for v in values) and len(values) == 2:  # guard: strike whom
-                return 1
-            return 0
+    def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        scene: Scene = view.state
+        context = decision.context
+        data = [o.data for o in getattr(decision, "options", ())]
+        kind = decision.kind
+        if kind == kinds.ACTION:
+            return self._action(scene, scene.unit(context["unit"]), data)
+        if kind == kinds.RESPOND:
+            return self._respond(scene, data)
+        if kind == kinds.TRIGGERS:
+            return self._triggers(scene, context, data)
+        if kind == kinds.DEFENSE:
+            attacker, target = scene.unit(context["attacker"]), scene.unit(context["unit"])
+            modes = [d["mode"] for d in data]
+            return modes.index(_best_defense(scene, attacker, target))
+        if kind == kinds.TACTIC:
+            tactics = [d["tactic"] for d in data]
+            return tactics.index("pincer") if "pincer" in tactics else 0
+        if kind == kinds.CLASH:
+            return [d["clash"] for d in data].index(WITHERING)
+        if kind == kinds.BREAK_BONUS:
+            return 1 if len(data) > 1 else 0
+        if kind == kinds.GUARD_STRIKE:  # carry on against the target the protector covered
+            return next(i for i, d in enumerate(data) if not d["protector"])
+        if kind == kinds.DISABILITY:  # only to avoid helplessness
+            return bool(context["damage"] >= context["hp"])
+        if kind == kinds.STOP_DISENGAGE:
+            return list(range(len(data)))
         if isinstance(decision, ChooseNumber):
-            return self._number(decision, view.state)
+            return self._number(decision)
         if isinstance(decision, YesNo):
-            match = re.search(r"lose (\d+) HP \(at (\d+)\)", decision.prompt)
-            if match:  # soul disability: only to avoid helplessness
-                return int(match.group(1)) >= int(match.group(2))
-            return False  # never yield the first action at a shared tick
-        if isinstance(decision, ChooseSubset):
-            return list(range(decision.upper))
+            return False  # never yield the first action at a shared tick; never burn on dice pools
+        if isinstance(decision, (Choose, ChooseSubset)):
+            # ordering simultaneous triggered effects, the GM's attribute for a disability
+            return 0 if isinstance(decision, Choose) else list(range(decision.upper))
         return decision.random_answer(self.rng)
 
     # -- the active step ------------------------------------------------------------------------
-    def _action(self, decision: Choose, scene: Scene, values: list[Any]) -> int:
-        unit = scene.unit(scene.acting) if scene.acting else None
-        assert unit is not None
+    def _action(self, scene: Scene, unit: Combatant, actions: list[Data]) -> int:
         if unit.ready_weapon is None:  # ambushed: draw a weapon first (it keeps the action)
-            drawn = [i for i, a in enumerate(values) if a.kind == "ready"]
+            drawn = [i for i, a in enumerate(actions) if a["action"] == "ready"]
             if drawn:
                 return drawn[0]
         best, best_value = None, 0.0
-        for i, a in enumerate(values):
-            if a.kind == "attack":
+        for i, a in enumerate(actions):
+            what = a["action"]
+            if what == "attack":
                 targets = (
-                    [scene.unit(a.target)]
-                    if a.target
+                    [scene.unit(a["target"])]
+                    if a.get("target")
                     else [
                         e
                         for e in scene.enemies(unit)
                         if scene.distance(unit.id, e.id) <= (1 if unit.dispersed else 0)
                     ]
                 )
-                value = sum(attack_value(scene, unit, t, a.kind_of_attack) for t in targets)
-            elif a.kind == "spell":
+                value = sum(attack_value(scene, unit, t, a["attack"]) for t in targets)
+            elif what == "spell":
                 value = self._spell_value(scene, unit, a)
-            elif a.kind == "rally":
+            elif what == "rally":
                 value = 6.0
-            elif a.kind == "recover":
+            elif what == "recover":
                 value = 5.0
-            elif a.kind == "order":
+            elif what == "order":
                 value = 0.05  # only when nothing better is in reach and nobody to close in on
             else:
                 continue
@@ -151,14 +158,14 @@ class HeuristicBot(SeededBot):
                 best, best_value = i, value
         if best is not None and best_value > 0.3:
             return best
-        closing = self._close_in(scene, unit, values)
-        if values[closing].kind == "move" or best is None:
+        closing = self._close_in(scene, unit, actions)
+        if actions[closing]["action"] == "move" or best is None:
             return closing
         return best
 
-    def _spell_value(self, scene: Scene, unit: Combatant, a: Action) -> float:
-        spell = next(s for s in unit.sheet.spells if s.name == a.name)
-        target = scene.unit(a.target) if a.target else unit
+    def _spell_value(self, scene: Scene, unit: Combatant, a: Data) -> float:
+        spell = next(s for s in unit.sheet.spells if s.name == a["name"])
+        target = scene.unit(a["target"]) if a.get("target") else unit
         if spell.effect.kind == "heal":
             return 3.0 if target.hp * 2 <= target.hp_max else 0.0
         if spell.effect.kind == "withering_blast":
@@ -169,72 +176,88 @@ class HeuristicBot(SeededBot):
             )
         return 0.0
 
-    def _close_in(self, scene: Scene, unit: Combatant, values: list[Any]) -> int:
+    def _close_in(self, scene: Scene, unit: Combatant, actions: list[Data]) -> int:
         fighters = [e for e in scene.enemies(unit) if e.kind != "noncombatant"]
         weapon = unit.ready_weapon
         reach = weapon.max_range if weapon else 0
 
-        def gap(a: Action) -> tuple[int, int]:
-            if a.kind != "move" or a.target is None:
+        def gap(a: Data) -> tuple[int, int]:
+            if a["action"] != "move" or not a.get("target"):
                 return (99, 0)
-            other = scene.unit(a.target)
+            other = scene.unit(a["target"])
             if other not in fighters:
                 return (98, 0)
-            after = scene.distance(unit.id, other.id) + a.delta
-            return (max(0, after - reach), -a.delta)
+            delta = a.get("delta", 0)
+            after = scene.distance(unit.id, other.id) + delta
+            return (max(0, after - reach), -delta)
 
-        moves = [i for i, a in enumerate(values) if a.kind == "move"]
+        moves = [i for i, a in enumerate(actions) if a["action"] == "move"]
         if moves:
-            best = min(moves, key=lambda i: gap(values[i]))
-            if gap(values[best])[0] < 98 and values[best].delta < 0:
+            best = min(moves, key=lambda i: gap(actions[i]))
+            if gap(actions[best])[0] < 98 and actions[best].get("delta", 0) < 0:
                 return best
-        for kind in ("full_defense", "guard", "cover"):
-            for i, a in enumerate(values):
-                if a.kind == kind:
+        for what in ("full_defense", "guard", "cover"):
+            for i, a in enumerate(actions):
+                if a["action"] == what:
                     return i
-        return next(i for i, a in enumerate(values) if a.kind == "wait")
+        return next(i for i, a in enumerate(actions) if a["action"] == "wait")
 
     # -- reactions ------------------------------------------------------------------------------
-    def _respond(self, decision: Choose, scene: Scene, values: list[Any]) -> int:
-        if None not in values:
-            return 0  # ordering simultaneous triggered effects
-        timing = decision.prompt
-        for i, r in enumerate(values):
-            if r is None or not isinstance(r.data, dict):
-                continue
-            effect = r.data.get("effect")
-            target = scene.unit(r.data["target"]) if r.data.get("target") else None
-            if effect == "counter":
-                return i
-            if (
-                effect in ("defense", "protection")
-                and timing.startswith("attack declared")
-                and target is not None
-                and target.id == scene.attack_target
+    def _respond(self, scene: Scene, options: list[Data]) -> int:
+        """At an interrupt window: the first offer that helps now, else pass (option 0)."""
+        for i, d in enumerate(options):
+            item = d.get("respond")
+            # A defense helps only as the attack is declared, not at a resolution point after.
+            if item is not None and self._helps(
+                item, scene, item.get("timing") == "attack declared" and not item.get("resolution")
             ):
-                return i
-            if effect == "withering_blast" and target is not None and target.sheet.chaos_phases == 0:
-                return i
-            if effect == "heal" and target is not None and target.hp < target.hp_max:
-                return i
-            if effect == "gain_initiative" and target is not None and target.crashed:
                 return i
         return 0
 
-    def _defend(self, scene: Scene, values: list[str]) -> int:
-        if scene.attacker is None or scene.defender is None:
-            return 0
-        attacker, target = scene.unit(scene.attacker), scene.unit(scene.defender)
-        return values.index(_best_defense(scene, attacker, target))
+    def _triggers(self, scene: Scene, context: Data, options: list[Data]) -> list[int]:
+        """The triggered effects worth answering, as many as the mana pays for (in order)."""
+        available = {(m["caster"], m["pool"]): m["available"] for m in context["mana"]}
+        declared = context["timing"] == "attack declared"
+        picked: list[int] = []
+        for i, item in enumerate(options):
+            if self._helps(item, scene, declared) and _affordable([options[j] for j in [*picked, i]], available):
+                picked.append(i)
+        return picked
 
-    def _number(self, decision: ChooseNumber, scene: Scene) -> int:
-        prompt = decision.prompt
-        if "into the attack" in prompt or "into the clash" in prompt:
-            return decision.high
-        if "into the defense" in prompt:
-            return min(decision.high, 2)
-        if "into the +x" in prompt:
-            return decision.low  # keep the points for the dice, where a boost is cheapest
-        if "burn soul jade" in prompt:
+    @staticmethod
+    def _helps(item: Data, scene: Scene, attack_declared: bool) -> bool:
+        """Whether a stack item helps now: counters, a defense for the attacked (as the attack
+        is declared), a blast at a foe who feels it, a heal for the hurt, initiative for the
+        crashed."""
+        effect = item.get("effect")
+        target = scene.unit(item["target"]) if item.get("target") else None
+        if effect == "counter":
+            return True
+        if target is None:
+            return False
+        if effect in ("defense", "protection"):
+            return attack_declared and target.id == scene.attack_target
+        if effect == "withering_blast":
+            return target.sheet.chaos_phases == 0
+        if effect == "heal":
+            return target.hp < target.hp_max
+        return effect == "gain_initiative" and target.crashed
+
+    def _number(self, decision: ChooseNumber) -> int:
+        context = decision.context
+        if decision.kind == kinds.CHARGE:
+            # everything into the attack or the clash; a little into the defense
+            return decision.high if context["into"] in ("attack", "clash") else min(decision.high, 2)
+        if decision.kind == kinds.JADE_BOOST and context["into"] == "die":
             return min(decision.high, 3)
+        # the +x of a roll: keep the points for the dice, where a boost is cheapest; aiming: 1 tick
         return decision.low
+
+
+def _affordable(items: list[Data], available: dict[tuple[str, str], int]) -> bool:
+    """Whether the triggered effects ``items`` can all be paid for together."""
+    need: dict[tuple[str, str], int] = {}
+    for item in items:
+        key = (item["caster"], item["pool"])
+        need[key] = need.get(key, 0) + item["cost"]
+    return all(cost <= available[key] for key, cost in need.items())

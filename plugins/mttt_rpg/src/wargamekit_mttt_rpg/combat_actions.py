@@ -13,21 +13,21 @@ from attrs import field, frozen
 
 from wargamekit import Choose, ChooseNumber, IllegalChoiceError, Option
 
-from . import movement
+from . import kinds, movement
 from .attack import DECISIVE, WITHERING, decisive_damage, hit_chance
 from .attack_flow import attack
 from .battle_groups import (
+    character_pool_check,
     drill_command_modifier,
     lose_size,
     rally_for_numbers_gain,
-    roll_pool_check,
 )
 from .defense import attack_profile, defense_profile
 from .initiative import RULE_CRASH, spend_initiative
 from .interrupt_phase import make_response, open_window
 from .resources import pool_rating
 from .sheets import library
-from .state import ROUTED, Combatant, Scene
+from .state import ROUTED, Combatant, Context, Scene
 
 __all__ = ["Action", "active_step", "legal_actions", "perform"]
 
@@ -51,6 +51,22 @@ class Action:
     delta: int = 0
     name: str | None = None
     label: str = field(default="", eq=False)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """What the action is, for programs: ``{"action": kind}`` with its ``target`` (a unit
+        id), ``attack`` (withering or decisive), ``delta`` (range bands) and ``name`` (a spell,
+        a weapon, or the battle group passed through) where it has them."""
+        out: dict[str, Any] = {"action": self.kind}
+        for key, value in (
+            ("target", self.target),
+            ("attack", self.kind_of_attack),
+            ("delta", self.delta),
+            ("name", self.name),
+        ):
+            if value:
+                out[key] = value
+        return out
 
     @property
     def standard(self) -> bool:
@@ -90,9 +106,9 @@ def _odds_label(scene: Scene, unit: Combatant, target: Combatant, kind: str) -> 
     return f"{chance:.0%} vs passive defense{extra}"
 
 
-def legal_actions(game: Any, unit: Combatant) -> list[Action]:
+def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
     """Every action ``unit`` may take now."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     out: list[Action] = []
     targets = _attack_targets(scene, unit)
     weapon = unit.ready_weapon
@@ -133,6 +149,7 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
                 out.append(Action("attack", t.id, WITHERING, label=f"slaughter the fleeing {t.name} (屠杀)"))
     else:
         for t in targets:
+            assert weapon is not None  # there are targets only with a weapon ready
             what = "slaughter" if t.status == ROUTED else "withering attack on"
             out.append(
                 Action(
@@ -141,7 +158,7 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
                     WITHERING,
                     label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING)})",
                 )
-            )  # type: ignore[union-attr]
+            )
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
                 out.append(
                     Action(
@@ -150,7 +167,7 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
                         DECISIVE,
                         label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE)})",
                     )
-                )  # type: ignore[union-attr]
+                )
     if unit.kind == "character" and not unit.crashed:
         for spell in unit.sheet.spells:
             if spell.timing != "standard":
@@ -271,11 +288,11 @@ def legal_actions(game: Any, unit: Combatant) -> list[Action]:
     return out
 
 
-def active_step(game: Any, unit: Combatant, same_tick: list[str]) -> Generator[Any, Any, None]:
+def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generator[Any, Any, None]:
     """The active step: choose and carry out actions until the standard action is spent."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     while unit.fighting and not scene.over:
-        options = legal_actions(game, unit)
+        options = legal_actions(ctx, unit)
         choice: Action = yield Choose(
             side=unit.side,
             prompt=f"{unit.name} (initiative {unit.initiative}, "
@@ -285,25 +302,34 @@ def active_step(game: Any, unit: Combatant, same_tick: list[str]) -> Generator[A
                 else f"HP {unit.hp}/{unit.hp_max}, MP {unit.order_mp} order/{unit.distortion_mp} distortion"
             )
             + "): choose an action",
-            options=tuple(Option(a, a.label) for a in options),
+            options=tuple(Option(a, a.label, data=a.data) for a in options),
             rule=RULE_ACTIONS,
+            kind=kinds.ACTION,
+            context={
+                "unit": unit.id,
+                "initiative": unit.initiative,
+                "hp": unit.hp,
+                "magnitude": unit.magnitude,
+                "order_mp": unit.order_mp,
+                "distortion_mp": unit.distortion_mp,
+            },
         )
         if choice.standard:
-            yield from open_window(game, "standard action declared", active=unit.id)
+            yield from open_window(ctx, "standard action declared", active=unit.id)
             if not unit.fighting or scene.over:
                 return
             if choice.kind != "aim":
                 # 先导逆转: the restriction binds only the refreshed action, which this spends
                 # (cleared before the action: the action may itself bring a new reversal).
                 unit.reversal_target = None
-        yield from perform(game, unit, choice, same_tick)
+        yield from perform(ctx, unit, choice, same_tick)
         if choice.standard:
             return
 
 
-def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) -> Generator[Any, Any, None]:
+def perform(ctx: Context, unit: Combatant, action: Action, same_tick: list[str]) -> Generator[Any, Any, None]:
     """Carry out one action."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     kind = action.kind
     target = scene.unit(action.target) if action.target else None
     if kind == "attack":
@@ -311,40 +337,43 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
             raise IllegalChoiceError(
                 RULE_CRASH, f"{unit.name} is in initiative crash and cannot make a decisive attack"
             )
-        yield from attack(game, unit, target, action.kind_of_attack or WITHERING, same_tick)
+        yield from attack(ctx, unit, target, action.kind_of_attack or WITHERING, same_tick)
         unit.aiming = False
         unit.aim_bonus = 0
     elif kind == "spell":
         spell = next(s for s in unit.sheet.spells if s.name == action.name)
-        item = make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
-        game.interrupts.push(item)
-        yield from open_window(game, f"casting {spell.name}", active=unit.id)
+        item = make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
+        # 施法: the spell goes on the stack (so instants may answer it) and its casting window
+        # resolves down to it: the floor is the depth before the push, not after.
+        floor = len(ctx.interrupts.items)
+        ctx.interrupts.push(item)
+        yield from open_window(ctx, f"casting {spell.name}", active=unit.id, floor=floor)
     elif kind == "full_defense":
         unit.full_defense = True
-        game.event("full-defense", f"{unit.name} takes full defense (+5 until her next turn)", unit=unit.id)
+        ctx.event("full-defense", f"{unit.name} takes full defense (+5 until her next turn)", unit=unit.id)
     elif kind == "guard":
         unit.guarding = True
-        game.event("guard", f"{unit.name} guards her allies within close range (护卫)", unit=unit.id)
+        ctx.event("guard", f"{unit.name} guards her allies within close range (护卫)", unit=unit.id)
     elif kind == "move":
         assert target is not None
-        yield from movement.move(game, unit, target, action.delta)
+        yield from movement.move(ctx, unit, target, action.delta)
     elif kind == "disengage":
-        yield from movement.disengage(game, unit)
+        yield from movement.disengage(ctx, unit)
     elif kind == "withdraw":
-        yield from movement.withdraw(game, unit)
+        yield from movement.withdraw(ctx, unit)
     elif kind == "cover":
-        movement.take_cover(game, unit)
+        yield from movement.take_cover(ctx, unit)
     elif kind == "recover":
-        yield from movement.recover(game, unit)
+        yield from movement.recover(ctx, unit)
     elif kind == "wait":
         if unit.aiming:
             unit.aiming = False
             unit.aim_bonus = 0
-            game.event("aim", f"{unit.name} gives up her aimed attack", unit=unit.id)
+            ctx.event("aim", f"{unit.name} gives up her aimed attack", unit=unit.id)
         else:
             unit.consecutive_waits += 1
             unit.waited_this_round = True
-            game.event("wait", f"{unit.name} waits ({unit.consecutive_waits} in a row)", unit=unit.id)
+            ctx.event("wait", f"{unit.name} waits ({unit.consecutive_waits} in a row)", unit=unit.id)
     elif kind == "aim":
         ticks = yield ChooseNumber(
             side=unit.side,
@@ -352,13 +381,15 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
             rule=RULE_AIM,
             low=1,
             high=max(1, unit.initiative),
+            kind=kinds.AIM,
+            context={"unit": unit.id, "initiative": unit.initiative},
         )
-        yield from spend_initiative(game, unit, ticks, why=f"aiming for {ticks} ticks (瞄准)")
+        yield from spend_initiative(ctx, unit, ticks, why=f"aiming for {ticks} ticks (瞄准)")
         unit.aim_bonus = ticks // 2
         unit.aiming = True
         if unit.fighting and unit.id in scene.track.values:
             scene.track.refresh(unit.id)
-        game.event(
+        ctx.event(
             "aim",
             f"{unit.name} aims: her attack comes at tick {unit.initiative} with +{unit.aim_bonus}",
             unit=unit.id,
@@ -367,37 +398,37 @@ def perform(game: Any, unit: Combatant, action: Action, same_tick: list[str]) ->
         assert action.name is not None
         unit.weapon = action.name
         unit.readied_this_turn = True
-        game.event("ready", f"{unit.name} readies {unit.ready_weapon.name}", unit=unit.id)  # type: ignore[union-attr]
-        yield from spend_initiative(game, unit, READY_COST, why="draw/ready weapon")
+        ctx.event("ready", f"{unit.name} readies {unit.ready_weapon.name}", unit=unit.id)  # type: ignore[union-attr]
+        yield from spend_initiative(ctx, unit, READY_COST, why="draw/ready weapon")
     elif kind == "pass_through":
         assert target is not None and action.name is not None
         unit.passed_through_round = scene.round
-        game.event("pass-through", f"{unit.name} passes through {scene.unit(action.name).name}", unit=unit.id)
+        ctx.event("pass-through", f"{unit.name} passes through {scene.unit(action.name).name}", unit=unit.id)
         yield from spend_initiative(
-            game, unit, movement.PASS_THROUGH_COST, why="passing through a battle group"
+            ctx, unit, movement.PASS_THROUGH_COST, why="passing through a battle group"
         )
         scene.set_distance(unit.id, target.id, scene.distance(unit.id, target.id) - 1)
-        movement.follow_up(game, unit, target, -1)
+        movement.follow_up(ctx, unit, target, -1)
     elif kind in ("order", "rally", "rally_numbers"):
         assert target is not None
-        command(game, unit, target, kind)
+        yield from command(ctx, unit, target, kind)
     elif kind == "engage":
         assert target is not None
         target.engaged_by = unit.id
-        game.event(
+        ctx.event(
             "engage", f"{unit.name} engages {target.name} (包围): she cannot move away from it", unit=unit.id
         )
-        yield from spend_initiative(game, unit, ENGAGE_COST, why="engage")
+        yield from spend_initiative(ctx, unit, ENGAGE_COST, why="engage")
     elif kind in ("disperse", "regroup"):
         unit.dispersed = kind == "disperse"
-        game.event(
+        ctx.event(
             "disperse", f"{unit.name} " + ("spreads out" if unit.dispersed else "closes ranks"), unit=unit.id
         )
 
 
-def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
+def command(ctx: Context, leader: Combatant, group: Combatant, kind: str) -> Generator[Any, Any, None]:
     """Command actions (指挥动作): order, rally, rally for numbers — (attribute + war) pools."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     sheet = group.group_sheet
     assert sheet is not None
     rear = all(scene.distance(leader.id, e.id) > 2 for e in scene.enemies(leader))
@@ -408,10 +439,12 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
     if kind == "order" and scene.tactic == "demoralized" and losing:
         pool -= 1
     if kind == "order":
-        check = roll_pool_check(game.dice, pool, 1, f"order (命令): {leader.name} to {group.name}")
+        check = yield from character_pool_check(
+            ctx, leader, pool, 1, f"order (命令): {leader.name} to {group.name}", what="order pool"
+        )
         if check.passed:
             group.pending_order = check.successes
-        game.event(
+        ctx.event(
             "order",
             f"{leader.name} orders {group.name}: {check.successes} successes"
             + (f" (+{check.successes} to its rolls next round)" if check.passed else ": unheeded"),
@@ -419,19 +452,23 @@ def command(game: Any, leader: Combatant, group: Combatant, kind: str) -> None:
         )
     elif kind == "rally":
         difficulty = (group.rout_failed or 1) + (1 if scene.tactic == "back_to_the_sea" and losing else 0)
-        check = roll_pool_check(game.dice, pool, difficulty, f"rally (集结): {leader.name} and {group.name}")
-        game.event(
+        check = yield from character_pool_check(
+            ctx, leader, pool, difficulty, f"rally (集结): {leader.name} and {group.name}", what="rally pool"
+        )
+        ctx.event(
             "rally", f"{leader.name} rallies {group.name}: {check.successes} vs {difficulty}", unit=leader.id
         )
         if check.passed:
-            lose_size(game, group)
+            lose_size(ctx, group)
     else:
-        check = roll_pool_check(game.dice, pool, 1, f"rally for numbers (整队): {group.name}")
+        check = yield from character_pool_check(
+            ctx, leader, pool, 1, f"rally for numbers (整队): {group.name}", what="rally for numbers pool"
+        )
         per = 3 if scene.tactic == "back_to_the_sea" and losing else 2
         gain = rally_for_numbers_gain(check.successes, per) if check.passed else 0
         group.magnitude = min(group.magnitude_max, group.magnitude + gain)
         group.rallied_for_numbers = True
-        game.event(
+        ctx.event(
             "rally-numbers",
             f"{leader.name} rallies {group.name} for numbers: +{gain} magnitude",
             unit=leader.id,

@@ -9,30 +9,39 @@
   timing point.
 * Phase 3, settle mana (结算法力): leftover MP lapses; crash counts advance; the next round's
   order follows from the initiatives.
+
+The rounds are a core :class:`~wargamekit.sequencing.PhaseCycle` of :data:`ROUND_PHASES`, run by
+:func:`~wargamekit.sequencing.play_turns` with the phases as a
+:func:`~wargamekit.sequencing.by_phase` table; phase 2 is ``play_turns`` on the
+``InitiativeTrack`` (:func:`action_round`). The scene ends as soon as :func:`victory` finds a
+winner after a turn, or when the round limit is reached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Hashable
 from typing import Any
 
 from wargamekit import Outcome, YesNo
+from wargamekit.sequencing import PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
+from . import kinds
 from .battle_groups import disband
 from .combat_actions import active_step
 from .initiative import (
     BASE_INITIATIVE,
     RULE_CRASH,
+    boost_join,
     change_initiative,
-    join_battle,
+    join_battle_roll,
     set_initiative,
 )
 from .interrupt_phase import open_window, turn_responses
 from .resources import activation_speed, unfold_pool
-from .state import ABSENT, ACTIVE, Combatant, Scene
+from .state import ABSENT, ACTIVE, Combatant, Context, Scene
 from .warfare import strategic_warfare
 
-__all__ = ["play_scene", "round_start", "settle", "victory"]
+__all__ = ["ROUND_PHASES", "action_round", "play_scene", "round_start", "settle", "victory"]
 
 RULE_PREP = "战斗流程 / 准备阶段"
 RULE_MANA = "阶段1：解放法力"
@@ -71,16 +80,17 @@ def victory(scene: Scene) -> Outcome | None:
     return None
 
 
-def _join(game: Any, unit: Combatant, *, mid_fight: bool) -> None:
-    scene: Scene = game.state
+def _join(ctx: Context, unit: Combatant, *, mid_fight: bool) -> int | None:
+    """Join battle; returns the roll's natural die (``None``: no roll) for :func:`boost_join`."""
+    scene: Scene = ctx.state
     unit.status = ACTIVE
-    value = join_battle(game.dice, unit)
+    natural, value = join_battle_roll(ctx.dice, unit)
     unit.initiative = value
     acts = unit.prepared or not mid_fight
     scene.track.add(unit.id, value, acts_this_round=acts)
     if unit.kind == "noncombatant":
         scene.track.remove(unit.id)  # bystanders take no turns
-    game.event(
+    ctx.event(
         "join",
         f"{unit.name} joins battle with initiative {value}"
         + (
@@ -91,31 +101,31 @@ def _join(game: Any, unit: Combatant, *, mid_fight: bool) -> None:
         unit=unit.id,
         initiative=value,
     )
+    return natural
 
 
-def preparation(game: Any) -> Generator[Any, Any, None]:
+def preparation(ctx: Context) -> Generator[Any, Any, None]:
     """The preparation phase (准备阶段)."""
-    scene: Scene = game.state
-    scene.phase = "preparation"
+    scene: Scene = ctx.state
     for u in scene:
         if u.status == ACTIVE:
             what = f"magnitude {u.magnitude}, size {u.size}" if u.is_group else f"HP {u.hp}/{u.hp_max}"
-            game.event(
+            ctx.event(
                 "prepare", f"{u.name} ({u.side}): {what}, ready weapon {u.weapon or 'none'}", unit=u.id
             )
-    game.event("prepare", "mana pools are folded (MPM 0); they unfold from round 1")
-    if game.scenario.warfare is not None:
+    ctx.event("prepare", "mana pools are folded (MPM 0); they unfold from round 1")
+    if ctx.scenario.warfare is not None:
         yield from strategic_warfare(
-            game, {"heroes": game.scenario.warfare.heroes, "foes": game.scenario.warfare.foes}
+            ctx, {"heroes": ctx.scenario.warfare.heroes, "foes": ctx.scenario.warfare.foes}
         )
-    for u in scene:
-        if u.status == ACTIVE:
-            _join(game, u, mid_fight=False)
+    joined = [(u, _join(ctx, u, mid_fight=False)) for u in scene if u.status == ACTIVE]
+    for u, natural in joined:  # everyone has rolled; then soul jade may be burnt (燃玉)
+        yield from boost_join(ctx, u, natural, what="join battle")
 
 
-def release_mana(game: Any) -> None:
+def release_mana(ctx: Context) -> None:
     """Phase 1 (解放法力): unfold each pool by the activation speed; refresh MP to the cap."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     speed = activation_speed(scene.long_river_count())
     for u in scene:
         if u.kind != "character" or not u.present:
@@ -124,37 +134,41 @@ def release_mana(game: Any) -> None:
         u.distortion_cap = unfold_pool(u.distortion_cap, u.sheet.distortion_pool, speed)
         u.order_mp = u.order_cap
         u.distortion_mp = u.distortion_cap
-    game.event("mana", f"round {scene.round}: activation speed {speed}; pools unfold", speed=speed)
+    ctx.event("mana", f"round {scene.round}: activation speed {speed}; pools unfold", speed=speed)
 
 
-def round_start(game: Any) -> None:
-    """Bookkeeping at the start of a round: crash resets, wait bonuses, orders, late joiners."""
-    scene: Scene = game.state
+def round_start(ctx: Context) -> list[tuple[Combatant, int | None]]:
+    """Bookkeeping at the start of a round: crash resets, wait bonuses, orders, late joiners.
+    Returns the late joiners with their join-battle dice (burning soul jade into those is a
+    decision: :func:`_rounds` offers it)."""
+    scene: Scene = ctx.state
     scene.track.new_round()
     for u in scene:
         if not u.fighting:
             continue
         if u.crashed and u.crashed_rounds >= 3:
             set_initiative(
-                game, u, BASE_INITIATIVE, why=f"three rounds in crash: reset to base ({RULE_CRASH})"
+                ctx, u, BASE_INITIATIVE, why=f"three rounds in crash: reset to base ({RULE_CRASH})"
             )
         if u.waited_this_round:
             change_initiative(
-                game, u, 5 * u.consecutive_waits, why=f"{u.consecutive_waits} consecutive waits ({RULE_WAIT})"
+                ctx, u, 5 * u.consecutive_waits, why=f"{u.consecutive_waits} consecutive waits ({RULE_WAIT})"
             )
             u.waited_this_round = False
         else:
             u.consecutive_waits = 0
         u.order_bonus, u.pending_order = u.pending_order, 0
-    for u in scene:
-        if u.status == ABSENT and u.joins_round == scene.round:
-            _join(game, u, mid_fight=True)
+    return [
+        (u, _join(ctx, u, mid_fight=True))
+        for u in scene
+        if u.status == ABSENT and u.joins_round == scene.round
+    ]
 
 
-def _order_ties(game: Any, actors: tuple[str, ...], tick: int) -> Generator[Any, Any, list[str]]:
+def _order_ties(ctx: Context, actors: tuple[str, ...], tick: int) -> Generator[Any, Any, list[str]]:
     """Simultaneous actors: a player who yields goes after; among the rest a coin toss (a
     random pick for more than two) decides who goes first."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     eager: list[str] = []
     yielding: list[str] = []
     for uid in actors:
@@ -164,19 +178,21 @@ def _order_ties(game: Any, actors: tuple[str, ...], tick: int) -> Generator[Any,
             side=unit.side,
             prompt=f"{unit.name} acts at tick {tick} together with {others}: let them go first?",
             rule=RULE_SIMULTANEOUS,
+            kind=kinds.YIELD_TICK,
+            context={"unit": uid, "tick": tick, "with": [o for o in actors if o != uid]},
         )
         (yielding if gives else eager).append(uid)
     order: list[str] = []
     while len(eager) > 1:
-        first = game.dice.pick(eager, f"coin toss: who acts first at tick {tick}")
+        first = ctx.dice.pick(eager, f"coin toss: who acts first at tick {tick}")
         eager.remove(first)
         order.append(first)
     return order + eager + yielding
 
 
-def _turn_start(game: Any, unit: Combatant) -> None:
+def _turn_start(ctx: Context, unit: Combatant) -> None:
     """Effects that last "until her next turn" end (猛攻减值, 交锋, 全力防御, 护卫 …)."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     unit.onslaught = 0
     unit.clash_penalty = 0
     unit.full_defense = False
@@ -190,65 +206,68 @@ def _turn_start(game: Any, unit: Combatant) -> None:
                 other.engaged_by = None
 
 
-def take_turn(game: Any, uid: str, same_tick: list[str]) -> Generator[Any, Any, None]:
+def take_turn(ctx: Context, uid: str, same_tick: list[str]) -> Generator[Any, Any, None]:
     """One turn (轮): turn start, turn responses, gain the standard action, active step, turn end."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     unit = scene.unit(uid)
     scene.acting = uid
-    game.event(
+    # 先导度变动和同步动作: lifted past the current tick, she acts "在下一个时点" — the log names
+    # the tick she acts at (the track's), not her new initiative.
+    tick = scene.track.tick if scene.track.tick is not None else unit.initiative
+    ctx.event(
         "turn",
-        f"round {scene.round}, tick {unit.initiative}: {unit.name}'s turn",
+        f"round {scene.round}, tick {tick}: {unit.name}'s turn",
         unit=uid,
         round=scene.round,
+        tick=tick,
     )
-    yield from open_window(game, "before turn start", active=uid)
+    yield from open_window(ctx, "before turn start", active=uid)
     if not unit.fighting or scene.over:
         return
     if not unit.aiming:
-        _turn_start(game, unit)
-    yield from open_window(game, "turn start", active=uid)
-    yield from turn_responses(game, unit)
+        _turn_start(ctx, unit)
+    yield from open_window(ctx, "turn start", active=uid)
+    yield from turn_responses(ctx, unit)
     if unit.is_group and unit.rout_failed is not None:
-        disband(game, unit)
+        disband(ctx, unit)
         return
     if not unit.fighting or scene.over:
         return
-    yield from open_window(game, "before gaining the standard action", active=uid)
-    yield from open_window(game, "after gaining the standard action", active=uid)
+    yield from open_window(ctx, "before gaining the standard action", active=uid)
+    yield from open_window(ctx, "after gaining the standard action", active=uid)
     if unit.fighting and not scene.over and victory(scene) is None:
-        yield from active_step(game, unit, same_tick)
-    yield from open_window(game, "before turn end", active=uid)
-    yield from open_window(game, "after turn end (before the next turn)", active=uid)
+        yield from active_step(ctx, unit, same_tick)
+    yield from open_window(ctx, "before turn end", active=uid)
+    yield from open_window(ctx, "after turn end (before the next turn)", active=uid)
     scene.acting = None
 
 
-def settle(game: Any) -> None:
+def settle(ctx: Context) -> None:
     """Phase 3 (结算法力): leftover MP lapses, round-long effects end, and every character in
     crash counts one more round in it (先导崩溃: three in a row reset her at the next round's
     start, see :func:`round_start`)."""
-    scene: Scene = game.state
-    scene.phase = "settle"
+    scene: Scene = ctx.state
     for u in scene:
         u.protection_bonus = 0
         u.rushing = []
         if u.fighting and u.crashed:
             u.crashed_rounds += 1
-    game.event(
+    ctx.event(
         "settle",
         f"round {scene.round} ends: leftover MP lapses; the order is recomputed",
         round=scene.round,
     )
 
 
-def end_of_fight(game: Any, outcome: Outcome) -> Outcome:
+def end_of_fight(ctx: Context, outcome: Outcome) -> Outcome:
     """The end phase (结束阶段): tally every unit; unused burn points vanish (燃玉点数的消失) and
     the soul jade burnt in the second stage is settled as lost."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     scene.phase = "ended"
     for u in scene:
         if u.burn_points or u.converted:
             lost = ", ".join(u.converted) or "nothing invested"
-            game.event(
+            ctx.event(
                 "jade",
                 f"{u.name}: {u.burn_points} unused burn points vanish; lost to the flames: {lost}",
                 unit=u.id,
@@ -256,39 +275,85 @@ def end_of_fight(game: Any, outcome: Outcome) -> Outcome:
             u.burn_points = 0
     for u in scene:
         what = f"size {u.size}, magnitude {u.magnitude}" if u.is_group else f"HP {u.hp}/{u.hp_max}"
-        game.event("tally", f"{u.name} ({u.side}): {u.status}, {what}", unit=u.id)
+        ctx.event("tally", f"{u.name} ({u.side}): {u.status}, {what}", unit=u.id)
     return outcome
 
 
-def play_scene(game: Any) -> Generator[Any, Any, Outcome]:
-    """The whole combat scene."""
-    return end_of_fight(game, (yield from _rounds(game)))
+def play_scene(ctx: Context) -> Generator[Any, Any, Outcome]:
+    """The whole combat scene: preparation, then rounds until the scene ends, then the tally."""
+    return end_of_fight(ctx, (yield from _rounds(ctx)))
 
 
-def _rounds(game: Any) -> Generator[Any, Any, Outcome]:
-    scene: Scene = game.state
-    yield from preparation(game)
-    while True:
-        scene.round += 1
-        if scene.round > scene.round_limit:
-            scene.round = scene.round_limit
-            return Outcome(
-                None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene)
-            )
-        scene.phase = "mana"
-        release_mana(game)
-        round_start(game)
-        scene.phase = "turns"
-        game.event("round", f"round {scene.round} begins", round=scene.round)
-        while (turn := scene.track.next_turn()) is not None:
-            order = list(turn.actors)
-            if len(order) > 1:
-                order = yield from _order_ties(game, turn.actors, turn.number)
-            while order:
-                uid = order.pop(0)
-                if scene.unit(uid).fighting:
-                    yield from take_turn(game, uid, order)
-                result = victory(scene)
-                if result is not None:
-                    return result
-        settle(game)
+#: The three phases of a round (战斗流程), as :class:`~wargamekit.sequencing.PhaseCycle` runs them.
+ROUND_PHASES = ("mana", "turns", "settle")
+
+
+def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
+    """Preparation, then a :class:`~wargamekit.sequencing.PhaseCycle` of rounds (one per game
+    turn, up to the scene's round limit), each with its three phases run :func:`by_phase`; the
+    scene ends as soon as a side has won (:func:`victory`, checked after every turn)."""
+    scene: Scene = ctx.state
+    yield from preparation(ctx)
+    ended: list[Outcome] = []
+
+    def over() -> bool:
+        # The first outcome found is the scene's: nothing changes between it and the end.
+        if not ended and (outcome := victory(scene)) is not None:
+            ended.append(outcome)
+        return bool(ended)
+
+    def mana(turn: Turn[Hashable]) -> Generator[Any, Any, None]:
+        release_mana(ctx)
+        for unit, natural in round_start(ctx):
+            yield from boost_join(ctx, unit, natural, what="join battle")
+
+    def turns(turn: Turn[Hashable]) -> Generator[Any, Any, TurnResult]:
+        ctx.event("round", f"round {scene.round} begins", round=scene.round)
+        yield from action_round(ctx, over)
+        return TurnResult(end=over())
+
+    def settle_mana(turn: Turn[Hashable]) -> Generator[Any, Any, None]:
+        settle(ctx)
+        yield from ()
+
+    phases = by_phase({"mana": mana, "turns": turns, "settle": settle_mana})
+
+    def take_phase(turn: Turn[Hashable]) -> Generator[Any, Any, TurnResult | None]:
+        # The round and phase are kept on the scene as a record (views, summary, and the
+        # windows of the interrupt phase, which open in phase 2 only).
+        scene.round, scene.phase = turn.number, str(turn.phase)
+        return (yield from phases(turn))
+
+    yield from play_turns(PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit), ctx.dice, take_phase)
+    if ended:
+        return ended[0]
+    return Outcome(None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene))
+
+
+def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, None]:
+    """Phase 2 (行动轮): the scene's :class:`~wargamekit.sequencing.InitiativeTrack` gives each
+    tick's actors, highest initiative first, until everyone has acted or ``over()``.
+
+    Simultaneous actors (先导度变动和同步动作) act one after another in the order
+    :func:`_order_ties` settles, as :class:`~wargamekit.sequencing.PlayerTurns` of one turn; one
+    struck back in a clash (交锋) has used her turn and is skipped.
+    """
+    scene: Scene = ctx.state
+
+    def tick(turn: Turn[str]) -> Generator[Any, Any, None]:
+        order = list(turn.actors)
+        if len(order) > 1:
+            order = yield from _order_ties(ctx, turn.actors, turn.number)
+        waiting = list(order)  # who at this tick has yet to act (a clash takes its target out)
+
+        def act(turn: Turn[str]) -> Generator[Any, Any, None]:
+            uid = turn.actor
+            if uid not in waiting:
+                return
+            waiting.remove(uid)
+            if scene.unit(uid).fighting:
+                yield from take_turn(ctx, uid, waiting)
+
+        yield from play_turns(PlayerTurns(tuple(order), last_turn=1), ctx.dice, act, end_if=over)
+
+    yield from play_turns(scene.track, ctx.dice, tick, end_if=over)

@@ -11,12 +11,13 @@ from .battle_groups import damage_magnitude, decisive_magnitude_bonus
 from .initiative import (
     BASE_INITIATIVE,
     award_break,
+    boost_join,
     change_initiative,
     reversal,
     set_initiative,
 )
 from .soul import offer_disability
-from .state import HELPLESS, Combatant, Scene
+from .state import HELPLESS, Combatant, Context, Scene
 
 __all__ = ["apply_decisive", "apply_decisive_miss", "apply_withering", "lose_hp"]
 
@@ -24,18 +25,18 @@ RULE_WITHERING = "伤害 / 处理制敌攻击"
 RULE_DECISIVE = "伤害 / 处理关键攻击"
 
 
-def lose_hp(game: Any, unit: Combatant, amount: int, *, lethal: bool, why: str) -> None:
+def lose_hp(ctx: Context, unit: Combatant, amount: int, *, lethal: bool, why: str) -> None:
     """Lose HP (never below 0). Lethal HP loss raises distortion points by the same amount
     (temporarily). At 0 HP the unit is helpless — or, with a chaos phase left, enters the next
     phase at full HP (provisional reading of 阶段式, not from the source)."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     lost = min(amount, unit.hp)
     if lost <= 0:
         return
     unit.hp -= lost
     if lethal:
         unit.distortion_points += lost
-    game.event(
+    ctx.event(
         "hp",
         f"{unit.name} loses {lost} HP ({why}): {unit.hp}/{unit.hp_max}"
         + (f", distortion points +{lost}" if lethal else ""),
@@ -48,7 +49,7 @@ def lose_hp(game: Any, unit: Combatant, amount: int, *, lethal: bool, why: str) 
     if unit.chaos_phase > 1:
         unit.chaos_phase -= 1
         unit.hp = unit.hp_max
-        game.event(
+        ctx.event(
             "chaos-phase",
             f"{unit.name} enters a new chaos phase ({unit.chaos_phase} left) at full HP",
             unit=unit.id,
@@ -57,11 +58,11 @@ def lose_hp(game: Any, unit: Combatant, amount: int, *, lethal: bool, why: str) 
     unit.chaos_phase = 0
     unit.status = HELPLESS
     scene.track.remove(unit.id)
-    game.event("helpless", f"{unit.name} is helpless (无助)", unit=unit.id)
+    ctx.event("helpless", f"{unit.name} is helpless (无助)", unit=unit.id)
 
 
 def apply_withering(
-    game: Any,
+    ctx: Context,
     attacker: Combatant,
     target: Combatant,
     damage: int,
@@ -84,72 +85,73 @@ def apply_withering(
     # +1 for the hit already lifts her out of crash.
     can_reverse = attacker.crashed and attacker.crashed_by == target.id and not attacker.crash_self
     if not spell and not attacker.inert and target.kind != "noncombatant" and not target.trivial:
-        change_initiative(game, attacker, 1, why="successful withering attack")
+        change_initiative(ctx, attacker, 1, why="successful withering attack")
     if target.sheet.chaos_phases > 0 and target.kind == "character":
-        game.event(
+        ctx.event(
             "immune",
             f"{target.name} has a chaos phase (歪曲阶段): immune to withering damage",
             unit=target.id,
         )
         return
     if target.is_group:
-        yield from damage_magnitude(game, target, damage, attacker=attacker, supernatural=supernatural)
+        yield from damage_magnitude(ctx, target, damage, attacker=attacker, supernatural=supernatural)
         return
     if target.kind == "noncombatant" or target.trivial:
-        lose_hp(game, target, damage, lethal=False, why="withering damage to a non-combatant")
+        lose_hp(ctx, target, damage, lethal=False, why="withering damage to a non-combatant")
         return
     if target.crashed:
         lethal = attacker.is_group and attacker.ready_weapon is not None and attacker.ready_weapon.lethal
         # 灵魂残疾 is offered whenever a character takes lethal damage (a group's lethal weapon).
-        if lethal and (yield from offer_disability(game, target, damage)):
+        if lethal and (yield from offer_disability(ctx, target, damage)):
             return
-        lose_hp(game, target, damage, lethal=lethal, why="withering damage while crashed")
+        lose_hp(ctx, target, damage, lethal=lethal, why="withering damage while crashed")
         return
     before = target.initiative
-    set_initiative(game, target, max(0, before - damage), why=f"withering damage from {attacker.name}")
+    set_initiative(ctx, target, max(0, before - damage), why=f"withering damage from {attacker.name}")
     gained = before - target.initiative
     if not attacker.inert and gained > 0:
-        change_initiative(game, attacker, gained, why=f"initiative taken from {target.name}")
+        change_initiative(ctx, attacker, gained, why=f"initiative taken from {target.name}")
     if target.crashed:
         target.crashed_by = attacker.id
         target.crash_self = False
-        award_break(game, attacker, target)
+        award_break(ctx, attacker, target)
         if can_reverse and attacker.fighting:
-            reversal(game, attacker, target)
+            natural = reversal(ctx, attacker, target)
+            yield from boost_join(ctx, attacker, natural, what="reversal's join battle")
 
 
 def apply_decisive(
-    game: Any, attacker: Combatant, target: Combatant, damage: int, pool: int, *, supernatural: bool = False
+    ctx: Context, attacker: Combatant, target: Combatant, damage: int, pool: int, *, supernatural: bool = False
 ) -> Generator[Any, Any, None]:
     """Apply a successful decisive hit: HP damage (lethal) or magnitude damage for a group
     (+1 level per 4 dice of the pool, rounded up); then the attacker resets to base initiative."""
     if target.is_group:
         bonus = decisive_magnitude_bonus(pool)
         yield from damage_magnitude(
-            game, target, damage + bonus, attacker=attacker, supernatural=supernatural
+            ctx, target, damage + bonus, attacker=attacker, supernatural=supernatural
         )
     elif damage > 0:
-        replaced = yield from offer_disability(game, target, damage)
+        replaced = yield from offer_disability(ctx, target, damage)
         if not replaced:
             lose_hp(
-                game,
+                ctx,
                 target,
                 damage,
                 lethal=target.kind == "character",
                 why=f"decisive damage from {attacker.name}",
             )
     else:
-        game.event(
+        ctx.event(
             "no-damage",
             f"{target.name}'s protection stops the decisive damage; the attack still succeeds",
             unit=target.id,
         )
-    set_initiative(game, attacker, BASE_INITIATIVE, why="successful decisive attack: reset to base")
+    set_initiative(ctx, attacker, BASE_INITIATIVE, why="successful decisive attack: reset to base")
 
 
-def apply_decisive_miss(game: Any, attacker: Combatant) -> Generator[Any, Any, None]:
+def apply_decisive_miss(ctx: Context, attacker: Combatant) -> Generator[Any, Any, None]:
     """A failed decisive attack costs 5 initiative (this may crash the attacker; the crash is
     her own action's)."""
     from .initiative import spend_initiative
 
-    yield from spend_initiative(game, attacker, 5, why="failed decisive attack")
+    yield from spend_initiative(ctx, attacker, 5, why="failed decisive attack")

@@ -9,8 +9,10 @@ ready weapon's attribute, dodge uses agility.
 Other bonuses: full defense +5 (全力防御), cover +1/+2 (掩蔽; shared by close attackers), spells; penalties: onslaught −1
 per attack since the defender's last turn (猛攻减值), the loser of a clash −2, wounds, prone
 (−2, provisional), slaughter −3 (屠杀), ambush (defense 0) and surprise (−2) from strategic
-warfare (provisional). In initiative crash (先导崩溃) every protection (防护) an item or spell
-provides counts as 0: armour parry/dodge/protection/toughness and spell defense/protection.
+warfare (provisional). In initiative crash (先导崩溃) "所有防护都被视为0": protection (防护, what
+decisive damage subtracts) counts 0, the armour's and spells' alike; parry, dodge, toughness and
+defense bonuses are not protection and stay (the ``crash_strips_gear`` scenario option restores
+the broader reading that strips them too).
 """
 
 from __future__ import annotations
@@ -40,21 +42,24 @@ class Charge:
     defense: int = 0
 
 
-def passive_defense(unit: Combatant) -> int:
-    """The static passive defense before situational modifiers."""
-    armour = 0 if unit.crashed else unit.armour.parry
+def passive_defense(unit: Combatant, *, strip_gear: bool = False) -> int:
+    """The static passive defense before situational modifiers (``strip_gear``: the broader
+    reading of crash, armour parry counts 0 while crashed)."""
+    armour = 0 if strip_gear and unit.crashed else unit.armour.parry
     return 15 + armour + min(unit.mod("agility"), unit.mod("constitution"))
 
 
-def active_bonus(unit: Combatant, mode: str) -> int:
-    """The bonus an active parry or dodge adds to its d20, before situational modifiers."""
+def active_bonus(unit: Combatant, mode: str, *, strip_gear: bool = False) -> int:
+    """The bonus an active parry or dodge adds to its d20, before situational modifiers
+    (``strip_gear``: the broader reading of crash, weapon parry and armour dodge count 0)."""
+    stripped = strip_gear and unit.crashed
     if mode == "parry":
         weapon = unit.ready_weapon
         if weapon is None:
             return unit.sheet.skill("physiology") + unit.mod("strength") // 2
-        gear = 0 if unit.crashed else weapon.parry
+        gear = 0 if stripped else weapon.parry
         return unit.sheet.skill("physiology") + gear + unit.mod(weapon.attribute) // 2
-    gear = 0 if unit.crashed else unit.armour.dodge
+    gear = 0 if stripped else unit.armour.dodge
     return unit.sheet.skill("athletics") + gear + unit.mod("agility") // 2
 
 
@@ -70,7 +75,7 @@ def situational_defense(scene: Scene, target: Combatant, attacker: Combatant, ra
     value = -target.onslaught - target.clash_penalty - target.wound - scene.defense_penalty_pincer(target)
     if target.full_defense:
         value += 5
-    if not target.crashed:
+    if not (scene.crash_strips_gear and target.crashed):
         value += target.defense_bonus
     value += cover_bonus(scene, target, attacker)
     if target.prone:
@@ -112,11 +117,16 @@ def defense_profile(
 ) -> DefenseProfile:
     """The target's defense against ``attacker`` in ``mode`` with ``charge`` mana."""
     crashed = target.crashed
-    toughness = target.mod("constitution") + (0 if crashed else target.armour.toughness)
+    strip = scene.crash_strips_gear
+    # 先导崩溃: "所有防护都被视为0，无论其是由什么法术或装备所提供" — protection only
+    toughness = target.mod("constitution") + (0 if strip and crashed else target.armour.toughness)
     protection = 0 if crashed else target.armour.protection + target.protection_bonus
     if target.is_group:
         toughness += target.size  # 抵御 + size
-    base = passive_defense(target) if mode == "passive" else active_bonus(target, mode)
+    if mode == "passive":
+        base = passive_defense(target, strip_gear=strip)
+    else:
+        base = active_bonus(target, mode, strip_gear=strip)
     value = base + situational_defense(scene, target, attacker, ranged) + charge
     ambush = ambush_state(scene, attacker)
     if ambush == "ambush":

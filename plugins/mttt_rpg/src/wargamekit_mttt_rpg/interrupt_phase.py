@@ -1,30 +1,35 @@
 """The interrupt phase (插入阶段): instant spells and triggered effects on the core stack.
 
-At every timing point of phase 2 a window opens on ``game.interrupts``: each side, the acting
-unit's side first, may push an instant spell (瞬间法术), answer a triggered effect (战时触发效果)
-or take another instant action (a rush, converting soul jade). When everyone passes, the top item
+At every timing point of phase 2 a window opens on ``ctx.interrupts``. If the timing point
+meets trigger conditions (a hit that damages and crashes its target meets both), each side, the
+acting unit's side first, first says which of its triggered effects (战时触发效果) answer them;
+they go on the stack together, each player ordering her own (``push_triggered``). Then each side
+may push an instant spell (瞬间法术) or take another instant action (a rush, converting soul
+jade). When everyone passes, the top item
 resolves (last in, first out); its legality is checked again first (a caster who is helpless or
 out of mana, a target out of range, an item countered: it fizzles), and a new window opens at
 that resolution point. A trigger is answered at most once (the response's key names the
 trigger's occurrence). Mana is paid at resolution; while an item waits on the stack its cost is
 already committed, so nobody can push more than she can pay.
 
-With the optional rule "disable the interrupt phase" (``game.interrupts.enabled = False``) the
+With the optional rule "disable the interrupt phase" (``ctx.interrupts.enabled = False``) the
 windows poll nobody; mandatory turn responses (轮响应) still resolve.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Response
+from wargamekit import ChooseSubset, Option, Response
+from wargamekit.interrupts import Offers, TimingPoint
 
+from . import kinds
 from .initiative import change_initiative
 from .sheets import Effect
-from .state import ACTIVE, HELPLESS, Combatant, Scene
+from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
 __all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
 
@@ -49,20 +54,21 @@ TIMING_POINTS = (
 
 @frozen
 class Timing:
-    """A timing point: its name, the acting unit, and the trigger it raises (if any)."""
+    """A timing point: its name, the acting unit, and every trigger condition it meets (a hit
+    that damages and crashes its target meets both "damaged" and "crashed")."""
 
     name: str
     active: str | None = None
-    trigger: str | None = None
+    triggers: tuple[str, ...] = ()
     subject: str | None = None
     source: str | None = None
     serial: int = 0
 
 
-def _committed(game: Any, unit: Combatant, pool: str) -> int:
+def _committed(ctx: Context, unit: Combatant, pool: str) -> int:
     return sum(
         item.data["cost"]
-        for item in game.interrupts.items
+        for item in ctx.interrupts.items
         if isinstance(item.data, dict)
         and item.data.get("caster") == unit.id
         and item.data.get("pool") == pool
@@ -88,7 +94,7 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
 
 
 def make_response(
-    game: Any,
+    ctx: Context,
     caster: Combatant,
     name: str,
     effect: Effect,
@@ -99,9 +105,11 @@ def make_response(
     key: Any = None,
     countering: int | None = None,
     countering_name: str = "",
+    at: Mapping[str, Any] | None = None,
 ) -> Response:
-    """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves."""
-    scene: Scene = game.state
+    """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves; ``at``:
+    where it is offered (see :func:`offers`), added to its data."""
+    scene: Scene = ctx.state
     scene.next_item += 1
     item_id = scene.next_item
     caster_id = caster.id
@@ -114,7 +122,7 @@ def make_response(
         label = f"{caster.name}: {name}{on} ({effect.kind.replace('_', ' ')} {effect.amount}{price})"
 
     def is_legal() -> str | None:
-        s: Scene = game.state
+        s: Scene = ctx.state
         me = s.unit(caster_id)
         if item_id in s.countered:
             return "countered"
@@ -129,20 +137,20 @@ def make_response(
             if s.distance(caster_id, target_id) > effect.range:
                 return f"{them.name} is out of range"
         if countering is not None and not any(
-            isinstance(i.data, dict) and i.data.get("id") == countering for i in game.interrupts.items
+            isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
         ):
             return "the countered item is gone"
         return None
 
     def resolve() -> Generator[Any, Any, None]:
-        s: Scene = game.state
+        s: Scene = ctx.state
         me = s.unit(caster_id)
         if pool == "order":
             me.order_mp -= cost
         else:
             me.distortion_mp -= cost
         yield from apply_effect(
-            game,
+            ctx,
             me,
             None if target_id is None else s.unit(target_id),
             effect,
@@ -158,18 +166,20 @@ def make_response(
         key=key,
         data={
             "id": item_id,
+            "name": name,
             "caster": caster_id,
             "pool": pool,
             "cost": cost,
             "effect": effect.kind,
             "target": target_id,
             "amount": effect.amount,
+            **(at or {}),
         },
     )
 
 
 def apply_effect(
-    game: Any,
+    ctx: Context,
     caster: Combatant,
     target: Combatant | None,
     effect: Effect,
@@ -180,17 +190,17 @@ def apply_effect(
     """Apply a spell's or triggered effect's effect."""
     from .damage import apply_withering
 
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     if effect.kind == "counter":
         assert countering is not None
         scene.countered.append(countering)
-        game.event(
+        ctx.event(
             "counter", f"{caster.name}'s {name} counters the item below it", unit=caster.id, item=countering
         )
         return
     assert target is not None
     if effect.kind == "gain_initiative":
-        change_initiative(game, target, effect.amount, why=name)
+        change_initiative(ctx, target, effect.amount, why=name)
     elif effect.kind == "heal":
         healed = min(effect.amount, target.hp_max - target.hp)
         target.hp += healed
@@ -198,50 +208,53 @@ def apply_effect(
         if healed and target.status == HELPLESS:
             target.status = ACTIVE
             scene.track.add(target.id, target.initiative, acts_this_round=False)
-            game.event("revive", f"{target.name} is no longer helpless", unit=target.id)
-        game.event(
+            ctx.event("revive", f"{target.name} is no longer helpless", unit=target.id)
+        ctx.event(
             "heal", f"{name}: {target.name} regains {healed} HP ({target.hp}/{target.hp_max})", unit=target.id
         )
     elif effect.kind == "defense":
         target.defense_bonus += effect.amount
-        game.event(
+        ctx.event(
             "defense-bonus",
             f"{name}: {target.name} +{effect.amount} defense until her next turn",
             unit=target.id,
         )
     elif effect.kind == "protection":
         target.protection_bonus += effect.amount
-        game.event(
+        ctx.event(
             "protection-bonus",
             f"{name}: {target.name} +{effect.amount} protection this round",
             unit=target.id,
         )
     elif effect.kind == "withering_blast":
-        game.event("blast", f"{name}: {effect.amount} withering damage to {target.name}", unit=target.id)
-        yield from apply_withering(game, caster, target, effect.amount, spell=True)
+        ctx.event("blast", f"{name}: {effect.amount} withering damage to {target.name}", unit=target.id)
+        yield from apply_withering(ctx, caster, target, effect.amount, spell=True)
 
 
-def offers(game: Any, timing: Timing) -> Any:
-    """The offers function of a window at ``timing``."""
+def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
+    """The offers function of a window at ``timing`` (opened as the core's timing point
+    ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
+    name) and ``resolution`` (true at the resolution point of an item inside that window)."""
 
-    def offer(side: str, point: Any) -> list[Response]:
-        scene: Scene = game.state
+    def offer(side: str, point: TimingPoint) -> list[Response]:
+        scene: Scene = ctx.state
         out: list[Response] = []
         top = point.top
+        at = {"timing": timing.name, "resolution": point.timing != opening}
         for unit in scene:
             if unit.side != side or not unit.fighting or unit.kind != "character":
                 continue
             for spell in unit.sheet.spells:
                 if spell.timing != "instant":
                     continue
-                if _mana(unit, spell.pool) - _committed(game, unit, spell.pool) < spell.cost:
+                if _mana(unit, spell.pool) - _committed(ctx, unit, spell.pool) < spell.cost:
                     continue
                 if spell.effect.kind == "counter":
                     if top is None or top.controller == side or "id" not in top.data:
                         continue
                     out.append(
                         make_response(
-                            game,
+                            ctx,
                             unit,
                             spell.name,
                             spell.effect,
@@ -251,29 +264,30 @@ def offers(game: Any, timing: Timing) -> Any:
                             countering=top.data["id"],
                             countering_name=top.name,
                             key=("counter", top.data["id"], unit.id),
+                            at=at,
                         )
                     )
                     continue
                 for target in _targets(scene, unit, spell.effect, None):
                     out.append(
-                        make_response(game, unit, spell.name, spell.effect, spell.pool, spell.cost, target)
+                        make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target, at=at)
                     )
-            out.extend(_trigger_offers(game, unit, timing))
-            out.extend(_instant_actions(game, unit, timing))
+            out.extend(_instant_actions(ctx, unit, at))
         return out
 
     return offer
 
 
-def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response]:
-    scene: Scene = game.state
-    out = []
-    if timing.trigger is None:
+def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:
+    scene: Scene = ctx.state
+    out: list[Response] = []
+    if not timing.triggers:
         return out
     for trig in unit.sheet.triggers:
         if trig.mandatory:
             continue
-        if trig.on != timing.trigger and not (trig.on == "ally_attacked" and timing.trigger == "attacked"):
+        # 战时触发效果: "只要…触发条件发生" — every condition the event meets is offered
+        if trig.on not in timing.triggers and not (trig.on == "ally_attacked" and "attacked" in timing.triggers):
             continue
         if trig.on in ("attacked", "damaged", "crashed") and timing.subject != unit.id:
             continue
@@ -283,7 +297,7 @@ def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response
                 continue
         if trig.on == "turn_start" and timing.active != unit.id:
             continue
-        if _mana(unit, trig.pool) - _committed(game, unit, trig.pool) < trig.cost:
+        if _mana(unit, trig.pool) - _committed(ctx, unit, trig.pool) < trig.cost:
             continue
         fixed = (
             timing.source
@@ -293,7 +307,7 @@ def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response
         for target in _targets(scene, unit, trig.effect, fixed):
             out.append(
                 make_response(
-                    game,
+                    ctx,
                     unit,
                     trig.name,
                     trig.effect,
@@ -306,11 +320,10 @@ def _trigger_offers(game: Any, unit: Combatant, timing: Timing) -> list[Response
     return out
 
 
-def _instant_actions(game: Any, unit: Combatant, timing: Timing) -> list[Response]:
+def _instant_actions(ctx: Context, unit: Combatant, at: Mapping[str, Any]) -> list[Response]:
     from .movement import rush_response
-    from .soul import convert
 
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     out = []
     if not unit.prone and unit.engaged_by is None:
         for enemy in scene.enemies(unit):
@@ -322,7 +335,7 @@ def _instant_actions(game: Any, unit: Combatant, timing: Timing) -> list[Respons
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
-            out.append(rush_response(game, unit, enemy, key=("rush", scene.round, unit.id, enemy.id)))
+            out.append(rush_response(ctx, unit, enemy, key=("rush", scene.round, unit.id, enemy.id), at=at))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
@@ -332,32 +345,40 @@ def _instant_actions(game: Any, unit: Combatant, timing: Timing) -> list[Respons
                 Response(
                     name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
                     controller=unit.side,
-                    resolve=lambda uid=uid, name=name, jade=jade: convert(
-                        game, game.state.unit(uid), name, jade
-                    ),
+                    resolve=_burning(ctx, uid, name, jade),
                     key=("convert", uid, name),
+                    data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
                 )
             )
     return out
 
 
+def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
+    """What the second stage of burning ``name`` does when it resolves (see :func:`.soul.convert`)."""
+    from .soul import convert
+
+    return lambda: convert(ctx, ctx.state.unit(uid), name, jade)
+
+
 def open_window(
-    game: Any,
+    ctx: Context,
     name: str,
     *,
     active: str | None = None,
-    trigger: str | None = None,
+    trigger: str | tuple[str, ...] | None = None,
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
 ) -> Generator[Any, Any, list[Response]]:
-    """Open the interrupt window of a timing point (a no-op outside phase 2); ``floor``: also
-    resolve items pushed before the window opened, down to that depth."""
-    scene: Scene = game.state
+    """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
+    trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
+    the window opened, down to that depth."""
+    scene: Scene = ctx.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
-    timing = Timing(name, active, trigger, subject, source, scene.trigger_serial)
+    triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
+    timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
     # The players see where they stand: whose turn, or who attacks whom.
@@ -367,26 +388,100 @@ def open_window(
         shown = f"{name} [{scene.unit(active).name}'s turn]"
     else:
         shown = name
-    resolved = yield from game.interrupts.window(
-        shown, order, offers(game, timing), rule=RULE_INTERRUPT, floor=floor
+    depth = len(ctx.interrupts.items)
+    if timing.triggers and ctx.interrupts.enabled:
+        yield from _answer_triggers(ctx, timing, order, shown)
+    resolved = yield from ctx.interrupts.window(
+        shown,
+        order,
+        offers(ctx, timing, shown),
+        rule=RULE_INTERRUPT,
+        floor=depth if floor is None else floor,
+        kind=kinds.RESPOND,
     )
     return resolved
 
 
-def turn_responses(game: Any, unit: Combatant) -> Generator[Any, Any, None]:
+def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
+    """The triggered effects answering ``timing``'s conditions: each side picks which of its own
+    answer (only what its mana pays for: "只要法术力支持"); they go on the stack together, each
+    player ordering her own, so they resolve last in first out once everyone has passed."""
+    scene: Scene = ctx.state
+    chosen: list[Response] = []
+    for side in order:
+        mine = [
+            r
+            for unit in scene
+            if unit.side == side and unit.fighting and unit.kind == "character"
+            for r in _trigger_offers(ctx, unit, timing)
+            if not ctx.interrupts.is_answered(r.key)
+        ]
+        if not mine:
+            continue
+        casters = sorted({(r.data["caster"], r.data["pool"]) for r in mine})
+        # The options' values are plain indices into ``mine``: a response closes over the
+        # live game, and a player must not reach it.
+        picks = yield ChooseSubset(
+            side=side,
+            prompt=f"{shown}: answer which triggered effects (战时触发效果)?",
+            options=tuple(Option(i, r.name, data=r.data) for i, r in enumerate(mine)),
+            constraint=_payable(ctx, mine),
+            rule=RULE_INTERRUPT,
+            kind=kinds.TRIGGERS,
+            context={
+                "timing": timing.name,
+                "triggers": timing.triggers,
+                "active": timing.active,
+                "subject": timing.subject,
+                "source": timing.source,
+                # what each caster's pool still pays for: the picks together may cost no more
+                "mana": [
+                    {"caster": c, "pool": p, "available": _mana(scene.unit(c), p) - _committed(ctx, scene.unit(c), p)}
+                    for c, p in casters
+                ],
+            },
+        )
+        chosen.extend(mine[i] for i in picks)
+    yield from ctx.interrupts.push_triggered(chosen, order, rule=RULE_INTERRUPT, kind=kinds.TRIGGER_ORDER)
+
+
+def _payable(ctx: Context, offered: list[Response]) -> Callable[[tuple[Any, ...]], str | None]:
+    """The constraint of a choice among ``offered`` triggered effects (by index): why the
+    picks cannot all be paid for together, or ``None``."""
+    return lambda picks: _unaffordable(ctx, tuple(offered[i] for i in picks))
+
+
+def _unaffordable(ctx: Context, picks: tuple[Response, ...]) -> str | None:
+    """Why ``picks`` cannot all be paid for together, or ``None``."""
+    scene: Scene = ctx.state
+    need: dict[tuple[str, str], int] = {}
+    for r in picks:
+        key = (r.data["caster"], r.data["pool"])
+        need[key] = need.get(key, 0) + r.data["cost"]
+    for (caster, pool), cost in need.items():
+        unit = scene.unit(caster)
+        have = _mana(unit, pool) - _committed(ctx, unit, pool)
+        if cost > have:
+            return f"{unit.name} has {have} {pool} MP for triggered effects costing {cost}"
+    return None
+
+
+def turn_responses(ctx: Context, unit: Combatant) -> Generator[Any, Any, None]:
     """Turn responses (轮响应): the acting unit's mandatory turn-start effects are pushed (its
     player orders simultaneous ones) and resolve, with a window at each resolution point."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     scene.trigger_serial += 1
     serial = scene.trigger_serial
     mandatory = [
         make_response(
-            game, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
+            ctx, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
         )
         for t in unit.sheet.triggers
         if t.mandatory and t.on == "turn_start"
     ]
-    floor = len(game.interrupts.items)
+    floor = len(ctx.interrupts.items)
     if mandatory:
-        yield from game.interrupts.push_triggered(mandatory, [unit.side], rule=RULE_TURN_RESPONSES)
-    yield from open_window(game, "turn responses", active=unit.id, trigger="turn_start", floor=floor)
+        yield from ctx.interrupts.push_triggered(
+            mandatory, [unit.side], rule=RULE_TURN_RESPONSES, kind=kinds.TURN_RESPONSE_ORDER
+        )
+    yield from open_window(ctx, "turn responses", active=unit.id, trigger="turn_start", floor=floor)

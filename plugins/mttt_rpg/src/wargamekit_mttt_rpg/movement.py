@@ -10,7 +10,7 @@ provisional). Withdraw (逃脱) is an extended agility pool roll.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from typing import Any
 
 from attrs import frozen
@@ -18,11 +18,12 @@ from attrs import frozen
 from wargamekit import ChooseSubset, Option, Response
 from wargamekit.dice import Dice
 
-from .battle_groups import roll_pool_check
+from . import kinds
+from .battle_groups import character_pool_check
 from .initiative import spend_initiative
 from .ranges import ASTRONOMICAL, GEOGRAPHIC, SIGHT, band_name
 from .resources import pool_rating
-from .state import WITHDRAWN, Combatant, Scene
+from .state import WITHDRAWN, Combatant, Context, Scene
 
 __all__ = [
     "WITHDRAW_GOAL",
@@ -73,12 +74,33 @@ def contest(dice: Dice, actor_bonus: int, opponent_bonus: int, purpose: str) -> 
     )
 
 
-def _shift(game: Any, mover: Combatant, other: Combatant, delta: int, why: str) -> None:
-    scene: Scene = game.state
+def contest_roll(
+    ctx: Context,
+    actor: Combatant,
+    opponent: Combatant,
+    actor_bonus: int,
+    opponent_bonus: int,
+    purpose: str,
+    *,
+    what: str,
+) -> Generator[Any, Any, Contest]:
+    """:func:`contest` in play: the same two d20s, then each side may burn soul jade into its
+    die and its +x (燃玉, a boss fight only), the actor first."""
+    from .soul import offer_boost
+
+    mine = ctx.dice.d20(f"{purpose}: actor")
+    theirs = ctx.dice.d20(f"{purpose}: opponent")
+    mine += yield from offer_boost(ctx, actor, face=mine, sides=20, what=what)
+    theirs += yield from offer_boost(ctx, opponent, face=theirs, sides=20, what=what)
+    return Contest(mine + actor_bonus, theirs + opponent_bonus)
+
+
+def _shift(ctx: Context, mover: Combatant, other: Combatant, delta: int, why: str) -> None:
+    scene: Scene = ctx.state
     before = scene.distance(mover.id, other.id)
     after = max(0, before + delta)
     scene.set_distance(mover.id, other.id, after)
-    game.event(
+    ctx.event(
         "move",
         f"{mover.name} {why}: {other.name} is now at {band_name(after)} ({after})",
         unit=mover.id,
@@ -87,14 +109,14 @@ def _shift(game: Any, mover: Combatant, other: Combatant, delta: int, why: str) 
     )
 
 
-def follow_up(game: Any, mover: Combatant, other: Combatant, delta: int) -> None:
+def follow_up(ctx: Context, mover: Combatant, other: Combatant, delta: int) -> None:
     """Reflexive steps after ``mover`` moved ``delta`` relative to ``other``: a rusher who
     caught ``mover`` follows (跟步), a character who disengaged from ``mover`` steps away (撤退)."""
     if delta > 0 and mover.id in other.rushing and other.fighting:
-        _shift(game, other, mover, -delta, "follows reflexively (rush, 跟步)")
+        _shift(ctx, other, mover, -delta, "follows reflexively (rush, 跟步)")
     if delta < 0 and mover.id in other.disengaged_from and other.fighting:
         other.disengaged_from.clear()  # only the first escaped opponent who closes in
-        _shift(game, other, mover, 1, "steps reflexively away (disengage, 撤退)")
+        _shift(ctx, other, mover, 1, "steps reflexively away (disengage, 撤退)")
 
 
 def can_leave_freely(scene: Scene, mover: Combatant, other: Combatant) -> bool:
@@ -123,38 +145,47 @@ def move_targets(scene: Scene, mover: Combatant) -> list[tuple[Combatant, int]]:
     return out
 
 
-def move(game: Any, mover: Combatant, other: Combatant, delta: int) -> Generator[Any, Any, None]:
+def move(ctx: Context, mover: Combatant, other: Combatant, delta: int) -> Generator[Any, Any, None]:
     """A move action: one band toward or away from ``other``. Under Fortifications the losing
     side pays 1 initiative per move (difficult terrain: provisional)."""
-    scene: Scene = game.state
-    _shift(game, mover, other, delta, "moves toward" if delta < 0 else "moves away from")
-    follow_up(game, mover, other, delta)
+    scene: Scene = ctx.state
+    _shift(ctx, mover, other, delta, "moves toward" if delta < 0 else "moves away from")
+    follow_up(ctx, mover, other, delta)
     if scene.tactic == "fortifications" and scene.tactic_winner not in (None, mover.side):
-        yield from spend_initiative(game, mover, 1, why="difficult terrain (防御工事)")
+        yield from spend_initiative(ctx, mover, 1, why="difficult terrain (防御工事)")
 
 
-def rush_response(game: Any, unit: Combatant, enemy: Combatant, *, key: Any) -> Response:
+def rush_response(
+    ctx: Context, unit: Combatant, enemy: Combatant, *, key: Any, at: Mapping[str, Any] | None = None
+) -> Response:
     """The rush (跟步) instant action as a stack item: an agility contest; if won, the rusher
-    follows every move ``enemy`` makes away from her this round."""
+    follows every move ``enemy`` makes away from her this round. ``at``: where it is offered
+    (added to its data)."""
     uid, eid = unit.id, enemy.id
 
     def legal() -> str | None:
-        s: Scene = game.state
+        s: Scene = ctx.state
         if not s.unit(uid).fighting or not s.unit(eid).fighting:
             return "a rusher or her target left the fight"
         if s.distance(uid, eid) != 0:
             return "no longer at contact distance"
         return None
 
-    def resolve() -> None:
-        s: Scene = game.state
+    def resolve() -> Generator[Any, Any, None]:
+        s: Scene = ctx.state
         me, them = s.unit(uid), s.unit(eid)
-        result = contest(
-            game.dice, me.mod("agility"), them.mod("agility"), f"rush (跟步): {me.name} vs {them.name}"
+        result = yield from contest_roll(
+            ctx,
+            me,
+            them,
+            me.mod("agility"),
+            them.mod("agility"),
+            f"rush (跟步): {me.name} vs {them.name}",
+            what="rush roll",
         )
         if result.won:
             me.rushing.append(eid)
-        game.event(
+        ctx.event(
             "rush",
             f"{me.name} rushes {them.name}: {result.actor} vs {result.opponent}: "
             + ("she will follow every step" if result.won else "fails"),
@@ -169,34 +200,42 @@ def rush_response(game: Any, unit: Combatant, enemy: Combatant, *, key: Any) -> 
         resolve=resolve,
         is_legal=legal,
         key=key,
+        data={"action": "rush", "unit": uid, "target": eid, **(at or {})},
     )
 
 
-def disengage(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
+def disengage(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
     """Disengage (撤退): contest agility against every opponent within sight who tries to stop
     her; win them all and move to geographic distance from them (one reflexive step later
     against the first who closes in). −5 initiative, win or lose."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     near = [
         e for e in scene.enemies(unit) if e.kind != "noncombatant" and scene.distance(unit.id, e.id) <= SIGHT
     ]
     stoppers: tuple[Combatant, ...] = ()
     if near:
-        stoppers = yield ChooseSubset(
+        # Options hold unit ids, never the live combatants.
+        ids = yield ChooseSubset(
             side="foes" if unit.side == "heroes" else "heroes",
             prompt=f"{unit.name} disengages: which of your combatants try to stop her?",
-            options=tuple(Option(e, e.name) for e in near),
+            options=tuple(Option(e.id, e.name, data={"unit": e.id}) for e in near),
             rule=RULE_DISENGAGE,
+            kind=kinds.STOP_DISENGAGE,
+            context={"unit": unit.id},
         )
+        stoppers = tuple(scene.unit(uid) for uid in ids)
     won = True
     for enemy in stoppers:
-        result = contest(
-            game.dice,
+        result = yield from contest_roll(
+            ctx,
+            unit,
+            enemy,
             unit.mod("agility"),
             enemy.mod("agility"),
             f"disengage (撤退): {unit.name} vs {enemy.name}",
+            what="disengage roll",
         )
-        game.event(
+        ctx.event(
             "disengage-roll",
             f"{unit.name} {result.actor} vs {enemy.name} {result.opponent}",
             unit=unit.id,
@@ -210,43 +249,49 @@ def disengage(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
         for other in scene:
             if unit.id in other.rushing:
                 other.rushing.remove(unit.id)
-        game.event("disengage", f"{unit.name} disengages to geographic distance (地理距离)", unit=unit.id)
+        ctx.event("disengage", f"{unit.name} disengages to geographic distance (地理距离)", unit=unit.id)
     else:
-        game.event("disengage", f"{unit.name} fails to disengage", unit=unit.id)
-    yield from spend_initiative(game, unit, DISENGAGE_COST, why="disengage (撤退)")
+        ctx.event("disengage", f"{unit.name} fails to disengage", unit=unit.id)
+    yield from spend_initiative(ctx, unit, DISENGAGE_COST, why="disengage (撤退)")
     return won
 
 
-def recover(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
+def recover(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
     """Recover from prone (恢复移动力): automatic, unless an enemy is at contact: then an
     agility-or-strength contest against one of them (the best of both attributes, against
     that enemy's best)."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     adjacent = [e for e in scene.enemies(unit) if scene.distance(unit.id, e.id) == 0]
     if adjacent:
         enemy = adjacent[0]
         mine = max(unit.mod("agility"), unit.mod("strength"))
         theirs = max(enemy.mod("agility"), enemy.mod("strength"))
-        result = contest(game.dice, mine, theirs, f"rise from prone next to {enemy.name}")
+        result = yield from contest_roll(
+            ctx, unit, enemy, mine, theirs, f"rise from prone next to {enemy.name}", what="rising roll"
+        )
         if not result.won:
-            game.event(
+            ctx.event(
                 "prone", f"{unit.name} fails to rise ({result.actor} vs {result.opponent})", unit=unit.id
             )
             return False
     unit.prone = False
-    game.event("prone", f"{unit.name} gets up", unit=unit.id)
+    ctx.event("prone", f"{unit.name} gets up", unit=unit.id)
     return True
     yield
 
 
-def take_cover(game: Any, unit: Combatant) -> bool:
-    """Take cover (寻求掩蔽): an agility roll (d20 + agility modifier) against the GM's
-    difficulty for the cover at hand (scenario data)."""
-    total = game.dice.d20(f"take cover (寻求掩蔽): {unit.name}") + unit.mod("agility")
+def take_cover(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
+    """Take cover (寻求掩蔽): an agility roll (d20 + agility modifier, soul jade may be burnt
+    into it) against the GM's difficulty for the cover at hand (scenario data)."""
+    from .soul import offer_boost
+
+    natural = ctx.dice.d20(f"take cover (寻求掩蔽): {unit.name}")
+    natural += yield from offer_boost(ctx, unit, face=natural, sides=20, what="take-cover roll")
+    total = natural + unit.mod("agility")
     won = total >= unit.cover_difficulty
     if won:
         unit.cover = unit.cover_available
-    game.event(
+    ctx.event(
         "cover",
         f"{unit.name} seeks {unit.cover_available} cover: {total} vs {unit.cover_difficulty}: "
         + ("in cover" if won else "finds none"),
@@ -264,32 +309,34 @@ def can_withdraw(scene: Scene, unit: Combatant) -> bool:
     )
 
 
-def withdraw(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
+def withdraw(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
     """One round of withdraw (逃脱): move one band away from every enemy, lose 10 initiative
     (even below 0), and roll the extended agility pool; each roll's successes (if they reach
     the GM's difficulty) add up, and each successful roll moves one more band away. At 5
     successes with every enemy at astronomical distance she escapes and the scene ends."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     unit.withdrawing = True
     for enemy in scene.enemies(unit):
         scene.set_distance(unit.id, enemy.id, scene.distance(unit.id, enemy.id) + 1)
-    check = roll_pool_check(
-        game.dice,
+    check = yield from character_pool_check(
+        ctx,
+        unit,
         pool_rating(unit.attribute("agility")),
         scene.withdraw_difficulty,
         f"withdraw (逃脱): {unit.name}",
+        what="withdraw pool",
     )
     if check.passed:
         unit.withdraw_successes += check.successes
         for enemy in scene.enemies(unit):
             scene.set_distance(unit.id, enemy.id, scene.distance(unit.id, enemy.id) + 1)
-    game.event(
+    ctx.event(
         "withdraw",
         f"{unit.name} withdraws: {check.successes} successes (total {unit.withdraw_successes}/{WITHDRAW_GOAL})",
         unit=unit.id,
         successes=unit.withdraw_successes,
     )
-    yield from spend_initiative(game, unit, WITHDRAW_COST, why="withdraw (逃脱)")
+    yield from spend_initiative(ctx, unit, WITHDRAW_COST, why="withdraw (逃脱)")
     escaped = unit.withdraw_successes >= WITHDRAW_GOAL and all(
         scene.distance(unit.id, e.id) >= ASTRONOMICAL for e in scene.enemies(unit) if e.kind != "noncombatant"
     )
@@ -297,5 +344,5 @@ def withdraw(game: Any, unit: Combatant) -> Generator[Any, Any, bool]:
         unit.status = WITHDRAWN
         scene.track.remove(unit.id)
         scene.over = f"{unit.name} withdraws from the battlefield (逃脱): the scene ends"
-        game.event("escaped", scene.over, unit=unit.id)
+        ctx.event("escaped", scene.over, unit=unit.id)
     return escaped

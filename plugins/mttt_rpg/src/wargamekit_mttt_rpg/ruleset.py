@@ -10,7 +10,7 @@ from wargamekit.decisions import Decision
 
 from .combat_round import play_scene
 from .scenario import MtttScenario, build_scene, validate
-from .state import Scene
+from .state import Context, Scene
 
 __all__ = ["MtttRpg"]
 
@@ -20,7 +20,7 @@ class MtttRpg(Ruleset):
     attacks, range bands, mana pools, the interrupt phase, battle groups, strategic warfare."""
 
     name = "mttt_rpg"
-    version = "1.0"
+    version = "1.1"
     description = "MTTT RPG combat scene: initiative, withering/decisive attacks, interrupts, battle groups"
     sides = ("heroes", "foes")
     scenario_type = MtttScenario
@@ -36,9 +36,9 @@ class MtttRpg(Ruleset):
     def setup(self, scenario: MtttScenario, options: Mapping[str, Any]) -> Scene:
         return build_scene(scenario)
 
-    def play(self, game: Any) -> Generator[Decision, Any, Outcome]:
-        game.interrupts.enabled = bool(game.options["interrupts"])
-        return (yield from play_scene(game))
+    def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
+        ctx.interrupts.enabled = bool(ctx.options["interrupts"])
+        return (yield from play_scene(ctx))
 
     def check_invariants(self, state: Scene) -> None:
         from .invariants import check

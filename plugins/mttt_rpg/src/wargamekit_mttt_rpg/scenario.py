@@ -69,6 +69,9 @@ class MtttScenario:
     description: str = ""
     round_limit: int = 12
     boss_fight: bool = False
+    #: 先导崩溃, the broader reading: crash also strips gear's and spells' parry, dodge,
+    #: toughness and defense bonuses, not only protection (防护).
+    crash_strips_gear: bool = False
     default_band: int = 2
     withdraw_difficulty: int = 1
     distances: list[DistanceSpec] = field(factory=list)
@@ -177,5 +180,6 @@ def build_scene(scenario: MtttScenario) -> Scene:
         distances=distances,
         round_limit=scenario.round_limit,
         boss_fight=scenario.boss_fight,
+        crash_strips_gear=scenario.crash_strips_gear,
         withdraw_difficulty=scenario.withdraw_difficulty,
     )

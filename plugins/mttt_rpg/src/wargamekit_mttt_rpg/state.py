@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, TypeAlias
 
 from attrs import define, field
 
+from wargamekit import RulesContext
 from wargamekit.sequencing import InitiativeTrack
 
 from .ranges import pair
 from .resources import attribute_modifier, wound_penalty
 from .sheets import Armour, CharacterSheet, GroupSheet, Weapon, library
 
-__all__ = ["Combatant", "Scene"]
+if TYPE_CHECKING:
+    from .scenario import MtttScenario
+
+__all__ = ["Combatant", "Context", "Scene"]
 
 ACTIVE = "active"
 HELPLESS = "helpless"  # 无助: HP 0
@@ -174,6 +179,7 @@ class Scene:
     distances: dict[str, int]
     round_limit: int
     boss_fight: bool = False
+    crash_strips_gear: bool = False
     withdraw_difficulty: int = 1
     round: int = 0
     phase: str = "preparation"
@@ -223,3 +229,8 @@ class Scene:
         if self.tactic == "pincer" and self.tactic_winner is not None and unit.side != self.tactic_winner:
             return 1
         return 0
+
+
+#: What the ruleset's rule procedures receive: the core's rules context over a :class:`Scene`
+#: and the :class:`~wargamekit_mttt_rpg.scenario.MtttScenario` it was built from.
+Context: TypeAlias = "RulesContext[Scene, MtttScenario]"

@@ -22,11 +22,13 @@ from attrs import frozen
 from wargamekit import Choose
 from wargamekit.dice import Dice
 
+from . import kinds
 from .ranges import LONG
 from .resources import pool_rating
-from .state import Scene
+from .soul import offer_pool_boost
+from .state import Context, Scene
 
-__all__ = ["TACTICS", "Tactic", "WarfareOutcome", "resolve_warfare", "strategic_warfare"]
+__all__ = ["TACTICS", "Tactic", "WarfareOutcome", "resolve_warfare", "strategic_warfare", "warfare_outcome"]
 
 RULE_WARFARE = "战术对决 (Strategic Warfare)"
 
@@ -98,6 +100,11 @@ def resolve_warfare(dice: Dice, a_pool: int, a_tactic: str, b_pool: int, b_tacti
     """
     a = dice.pool(max(1, a_pool), "strategic maneuver (战术机动): first general").successes
     b = dice.pool(max(1, b_pool), "strategic maneuver (战术机动): second general").successes
+    return warfare_outcome(a, a_tactic, b, b_tactic)
+
+
+def warfare_outcome(a: int, a_tactic: str, b: int, b_tactic: str) -> WarfareOutcome:
+    """The outcome of the opposed strategic maneuver from the two generals' successes."""
     if a == b:
         return WarfareOutcome(None, None, a, b)
     winner, tactic = ("a", a_tactic) if a > b else ("b", b_tactic)
@@ -105,9 +112,9 @@ def resolve_warfare(dice: Dice, a_pool: int, a_tactic: str, b_pool: int, b_tacti
     return WarfareOutcome(winner, tactic if threshold_successes >= TACTICS[tactic].threshold else None, a, b)
 
 
-def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any, None]:
+def strategic_warfare(ctx: Context, generals: dict[str, str]) -> Generator[Any, Any, None]:
     """Run strategic warfare between the sides' generals (``side -> unit id``)."""
-    scene: Scene = game.state
+    scene: Scene = ctx.state
     sides = ("heroes", "foes")
     picks = {}
     for side in sides:
@@ -117,21 +124,30 @@ def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any
             list(TACTICS),
             rule=RULE_WARFARE,
             label=lambda k: f"{TACTICS[k].name} (threshold {TACTICS[k].threshold}): {TACTICS[k].effect}",
+            kind=kinds.TACTIC,
+            context={"general": generals[side]},
+            data=lambda k: {"tactic": k, "threshold": TACTICS[k].threshold},
         )
     pools = {
         s: pool_rating(scene.unit(generals[s]).attribute("intelligence"))
         + scene.unit(generals[s]).sheet.skill("war")
         for s in sides
     }
-    out = resolve_warfare(game.dice, pools["heroes"], picks["heroes"], pools["foes"], picks["foes"])
+    successes = {}
+    for side, which in zip(sides, ("first", "second"), strict=True):
+        general = scene.unit(generals[side])
+        roll = ctx.dice.pool(max(1, pools[side]), f"strategic maneuver (战术机动): {which} general")
+        # 燃玉: a general may burn soul jade into the dice of her pool (a boss fight only)
+        successes[side] = yield from offer_pool_boost(ctx, general, roll, what="strategic maneuver pool")
+    out = warfare_outcome(successes["heroes"], picks["heroes"], successes["foes"], picks["foes"])
     winner = None if out.winner is None else ("heroes" if out.winner == "a" else "foes")
     text = f"strategic maneuver: heroes {out.a_successes} vs foes {out.b_successes} successes"
     if out.tactic is None:
-        game.event("warfare", text + ": no tactic takes effect", heroes=out.a_successes, foes=out.b_successes)
+        ctx.event("warfare", text + ": no tactic takes effect", heroes=out.a_successes, foes=out.b_successes)
         return
     scene.tactic = out.tactic
     scene.tactic_winner = winner
-    game.event(
+    ctx.event(
         "warfare", text + f": {winner} carry out {TACTICS[out.tactic].name}", tactic=out.tactic, winner=winner
     )
     if out.tactic == "ambush":
@@ -140,7 +156,7 @@ def strategic_warfare(game: Any, generals: dict[str, str]) -> Generator[Any, Any
         for u in scene:
             if u.side != winner and u.kind == "character" and u.status == "active" and u.weapon:
                 u.weapon = ""
-                game.event("ambushed", f"{u.name} is ambushed with no weapon drawn (伏击)", unit=u.id)
+                ctx.event("ambushed", f"{u.name} is ambushed with no weapon drawn (伏击)", unit=u.id)
     if out.tactic == "fortifications":
         for a in scene:
             for b in scene:

@@ -13,29 +13,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargamekit import Choose, ChooseNumber, ChooseSubset, Response, SeededBot, YesNo
-from wargamekit.decisions import Decision
+from wargamekit import Choose, ChooseNumber, SeededBot
+from wargamekit.decisions import Data, Decision
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc, wedges_of
 
-from .combat import FireAt, RotateTurret, can_fire_now, shot_for, turns_to_bear
+from . import kinds
+from .combat import can_fire_now, shot_for, turns_to_bear
 from .fire import shot_odds
-from .movement import Step
+from .maps import label_hex
 from .sight import can_see
 from .state import GameState, Tank, other_side
 from .vehicles import all_vehicles, kill_points
 
 __all__ = [
     "OddsBot",
-    "actor",
+    "acting_tank",
     "best_shot",
     "common_answer",
-    "decision_kind",
     "defensive_pick",
     "fire_of",
     "hold_index",
+    "index_of",
     "kill_chance",
     "kill_value",
     "nearest_enemy",
+    "option_data",
     "turn_toward",
 ]
 
@@ -81,50 +83,16 @@ def best_shot(state: GameState, tank: Tank, fire: str, *, measure: Any = kill_va
                default=0.0)
 
 
-def decision_kind(decision: Decision) -> str:
-    """Which question ``decision`` asks, read from its type, option values and rule citation.
-
-    One of ``second_round``, ``free_points``, ``subset``, ``move``, ``fire_menu``, ``pick_tank``,
-    ``zone``, ``deploy``, ``facing``, ``load``, ``fire_selection``, ``defensive``,
-    ``next_mover``, ``advance_pick``, ``round``, ``leap_target`` or ``other``.
-    """
-    if isinstance(decision, YesNo):
-        return "second_round"  # the only yes/no: the light tank's second round (特殊规则 5)
-    if isinstance(decision, ChooseNumber):
-        return "free_points"
-    if isinstance(decision, ChooseSubset):
-        return "subset"
-    assert isinstance(decision, Choose)
-    values = [o.value for o in decision.options]
-    rule = decision.rule
-    if any(isinstance(v, Step) for v in values):
-        return "move"
-    if any(isinstance(v, (FireAt, RotateTurret)) for v in values) or "holds fire" in decision.options[-1].label:
-        return "fire_menu"
-    for prefix, kind in (
-        ("开场阶段 1", "pick_tank"),
-        ("开场阶段 2", "zone"),
-        ("开场阶段 3 行军", "deploy"),
-        ("标准规则修改部分 3 (车体朝向)", "facing"),
-        ("开场阶段 3;", "load"),
-        ("作战阶段 1 ", "fire_selection"),
-        ("作战阶段 2-2", "defensive"),
-        ("作战阶段 2-1", "next_mover"),
-        ("作战阶段 3 ", "advance_pick"),
-        ("特殊规则 4", "round"),
-        ("作战阶段 1-2", "leap_target"),
-    ):
-        if rule.startswith(prefix):
-            return kind
-    return "other"
-
-
 class OddsBot(SeededBot):
-    """The frame both bots share: it reads each decision (:func:`decision_kind`), answers the
-    common ones (:func:`common_answer`) and leaves to the subclass the five where the bots differ:
-    fire selection, the fire menu, the advance-fire pick and each movement step.
-    Each of those gets ``(state, decision, option values)`` and returns an option index.
-    Defensive fire is shared too, with the bot's own :attr:`defensive_threshold`.
+    """The frame both bots share: it dispatches on each decision's
+    :attr:`~wargamekit.Decision.kind` (:mod:`~wargamekit_tank_solo.kinds`), answers the common
+    ones (:func:`common_answer`) and leaves to the subclass the four where the bots differ: fire
+    selection, the fire menu (and turning the turret after firing), the advance-fire pick and
+    each movement step. Each of those gets ``(state, decision, option data)`` and returns an
+    option index. Defensive fire is shared too, with the bot's own :attr:`defensive_threshold`.
+
+    It reads only the decision's kind and context, its options' data and the state in its view
+    (never prompts, labels, rule citations or option values).
     """
 
     #: Fire defensively (and be locked for a turn, 2-2) only with at least this kill chance.
@@ -132,108 +100,143 @@ class OddsBot(SeededBot):
 
     def choose(self, decision: Decision, view: Any) -> Any:
         state: GameState = view.state
-        kind = decision_kind(decision)
         own = {
-            "move": self._move,
-            "fire_menu": self._fire_menu,
-            "fire_selection": self._fire_selection,
-            "defensive": self._defensive,
-            "advance_pick": self._advance_pick,
-        }.get(kind)
+            kinds.MOVE_STEP: self._move,
+            kinds.FIRE_TARGET: self._fire_menu,
+            kinds.TURRET_AFTER_FIRE: self._fire_menu,
+            kinds.FIRE_SELECTION: self._fire_selection,
+            kinds.DEFENSIVE_FIRE: self._defensive,
+            kinds.ADVANCE_PICK: self._advance_pick,
+        }.get(decision.kind)
         if own is None:
-            return common_answer(kind, state, decision, self.rng)
+            return common_answer(state, decision, self.rng)
         assert isinstance(decision, Choose)
-        return own(state, decision, [o.value for o in decision.options])
+        return own(state, decision, option_data(decision))
 
-    def _move(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _move(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         raise NotImplementedError
 
-    def _fire_menu(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _fire_menu(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         raise NotImplementedError
 
-    def _fire_selection(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _fire_selection(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         raise NotImplementedError
 
-    def _defensive(self, state: GameState, decision: Choose, values: list[Any]) -> int:
-        return defensive_pick(state, values, self.defensive_threshold)
+    def _defensive(self, state: GameState, decision: Choose, data: list[Data]) -> int:
+        return defensive_pick(state, data, self.defensive_threshold)
 
-    def _advance_pick(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _advance_pick(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         raise NotImplementedError
 
 
-def common_answer(kind: str, state: GameState, decision: Decision, rng: Any) -> Any:
-    """The answer both bots give to a decision of ``kind`` (see :func:`decision_kind`) that is
-    not about when to fire or where to move."""
-    if kind == "second_round":
+def option_data(decision: Decision) -> list[Data]:
+    """The data of each option of ``decision``, in order (empty for a number or yes/no)."""
+    return [o.data for o in getattr(decision, "options", ())]
+
+
+def common_answer(state: GameState, decision: Decision, rng: Any) -> Any:
+    """The answer both bots give to a decision that is not about when to fire or where to move
+    (dispatched on its kind; an unknown kind gets a random legal answer)."""
+    kind = decision.kind
+    if kind == kinds.SECOND_ROUND:
         return True  # a second shot at a heavier tank is free
-    if kind == "free_points":
+    if kind == kinds.FREE_POINTS:
         assert isinstance(decision, ChooseNumber)
         return decision.high  # as many as allowed: a tank can burn unwanted points turning in place
-    if kind == "subset":
-        return decision.random_answer(rng)
-    assert isinstance(decision, Choose)
-    values = [o.value for o in decision.options]
-    if kind == "pick_tank":
-        return _pick_tank(values)
-    if kind == "deploy":
-        return _deploy(state, decision, values)
-    if kind == "load":
-        return _load(state, values)
-    if kind == "round":
-        return _special_round(decision)
-    if kind == "next_mover":
-        return _next_mover(values)
-    if kind == "leap_target":
-        return len(values) - 1  # naming a leap target: give up (neither bot leaps)
-    return 0  # zone: the first; facing: the options list the facing toward the enemy first
+    data = option_data(decision)
+    if kind == kinds.PICK_TANK:
+        return _pick_tank(data)
+    if kind == kinds.DEPLOY_ZONE:
+        return 0  # the first offered (north)
+    if kind == kinds.DEPLOY_HEX:
+        return _deploy(state, decision, data)
+    if kind == kinds.DEPLOY_FACING:
+        return index_of(data, "facing", decision.context["toward_enemy"])  # toward the enemy's zone
+    if kind == kinds.LOAD_SPECIAL:
+        return _load(state, data)
+    if kind == kinds.SPECIAL_ROUND:
+        return _special_round(data)
+    if kind == kinds.NEXT_MOVER:
+        return _next_mover(data)
+    if kind == kinds.LEAP_TARGET:
+        return index_of(data, "action", "give up")  # naming a leap target: give up (neither bot leaps)
+    return decision.random_answer(rng)
 
 
-def actor(state: GameState, decision: Choose) -> Tank | None:
-    """The tank a fire or move menu is about (its name is in the prompt)."""
-    for tank in state.living(decision.side):
-        if tank.name in decision.prompt:
-            return tank
-    return None
+def acting_tank(state: GameState, decision: Decision) -> Tank | None:
+    """The tank a fire or move menu is about (the decision context's ``tank``), if alive."""
+    tank_id = decision.context.get("tank")
+    if tank_id is None:
+        return None
+    tank = state.tank(tank_id)
+    return tank if tank.alive else None
 
 
-def hold_index(values: list[Any]) -> int:
-    """The index of "hold fire" / "leave the turret" (the ``None`` option, else the last)."""
-    return values.index(None) if None in values else len(values) - 1
+def fire_of(decision: Decision) -> str:
+    """The form of fire a fire menu is for (its context's ``fire``). Turning the turret after a
+    shot is weighed as for advance fire, the next fire the turn may still bring."""
+    if decision.kind == kinds.TURRET_AFTER_FIRE:
+        return "advance"
+    return str(decision.context.get("fire", "advance"))
+
+
+def hold_index(data: list[Data]) -> int:
+    """The index of "hold fire" / "leave the turret" (else the last option)."""
+    for i, d in enumerate(data):
+        if d.get("action") in ("hold", "leave"):
+            return i
+    return len(data) - 1
+
+
+def index_of(data: list[Data], key: str, value: Any) -> int:
+    """The index of the first option whose data has ``key`` equal to ``value``.
+
+    Raises:
+        ValueError: no option has it.
+    """
+    for i, d in enumerate(data):
+        if d.get(key) == value:
+            return i
+    raise ValueError(f"no option with {key} = {value!r}")
 
 
 def nearest_enemy(state: GameState, tank: Tank) -> Tank | None:
     """The closest living enemy (lowest id on a tie)."""
-    assert tank.hex is not None
-    enemies = [e for e in state.living(other_side(tank.side)) if e.hex is not None]
-    return min(enemies, key=lambda e: (tank.hex.distance(e.hex), e.id), default=None)
+    at = tank.hex
+    assert at is not None
+    enemies = [(at.distance(e.hex), e.id, e) for e in state.living(other_side(tank.side)) if e.hex is not None]
+    return min(enemies, key=lambda row: row[:2], default=(0, 0, None))[2]
 
 
-def turn_toward(state: GameState, tank: Tank, target: Hex, values: list[Any]) -> int | None:
-    """The index of a turret rotation in ``values`` that brings ``target`` closer to the
-    turret's arc, or ``None`` if it is already in the arc or no rotation helps."""
+def turn_toward(state: GameState, tank: Tank, target: Hex, data: list[Data]) -> int | None:
+    """The index of a turret rotation among the options' ``data`` that brings ``target`` closer
+    to the turret's arc, or ``None`` if it is already in the arc or no rotation helps."""
     assert tank.hex is not None
     if in_fire_arc(tank.hex, HexsideFacing(tank.turret), target, state.scenario.fire_arc_width):
         return None
-    for i, r in enumerate(values):
-        if isinstance(r, RotateTurret):
-            after = (tank.turret + r.turn) % 6
+    for i, r in enumerate(data):
+        if r.get("action") == "rotate_turret":
+            after = (tank.turret + r["turn"]) % 6
             if _gap(tank.hex, after, target) < _gap(tank.hex, tank.turret, target):
                 return i
     return None
 
 
-def defensive_pick(state: GameState, values: list[Any], threshold: float) -> int:
+def defensive_pick(state: GameState, data: list[Data], threshold: float) -> int:
     """Defensive fire (2-2): the offer with the best kill chance if it reaches ``threshold``,
-    else pass (option 0). The firer is locked for a turn, so a poor shot is not worth it."""
+    else pass (option 0). The firer is locked for a turn, so a poor shot is not worth it.
+
+    Each offer's data is ``{"respond": {"tank", "gun", "target", "hex"}}``: the defender, its
+    gun, the moving tank and the hex it is fired at."""
     best, best_value = 0, threshold
-    for i, v in enumerate(values):
-        if isinstance(v, Response) and v.payload is not None:
-            defender_id, shot, where = v.payload
-            defender, target = state.tank(defender_id), state.tank(shot.target)
+    for i, d in enumerate(data):
+        offer = d.get("respond")
+        if offer is not None:
+            defender, target = state.tank(offer["tank"]), state.tank(offer["target"])
             saved = target.hex
-            target.hex = where
+            target.hex = label_hex(offer["hex"])
             try:
-                value = kill_chance(state, defender, shot.gun, target, "defensive")
+                value = kill_chance(state, defender, offer["gun"], target, "defensive")
             finally:
                 target.hex = saved
             if value > best_value:
@@ -241,26 +244,15 @@ def defensive_pick(state: GameState, values: list[Any], threshold: float) -> int
     return best
 
 
-def fire_of(rule: str) -> str:
-    """The form of fire a fire menu's rule citation names."""
-    if "1-1" in rule:
-        return "aimed"
-    if "1-2" in rule:
-        return "leap"
-    if "2-2" in rule:
-        return "defensive"
-    return "advance"
-
-
 # -- the opening and the shared answers --------------------------------------------------------------
-def _pick_tank(values: list[Any]) -> int:
+def _pick_tank(data: list[Data]) -> int:
     """Force selection: the best armour + attack + range + movement for the money left."""
     table = all_vehicles()
-    best, best_score = len(values) - 1, -1.0
-    for i, key in enumerate(values):
-        if key is None:
+    best, best_score = len(data) - 1, -1.0
+    for i, d in enumerate(data):
+        if "model" not in d:
             continue
-        v = table[key]
+        v = table[d["model"]]
         g = max(v.guns, key=lambda g: g.attack)
         score = v.armour + g.attack + 0.5 * g.range + v.movement + 0.01 * v.price
         if score > best_score:
@@ -268,7 +260,7 @@ def _pick_tank(values: list[Any]) -> int:
     return best
 
 
-def _deploy(state: GameState, decision: Choose, values: list[Any]) -> int:
+def _deploy(state: GameState, decision: Decision, data: list[Data]) -> int:
     """Deployment: spread out (up to 3 hexes apart), toward the centre of the zone."""
     mine = [t.hex for t in state.tanks if t.side == decision.side and t.hex is not None]
     centre = state.map.width / 2
@@ -278,52 +270,40 @@ def _deploy(state: GameState, decision: Choose, values: list[Any]) -> int:
         spread = min((h.distance(o) for o in mine), default=4)
         return min(spread, 3) - abs(col - centre) * 0.2
 
-    return max(range(len(values)), key=lambda i: (score(values[i]), -i))
+    hexes = [label_hex(d["hex"]) for d in data]
+    return max(range(len(hexes)), key=lambda i: (score(hexes[i]), -i))
 
 
-def _load(state: GameState, values: list[Any]) -> int:
+def _load(state: GameState, data: list[Data]) -> int:
     """Special rounds: fin, then HESH, then overloaded, each for the strongest gun."""
     for kind in ("fin", "hesh", "overloaded"):
-        candidates = [(i, v) for i, v in enumerate(values) if v is not None and v[0] == kind]
+        candidates = [(i, d["tank"]) for i, d in enumerate(data) if d.get("special") == kind]
         if candidates:
-            return max(candidates, key=lambda iv: (state.tank(iv[1][1]).spec.guns[0].attack, -iv[0]))[0]
-    return len(values) - 1
+            return max(candidates, key=lambda it: (state.tank(it[1]).spec.guns[0].attack, -it[0]))[0]
+    return len(data) - 1
 
 
-def _special_round(decision: Choose) -> int:
-    """Use a special round only when its exact odds (in the labels) clearly beat the standard
-    round's; HESH counts its disabling results at part of a kill."""
+def _special_round(data: list[Data]) -> int:
+    """Use a special round only when its odds (each option's ``hit`` and ``kill``, to the whole
+    percent) clearly beat the standard round's; HESH counts its disabling results at part of a
+    kill."""
     best, best_value = 0, -1.0
-    for i, option in enumerate(decision.options):
-        hit = _percent_in(option.label, "hit") or 0.0
-        kill = _percent_in(option.label, "kill") or 0.0
-        value = hit * (1 / 3 + 1 / 3 * 0.5 + 1 / 3 * 0.3) if option.value == "hesh" else kill
-        if option.value is not None:
+    for i, d in enumerate(data):
+        value = d["hit"] * (1 / 3 + 1 / 3 * 0.5 + 1 / 3 * 0.3) if d["round"] == "hesh" else d["kill"]
+        if d["round"] != "standard":
             value -= 0.05  # a special round is spent for good: keep it unless it helps
         if value > best_value:
             best, best_value = i, value
     return best
 
 
-def _next_mover(values: list[Any]) -> int:
+def _next_mover(data: list[Data]) -> int:
     """Movement order: the first tank offered (every tank moves)."""
-    for i, v in enumerate(values):
-        if v is not None:
+    for i, d in enumerate(data):
+        if "tank" in d:
             return i
-    return len(values) - 1
+    return len(data) - 1
 
 
 def _gap(at: Hex, facing: int, target: Hex) -> int:
     return min(min((w - facing) % 6, (facing - w) % 6) for w in wedges_of(at, target))
-
-
-def _percent_in(label: str, word: str) -> float | None:
-    key = f"{word} "
-    if key not in label:
-        return None
-    after = label.split(key, 1)[1]
-    number = after.split("%", 1)[0]
-    try:
-        return float(number) / 100
-    except ValueError:
-        return None

@@ -12,23 +12,23 @@ free points, special rounds, defensive fire) are in :mod:`~wargamekit_tank_solo.
 
 from __future__ import annotations
 
-from typing import Any
-
 from wargamekit import Choose
+from wargamekit.decisions import Data
 
 from .bot_common import (
     OddsBot,
-    actor,
+    acting_tank,
     best_shot,
     fire_of,
     hold_index,
+    index_of,
     kill_value,
     nearest_enemy,
     turn_toward,
 )
-from .combat import FireAt, shot_for
+from .combat import shot_for
 from .fire import shot_odds
-from .movement import Step
+from .kinds import step_of
 from .sight import can_see
 from .state import GameState, other_side
 from .vehicles import kill_points
@@ -47,49 +47,51 @@ class HeuristicBot(OddsBot):
     defensive_threshold = DEFENSIVE_THRESHOLD
 
     # -- combat --------------------------------------------------------------------------------------
-    def _fire_selection(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _fire_selection(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         best, best_value = None, AIMED_THRESHOLD
-        for i, (kind, tank_id) in enumerate(values):
-            if kind == "aimed":
-                value = best_shot(state, state.tank(tank_id), "aimed")
+        for i, d in enumerate(data):
+            if d["action"] == "aimed":
+                value = best_shot(state, state.tank(d["tank"]), "aimed")
                 if value > best_value:
                     best, best_value = i, value
         if best is not None:
             return best
-        return values.index(("movement", 0))
+        return index_of(data, "action", "movement")
 
-    def _fire_menu(self, state: GameState, decision: Choose, values: list[Any]) -> int:
-        shots = [(i, v) for i, v in enumerate(values) if isinstance(v, FireAt)]
-        tank = actor(state, decision)
-        fire = fire_of(decision.rule)
+    def _fire_menu(self, state: GameState, decision: Choose, data: list[Data]) -> int:
+        shots = [(i, d) for i, d in enumerate(data) if d["action"] == "fire"]
+        tank = acting_tank(state, decision)
+        fire = fire_of(decision)
         if shots and tank is not None:
-            i, _ = max(shots, key=lambda iv: (kill_value(state, tank, iv[1].gun, state.tank(iv[1].target), fire), -iv[0]))
+            i, _ = max(shots, key=lambda id_: (kill_value(state, tank, id_[1]["gun"], state.tank(id_[1]["target"]), fire),
+                                               -id_[0]))
             return i
         if tank is not None and tank.hex is not None:
             target = nearest_enemy(state, tank)
             if target is not None and target.hex is not None:
-                turn = turn_toward(state, tank, target.hex, values)
+                turn = turn_toward(state, tank, target.hex, data)
                 if turn is not None:
                     return turn
-        return hold_index(values)
+        return hold_index(data)
 
-    def _advance_pick(self, state: GameState, decision: Choose, values: list[Any]) -> int:
-        for i, v in enumerate(values):
-            if v is not None and best_shot(state, state.tank(v), "advance") > 0:
+    def _advance_pick(self, state: GameState, decision: Choose, data: list[Data]) -> int:
+        for i, d in enumerate(data):
+            if "tank" in d and best_shot(state, state.tank(d["tank"]), "advance") > 0:
                 return i
-        return values.index(None)
+        return index_of(data, "action", "end")
 
     # -- movement ------------------------------------------------------------------------------------
-    def _move(self, state: GameState, decision: Choose, values: list[Any]) -> int:
-        tank = actor(state, decision)
+    def _move(self, state: GameState, decision: Choose, data: list[Data]) -> int:
+        tank = acting_tank(state, decision)
         if tank is None or tank.hex is None:
-            return len(values) - 1
-        fire = "leap" if decision.rule.startswith("作战阶段 1-2") else "advance"
+            return len(data) - 1
+        fire = "leap" if decision.context["leap"] else "advance"
         enemies = [e for e in state.living(other_side(tank.side)) if e.hex is not None]
-        best, best_value = len(values) - 1, -1e9
-        for i, v in enumerate(values):
-            if not isinstance(v, Step):
+        best, best_value = len(data) - 1, -1e9
+        for i, d in enumerate(data):
+            if d["action"] == "rotate_turret":
                 continue
+            v = step_of(d)
             at = v.to if v.to is not None else tank.hex
             hull = v.hull
             facing = hull if tank.spec.turretless else None
@@ -109,7 +111,7 @@ class HeuristicBot(OddsBot):
                         danger += float(shot_odds(shot_for(state, e, g, tank, "aimed")).kill) * kill_points(tank.vehicle_class) * 0.5
                     finally:
                         tank.hex = saved
-            near = min((at.distance(e.hex) for e in enemies), default=0)
+            near = min((at.distance(e_hex) for e in enemies if (e_hex := e.hex) is not None), default=0)
             value = offence - danger - 0.05 * near - 0.001 * v.cost
             if v.kind == "stop":
                 value += 0.0005

@@ -24,23 +24,24 @@ heuristic bot answers them (:mod:`~wargamekit_tank_solo.bot_common`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from wargamekit import Choose
+from wargamekit.decisions import Data
 from wargamekit.geometry import Hex
 
 from .bot_common import (
     OddsBot,
-    actor,
+    acting_tank,
     best_shot,
     fire_of,
     hold_index,
+    index_of,
     kill_chance,
     nearest_enemy,
     turn_toward,
 )
-from .combat import FireAt, can_fire_now, rotation_options, shot_for, target_in_reach, turns_to_bear
+from .combat import can_fire_now, rotation_options, shot_for, target_in_reach, turns_to_bear
 from .fire import shot_odds
+from .kinds import step_of
 from .movement import Step
 from .sight import can_see
 from .state import GameState, Tank, other_side
@@ -115,51 +116,53 @@ class CautiousBot(OddsBot):
     defensive_threshold = DEFENSIVE_THRESHOLD
 
     # -- fire ----------------------------------------------------------------------------------------
-    def _fire_selection(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _fire_selection(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         """Aimed fire with the tank that has the best kill chance, if it reaches the threshold."""
         best, best_chance = None, SHOT_THRESHOLD
-        for i, (kind, tank_id) in enumerate(values):
-            if kind == "aimed":
-                chance = best_shot(state, state.tank(tank_id), "aimed", measure=kill_chance)
+        for i, d in enumerate(data):
+            if d["action"] == "aimed":
+                chance = best_shot(state, state.tank(d["tank"]), "aimed", measure=kill_chance)
                 if chance >= best_chance:
                     best, best_chance = i, chance
-        return best if best is not None else values.index(("movement", 0))
+        return best if best is not None else index_of(data, "action", "movement")
 
-    def _advance_pick(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _advance_pick(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         """The tank with the best advance-fire kill chance at or above the threshold; else a tank
         whose turret should turn toward the nearest enemy (ready for defensive fire); else end."""
         best, best_chance = None, SHOT_THRESHOLD
-        for i, v in enumerate(values):
-            if v is not None:
-                chance = best_shot(state, state.tank(v), "advance", measure=kill_chance)
+        for i, d in enumerate(data):
+            if "tank" in d:
+                chance = best_shot(state, state.tank(d["tank"]), "advance", measure=kill_chance)
                 if chance >= best_chance:
                     best, best_chance = i, chance
         if best is not None:
             return best
-        for i, v in enumerate(values):
-            if v is not None and self._turn_to_nearest(state, state.tank(v), _rotations(state.tank(v))) is not None:
-                return i
-        return values.index(None)
+        for i, d in enumerate(data):
+            if "tank" in d:
+                tank = state.tank(d["tank"])
+                if self._turn_to_nearest(state, tank, _rotations(tank)) is not None:
+                    return i
+        return index_of(data, "action", "end")
 
-    def _fire_menu(self, state: GameState, decision: Choose, values: list[Any]) -> int:
+    def _fire_menu(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         """Fire the best shot if its kill chance reaches the threshold; else turn the turret
         toward the best target it could reach, or the nearest enemy; else hold fire."""
-        tank = actor(state, decision)
+        tank = acting_tank(state, decision)
         if tank is None or tank.hex is None:
-            return hold_index(values)
-        fire = fire_of(decision.rule)
+            return hold_index(data)
+        fire = fire_of(decision)
         threshold = DEFENSIVE_THRESHOLD if fire == "defensive" else SHOT_THRESHOLD
-        shots = [(kill_chance(state, tank, v.gun, state.tank(v.target), fire), -i, i)
-                 for i, v in enumerate(values) if isinstance(v, FireAt)]
+        shots = [(kill_chance(state, tank, d["gun"], state.tank(d["target"]), fire), -i, i)
+                 for i, d in enumerate(data) if d["action"] == "fire"]
         if shots and max(shots)[0] >= threshold:
             return max(shots)[2]
         target = self._best_target(state, tank, fire, threshold)
         if target is not None and target.hex is not None:
-            turn = turn_toward(state, tank, target.hex, values)
+            turn = turn_toward(state, tank, target.hex, data)
             if turn is not None:
                 return turn
-        turn = self._turn_to_nearest(state, tank, values)
-        return turn if turn is not None else hold_index(values)
+        turn = self._turn_to_nearest(state, tank, data)
+        return turn if turn is not None else hold_index(data)
 
     def _best_target(self, state: GameState, tank: Tank, fire: str, threshold: float) -> Tank | None:
         """The enemy with the best kill chance (turret turns left included), if it reaches
@@ -173,23 +176,23 @@ class CautiousBot(OddsBot):
                     best, best_chance = e, chance
         return best
 
-    def _turn_to_nearest(self, state: GameState, tank: Tank, values: list[Any]) -> int | None:
+    def _turn_to_nearest(self, state: GameState, tank: Tank, data: list[Data]) -> int | None:
         target = nearest_enemy(state, tank)
         if target is None or target.hex is None or tank.spec.turretless:
             return None
-        return turn_toward(state, tank, target.hex, values)
+        return turn_toward(state, tank, target.hex, data)
 
     # -- movement ------------------------------------------------------------------------------------
-    def _move(self, state: GameState, decision: Choose, values: list[Any]) -> int:
-        tank = actor(state, decision)
+    def _move(self, state: GameState, decision: Choose, data: list[Data]) -> int:
+        tank = acting_tank(state, decision)
         if tank is None or tank.hex is None:
-            return len(values) - 1
-        fire = "leap" if decision.rule.startswith("作战阶段 1-2") else "advance"
-        best, best_value = len(values) - 1, -1e9
-        for i, v in enumerate(values):
-            if not isinstance(v, Step):
+            return len(data) - 1
+        fire = "leap" if decision.context["leap"] else "advance"
+        best, best_value = len(data) - 1, -1e9
+        for i, d in enumerate(data):
+            if d["action"] == "rotate_turret":
                 continue
-            value = self.step_value(state, tank, v, fire)
+            value = self.step_value(state, tank, step_of(d), fire)
             if value > best_value:
                 best, best_value = i, value
         return best
@@ -215,12 +218,14 @@ class CautiousBot(OddsBot):
                 p *= 1 - chance
             survive *= 1 - p
         risk = (1 - survive) + defensive_risk(state, tank, step)
-        hidden = sum(not can_see(state.scenario.map, state.wrecks, e.hex, at) for e in enemies if e.hex != at)
+        placed = [(e, e_hex) for e in enemies if (e_hex := e.hex) is not None]
+        hidden = sum(1 for _, e_hex in placed
+                     if e_hex != at and not can_see(state.scenario.map, state.wrecks, e_hex, at))
         cover = hidden / len(enemies) if enemies else 0.0
         my_attack = max(g.attack for g in tank.spec.guns)
-        close = sum(1 for e in enemies if e.hex.distance(at) <= 2 and not e.weapon_destroyed
+        close = sum(1 for e, e_hex in placed if e_hex.distance(at) <= 2 and not e.weapon_destroyed
                     and max(g.attack for g in e.spec.guns) > my_attack)
-        near = min((at.distance(e.hex) for e in enemies), default=0)
+        near = min((at.distance(e_hex) for _, e_hex in placed), default=0)
         value = (offence - RISK_WEIGHT * kill_points(tank.vehicle_class) * risk + COVER_BONUS * cover
                  - CLOSE_PENALTY * close - APPROACH * near - 0.001 * step.cost)
         if step.kind == "stop":
@@ -228,6 +233,6 @@ class CautiousBot(OddsBot):
         return value
 
 
-def _rotations(tank: Tank) -> list[Any]:
-    """The turret-rotation option values open to ``tank`` (for asking :func:`turn_toward`)."""
-    return [o.value for o in rotation_options(tank)]
+def _rotations(tank: Tank) -> list[Data]:
+    """The data of the turret-rotation options open to ``tank`` (for asking :func:`turn_toward`)."""
+    return [o.data for o in rotation_options(tank)]

@@ -12,13 +12,14 @@ from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Choose, Option, Outcome, YesNo, ask
+from wargamekit import Choose, Decision, Option, Outcome, YesNo, ask
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 
+from . import kinds
 from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds
 from .maps import facing_name, hex_label
 from .special_rounds import KIND_NAMES
-from .state import GameState, Tank, other_side
+from .state import Context, GameState, Tank, other_side
 from .vehicles import kill_points
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "RotateTurret",
     "can_fire_now",
     "fire_menu",
+    "fire_menu_decision",
     "fire_with",
     "hit_modifier",
     "rotation_options",
@@ -39,7 +41,14 @@ __all__ = [
 
 
 class GameEnd(Exception):
-    """Raised deep inside a procedure when the game is decided (a side eliminated)."""
+    """Raised deep inside a procedure when the game is decided (a side eliminated).
+
+    An exception rather than ``TurnResult(end=True)``: elimination is found at the bottom of a
+    shot's resolution, which may be a defensive-fire response resolving on the interrupt stack
+    inside a tank's move inside the movement phase. The rule ends the game at once (胜利条件),
+    wherever that is; returning an end flag would make every fire and move procedure check and
+    pass it up. :meth:`TankSolo.play <wargamekit_tank_solo.TankSolo.play>` catches it.
+    """
 
     def __init__(self, outcome: Outcome) -> None:
         super().__init__(outcome.reason)
@@ -183,21 +192,26 @@ def rotation_options(tank: Tank) -> list[Option]:
     left = tank.rotations_left() - 1
     return [
         Option(RotateTurret(turn), f"rotate {tank.name}'s turret {word} to {facing_name(tank.turret + turn)} "
-               f"({left} rotation{'s' if left != 1 else ''} left)")
+               f"({left} rotation{'s' if left != 1 else ''} left)", data=kinds.rotate_data(turn))
         for turn, word in ((1, "left"), (-1, "right"))
     ]
 
 
-def rotate(game: Any, tank: Tank, turn: int) -> None:
+def rotate(ctx: Context, tank: Tank, turn: int) -> None:
     """Turn the turret one hexside and count the rotation."""
     tank.turret = (tank.turret + turn) % 6
     tank.rotations_used += 1
-    game.event("turret", f"{tank.name} turns its turret to {facing_name(tank.turret)}",
+    ctx.event("turret", f"{tank.name} turns its turret to {facing_name(tank.turret)}",
                tank=tank.id, turret=tank.turret)
 
 
 def _percent(p: Any) -> str:
     return f"{float(p) * 100:.0f}%"
+
+
+def _percent_value(p: Any) -> float:
+    """A probability rounded to the whole percent, as :func:`_percent` shows it."""
+    return float(f"{float(p) * 100:.0f}") / 100
 
 
 def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None) -> str:
@@ -211,49 +225,58 @@ def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, targ
             f"(range {firer.hex.distance(where) if firer.hex else '?'}, hit {_percent(odds.hit)}, kill {_percent(odds.kill)})")
 
 
-def fire_menu(
-    game: Any, state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str
-) -> Generator[Any, Any, bool]:
+def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str) -> Choose:
+    """The fire menu of ``tank`` (kind ``tank_solo.fire_target``): each shot it may fire now with
+    ``fire`` (at tank ``only``, if given), each turret rotation left, and holding fire."""
+    targets = valid_targets(state, tank, fire, only)
+    options = [Option(t, fire_label(state, tank, t, fire), data=kinds.fire_data(t.gun, t.target)) for t in targets]
+    options += rotation_options(tank)
+    options.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
+    return Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
+                  options=tuple(options), rule=rule, kind=kinds.FIRE_TARGET,
+                  context={"tank": tank.id, "fire": fire, "turn": state.turn})
+
+
+def fire_menu(ctx: Context, tank: Tank, fire: str, *, only: int | None = None, rule: str) -> Generator[Decision, Any, bool]:
     """Let ``tank`` turn its turret and fire once with ``fire``; True if it fired.
 
     After firing, rotations left may still be used (6 v).
     """
+    state = ctx.state
     while True:
-        targets = valid_targets(state, tank, fire, only)
-        options = [Option(t, fire_label(state, tank, t, fire)) for t in targets]
-        options += rotation_options(tank)
-        options.append(Option(None, f"{tank.name} holds fire"))
-        pick = yield from ask(Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
-                                     options=tuple(options), rule=rule))
+        pick = yield from ask(fire_menu_decision(state, tank, fire, only=only, rule=rule))
         if pick is None:
             return False
         if isinstance(pick, RotateTurret):
-            rotate(game, tank, pick.turn)
+            rotate(ctx, tank, pick.turn)
             continue
-        yield from fire_with(game, state, tank, pick.gun, state.tank(pick.target), fire, rule=rule)
+        yield from fire_with(ctx, tank, pick.gun, state.tank(pick.target), fire, rule=rule)
         while tank.alive and rotation_options(tank):
             after = yield Choose(side=tank.side, prompt=f"{tank.name} has fired: turn its turret?",
-                                 options=(*rotation_options(tank), Option(None, "leave the turret as it is")),
-                                 rule="6 v 炮塔转动")
+                                 options=(*rotation_options(tank),
+                                          Option(None, "leave the turret as it is", data={"action": "leave"})),
+                                 rule="6 v 炮塔转动", kind=kinds.TURRET_AFTER_FIRE,
+                                 context={"tank": tank.id, "fire": fire, "turn": state.turn})
             if after is None:
                 break
-            rotate(game, tank, after.turn)
+            rotate(ctx, tank, after.turn)
         return True
 
 
 def fire_with(
-    game: Any, state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *,
+    ctx: Context, firer: Tank, gun: int, target: Tank, fire: str, *,
     target_hex: Hex | None = None, target_lit: int | None = None, wreck_hex: Hex | None = None,
     rule: str = "",
-) -> Generator[Any, Any, None]:
+) -> Generator[Decision, Any, None]:
     """Fire ``firer``'s gun at ``target``; a light tank firing at a medium or heavy tank that
     survives may fire a second round (特殊规则 5. 射速优势) unless the first ran its
     ammunition short."""
+    state = ctx.state
     if firer.spec.multi_gun and firer.gun_this_turn is None:
         firer.gun_this_turn = gun
-        game.event("gun", f"{firer.name} declares its {firer.spec.guns[gun].name} for this turn",
+        ctx.event("gun", f"{firer.name} declares its {firer.spec.guns[gun].name} for this turn",
                    tank=firer.id, gun=gun)
-    result = yield from _one_shot(game, state, firer, gun, target, fire, target_hex, target_lit, wreck_hex, rule)
+    result = yield from _one_shot(ctx, firer, gun, target, fire, target_hex, target_lit, wreck_hex, rule)
     if (
         target.alive
         and firer.alive
@@ -263,63 +286,83 @@ def fire_with(
         and can_fire_now(state, firer)
     ):
         again = yield YesNo(side=firer.side, prompt=f"{firer.name}: fire a second round at {target.name} "
-                            "(rate-of-fire advantage, 射速优势)?", rule="特殊规则 5 射速优势")
+                            "(rate-of-fire advantage, 射速优势)?", rule="特殊规则 5 射速优势",
+                            kind=kinds.SECOND_ROUND, context=_shot_context(state, firer, gun, target, fire, target_hex))
         if again:
-            yield from _one_shot(game, state, firer, gun, target, fire, target_hex, target_lit, wreck_hex, rule)
+            yield from _one_shot(ctx, firer, gun, target, fire, target_hex, target_lit, wreck_hex, rule)
+
+
+def _shot_context(state: GameState, firer: Tank, gun: int, target: Tank, fire: str,
+                  target_hex: Hex | None) -> dict[str, Any]:
+    """What a decision about a declared shot says for programs: who fires which gun at whom,
+    with which form of fire, at the target standing in which hex."""
+    where = target.hex if target_hex is None else target_hex
+    return {"tank": firer.id, "gun": gun, "target": target.id, "fire": fire,
+            "hex": None if where is None else hex_label(where), "turn": state.turn}
+
+
+def _round_data(special: str | None, hit: Any, kill: Any) -> dict[str, Any]:
+    # The odds as the label shows them, to the whole percent: what a player choosing from the
+    # menu compares (and what the bots have always compared).
+    return {"round": special or "standard", "hit": _percent_value(hit), "kill": _percent_value(kill)}
 
 
 def _one_shot(
-    game: Any, state: GameState, firer: Tank, gun: int, target: Tank, fire: str,
+    ctx: Context, firer: Tank, gun: int, target: Tank, fire: str,
     target_hex: Hex | None, target_lit: int | None, wreck_hex: Hex | None, rule: str,
-) -> Generator[Any, Any, ShotResult]:
+) -> Generator[Decision, Any, ShotResult]:
+    state = ctx.state
     special = None
     if firer.specials:
-        kinds = sorted(set(firer.specials), key=firer.specials.index)
+        loaded = sorted(set(firer.specials), key=firer.specials.index)
         plain = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex, target_lit=target_lit))
-        options = [Option(None, f"standard round (hit {_percent(plain.hit)}, kill {_percent(plain.kill)})")]
-        for kind in kinds:
+        options = [Option(None, f"standard round (hit {_percent(plain.hit)}, kill {_percent(plain.kill)})",
+                          data=_round_data(None, plain.hit, plain.kill))]
+        for kind in loaded:
             odds = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex,
                                       special=kind, target_lit=target_lit))
-            options.append(Option(kind, f"{KIND_NAMES[kind]} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})"))
+            options.append(Option(kind, f"{KIND_NAMES[kind]} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})",
+                                  data=_round_data(kind, odds.hit, odds.kill)))
         special = yield Choose(side=firer.side, prompt=f"{firer.name}: which round?", options=tuple(options),
-                               rule="特殊规则 4 特种弹药")
+                               rule="特殊规则 4 特种弹药", kind=kinds.SPECIAL_ROUND,
+                               context=_shot_context(state, firer, gun, target, fire, target_hex))
         if special is not None:
             firer.specials.remove(special)
-            game.event("special", f"{firer.name} reveals and fires its {KIND_NAMES[special]}",
+            ctx.event("special", f"{firer.name} reveals and fires its {KIND_NAMES[special]}",
                        tank=firer.id, special=special)
     shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit)
-    result = resolve_shot(game.dice, shot)
+    result = resolve_shot(ctx.dice, shot)
     where = target.hex if target_hex is None else target_hex
     assert where is not None
-    game.event(
+    ctx.event(
         "fire",
         f"{firer.name} ({FIRE_NAMES[fire]}) fires at {target.name} in {hex_label(where)}: "
         f"range {shot.range}, to hit {result.hit_total} -> {result.effect}",
         firer=firer.id, target=target.id, fire=fire, range=shot.range, hit_total=result.hit_total,
         damage_total=result.damage_total, effect=result.effect, special=special,
     )
-    apply_shot(game, state, firer, target, fire, result, special, wreck_hex if wreck_hex is not None else where)
+    apply_shot(ctx, firer, target, fire, result, special, wreck_hex if wreck_hex is not None else where)
     return result
 
 
 def apply_shot(
-    game: Any, state: GameState, firer: Tank, target: Tank, fire: str, result: ShotResult,
-    special: str | None, wreck_hex: Hex,
+    ctx: Context, firer: Tank, target: Tank, fire: str, result: ShotResult, special: str | None, wreck_hex: Hex,
 ) -> None:
     """Apply a shot's result: wreck and score, HESH damage, veteran gunner, ammunition."""
+    state = ctx.state
     if result.ammo_shortage:
         firer.ammo_short_from = state.turn
         firer.ammo_short_until = state.turn + 2
-        game.event("ammo", f"{firer.name} is short of ammunition (弹药不足): no fire in the next two turns",
+        ctx.event("ammo", f"{firer.name} is short of ammunition (弹药不足): no fire in the next two turns",
                    tank=firer.id)
     if result.effect == "immobilised":
         target.immobilised = True
-        game.event("hesh", f"{target.name} is immobilised for the rest of the game", tank=target.id)
+        ctx.event("hesh", f"{target.name} is immobilised for the rest of the game", tank=target.id)
     elif result.effect == "weapon destroyed":
         target.weapon_destroyed = True
-        game.event("hesh", f"{target.name}'s weapon is destroyed", tank=target.id)
+        ctx.event("hesh", f"{target.name}'s weapon is destroyed", tank=target.id)
     elif result.killed:
-        destroy(game, state, target, wreck_hex)
+        destroy(ctx, target, wreck_hex)
         firer.kills += 1
         state.score[firer.side] += kill_points(target.vehicle_class)
         if special is None:
@@ -328,14 +371,15 @@ def apply_shot(
         check_elimination(state)
 
 
-def destroy(game: Any, state: GameState, target: Tank, wreck_hex: Hex) -> None:
+def destroy(ctx: Context, target: Tank, wreck_hex: Hex) -> None:
     """Turn ``target`` into a wreck in ``wreck_hex`` (5. 残骸位置)."""
+    state = ctx.state
     target.alive = False
     if wreck_hex in state.wrecks:
         state.wrecks.remove(wreck_hex)  # the wreck it was clearing is replaced by its own (5 iii)
     target.hex = wreck_hex
     state.wrecks.append(wreck_hex)
-    game.event("destroyed", f"{target.name} is destroyed; its wreck lies in {hex_label(wreck_hex)}",
+    ctx.event("destroyed", f"{target.name} is destroyed; its wreck lies in {hex_label(wreck_hex)}",
                tank=target.id, hex=hex_label(wreck_hex))
 
 

@@ -3,31 +3,64 @@
 
 Provisional (not from the source): the first player deploys all its tanks first, then the
 second player; then each side loads its special rounds in the same order.
+
+The steps are data (:data:`OPENING`), played once by a core
+:class:`~wargamekit.sequencing.PhaseCycle` through a :func:`~wargamekit.sequencing.by_phase`
+table; the alternating picks of the force selection are
+:class:`~wargamekit.sequencing.AlternatingImpulses`, and deploying and loading, first player
+then second, are one game turn of :class:`~wargamekit.sequencing.PlayerTurns`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Hashable
 from typing import Any
 
-from wargamekit import Choose, Option
+from wargamekit import Choose, Decision, Option
+from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
+from . import kinds
 from .maps import FACING_NAMES, facing_name, hex_label, label_hex
 from .scenario import SIDES, budget_for, force_problem
 from .special_rounds import KIND_NAMES, KINDS, loadout_problem
-from .state import GameState, Tank, other_side
+from .state import Context, GameState, Tank, other_side
 from .vehicles import all_vehicles
 
-__all__ = ["choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
+__all__ = ["OPENING", "choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
+
+#: 游戏开场阶段: its steps, in order (the first player is decided in step 2, before deployment).
+OPENING: tuple[str, ...] = ("force selection", "first player", "deployment", "special rounds")
+
+#: An opening step's procedure.
+OpeningStep = Callable[[Context], Generator[Decision, Any, None]]
 
 
-def opening(game: Any, state: GameState) -> Generator[Any, Any, None]:
-    """The whole opening phase."""
+def opening(ctx: Context) -> Generator[Decision, Any, None]:
+    """The whole opening phase: the steps of :data:`OPENING`, once."""
+    state = ctx.state
     state.wrecks = [label_hex(w) for w in state.scenario.wrecks]
-    yield from select_forces(game, state)
-    choose_first_player(game, state)
-    yield from deploy(game, state)
-    yield from load_special_rounds(game, state)
+    steps: dict[str, OpeningStep] = {
+        "force selection": select_forces,
+        "first player": _first_player_step,
+        "deployment": deploy,
+        "special rounds": load_special_rounds,
+    }
+
+    def run(step: OpeningStep) -> Callable[[Turn[Hashable]], Generator[Decision, Any, TurnResult | None]]:
+        def take(turn: Turn[Hashable]) -> Generator[Decision, Any, TurnResult | None]:
+            state.phase = str(turn.phase)  # a record, for the summary
+            yield from step(ctx)
+            return None
+
+        return take
+
+    yield from play_turns(PhaseCycle(OPENING, last_turn=1), ctx.dice, by_phase({k: run(v) for k, v in steps.items()}))
+
+
+def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
+    choose_first_player(ctx)
+    return
+    yield  # an opening step: a generator, although this one asks nothing
 
 
 def _add_tank(state: GameState, side: str, model: str) -> Tank:
@@ -36,9 +69,10 @@ def _add_tank(state: GameState, side: str, model: str) -> Tank:
     return tank
 
 
-def select_forces(game: Any, state: GameState) -> Generator[Any, Any, None]:
+def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
     """1. 调配军力: roll off (re-rolling ties); the higher roll picks first, then the sides pick
     one tank at a time in turn, within the budget and class limits, until both stop."""
+    state = ctx.state
     scenario = state.scenario
     preset = scenario.forces
     for side in SIDES:
@@ -47,39 +81,45 @@ def select_forces(game: Any, state: GameState) -> Generator[Any, Any, None]:
     if all(side in preset for side in SIDES):
         _tally(state)
         return
-    state.phase = "force selection"
     while True:
-        a = game.dice.d6("force selection roll-off: A")
-        b = game.dice.d6("force selection roll-off: B")
+        a = ctx.dice.d6("force selection roll-off: A")
+        b = ctx.dice.d6("force selection roll-off: B")
         if a != b:
             break
     picker = SIDES[0] if a > b else SIDES[1]
-    game.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
+    ctx.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
     table = all_vehicles()
     done = {side: side in preset for side in SIDES}
-    while not all(done.values()):
-        if not done[picker]:
-            mine = [t.model for t in state.tanks if t.side == picker]
-            spent = sum(table[m].price for m in mine)
-            legal = [key for key in table if force_problem([*mine, key], scenario) is None]
-            options = [
-                Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
-                            f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario)})")
-                for key in legal
-            ]
-            if mine:
-                options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)"))
-            if not legal:
-                done[picker] = True
-            else:
-                pick = yield Choose(side=picker, prompt=f"Pick a tank for side {picker} ({spent} pts spent)",
-                                    options=tuple(options), rule="开场阶段 1 调配军力")
-                if pick is None:
-                    done[picker] = True
-                else:
-                    tank = _add_tank(state, picker, pick)
-                    game.event("pick", f"{picker} picks {tank.name}", side=picker, model=pick)
-        picker = other_side(picker)
+
+    def pick_one(turn: Turn[str]) -> Generator[Decision, Any, None]:
+        side = turn.actor
+        mine = [t.model for t in state.tanks if t.side == side]
+        spent = sum(table[m].price for m in mine)
+        legal = [key for key in table if force_problem([*mine, key], scenario) is None]
+        if not legal:
+            done[side] = True
+            return
+        options = [
+            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
+                        f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario)})",
+                   data={"model": key, "price": table[key].price})
+            for key in legal
+        ]
+        if mine:
+            options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)",
+                                  data={"action": "finish"}))
+        pick = yield Choose(side=side, prompt=f"Pick a tank for side {side} ({spent} pts spent)",
+                            options=tuple(options), rule="开场阶段 1 调配军力", kind=kinds.PICK_TANK,
+                            context={"side": side, "spent": spent, "tanks": len(mine)})
+        if pick is None:
+            done[side] = True
+        else:
+            tank = _add_tank(state, side, pick)
+            ctx.event("pick", f"{side} picks {tank.name}", side=side, model=pick)
+
+    # The sides pick in turn, the roll-off's winner first; a side that has finished is skipped.
+    picks: AlternatingImpulses[str] = AlternatingImpulses((picker, other_side(picker)), can_act=lambda side: not done[side])
+    yield from play_turns(picks, ctx.dice, pick_one)
     _tally(state)
 
 
@@ -90,8 +130,9 @@ def _tally(state: GameState) -> None:
         state.starting_tanks[side] = len(mine)
 
 
-def choose_first_player(game: Any, state: GameState) -> None:
+def choose_first_player(ctx: Context) -> None:
     """2. 决定先手: fewer points spent goes first; then fewer tanks; then a d6 (1-3 A, 4-6 B)."""
+    state = ctx.state
     a, b = SIDES
     spent, count = state.points_spent, state.starting_tanks
     if spent[a] != spent[b]:
@@ -99,15 +140,23 @@ def choose_first_player(game: Any, state: GameState) -> None:
     elif count[a] != count[b]:
         first, why = (a if count[a] < count[b] else b), f"fewer tanks ({count[a]} to {count[b]})"
     else:
-        roll = game.dice.d6("first player: 1-3 A, 4-6 B")
+        roll = ctx.dice.d6("first player: 1-3 A, 4-6 B")
         first, why = (a if roll <= 3 else b), f"the die shows {roll}"
     state.first_player = first
-    game.event("first-player", f"{first} is the first player: {why}", first=first)
+    ctx.event("first-player", f"{first} is the first player: {why}", first=first)
 
 
-def deploy(game: Any, state: GameState) -> Generator[Any, Any, None]:
+def _in_order(state: GameState) -> PlayerTurns[str]:
+    """The first player, then the second: one game turn (deployment, loading special rounds)."""
+    first = state.first_player
+    assert first is not None
+    return PlayerTurns((first, other_side(first)), last_turn=1)
+
+
+def deploy(ctx: Context) -> Generator[Decision, Any, None]:
     """3. 行军布阵: the first player picks north or south; each side sets its tanks up in its
     map's deployment zone, facing any hexside; turrets start facing with the hull (6 vii)."""
+    state = ctx.state
     scenario = state.scenario
     first = state.first_player
     assert first is not None
@@ -118,70 +167,82 @@ def deploy(game: Any, state: GameState) -> Generator[Any, Any, None]:
     elif all(preset_positions.values()):
         state.zones = {SIDES[0]: "north", SIDES[1]: "south"}
     else:
-        state.phase = "deployment"
         zone = yield Choose.of(first, f"Side {first}, first player: deploy in the north or the south?",
-                               ["north", "south"], rule="开场阶段 2 决定先手")
+                               ["north", "south"], rule="开场阶段 2 决定先手", kind=kinds.DEPLOY_ZONE,
+                               context={"side": first}, data=lambda z: {"zone": z})
         state.zones = {first: zone, other_side(first): "south" if zone == "north" else "north"}
-    game.event("zones", f"{first} deploys {state.zones[first]}, {other_side(first)} {state.zones[other_side(first)]}",
-               zones=dict(state.zones))
-    for side in (first, other_side(first)):
+    ctx.event("zones", f"{first} deploys {state.zones[first]}, {other_side(first)} {state.zones[other_side(first)]}",
+              zones=dict(state.zones))
+
+    def deploy_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
+        side = turn.actor
         tanks = [t for t in state.tanks if t.side == side]
         if preset_positions[side]:
             for tank, entry in zip(tanks, scenario.forces[side], strict=True):
                 tank.hex = label_hex(entry.hex or "")
                 tank.hull = tank.turret = FACING_NAMES.index(entry.facing or "N")
                 tank.specials = list(entry.specials)
-            continue
-        state.phase = "deployment"
+            return
         zone_hexes = state.map.zone_hexes(state.zones[side])
         for tank in tanks:
             free = [h for h in zone_hexes if state.is_free(h)]
             where = yield Choose(side=side, prompt=f"Deploy {tank.name}: which hex of the {state.zones[side]} zone?",
                                  options=tuple(Option(h, f"deploy {tank.name} at {hex_label(h)}"
-                                                             f"{' (river)' if state.map.terrain_at(h) == 'river' else ''}")
+                                                             f"{' (river)' if state.map.terrain_at(h) == 'river' else ''}",
+                                                      data={"hex": hex_label(h)})
                                                for h in free),
-                                 rule="开场阶段 3 行军布阵")
+                                 rule="开场阶段 3 行军布阵", kind=kinds.DEPLOY_HEX,
+                                 context={"tank": tank.id, "zone": state.zones[side]})
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
             order = [toward] + [d for d in range(6) if d != toward]
             facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
-                                  options=tuple(Option(d, f"face {facing_name(d)}") for d in order),
-                                  rule="标准规则修改部分 3 (车体朝向)")
+                                  options=tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order),
+                                  rule="标准规则修改部分 3 (车体朝向)", kind=kinds.DEPLOY_FACING,
+                                  context={"tank": tank.id, "hex": hex_label(where), "toward_enemy": toward})
             tank.hull = tank.turret = facing
-            game.event("deploy", f"{tank.name} deploys at {hex_label(where)} facing {facing_name(facing)}",
-                       tank=tank.id, hex=hex_label(where), facing=facing)
+            ctx.event("deploy", f"{tank.name} deploys at {hex_label(where)} facing {facing_name(facing)}",
+                      tank=tank.id, hex=hex_label(where), facing=facing)
+
+    yield from play_turns(_in_order(state), ctx.dice, deploy_side)
 
 
-def load_special_rounds(game: Any, state: GameState) -> Generator[Any, Any, None]:
+def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
     """开场阶段 3: each side loads up to three special rounds on its tanks, face down; at least
     two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three."""
+    state = ctx.state
     allowed = state.scenario.special_rounds
-    first = state.first_player
-    assert first is not None
-    for side in (first, other_side(first)):
+
+    def load_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
+        side = turn.actor
         tanks = [t for t in state.tanks if t.side == side]
         if any(t.specials for t in tanks) or allowed == 0:
-            continue
+            return
         preset = state.scenario.forces.get(side)
         if preset and all(e.hex for e in preset):
-            continue
-        state.phase = "special rounds"
+            return
         loaded: list[str] = []
         while len(loaded) < allowed:
-            kinds = [k for k in KINDS if _can_add(loaded, k, allowed)]
-            options = [Option((k, t.id), f"load {KIND_NAMES[k]} on {t.name}") for k in kinds for t in tanks]
+            possible = [k for k in KINDS if _can_add(loaded, k, allowed)]
+            options = [Option((k, t.id), f"load {KIND_NAMES[k]} on {t.name}", data={"special": k, "tank": t.id})
+                       for k in possible for t in tanks]
             if loadout_problem(loaded, allowed) is None:
-                options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})"))
+                options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})",
+                                      data={"action": "finish"}))
             pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
-                                options=tuple(options), rule="开场阶段 3; 特殊规则 4 特种弹药", secret=True)
+                                options=tuple(options), rule="开场阶段 3; 特殊规则 4 特种弹药", secret=True,
+                                kind=kinds.LOAD_SPECIAL,
+                                context={"side": side, "loaded": tuple(loaded), "allowed": allowed})
             if pick is None:
                 break
             kind, tank_id = pick
             loaded.append(kind)
             state.tank(tank_id).specials.append(kind)
-            game.event("load", f"{side} loads {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
-                       audience=(side,), tank=tank_id, special=kind)
-        game.event("loaded", f"{side} loads {len(loaded)} hidden special round(s)", side=side, count=len(loaded))
+            ctx.event("load", f"{side} loads {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
+                      audience=(side,), tank=tank_id, special=kind)
+        ctx.event("loaded", f"{side} loads {len(loaded)} hidden special round(s)", side=side, count=len(loaded))
+
+    yield from play_turns(_in_order(state), ctx.dice, load_side)
 
 
 def _can_add(loaded: list[str], kind: str, allowed: int) -> bool:

@@ -12,9 +12,7 @@ False
 
 from __future__ import annotations
 
-from typing import Any
-
-from .state import GameState, Tank
+from .state import Context, Tank
 
 __all__ = ["OPTIONS", "engine_roll_due", "engine_rolls_before_maintenance", "forced_spotting_end", "spotting_progress"]
 
@@ -54,30 +52,31 @@ def engine_roll_due(model: str, own_turn: int, *, own_side: bool) -> bool:
     return False
 
 
-def engine_rolls_before_maintenance(game: Any, state: GameState, side: str) -> None:
+def engine_rolls_before_maintenance(ctx: Context, side: str) -> None:
     """10-2 / 10-3, before the maintenance phase of ``side``'s turn: roll a d6 for every tank due
     (either side's Maus; the active side's 10-3 tanks on their turn); a 1 means the tank cannot
     move this turn, so the free-point total of this turn leaves it out (一、整备阶段)."""
+    state = ctx.state
     for tank in state.living():
         own_side = tank.side == side
         if engine_roll_due(tank.model, state.own_turns[tank.side], own_side=own_side):
-            face = game.dice.d6(f"unreliable engine of {tank.name} (不可靠的发动机)")
+            face = ctx.dice.d6(f"unreliable engine of {tank.name} (不可靠的发动机)")
             if face == 1:
                 tank.engine_dead_until = max(tank.engine_dead_until, state.turn)
                 whose = "" if own_side else " (the opponent's turn)"
-                game.event("engine", f"{tank.name}'s engine fails: it cannot move this turn{whose}", tank=tank.id)
+                ctx.event("engine", f"{tank.name}'s engine fails: it cannot move this turn{whose}", tank=tank.id)
 
 
-def hybrid_engine_check(game: Any, state: GameState, tank: Tank) -> None:
+def hybrid_engine_check(ctx: Context, tank: Tank) -> None:
     """10-1: a Tiger (P) or Ferdinand that used free points rolls a d6; on a 1 it cannot move
     in its side's next turn (and is left out of the free point total until then)."""
-    face = game.dice.d6(f"unreliable engine of {tank.name} after free points (不可靠的发动机)")
+    face = ctx.dice.d6(f"unreliable engine of {tank.name} after free points (不可靠的发动机)")
     if face == 1:
-        tank.engine_dead_until = state.turn + 2
-        game.event("engine", f"{tank.name}'s engine fails: it cannot move next turn", tank=tank.id)
+        tank.engine_dead_until = ctx.state.turn + 2
+        ctx.event("engine", f"{tank.name}'s engine fails: it cannot move next turn", tank=tank.id)
 
 
-def spotting_progress(game: Any, tank: Tank) -> None:
+def spotting_progress(ctx: Context, tank: Tank) -> None:
     """11: every two distinct hexes a lit tank moves in its own turn take 1 off its marker,
     never below 0. Called after each hex entered."""
     if not tank.lit or not tank.path_this_turn:
@@ -91,15 +90,15 @@ def spotting_progress(game: Any, tank: Tank) -> None:
     while earned > tank.spotting_credit and tank.lit > 0:
         tank.lit -= 1
         tank.spotting_credit += 1
-        game.event("spotting", f"{tank.name} has moved two more hexes: hit modifier now {tank.lit:+d}",
+        ctx.event("spotting", f"{tank.name} has moved two more hexes: hit modifier now {tank.lit:+d}",
                    tank=tank.id, lit=tank.lit)
 
 
-def forced_spotting_end(game: Any, state: GameState, side: str) -> None:
+def forced_spotting_end(ctx: Context, side: str) -> None:
     """11: at the end of its side's combat phase, a tank that did not change its position has
     its modifier to be hit raised by 1 (no upper limit)."""
-    for tank in state.living(side):
+    for tank in ctx.state.living(side):
         if tank.path_this_turn and tank.hex == tank.path_this_turn[0]:
             tank.lit += 1
-            game.event("spotting", f"{tank.name} stayed put and is lit up (点亮): hit modifier {tank.lit:+d}",
+            ctx.event("spotting", f"{tank.name} stayed put and is lit up (点亮): hit modifier {tank.lit:+d}",
                        tank=tank.id, lit=tank.lit)

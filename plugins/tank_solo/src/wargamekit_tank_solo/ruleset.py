@@ -6,16 +6,15 @@ import copy
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
-from wargamekit import Decision, Outcome, Ruleset
+from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.errors import ScenarioError
-from wargamekit.sequencing import PlayerTurns
 
 from .combat import GameEnd
 from .opening import opening
 from .optional_rules import OPTIONS
 from .scenario import SIDES, TankSoloScenario, validate_scenario
-from .state import GameState, other_side
-from .turn import Surrender, play_turn
+from .state import Context, GameState
+from .turn import play_all_turns
 from .victory import elimination, final_outcome, surrender
 
 __all__ = ["TankSolo"]
@@ -26,7 +25,7 @@ class TankSolo(Ruleset):
     special rounds and optional rules, scored over ten turns."""
 
     name = "tank_solo"
-    version = "1.0"
+    version = "1.1"
     description = "Dice-driven solo tank duel (少战 SOLO): turrets, four kinds of fire, wrecks, special rounds."
     sides = SIDES
     scenario_type = TankSoloScenario
@@ -47,30 +46,21 @@ class TankSolo(Ruleset):
                                 path="$options.unreliable_engines")
         return GameState(scenario=scenario, options={k: bool(v) for k, v in options.items()})
 
-    def play(self, game: Any) -> Generator[Decision, Any, Outcome]:
-        """Opening phase, then alternating turns until a side is eliminated, surrenders, or the
-        turn limit is reached."""
-        state: GameState = game.state
+    def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
+        """Opening phase (:func:`~wargamekit_tank_solo.opening.opening`), then alternating turns
+        (:func:`~wargamekit_tank_solo.turn.play_all_turns`) until a side is eliminated,
+        surrenders, or the turn limit is reached (胜利条件)."""
+        state = ctx.state
         try:
-            yield from opening(game, state)
+            yield from opening(ctx)
             outcome = elimination(state)
-            if outcome is not None:
-                return outcome
-            first = state.first_player or SIDES[0]
-            # 注2: first and second player alternate turns; every turn counts towards the limit.
-            turns = PlayerTurns((first, other_side(first)))
-            for turn in range(1, state.scenario.turn_limit + 1):
-                state.turn = turn
-                state.active = turns.next_turn().actors[0]
-                yield from play_turn(game, state)
-        except GameEnd as end:
-            state.phase = "over"
-            return end.outcome
-        except Surrender as conceded:
-            state.phase = "over"
-            return surrender(state, conceded.side)
+            if outcome is None:
+                yield from play_all_turns(ctx)
+                outcome = final_outcome(state) if state.surrendered is None else surrender(state, state.surrendered)
+        except GameEnd as end:  # a side eliminated, at whatever depth the last shot was fired
+            outcome = end.outcome
         state.phase = "over"
-        return final_outcome(state)
+        return outcome
 
     # -- information ---------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
@@ -86,6 +76,7 @@ class TankSolo(Ruleset):
         """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
         seen: set[Any] = set()
         for tank in state.living():
+            assert tank.hex is not None  # living() holds deployed tanks only
             assert tank.hex not in seen, f"two tanks in one hex: {tank.name}"
             assert tank.hex not in state.wrecks, f"{tank.name} shares a hex with a wreck"
             assert state.map.enterable(tank.hex), f"{tank.name} stands in impassable terrain"
@@ -116,7 +107,7 @@ class TankSolo(Ruleset):
 
         return render_position(self.view(state, side))
 
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
+    def bots(self) -> Mapping[str, Callable[[int], Player]]:
         """``bot``/``heuristic``: the exact-odds heuristic bot; ``cautious``: the exact-odds bot
         that plays for survival (cover, incoming threat, a kill-chance threshold to fire)."""
         from .bots import HeuristicBot

@@ -5,15 +5,18 @@ All mutable state is here; rules read and change it, resolution functions never 
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from attrs import define, field
 
+from wargamekit import RulesContext
 from wargamekit.geometry import Hex
 
 from .maps import Map, facing_name, hex_label, load_map
 from .scenario import SIDES, TankSoloScenario
 from .vehicles import Gun, VehicleModel, vehicle
 
-__all__ = ["GameState", "Tank", "other_side"]
+__all__ = ["Context", "GameState", "Tank", "other_side"]
 
 
 def other_side(side: str) -> str:
@@ -178,3 +181,9 @@ class GameState:
     def is_free(self, h: Hex) -> bool:
         """True if ``h`` holds neither a tank nor a wreck (特殊规则 2)."""
         return self.occupant(h) is None and h not in self.wrecks
+
+
+#: What the rule procedures receive (:meth:`TankSolo.play <wargamekit_tank_solo.TankSolo.play>`
+#: gets it from the game): the state, dice, interrupt stack, events and options, nothing that
+#: drives the game.
+Context: TypeAlias = RulesContext[GameState, TankSoloScenario]

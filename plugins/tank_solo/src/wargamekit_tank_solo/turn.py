@@ -1,4 +1,4 @@
-"""One turn (回合): the maintenance phase and the combat phase of the active side (阶段顺序).
+"""The turns (回合): the maintenance phase and the combat phase of the active side (阶段顺序).
 
 Players alternate turns (注2: 先手方与后手方轮流进行回合); in each, the active side is the
 "first player" (先手方) and the other side only answers with defensive fire.
@@ -6,17 +6,27 @@ Players alternate turns (注2: 先手方与后手方轮流进行回合); in each
 Combat phase order: 1. fire selection — tanks designated one at a time do aimed fire (1-1) or
 leap fire (1-2) and are then done; 2. movement of the other tanks, during which the opponent may
 fire defensively (2-1, 2-2); 3. advance fire (3) by tanks that survived the movement phase.
+
+The structure is data: :data:`PHASES` lists the phases and the combat phase's steps, a core
+:class:`~wargamekit.sequencing.PhaseCycle` (:func:`turn_cycle`) deals out the numbered turns, the
+active side of each and its phases, and :func:`play_all_turns` runs them with
+:func:`~wargamekit.sequencing.play_turns` and a :func:`~wargamekit.sequencing.by_phase` table.
+
+>>> [t.label for t in PhaseCycle(PHASES, last_turn=1)]
+['turn 1 / maintenance', 'turn 1 / combat / fire selection', 'turn 1 / combat / movement', 'turn 1 / combat / advance fire']
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Hashable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from wargamekit import Choose, ChooseNumber, Option, Response, ask
+from wargamekit import Choose, ChooseNumber, Decision, Option, Response, ask
 from wargamekit.geometry import Hex
+from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
+from . import kinds
 from .combat import (
     FireAt,
     RotateTurret,
@@ -38,18 +48,73 @@ from .optional_rules import (
     hybrid_engine_check,
     spotting_progress,
 )
-from .state import GameState, Tank, other_side
+from .state import Context, GameState, Tank, other_side
 from .vehicles import free_point_cap
 
-__all__ = ["Surrender", "free_point_range", "play_turn"]
+__all__ = [
+    "PHASES",
+    "advance_fire",
+    "fire_selection",
+    "free_point_range",
+    "maintenance_phase",
+    "move_menu",
+    "movement_phase",
+    "play_all_turns",
+    "turn_cycle",
+]
+
+#: 阶段顺序: the phases of a turn and the steps of the combat phase, in order.
+PHASES: dict[str, list[str]] = {
+    "maintenance": [],  # 一、整备阶段
+    "combat": ["fire selection", "movement", "advance fire"],  # 二、作战阶段 1, 2, 3
+}
+
+#: A phase's procedure: the rules context and the active side.
+PhaseProcedure = Callable[[Context, str], Generator[Decision, Any, TurnResult | None]]
 
 
-class Surrender(Exception):
-    """The active side conceded."""
+def turn_cycle(state: GameState) -> PhaseCycle:
+    """The turns after the opening: ``turn_limit`` numbered turns of :data:`PHASES`, the first
+    player active in odd turns and the second player in even ones.
 
-    def __init__(self, side: str) -> None:
-        super().__init__(side)
-        self.side = side
+    A :class:`~wargamekit.sequencing.PhaseCycle` rather than
+    :class:`~wargamekit.sequencing.PlayerTurns`: here each side's turn is a turn of its own and
+    counts toward the limit (注2; ten turns are five per side), whereas a ``PlayerTurns`` game
+    turn holds a player turn of every side.
+    """
+    first = state.first_player
+    assert first is not None
+    order = (first, other_side(first))
+
+    def active(number: int, _phase: str) -> tuple[Hashable, ...]:
+        return (order[(number - 1) % 2],)
+
+    return PhaseCycle(PHASES, last_turn=state.scenario.turn_limit, actors=active)
+
+
+def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
+    """Play the turns of :func:`turn_cycle` until the limit or a surrender (which ends the
+    sequence with ``TurnResult(end=True)``; an elimination ends the game by raising
+    :class:`~wargamekit_tank_solo.combat.GameEnd`)."""
+    state = ctx.state
+    procedures: dict[str, PhaseProcedure] = {
+        "maintenance": maintenance_phase,
+        "combat/fire selection": fire_selection,
+        "combat/movement": movement_phase,
+        "combat/advance fire": advance_fire,
+    }
+
+    def run(procedure: PhaseProcedure) -> Callable[[Turn[Hashable]], Generator[Decision, Any, TurnResult | None]]:
+        def take(turn: Turn[Hashable]) -> Generator[Decision, Any, TurnResult | None]:
+            side = turn.actor
+            assert isinstance(side, str)
+            # The state keeps where the game stands as a record (the summary shows it).
+            state.turn, state.active, state.phase = turn.number, side, turn.step or str(turn.phase)
+            return (yield from procedure(ctx, side))
+
+        return take
+
+    yield from play_turns(turn_cycle(state), ctx.dice, by_phase({key: run(p) for key, p in procedures.items()}))
 
 
 def can_move_now(state: GameState, tank: Tank) -> bool:
@@ -83,74 +148,75 @@ def _start_turn(state: GameState) -> None:
         tank.path_this_turn = [tank.hex] if tank.alive and tank.hex is not None else []
 
 
-def play_turn(game: Any, state: GameState) -> Generator[Any, Any, None]:
-    """The active side's whole turn."""
-    side = state.active
-    assert side is not None
+# -- 一、整备阶段 --------------------------------------------------------------------------------------
+def maintenance_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+    """The turn begins (markers of the last turn cleared, 特殊规则 10's engine rolls before the
+    maintenance phase); 一、整备阶段: the free action points, drawn with the random-number
+    generator."""
+    state = ctx.state
     _start_turn(state)
     state.own_turns[side] += 1
-    game.event("turn", f"Turn {state.turn} of {state.scenario.turn_limit}: side {side} is active",
-               turn=state.turn, side=side)
+    ctx.event("turn", f"Turn {state.turn} of {state.scenario.turn_limit}: side {side} is active",
+              turn=state.turn, side=side)
     if state.options.get("unreliable_engines"):
-        engine_rolls_before_maintenance(game, state, side)
-    # 一、整备阶段: free action points, drawn with the random-number generator.
-    state.phase = "maintenance"
+        engine_rolls_before_maintenance(ctx, side)
     low, high = free_point_range(state)
-    state.free_pool = game.dice.integer(low, high, f"free action points ({low}-{high}, 自由行动点)")
-    game.event("free-points", f"{side} has {state.free_pool} free action points this turn", pool=state.free_pool)
-    # 二、作战阶段
-    state.phase = "fire selection"
-    yield from fire_selection(game, state, side)
-    state.phase = "movement"
-    yield from movement_phase(game, state, side)
-    for tank in state.living(side):
-        tank.defensive_lock = False  # locked "until its side's next movement phase ends" (2-2)
-    state.phase = "advance fire"
-    yield from advance_fire(game, state, side)
-    if state.options.get("forced_spotting"):
-        forced_spotting_end(game, state, side)
+    state.free_pool = ctx.dice.integer(low, high, f"free action points ({low}-{high}, 自由行动点)")
+    ctx.event("free-points", f"{side} has {state.free_pool} free action points this turn", pool=state.free_pool)
+    return
+    yield  # a phase procedure: a generator, although this phase asks nothing
 
 
 # -- 1. fire selection -----------------------------------------------------------------------------
-def fire_selection(game: Any, state: GameState, side: str) -> Generator[Any, Any, None]:
+def fire_selection(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult | None]:
     """1: designate tanks one at a time for aimed fire (1-1) or leap fire (1-2). A tank that
     fires is done for the turn (fire marker); one that does not may try the other form or move.
+
+    A surrender (胜利条件: 允许投降认输) is offered here too; it ends the turns
+    (``TurnResult(end=True)``, with ``GameState.surrendered`` set).
     """
+    state = ctx.state
     while True:
         options = []
         for tank in state.living(side):
             if tank.fired or tank.defensive_lock or not can_fire_now(state, tank):
                 continue
             if "aimed" not in tank.tried and could_fire(state, tank, "aimed"):
-                options.append(Option(("aimed", tank.id), f"aimed fire with {tank.name} ({tank.where()})"))
+                options.append(Option(("aimed", tank.id), f"aimed fire with {tank.name} ({tank.where()})",
+                                      data={"action": "aimed", "tank": tank.id}))
             if "leap" not in tank.tried and can_move_now(state, tank) and _leap_targets(state, tank):
                 options.append(Option(("leap", tank.id), f"leap fire with {tank.name} ({tank.where()}, "
-                                                        f"up to {tank.spec.movement} MP then fire)"))
-        options.append(Option(("movement", 0), "go on to the movement phase"))
+                                                        f"up to {tank.spec.movement} MP then fire)",
+                                      data={"action": "leap", "tank": tank.id}))
+        options.append(Option(("movement", 0), "go on to the movement phase", data={"action": "movement"}))
         if state.options.get("surrender"):
-            options.append(Option(("surrender", 0), f"surrender: side {side} concedes the game"))
-        kind, tank_id = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: fire selection",
-                                     options=tuple(options), rule="作战阶段 1 先手方射击选择")
-        if kind == "surrender":
-            raise Surrender(side)
-        if kind == "movement":
-            return
+            options.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
+                                  data={"action": "surrender"}))
+        action, tank_id = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: fire selection",
+                                       options=tuple(options), rule="作战阶段 1 先手方射击选择",
+                                       kind=kinds.FIRE_SELECTION, context={"turn": state.turn, "side": side})
+        if action == "surrender":
+            state.surrendered = side
+            return TurnResult(end=True)
+        if action == "movement":
+            return None
         tank = state.tank(tank_id)
-        if kind == "aimed":
-            fired = yield from fire_menu(game, state, tank, "aimed", rule="作战阶段 1-1 精准射击")
+        if action == "aimed":
+            fired = yield from fire_menu(ctx, tank, "aimed", rule="作战阶段 1-1 精准射击")
         else:
-            fired = yield from leap_fire(game, state, tank)
+            fired = yield from leap_fire(ctx, tank)
         if fired:
             tank.fired = True
         else:
-            tank.tried.append(kind)
+            tank.tried.append(action)
 
 
-def leap_fire(game: Any, state: GameState, tank: Tank) -> Generator[Any, Any, bool]:
+def leap_fire(ctx: Context, tank: Tank) -> Generator[Decision, Any, bool]:
     """1-2: name a target, move up to the basic movement points (no free points, no wreck
     clearing, no defensive fire against it), turn the turret and fire at -3 (US -2). If it
     cannot fire at that target after moving, it goes back to where it started and may name
     another target (注2)."""
+    state = ctx.state
     assert tank.hex is not None
     start = (tank.hex, tank.hull, tank.turret, tank.rotations_used, list(tank.path_this_turn), tank.lit,
              tank.spotting_credit)
@@ -159,22 +225,24 @@ def leap_fire(game: Any, state: GameState, tank: Tank) -> Generator[Any, Any, bo
         enemies = [e for e in _leap_targets(state, tank) if e.id not in tried]
         if not enemies:
             return False
-        options = [Option(e.id, f"leap toward {e.name} in {hex_label(e.hex)} (range {tank.hex.distance(e.hex)})")
+        options = [Option(e.id, f"leap toward {e.name} in {hex_label(e.hex)} (range {tank.hex.distance(e.hex)})",
+                          data={"target": e.id, "hex": hex_label(e.hex), "range": tank.hex.distance(e.hex)})
                    for e in enemies if e.hex is not None]
-        options.append(Option(None, f"{tank.name} gives up leap fire"))
+        options.append(Option(None, f"{tank.name} gives up leap fire", data={"action": "give up"}))
         target = yield Choose(side=tank.side, prompt=f"Leap fire with {tank.name}: name the target "
                               f"(tanks within {tank.spec.movement} MP of its gun's range)",
-                              options=tuple(options), rule="作战阶段 1-2 跃进射击")
+                              options=tuple(options), rule="作战阶段 1-2 跃进射击", kind=kinds.LEAP_TARGET,
+                              context={"tank": tank.id, "points": tank.spec.movement, "turn": state.turn})
         if target is None:
             return False
-        yield from move_tank(game, state, tank, tank.spec.movement, must_spend=False, leap=True)
-        fired = yield from fire_menu(game, state, tank, "leap", only=target, rule="作战阶段 1-2 跃进射击")
+        yield from move_tank(ctx, tank, tank.spec.movement, must_spend=False, leap=True)
+        fired = yield from fire_menu(ctx, tank, "leap", only=target, rule="作战阶段 1-2 跃进射击")
         if fired:
             return True
         tried.append(target)
         (tank.hex, tank.hull, tank.turret, tank.rotations_used, path, tank.lit, tank.spotting_credit) = start
         tank.path_this_turn = list(path)
-        game.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name}: it returns to "
+        ctx.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name}: it returns to "
                    f"{hex_label(tank.hex)} (1-2 注2)", tank=tank.id)
     return False
 
@@ -187,18 +255,31 @@ def _leap_targets(state: GameState, tank: Tank) -> list[Tank]:
 
 
 # -- 2. movement and defensive fire ------------------------------------------------------------------
-def movement_phase(game: Any, state: GameState, side: str) -> Generator[Any, Any, None]:
+def movement_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+    """2: the movement of the active side's tanks (2-1) under the opponent's defensive fire (2-2);
+    then the tanks locked by their own defensive fire are free again ("until its side's next
+    movement phase ends", 2-2)."""
+    yield from _move_tanks(ctx, side)
+    for tank in ctx.state.living(side):
+        tank.defensive_lock = False
+
+
+def _move_tanks(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """2-1: tanks that did not fire move one at a time, each given free points first (0 or
     more, within its cap and the pool); a tank given free points must use every point."""
+    state = ctx.state
     hybrid = bool(state.options.get("hybrid_drive"))
     while True:
         movers = [t for t in state.living(side) if not t.fired and not t.moved and can_move_now(state, t)]
         if not movers:
             return
-        options = [Option(t.id, f"move {t.name} ({t.where()}, {t.spec.movement} MP)") for t in movers]
-        options.append(Option(None, f"end the movement phase ({state.free_pool} free points unused)"))
+        options = [Option(t.id, f"move {t.name} ({t.where()}, {t.spec.movement} MP)", data={"tank": t.id})
+                   for t in movers]
+        options.append(Option(None, f"end the movement phase ({state.free_pool} free points unused)",
+                              data={"action": "end"}))
         pick = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: which tank moves next?",
-                            options=tuple(options), rule="作战阶段 2-1 先手方移动")
+                            options=tuple(options), rule="作战阶段 2-1 先手方移动", kind=kinds.NEXT_MOVER,
+                            context={"turn": state.turn, "side": side, "free_pool": state.free_pool})
         if pick is None:
             return
         tank = state.tank(pick)
@@ -208,41 +289,56 @@ def movement_phase(game: Any, state: GameState, side: str) -> Generator[Any, Any
         if cap > 0:
             free = yield ChooseNumber(side=side, prompt=f"Free action points for {tank.name} (0-{cap}; "
                                       f"{state.free_pool} in the pool; given points must all be used)",
-                                      low=0, high=cap, rule="标准规则修改部分 7 自由行动点分配规则")
+                                      low=0, high=cap, rule="标准规则修改部分 7 自由行动点分配规则",
+                                      kind=kinds.FREE_POINTS,
+                                      context={"tank": tank.id, "pool": state.free_pool, "cap": cap,
+                                               "movement": tank.spec.movement})
         state.free_pool -= free
         points = tank.spec.movement + free
-        game.event("declare-move", f"{tank.name} declares {points} MP ({tank.spec.movement} basic + {free} free)",
+        ctx.event("declare-move", f"{tank.name} declares {points} MP ({tank.spec.movement} basic + {free} free)",
                    tank=tank.id, points=points, free=free)
-        spent = yield from move_tank(game, state, tank, points, must_spend=free > 0, leap=False)
+        spent = yield from move_tank(ctx, tank, points, must_spend=free > 0, leap=False)
         # 10-1: the roll is for free points actually used (spent beyond the basic points), not
         # merely given (a tank stopped by a HESH hit may never reach them).
         if (spent > tank.spec.movement and state.options.get("unreliable_engines") and tank.spec.hybrid
                 and tank.alive):
-            hybrid_engine_check(game, state, tank)
+            hybrid_engine_check(ctx, tank)
 
 
-def move_tank(
-    game: Any, state: GameState, tank: Tank, points: int, *, must_spend: bool, leap: bool
-) -> Generator[Any, Any, int]:
+def move_menu(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bool) -> Choose:
+    """The step decision of a moving tank (kind ``tank_solo.move_step``): its legal steps (see
+    :func:`~wargamekit_tank_solo.movement.step_options`) with the turret rotations left before
+    the last, stopping."""
+    steps = step_options(state, tank, budget, hybrid=hybrid)
+    last = steps[-1]
+    options = [Option(s, s.label, data=kinds.step_data(s)) for s in steps[:-1]] + rotation_options(tank)
+    if budget.leap:
+        options.append(Option(last, f"{tank.name} stops and fires ({budget.remaining} MP unused)",
+                              data=kinds.step_data(last)))
+    else:
+        options.append(Option(last, last.label, data=kinds.step_data(last)))
+    rule = "作战阶段 1-2 跃进射击" if budget.leap else "标准规则修改部分 3 移动规则改良"
+    return Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)",
+                  options=tuple(options), rule=rule, kind=kinds.MOVE_STEP,
+                  context={"tank": tank.id, "remaining": budget.remaining, "leap": budget.leap,
+                           "must_spend": budget.must_spend, "turn": state.turn})
+
+
+def move_tank(ctx: Context, tank: Tank, points: int, *, must_spend: bool, leap: bool) -> Generator[Decision, Any, int]:
     """Move ``tank`` step by step (see :mod:`~wargamekit_tank_solo.movement`); outside leap fire
     each step into a new hex opens a defensive fire window first. Returns the points spent.
 
     A tank immobilised by defensive fire stays where it was fired at: in the step's starting
     hex, or in the hex it moves into when it was fired at there (5 ii forced spotting, 5 iii
     clearing a wreck: "the target counts as in the position after the move")."""
+    state = ctx.state
     hybrid = bool(state.options.get("hybrid_drive")) and tank.spec.hybrid
     budget = MoveBudget(remaining=points, must_spend=must_spend, leap=leap)
-    rule = "作战阶段 1-2 跃进射击" if leap else "标准规则修改部分 3 移动规则改良"
     while tank.alive and not tank.immobilised:
         spent = points - budget.remaining
-        steps = step_options(state, tank, budget, hybrid=hybrid)
-        options = [Option(s, s.label) for s in steps[:-1]] + rotation_options(tank) + [Option(steps[-1], steps[-1].label)]
-        if leap:
-            options[-1] = Option(steps[-1], f"{tank.name} stops and fires ({budget.remaining} MP unused)")
-        pick = yield from ask(Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, "
-                                     f"{budget.remaining} MP left)", options=tuple(options), rule=rule))
+        pick = yield from ask(move_menu(state, tank, budget, hybrid=hybrid))
         if isinstance(pick, RotateTurret):
-            rotate(game, tank, pick.turn)
+            rotate(ctx, tank, pick.turn)
             continue
         step: Step = pick
         budget = budget.after(step.kind, step.cost, tank.vehicle_class, hybrid=hybrid)
@@ -252,25 +348,25 @@ def move_tank(
             tank.hull = step.hull
             if tank.spec.turretless:
                 tank.turret = step.hull
-            game.event("hull", f"{tank.name} turns its hull to {facing_name(step.hull)} ({step.kind}, "
+            ctx.event("hull", f"{tank.name} turns its hull to {facing_name(step.hull)} ({step.kind}, "
                        f"{step.cost} MP)", tank=tank.id, hull=step.hull, cost=step.cost)
             continue
         assert step.to is not None and tank.hex is not None
         if not leap:
-            immobilised_at = yield from defensive_fire(game, state, tank, step)
+            immobilised_at = yield from defensive_fire(ctx, tank, step)
             if not tank.alive:
                 return points - budget.remaining
             if tank.immobilised and immobilised_at != step.to:
                 return spent  # stopped before this step was taken
         if step.clears_wreck:
             state.wrecks.remove(step.to)
-            game.event("clear", f"{tank.name} clears the wreck in {hex_label(step.to)}", tank=tank.id)
-        game.event("move", f"{tank.name} moves {step.kind} {hex_label(tank.hex)} -> {hex_label(step.to)} "
+            ctx.event("clear", f"{tank.name} clears the wreck in {hex_label(step.to)}", tank=tank.id)
+        ctx.event("move", f"{tank.name} moves {step.kind} {hex_label(tank.hex)} -> {hex_label(step.to)} "
                    f"({budget.remaining} MP left)", tank=tank.id, to=hex_label(step.to), cost=step.cost)
         tank.hex = step.to
         tank.path_this_turn.append(step.to)
         if state.options.get("forced_spotting"):
-            spotting_progress(game, tank)
+            spotting_progress(ctx, tank)
     return points - budget.remaining
 
 
@@ -295,11 +391,12 @@ def _defensive_target_hex(state: GameState, defender: Tank, gun: int, mover: Tan
     return None
 
 
-def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Generator[Any, Any, Hex | None]:
+def defensive_fire(ctx: Context, mover: Tank, step: Step) -> Generator[Decision, Any, Hex | None]:
     """2-2: before the step, each enemy tank with the moving tank in its gun's arc, range and
     sight may fire at -2 (UK -1); it may not turn its turret, and it is then locked until its
     side's next movement phase ends. Returns the hex the mover was fired at when a shot
     immobilised it (HESH), else ``None``."""
+    state = ctx.state
     defenders_side = other_side(mover.side)
     origin = mover.hex
     immobilised_at: list[Hex] = []
@@ -320,28 +417,37 @@ def defensive_fire(game: Any, state: GameState, mover: Tank, step: Step) -> Gene
                 out.append(Response(
                     name=f"defensive fire: {label}",
                     controller=side,
-                    resolve=_resolver(game, state, d, gun, mover, where, immobilised_at),
-                    is_legal=lambda m=mover: None if m.alive else "the target is already destroyed",
+                    resolve=_resolver(ctx, d, gun, mover, where, immobilised_at),
+                    is_legal=_still_alive(mover),
                     key=("defensive", state.turn, d.id),
+                    data={"tank": d.id, "gun": gun, "target": mover.id, "hex": hex_label(where)},
                     payload=(d.id, FireAt(gun, mover.id), where),
                 ))
         return out
 
-    yield from game.interrupts.window(
+    assert origin is not None and step.to is not None
+    yield from ctx.interrupts.window(
         f"{mover.name} moves {hex_label(origin)} -> {hex_label(step.to)}",
-        [defenders_side], offers, rule="作战阶段 2-2 后手方防御射击",
+        [defenders_side], offers, rule="作战阶段 2-2 后手方防御射击", kind=kinds.DEFENSIVE_FIRE,
     )
     return immobilised_at[0] if immobilised_at else None
 
 
+def _still_alive(mover: Tank) -> Callable[[], str | None]:
+    def is_legal() -> str | None:
+        return None if mover.alive else "the target is already destroyed"
+
+    return is_legal
+
+
 def _resolver(
-    game: Any, state: GameState, defender: Tank, gun: int, mover: Tank, where: Hex, immobilised_at: list[Hex]
-) -> Callable[[], Generator[Any, Any, None]]:
-    def resolve() -> Generator[Any, Any, None]:
+    ctx: Context, defender: Tank, gun: int, mover: Tank, where: Hex, immobilised_at: list[Hex]
+) -> Callable[[], Generator[Decision, Any, None]]:
+    def resolve() -> Generator[Decision, Any, None]:
         defender.defensive_lock = True
         lit_before = mover.lit  # 11: the reduction this step would earn is ignored
         was_mobile = not mover.immobilised
-        yield from fire_with(game, state, defender, gun, mover, "defensive", target_hex=where,
+        yield from fire_with(ctx, defender, gun, mover, "defensive", target_hex=where,
                              target_lit=lit_before, wreck_hex=where, rule="作战阶段 2-2 后手方防御射击")
         if was_mobile and mover.immobilised:
             immobilised_at.append(where)
@@ -350,9 +456,18 @@ def _resolver(
 
 
 # -- 3. advance fire ---------------------------------------------------------------------------------
-def advance_fire(game: Any, state: GameState, side: str) -> Generator[Any, Any, None]:
+def advance_fire(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+    """3: advance fire; then, with forced spotting (特殊规则 11), the tanks that stayed put are
+    lit up at the end of the side's combat phase."""
+    yield from _advance_fire(ctx, side)
+    if ctx.state.options.get("forced_spotting"):
+        forced_spotting_end(ctx, side)
+
+
+def _advance_fire(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """3: each tank that did not fire in step 1 and survived the movement phase may turn its
     turret and fire once at -1 (Soviet -0)."""
+    state = ctx.state
     done: list[int] = []
     while True:
         ready = [t for t in state.living(side) if not t.fired and t.id not in done and can_fire_now(state, t)
@@ -360,15 +475,17 @@ def advance_fire(game: Any, state: GameState, side: str) -> Generator[Any, Any, 
         if not ready:
             return
         options = [Option(t.id, f"advance fire with {t.name} ({t.where()}, "
-                                f"{_target_count(state, t)} target(s) in arc now)") for t in ready]
-        options.append(Option(None, f"end side {side}'s turn"))
+                                f"{_target_count(state, t)} target(s) in arc now)", data={"tank": t.id})
+                   for t in ready]
+        options.append(Option(None, f"end side {side}'s turn", data={"action": "end"}))
         pick = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: advance fire",
-                            options=tuple(options), rule="作战阶段 3 前进射击")
+                            options=tuple(options), rule="作战阶段 3 前进射击", kind=kinds.ADVANCE_PICK,
+                            context={"turn": state.turn, "side": side})
         if pick is None:
             return
         tank = state.tank(pick)
         done.append(tank.id)
-        fired = yield from fire_menu(game, state, tank, "advance", rule="作战阶段 3 前进射击")
+        fired = yield from fire_menu(ctx, tank, "advance", rule="作战阶段 3 前进射击")
         if fired:
             tank.fired = True
 

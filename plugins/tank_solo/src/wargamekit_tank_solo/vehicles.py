@@ -21,6 +21,7 @@ from typing import Literal
 
 from attrs import field, frozen
 
+from wargamekit._convert import as_tuple
 from wargamekit.scenario import read_toml_text, structure
 
 __all__ = [
@@ -103,7 +104,7 @@ class VehicleModel:
     armour: int
     price: int
     turret_rotations: int
-    guns: tuple[Gun, ...] = field(converter=tuple)
+    guns: tuple[Gun, ...] = field(converter=as_tuple)
 
     @property
     def turretless(self) -> bool:

@@ -1,0 +1,367 @@
+"""Checkpoints: restarts from snapshots give the log a full replay gives, and misuse is loud."""
+
+from __future__ import annotations
+
+import pytest
+from attrs import define, field
+
+from wargamekit import (
+    Choose,
+    Game,
+    IllegalChoiceError,
+    Outcome,
+    RandomBot,
+    Response,
+    Ruleset,
+    SaveFile,
+    hookimpl,
+    plugin_manager,
+)
+from wargamekit import game as game_module
+from wargamekit.errors import CheckpointError
+from wargamekit.testing import check_checkpoints, check_ruleset, play_random_game
+
+
+@define
+class TallyState:
+    turn: int = 0
+    tally: dict[str, int] = field(factory=lambda: {"a": 0, "b": 0})
+    note: object = None
+
+
+class Tally(Ruleset):
+    """Each turn: a checkpoint, a roll, then each side adds 1 or 2 to its tally; ten turns.
+
+    A once-per-game bonus response (key ``"bonus"``) is offered at every turn's end, so a
+    restart that forgot the interrupt stack's answered keys would offer it again.
+    """
+
+    name = "tally"
+    version = "1"
+    sides = ("a", "b")
+    turns = 10
+
+    def __init__(self) -> None:
+        self.setups = 0
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def options(self):
+        return {"cap": False}
+
+    def setup(self, scenario, options):
+        self.setups += 1
+        return TallyState(tally={"a": 0, "b": 0})
+
+    def play(self, ctx):
+        state = ctx.state
+        while state.turn < self.turns:
+            yield ctx.checkpoint(f"turn {state.turn + 1}")
+            state.turn += 1
+            ctx.event("turn", f"Turn {state.turn}", turn=state.turn)
+            bump = ctx.dice.d6("bump")
+            for side in self.sides:
+                add = yield Choose.of(side, "Add?", [1, 2], kind="tally.add", data=lambda v: {"add": v})
+                if ctx.options["cap"] and add == 2 and state.tally[side] >= 15:
+                    raise IllegalChoiceError("tally cap", "a tally of 15 or more adds 1 only")
+                state.tally[side] += add + (bump == 6)
+            yield from ctx.interrupts.window("turn end", ["a"], self._offers(ctx), kind="tally.bonus")
+        a, b = state.tally["a"], state.tally["b"]
+        return Outcome(winner=None if a == b else ("a" if a > b else "b"), reason="ten turns")
+
+    def _offers(self, ctx):
+        def offers(side, point):
+            def resolve():
+                ctx.state.tally["a"] += 3
+                ctx.event("bonus", "a takes the bonus")
+
+            return [Response("bonus", "a", resolve=resolve, key="bonus", data={"bonus": 1})]
+
+        return offers
+
+
+class LocalCounter(Tally):
+    """Broken on purpose: the turn count lives in a local variable, so a restart at "turn 4"
+    counts from 1 again and logs "Turn 1" where a full replay logs "Turn 4"."""
+
+    name = "local_counter"
+
+    def play(self, ctx):
+        state = ctx.state
+        counted = 0
+        while state.turn < self.turns:
+            yield ctx.checkpoint(f"turn {state.turn + 1}")
+            state.turn += 1
+            counted += 1
+            ctx.event("turn", f"Turn {counted}", turn=counted)
+            for side in self.sides:
+                state.tally[side] += yield Choose.of(side, "Add?", [1, 2], kind="tally.add",
+                                                      data=lambda v: {"add": v})
+        return Outcome(winner=None, reason="ten turns")
+
+
+class EventBeforeCheckpoint(Tally):
+    """Broken on purpose: announces the game before its first checkpoint on every run, so a
+    restart logs it again."""
+
+    name = "event_before"
+
+    def play(self, ctx):
+        ctx.event("start", "The game begins")
+        return (yield from super().play(ctx))
+
+
+def _played(ruleset: Ruleset, seed: int = 1, **kwargs) -> Game:
+    game = Game.new(ruleset, seed=seed, **kwargs)
+    game.play({side: RandomBot(i) for i, side in enumerate(ruleset.sides)})
+    return game
+
+
+def _full_replay(game: Game) -> Game:
+    full = Game.new(game.ruleset, seed=game.seed, options=game.options)
+    for choice in game.choices:
+        full.answer(choice)
+    return full
+
+
+def test_snapshots_at_checkpoints_are_spaced_and_labelled():
+    game = _played(Tally())
+    assert game.checkpoints[0] == (0, "turn 1")
+    positions = [p for p, _ in game.checkpoints]
+    assert all(b - a >= game_module.SNAPSHOT_SPACING for a, b in zip(positions, positions[1:], strict=False))
+    # 2 answers a turn (and a bonus answer): a snapshot every 4th-5th turn, never a turn skipped
+    assert [label for _, label in game.checkpoints][:2] == ["turn 1", "turn 5"]
+
+
+def test_undo_and_fork_restart_at_the_latest_snapshot_and_match_a_full_replay():
+    ruleset = Tally()
+    game = _played(ruleset)
+    setups = ruleset.setups
+    text = game.log_text()
+    forked = game.fork()
+    assert forked.log_text() == text
+    forked.undo(3)
+    assert ruleset.setups == setups, "a fork or an undo past the first snapshot never calls setup()"
+    assert forked.log_text() == _full_replay(forked).log_text()
+    assert forked.pending is not None and forked.choices == game.choices[:-3]
+    assert game.log_text() == text, "the original is untouched"
+
+
+def test_the_answered_keys_of_the_interrupt_stack_survive_a_restart():
+    game = _played(Tally(), seed=4)
+    offered = [e for e in game.log if e.kind == "stack-push"]
+    assert len(offered) <= 1
+    assert check_checkpoints(game, points=6) >= 6
+
+
+def test_a_rejected_answer_rebuilds_from_a_snapshot_and_leaves_the_game_as_it_was():
+    ruleset = Tally()
+    game = Game.new(ruleset, seed=2, options={"cap": True})
+    while game.state.tally["a"] < 15 or game.pending.side != "a" or game.pending.kind != "tally.add":
+        game.answer(1 if game.pending.kind == "tally.add" else 0)
+    text, setups = game.log_text(), ruleset.setups
+    with pytest.raises(IllegalChoiceError, match="tally cap"):
+        game.answer(1)
+    assert game.log_text() == text
+    assert ruleset.setups == setups
+    game.answer(0)
+    assert game.log_text() == _full_replay(game).log_text()
+
+
+def test_load_in_the_same_process_starts_from_the_last_game_s_snapshots():
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    setups = ruleset.setups
+    loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+    assert ruleset.setups == setups
+    assert loaded.log_text() == game.log_text()
+    assert loaded.outcome == game.outcome
+
+
+def test_load_with_no_game_of_those_inputs_in_the_process_replays_from_the_start():
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    text = game.log_text()
+    del game
+    game_module._LADDERS.clear()
+    setups = ruleset.setups
+    loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+    assert ruleset.setups == setups + 1
+    assert loaded.log_text() == text
+
+
+def test_observers_hear_nothing_from_a_restart():
+    heard = []
+
+    class Observer:
+        @hookimpl
+        def wargamekit_event(self, game, event):
+            heard.append(event)
+
+    pm = plugin_manager(load_entry_points=False, plugins=[Observer()])
+    game = _played(Tally(), plugin_manager=pm)
+    assert heard == game.log
+    told = len(heard)
+    game.undo(5)
+    game.fork()
+    assert len(heard) == told
+    game.answer(game.choices and 0)
+    assert heard[told:] == game.log[len(game.log) - (len(heard) - told):]
+
+
+def test_a_state_pickle_refuses_is_copied_the_slow_way():
+    ruleset = Tally()
+    game = Game.new(ruleset, seed=3)
+    game.state.note = lambda: "not picklable"
+    for _ in range(12):
+        game.answer(0)
+    assert game._snapshots[-1].pickled is False
+    forked = game.fork()
+    assert forked.log_text() == game.log_text()
+    assert forked.state.note() == "not picklable"
+
+
+def test_a_ruleset_without_checkpoints_replays_from_the_start_as_before():
+    from rulesets import DiceRace
+
+    game = play_random_game(DiceRace(), seed=2)
+    assert game.checkpoints == ()
+    assert game.fork().log_text() == game.log_text()
+
+
+def test_check_ruleset_compares_restarts_with_full_replays():
+    report = check_ruleset(Tally(), games=4, deep_checks=2)
+    assert report.restarts >= 2 * 4
+
+
+def test_a_local_counter_kept_across_checkpoints_is_caught_with_the_checkpoint_named():
+    with pytest.raises(AssertionError) as caught:
+        check_ruleset(LocalCounter(), games=1, deep_checks=1)
+    message = str(caught.value)
+    assert "restarting at checkpoint 'turn " in message
+    assert "full replay:" in message and "local variable" in message
+
+
+def test_a_restart_that_logs_before_its_checkpoint_is_refused_and_the_game_is_unchanged():
+    game = _played(EventBeforeCheckpoint())
+    text = game.log_text()
+    with pytest.raises(CheckpointError, match=r"restarted at checkpoint 'turn \d+'.*logged 'The game begins'"):
+        game.undo(1)
+    assert game.log_text() == text and game.over
+    with pytest.raises(AssertionError, match="logged 'The game begins'"):
+        check_checkpoints(game)
+
+
+def test_a_restart_that_reaches_another_checkpoint_first_is_refused():
+    class WrongLabel(Tally):
+        name = "wrong_label"
+
+        def play(self, ctx):
+            if ctx.state.turn:
+                yield ctx.checkpoint("somewhere else")
+            return (yield from super().play(ctx))
+
+    game = _played(WrongLabel())
+    with pytest.raises(CheckpointError, match="yielded Checkpoint\\(label='somewhere else'\\) first"):
+        game.fork()
+
+
+def test_a_checkpoint_needs_a_label_and_an_empty_interrupt_stack():
+    class Bad(Tally):
+        name = "bad_checkpoint"
+
+        def __init__(self, label="", inside_window=False):
+            super().__init__()
+            self.label, self.inside_window = label, inside_window
+
+        def play(self, ctx):
+            if self.inside_window:
+                ctx.interrupts.items.append(Response("stuck", "a", resolve=lambda: None))
+            yield ctx.checkpoint(self.label)
+            return Outcome(winner=None, reason="none")
+
+    with pytest.raises(CheckpointError, match="non-empty label"):
+        Game.new(Bad(""), seed=0)
+    with pytest.raises(CheckpointError, match="inside a response window"):
+        Game.new(Bad("turn 1", inside_window=True), seed=0)
+
+
+def test_a_checkpoint_inside_a_secret_roll_block_is_refused():
+    class Secret(Tally):
+        name = "secret_checkpoint"
+
+        def play(self, ctx):
+            with ctx.dice.secret("a"):
+                yield ctx.checkpoint("turn 1")
+            return Outcome(winner=None, reason="none")
+
+    with pytest.raises(CheckpointError, match=r"inside a dice.secret\(\) block"):
+        Game.new(Secret(), seed=0)
+
+
+def test_a_restart_gives_the_dice_the_record_of_rolls_a_full_replay_gives():
+    game = _played(Tally(), seed=5)
+    forked = game.replay(game.choices[:-3])
+    assert forked.dice.rolls == _full_replay(forked).dice.rolls
+    assert len(forked.dice.rolls) > 0
+
+
+def test_the_ladder_stays_bounded_and_dense_near_the_present():
+    class Long(Tally):
+        name = "long_tally"
+        turns = 400
+
+        def play(self, ctx):
+            state = ctx.state
+            while state.turn < self.turns:
+                yield ctx.checkpoint(f"turn {state.turn + 1}")
+                state.turn += 1
+                for side in self.sides:
+                    state.tally[side] += yield Choose.of(side, "Add?", [1, 2], kind="tally.add",
+                                                          data=lambda v: {"add": v})
+            return Outcome(winner=None, reason="done")
+
+    game = _played(Long())
+    positions = [p for p, _ in game.checkpoints]
+    assert len(positions) <= game_module.SNAPSHOT_LIMIT
+    assert positions[0] == 0
+    assert len(game.choices) - positions[-1] <= game_module.SNAPSHOT_SPACING
+    forked = game.replay(game.choices[:500])
+    assert forked.log_text() == _full_replay(forked).log_text()
+
+
+def test_the_skirmish_restarts_at_its_game_turns_and_impulses():
+    from wargamekit_skirmish import Skirmish
+
+    game = play_random_game(Skirmish(), seed=3)
+    labels = [label for _, label in game.checkpoints]
+    assert labels[:2] == ["turn 1", "turn 1 impulse 3"]
+    assert "turn 2" in labels and "turn 3" in labels
+    assert check_checkpoints(game, points=12) >= 12
+    # a restart at every snapshot, played on to the end, is the game itself
+    for position, label in game.checkpoints:
+        forked = game.replay(game.choices[:position])
+        assert forked.checkpoints[-1] == (position, label)
+        for choice in game.choices[position:]:
+            forked.answer(choice)
+        assert forked.log_text() == game.log_text(), label
+
+
+def test_a_save_whose_choice_does_not_replay_names_it_when_the_load_starts_from_a_snapshot():
+    import attrs
+
+    from wargamekit import SaveError
+
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    bad = list(save.choices)
+    bad[15] = 7
+    broken = attrs.evolve(save, choices=bad)
+    setups = ruleset.setups
+    with pytest.raises(SaveError, match=r"\$\.choices\[15\] does not replay"):
+        Game.load(broken, rulesets={ruleset.name: ruleset})
+    assert ruleset.setups == setups, "the load started from the played game's snapshot"

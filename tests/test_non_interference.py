@@ -1,0 +1,58 @@
+"""The non-interference check (issue 12): one side's view must not depend on another side's
+secret decisions or secret rolls. It passes an honest ruleset and catches each kind of leak."""
+
+from __future__ import annotations
+
+import pytest
+from leaky import Loadout
+from rulesets import DiceRace
+
+from wargamekit.testing import check_non_interference, check_ruleset
+
+
+def test_an_honest_ruleset_passes_and_something_was_compared():
+    """b's round (a secret decision) and code (a secret roll) leave a's view unchanged."""
+    assert check_non_interference(Loadout(), seeds=range(2)) > 0
+    assert check_non_interference(DiceRace(), seeds=range(2)) > 0
+
+
+@pytest.mark.parametrize(
+    ("leak", "where", "part"),
+    [
+        ("live state", "secret decision of b", "the view state"),
+        ("public log", "secret decision of b", "the filtered log"),
+        ("option label", "secret decision of b", "the pending decision and its options"),
+        ("option data", "secret decision of b", "the pending decision and its options"),
+        ("svg", "secret decision of b", "the SVG"),
+        ("secret roll", "secret draw", "the view state"),
+        ("reveal", "secret decision of b", "the filtered log"),
+    ],
+)
+def test_each_kind_of_leak_is_caught(leak, where, part):
+    """Each leak fails the check, naming the side, the secret and the part of the view."""
+    with pytest.raises(AssertionError) as caught:
+        check_non_interference(Loadout(leak), seeds=range(1))
+    message = str(caught.value)
+    assert message.startswith("loadout: a's view depends on a secret of b: at ")
+    assert where in message and f"differ in {part}" in message
+
+
+def test_a_declared_reveal_is_not_a_leak():
+    """An event kind the rules use to show a secret (declared in ``reveals``) groups the
+    alternatives instead of failing; the rest of the view is still compared."""
+    assert check_non_interference(Loadout("reveal"), seeds=range(1), reveals={"reveal"}) > 0
+    with pytest.raises(AssertionError, match="differ in the view state"):
+        check_non_interference(Loadout("live state"), seeds=range(1), reveals={"reveal"})
+
+
+def test_check_ruleset_runs_it_when_asked():
+    """check_ruleset(non_interference=True) fails on a leaky ruleset and passes an honest one."""
+    assert check_ruleset(Loadout(), games=2, non_interference=True).non_interference_pairs > 0
+    assert check_ruleset(Loadout(), games=2).non_interference_pairs == 0
+    with pytest.raises(AssertionError, match="a's view depends on a secret of b"):
+        check_ruleset(Loadout("option data"), games=2, non_interference=True)
+
+
+def test_caps_bound_the_work():
+    """positions and alternatives cap the forks: one position, two alternatives, one pair."""
+    assert check_non_interference(Loadout(), seeds=[0], positions=1, alternatives=2) == 1
