@@ -22,7 +22,7 @@ class Aig(Ruleset):
     """AIG兵棋: ancient battles, leader activation with momentum and seizes."""
 
     name = "aig"
-    version = "0.1"
+    version = "0.2"
     description = "AIG ancient battles: leader activation, momentum and seizes, missile fire, rout and a provisional shock system."
     sides = SIDES
     scenario_type = AigScenario
@@ -47,6 +47,9 @@ class Aig(Ruleset):
         result: list[Outcome] = []
 
         def leader_action(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
+            # A restart point: at a turn's start everything is in the state (the activation
+            # sequence is a fresh round built from the leaders in play, the stack is empty).
+            yield ctx.checkpoint(f"turn {turn.number}")
             state.turn = turn.number
             state.phase = "leader action"
             ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
@@ -75,7 +78,9 @@ class Aig(Ruleset):
             return run
 
         handlers = {"leader action": leader_action} | {f"rally/{s}": rally_step(s) for s in "abcde"}
-        yield from play_turns(PhaseCycle(GAME_TURN), ctx.dice, by_phase(handlers), end_if=lambda: bool(result))
+        cycle = PhaseCycle(GAME_TURN)
+        cycle.turn = state.turn  # go on after the last turn begun (0 on a fresh game)
+        yield from play_turns(cycle, ctx.dice, by_phase(handlers), end_if=lambda: bool(result))
         return result[0]
 
     # -- information ---------------------------------------------------------------------------
