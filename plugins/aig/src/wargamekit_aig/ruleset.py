@@ -46,7 +46,7 @@ class Aig(Ruleset):
         seq = activation_sequence(state, SIDES)
         result: list[Outcome] = []
 
-        def leader_action(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
+        def leader_action(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
             # A restart point: at a turn's start everything is in the state (the activation
             # sequence is a fresh round built from the leaders in play, the stack is empty).
             yield ctx.checkpoint(f"turn {turn.number}")
