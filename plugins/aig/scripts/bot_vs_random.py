@@ -28,14 +28,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scenarios", nargs="*", default=["training", "battle"])
+    parser.add_argument("--progress", action="store_true", help="print each game's result as it ends")
     args = parser.parse_args()
-    jobs = [(sc, side, seed) for sc in args.scenarios for side in Aig.sides for seed in range(args.games)]
+    # Sides interleaved, so a run cut short still measures both.
+    jobs = [(sc, side, seed) for sc in args.scenarios for seed in range(args.games) for side in Aig.sides]
     wins: dict[tuple[str, str], int] = {}
+    played: dict[tuple[str, str], int] = {}
     with ProcessPoolExecutor(args.workers) as pool:
-        for scenario, side, winner in pool.map(one, jobs, chunksize=4):
+        for scenario, side, winner in pool.map(one, jobs, chunksize=1):
             wins[(scenario, side)] = wins.get((scenario, side), 0) + (winner == side)
+            played[(scenario, side)] = played.get((scenario, side), 0) + 1
+            if args.progress:
+                print(scenario, side, winner, flush=True)
     for (scenario, side), won in sorted(wins.items()):
-        print(f"{scenario:9} heuristic as {side:4}: {won}/{args.games} = {won / args.games:.1%}")
+        n = played[(scenario, side)]
+        print(f"{scenario:9} heuristic as {side:4}: {won}/{n} = {won / n:.1%}")
 
 
 if __name__ == "__main__":
