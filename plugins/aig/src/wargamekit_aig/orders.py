@@ -509,7 +509,6 @@ def turn(ctx: Context, unit: Unit, facing: int, *, in_melee: bool = False) -> Pr
     """§6.3.1 a facing change (1 MP); §6.3.4 in melee: 2 hits, then a morale check — failure or rout
     eliminates the unit; §6.3.3.a an emergency turn (fired upon this activation): a morale check,
     failure routs it whatever its cohesion. Morale check (D9, Q29 reading): d10 ≤ cohesion."""
-    state = ctx.state
     if in_melee:
         yield from rout.apply_hits(ctx, unit, 2, "turning in melee, §6.3.4", rout_now=False)
         roll = ctx.dice.d10(f"§6.3.4 morale check of {unit.name}")
@@ -524,7 +523,6 @@ def turn(ctx: Context, unit: Unit, facing: int, *, in_melee: bool = False) -> Pr
             return
     unit.facing = facing
     ctx.event("turn", f"{unit.name} turns to corner {facing}", unit=unit.name, facing=facing)
-    _ = state
 
 
 def disengage(ctx: Context, unit: Unit) -> Procedure:
