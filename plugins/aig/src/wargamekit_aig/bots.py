@@ -75,7 +75,12 @@ class HeuristicBot:
     def command(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
         side = decision.side
         routed = sum(u.routed for u in state.live_units(side))
-        return {"group": 3.0, "individual": 2.0, "banner": 1.0 + routed, "stand by": 0.0}[data["mode"]]
+        # §3.2.1: a group order re-activates every unit of the command, each used one for a hit.
+        leader = state.leaders[decision.context["leader"]]
+        mine = [u for u in state.live_units(side) if leader.activates(u) and not u.routed]
+        fresh = sum(u.activations == 0 for u in mine)
+        group = 3.0 if fresh * 2 >= len(mine) else 1.0
+        return {"group": group, "individual": 2.0, "banner": 1.0 + routed, "stand by": 0.0}[data["mode"]]
 
     def order(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
         kind = data["order"]
@@ -87,6 +92,8 @@ class HeuristicBot:
             return 3.0
         if kind == "activate":
             unit = state.units[data["unit"]]
+            if unit.activations:  # §3.2.1: a second activation costs a hit first
+                return -0.5
             return 5.0 - 0.1 * _nearest(state, unit.side, unit.hex) - 0.5 * bool(data.get("with_leader"))
         if kind == "remove_hits":
             unit = state.units[data["unit"]]
