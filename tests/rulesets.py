@@ -63,7 +63,8 @@ class DiceRace(Ruleset):
             state.round += 1
             for side in self.sides:
                 actions = ["roll", "bank", "cheat"] if game.options["offer_cheat"] else ["roll", "bank"]
-                action = yield Choose.of(side, "Roll or bank?", actions, rule="R1")
+                action = yield Choose.of(side, "Roll or bank?", actions, rule="R1", kind="dice_race.action",
+                                         context={"round": state.round}, data=lambda a: {"action": a})
                 if action == "cheat":
                     state.totals[side] += 100  # mutate first, so the rebuild is really exercised
                     raise IllegalChoiceError("R1", "cheating is never allowed")
@@ -74,7 +75,7 @@ class DiceRace(Ruleset):
                     game.event("roll-total", f"{side} has {state.totals[side]}", side=side)
                 if state.totals[side] >= scenario.target:
                     return Outcome(side, "R2: reached the target", dict(state.totals))
-            again = yield YesNo(side="red", prompt="Keep racing?", rule="R3")
+            again = yield YesNo(side="red", prompt="Keep racing?", rule="R3", kind="dice_race.keep_racing")
             if not again:
                 break
         return Outcome(None, "R3: the race was called off", dict(state.totals))

@@ -41,7 +41,7 @@ class NeverEnds(DiceRace):
 
     def play(self, game):
         while True:
-            yield Choose.of("red", "again?", ["yes"])
+            yield Choose.of("red", "again?", ["yes"], kind="never_ends.again", data=lambda v: {"again": v})
         return Outcome(None, "")  # pragma: no cover
 
 

@@ -411,3 +411,51 @@ def test_undo_that_does_not_replay_leaves_the_game_as_before():
     assert (game.log_text(), list(game.choices), dict(game.state), game.pending) == before
     game.answer(1)
     assert game.state["moves"] == 3
+
+
+def test_game_new_takes_a_ruleset_name_and_names_unknown_things_by_cause():
+    """Issue 8: Game.new("tank_solo") works; an unknown ruleset or scenario is an
+    UnknownRulesetError / UnknownScenarioError (both LookupErrors and WargamekitErrors), not a
+    bare LookupError or AttributeError; a non-ruleset is a TypeError naming what was given."""
+    from wargamekit.errors import UnknownRulesetError, UnknownScenarioError
+
+    game = Game.new("skirmish", seed=3)
+    assert game.ruleset.name == "skirmish" and game.pending is not None
+    with pytest.raises(UnknownRulesetError, match="no ruleset named 'chess'"):
+        Game.new("chess")
+    with pytest.raises(UnknownScenarioError, match="has no scenario 'nosuch'") as err:
+        Game.new("skirmish", "nosuch")
+    assert isinstance(err.value, LookupError)
+    with pytest.raises(TypeError, match="expected a Ruleset or an installed ruleset's name, got 42"):
+        Game.new(42)
+
+
+def test_every_deliberate_error_is_a_wargamekit_error():
+    """Issue 8: errors by cause, all WargamekitError, with their builtin bases."""
+    import wargamekit.errors as errors
+
+    for name in errors.__all__:
+        cls = getattr(errors, name)
+        assert issubclass(cls, errors.WargamekitError), name
+    assert issubclass(errors.UnknownScenarioError, LookupError)
+    assert issubclass(errors.BranchLimitError, RuntimeError)
+    assert issubclass(errors.IllegalChoiceError, ValueError)
+    from wargamekit.dice import DiceScriptError
+    from wargamekit.geometry import HexLabelError, OffMapError
+    from wargamekit.odds import BranchLimitError
+
+    assert DiceScriptError is errors.DiceScriptError and BranchLimitError is errors.BranchLimitError
+    assert HexLabelError is errors.HexLabelError and OffMapError is errors.OffMapError
+
+
+def test_play_until_stops_before_a_decision_and_can_go_on():
+    """Game.play(until=...) stops with the decision still pending (the scripts that draw a
+    position mid-game use it instead of a loop of their own); playing on reaches the same end."""
+    players = {side: RandomBot(seed=i) for i, side in enumerate(RACE.sides)}
+    whole = Game.new(RACE, seed=4)
+    whole.play({side: RandomBot(seed=i) for i, side in enumerate(RACE.sides)})
+    game = Game.new(RACE, seed=4)
+    assert game.play(players, until=lambda g: len(g.choices) >= 3) is None
+    assert len(game.choices) == 3 and game.pending is not None
+    game.play(players)
+    assert game.log_text() == whole.log_text()

@@ -143,3 +143,93 @@ def test_line_tie_break():
     assert hex_line(Hex(0, 0), Hex(3, -1)) == hex_line(Hex(0, 0), Hex(3, -1), nudge=-1)
     with pytest.raises(ValueError):
         hex_line(Hex(0, 0), Hex(1, 0), nudge=0)
+
+
+def _float_line(a, b, nudge):
+    """The floating-point definition of hex_line (lerp cube points, nudge, cube-round): the reference."""
+    import math
+
+    from wargamekit.geometry import LINE_EPSILON
+
+    n = a.distance(b)
+    if n == 0:
+        return [a]
+    out = []
+    for i in range(n + 1):
+        x = (a.q * n + (b.q - a.q) * i) / n + nudge * LINE_EPSILON[0]
+        y = (a.r * n + (b.r - a.r) * i) / n + nudge * LINE_EPSILON[1]
+        z = (a.s * n + (b.s - a.s) * i) / n + nudge * LINE_EPSILON[2]
+        rx, ry, rz = math.floor(x + 0.5), math.floor(y + 0.5), math.floor(z + 0.5)
+        dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+        if dx > dy and dx > dz:
+            rx = -ry - rz
+        elif dy > dz:
+            ry = -rx - rz
+        out.append(Hex(rx, ry))
+    return out
+
+
+@given(hexes, hexes, st.sampled_from([1, -1]))
+def test_integer_line_equals_float_definition(a, b, nudge):
+    """hex_line (exact integer form) gives the floating-point definition's hexes, both nudges."""
+    assert hex_line(a, b, nudge=nudge) == _float_line(a, b, nudge)
+
+
+far = st.integers(-3000, 3000)
+
+
+@given(st.builds(Hex, far, far), st.builds(Hex, far, far), st.sampled_from([1, -1]))
+def test_lines_and_disks_far_from_the_origin(a, b, nudge):
+    """Outside the interned grid (|q| or |r| > 256) lines and disks are still the reference ones."""
+    assert hex_line(a, b, nudge=nudge) == _float_line(a, b, nudge)
+    box = [Hex(a.q + dq, a.r + dr) for dq in range(-2, 3) for dr in range(-2, 3)]
+    assert a.disk(2) == sorted(h for h in box if a.distance(h) <= 2)
+
+
+def test_integer_line_exhaustive_small_deltas():
+    """Every delta within distance 12 of the origin, both nudges: integer form == float definition."""
+    for d in Hex(0, 0).disk(12):
+        for nudge in (1, -1):
+            assert hex_line(Hex(0, 0), d, nudge=nudge) == _float_line(Hex(0, 0), d, nudge)
+
+
+@given(hexes, st.integers(0, 8))
+def test_disk_is_every_hex_within_radius(center, n):
+    """The disk (slices of interned columns) is every hex within n, sorted by (q, r)."""
+    box = [Hex(center.q + dq, center.r + dr) for dq in range(-n, n + 1) for dr in range(-n, n + 1)]
+    assert center.disk(n) == sorted(h for h in box if center.distance(h) <= n)
+
+
+def test_interned_hexes_are_values():
+    """Interned hexes equal fresh ones; the dict part is emptied at its bound and lookups stay right."""
+    from wargamekit.geometry import hex as hexmod
+
+    assert Hex(0, 0).neighbour(0) == Hex(1, 0) and Hex(0, 0).neighbour(0) is Hex(0, 0).neighbour(0)
+    old = hexmod._INTERN_MAX
+    try:
+        hexmod._INTERN_MAX = 50
+        disks = [Hex(1000 + 7 * k, -k).disk(3) for k in range(10)]
+        lines = [hex_line(Hex(1000, 5 * k), Hex(1010, 5 * k - 3)) for k in range(10)]
+        assert len(hexmod._INTERNED) <= 50
+        for k, d in enumerate(disks):
+            assert d == sorted(Hex(1000 + 7 * k + h.q, -k + h.r) for h in Hex(0, 0).disk(3))
+        for k, line in enumerate(lines):
+            assert line == _float_line(Hex(1000, 5 * k), Hex(1010, 5 * k - 3), 1)
+    finally:
+        hexmod._INTERN_MAX = old
+
+
+def test_copy_returns_the_hex():
+    """Hexes are immutable values: copy and deepcopy return the same object (views copy states cheaply)."""
+    import copy
+
+    h = Hex(3, -2)
+    assert copy.copy(h) is h and copy.deepcopy(h) is h
+    assert copy.deepcopy({"at": [h]})["at"][0] is h
+
+
+@given(hexes, hexes)
+def test_distance_is_max_of_cube_deltas(a, b):
+    """The half-sum distance formula equals the max of the three cube deltas."""
+    assert a.distance(b) == max(abs(a.q - b.q), abs(a.r - b.r), abs(a.s - b.s))
+    assert (a - b).length() == a.distance(b)

@@ -276,3 +276,262 @@ def test_graph_is_scipys_own_csr(seed, layout):
     assert g.indptr.tolist() == ref.indptr.tolist()
     assert g.indices.tolist() == ref.indices.tolist()
     assert g.data.tolist() == ref.data.tolist()
+
+
+# -- the scalar line of sight against a brute-force reference, and its caches ------------------
+
+
+def _reference_los(m, a, b, *, los_class=None, blocking=None, elevation_hook=None, edge="primary",
+                   hexside_at_ends=False):
+    """The straightforward form: walk hex_line's Hex objects, look each up by offset, count everything."""
+    from wargamekit.geometry import hex_line
+
+    cls = m.los_class() if los_class is None else np.asarray(los_class)
+    extra = set()
+    if blocking is not None:
+        extra = {hx for hx in m.hexes() if blocking[m.offset(hx)]} if isinstance(blocking, np.ndarray) else set(blocking)
+    sides = m.hexside_los_class()
+    ea, eb = int(m.elevation[m.offset(a)]), int(m.elevation[m.offset(b)])
+
+    def side(frm, to):
+        d = frm.direction_to(to)
+        if frm in m:
+            return int(sides[(*m.offset(frm), d)])
+        return int(sides[(*m.offset(to), (d + 3) % 6)]) if to in m else 0
+
+    def count(nudge):
+        line = hex_line(a, b, nudge=nudge)
+        nb = nh = 0
+        for i in range(1, len(line)):
+            if sides is not None and (hexside_at_ends or 1 < i < len(line) - 1):
+                k = side(line[i - 1], line[i])
+                nb, nh = nb + (k == 2), nh + (k == 1)
+            h = line[i]
+            if i == len(line) - 1 or h not in m:
+                continue
+            k = 2 if h in extra else int(cls[m.offset(h)])
+            if k and elevation_hook is not None and elevation_hook(h, int(m.elevation[m.offset(h)]), ea, eb):
+                k = 0
+            nb, nh = nb + (k == 2), nh + (k == 1)
+        return nb, nh, tuple(line[1:-1])
+
+    first, second = count(1), count(-1)
+    if edge == "primary" or first[:2] == second[:2]:
+        return first
+    worse, better = (first, second) if first[:2] > second[:2] else (second, first)
+    return worse if edge == "worse" else better
+
+
+def _los_map(rng, layout, sides):
+    w, h = int(rng.integers(1, 12)), int(rng.integers(1, 12))
+    table = TerrainTable(
+        [TerrainType(0, "clear"), TerrainType(1, "brush", los=1), TerrainType(2, "woods", los=2)],
+        [HexsideFeature(1, "hedge", los=1), HexsideFeature(2, "wall", los=2), HexsideFeature(3, "stream")],
+    )
+    m = HexMap(w, h, table, layout, terrain=rng.choice([0, 0, 0, 1, 2], size=(w, h)).astype(np.int16),
+               elevation=rng.integers(0, 3, size=(w, h)).astype(np.int16))
+    if sides:
+        for hx in m.hexes():
+            for d in range(6):
+                if rng.random() < 0.15:
+                    m.set_hexside(hx, d, int(rng.integers(1, 4)))
+    return m
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)), st.sampled_from(["primary", "worse", "better"]),
+       st.booleans(), st.booleans())
+def test_line_of_sight_equals_reference(seed, layout, edge, sides, at_ends):
+    """The early-exit walk on cached tables gives the brute-force counts and hexes: wrecks, hexsides, hooks, own classes."""
+    rng = np.random.default_rng(seed)
+    m = _los_map(rng, layout, sides)
+    wreck = rng.random((m.width, m.height)) < 0.1
+    own = rng.choice([0, 0, 1, 2], size=(m.width, m.height)).astype(np.int8)
+    hook = lambda hx, he, ea, eb: max(ea, eb) > he  # noqa: E731
+    hexes = m.hexes()
+    for _ in range(15):
+        a, b = hexes[int(rng.integers(len(hexes)))], hexes[int(rng.integers(len(hexes)))]
+        for kw in ({}, {"blocking": wreck}, {"blocking": [hx for hx in hexes if wreck[m.offset(hx)]]},
+                   {"los_class": own}, {"elevation_hook": hook}):
+            ref = _reference_los(m, a, b, edge=edge, hexside_at_ends=at_ends, **kw)
+            los = m.line_of_sight(a, b, edge=edge, hexside_at_ends=at_ends, **kw)
+            assert los.clear == (ref[0] == 0)
+            assert (los.blocking, los.hindering, los.between) == ref
+
+
+def test_line_of_sight_fields_filled_on_read():
+    """A blocked line's counts are filled when read; the record compares, hashes and prints like an eager one."""
+    from wargamekit.geometry import LineOfSight
+
+    m = HexMap(7, 1, TABLE, OffsetLayout.ODD_R)
+    m.set_terrain(m.hex_at(2, 0), WOODS)
+    m.set_terrain(m.hex_at(4, 0), WOODS)
+    los = m.line_of_sight(m.hex_at(0, 0), m.hex_at(6, 0))
+    assert los.clear is False
+    eager = LineOfSight(False, 2, 0, tuple(m.hex_at(c, 0) for c in range(1, 6)))
+    assert los == eager and hash(los) == hash(eager) and repr(los) == repr(eager)
+    with pytest.raises(AttributeError):
+        los.nothing  # noqa: B018
+
+
+def test_line_of_sight_snapshot_survives_later_changes():
+    """The counts read later are those of the call: a terrain change in between does not leak in."""
+    m = HexMap(7, 1, TABLE, OffsetLayout.ODD_R)
+    m.set_terrain(m.hex_at(2, 0), WOODS)
+    los = m.line_of_sight(m.hex_at(0, 0), m.hex_at(6, 0))
+    m.set_terrain(m.hex_at(4, 0), WOODS)
+    assert los.blocking == 1
+    assert m.line_of_sight(m.hex_at(0, 0), m.hex_at(6, 0)).blocking == 2
+
+
+def test_los_cache_follows_every_change():
+    """Terrain, hexside, table and layer assignments and direct writes + invalidate() all reach the cached LOS tables."""
+    m = HexMap(7, 1, _walled_table(2), OffsetLayout.ODD_R)
+    a, b = m.hex_at(0, 0), m.hex_at(6, 0)
+    assert m.line_of_sight(a, b).clear
+    m.set_hexside(m.hex_at(2, 0), 0, WALL)
+    assert m.line_of_sight(a, b).blocking == 1
+    m.set_hexside(m.hex_at(2, 0), 0, 0)
+    assert m.line_of_sight(a, b).clear
+    m.table = TABLE
+    m.set_terrain(m.hex_at(3, 0), WOODS)
+    assert m.line_of_sight(a, b).blocking == 1
+    m.terrain[3, 0] = CLEAR
+    m.terrain[4, 0] = MARSH
+    m.invalidate()
+    assert (m.line_of_sight(a, b).blocking, m.line_of_sight(a, b).hindering) == (0, 1)
+    m.terrain = np.full((7, 1), WOODS, dtype=np.int16)
+    assert m.line_of_sight(a, b).blocking == 5
+    m.table = TerrainTable([TerrainType(WOODS, "open woods", los=1)])
+    assert m.line_of_sight(a, b).hindering == 5
+
+
+def test_line_of_sight_own_classes_cached_only_when_read_only():
+    """A read-only los_class array is converted once; a writable one is read afresh on every call."""
+    m = HexMap(5, 1, TABLE, OffsetLayout.ODD_R)
+    a, b = m.hex_at(0, 0), m.hex_at(4, 0)
+    own = np.zeros((5, 1), dtype=np.int8)
+    assert m.line_of_sight(a, b, los_class=own).clear
+    own[2, 0] = 2
+    assert not m.line_of_sight(a, b, los_class=own).clear
+    frozen = own.copy()
+    frozen.setflags(write=False)
+    assert not m.line_of_sight(a, b, los_class=frozen).clear
+    assert id(frozen) in m._user_codes and id(own) not in m._user_codes
+    frozen.setflags(write=True)  # its owner may unfreeze it: then it is read afresh
+    frozen[2, 0] = 0
+    assert m.line_of_sight(a, b, los_class=frozen).clear
+    frozen[2, 0] = 2
+    frozen.setflags(write=False)
+    assert not m.line_of_sight(a, b, los_class=frozen).clear
+    with pytest.raises(ValueError, match="los_class shape"):
+        m.line_of_sight(a, b, los_class=np.zeros((4, 1)))
+    with pytest.raises(OffMapError):
+        m.line_of_sight(a, m.hex_at(4, 0) + Hex(1, 0))
+
+
+def test_deepcopy_copies_layers_and_keeps_caches_apart():
+    """A deep copy has its own layers; changing one map's terrain does not change the other's LOS."""
+    import copy
+
+    m = HexMap(7, 1, TABLE, OffsetLayout.ODD_R)
+    a, b = m.hex_at(0, 0), m.hex_at(6, 0)
+    assert m.line_of_sight(a, b).clear and m.reachable(a, 6, "infantry")[b] == 6
+    c = copy.deepcopy(m)
+    c.set_terrain(c.hex_at(3, 0), WOODS)
+    assert not c.line_of_sight(a, b).clear and c.reachable(a, 6, "infantry").get(b) is None
+    assert m.line_of_sight(a, b).clear and m.reachable(a, 6, "infantry")[b] == 6
+    assert c.terrain is not m.terrain
+
+
+# -- reachable on the cached graph, many units in one call ---------------------------------------
+
+
+def _networkx_reachable(m, start, allowance, unit, blocked, zoc):
+    """Brute force: a networkx graph with blocked hexes not enterable and ZOC hexes (but the start) not leavable."""
+    g = nx.DiGraph()
+    g.add_nodes_from(m.hexes())
+    for a in m.hexes():
+        if a in zoc and a != start:
+            continue
+        for b in m.neighbours(a):
+            c = m.movement_cost(a, b, unit)
+            if math.isfinite(c) and b not in blocked:
+                g.add_edge(a, b, weight=c)
+    return {h: float(c) for h, c in nx.single_source_dijkstra_path_length(g, start, cutoff=allowance).items()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_reachable_many_equals_single_and_networkx(seed, layout):
+    """Many units in one call give each unit's own reachable set: the single form's and networkx's, with blocks and ZOC."""
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(1, 6)))]
+    budgets = [float(rng.integers(0, 8)) for _ in starts]
+    blocked = {hx for hx in hexes if rng.random() < 0.1}
+    zoc = {hx for hx in hexes if rng.random() < 0.2} | {starts[0]}
+    for unit in ("infantry", "vehicle"):
+        for kw in ({}, {"blocked": blocked}, {"stop": zoc}, {"blocked": blocked, "stop": zoc},
+                   {"blocked": lambda hx: hx in blocked, "stop": np.array([[m.hex_at(c, r) in zoc for r in range(m.height)]
+                                                                            for c in range(m.width)])}):
+            many = m.reachable_many(starts, budgets, unit, **kw)
+            assert len(many) == len(starts)
+            offsets, axial, costs = m.reachable_batch(np.array([[h.q, h.r] for h in starts]), budgets, unit, **kw)
+            assert [dict(zip(map(tuple, axial[a:b].tolist()), costs[a:b].tolist(), strict=True))
+                    for a, b in zip(offsets[:-1], offsets[1:], strict=True)] == [
+                {(h.q, h.r): c for h, c in r.items()} for r in many]
+            for s, b, got in zip(starts, budgets, many, strict=True):
+                assert got == m.reachable(s, b, unit, **kw)
+                expected = _networkx_reachable(m, s, b, unit, blocked if "blocked" in kw else set(),
+                                               zoc if "stop" in kw else set())
+                assert got == expected
+
+
+def test_reachable_follows_terrain_changes():
+    """The cached movement graph is rebuilt after set_terrain, set_hexside, a new table and invalidate()."""
+    m = HexMap(5, 1, TABLE, OffsetLayout.ODD_R)
+    a = m.hex_at(0, 0)
+    assert max(m.reachable(a, 4, "infantry").values()) == 4
+    m.set_terrain(m.hex_at(2, 0), LAKE)
+    assert set(m.reachable(a, 4, "infantry")) == {a, m.hex_at(1, 0)}
+    m.set_terrain(m.hex_at(2, 0), CLEAR)
+    m.set_hexside(m.hex_at(1, 0), 0, RIVER)
+    assert m.reachable(a, 4, "infantry")[m.hex_at(2, 0)] == 4 and m.hex_at(2, 0) not in m.reachable(a, 4, "vehicle")
+    m.hexsides[:] = 0
+    m.invalidate()
+    assert m.reachable(a, 4, "vehicle")[m.hex_at(4, 0)] == 4
+    m.table = TerrainTable([TerrainType(CLEAR, "clear", 2)])
+    assert m.reachable(a, 4, "vehicle") == {a: 0.0, m.hex_at(1, 0): 2.0, m.hex_at(2, 0): 4.0}
+
+
+def test_reachable_many_allowances_and_errors():
+    """One allowance for all or one each; a wrong count or an off-map start is refused; no units gives no sets."""
+    m = HexMap(5, 1, TABLE, OffsetLayout.ODD_R)
+    a, e = m.hex_at(0, 0), m.hex_at(4, 0)
+    assert m.reachable_many([a, e], 1, "infantry") == [{a: 0.0, m.hex_at(1, 0): 1.0}, {e: 0.0, m.hex_at(3, 0): 1.0}]
+    assert m.reachable_many([], 3, "infantry") == []
+    assert [x.tolist() for x in m.reachable_batch([], 3, "infantry")] == [[0], [], []]
+    with pytest.raises(ValueError, match="2 allowances for 1 starts"):
+        m.reachable_many([a], [1, 2], "infantry")
+    with pytest.raises(OffMapError):
+        m.reachable_many([a, e + Hex(1, 0)], 1, "infantry")
+    assert m.reachable(a, math.inf, "infantry", blocked=[m.hex_at(2, 0)]) == {a: 0.0, m.hex_at(1, 0): 1.0}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_reachable_disk_extraction_on_a_large_map(seed, layout):
+    """On a map much larger than the reach, the sets read from each unit's disk of cells equal the full field cut at the allowance."""
+    rng = np.random.default_rng(seed)
+    m = HexMap(40, 30, TABLE, layout, terrain=rng.choice([0, 0, 1, 2, 3], size=(40, 30)).astype(np.int16))
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(4)]
+    budgets = [float(rng.integers(0, 7)) for _ in starts]
+    zoc = [hx for hx in hexes if rng.random() < 0.1]
+    many = m.reachable_many(starts, budgets, "infantry", stop=zoc)
+    assert 3 * (int(max(budgets)) + 1) ** 2 * 2 < 40 * 30  # the per-unit disk path is the one taken
+    for s, b, got in zip(starts, budgets, many, strict=True):
+        full = m.cost_field(s, "infantry", stop=zoc)
+        assert got == {hx: float(full[m.offset(hx)]) for hx in hexes if full[m.offset(hx)] <= b}

@@ -115,3 +115,27 @@ def test_a_value_where_a_table_belongs_names_the_path(data, path, got):
     with pytest.raises(ScenarioError) as info:
         structure(data, Battle, source="f.toml")
     assert str(info.value) == f"f.toml: {path}: expected a table (an object), got {got}"
+
+
+def test_validate_and_load_scenario_file_read_the_same_files(tmp_path):
+    """Issue 8: a file naming its ruleset with a top-level `ruleset` key is understood by
+    Ruleset.load_scenario_file itself (not only by the CLI), and one for another ruleset is
+    refused with the path to the key, by both."""
+    from click.testing import CliRunner
+
+    from wargamekit.cli import cli
+    from wargamekit.errors import ScenarioError
+    from wargamekit_skirmish import Skirmish
+
+    good = tmp_path / "mine.toml"
+    good.write_text('ruleset = "skirmish"\ntitle = "t"\nwidth = 6\nheight = 4\n'
+                    '[[units]]\nname = "A"\nside = "blue"\nhex = "0102"\n'
+                    '[[units]]\nname = "B"\nside = "red"\nhex = "0402"\n', encoding="utf-8")
+    assert Skirmish().load_scenario_file(good).title == "t"
+    assert CliRunner().invoke(cli, ["validate", str(good)]).output.strip() == "ok"
+    other = tmp_path / "other.toml"
+    other.write_text(good.read_text(encoding="utf-8").replace('"skirmish"', '"tank_solo"', 1), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"\$\.ruleset: the scenario is for ruleset 'tank_solo', not 'skirmish'"):
+        Skirmish().load_scenario_file(other)
+    result = CliRunner().invoke(cli, ["validate", "--ruleset", "skirmish", str(other)])
+    assert result.exit_code == 2 and "the scenario is for ruleset 'tank_solo'" in result.output

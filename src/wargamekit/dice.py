@@ -41,7 +41,6 @@ from .errors import DiceScriptError
 
 __all__ = [
     "Dice",
-    "DiceScriptError",
     "Die",
     "PoolRoll",
     "Roll",

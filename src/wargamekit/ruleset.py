@@ -28,10 +28,39 @@ if TYPE_CHECKING:
     from .context import RulesContext
     from .players import Player
 
-__all__ = ["Procedure", "Ruleset", "same_kind"]
+__all__ = ["Procedure", "Ruleset", "other_side", "other_sides", "same_kind"]
 
 #: A rule procedure: yields decisions, receives the chosen values, returns a result.
 Procedure = Generator[Decision, Any, Any]
+
+
+def other_sides(sides: tuple[str, ...] | list[str], side: str) -> tuple[str, ...]:
+    """Every side of ``sides`` but ``side``, in order.
+
+    Raises:
+        ValueError: ``side`` is not one of ``sides``.
+
+    >>> other_sides(("red", "blue", "green"), "blue")
+    ('red', 'green')
+    """
+    if side not in sides:
+        raise ValueError(f"{side!r} is not one of the sides {tuple(sides)}")
+    return tuple(s for s in sides if s != side)
+
+
+def other_side(sides: tuple[str, ...] | list[str], side: str) -> str:
+    """The opponent of ``side`` among two ``sides``.
+
+    Raises:
+        ValueError: ``side`` is not one of ``sides``, or there are not exactly two sides.
+
+    >>> other_side(("austria", "france"), "france")
+    'austria'
+    """
+    others = other_sides(sides, side)
+    if len(others) != 1:
+        raise ValueError(f"{len(sides)} sides: 'the other side' of {side!r} is ambiguous")
+    return others[0]
 
 
 def same_kind(value: Any, default: Any) -> bool:
@@ -172,7 +201,7 @@ class Ruleset:
         """
         if side not in self.sides:
             raise ValueError(f"ruleset {self.name!r} has no side {side!r}; its sides are {self.sides}")
-        return tuple(s for s in self.sides if s != side)
+        return other_sides(self.sides, side)
 
     def other_side(self, side: str) -> str:
         """The opponent of ``side`` (for two-sided rulesets).
@@ -180,10 +209,9 @@ class Ruleset:
         Raises:
             ValueError: ``side`` is unknown, or the ruleset does not have exactly two sides.
         """
-        others = self.other_sides(side)
-        if len(others) != 1:
-            raise ValueError(f"ruleset {self.name!r} has {len(self.sides)} sides: 'the other side' is ambiguous")
-        return others[0]
+        if side not in self.sides:
+            raise ValueError(f"ruleset {self.name!r} has no side {side!r}; its sides are {self.sides}")
+        return other_side(self.sides, side)
 
     # -- the game --------------------------------------------------------------------------
     def setup(self, scenario: Any, options: Mapping[str, Any]) -> Any:

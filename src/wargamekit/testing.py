@@ -13,10 +13,10 @@
 * (for a ruleset with checkpoints) a fork or an undo that restarts at a checkpoint gives the
   same log, byte for byte, as a full replay from the start, at random points of the game and
   when played on to its end (:func:`check_checkpoints`);
-* (with ``non_interference=True``) no side's view — the ruleset's ``view()``, its log, the
+* (with ``non_interference=True``, the default) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
-* (with ``structured=True``) every decision says what it is: a non-empty
+* (``structured=True``, the default) every decision says what it is: a namespaced
   :attr:`~wargamekit.decisions.Decision.kind` and, for choices, option data.
 
 :func:`check_prose_independence` proves that bots read that structure, not the prose: it plays
@@ -119,14 +119,15 @@ def play_random_game(
 
 
 def check_decision_structure(decision: Decision, ruleset: Ruleset | None = None) -> None:
-    """Assert that ``decision`` says what it is: a non-empty ``kind`` (namespaced by the
-    ruleset's name, ``"tank_solo.fire_target"``) and, for a choice, data on every option that
-    tells the options apart."""
+    """Assert that ``decision`` says what it is: a namespaced ``kind`` (``"tank_solo.fire_target"``;
+    a ruleset's own decisions use its name, an add-on's its own) and, for a choice, data on every
+    option that tells the options apart."""
     assert decision.kind, f"decision {decision.prompt!r} [{decision.rule}] has no kind"
-    if ruleset is not None:
-        assert decision.kind.startswith(f"{ruleset.name}."), (
-            f"decision kind {decision.kind!r} is not namespaced as '{ruleset.name}.…'"
-        )
+    namespace, dot, what = decision.kind.partition(".")
+    assert namespace and dot and what, (
+        f"decision kind {decision.kind!r} is not namespaced like "
+        f"'{ruleset.name if ruleset is not None else 'ruleset'}.what_is_decided'"
+    )
     if isinstance(decision, (Choose, ChooseSubset)):
         data = [option.data for option in decision.options]
         assert all(data), f"{decision.kind}: an option has no data ({decision.labels})"
@@ -226,18 +227,18 @@ def check_ruleset(
     options: Mapping[str, Any] | None = None,
     max_decisions: int = 100_000,
     deep_checks: int = 3,
-    structured: bool = False,
-    non_interference: bool = False,
+    structured: bool = True,
+    non_interference: bool = True,
     reveals: Collection[str] = (),
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
     The replay, save/load and undo checks run on the first ``deep_checks`` games (they replay
-    the whole game, so they cost more). With ``non_interference=True``,
-    :func:`check_non_interference` runs on the first two seeds, with ``reveals`` (the event
-    kinds by which the rules show a secret's consequence). It is off by default only while the
-    bundled rulesets are brought to pass it (issue 12); a ruleset with hidden information
-    should switch it on.
+    the whole game, so they cost more). With ``non_interference=True``
+    (the default), :func:`check_non_interference` runs on the first two seeds, with ``reveals``
+    (the event kinds by which the rules show a secret's consequence); every bundled ruleset
+    passes it. A ruleset with hidden information should assert
+    ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.

@@ -7,6 +7,12 @@ south-east (1 north-east, 2 north, 3 north-west, 4 south-west, 5 south); on a po
 it is east (1 north-east, 2 north-west, 3 west, 4 south-west, 5 south-east).
 
 Corner (vertex) ``v`` is the corner shared by hexsides ``v`` and ``v + 1`` (mod 6).
+
+Speed: a :class:`Hex` is immutable, so the operations that return many hexes (``disk``,
+``ring``, ``neighbours``, :func:`hex_line`) hand out shared instances from a bounded intern
+table instead of building new objects: a disk is a few list slices of interned columns, and
+building a hex costs about what building a ``(q, r)`` tuple costs. ``copy`` and ``deepcopy``
+return the hex itself.
 """
 
 from __future__ import annotations
@@ -15,14 +21,14 @@ import enum
 import math
 from collections.abc import Iterator
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ..errors import HexLabelError
 
 __all__ = [
+    "HexLabels",
     "DIRECTIONS",
     "Hex",
-    "HexLabelError",
     "OffsetLayout",
     "hex_line",
     "hex_line_pair",
@@ -81,7 +87,7 @@ def _offset_to_axial(col: int, row: int, layout: OffsetLayout) -> tuple[int, int
     return col - (row + (row & 1)) // 2, row
 
 
-@frozen(repr=False, order=True)
+@frozen(repr=False, order=True, init=False, hash=False)
 class Hex:
     """One hex in axial coordinates.
 
@@ -99,9 +105,27 @@ class Hex:
 
     q: int
     r: int
+    _hash: int = field(init=False, eq=False, order=False, repr=False)
+
+    def __init__(self, q: int, r: int) -> None:
+        # The slots' own setters: a third cheaper than attrs' frozen __init__.
+        _set_q(self, q)
+        _set_r(self, r)
+        # Hashed once: hexes are dict and set keys everywhere (attrs' generated hash builds a
+        # tuple per call). The value depends on (q, r) only, so set order is the same in every run.
+        _set_hash(self, hash((q, r)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Hex({self.q}, {self.r})"
+
+    def __copy__(self) -> Hex:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Hex:
+        return self
 
     @property
     def s(self) -> int:
@@ -168,10 +192,10 @@ class Hex:
     # -- neighbours and distance -------------------------------------------------------------
 
     def __add__(self, other: Hex) -> Hex:
-        return Hex(self.q + other.q, self.r + other.r)
+        return _hex(self.q + other.q, self.r + other.r)
 
     def __sub__(self, other: Hex) -> Hex:
-        return Hex(self.q - other.q, self.r - other.r)
+        return _hex(self.q - other.q, self.r - other.r)
 
     def neighbour(self, direction: int) -> Hex:
         """Return the adjacent hex across hexside ``direction`` (taken mod 6).
@@ -180,11 +204,12 @@ class Hex:
         Hex(1, 0)
         """
         dq, dr = DIRECTIONS[direction % 6]
-        return Hex(self.q + dq, self.r + dr)
+        return _hex(self.q + dq, self.r + dr)
 
     def neighbours(self) -> tuple[Hex, ...]:
         """The six adjacent hexes in direction order 0..5."""
-        return tuple(Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS)
+        q, r = self.q, self.r
+        return tuple([_hex(q + dq, r + dr) for dq, dr in DIRECTIONS])
 
     def direction_to(self, other: Hex) -> int:
         """Return the direction number of an adjacent hex.
@@ -205,11 +230,13 @@ class Hex:
         """The number of hex steps to ``other``."""
         dq = self.q - other.q
         dr = self.r - other.r
-        return max(abs(dq), abs(dr), abs(dq + dr))
+        # Half the sum of the three cube deltas: no call to max().
+        return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
 
     def length(self) -> int:
         """Distance from the origin ``Hex(0, 0)``."""
-        return max(abs(self.q), abs(self.r), abs(self.q + self.r))
+        q, r = self.q, self.r
+        return (abs(q) + abs(r) + abs(q + r)) >> 1
 
     # -- rings, disks, rotation -----------------------------------------------------------------
 
@@ -229,13 +256,13 @@ class Hex:
             raise ValueError(f"ring radius must be >= 0, got {radius}")
         if radius == 0:
             return [self]
-        dq, dr = DIRECTIONS[4]
-        h = Hex(self.q + dq * radius, self.r + dr * radius)
+        q, r = self.q - radius, self.r + radius  # radius steps in direction 4
         out = []
-        for d in range(6):
+        for dq, dr in DIRECTIONS:
             for _ in range(radius):
-                out.append(h)
-                h = h.neighbour(d)
+                out.append(_hex(q, r))
+                q += dq
+                r += dr
         return out
 
     def disk(self, radius: int) -> list[Hex]:
@@ -249,10 +276,11 @@ class Hex:
         """
         if radius < 0:
             raise ValueError(f"disk radius must be >= 0, got {radius}")
-        out = []
+        q, r = self.q, self.r
+        out: list[Hex] = []
         for dq in range(-radius, radius + 1):
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                out.append(Hex(self.q + dq, self.r + dr))
+            # Column q + dq of the disk is one run of r: a slice of the interned grid.
+            out += _run(q + dq, r + max(-radius, -dq - radius), r + min(radius, -dq + radius) + 1)
         return out
 
     def spiral(self, radius: int) -> Iterator[Hex]:
@@ -273,7 +301,7 @@ class Hex:
         s = -q - r
         for _ in range(steps % 6):
             q, r, s = -s, -q, -r
-        return Hex(center.q + q, center.r + r)
+        return _hex(center.q + q, center.r + r)
 
     def line_to(self, other: Hex, *, nudge: int = 1) -> list[Hex]:
         """The hexes on the straight line to ``other``; see :func:`hex_line`."""
@@ -281,6 +309,7 @@ class Hex:
 
 
 def _cube_round(x: float, y: float, z: float) -> tuple[int, int]:
+    """Round a fractional cube point to the nearest hex's ``(q, r)`` (used by pixel layouts)."""
     rx = math.floor(x + 0.5)
     ry = math.floor(y + 0.5)
     rz = math.floor(z + 0.5)
@@ -294,6 +323,54 @@ def _cube_round(x: float, y: float, z: float) -> tuple[int, int]:
     return rx, ry
 
 
+_set_q = Hex.__dict__["q"].__set__
+_set_r = Hex.__dict__["r"].__set__
+_set_hash = Hex.__dict__["_hash"].__set__
+
+#: The intern table. Hexes with ``|q|, |r| <= _BOX`` live in one flat list, ``_GRID[(q + _BOX) *
+#: _SPAN + r + _BOX]`` (filled on first use; about 2 MB of references), so a run of a column is a
+#: list slice and a line step is one list index. Other hexes go in a dict, which is a cache with
+#: a bound: past :data:`_INTERN_MAX` hexes it is emptied and refilled as needed (hexes already
+#: handed out stay valid; they are values).
+_BOX = 256
+_SPAN = 2 * _BOX + 1
+_GRID: list[Hex | None] = [None] * (_SPAN * _SPAN)
+_INTERNED: dict[tuple[int, int], Hex] = {}
+_INTERN_MAX = 1 << 17
+
+
+def _intern(key: tuple[int, int]) -> Hex:
+    if len(_INTERNED) >= _INTERN_MAX:
+        _INTERNED.clear()
+    h = _INTERNED[key] = Hex(*key)
+    return h
+
+
+def _fill(i: int) -> Hex:
+    """Build the hex of grid cell ``i`` (the first time it is asked for)."""
+    h = _GRID[i] = Hex(i // _SPAN - _BOX, i % _SPAN - _BOX)
+    return h
+
+
+def _hex(q: int, r: int) -> Hex:
+    """The interned ``Hex(q, r)``."""
+    if -_BOX <= q <= _BOX and -_BOX <= r <= _BOX:
+        i = (q + _BOX) * _SPAN + r + _BOX
+        return _GRID[i] or _fill(i)
+    return _INTERNED.get((q, r)) or _intern((q, r))
+
+
+def _run(q: int, r0: int, r1: int) -> list[Hex]:
+    """``[Hex(q, r) for r in range(r0, r1)]``, interned: a slice of the grid when inside it."""
+    if -_BOX <= q <= _BOX and -_BOX <= r0 and r1 <= _BOX + 1:
+        i = (q + _BOX) * _SPAN + _BOX
+        run = _GRID[i + r0:i + r1]
+        if None in run:
+            run = [_GRID[i + r] or _fill(i + r) for r in range(r0, r1)]
+        return run  # type: ignore[return-value]
+    return [_hex(q, r) for r in range(r0, r1)]
+
+
 def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
     """The hexes on the straight line from ``a`` to ``b``, both included.
 
@@ -302,6 +379,12 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
     tie-breaking rule: where the exact line runs along a hexside, the same pair always gives the
     same hexes. ``nudge=-1`` gives the line on the other side of such hexsides, so a ruleset can
     treat an edge-running line as hindered if either side is (see :func:`hex_line_pair`).
+
+    The rounding is done exactly in integers (see :mod:`~wargamekit.geometry.hexbatch`): the
+    cube coordinate with the largest delta (the dominant one) moves one hex per step and one
+    other coordinate is ``floor((2 * delta * i + n - t) / (2 * n))``, ``t = 0`` for
+    ``nudge=+1`` and 1 for ``nudge=-1``. The tests check it against the floating-point
+    definition above.
 
     Args:
         a: The first hex.
@@ -316,22 +399,84 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
     >>> hex_line(Hex(0, 0), Hex(2, -1), nudge=1), hex_line(Hex(0, 0), Hex(2, -1), nudge=-1)
     ([Hex(0, 0), Hex(1, 0), Hex(2, -1)], [Hex(0, 0), Hex(1, -1), Hex(2, -1)])
     """
-    if nudge not in (1, -1):
+    if nudge != 1 and nudge != -1:
         raise ValueError(f"nudge must be +1 or -1, got {nudge}")
-    n = a.distance(b)
+    aq, ar = a.q, a.r
+    dq, dr = b.q - aq, b.r - ar
+    adq, adr, ads = abs(dq), abs(dr), abs(dq + dr)
+    n = (adq + adr + ads) >> 1
     if n == 0:
         return [a]
-    ex, ey, ez = (nudge * e for e in LINE_EPSILON)
-    aq, ar, as_ = a.q * n, a.r * n, a.s * n
-    dq, dr, ds = b.q - a.q, b.r - a.r, b.s - a.s
-    out = []
-    for i in range(n + 1):
-        # Exact integer numerators, one correctly rounded division: numpy reproduces it bit for bit.
-        q, r = _cube_round((aq + dq * i) / n + ex, (ar + dr * i) / n + ey, (as_ + ds * i) / n + ez)
-        out.append(Hex(q, r))
-    return out
+    n2 = 2 * n
+    k = n if nudge == 1 else n - 1
+    # Hex i of the line is base + alpha * i + beta * v_i in the interned grid's flat index, with
+    # v_i = (d2 * i + k) // n2 the secondary coordinate's change (see the docstring).
+    if adq == n:
+        st, d2 = (1 if dq > 0 else -1), 2 * dr
+        alpha, beta = st * _SPAN, 1
+    elif adr == n:
+        st, d2 = (1 if dr > 0 else -1), 2 * dq
+        alpha, beta = st, _SPAN
+    else:  # s dominant: r is the secondary coordinate and q = -s - r
+        st, d2 = (1 if dq + dr < 0 else -1), 2 * dr
+        alpha, beta = -st * _SPAN, 1 - _SPAN
+    bq, br = aq + dq, ar + dr
+    if -_BOX <= aq <= _BOX and -_BOX <= ar <= _BOX and -_BOX <= bq <= _BOX and -_BOX <= br <= _BOX:
+        # Both ends in the grid: so is the whole line (its q and r stay between the ends').
+        grid = _GRID
+        base = (aq + _BOX) * _SPAN + ar + _BOX
+        if beta == 1:  # q dominant: one multiplication fewer per step
+            line = [grid[base + alpha * i + (d2 * i + k) // n2] for i in range(n + 1)]
+        else:
+            line = [grid[base + alpha * i + beta * ((d2 * i + k) // n2)] for i in range(n + 1)]
+        if None in line:
+            line = [grid[j] or _fill(j) for j in (base + alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))]
+        return line  # type: ignore[return-value]
+    if adq == n:
+        return [_hex(aq + st * i, ar + (d2 * i + k) // n2) for i in range(n + 1)]
+    if adr == n:
+        return [_hex(aq + (d2 * i + k) // n2, ar + st * i) for i in range(n + 1)]
+    return [_hex(aq - st * i - v, ar + v) for i in range(n + 1) if (v := (d2 * i + k) // n2) is not None]
 
 
 def hex_line_pair(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
     """Both tie-breaking versions of the line, ``(nudge=+1, nudge=-1)``; equal unless the line runs along hexsides."""
     return hex_line(a, b, nudge=1), hex_line(a, b, nudge=-1)
+
+
+@frozen
+class HexLabels:
+    """How a printed map labels its hexes: the offset layout, the number printed on the first
+    column and row, and the digits of each half (``"0304"``: column 03, row 04).
+
+    A ruleset keeps one as a constant (or reads it from its :class:`~wargamekit.geometry.HexMap`,
+    which has one) instead of passing ``layout`` and ``base`` at every call.
+
+    >>> printed = HexLabels(OffsetLayout.ODD_Q, base=1)
+    >>> printed.parse("0101"), printed.label(Hex(0, 0))
+    (Hex(0, 0), '0101')
+    >>> printed.parse("34")
+    Traceback (most recent call last):
+    ...
+    wargamekit.errors.HexLabelError: hex label '34' is not an even number (>= 4) of digits, like '0304'
+    """
+
+    layout: OffsetLayout = OffsetLayout.ODD_Q
+    base: int = 0
+    digits: int = 2
+
+    def label(self, h: Hex) -> str:
+        """The printed label of ``h``.
+
+        Raises:
+            HexLabelError: the hex has no label of :attr:`digits` digits.
+        """
+        return h.to_label(self.layout, base=self.base, digits=self.digits)
+
+    def parse(self, label: str) -> Hex:
+        """The hex printed as ``label``.
+
+        Raises:
+            HexLabelError: the label cannot be read.
+        """
+        return Hex.from_label(label, self.layout, base=self.base)

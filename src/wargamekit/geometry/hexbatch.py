@@ -412,6 +412,7 @@ def _march(ids, neg_steps, start, alpha, beta, fcur, f1s, off, total, code, *, w
             # Rays whose last step is this one are the suffix [m_next, m): their "hex" is the target.
             m_next = int(np.searchsorted(neg_steps, neg_steps.dtype.type(-(i + 1)), side="right"))
             side_code, lut = side
+            assert prev is not None  # kept whenever hexsides count
             p = prev[:m]
             np.subtract(v, p, out=g)
             gi = lut[g]

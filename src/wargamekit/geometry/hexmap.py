@@ -7,24 +7,35 @@ from a ruleset-supplied :class:`TerrainTable`.
 
 Movement costs and paths run scipy's Dijkstra on a CSR graph built with numpy: an edge
 ``g -> h`` for every pair of adjacent map hexes, weighted by the cost of entering ``h`` from
-``g`` (terrain of ``h`` plus the hexside crossed). The edge arrays are cached per unit type;
-call :meth:`HexMap.invalidate` after writing to the layer arrays directly (the setter methods
-do it for you).
+``g`` (terrain of ``h`` plus the hexside crossed). Each unit type's whole-map graph is cached,
+and so are the line-of-sight class tables; call :meth:`HexMap.invalidate` after writing to the
+layer arrays directly (the setter methods, and assigning a new layer or table, do it for you).
+:meth:`HexMap.reachable_many` searches many units in one Dijkstra call.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from attrs import Factory, define, field, frozen
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from wargamekit.geometry.hex import DIRECTIONS, Hex, OffsetLayout, hex_line
-from wargamekit.geometry.hexbatch import BatchElevationHook, axial_to_offset, line_of_sight_batch, offset_to_axial
+from wargamekit.geometry.hex import DIRECTIONS, Hex, HexLabels, OffsetLayout, _hex, hex_line
+from wargamekit.geometry.hexbatch import (
+    _PAD,
+    BatchElevationHook,
+    _axial_grid,
+    _side_tables,
+    axial_to_offset,
+    line_of_sight_batch,
+    offset_to_axial,
+)
 
 from .._convert import as_tuple
 from ..errors import OffMapError
@@ -33,7 +44,6 @@ __all__ = [
     "CLEAR",
     "HINDERING",
     "BLOCKING",
-    "OffMapError",
     "TerrainType",
     "HexsideFeature",
     "TerrainTable",
@@ -171,6 +181,11 @@ class TerrainTable:
 class LineOfSight:
     """The result of a line-of-sight check.
 
+    :meth:`HexMap.line_of_sight` fills ``clear`` by walking the line only up to its first
+    blocking hex; ``blocking``, ``hindering`` and ``between`` of a blocked line (and
+    ``between`` of any line) are worked out the first time they are read, from a snapshot of
+    the inputs taken at the call, so they are always exactly the full counts.
+
     Attributes:
         clear: True if no hex between blocks.
         blocking: How many hexes between block.
@@ -182,6 +197,52 @@ class LineOfSight:
     blocking: int
     hindering: int
     between: tuple[Hex, ...]
+    # The snapshot the unset fields are worked out from (see _los_fill); None once all are set.
+    _rest: tuple | None = field(default=None, init=False, eq=False, repr=False)
+
+    def __getattr__(self, name: str):
+        # Python calls this only for a slot not filled yet: the lazily completed fields.
+        rest = object.__getattribute__(self, "_rest")
+        if rest is None or name not in ("blocking", "hindering", "between"):
+            raise AttributeError(name)
+        _los_fill(self, rest, name == "between")
+        return object.__getattribute__(self, name)
+
+
+_set_clear, _set_blocking, _set_hindering, _set_between, _set_rest = (
+    LineOfSight.__dict__[x].__set__ for x in ("clear", "blocking", "hindering", "between", "_rest"))
+_object_new = object.__new__
+
+
+def _los_fill(los: LineOfSight, rest: tuple, between: bool) -> None:
+    """Fill a lazily built :class:`LineOfSight`'s counts (and ``between`` if asked) from its snapshot.
+
+    ``rest`` is ``(blocking, hindering, nudge, a, b, walk)``: the counts and the chosen line's
+    nudge when the query already knows them, else ``None`` and ``walk`` (the arguments of
+    :func:`_walk` up to ``sec``, then ``ends`` and ``edge``) to work them out.
+    """
+    nb, nh, nudge, a, b, walk = rest
+    if nb is None:
+        *args, ends, edge = walk
+        walk_fn: Any = _walk  # ``args`` stops before ``ends``, which mypy cannot see through ``*``
+        walker: Any = functools.partial(walk_fn, *args, ends=ends)
+        nb, nh, nudge = _los_exact(walker, args[5], args[8], edge)
+        rest = (nb, nh, nudge, a, b, None)
+    _set_blocking(los, nb)
+    _set_hindering(los, nh)
+    if between:
+        _set_between(los, tuple(hex_line(a, b, nudge=nudge)[1:-1]))
+        _set_rest(los, None)
+    else:
+        _set_rest(los, rest)
+
+
+def _new_los(clear: bool, rest: tuple) -> LineOfSight:
+    """A :class:`LineOfSight` with ``clear`` set and the other fields left to :func:`_los_fill`."""
+    los = _object_new(LineOfSight)
+    _set_clear(los, clear)
+    _set_rest(los, rest)
+    return los
 
 
 @frozen
@@ -240,12 +301,173 @@ def _block_neighbours(layout: OffsetLayout, col0: int, row0: int, cols: int, row
     return nbr, dirs[pclass]
 
 
+# -- scalar line of sight ---------------------------------------------------------------------
+#
+# One query walks the exact integer line (see hexbatch) in the axial-indexed, padded grid of the
+# map: hex ``i`` of the line is the flat index ``ia + alpha * i + beta * v_i`` with
+# ``v_i = (d2 * i + k) // n2``, and its class is one item of an immutable table (a tuple of
+# ints: indexing a tuple is specialised by the interpreter, indexing bytes is not). No
+# Hex object is built unless ``between`` is read.
+
+
+@frozen
+class _LosGrid:
+    """The map's axial padded grid: flat index of a hex, on-map flags, hexside step table."""
+
+    qmin: int
+    rmin: int
+    stride: int
+    ncell: int
+    cell: np.ndarray  # map cell (col * height + row) -> flat index
+    onmap: bytes
+    side_step: dict[int, int]  # flat step of each direction -> direction * ncell
+
+    @classmethod
+    def of(cls, width: int, height: int, layout: OffsetLayout) -> _LosGrid:
+        qmin, rmin, q_span, stride, cell, onmap = _axial_grid(width, height, layout)
+        ncell = q_span * stride
+        steps = {dq * stride + dr: d * ncell for d, (dq, dr) in enumerate(DIRECTIONS)}
+        return cls(qmin - _PAD, rmin - _PAD, stride, ncell, cell, onmap.tobytes(), steps)
+
+    def code_of(self, classes: np.ndarray) -> tuple[int, ...]:
+        """The ``(width, height)`` classes as a flat table (1 hindering, 2 blocking, else 0)."""
+        flat = np.asarray(classes).ravel()
+        code = np.zeros(self.ncell, dtype=np.int8)
+        code[self.cell] = np.where(flat == BLOCKING, BLOCKING, flat == HINDERING)
+        return tuple(code.tolist())
+
+
+def _line_steps(dq: int, dr: int, stride: int) -> tuple[int, int, int, int]:
+    """``(n, alpha, beta, sec)`` of the line with axial delta ``(dq, dr)`` (see :func:`hex_line`)."""
+    adq, adr = abs(dq), abs(dr)
+    n = (adq + adr + abs(dq + dr)) >> 1
+    if adq == n:
+        return n, (stride if dq > 0 else -stride), 1, dr
+    if adr == n:
+        return n, (1 if dr > 0 else -1), stride, dq
+    return n, (-stride if dq + dr < 0 else stride), 1 - stride, dr
+
+
+def _has_tie(n: int, sec: int) -> bool:
+    """Whether the two nudges give different lines (see :func:`hexbatch._has_tie`)."""
+    return n >= 2 and (n // math.gcd(sec, n)) % 2 == 0
+
+
+def _walk(code: tuple[int, ...], sides: tuple[int, ...] | None, side_step: dict[int, int], extra: frozenset[int],
+          ia: int, n: int, alpha: int, beta: int, sec: int, nudge: int, stop: int, ends: bool = False,
+          hook: Callable[[int], bool] | None = None) -> tuple[int, int]:
+    """``(blocking, hindering)`` between the ends of one line; the walk ends once ``stop`` (> 0) hexes block."""
+    nb = nh = 0
+    num = n if nudge == 1 else n - 1
+    d2, n2 = 2 * sec, 2 * n
+    if sides is None and not extra and hook is None:
+        for i in range(1, n):  # the common case, kept tight
+            num += d2
+            c = code[ia + alpha * i + beta * (num // n2)]
+            if c == 2:
+                nb += 1
+                if nb == stop:
+                    break
+            elif c == 1:
+                nh += 1
+        return nb, nh
+    prev = ia
+    for i in range(1, n + 1):
+        num += d2
+        idx = ia + alpha * i + beta * (num // n2)
+        if sides is not None and (ends or 1 < i < n):
+            c = sides[side_step[idx - prev] + prev]
+            nb += c == 2
+            nh += c == 1
+        prev = idx
+        if i < n:
+            c = 2 if idx in extra else code[idx]
+            if c and hook is not None and hook(idx):
+                c = 0
+            nb += c == 2
+            nh += c == 1
+        if nb >= stop > 0:
+            break
+    return nb, nh
+
+
+def _los_exact(walk: Callable[..., tuple[int, int]], n: int, sec: int, edge: str) -> tuple[int, int, int]:
+    """``(blocking, hindering, nudge)`` of the line ``edge`` asks for, full counts."""
+    first = walk(1, 0)
+    if edge == "primary" or not _has_tie(n, sec):
+        return (*first, 1)
+    second = walk(-1, 0)
+    if first == second:
+        return (*first, 1)
+    worse, nudge = (first, 1) if first > second else (second, -1)  # by blocking, then hindering
+    if edge == "worse":
+        return (*worse, nudge)
+    return (*(second if nudge == 1 else first), -nudge)
+
+
+def _read_only(arr: np.ndarray) -> bool:
+    """True if nothing can write to ``arr``'s memory through numpy (it and every base are read-only)."""
+    base: Any = arr
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
+            return False
+        base = base.base
+    return base is None or isinstance(base, bytes)
+
+
+_EDGES = ("primary", "worse", "better")
+_NO_EXTRA: frozenset[int] = frozenset()
+
+
 def _zeros(shape_attr: str, dtype: type):
     def make(self: HexMap) -> np.ndarray:
         extra = (6,) if shape_attr == "hexsides" else ()
         return np.zeros((self.width, self.height, *extra), dtype=dtype)
 
     return Factory(make, takes_self=True)
+
+
+@define
+class _Graph:
+    """One unit type's whole-map movement graph, kept until :meth:`HexMap.invalidate`.
+
+    ``csr`` has only the finite edges, each hex's edges sorted by neighbour index (scipy's own
+    COO -> CSR order). ``out_pos[i, j]`` is the position in ``csr.data`` of the edge from hex
+    ``i`` to its ``j``-th neighbour and ``in_pos[i, j]`` that of the edge from that neighbour
+    into ``i`` (-1: no edge), so masking a few hexes touches only their edges; they are worked
+    out the first time a search has ``blocked`` or ``stop`` hexes.
+    """
+
+    csr: csr_matrix
+    nbr: np.ndarray  # (n, 6) neighbour index, -1 off the map
+    weight: np.ndarray  # (n, 6) cost of entering that neighbour, inf: no edge
+    step: float  # the cheapest step: nothing beyond budget / step hexes is reachable
+    out_pos: np.ndarray | None = None
+    in_pos: np.ndarray | None = None
+
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(out_pos, in_pos)``, computed once."""
+        if self.out_pos is None or self.in_pos is None:
+            nbr = self.nbr
+            n = nbr.shape[0]
+            keep = np.isfinite(self.weight)
+            out_pos = np.full(nbr.shape, -1, dtype=np.int64)
+            out_pos[keep] = np.arange(int(keep.sum()))  # the CSR order is row by row, slot by slot
+            # The slot of i in each neighbour's row: the edge back from that neighbour into i.
+            safe = np.maximum(nbr, 0)
+            back = nbr[safe] == np.arange(n)[:, None, None]
+            slot = back.argmax(axis=2)
+            in_pos = np.where((nbr >= 0) & back.any(axis=2), out_pos[safe, slot], -1)
+            out_pos.flags.writeable = False
+            in_pos.flags.writeable = False
+            self.out_pos, self.in_pos = out_pos, in_pos
+        return self.out_pos, self.in_pos
+
+
+def _forget(m: HexMap, _attribute: object, value: object) -> object:
+    """on_setattr of the layer and shape fields: a new layer or table makes every cache stale."""
+    m.invalidate(geometry=True)
+    return value
 
 
 @define(eq=False)
@@ -261,6 +483,8 @@ class HexMap:
         elevation: int16 ``(width, height)`` elevations (default all 0).
         hexsides: int8 ``(width, height, 6)`` hexside feature code per hex and direction; use
             :meth:`set_hexside` so both sides of an edge agree.
+        label_base: the number printed on the first column and row of the printed map (many
+            maps print ``0101`` for the first hex); :meth:`label` and :meth:`parse` use it.
 
     >>> table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "woods", 2, los=2)])
     >>> m = HexMap(5, 5, table)
@@ -271,15 +495,25 @@ class HexMap:
     4.0
     """
 
-    width: int
-    height: int
-    table: TerrainTable
-    layout: OffsetLayout = OffsetLayout.ODD_Q
-    terrain: np.ndarray = _zeros("terrain", np.int16)
-    elevation: np.ndarray = _zeros("elevation", np.int16)
-    hexsides: np.ndarray = _zeros("hexsides", np.int8)
+    width: int = field(on_setattr=_forget)
+    height: int = field(on_setattr=_forget)
+    table: TerrainTable = field(on_setattr=_forget)
+    layout: OffsetLayout = field(default=OffsetLayout.ODD_Q, on_setattr=_forget)
+    terrain: np.ndarray = field(default=_zeros("terrain", np.int16), on_setattr=_forget)
+    elevation: np.ndarray = field(default=_zeros("elevation", np.int16), on_setattr=_forget)
+    hexsides: np.ndarray = field(default=_zeros("hexsides", np.int8), on_setattr=_forget)
+    label_base: int = field(default=0, kw_only=True)
+    # Derived caches. They hold only values that are never written in place (read-only arrays,
+    # bytes), so a deep copy of the map may share them; invalidate() replaces them.
     _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
+    _csr: dict[str, _Graph] = field(factory=dict, init=False, repr=False)
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
+    _grid: _LosGrid | None = field(default=None, init=False, repr=False)
+    _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
+    _axial: np.ndarray | None = field(default=None, init=False, repr=False)
+    _disks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
+    _los: tuple | None = field(default=None, init=False, repr=False)
+    _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.width <= 0 or self.height <= 0:
@@ -328,6 +562,66 @@ class HexMap:
             raise OffMapError(f"offset ({col}, {row}) is outside the {self.width} x {self.height} map")
         return Hex.from_offset(col, row, self.layout)
 
+    @property
+    def labels(self) -> HexLabels:
+        """How this map's hexes are printed (its layout and :attr:`label_base`)."""
+        return HexLabels(self.layout, base=self.label_base)
+
+    def label(self, h: Hex) -> str:
+        """The printed label of ``h`` in this map's own numbering.
+
+        >>> m = HexMap(10, 8, TerrainTable([TerrainType(0, "clear")]), label_base=1)
+        >>> m.label(m.hex_at(0, 0)), m.parse("1008") == m.hex_at(9, 7)
+        ('0101', True)
+        >>> m.parse("1109")
+        Traceback (most recent call last):
+        ...
+        wargamekit.errors.OffMapError: hex 1109 is outside the 10 x 8 map
+
+        Raises:
+            OffMapError: ``h`` is not on the map.
+        """
+        self.offset(h)
+        return self.labels.label(h)
+
+    def parse(self, label: str) -> Hex:
+        """The map hex printed as ``label`` in this map's own numbering.
+
+        Raises:
+            HexLabelError: the label cannot be read.
+            OffMapError: the label names a hex off the map.
+        """
+        h = self.labels.parse(label)
+        if h not in self:
+            raise OffMapError(f"hex {label} is outside the {self.width} x {self.height} map")
+        return h
+
+    def enterable(self, unit_type: str) -> np.ndarray:
+        """A boolean ``(width, height)`` mask: which hexes a unit of ``unit_type`` may stand in
+        (their terrain's entry cost for it is finite). Hexside features do not matter here.
+
+        >>> table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "lake", math.inf, {"boat": 1})])
+        >>> m = HexMap(3, 1, table)
+        >>> m.set_terrain(m.hex_at(1, 0), 1)
+        >>> m.enterable("foot").ravel().tolist(), m.can_enter(m.hex_at(1, 0), "boat")
+        ([True, False, True], True)
+        """
+        costs = self.table.enter_costs(unit_type)
+        codes = np.clip(self.terrain, 0, len(costs) - 1)
+        known = (self.terrain >= 0) & (self.terrain < len(costs))
+        return known & np.isfinite(costs[codes])
+
+    def can_enter(self, h: Hex, unit_type: str) -> bool:
+        """Whether a unit of ``unit_type`` may stand in map hex ``h`` (see :meth:`enterable`).
+
+        Raises:
+            OffMapError: ``h`` is not on the map.
+        """
+        c, r = self.offset(h)
+        costs = self.table.enter_costs(unit_type)
+        code = int(self.terrain[c, r])
+        return 0 <= code < len(costs) and bool(np.isfinite(costs[code]))
+
     def _index(self, h: Hex) -> int:
         c, r = self.offset(h)
         return c * self.height + r
@@ -342,9 +636,38 @@ class HexMap:
 
     # -- layers ---------------------------------------------------------------------------------
 
-    def invalidate(self) -> None:
-        """Forget cached movement graphs (call after writing to the layer arrays directly)."""
-        self._graphs.clear()
+    def invalidate(self, *, geometry: bool = False) -> None:
+        """Forget the cached movement graphs and line-of-sight tables.
+
+        Call it after writing to the layer arrays directly (``m.terrain[c, r] = ...``); the
+        setter methods and assigning a new layer, table or size (``m.terrain = ...``) do it for
+        you. Elevation is read when a query runs and needs no call.
+
+        Args:
+            geometry: Also forget what depends on the size and layout only (done when those
+                are assigned).
+        """
+        self._graphs = {}
+        self._csr = {}
+        self._los = None
+        if geometry:
+            self._nbr = None
+            self._grid = None
+            self._hexlist = None
+            self._axial = None
+            self._disks = {}
+            self._user_codes = {}
+
+    def __deepcopy__(self, memo: dict) -> HexMap:
+        # Copy the layers; share the derived caches (never written in place, see the fields).
+        out = HexMap(self.width, self.height, copy.deepcopy(self.table, memo), self.layout,
+                     terrain=self.terrain.copy(), elevation=self.elevation.copy(), hexsides=self.hexsides.copy())
+        memo[id(self)] = out
+        out._graphs, out._csr, out._user_codes = dict(self._graphs), dict(self._csr), dict(self._user_codes)
+        out._disks = dict(self._disks)
+        out._nbr, out._grid, out._los, out._hexlist = self._nbr, self._grid, self._los, self._hexlist
+        out._axial = self._axial
+        return out
 
     def set_terrain(self, h: Hex, code: int) -> None:
         """Set the terrain code of one hex."""
@@ -439,6 +762,12 @@ class HexMap:
             self._graphs[unit_type] = (nbr, w)
         return nbr, w
 
+    def _given_mask(self, selection: HexSelection, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """:meth:`_mask` of a selection that is not ``None``."""
+        mask = self._mask(selection, window)
+        assert mask is not None, "a selection was given"
+        return mask
+
     def _mask(self, selection: HexSelection, window: tuple[int, int, int, int] | None = None) -> np.ndarray | None:
         if selection is None:
             return None
@@ -461,6 +790,8 @@ class HexMap:
 
     def _graph(self, unit_type: str, sources: np.ndarray, blocked: HexSelection, stop: HexSelection,
                window: tuple[int, int, int, int] | None = None) -> csr_matrix:
+        if window is None and blocked is None and stop is None:
+            return self._movement_graph(unit_type).csr
         nbr, w = self._edges(unit_type, window)
         keep = np.isfinite(w)
         bmask = self._mask(blocked, window)
@@ -541,15 +872,271 @@ class HexMap:
                   stop: HexSelection = None) -> dict[Hex, float]:
         """Every hex reachable from ``start`` within ``allowance`` movement points, with its cost.
 
-        The start hex is included at cost 0. Only the block of the map within reach is built
-        and searched. See :meth:`cost_field` for ``blocked`` and ``stop``.
+        The start hex is included at cost 0. The search runs on the unit type's cached
+        whole-map graph (see :meth:`reachable_many`). See :meth:`cost_field` for ``blocked``
+        and ``stop``.
+
+        Raises:
+            OffMapError: If ``start`` is off the map.
         """
-        window, dist = self._dijkstra([start], unit_type, blocked, stop, allowance)
-        c0, r0, _ww, hh = window if window is not None else (0, 0, self.width, self.height)
-        dist = np.asarray(dist)
-        hits = np.flatnonzero(dist <= allowance)
-        axial = offset_to_axial(np.column_stack((hits // hh + c0, hits % hh + r0)), self.layout)
-        return {Hex(q, r): c for (q, r), c in zip(axial.tolist(), dist[hits].tolist(), strict=True)}
+        return self.reachable_many([start], allowance, unit_type, blocked=blocked, stop=stop)[0]
+
+    def reachable_many(self, starts: Iterable[Hex], allowances: float | Iterable[float], unit_type: str, *,
+                       blocked: HexSelection = None, stop: HexSelection = None) -> list[dict[Hex, float]]:
+        """:meth:`reachable` for many units at once: one Dijkstra call with one source per unit.
+
+        Each unit is searched on its own (the units do not block each other unless ``blocked``
+        says so) with the same ``blocked`` and ``stop`` hexes; a unit that starts in a ``stop``
+        hex may still leave it (the others may not), exactly as in :meth:`reachable`. The
+        unit type's whole-map graph is built once and kept until :meth:`invalidate`; ``blocked``
+        and ``stop`` are applied to a copy of its weights, touching only the edges of those hexes.
+
+        Args:
+            starts: Each unit's hex.
+            allowances: One movement allowance for all, or one per unit.
+            unit_type: Which costs to use.
+            blocked: Hexes that may not be entered (see :meth:`cost_field`).
+            stop: Hexes where movement must stop on entering (zones of control).
+
+        Returns:
+            One ``{hex: cost}`` per unit, in the order of ``starts``, each with its start hex at
+            cost 0 and the hexes in map index order.
+
+        Raises:
+            OffMapError: If a start hex is off the map.
+            ValueError: If the number of allowances differs from the number of starts.
+
+        >>> m = HexMap(4, 1, TerrainTable([TerrainType(0, "clear")]))
+        >>> [sorted(h.to_label() for h in r) for r in m.reachable_many([m.hex_at(0, 0), m.hex_at(3, 0)], [1, 2], "foot")]
+        [['0000', '0100'], ['0100', '0200', '0300']]
+        """
+        ends, hits, costs = self._reach_search(starts, allowances, unit_type, blocked, stop)
+        hexes = self._hexlist if self._hexlist is not None else self._hex_list()
+        keys = hexes[hits].tolist()
+        values = costs.tolist()
+        out, lo = [], 0
+        for hi in ends.tolist():
+            out.append(dict(zip(keys[lo:hi], values[lo:hi], strict=True)))
+            lo = hi
+        return out
+
+    def reachable_batch(self, starts: Iterable[Hex] | np.ndarray, allowances: float | Iterable[float], unit_type: str,
+                        *, blocked: HexSelection = None, stop: HexSelection = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`reachable_many` as arrays, for bots that score moves with numpy: no Python object per hex.
+
+        Args:
+            starts: Each unit's hex, as hexes or an ``(N, 2)`` axial array.
+            allowances: One movement allowance for all, or one per unit.
+            unit_type: Which costs to use.
+            blocked: Hexes that may not be entered (see :meth:`cost_field`).
+            stop: Hexes where movement must stop on entering (zones of control).
+
+        Returns:
+            ``(offsets, hexes, costs)``: unit ``i`` reaches ``hexes[offsets[i]:offsets[i + 1]]``
+            (int32 axial ``(q, r)`` rows, in map index order, its start included) at
+            ``costs[offsets[i]:offsets[i + 1]]`` (float64): exactly :meth:`reachable_many`'s sets.
+
+        Raises:
+            OffMapError: If a start hex is off the map.
+            ValueError: If the number of allowances differs from the number of starts.
+
+        >>> m = HexMap(4, 1, TerrainTable([TerrainType(0, "clear")]))
+        >>> offsets, hexes, costs = m.reachable_batch([m.hex_at(0, 0), m.hex_at(3, 0)], [1, 2], "foot")
+        >>> offsets.tolist(), hexes[offsets[1]:].tolist(), costs[offsets[1]:].tolist()
+        ([0, 2, 5], [[1, 0], [2, -1], [3, -1]], [2.0, 1.0, 0.0])
+        """
+        if isinstance(starts, np.ndarray):
+            starts = [_hex(q, r) for q, r in np.asarray(starts).reshape(-1, 2).tolist()]
+        ends, hits, costs = self._reach_search(starts, allowances, unit_type, blocked, stop)
+        offsets = np.zeros(len(ends) + 1, dtype=np.int64)
+        offsets[1:] = ends
+        return offsets, self._axial_cells()[hits], costs
+
+    def _axial_cells(self) -> np.ndarray:
+        """The int32 axial ``(q, r)`` of each map index (computed once)."""
+        if self._axial is None:
+            cols, rows = np.divmod(np.arange(self.width * self.height), self.height)
+            self._axial = offset_to_axial(np.column_stack((cols, rows)), self.layout)
+            self._axial.flags.writeable = False
+        return self._axial
+
+    def _reach_search(self, starts: Iterable[Hex], allowances: float | Iterable[float], unit_type: str,
+                      blocked: HexSelection, stop: HexSelection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One Dijkstra call for all units: ``(ends, hits, costs)``, unit ``u``'s map indices being ``hits[ends[u-1]:ends[u]]``."""
+        starts = list(starts)
+        idx = np.array([self._index(h) for h in starts], dtype=np.int64)
+        k = len(idx)
+        if isinstance(allowances, int | float):
+            budget = np.full(k, float(allowances))
+        else:
+            budget = np.array([float(x) for x in allowances], dtype=np.float64)
+            if budget.shape != (k,):
+                raise ValueError(f"reachable_many: {budget.size} allowances for {k} starts")
+        if k == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+        g = self._movement_graph(unit_type)
+        n = self.width * self.height
+        reach = self._reach(g, float(budget.max()))
+        window = None if reach is None else self._block(idx, reach)
+        graph, sources = self._masked_graph(g, idx, self._selection(blocked, window), self._selection(stop, window))
+        limit = float(budget.max())
+        dist = dijkstra(graph, directed=True, indices=sources, limit=limit)
+        virtual = np.flatnonzero(sources != idx)
+        if virtual.size:
+            dist[virtual, idx[virtual]] = 0.0  # a start left through a virtual copy (stop hexes)
+        h = self.height
+        if reach is not None and 3 * reach * reach * 2 < n:
+            # Read each unit's disk of cells within reach only (all in one gather), not its row.
+            cols, rows = idx // h, idx % h
+            dc, dr, flat_off = self._disk_cells(reach - 1)  # reach - 1: the hex radius (see _reach)
+            parity = 2 * (cols & 1) + (rows & 1)
+            cells = flat_off[parity]
+            cells += idx[:, None]
+            r = reach - 1
+            edge = (cols < r) | (cols >= self.width - r) | (rows < r) | (rows >= h - r)
+            off = None
+            if edge.any():
+                # Near the map's edge part of the disk is off the map: read the start (cost 0)
+                # there and drop it below.
+                e = np.flatnonzero(edge)
+                c, rr = cols[e, None] + dc[parity[e]], rows[e, None] + dr[parity[e]]
+                off = (c < 0) | (c >= self.width) | (rr < 0) | (rr >= h)
+                ce = cells[e]
+                np.copyto(ce, idx[e, None], where=off)
+                cells[e] = ce
+            at = cells + (np.arange(k) * dist.shape[1])[:, None]
+            vals = dist.ravel()[at]
+            keep = vals <= budget[:, None]
+            if off is not None:
+                keep[e] &= ~off
+            m_cells = cells.shape[1]
+            found = np.flatnonzero(keep)
+            hits, costs = cells.ravel()[found], vals.ravel()[found]
+            ends = np.searchsorted(found, np.arange(1, k + 1) * m_cells)
+        else:
+            ok = (dist[:, :n] <= budget[:, None]) & (dist[:, :n] < INF)
+            unit, hits = np.nonzero(ok)
+            costs = dist[unit, hits]
+            ends = np.searchsorted(unit, np.arange(1, k + 1))
+        return np.asarray(ends, dtype=np.int64), hits, costs
+
+    def _hex_list(self) -> np.ndarray:
+        """The (interned) hex of each map index ``col * height + row``, as an object array."""
+        cols, rows = np.divmod(np.arange(self.width * self.height), self.height)
+        axial = offset_to_axial(np.column_stack((cols, rows)), self.layout).tolist()
+        out = np.empty(len(axial), dtype=object)
+        out[:] = [_hex(q, r) for q, r in axial]
+        out.flags.writeable = False
+        self._hexlist = out
+        return out
+
+    def _movement_graph(self, unit_type: str) -> _Graph:
+        """The unit type's whole-map graph (cached until :meth:`invalidate`)."""
+        g = self._csr.get(unit_type)
+        if g is not None:
+            return g
+        nbr, w = self._edges(unit_type)
+        keep = np.isfinite(w)
+        n = nbr.shape[0]
+        indptr = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(keep.sum(axis=1, dtype=np.int32), out=indptr[1:])
+        csr = csr_matrix((w[keep], nbr[keep].astype(np.int32), indptr), shape=(n, n))
+        enter, sides = self._step_costs(unit_type)
+        step = float(enter.min(initial=INF)) + min(0.0, float(sides.min(initial=0.0)))
+        for arr in (csr.data, csr.indices, csr.indptr):
+            arr.flags.writeable = False
+        g = self._csr[unit_type] = _Graph(csr, nbr, w, step)
+        return g
+
+    def _reach(self, g: _Graph, limit: float) -> int | None:
+        """How many hexes (in offset rows and columns) a search with cost ``limit`` can get from its start, or ``None``."""
+        if not (math.isfinite(limit) and g.step > 0 and math.isfinite(g.step)):
+            return None
+        return max(int(math.floor(limit / g.step + 1e-9)), 0) + 1  # + 1: offset rows drift by one
+
+    def _block(self, idx: np.ndarray, reach: int) -> tuple[int, int, int, int]:
+        """The block ``(col0, row0, cols, rows)`` within ``reach`` of every start."""
+        cols, rows = idx // self.height, idx % self.height
+        c0, c1 = max(int(cols.min()) - reach, 0), min(int(cols.max()) + reach + 1, self.width)
+        r0, r1 = max(int(rows.min()) - reach, 0), min(int(rows.max()) + reach + 1, self.height)
+        return c0, r0, c1 - c0, r1 - r0
+
+    def _disk_cells(self, radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(dcol, drow, flat)``, each ``(4, M)``: the offsets of the hexes within ``radius`` of a
+        hex of parity class ``2 * (col % 2) + (row % 2)``, in map index order, and the same as
+        map index offsets ``dcol * height + drow`` (cached per radius)."""
+        cached = self._disks.get(radius)
+        if cached is not None:
+            return cached
+        dcs, drs = [], []
+        for pc in range(4):
+            c0, r0 = 2 * radius + 2 + (pc >> 1), 2 * radius + 2 + (pc & 1)
+            center = Hex.from_offset(c0, r0, self.layout)
+            cells = sorted(h.to_offset(self.layout) for h in center.disk(radius))
+            dcs.append([c - c0 for c, _ in cells])
+            drs.append([r - r0 for _, r in cells])
+        dc, dr = np.array(dcs, dtype=np.int64), np.array(drs, dtype=np.int64)
+        out = (dc, dr, dc * self.height + dr)
+        for arr in out:
+            arr.flags.writeable = False
+        self._disks[radius] = out
+        return out
+
+    def _selection(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> np.ndarray | None:
+        """The map indices of a selection; a predicate is asked only inside ``window`` (nothing outside is reached)."""
+        if selection is None:
+            return None
+        if isinstance(selection, np.ndarray):
+            return np.flatnonzero(self._given_mask(selection))
+        if callable(selection):
+            c0, r0, ww, hh = window if window is not None else (0, 0, self.width, self.height)
+            local = np.flatnonzero(self._given_mask(selection, (c0, r0, ww, hh)))
+            return (local // hh + c0) * self.height + local % hh + r0
+        out = []
+        for h in selection:
+            if h in self:
+                c, r = h.to_offset(self.layout)
+                out.append(c * self.height + r)
+        return np.array(out, dtype=np.int64)
+
+    def _masked_graph(self, g: _Graph, idx: np.ndarray, blocked: np.ndarray | None, stop: np.ndarray | None
+                      ) -> tuple[csr_matrix, np.ndarray]:
+        """The graph with ``blocked`` hexes not enterable and ``stop`` hexes not leavable, and each start's source node.
+
+        A start in a stop hex gets a virtual copy of its node with its own edges out, so that
+        unit may leave while the others may not.
+        """
+        if (blocked is None or not blocked.size) and (stop is None or not stop.size):
+            return g.csr, idx
+        n = g.csr.shape[0]
+        out_pos, in_pos = g.positions()
+        data = g.csr.data.copy()
+        if blocked is not None and blocked.size:
+            p = in_pos[blocked].ravel()
+            data[p[p >= 0]] = INF  # an infinite weight never relaxes: the edge is as good as gone
+        if stop is None or not stop.size:
+            return csr_matrix((data, g.csr.indices, g.csr.indptr), shape=(n, n)), idx
+        in_stop = np.zeros(n, dtype=bool)
+        in_stop[stop] = True
+        leave = np.unique(idx[in_stop[idx]])
+        vpos = out_pos[leave]
+        vpos = [row[row >= 0] for row in vpos]
+        p = out_pos[stop].ravel()
+        v_data = [data[x] for x in vpos]  # before the stop hexes lose their edges
+        data[p[p >= 0]] = INF
+        if not leave.size:
+            return csr_matrix((data, g.csr.indices, g.csr.indptr), shape=(n, n)), idx
+        counts = np.array([len(x) for x in vpos], dtype=np.int32)
+        indptr = np.concatenate((g.csr.indptr, g.csr.indptr[-1] + np.cumsum(counts, dtype=np.int32)))
+        indices = np.concatenate([g.csr.indices, *(g.csr.indices[x] for x in vpos)])
+        data = np.concatenate([data, *v_data])
+        m = n + len(leave)
+        graph = csr_matrix((data, indices, indptr), shape=(m, m))
+        sources = idx.copy()
+        hit = in_stop[idx]
+        sources[hit] = n + np.searchsorted(leave, idx[hit])
+        return graph, sources
 
     def shortest_path(self, start: Hex, goal: Hex, unit_type: str, *, blocked: HexSelection = None,
                       stop: HexSelection = None) -> Path | None:
@@ -589,6 +1176,12 @@ class HexMap:
         once for each hexside the line crosses, as one more hindering or blocking "hex"; the
         hexsides of ``a`` and ``b`` themselves count only with ``hexside_at_ends=True``.
 
+        The walk stops at the first blocking hex; the full counts of a blocked line are worked
+        out only if read (see :class:`LineOfSight`). The map's class tables are cached until
+        :meth:`invalidate`; a read-only ``los_class`` array is converted once and cached too
+        (a writable one is converted on every call). With an ``elevation_hook`` the whole line
+        is walked at once (the hook and the elevation layer are read during the call).
+
         Args:
             a: The origin hex.
             b: The target hex.
@@ -607,54 +1200,154 @@ class HexMap:
 
         Raises:
             OffMapError: If ``a`` or ``b`` is off the map.
-            ValueError: If ``edge`` is unknown.
+            ValueError: If ``edge`` is unknown or ``los_class`` has the wrong shape.
         """
-        self.offset(a)
-        self.offset(b)
-        if edge not in ("primary", "worse", "better"):
+        stride, qmin, rmin, _ncell, onmap, code, sides = self._los or self._los_tables()
+        ar, br = a.r - rmin, b.r - rmin
+        ia = (a.q - qmin) * stride + ar
+        ib = (b.q - qmin) * stride + br
+        try:
+            # (ia | ib | ar | br) < 0: any of them negative; an index past the end raises.
+            on = (ia | ib | ar | br) >= 0 and ar < stride and br < stride and onmap[ia] and onmap[ib]
+        except IndexError:
+            on = False
+        if not on:
+            self.offset(a)  # raise the usual error for whichever is off the map
+            self.offset(b)
+        if edge != "primary" and edge not in _EDGES:
             raise ValueError(f"edge must be 'primary', 'worse' or 'better', got {edge!r}")
-        cls = self.los_class() if los_class is None else np.asarray(los_class)
-        extra = self._mask(blocking)
-        sides = self.hexside_los_class()
-        ea, eb = int(self.elevation[self.offset(a)]), int(self.elevation[self.offset(b)])
-
-        def check(nudge: int) -> LineOfSight:
-            line = hex_line(a, b, nudge=nudge)
-            last = len(line) - 1
+        # _line_steps, inlined: this method is called in rule code's inner loops.
+        dq, dr = b.q - a.q, br - ar
+        adq, adr = abs(dq), abs(dr)
+        n = (adq + adr + abs(dq + dr)) >> 1
+        if adq == n:
+            alpha, beta, sec = (stride if dq > 0 else -stride), 1, dr
+        elif adr == n:
+            alpha, beta, sec = (1 if dr > 0 else -1), stride, dq
+        else:
+            alpha, beta, sec = (-stride if dq + dr < 0 else stride), 1 - stride, dr
+        if (sides is None and los_class is None and blocking is None and elevation_hook is None
+                and (edge == "primary" or not _has_tie(n, sec))):
+            # The common query: _walk's tight loop, inlined, stopping at the first block.
             nb = nh = 0
-            for i in range(1, last + 1):
-                h = line[i]
-                if sides is not None and (hexside_at_ends or 1 < i < last):
-                    k = self._crossed_side(sides, line[i - 1], h)
-                    nb += k == BLOCKING
-                    nh += k == HINDERING
-                if i == last or h not in self:
-                    continue  # a line may graze off a map's zigzag edge: off-map is clear
-                c, r = h.to_offset(self.layout)
-                k = 2 if extra is not None and extra[c * self.height + r] else int(cls[c, r])
-                if k and elevation_hook is not None and elevation_hook(h, int(self.elevation[c, r]), ea, eb):
-                    k = 0
-                nb += k == BLOCKING
-                nh += k == HINDERING
-            return LineOfSight(nb == 0, nb, nh, tuple(line[1:-1]))
+            num, d2, n2 = n, 2 * sec, 2 * n
+            for i in range(1, n):
+                num += d2
+                if c := code[ia + alpha * i + beta * (num // n2)]:  # most hexes are clear: one test
+                    if c == 2:
+                        nb = 1
+                        break
+                    if c == 1:
+                        nh += 1
+            los = _object_new(LineOfSight)
+            if nb:
+                _set_clear(los, False)
+                _set_rest(los, (None, None, None, a, b, (code, None, None, _NO_EXTRA, ia, n, alpha, beta,
+                                                         sec, False, "primary")))
+            else:
+                _set_clear(los, True)
+                _set_rest(los, (0, nh, 1, a, b, None))
+            return los
+        grid = self._grid or self._los_grid()
+        if los_class is not None:
+            code = self._user_code(grid, los_class)
+        extra = _NO_EXTRA if blocking is None else self._extra_blocking(grid, blocking)
+        step = grid.side_step
+        if elevation_hook is not None:
+            hook = self._hook(grid, elevation_hook, a, b)
+            walk = functools.partial(_walk, code, sides, step, extra, ia, n, alpha, beta, sec,
+                                     ends=hexside_at_ends, hook=hook)
+            nb, nh, nudge = _los_exact(walk, n, sec, edge)
+            return _new_los(not nb, (nb, nh, nudge, a, b, None))
+        # Every input below is an immutable snapshot (tuples, frozenset, ints), so the full
+        # counts can be left to the first read.
+        lazy = (None, None, None, a, b, (code, sides, step, extra, ia, n, alpha, beta, sec, hexside_at_ends, edge))
+        nb, nh = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, 1, 1, hexside_at_ends)
+        if edge == "primary" or not _has_tie(n, sec):
+            return _new_los(not nb, lazy if nb else (0, nh, 1, a, b, None))
+        if nb and edge == "worse":
+            return _new_los(False, lazy)
+        nb2, nh2 = _walk(code, sides, step, extra, ia, n, alpha, beta, sec, -1, 1, hexside_at_ends)
+        if edge == "worse":
+            # Both clear: the worse line hinders more (the primary one on a tie).
+            return _new_los(not nb2, lazy if nb2 else (0, max(nh, nh2), 1 if nh >= nh2 else -1, a, b, None))
+        if nb and nb2:
+            return _new_los(False, lazy)
+        if nb or nb2:
+            return _new_los(True, (0, nh2, -1, a, b, None) if nb else (0, nh, 1, a, b, None))
+        return _new_los(True, (0, min(nh, nh2), 1 if nh <= nh2 else -1, a, b, None))
 
-        if edge == "primary":
-            return check(1)
-        first, second = check(1), check(-1)
-        if (first.blocking, first.hindering) == (second.blocking, second.hindering):
-            return first
-        worse = max(first, second, key=lambda s: (s.blocking, s.hindering))
-        better = second if worse is first else first
-        return worse if edge == "worse" else better
+    def _los_grid(self) -> _LosGrid:
+        self._grid = _LosGrid.of(self.width, self.height, self.layout)
+        return self._grid
 
-    def _crossed_side(self, sides: np.ndarray, frm: Hex, to: Hex) -> int:
-        """LOS class of the hexside between adjacent ``frm`` and ``to`` (seen from whichever is on the map)."""
-        d = frm.direction_to(to)
-        if frm in self:
-            return int(sides[(*frm.to_offset(self.layout), d)])
-        if to in self:
-            return int(sides[(*to.to_offset(self.layout), (d + 3) % 6)])
-        return CLEAR
+    def _flat(self, grid: _LosGrid, h: Hex) -> int:
+        """The flat grid index of a map hex.
+
+        Raises:
+            OffMapError: If ``h`` is not on the map.
+        """
+        q, r = h.q - grid.qmin, h.r - grid.rmin
+        i = q * grid.stride + r
+        if not (0 <= r < grid.stride and 0 <= i < grid.ncell and grid.onmap[i]):
+            self.offset(h)  # raises the usual error
+        return i
+
+    def _los_tables(self) -> tuple:
+        """``(stride, qmin, rmin, ncell, onmap, code, sides)``: the grid and the class tables, cached until :meth:`invalidate`."""
+        grid = self._grid or self._los_grid()
+        code = grid.code_of(self.los_class())
+        sides = None
+        hs = self.hexside_los_class()
+        if hs is not None and hs.any():
+            table, _lut = _side_tables(hs, self.width, self.height, _axial_grid(self.width, self.height, self.layout), 2)
+            sides = tuple(table.tolist())
+        self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides)
+        return self._los
+
+    def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> tuple[int, ...]:
+        """The class table of a caller's ``los_class`` (cached for read-only arrays, by identity).
+
+        A read-only array is taken to keep its contents (numpy only lets its owner make it
+        writable again; one that has become writable is converted afresh).
+        """
+        cached = self._user_codes.get(id(los_class))
+        if cached is not None and cached[0] is los_class:
+            if not los_class.flags.writeable:
+                return cached[1]
+            del self._user_codes[id(los_class)]  # made writable again: its contents may change
+        arr = np.asarray(los_class)
+        if arr.shape != (self.width, self.height):
+            raise ValueError(f"los_class shape {arr.shape} differs from the map's {(self.width, self.height)}")
+        code = grid.code_of(arr)
+        if isinstance(los_class, np.ndarray) and _read_only(los_class):
+            if len(self._user_codes) >= 8:
+                self._user_codes.pop(next(iter(self._user_codes)))
+            self._user_codes[id(los_class)] = (los_class, code)
+        return code
+
+    def _extra_blocking(self, grid: _LosGrid, blocking: HexSelection) -> frozenset[int]:
+        """The flat grid indices of the on-map hexes of a ``blocking=`` selection."""
+        if isinstance(blocking, np.ndarray) or callable(blocking):
+            mask = self._given_mask(blocking)
+            return frozenset(grid.cell[np.flatnonzero(mask)].tolist())
+        out = set()
+        for h in blocking:  # type: ignore[union-attr]
+            i = (h.q - grid.qmin) * grid.stride + (h.r - grid.rmin)
+            if 0 <= h.r - grid.rmin < grid.stride and 0 <= i < grid.ncell and grid.onmap[i]:
+                out.add(i)
+        return frozenset(out)
+
+    def _hook(self, grid: _LosGrid, hook: ElevationHook, a: Hex, b: Hex) -> Callable[[int], bool]:
+        """The elevation hook as a predicate on flat grid indices."""
+        elevation, layout, stride = self.elevation, self.layout, grid.stride
+        ea, eb = int(elevation[self.offset(a)]), int(elevation[self.offset(b)])
+
+        def seen_over(i: int) -> bool:
+            h = _hex(i // stride + grid.qmin, i % stride + grid.rmin)
+            return bool(hook(h, int(elevation[h.to_offset(layout)]), ea, eb))
+
+        return seen_over
 
     def line_of_sight_batch(
         self,

@@ -29,9 +29,6 @@ __all__ = [
     "Road",
     "RoadSteps",
     "LocaleMap",
-    "UnknownLocaleError",
-    "NoApproachError",
-    "NotAdjacentError",
 ]
 
 

@@ -93,10 +93,10 @@ import numpy as np
 from attrs import define, field, frozen
 
 from ..dice import D6, Dice, Die, PoolRoll, _pool_classes, _pool_face_classes
+from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
+from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
     PROJECTION_AFTER_S,
-    BranchLimitError,
-    ImpureProcedureError,
     RandomValue,
     World,
     _apply,
@@ -106,11 +106,9 @@ from ._engine import (
 )
 
 __all__ = [
-    "BranchLimitError",
     "DiceSum",
     "compare",
     "EnumeratingDice",
-    "ImpureProcedureError",
     "RandomValue",
     "SumDistribution",
     "distribution",
@@ -233,7 +231,8 @@ class EnumeratingDice(Dice):
         classes: tuple[int, int, int],
     ) -> tuple[int, ...]:
         table = _pool_table(n, target, double_at)
-        return table.rows[self.world.draw(table.weights, purpose)][0]  # type: ignore[no-any-return]
+        row: tuple[int, ...] = table.rows[self.world.draw(table.weights, purpose)][0]  # type: ignore[assignment]
+        return row
 
 
 def _count_tens(faces: tuple[int, ...]) -> int:
@@ -363,7 +362,7 @@ def distribution(
     else:
         result = {value: fractions[weight] for value, weight in totals.items()}
     try:
-        return dict(sorted(result.items()))  # type: ignore[type-var]
+        return dict(sorted(result.items()))
     except TypeError:
         return result
 

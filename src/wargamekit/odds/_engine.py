@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import BranchLimitError, ImpureProcedureError
 
-__all__ = ["BranchLimitError", "RandomValue", "World"]
+__all__ = ["RandomValue", "World"]
 
 
 class _Node:
@@ -755,12 +755,13 @@ def _binary(fn: Callable[[Any, Any], Any]) -> tuple[Callable[..., Any], Callable
     return forward, reflected
 
 
-for _name, _fn in [
+_OPERATORS: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
     ("truediv", operator.truediv), ("floordiv", operator.floordiv), ("mod", operator.mod),
     ("pow", pow), ("divmod", divmod), ("lshift", operator.lshift), ("rshift", operator.rshift),
     ("and", operator.and_), ("or", operator.or_), ("xor", operator.xor),
-]:
+]
+for _name, _fn in _OPERATORS:
     _forward, _reflected = _binary(_fn)
     setattr(RandomValue, f"__{_name}__", _forward)
     setattr(RandomValue, f"__r{_name}__", _reflected)
@@ -768,7 +769,7 @@ for _name, _fn in [
 for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
                    ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
     setattr(RandomValue, f"__{_name}__", _binary(_fn)[0])
-for _name, _fn in [("trunc", operator.methodcaller("__trunc__")),
-                   ("floor", operator.methodcaller("__floor__")),
-                   ("ceil", operator.methodcaller("__ceil__"))]:
-    setattr(RandomValue, f"__{_name}__", lambda self, _fn=_fn: _apply(_fn, (self,)))
+for _name, _rounding in [("trunc", operator.methodcaller("__trunc__")),
+                         ("floor", operator.methodcaller("__floor__")),
+                         ("ceil", operator.methodcaller("__ceil__"))]:
+    setattr(RandomValue, f"__{_name}__", lambda self, _fn=_rounding: _apply(_fn, (self,)))

@@ -14,6 +14,7 @@ from attrs import define, field, frozen
 
 from wargamekit import RulesContext
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
+from wargamekit.ruleset import other_side
 
 from .scenario import Arm, ManeuverScenario
 
@@ -21,11 +22,6 @@ __all__ = ["Board", "Context", "GameState", "Piece", "RESERVE", "other_side"]
 
 #: The ``approach`` value of a piece in its locale's reserve.
 RESERVE = ""
-
-
-def other_side(sides: tuple[str, ...] | list[str], side: str) -> str:
-    """The opponent of ``side``."""
-    return sides[1] if side == sides[0] else sides[0]
 
 
 @frozen(eq=False)

@@ -16,9 +16,9 @@ from wargamekit import Choose, Decision, Option, Outcome, YesNo, ask
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 
 from . import kinds
-from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds
+from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds, with_addons
 from .maps import facing_name, hex_label
-from .special_rounds import KIND_NAMES
+from .special_rounds import round_kinds
 from .state import Context, GameState, Tank, other_side
 from .vehicles import kill_points
 
@@ -109,6 +109,32 @@ def could_fire(state: GameState, tank: Tank, fire: str) -> bool:
     return False
 
 
+def why_not_fire(state: GameState, tank: Tank, target: Tank, fire: str) -> str | None:
+    """Why ``tank`` cannot fire at ``target`` from where it stands now (``None``: it can, with
+    a gun, after turret rotations it has left): the reason of the first gun's first failing
+    check, in the order range, arc, line of sight (4 i-ii; 6. 炮塔转动)."""
+    from .sight import can_see
+
+    if not can_fire_now(state, tank):
+        return "its weapon is destroyed" if tank.weapon_destroyed else "it is short of ammunition"
+    assert tank.hex is not None and target.hex is not None
+    distance = tank.hex.distance(target.hex)
+    reasons = []
+    for gun in _guns(tank):
+        g = tank.spec.guns[gun]
+        if distance > g.range:
+            reasons.append(f"range {distance} is beyond its {g.name}'s {g.range}")
+        elif turns_to_bear(state, tank, gun, tank.hex, target.hex) is None:
+            reasons.append(f"its {g.name} cannot be turned to bear ({tank.rotations_left()} turret rotation(s) left)")
+        else:
+            scouting = fire == "leap" and tank.vehicle_class == "light" and target.vehicle_class != "light"
+            if not can_see(state.scenario.map, state.wrecks, tank.hex, target.hex, scouting=scouting):
+                reasons.append("forest, mountain or a wreck blocks the line of sight")
+            else:
+                return None
+    return "; ".join(dict.fromkeys(reasons)) or "it has no gun it may use this turn"
+
+
 def can_fire_now(state: GameState, tank: Tank) -> bool:
     """Whether ``tank`` can fire at all this turn (alive, weapon intact, no ammunition
     shortage)."""
@@ -130,12 +156,14 @@ def hit_modifier(state: GameState, firer: Tank, target: Tank, fire: str, *, targ
 def shot_for(
     state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *,
     target_hex: Hex | None = None, special: str | None = None, target_lit: int | None = None,
+    hooks: Any = None,
 ) -> Shot:
-    """The :class:`Shot` of ``firer``'s gun ``gun`` at ``target`` (standing in ``target_hex``)."""
+    """The :class:`Shot` of ``firer``'s gun ``gun`` at ``target`` (standing in ``target_hex``),
+    with what the add-ons in ``hooks`` (``ctx.hooks``, ``view.hooks``) add (:func:`with_addons`)."""
     where = target.hex if target_hex is None else target_hex
     assert firer.hex is not None and where is not None
     g = firer.spec.guns[gun]
-    return Shot(
+    shot = Shot(
         range=firer.hex.distance(where),
         hit_modifier=hit_modifier(state, firer, target, fire, target_lit=target_lit),
         attack=g.attack,
@@ -144,6 +172,7 @@ def shot_for(
         special=special,
         ammo_rule=bool(state.options.get("ammunition_shortage")),
     )
+    return with_addons(shot, fire, hooks, state=state, firer=firer, target=target)
 
 
 def _guns(tank: Tank) -> list[int]:
@@ -214,22 +243,26 @@ def _percent_value(p: Any) -> float:
     return float(f"{float(p) * 100:.0f}") / 100
 
 
-def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None) -> str:
-    """``"fire main gun at Tiger I #7 in 0305 (range 4, hit 72%, kill 31%)"``."""
+def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None,
+               hooks: Any = None) -> str:
+    """``"fire main gun at Tiger I #7 in 0305 (range 4, hit 72%, kill 31%)"`` (the odds with
+    the add-ons in ``hooks``)."""
     target = state.tank(option.target)
     where = target.hex if target_hex is None else target_hex
     assert where is not None
-    odds = shot_odds(shot_for(state, firer, option.gun, target, fire, target_hex=target_hex))
+    odds = shot_odds(shot_for(state, firer, option.gun, target, fire, target_hex=target_hex, hooks=hooks))
     gun = firer.spec.guns[option.gun].name
     return (f"{firer.name} fires {gun} at {target.name} in {hex_label(where)} "
             f"(range {firer.hex.distance(where) if firer.hex else '?'}, hit {_percent(odds.hit)}, kill {_percent(odds.kill)})")
 
 
-def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str) -> Choose:
+def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str,
+                       hooks: Any = None) -> Choose:
     """The fire menu of ``tank`` (kind ``tank_solo.fire_target``): each shot it may fire now with
     ``fire`` (at tank ``only``, if given), each turret rotation left, and holding fire."""
     targets = valid_targets(state, tank, fire, only)
-    options = [Option(t, fire_label(state, tank, t, fire), data=kinds.fire_data(t.gun, t.target)) for t in targets]
+    options = [Option(t, fire_label(state, tank, t, fire, hooks=hooks), data=kinds.fire_data(t.gun, t.target))
+               for t in targets]
     options += rotation_options(tank)
     options.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
     return Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
@@ -244,7 +277,7 @@ def fire_menu(ctx: Context, tank: Tank, fire: str, *, only: int | None = None, r
     """
     state = ctx.state
     while True:
-        pick = yield from ask(fire_menu_decision(state, tank, fire, only=only, rule=rule))
+        pick = yield from ask(fire_menu_decision(state, tank, fire, only=only, rule=rule, hooks=ctx.hooks))
         if pick is None:
             return False
         if isinstance(pick, RotateTurret):
@@ -315,34 +348,61 @@ def _one_shot(
     special = None
     if firer.specials:
         loaded = sorted(set(firer.specials), key=firer.specials.index)
-        plain = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex, target_lit=target_lit))
+        rounds = round_kinds(ctx.hooks)
+        plain = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex, target_lit=target_lit,
+                                   hooks=ctx.hooks))
         options = [Option(None, f"standard round (hit {_percent(plain.hit)}, kill {_percent(plain.kill)})",
                           data=_round_data(None, plain.hit, plain.kill))]
         for kind in loaded:
             odds = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex,
-                                      special=kind, target_lit=target_lit))
-            options.append(Option(kind, f"{KIND_NAMES[kind]} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})",
+                                      special=kind, target_lit=target_lit, hooks=ctx.hooks))
+            options.append(Option(kind, f"{rounds[kind].name} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})",
                                   data=_round_data(kind, odds.hit, odds.kill)))
         special = yield Choose(side=firer.side, prompt=f"{firer.name}: which round?", options=tuple(options),
                                rule="特殊规则 4 特种弹药", kind=kinds.SPECIAL_ROUND,
                                context=_shot_context(state, firer, gun, target, fire, target_hex))
         if special is not None:
             firer.specials.remove(special)
-            ctx.event("special", f"{firer.name} reveals and fires its {KIND_NAMES[special]}",
+            ctx.event("special", f"{firer.name} reveals and fires its {rounds[special].name}",
                        tank=firer.id, special=special)
-    shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit)
+    shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit,
+                    hooks=ctx.hooks)
     result = resolve_shot(ctx.dice, shot)
     where = target.hex if target_hex is None else target_hex
     assert where is not None
     ctx.event(
         "fire",
         f"{firer.name} ({FIRE_NAMES[fire]}) fires at {target.name} in {hex_label(where)}: "
-        f"range {shot.range}, to hit {result.hit_total} -> {result.effect}",
+        + shot_text(shot, result),
         firer=firer.id, target=target.id, fire=fire, range=shot.range, hit_total=result.hit_total,
         damage_total=result.damage_total, effect=result.effect, special=special,
     )
     apply_shot(ctx, firer, target, fire, result, special, wreck_hex if wreck_hex is not None else where)
     return result
+
+
+def shot_text(shot: Shot, result: ShotResult) -> str:
+    """The log's account of a shot: the hit roll against the range it needed, a special round's
+    change to a die, and the damage total against the armour.
+
+    >>> from .fire import ShotResult
+    >>> shot_text(Shot(range=5, hit_modifier=-1, attack=8, armour=12, special="fin"),
+    ...           ShotResult(True, "killed", (2, 3), 8, 13, False))
+    'hit roll 2+3, fin-stabilised round counts the 2 as 6: 9 -1 = 8, needed 5 (the range) -> hit; damage 13 vs armour 12 -> killed'
+    """
+    low, high = sorted(result.hit_dice)
+    if shot.special == "fin":
+        dice = f"hit roll {low}+{high}, fin-stabilised round counts the {low} as 6: {high + 6}"
+    else:
+        dice = f"hit roll {low}+{high} = {low + high}"
+    text = f"{dice} {shot.hit_modifier:+d} = {result.hit_total}, needed {shot.range} (the range)"
+    if not result.hit:
+        return f"{text} -> miss"
+    if result.damage_total is None:  # HESH: its own table instead of the damage check
+        return f"{text} -> hit; HESH round (碎甲弹) table -> {result.effect}"
+    overloaded = "; overloaded charge multiplies the damage dice" if shot.special == "overloaded" else ""
+    return (f"{text} -> hit{overloaded}; damage {result.damage_total} vs armour {shot.armour} -> "
+            f"{result.effect}")
 
 
 def apply_shot(

@@ -22,9 +22,9 @@ from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, 
 from . import kinds
 from .maps import FACING_NAMES, facing_name, hex_label, label_hex
 from .scenario import SIDES, budget_for, force_problem
-from .special_rounds import KIND_NAMES, KINDS, loadout_problem
+from .special_rounds import SpecialRound, loadout_problem, round_kinds
 from .state import Context, GameState, Tank, other_side
-from .vehicles import all_vehicles
+from .vehicles import VehicleModel, all_vehicles, vehicle_table
 
 __all__ = ["OPENING", "choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
 
@@ -33,6 +33,22 @@ OPENING: tuple[str, ...] = ("force selection", "first player", "deployment", "sp
 
 #: An opening step's procedure.
 OpeningStep = Callable[[Context], Generator[Decision, Any, None]]
+
+
+
+def _stats(model: Any) -> str:
+    """What a player weighs in a tank: movement, armour, each gun's range and attack, turret."""
+    guns = ", ".join(f"{g.name} range {g.range} attack {g.attack}{' (hull)' if g.mount == 'hull' else ''}"
+                     for g in model.guns)
+    return f"move {model.movement}, armour {model.armour}, {guns}"
+
+
+def _budget_note(models: list[str], scenario: Any, table: Any) -> str:
+    """The budget after this pick, and why it is what it is (the single-nation bonus)."""
+    budget = budget_for(models, scenario, table)
+    if budget > scenario.budget:
+        return f"{budget} (single-nation force: {scenario.budget} + {budget - scenario.budget})"
+    return f"{budget} (nations mixed: no single-nation bonus)"
 
 
 def opening(ctx: Context) -> Generator[Decision, Any, None]:
@@ -63,8 +79,10 @@ def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
     yield  # an opening step: a generator, although this one asks nothing
 
 
-def _add_tank(state: GameState, side: str, model: str) -> Tank:
-    tank = Tank(id=len(state.tanks) + 1, side=side, model=model)
+def _add_tank(state: GameState, side: str, model: str, table: dict[str, VehicleModel] | None = None) -> Tank:
+    # An add-on's vehicle travels with the tank (the shipped table does not know it).
+    custom = None if table is None or model in all_vehicles() else table[model]
+    tank = Tank(id=len(state.tanks) + 1, side=side, model=model, custom=custom)
     state.tanks.append(tank)
     return tank
 
@@ -88,20 +106,21 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
             break
     picker = SIDES[0] if a > b else SIDES[1]
     ctx.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
-    table = all_vehicles()
+    table = vehicle_table(ctx.hooks)
     done = {side: side in preset for side in SIDES}
 
     def pick_one(turn: Turn[str]) -> Generator[Decision, Any, None]:
         side = turn.actor
         mine = [t.model for t in state.tanks if t.side == side]
         spent = sum(table[m].price for m in mine)
-        legal = [key for key in table if force_problem([*mine, key], scenario) is None]
+        legal = [key for key in table if force_problem([*mine, key], scenario, table) is None]
         if not legal:
             done[side] = True
             return
         options = [
-            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
-                        f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario)})",
+            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}; {_stats(table[key])}; "
+                        f"{table[key].price} pts -> {spent + table[key].price} of "
+                        f"{_budget_note([*mine, key], scenario, table)})",
                    data={"model": key, "price": table[key].price})
             for key in legal
         ]
@@ -114,7 +133,7 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
         if pick is None:
             done[side] = True
         else:
-            tank = _add_tank(state, side, pick)
+            tank = _add_tank(state, side, pick, table)
             ctx.event("pick", f"{side} picks {tank.name}", side=side, model=pick)
 
     # The sides pick in turn, the roll-off's winner first; a side that has finished is skipped.
@@ -195,7 +214,9 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
                                  context={"tank": tank.id, "zone": state.zones[side]})
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
-            order = [toward] + [d for d in range(6) if d != toward]
+            # Toward the enemy first, then clockwise round the hex (direction numbers run
+            # anticlockwise), so the menu reads like a compass.
+            order = [(toward - k) % 6 for k in range(6)]
             facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
                                   options=tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order),
                                   rule="标准规则修改部分 3 (车体朝向)", kind=kinds.DEPLOY_FACING,
@@ -209,9 +230,15 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
 
 def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
     """开场阶段 3: each side loads up to three special rounds on its tanks, face down; at least
-    two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three."""
+    two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three.
+
+    The markers go on the tanks face down (背面放置, 对方不可见具体种类): which tank gets a
+    marker, and so how many a side loads, is public (event ``marker``); the kind is told to the
+    loading side only (event ``load``). The rounds on offer are the rulebook's and those of the
+    add-ons (:func:`~wargamekit_tank_solo.special_rounds.round_kinds`)."""
     state = ctx.state
     allowed = state.scenario.special_rounds
+    rounds = round_kinds(ctx.hooks)
 
     def load_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
         side = turn.actor
@@ -223,10 +250,10 @@ def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
             return
         loaded: list[str] = []
         while len(loaded) < allowed:
-            possible = [k for k in KINDS if _can_add(loaded, k, allowed)]
-            options = [Option((k, t.id), f"load {KIND_NAMES[k]} on {t.name}", data={"special": k, "tank": t.id})
+            possible = [k for k in rounds if _can_add(loaded, k, allowed, rounds)]
+            options = [Option((k, t.id), f"load {rounds[k].name} on {t.name}", data={"special": k, "tank": t.id})
                        for k in possible for t in tanks]
-            if loadout_problem(loaded, allowed) is None:
+            if loadout_problem(loaded, allowed, rounds) is None:
                 options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})",
                                       data={"action": "finish"}))
             pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
@@ -237,17 +264,20 @@ def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
                 break
             kind, tank_id = pick
             loaded.append(kind)
-            state.tank(tank_id).specials.append(kind)
-            ctx.event("load", f"{side} loads {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
+            tank = state.tank(tank_id)
+            tank.specials.append(kind)
+            ctx.event("load", f"{side} loads {rounds[kind].name} on {tank.name}",
                       audience=(side,), tank=tank_id, special=kind)
+            ctx.event("marker", f"{side} places a face-down special-round marker on {tank.name}",
+                      side=side, tank=tank_id)
         ctx.event("loaded", f"{side} loads {len(loaded)} hidden special round(s)", side=side, count=len(loaded))
 
     yield from play_turns(_in_order(state), ctx.dice, load_side)
 
 
-def _can_add(loaded: list[str], kind: str, allowed: int) -> bool:
+def _can_add(loaded: list[str], kind: str, allowed: int, rounds: dict[str, SpecialRound]) -> bool:
     """Whether adding ``kind`` keeps a legal loadout reachable."""
     after = [*loaded, kind]
-    if loadout_problem(after, allowed) is None:
+    if loadout_problem(after, allowed, rounds) is None:
         return True
-    return len(after) < allowed and any(loadout_problem([*after, k], allowed) is None for k in KINDS)
+    return len(after) < allowed and any(loadout_problem([*after, k], allowed, rounds) is None for k in rounds)

@@ -6,6 +6,8 @@ import copy
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
+import attrs
+
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.errors import ScenarioError
 
@@ -25,7 +27,7 @@ class TankSolo(Ruleset):
     special rounds and optional rules, scored over ten turns."""
 
     name = "tank_solo"
-    version = "1.1"
+    version = "1.3"  # 1.3: the deployment facing menu runs clockwise (saves of 1.2 answer other facings)
     description = "Dice-driven solo tank duel (少战 SOLO): turrets, four kinds of fire, wrecks, special rounds."
     sides = SIDES
     scenario_type = TankSoloScenario
@@ -64,12 +66,20 @@ class TankSolo(Ruleset):
 
     # -- information ---------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
-        """A copy with the opponent's special rounds hidden (开场阶段 3: face down)."""
+        """A copy with the opponent's special rounds hidden (开场阶段 3: face down): each of its
+        tanks shows one ``"hidden"`` marker per round it carries, and the opponent's preset
+        loadout in the scenario (``state.scenario.forces``) is redacted the same way."""
         seen = copy.deepcopy(state)
         if side is not None:
             for tank in seen.tanks:
                 if tank.side != side:
                     tank.specials = ["hidden"] * len(tank.specials)
+            forces = {
+                force_side: [attrs.evolve(e, specials=["hidden"] * len(e.specials)) if force_side != side else e
+                             for e in entries]
+                for force_side, entries in seen.scenario.forces.items()
+            }
+            seen.scenario = attrs.evolve(seen.scenario, forces=forces)
         return seen
 
     def check_invariants(self, state: GameState) -> None:

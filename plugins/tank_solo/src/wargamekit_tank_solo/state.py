@@ -11,6 +11,7 @@ from attrs import define, field
 
 from wargamekit import RulesContext
 from wargamekit.geometry import Hex
+from wargamekit.ruleset import other_side as core_other_side
 
 from .maps import Map, facing_name, hex_label, load_map
 from .scenario import SIDES, TankSoloScenario
@@ -21,7 +22,7 @@ __all__ = ["Context", "GameState", "Tank", "other_side"]
 
 def other_side(side: str) -> str:
     """The opponent of ``side``."""
-    return SIDES[1] if side == SIDES[0] else SIDES[0]
+    return core_other_side(SIDES, side)
 
 
 @define
@@ -54,6 +55,9 @@ class Tank:
         path_this_turn: its start hex and the hexes entered this turn (forced spotting).
         spotting_credit: forced-spotting reductions already earned this turn.
         kills: tanks it destroyed.
+        custom: an add-on's vehicle data (:func:`~wargamekit_tank_solo.hookspecs.tank_solo_vehicles`),
+            carried by the tank so that every rule and odds function finds its figures;
+            ``None`` for a model of the shipped table.
     """
 
     id: int
@@ -81,11 +85,12 @@ class Tank:
     path_this_turn: list[Hex] = field(factory=list)
     spotting_credit: int = 0
     kills: int = 0
+    custom: VehicleModel | None = None
 
     @property
     def spec(self) -> VehicleModel:
-        """The vehicle table entry."""
-        return vehicle(self.model)
+        """The vehicle table entry (or the add-on's vehicle data)."""
+        return self.custom if self.custom is not None else vehicle(self.model)
 
     @property
     def name(self) -> str:

@@ -23,7 +23,7 @@ from importlib import resources
 from attrs import frozen
 
 from wargamekit.errors import ScenarioError
-from wargamekit.geometry import BLOCKING, CLEAR, Hex, HexMap, OffsetLayout, TerrainTable, TerrainType
+from wargamekit.geometry import BLOCKING, CLEAR, Hex, HexLabels, HexMap, OffsetLayout, TerrainTable, TerrainType
 from wargamekit.scenario import read_toml_text, structure
 
 __all__ = [
@@ -69,14 +69,10 @@ def facing_name(direction: int) -> str:
     return FACING_NAMES[direction % 6]
 
 
-def hex_label(h: Hex) -> str:
-    """The printed label of a hex (``CCRR``, first hex ``0101``)."""
-    return h.to_label(LAYOUT, base=1)
-
-
-def label_hex(label: str) -> Hex:
-    """The hex of a printed label."""
-    return Hex.from_label(label, LAYOUT, base=1)
+#: How the tank maps print their hexes (``CCRR``, first hex ``0101``).
+LABELS = HexLabels(LAYOUT, base=1)
+hex_label = LABELS.label
+label_hex = LABELS.parse
 
 
 @frozen
