@@ -1,0 +1,268 @@
+"""§3.1 / §5 The leader action phase: activation lowest initiative first (the core's
+:class:`~wargamekit.sequencing.LeaderActivation`), the command phases of one activation, momentum
+(§5.3) and seizes (§5.4) as response windows on the interrupt stack.
+
+* The active side's queue-jump (§5.4.1) is a response in the window opened when a leader is due.
+* When it succeeds, the passive side's seize of that seize (§5.4.2.2) is a response in a window
+  opened inside its resolution — the stack's own nesting; nobody may answer that one (§5.4.2.2).
+* A successful momentum roll opens a window for the passive side's seize (§5.4.2.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import attrs
+
+from wargamekit import Choose, Response
+from wargamekit.sequencing import LeaderActivation, Turn, TurnResult, play_turns
+from wargamekit_aig import kinds, odds_calc
+from wargamekit_aig.command import in_melee
+from wargamekit_aig.kinds import Context, Procedure
+from wargamekit_aig.orders import command_phase, pct
+from wargamekit_aig.state import GameState, Leader
+
+#: §5.1.2: at most three command phases per leader per turn.
+MAX_PHASES = 3
+
+
+def activation_sequence(state: GameState, sides: tuple[str, ...]) -> LeaderActivation:
+    """§5.1: every non-junior leader in play (juniors never enter the queue, §4.3.3)."""
+    return LeaderActivation({ld.name: (ld.side, ld.initiative) for ld in state.live_leaders() if not ld.junior},
+                            sides)
+
+
+def sync(state: GameState, seq: LeaderActivation) -> None:
+    """Keep the sequencer in step with the state: fallen leaders are finished (removed at the
+    turn's end), leaders promoted in the field join finished for this turn (§4.4.3), and
+    finished leaders lose their skip status (§5.4.4)."""
+    for ld in state.leaders.values():
+        if ld.name not in seq.leaders and ld.alive and not ld.junior:
+            seq.add(ld.name, ld.side, ld.initiative, finished=True)
+        if ld.name in seq.leaders and ld.name not in seq.activated and (not ld.alive or ld.finished):
+            seq.finish(ld.name)
+        if ld.name in seq.activated:
+            ld.finished = True
+            ld.skip = False
+
+
+def finish(ctx: Context, seq: LeaderActivation, leader: Leader, why: str) -> None:
+    """§5.1.3: flip the leader to his finished side."""
+    if not leader.finished:
+        leader.finished = True
+        leader.skip = False
+        ctx.event("finished", f"{leader.name} is finished ({why})", leader=leader.name, reason=why)
+    if leader.name in seq.leaders and leader.name not in seq.activated:
+        seq.finish(leader.name)
+
+
+def can_seize(state: GameState, leader: Leader) -> bool:
+    """§5.4: an inactive, non-skipped, non-junior leader of a side not in command chaos."""
+    return (leader.alive and not leader.finished and not leader.skip and not leader.junior
+            and leader.side not in state.chaos)
+
+
+def give_skip(ctx: Context, seizer: Leader) -> None:
+    """§5.4.4: on every seize attempt, every inactive leader of both sides with initiative ≤ the
+    seizer's gets skip status (Q16 reading: the seizer too, being inactive when he tries; a leader
+    already in his activation is not "inactive", §2.4)."""
+    for ld in ctx.state.live_leaders():
+        if not ld.finished and not ld.junior and ld.phases == 0 and ld.initiative <= seizer.initiative:
+            ld.skip = True
+
+
+@attrs.define
+class Activation:
+    """Who acts in this activation, as the seize windows settle it."""
+
+    acting: Leader
+    seized: bool = False
+
+
+class LeaderAction:
+    """One game turn's leader action phase: the sequencer and the procedures of its turns."""
+
+    def __init__(self, ctx: Context, seq: LeaderActivation) -> None:
+        self.ctx = ctx
+        self.seq = seq
+
+    @property
+    def state(self) -> GameState:
+        """The game state."""
+        return self.ctx.state
+
+    def run(self, end_if: Callable[[], bool]) -> Procedure:
+        """§5.1.1: activations until every leader is finished."""
+        yield from play_turns(self.seq, self.ctx.dice, self.take_turn, end_if=end_if)
+
+    # -- one activation ------------------------------------------------------------------------
+    def take_turn(self, turn: Turn[Any]) -> Procedure:
+        """§3.1 a due leader of the turn's side; the queue-jump window; the activation."""
+        ctx, state = self.ctx, self.state
+        side = turn.actor
+        state.phase = f"leader action: {turn.label}"
+        names = sorted(turn.candidates, key=str)
+        due_name = yield from ctx.ask(Choose.of(
+            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation",
+            kind=kinds.ACTIVATE, context={"value": turn.number, "turn": state.turn},
+            data=lambda n: {"leader": n}))
+        due = state.leaders[due_name]
+        act = Activation(due)
+        # §5.4.1 the active side may try to seize its own due leader's activation.
+        yield from ctx.interrupts.window(f"{due.name} is due", [side], self._queue_jump(due, act),
+                                         rule="5.4.1 seize", kind=kinds.SEIZE)
+        end = yield from self.activate(act.acting, seized=act.seized)
+        sync(state, self.seq)
+        return TurnResult(actor=act.acting.name if act.acting.name in self.seq.leaders else due.name, end=end)
+
+    def _queue_jump(self, due: Leader, act: Activation) -> Callable[[str, Any], list[Response]]:
+        state = self.state
+
+        def offers(side: str, point: Any) -> list[Response]:
+            if point.depth:
+                return []
+            # §3.1 / Q19 reading: a leader of *higher* initiative jumps the queue.
+            return [Response(f"{ld.name} tries to seize {due.name}'s activation "
+                             f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
+                             resolve=partial(self._active_seize, ld, due, act),
+                             key=("queue-jump", state.turn, due.name),
+                             data={"seizer": ld.name, "due": due.name, "initiative": ld.initiative,
+                                   "chance": float(odds_calc.seize_odds(ld.initiative))})
+                    for ld in state.live_leaders(side)
+                    if ld is not due and can_seize(state, ld) and ld.initiative > due.initiative]
+
+        return offers
+
+    def _active_seize(self, seizer: Leader, due: Leader, act: Activation) -> Procedure:
+        """§5.4.1: d10 ≤ the seizer's initiative; success → the passive side may seize the seize
+        (§5.4.2.2); failure → the seizer is finished and the due leader acts."""
+        ctx = self.ctx
+        give_skip(ctx, seizer)
+        roll = ctx.dice.d10(f"§5.4.1 seize by {seizer.name}")
+        if roll > seizer.initiative:
+            ctx.event("seize-failed", f"{seizer.name} fails to seize (rolled {roll})", leader=seizer.name, roll=roll)
+            finish(ctx, self.seq, seizer, "failed seize, §5.1.3.b")
+            return
+        ctx.event("seize", f"{seizer.name} seizes {due.name}'s activation (rolled {roll})", leader=seizer.name,
+                  roll=roll)
+        act.acting, act.seized = seizer, True
+        passive = ctx.other_side(seizer.side)
+        yield from ctx.interrupts.window(f"{seizer.name} seized", [passive], self._passive(seizer, act),
+                                         rule="5.4.2.2 seizing a seize", kind=kinds.SEIZE)
+
+    def _passive(self, target: Leader, act: Activation) -> Callable[[str, Any], list[Response]]:
+        """§5.4.2: the passive side's seize of ``target`` (a momentum or an active seize)."""
+        state = self.state
+
+        def offers(side: str, point: Any) -> list[Response]:
+            if point.depth or side == target.side:
+                return []
+            return [Response(f"{ld.name} tries to seize from {target.name} "
+                             f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
+                             resolve=partial(self._passive_seize, ld, target, act),
+                             key=("passive", state.turn, target.name, target.phases),
+                             data={"seizer": ld.name, "from": target.name, "initiative": ld.initiative,
+                                   "chance": float(odds_calc.seize_odds(ld.initiative))})
+                    for ld in state.live_leaders(side) if can_seize(state, ld)]
+
+        return offers
+
+    def _passive_seize(self, seizer: Leader, target: Leader, act: Activation) -> Procedure:
+        """§5.4.2.1 / §5.4.2.2: success finishes ``target`` and the seizer acts; failure finishes
+        the seizer and ``target`` goes on."""
+        ctx = self.ctx
+        give_skip(ctx, seizer)
+        roll = ctx.dice.d10(f"§5.4.2 seize by {seizer.name}")
+        if roll > seizer.initiative:
+            ctx.event("seize-failed", f"{seizer.name} fails to seize (rolled {roll})", leader=seizer.name, roll=roll)
+            finish(ctx, self.seq, seizer, "failed seize, §5.1.3.b")
+            return
+        ctx.event("seize", f"{seizer.name} seizes from {target.name} (rolled {roll})", leader=seizer.name, roll=roll)
+        finish(ctx, self.seq, target, "seized by the enemy, §5.1.3.c")
+        act.acting, act.seized = seizer, True
+        yield from ()
+
+    # -- the command phases of one activation --------------------------------------------------
+    def activate(self, leader: Leader, *, seized: bool) -> Procedure:
+        """§3.2–§3.3: command phases while momentum holds (at most three, §5.1.2); returns whether
+        the turn goes straight to the rally phase (§5.3.3: a 9 after a 9)."""
+        ctx, state = self.ctx, self.state
+        state.active = leader.name
+        phases = PhaseRun(leader, seized)
+        results = yield from play_turns(phases, ctx.dice, lambda _turn: self.one_phase(phases))
+        state.active = None
+        if not phases.current.finished and phases.current.alive:
+            finish(ctx, self.seq, phases.current, "activation complete, §5.1.3.a")
+        elif not phases.current.alive:
+            finish(ctx, self.seq, phases.current, "fallen")
+        return any(r.end for r in results)
+
+    def one_phase(self, run: PhaseRun) -> Procedure:
+        """A command phase, then the momentum phase (§3.3) and any passive seize of it (§5.4.2.1)."""
+        ctx, state = self.ctx, self.state
+        leader = run.current
+        phase = yield from command_phase(ctx, leader, seized=run.seized)
+        if phase.failed:
+            finish(ctx, self.seq, leader, "failed order check, §5.1.3.e–f")
+            return TurnResult(passed=True)
+        sync(state, self.seq)
+        # §5.1.3.d / Q15 reading: a leader who stood by makes no momentum attempt.
+        if (phase.mode == "stand by" or not leader.alive or leader.skip or leader.phases >= MAX_PHASES or in_melee(state, leader)
+                or leader.side in state.chaos):
+            return TurnResult(passed=True)
+        chances = odds_calc.momentum_odds(leader.initiative)
+        go = yield from ctx.ask(Choose.of(
+            leader.side, f"{leader.name}: try momentum (success {pct(chances.get('success', 0))})?", [True, False],
+            rule="5.3 momentum", label=lambda b: "try momentum" if b else "finish",
+            kind=kinds.MOMENTUM, context={"leader": leader.name, "initiative": leader.initiative,
+                                          "phases": leader.phases, "success": float(chances.get("success", 0))},
+            data=lambda b: {"momentum": b}))
+        if not go:
+            return TurnResult(passed=True)
+        result = odds_calc.momentum(ctx.dice, leader.initiative)
+        ctx.event("momentum", f"{leader.name} tries momentum: {result}", leader=leader.name, result=result)
+        if result == "failure":
+            finish(ctx, self.seq, leader, "failed momentum, §5.1.3.b")
+            return TurnResult(passed=True)
+        if result == "chaos":
+            finish(ctx, self.seq, leader, "failed momentum, §5.3.3")
+            state.chaos.append(leader.side)
+            for ld in state.live_leaders(leader.side):
+                if not ld.junior:
+                    finish(ctx, self.seq, ld, "army-wide command chaos, §5.3.3")
+            return TurnResult(passed=True)
+        if result == "turn ends":
+            finish(ctx, self.seq, leader, "failed momentum, §5.3.3")
+            ctx.event("turn-ends", "A 9 after a 9: the turn goes straight to the rally phase (§5.3.3)")
+            return TurnResult(end=True)
+        # §5.4.2.1 the passive side may seize a successful momentum.
+        act = Activation(leader)
+        yield from ctx.interrupts.window(f"{leader.name}'s momentum succeeded", [ctx.other_side(leader.side)],
+                                         self._passive(leader, act), rule="5.4.2.1 seizing momentum",
+                                         kind=kinds.SEIZE)
+        if act.acting is not leader:
+            run.current, run.seized = act.acting, True
+        return TurnResult()
+
+
+@attrs.define
+class PhaseRun:
+    """The command phases of one activation as a sequence (§5.1.2): a new phase while the last
+    one ended in a successful momentum (or a successful seize of it, which hands the next phase
+    to the seizer), never more than three for one leader."""
+
+    current: Leader
+    seized: bool = False
+    _more: bool = True
+
+    def next_turn(self, dice: Any = None) -> Turn[str] | None:
+        if not self._more or not self.current.alive or self.current.finished:
+            return None
+        self._more = False
+        return Turn(actors=(self.current.side,), label=f"{self.current.name} command phase",
+                    number=self.current.phases + 1, phase="command")
+
+    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+        self._more = not result.passed and not result.end

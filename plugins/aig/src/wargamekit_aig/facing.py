@@ -1,0 +1,56 @@
+"""§7 Formations, facing and zones of influence; §2.4 ZOI (extent provisional, D7).
+
+§7.1: the counter points at a hex corner; the two hexsides beside it are the front, the two
+beside the opposite corner the rear, the other two the flanks — :class:`VertexFacing` and
+:func:`arc_of` from the core. §7.3.1: disordered cavalry counts every hexside as front.
+"""
+
+from __future__ import annotations
+
+from wargamekit.geometry import Arc, Hex, arc_of
+from wargamekit_aig.state import RIVER, GameState, Unit
+
+
+def front_hexes(state: GameState, unit: Unit) -> list[Hex]:
+    """§6.3/§7.1: the hexes across the unit's front hexsides (all six for disordered cavalry,
+    §7.3.1), on the map."""
+    sides = range(6) if (unit.disordered and unit.cavalry) else unit.vertex.front_hexsides
+    return [unit.hex.neighbour(d) for d in sides if unit.hex.neighbour(d) in state.map]
+
+
+def arc(target: Unit, from_hex: Hex) -> Arc:
+    """§7.1: where ``from_hex`` lies relative to ``target`` (FRONT for disordered cavalry, §7.3.1)."""
+    if target.disordered and target.cavalry:
+        return Arc.FRONT
+    return arc_of(target.hex, target.vertex, from_hex)
+
+
+def zoi(state: GameState, unit: Unit) -> list[Hex]:
+    """§2.4 / D7 (provisional): a non-routed unit's ZOI is its front hexes, not across a river."""
+    if not unit.alive or unit.routed:
+        return []
+    return [h for h in front_hexes(state, unit) if state.map.hexside(unit.hex, unit.hex.direction_to(h)) != RIVER]
+
+
+def enemy_zoi(state: GameState, side: str) -> set[Hex]:
+    """Every hex in the ZOI of a unit of the side opposing ``side``."""
+    out: set[Hex] = set()
+    for u in state.live_units():
+        if u.side != side:
+            out.update(zoi(state, u))
+    return out
+
+
+def engaged_with(state: GameState, unit: Unit) -> list[Unit]:
+    """Enemy units in contact (短兵相接, §3.2.2.a): adjacent, non-routed, and one of the two has
+    the other in its front (provisional reading of "engaged", D8)."""
+    if unit.routed:
+        return []
+    out = []
+    for d in range(6):
+        other = state.unit_at(unit.hex.neighbour(d))
+        if other is None or other.side == unit.side or other.routed:
+            continue
+        if other.hex in front_hexes(state, unit) or unit.hex in front_hexes(state, other):
+            out.append(other)
+    return out

@@ -1,0 +1,134 @@
+"""§9 Missile fire: who may fire at whom, and the pure resolution of one volley.
+
+The missile table itself is lost ("如图所示", D3): hit numbers by weapon and range and the volley
+counts are provisional scenario data (:class:`~wargamekit_aig.scenario.Tables`). What the text
+does give is kept exactly: a hit iff the modified d10 ≤ the number (§9.1.1), a hit is exactly one
+cohesion hit, cavalry that is not disordered takes a morale check when fired upon and becomes
+disordered on failure (§7.3), disordered cavalry is one column easier to hit (§7.3.1).
+
+:func:`resolve_missile` is a pure function of the dice and a :class:`Shot`, so
+``wargamekit.odds.distribution(resolve_missile, shot)`` is its exact odds.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from wargamekit import Dice
+from wargamekit.geometry import Arc, arc_of
+from wargamekit_aig.facing import arc
+from wargamekit_aig.state import WOODS, GameState, Unit
+
+#: D25 (provisional): a volley into the target's flank or rear is one column easier.
+ARC_SHIFT = {Arc.FRONT: 0, Arc.FLANK: 1, Arc.REAR: 1}
+#: D3 (provisional): armoured targets (HI, CT) are one column harder to hit.
+ARMOURED = frozenset({"HI", "CT"})
+
+
+@frozen
+class Shot:
+    """Everything one volley's result depends on.
+
+    Attributes:
+        base: the table's hit number for the weapon at this range (D3).
+        trained: the firer's "specially trained" shape (D22: +1, provisional).
+        arc: where the firer stands relative to the target (D25).
+        armoured: the target is HI or CT (D3, −1).
+        cover: the target is in woods (D2, −1).
+        disordered_cavalry: §7.3.1, one column adverse for the target (+1).
+        morale_check: the target is cavalry not yet disordered: it takes a morale check (§7.3).
+        cohesion: the target's cohesion before the volley (for that morale check, Q29).
+        extra: add-ons' modifiers (the ``aig_missile_modifier`` hook).
+    """
+
+    base: int
+    trained: bool = False
+    arc: Arc = Arc.FRONT
+    armoured: bool = False
+    cover: bool = False
+    disordered_cavalry: bool = False
+    morale_check: bool = False
+    cohesion: int = 9
+    extra: int = 0
+
+    @property
+    def number(self) -> int:
+        """The modified number needed: hit iff d10 ≤ it."""
+        return (self.base + self.trained + ARC_SHIFT[self.arc] - self.armoured - self.cover
+                + self.disordered_cavalry + self.extra)
+
+
+@frozen
+class Volley:
+    """What a volley did: hit (one cohesion hit, §9.1.1) and whether cavalry became disordered (§7.3)."""
+
+    hit: bool
+    disordered: bool = False
+
+
+def resolve_missile(dice: Dice, shot: Shot) -> Volley:
+    """§9.1.1 roll d10: a hit iff the roll ≤ the modified number; then §7.3 the cavalry morale
+    check (d10 ≤ cohesion after the hit, Q29/Q33 readings) — failure disorders it.
+
+    >>> from wargamekit import ScriptedDice
+    >>> resolve_missile(ScriptedDice([4]), Shot(base=4))
+    Volley(hit=True, disordered=False)
+    >>> resolve_missile(ScriptedDice([5, 6]), Shot(base=4, morale_check=True, cohesion=5))
+    Volley(hit=False, disordered=True)
+    """
+    hit = dice.d10("§9.1.1 missile fire") <= shot.number
+    disordered = False
+    if shot.morale_check:
+        left = shot.cohesion - hit
+        disordered = dice.d10("§7.3 morale check of cavalry fired upon") > left
+    return Volley(hit, disordered)
+
+
+def weapon_range(state: GameState, unit: Unit) -> int:
+    """The longest range of the unit's weapon (D3)."""
+    return len(state.tables.weapons[unit.missile].hit) if unit.missile else 0
+
+
+def can_fire(unit: Unit) -> str | None:
+    """None if ``unit`` may fire now, else why not (§9.1, §7.3.1, D5)."""
+    if not unit.missile:
+        return "it has no missile weapon (§9.1)"
+    if unit.routed:
+        return "it is routed (§8)"
+    if unit.cavalry and unit.disordered:
+        return "disordered cavalry may not fire (§7.3.1)"
+    if unit.ammo <= 0:
+        return "it is out of missiles (§9.4, D5)"
+    return None
+
+
+def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = True) -> Shot | None:
+    """The :class:`Shot` if ``firer`` may fire at ``target`` now, else ``None``.
+
+    D3 (provisional): in range; in the firer's front (its two front wedges, §7.1); the line not
+    blocked by a hill or by another combat unit between.
+    """
+    if can_fire(firer) is not None or not target.alive or target.side == firer.side:
+        return None
+    distance = firer.hex.distance(target.hex)
+    table = state.tables.weapons[firer.missile].hit
+    if not 1 <= distance <= len(table):
+        return None
+    if check_arc and arc_of(firer.hex, firer.vertex, target.hex, firer="unit") != Arc.FRONT:
+        return None
+    los = state.map.line_of_sight(firer.hex, target.hex, edge="better")
+    if not los.clear or any(state.unit_at(h) is not None for h in los.between):
+        return None
+    check = target.cavalry and not target.disordered and not target.routed
+    return Shot(table[distance - 1], firer.trained, arc(target, firer.hex), target.type in ARMOURED,
+                state.is_terrain(target.hex, WOODS), target.cavalry and target.disordered, check, target.cohesion)
+
+
+def targets(state: GameState, firer: Unit) -> dict[str, Shot]:
+    """§9.1 every enemy unit ``firer`` may fire at now, with its shot."""
+    found = {}
+    for enemy in state.live_units():
+        shot = shot_at(state, firer, enemy)
+        if shot is not None:
+            found[enemy.name] = shot
+    return found

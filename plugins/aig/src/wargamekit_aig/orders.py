@@ -1,0 +1,792 @@
+"""§5.2 The command phase: individual orders, group orders or a banner rally; the ordered units'
+movement and fire (§6, §9); then the melee segment (§3.2.2).
+
+Every decision has a kind (:mod:`wargamekit_aig.kinds`), a context with the acting leader or
+unit, and options whose data name ids, hexes and actions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+import attrs
+
+from wargamekit import Choose, Response
+from wargamekit.geometry import Hex
+from wargamekit_aig import kinds, melee, missile, rout
+from wargamekit_aig.command import command_distances, in_melee, in_range, leader_destinations, leader_in_range
+from wargamekit_aig.facing import engaged_with, front_hexes, zoi
+from wargamekit_aig.kinds import Context, Procedure
+from wargamekit_aig.scenario import hex_label
+from wargamekit_aig.state import GameState, Leader, Unit
+
+#: §7.3.2: disordered cavalry has a movement allowance of 6 (Q34 reading: it *is* 6).
+DISORDERED_MA = 6
+
+
+@attrs.define
+class Phase:
+    """What one command phase has done so far (§5.2.5, §5.4.5)."""
+
+    leader: Leader
+    number: int
+    seized: bool = False
+    #: units activated (to move and/or fire) this phase, in order.
+    activated: list[str] = attrs.field(factory=list)
+    #: §5.4.5: a unit fired or ended its move in another hex.
+    acted: bool = False
+    #: §4.3.1.c / §4.3.2.b / §5.1.3.e–f: the leader was finished by a failed check.
+    failed: bool = False
+    #: §5.2.1 what the leader chose: individual, group, banner or stand by.
+    mode: str = ""
+
+
+def pct(p: float | Fraction) -> str:
+    """A probability as a short percentage for option labels."""
+    return f"{100 * float(p):.0f}%"
+
+
+# -- §5.2 the command phase -------------------------------------------------------------------
+def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Procedure:
+    """§5.2.1: one of individual orders, group orders, a banner rally, or standing by (§5.1.3.d);
+    then the melee segment (§5.2.8, §3.2.2). Returns the :class:`Phase`."""
+    state = ctx.state
+    state.command_phase += 1
+    state.reacted.clear()
+    leader.phases += 1
+    phase = Phase(leader, state.command_phase, seized)
+    ctx.event("command-phase", f"{leader.name} begins command phase {leader.phases} of this turn",
+              leader=leader.name, phase=leader.phases)
+    fighting = in_melee(state, leader)
+    modes = []
+    # §4.2.6 a non-OC leader in melee issues no orders; §4.3.1.a the OC still issues individual ones.
+    if not fighting or leader.oc:
+        modes.append("individual")
+    if leader.group_orders > 0 and not fighting:
+        modes.append("group")
+    if not seized:  # §5.4.5: a successful seizer may neither rally nor stand by
+        if any(u.routed for u in state.live_units(leader.side)):
+            modes.append("banner")
+        modes.append("stand by")
+    if not modes:
+        modes.append("stand by")
+    mode = yield from ctx.ask(Choose.of(
+        leader.side, f"{leader.name}: which orders this command phase?", modes, rule="5.2.1 command phase",
+        kind=kinds.COMMAND, context={"leader": leader.name, "phase": leader.phases, "seized": seized,
+                                     "initiative": leader.initiative, "group_orders": leader.group_orders},
+        data=lambda m: {"mode": m}))
+    phase.mode = mode
+    ctx.event("orders", f"{leader.name} {'stands by' if mode == 'stand by' else 'issues ' + mode + ' orders'}",
+              leader=leader.name, mode=mode)
+    if mode == "individual":
+        cost = 2 if fighting else 1
+        yield from individual_orders(ctx, leader, leader.initiative, phase, self_cost=cost)
+    elif mode == "group":
+        yield from group_orders(ctx, leader, phase)
+    elif mode == "banner":
+        yield from banner_rally_order(ctx, leader)
+    yield from melee_segment(ctx, phase)
+    return phase
+
+
+def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *, self_cost: int = 1,
+                      relay: bool = False) -> Procedure:
+    """§4.2.3 / §5.2.2: up to ``budget`` individual orders, each to one friendly unit or leader in
+    the issuer's command range: activate a unit (a), remove two cohesion hits (b), try to rally a
+    routed unit (c), promote a junior leader (d, §4.3.1.e); move himself (§5.2.4.a; 2 orders in
+    melee for the OC, §4.3.1.a); move a lower leader (2 orders if in melee, §4.2.6); relay
+    through a junior leader (§4.3.3)."""
+    state = ctx.state
+    left = budget
+    moved_self = False
+    while left > 0 and issuer.alive and not phase.failed:
+        options: list[dict[str, Any]] = []
+        reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
+        for u in state.live_units(issuer.side):
+            if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
+                continue
+            if u.routed:
+                options.append({"order": "rally", "unit": u.name})
+                continue
+            options.append({"order": "activate", "unit": u.name})
+            if state.stacked_unit(issuer) is u and not moved_self:
+                options.append({"order": "activate", "unit": u.name, "with_leader": True})
+            if u.hits > 0:
+                options.append({"order": "remove_hits", "unit": u.name})
+        if not moved_self and self_cost <= left and (issuer.oc or not in_melee(state, issuer)):
+            if len(leader_destinations(state, issuer)) > 1:
+                options.append({"order": "move_self", "cost": self_cost})
+        for other in state.live_leaders(issuer.side):
+            if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
+                continue
+            cost = 2 if in_melee(state, other) else 1
+            if other.junior and not relay:
+                superior = state.leaders.get(other.superior)
+                if issuer.oc and (superior is None or not superior.alive) and not other.promoted:
+                    options.append({"order": "promote", "leader": other.name})
+                elif not other.finished:
+                    options.append({"order": "relay", "leader": other.name})
+            elif not other.junior and issuer.oc and cost <= left and not other.finished:
+                options.append({"order": "move_leader", "leader": other.name, "cost": cost})
+        if phase.seized and not phase.acted and any(o["order"] == "activate" for o in options) and not relay:
+            pass  # §5.4.5: a seizer must first make a unit move or fire
+        else:
+            options.append({"order": "done"})
+        if not options:
+            return
+        pick = yield from ctx.ask(Choose.of(
+            issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
+            rule="5.2.2 individual orders", label=_order_label, kind=kinds.ORDER,
+            context={"leader": issuer.name, "left": left, "relay": relay, "phase": phase.number},
+            data=lambda o: o))
+        order = pick["order"]
+        if order == "done":
+            return
+        left -= int(pick.get("cost", 1))
+        if order == "activate":
+            unit = state.units[pick["unit"]]
+            yield from activate(ctx, unit, phase, rider=issuer if pick.get("with_leader") else None)
+            moved_self = moved_self or bool(pick.get("with_leader"))
+        elif order == "remove_hits":
+            unit = state.units[pick["unit"]]
+            unit.ordered_phase = phase.number  # §5.2.5: one order per unit per phase
+            removed = min(2, unit.hits)
+            unit.hits -= removed
+            ctx.event("remove-hits", f"{issuer.name} restores {unit.name}: {removed} hit(s) removed (§5.2.2.b)",
+                      unit=unit.name, removed=removed)
+        elif order == "rally":
+            unit = state.units[pick["unit"]]
+            unit.ordered_phase = phase.number
+            yield from rally_routed(ctx, issuer, unit)
+        elif order == "move_self":
+            moved_self = True
+            yield from move_leader(ctx, issuer)
+        elif order == "move_leader":
+            yield from move_leader(ctx, state.leaders[pick["leader"]])
+        elif order == "promote":
+            promote(ctx, state.leaders[pick["leader"]])
+        elif order == "relay":
+            junior = state.leaders[pick["leader"]]
+            ctx.event("relay", f"{issuer.name} sends orders through {junior.name} (§4.3.3)", leader=junior.name)
+            stacked = state.stacked_unit(junior)
+            if stacked is not None and stacked.ordered_phase != phase.number and not stacked.routed and not stacked.banned:
+                yield from activate(ctx, stacked, phase, rider=junior)
+            yield from individual_orders(ctx, junior, junior.initiative, phase, relay=True)
+
+
+def _order_label(o: dict[str, Any]) -> str:
+    order = o["order"]
+    if order == "activate":
+        return f"activate {o['unit']}" + (" (leader moves with it)" if o.get("with_leader") else "")
+    if order == "remove_hits":
+        return f"remove 2 hits from {o['unit']}"
+    if order == "rally":
+        return f"try to rally {o['unit']}"
+    if order == "move_self":
+        return f"move yourself ({o['cost']} order{'s' * (o['cost'] > 1)})"
+    if order in ("move_leader", "promote", "relay"):
+        return f"{order.replace('_', ' ')} {o['leader']}"
+    return "done"
+
+
+def rally_routed(ctx: Context, issuer: Leader, unit: Unit) -> Procedure:
+    """§5.2.2.c (D13, provisional): d10 ≤ ⌈TQ/2⌉ rallies the unit (as a banner rally, §8.3);
+    on failure it stays routed."""
+    roll = ctx.dice.d10(f"§5.2.2.c rally of {unit.name}")
+    need = rout.banner_rally_number(unit)
+    if roll <= need:
+        unit.routed = False
+        unit.hits = unit.tq - need
+        ctx.event("rally", f"{issuer.name} rallies {unit.name} (rolled {roll}, needed {need})", unit=unit.name)
+    else:
+        ctx.event("rally-failed", f"{unit.name} does not rally (rolled {roll}, needed {need})", unit=unit.name)
+    yield from ()
+
+
+def banner_rally_order(ctx: Context, leader: Leader) -> Procedure:
+    """§5.2.1 banner rally (D12, provisional): every routed unit of the side within the leader's
+    command range tries to rally: d10 − 1 (§8.3.2) ≤ ⌈TQ/2⌉; failure leaves it routed."""
+    state = ctx.state
+    for unit in state.live_units(leader.side):
+        if unit.routed and in_range(state, leader, unit):
+            roll = ctx.dice.d10(f"§5.2.1 banner rally of {unit.name}")
+            if roll - 1 <= rout.banner_rally_number(unit):
+                unit.routed = False
+                unit.hits = unit.tq - rout.banner_rally_number(unit)
+                ctx.event("rally", f"{unit.name} rallies to {leader.name} (rolled {roll} -1)", unit=unit.name)
+            else:
+                ctx.event("rally-failed", f"{unit.name} does not rally (rolled {roll} -1)", unit=unit.name)
+    yield from ()
+
+
+def promote(ctx: Context, junior: Leader) -> None:
+    """§4.3.1.e: the OC promotes a junior whose superior fell: group orders 1, the superior's
+    command, finished this turn (§4.4.3); he joins the activation sequence."""
+    superior = ctx.state.leaders[junior.superior]
+    junior.promoted = True
+    junior.rank = "ordinary"
+    junior.group_orders = 1
+    junior.command = superior.command
+    junior.commands = list(superior.commands)
+    junior.finished = True
+    ctx.event("promote", f"{junior.name} is promoted in place of {superior.name} (§4.3.1.e)", leader=junior.name)
+
+
+# -- §5.2.3 group orders ----------------------------------------------------------------------
+def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None) -> list[Unit]:
+    """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
+    twice his command range, not yet ordered this phase."""
+    reach = set(_reach(state, leader, twice=True))
+    out = []
+    for u in state.live_units(leader.side):
+        mine = leader.activates(u) if command is None else u.command == command
+        if mine and not u.routed and not u.banned and u.ordered_phase != phase.number and u.hex in reach:
+            out.append(u)
+    return out
+
+
+def _reach(state: GameState, leader: Leader, *, twice: bool = False) -> list[Hex]:
+    return list(command_distances(state, leader, leader.range * (2 if twice else 1)))
+
+
+def group_check(state: GameState, leader: Leader) -> int | None:
+    """§4.3: the number a group order's d10 must not exceed, or ``None`` when it succeeds without a
+    check (the OC §4.3.1.b; within the OC's range §4.3.1.d / §4.3.2.a, kept for the turn)."""
+    oc = state.oc(leader.side)
+    if leader.oc or leader.group_free or (oc is not None and leader_in_range(state, oc, leader)):
+        return None
+    # §4.3.1.e: a promoted leader outside the OC's range rolls with +1.
+    return leader.initiative - (1 if leader.promoted else 0)
+
+
+def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
+    """§5.2.3: up to the leader's group-order number of group orders (Q4 reading: per command
+    phase); each activates every eligible unit at once, then they act one by one."""
+    state = ctx.state
+    for _ in range(leader.group_orders):
+        options: list[dict[str, Any]] = []
+        if group_eligible(state, leader, phase):
+            options.append({"group": leader.command})
+        if leader.oc:
+            others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
+            options += [{"group": c, "cross": True} for c in others if group_eligible(state, leader, phase, c)]
+        if not options:
+            return
+        options.append({"group": None})
+        pick = yield from ctx.ask(Choose.of(
+            leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders",
+            label=lambda o: "done" if o["group"] is None else f"group order to {o['group']}"
+                            + (" (cross-command roll)" if o.get("cross") else ""),
+            kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "order", "phase": phase.number},
+            data=lambda o: o))
+        if pick["group"] is None:
+            return
+        if pick.get("cross"):
+            units = group_eligible(state, leader, phase, pick["group"])
+            if not (yield from cross_command(ctx, leader, pick["group"], units, phase)):
+                return
+        else:
+            need = group_check(state, leader)
+            if need is not None:
+                roll = ctx.dice.d10(f"§4.3.2.b group order check of {leader.name}")
+                if roll > need:
+                    ctx.event("group-failed", f"{leader.name}'s group order fails (rolled {roll}, needed {need} or less); "
+                              "he is finished (§4.3.2.b, §5.1.3.e)", leader=leader.name, roll=roll)
+                    phase.failed = True
+                    return
+            elif not leader.oc:
+                leader.group_free = True  # §4.3.2.a
+            units = group_eligible(state, leader, phase)
+        yield from run_group(ctx, leader, units, phase)
+
+
+def cross_command(ctx: Context, oc: Leader, command: str, units: list[Unit], phase: Phase) -> Procedure:
+    """§4.3.1.c: the OC's group order to another command's units: d10 + 1 (Q9 reading: ≤
+    initiative succeeds); a raw 0 succeeds and frees that command from the roll for the rest of the
+    battle; failure bans the declared units this turn and finishes the OC (§5.1.3.f)."""
+    if command in oc.cross_free:
+        return True
+    roll = ctx.dice.d10(f"§4.3.1.c cross-command group order of {oc.name}")
+    if roll == 0:
+        oc.cross_free.append(command)
+        ctx.event("cross-command", f"{oc.name}'s order to {command} is understood at once (raw 0, §4.3.1.c)",
+                  leader=oc.name, command=command)
+        return True
+    if roll + 1 <= oc.initiative:
+        return True
+    for u in units:
+        u.banned = True
+    ctx.event("cross-failed", f"{oc.name}'s order to {command} ends in confusion (rolled {roll}+1): those units may "
+              "not be activated this turn and he is finished (§4.3.1.c)", leader=oc.name, command=command)
+    phase.failed = True
+    return False
+    yield
+
+
+def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> Procedure:
+    """The group-activated units act one at a time, in the order the player picks (§5.2.3);
+    §5.2.4.c the leader may go with the unit he is stacked with; lower leaders stacked with an
+    activated unit go with it (§5.2.4.d)."""
+    state = ctx.state
+    names = [u.name for u in units]
+    ctx.event("group", f"{leader.name}'s group order activates {', '.join(names)}", leader=leader.name, units=names)
+    for u in units:
+        yield from start_activation(ctx, u, phase)
+    waiting = [u for u in units if u.alive and not u.routed]
+    rode = False
+    while waiting:
+        options: list[dict[str, Any]] = [{"unit": u.name} for u in waiting]
+        if not rode:
+            options += [{"unit": u.name, "with_leader": True} for u in waiting if state.stacked_unit(leader) is u]
+        options.append({"unit": None})
+        pick = yield from ctx.ask(Choose.of(
+            leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders",
+            label=lambda o: "done" if o["unit"] is None else f"{o['unit']}"
+                            + (" (with the leader)" if o.get("with_leader") else ""),
+            kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "unit", "phase": phase.number},
+            data=lambda o: o))
+        if pick["unit"] is None:
+            return
+        unit = state.units[pick["unit"]]
+        waiting = [u for u in waiting if u is not unit]
+        rider = leader if pick.get("with_leader") else None
+        rode = rode or rider is not None
+        yield from unit_action(ctx, unit, phase, rider=rider, escort=leader)
+        waiting = [u for u in waiting if u.alive and not u.routed]
+
+
+# -- §5.2.2.a activation and §6 / §9 the unit's action ------------------------------------------
+def start_activation(ctx: Context, unit: Unit, phase: Phase) -> Procedure:
+    """§3.2.1: a unit already activated this turn takes 1 cohesion hit before any action."""
+    unit.ordered_phase = phase.number
+    unit.fired = False
+    unit.fired_upon = False
+    unit.moved = False  # D27: the Moved marker records a move in this activation (§3.2.2.a)
+    phase.activated.append(unit.name)
+    if unit.activations >= 1:
+        yield from rout.apply_hits(ctx, unit, 1, "activated again this turn, §3.2.1")
+    unit.activations += 1
+
+
+def activate(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None = None) -> Procedure:
+    """§5.2.2.a: activate one unit; it may move and/or fire."""
+    yield from start_activation(ctx, unit, phase)
+    if unit.alive and not unit.routed:
+        yield from unit_action(ctx, unit, phase, rider=rider)
+
+
+def unit_ma(unit: Unit) -> int:
+    """The unit's movement allowance (§2.2.1; §7.3.2 disordered cavalry 6)."""
+    return DISORDERED_MA if unit.cavalry and unit.disordered else unit.ma
+
+
+def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool
+                 ) -> list[dict[str, Any]]:
+    """The unit's legal next steps (§6.3 forward into a front hex; §6.3.1 turn; §6.3.4 turn in
+    melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop)."""
+    left = unit_ma(unit) - spent
+    options: list[dict[str, Any]] = []
+    engaged = bool(engaged_with(state, unit))
+    for h in front_hexes(state, unit):
+        d = unit.hex.direction_to(h)
+        cost = state.map.movement_cost(unit.hex, h, unit.type)
+        if not math.isfinite(cost):
+            continue
+        other = state.unit_at(h)
+        if other is None or (other.side != unit.side and other.routed):
+            if cost <= left:
+                options.append({"step": "move", "hex": hex_label(h), "cost": cost})
+        elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
+            beyond = h.neighbour(d)
+            if beyond in state.map and state.unit_at(beyond) is None:
+                extra = state.map.movement_cost(h, beyond, unit.type)
+                total = cost + 1 + extra
+                if math.isfinite(total) and total <= left:
+                    options.append({"step": "pass", "hex": hex_label(beyond), "through": other.name, "cost": total})
+    if left >= 1 and not (unit.cavalry and unit.disordered):
+        for v in range(6):
+            if v != unit.facing:
+                options.append({"step": "melee_turn" if engaged and not disengaged else "turn", "facing": v, "cost": 1})
+    if unit.cavalry and unit.disordered and engaged and not disengaged and not any(
+            e.cavalry for e in engaged_with(state, unit)):
+        options.append({"step": "disengage"})
+    if can_fire:
+        for name in missile.targets(state, unit):
+            options.append({"step": "fire", "target": name})
+    options.append({"step": "stop"})
+    return options
+
+
+def _labelled_step(shots: dict[str, missile.Shot], unit: Unit, o: dict[str, Any]) -> str:
+    """The step's label with its exact odds: a volley's hit chance, a turn's morale check."""
+    from wargamekit_aig.odds_calc import check_odds
+
+    if o["step"] == "fire":
+        return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
+    if o["step"] == "melee_turn":
+        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(unit.cohesion - 2, -1)))})"
+    if o["step"] == "turn" and unit.fired_upon:
+        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(unit.cohesion))})"
+    return _step_label(o)
+
+
+def _step_label(o: dict[str, Any]) -> str:
+    step = o["step"]
+    if step in ("move", "pass"):
+        via = f" through {o['through']}" if step == "pass" else ""
+        return f"move{via} to {o['hex']} ({o['cost']:g} MP)"
+    if step in ("turn", "melee_turn"):
+        return f"{'turn in melee' if step == 'melee_turn' else 'turn'} to corner {o['facing']}"
+    if step == "fire":
+        return f"fire at {o['target']}"
+    return step
+
+
+def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None = None,
+                escort: Leader | None = None) -> Procedure:
+    """§6 movement (step by step, §6.3.2) and §9 fire of one activated unit. §6.4: only "s" units
+    may fire between moves; any other unit's fire ends its action (it may move first)."""
+    state = ctx.state
+    start = unit.hex
+    spent = 0.0
+    disengaged = False
+    riders = [rider] if rider is not None else []
+    if escort is not None:  # §5.2.4.d lower leaders stacked with a group-activated unit go with it
+        riders += [ld for ld in state.leaders_at(unit.hex) if ld.side == unit.side and ld is not rider
+                   and ld.rank_value < escort.rank_value]
+    while unit.alive and not unit.routed:
+        can_fire = not unit.fired and missile.can_fire(unit) is None
+        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged)
+        shots = missile.targets(state, unit) if can_fire else {}
+        pick = yield from ctx.ask(Choose.of(
+            unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
+            rule="6 movement / 9 missile fire",
+            label=partial(_labelled_step, shots, unit),
+            kind=kinds.UNIT_STEP,
+            context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
+            data=lambda o: o))
+        step = pick["step"]
+        if step == "stop":
+            break
+        if step == "fire":
+            unit.fired = True
+            yield from fire(ctx, unit, state.units[pick["target"]], "ordered")
+            phase.acted = True
+            if not unit.skirmish:
+                break
+            continue
+        if step == "disengage":
+            disengaged = True
+            yield from disengage(ctx, unit)
+            spent = 0.0
+            continue
+        spent += float(pick["cost"])
+        if step in ("turn", "melee_turn"):
+            yield from turn(ctx, unit, int(pick["facing"]), in_melee=step == "melee_turn")
+            continue
+        if step == "pass":
+            passed = state.units[pick["through"]]
+            yield from rout.apply_hits(ctx, unit, 1, f"passing through {passed.name}, §6.6")
+            yield from rout.apply_hits(ctx, passed, 2, f"passed through by {unit.name}, §6.6")
+            if not unit.alive or unit.routed:
+                break
+        yield from enter(ctx, unit, Hex.from_label(pick["hex"], state.map.layout, base=1), riders)
+    if unit.hex != start:
+        phase.acted = True
+
+
+def _hit_p(shot: missile.Shot) -> float:
+    from wargamekit_aig.odds_calc import missile_odds
+
+    return float(missile_odds(shot)[True])
+
+
+def turn(ctx: Context, unit: Unit, facing: int, *, in_melee: bool = False) -> Procedure:
+    """§6.3.1 a facing change (1 MP); §6.3.4 in melee: 2 hits, then a morale check — failure or rout
+    eliminates the unit; §6.3.3.a an emergency turn (fired upon this activation): a morale check,
+    failure routs it whatever its cohesion. Morale check (D9, Q29 reading): d10 ≤ cohesion."""
+    if in_melee:
+        yield from rout.apply_hits(ctx, unit, 2, "turning in melee, §6.3.4", rout_now=False)
+        roll = ctx.dice.d10(f"§6.3.4 morale check of {unit.name}")
+        if roll > unit.cohesion or unit.hits >= unit.tq:
+            rout.eliminate(ctx, unit, f"its turn in melee failed (rolled {roll}) (§6.3.4)")
+            return
+    elif unit.fired_upon:
+        roll = ctx.dice.d10(f"§6.3.3 emergency turn morale check of {unit.name}")
+        if roll > unit.cohesion:
+            ctx.event("emergency-turn", f"{unit.name}'s emergency turn fails (rolled {roll}) (§6.3.3)", unit=unit.name)
+            yield from rout.rout(ctx, unit, "failed emergency turn (§6.3.3)")
+            return
+    unit.facing = facing
+    ctx.event("turn", f"{unit.name} turns to corner {facing}", unit=unit.name, facing=facing)
+
+
+def disengage(ctx: Context, unit: Unit) -> Procedure:
+    """§7.3.2: disordered cavalry engaged only with non-cavalry takes 2 hits, then a morale check;
+    failure or rout eliminates it; otherwise it moves with 6 MP."""
+    yield from rout.apply_hits(ctx, unit, 2, "disengaging, §7.3.2", rout_now=False)
+    roll = ctx.dice.d10(f"§7.3.2 disengagement morale check of {unit.name}")
+    if roll > unit.cohesion or unit.hits >= unit.tq:
+        rout.eliminate(ctx, unit, f"its disengagement failed (rolled {roll}) (§7.3.2)")
+
+
+def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
+    """Move ``unit`` into ``to`` with the leaders riding along; §8.4 a routed enemy there is
+    eliminated; an unstacked enemy leader there is lost (provisional, §4.4.2 when he did not
+    evade); then reaction fire (§9.3, provisional) and leader evasion (§4.4.2)."""
+    state = ctx.state
+    other = state.unit_at(to)
+    if other is not None and other.side != unit.side and other.routed:
+        rout.eliminate(ctx, other, f"{unit.name} overran it while it was routed (§8.4)")
+    for ld in state.leaders_at(to):
+        if ld.side != unit.side and state.stacked_unit(ld) is None:
+            rout.kill_leader(ctx, ld, f"{unit.name} overran him (§4.4.2)")
+    unit.hex = to
+    unit.moved = True
+    for ld in riders:
+        if ld.alive:
+            ld.hex = to
+    ctx.event("move", f"{unit.name} moves to {hex_label(to)}", unit=unit.name, to=hex_label(to))
+    if any(state.carries_banner(ld) for ld in riders):
+        yield from rout.banner_moved(ctx, unit.side)
+    yield from reaction_fire(ctx, unit)
+    yield from evasion(ctx, unit)
+
+
+def move_leader(ctx: Context, leader: Leader) -> Procedure:
+    """§4.2.5 / §5.2.4.a: the leader moves up to 8 MP (6 with the banner, §4.1), never alone into
+    enemy ZOI (§4.4.1)."""
+    state = ctx.state
+    reach = leader_destinations(state, leader)
+    hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
+    to = yield from ctx.ask(Choose.of(
+        leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement", label=hex_label,
+        kind=kinds.LEADER_MOVE, context={"leader": leader.name},
+        data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
+    if to != leader.hex:
+        leader.hex = to
+        ctx.event("leader-move", f"{leader.name} moves to {hex_label(to)}", leader=leader.name, to=hex_label(to))
+        if state.carries_banner(leader):
+            yield from rout.banner_moved(ctx, leader.side)
+
+
+# -- §9 missile fire --------------------------------------------------------------------------
+def fire(ctx: Context, firer: Unit, target: Unit, how: str) -> Procedure:
+    """One volley (§9.1): one cohesion hit on a hit; §7.3 cavalry morale check; then §9.2 return
+    fire from an "R" target still in normal state (not after return fire itself)."""
+    state = ctx.state
+    shot = missile.shot_at(state, firer, target, check_arc=how == "ordered")
+    if shot is None:
+        return
+    if ctx.hooks is not None:  # add-ons may modify the shot (hookspecs.aig_missile_modifier)
+        extras = ctx.hooks.aig_missile_modifier(state=state, firer=firer, target=target, shot=shot)
+        shot = attrs.evolve(shot, extra=shot.extra + sum(e for e in extras if e))
+    firer.ammo -= 1
+    volley = missile.resolve_missile(ctx.dice, shot)
+    target.fired_upon = True
+    ctx.event("fire", f"{firer.name} ({how} fire) at {target.name}, needs {shot.number}: "
+              f"{'hit' if volley.hit else 'miss'}", firer=firer.name, target=target.name, how=how,
+              number=shot.number, hit=volley.hit)
+    if volley.hit:
+        yield from rout.apply_hits(ctx, target, 1, f"missile fire from {firer.name}, §9.1.1")
+    if volley.disordered and target.alive and not target.routed:
+        target.disordered = True
+        ctx.event("disorder", f"{target.name} is disordered by the fire (§7.3)", unit=target.name)
+    if how == "ordered" and target.return_fire and target.alive and not target.routed:
+        yield from ctx.interrupts.window(
+            f"{target.name} was fired upon", [target.side], _return_fire(ctx, target, firer),
+            rule="9.2 return fire", kind=kinds.RETURN_FIRE)
+
+
+def _return_fire(ctx: Context, unit: Unit, at: Unit) -> Callable[[str, Any], list[Response]]:
+    volley = len(ctx.log)  # one return volley per volley received
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if point.depth or side != unit.side:
+            return []
+        shot = missile.shot_at(ctx.state, unit, at, check_arc=False)
+        if shot is None:
+            return []
+        return [Response(f"{unit.name} returns fire at {at.name}", side,
+                         resolve=lambda: fire(ctx, unit, at, "return"),
+                         key=("return", unit.name, at.name, volley),
+                         data={"firer": unit.name, "target": at.name, "number": shot.number})]
+
+    return offers
+
+
+def reaction_fire(ctx: Context, mover: Unit) -> Procedure:
+    """§9.3 is empty: provisional reaction fire (D4). An enemy missile unit may fire once per
+    command phase at a unit that enters its ZOI; it needs no order (§5.2.6) and draws no return
+    fire."""
+    state = ctx.state
+    phase = state.command_phase
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if point.depth or not mover.alive:
+            return []
+        out = []
+        for u in state.live_units(side):
+            if u.name in state.reacted or mover.hex not in zoi(state, u):
+                continue
+            shot = missile.shot_at(state, u, mover, check_arc=False)
+            if shot is not None:
+                out.append(Response(f"{u.name} reaction-fires at {mover.name}", side,
+                                    resolve=partial(_react, ctx, u, mover),
+                                    key=("reaction", phase, u.name, mover.name, mover.hex),
+                                    data={"firer": u.name, "target": mover.name, "number": shot.number}))
+        return out
+
+    yield from ctx.interrupts.window(f"{mover.name} entered {hex_label(mover.hex)}", [ctx.other_side(mover.side)],
+                                     offers, rule="9.3 reaction fire (provisional)", kind=kinds.REACTION_FIRE)
+
+
+def _react(ctx: Context, u: Unit, mover: Unit) -> Procedure:
+    ctx.state.reacted.append(u.name)
+    yield from fire(ctx, u, mover, "reaction")
+
+
+def evasion(ctx: Context, mover: Unit) -> Procedure:
+    """§4.4.2: an unstacked enemy leader approached (D24 reading: the unit enters an adjacent hex)
+    may evade: vs infantry at once, vs cavalry after a d10 (+1 for LC with MA ≥ 8) ≤ initiative,
+    to the nearest friendly unit he can reach (§4.4.2.c); no such unit or a failed roll: lost."""
+    state = ctx.state
+    near = [ld for ld in state.live_leaders() if ld.side != mover.side and state.stacked_unit(ld) is None
+            and ld.hex.distance(mover.hex) == 1]
+    if not near:
+        return
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if point.depth:
+            return []
+        return [Response(f"{ld.name} evades", side, resolve=partial(evade, ctx, ld, mover),
+                         key=("evade", state.command_phase, ld.name, mover.name, mover.hex),
+                         data={"leader": ld.name, "from": mover.name})
+                for ld in near if ld.side == side and ld.alive]
+
+    yield from ctx.interrupts.window(f"{mover.name} approaches", [ctx.other_side(mover.side)], offers,
+                                     rule="4.4.2 leader evasion", kind=kinds.EVADE)
+
+
+def evasion_targets(state: GameState, leader: Leader) -> list[Hex]:
+    """§4.4.2.a/c: the nearest (least MP) friendly units the leader can reach within his MA, never
+    entering enemy ZOI (friendly-occupied hexes count as free of it) or enemy units."""
+    from wargamekit_aig.command import leader_ma
+    from wargamekit_aig.facing import enemy_zoi
+
+    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
+    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
+    blocked = (enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex}
+    reach = state.map.reachable(leader.hex, leader_ma(state, leader), "leader", blocked=blocked)
+    costs = {h: c for h, c in reach.items() if h in friends and h != leader.hex}
+    if not costs:
+        return []
+    best = min(costs.values())
+    return sorted((h for h, c in costs.items() if c == best), key=hex_label)
+
+
+def evade(ctx: Context, leader: Leader, mover: Unit) -> Procedure:
+    """§4.4.2 a/b: the evasion itself."""
+    state = ctx.state
+    if mover.cavalry:
+        roll = ctx.dice.d10(f"§4.4.2.b evasion of {leader.name}")
+        plus = 1 if mover.type == "LC" and mover.ma >= 8 else 0
+        if roll + plus > leader.initiative:
+            rout.kill_leader(ctx, leader, f"caught by {mover.name} (rolled {roll}{'+1' if plus else ''}) (§4.4.2.b)")
+            return
+    places = evasion_targets(state, leader)
+    if not places:
+        rout.kill_leader(ctx, leader, "no friendly unit within reach to evade to (§4.4.2.c)")
+        return
+    to = yield from ctx.ask(Choose.of(
+        leader.side, f"{leader.name} evades to?", places, rule="4.4.2.a leader evasion", label=hex_label,
+        kind=kinds.EVADE_TO, context={"leader": leader.name}, data=lambda h: {"hex": hex_label(h)}))
+    leader.hex = to
+    ctx.event("evade", f"{leader.name} evades to {hex_label(to)}", leader=leader.name, to=hex_label(to))
+
+
+def _melee_label(shocks: dict[str, melee.Shock], n: str | None) -> str:
+    """The target with the shock's exact expected hits (``odds_calc.shock_odds``)."""
+    if n is None:
+        return "no melee"
+    from wargamekit_aig.odds_calc import shock_odds
+
+    dist = shock_odds(shocks[n])
+    mine = float(sum(p * a for (a, _), p in dist.items()))
+    theirs = float(sum(p * d for (_, d), p in dist.items()))
+    return f"{n} (column {shocks[n].column:+d}: expected hits you {mine:.1f}, them {theirs:.1f})"
+
+
+# -- §3.2.2 the melee segment -----------------------------------------------------------------
+def melee_segment(ctx: Context, phase: Phase) -> Procedure:
+    """§3.2.2 a–e. Q25 reading: the units activated this command phase may attack an enemy in
+    their front (after a successful seize they must, §5.4.5); defenders take no pre-melee check
+    (Q26); disordered cavalry attacks only if it did not move (it was already engaged, §7.3.1)."""
+    state = ctx.state
+    fights: list[tuple[Unit, Unit]] = []
+    for name in phase.activated:
+        unit = state.units[name]
+        if not unit.alive or unit.routed or unit.banned:
+            continue
+        if unit.cavalry and unit.disordered and unit.moved:
+            continue
+        foes = [f for h in front_hexes(state, unit) if (f := state.unit_at(h)) is not None
+                and f.side != unit.side and not f.routed]
+        if not foes:
+            continue
+        # a. "Melee – No Check": activated, did not move.
+        unit.no_check = not unit.moved
+        values: list[str | None] = [f.name for f in foes] + ([] if phase.seized else [None])
+        shocks = {f.name: melee.shock_of(state, unit, f) for f in foes}
+        target = yield from ctx.ask(Choose.of(
+            unit.side, f"{unit.name}: melee whom?", values, rule="3.2.2 melee segment",
+            label=partial(_melee_label, shocks),
+            kind=kinds.MELEE, context={"unit": unit.name, "no_check": unit.no_check, "phase": phase.number},
+            data=lambda n: {"hold": True} if n is None else {"target": n}))
+        if target is not None:
+            fights.append((unit, state.units[target]))
+    if not fights:
+        return
+    # b. pre-melee TQ checks for attackers without the marker (D8: failure = 1 hit, provisional).
+    for attacker, _ in fights:
+        if not attacker.no_check and attacker.alive and not attacker.routed:
+            if not melee.pre_melee_check(ctx.dice, attacker.cohesion):
+                yield from rout.apply_hits(ctx, attacker, 1, "failed pre-melee TQ check, §3.2.2.b", rout_now=False)
+    # c. leader casualties (D21, provisional).
+    checked: set[str] = set()
+    for attacker, defender in fights:
+        for unit in (attacker, defender):
+            for ld in state.leaders_at(unit.hex):
+                if ld.side == unit.side and ld.name not in checked:
+                    checked.add(ld.name)
+                    if melee.leader_casualty(ctx.dice, state.tables.leader_casualty):
+                        rout.kill_leader(ctx, ld, "fell in the melee (§3.2.2.c)")
+    # d. resolution.
+    for attacker, defender in fights:
+        if not attacker.alive or not defender.alive or attacker.hits >= attacker.tq or defender.routed:
+            continue
+        shock = melee.shock_of(state, attacker, defender)
+        if ctx.hooks is not None:  # hookspecs.aig_shock_modifier
+            extras = ctx.hooks.aig_shock_modifier(state=state, attacker=attacker, defender=defender, shock=shock)
+            shock = attrs.evolve(shock, extra=shock.extra + sum(e for e in extras if e))
+        a_hits, d_hits = melee.resolve_shock(ctx.dice, shock)
+        ctx.event("melee", f"{attacker.name} attacks {defender.name} (column {shock.column:+d}): "
+                  f"attacker {a_hits} hit(s), defender {d_hits}", attacker=attacker.name, defender=defender.name,
+                  column=shock.column, attacker_hits=a_hits, defender_hits=d_hits)
+        yield from rout.apply_hits(ctx, attacker, a_hits, "melee, §10 (provisional)", rout_now=False)
+        yield from rout.apply_hits(ctx, defender, d_hits, "melee, §10 (provisional)", rout_now=False)
+        for unit in (attacker, defender):
+            if unit.cavalry and not unit.disordered:  # §7.3 / §2.4: after a melee, win or lose
+                unit.disordered = True
+                ctx.event("disorder", f"{unit.name} is disordered after the melee (§7.3)", unit=unit.name)
+    # e. rout checks: hits ≥ TQ rout (§8.1).
+    for attacker, defender in fights:
+        for unit in (attacker, defender):
+            if unit.alive and not unit.routed and unit.hits >= unit.tq:
+                yield from rout.rout(ctx, unit, "its hits reach its TQ after the melee (§3.2.2.e, §8.1)")
+    for attacker, _ in fights:
+        attacker.no_check = False

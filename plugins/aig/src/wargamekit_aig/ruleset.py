@@ -1,0 +1,126 @@
+"""The AIG ruleset: §3 the game turn — the leader action phase, then the rally phase a–e."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
+
+from wargamekit import Decision, Outcome, Player, Ruleset
+from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
+from wargamekit_aig import rally
+from wargamekit_aig.activation import LeaderAction, activation_sequence, sync
+from wargamekit_aig.kinds import Context
+from wargamekit_aig.scenario import SIDES, AigScenario, check_scenario
+from wargamekit_aig.state import GameState, initial_state
+
+#: §3 / §3.4: the game turn's phases as data; the rally phase's five steps in order.
+GAME_TURN = {"leader action": [], "rally": ["a", "b", "c", "d", "e"]}
+
+
+class Aig(Ruleset):
+    """AIG兵棋: ancient battles, leader activation with momentum and seizes."""
+
+    name = "aig"
+    version = "0.2"
+    description = "AIG ancient battles: leader activation, momentum and seizes, missile fire, rout and a provisional shock system."
+    sides = SIDES
+    scenario_type = AigScenario
+    scenario_package = "wargamekit_aig.scenarios"
+
+    def scenario_names(self) -> list[str]:
+        return ["default", "training", "battle"]
+
+    def scenario_data(self, name: str = "default") -> dict[str, Any]:
+        return super().scenario_data("training" if name == "default" else name)
+
+    def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> AigScenario:
+        return check_scenario(super().load_scenario(data, source=source), source)
+
+    def setup(self, scenario: AigScenario, options: Mapping[str, Any]) -> GameState:
+        return initial_state(scenario)
+
+    # -- §3 sequence of play -------------------------------------------------------------------
+    def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
+        state = ctx.state
+        seq = activation_sequence(state, SIDES)
+        result: list[Outcome] = []
+
+        def leader_action(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
+            # A restart point: at a turn's start everything is in the state (the activation
+            # sequence is a fresh round built from the leaders in play, the stack is empty).
+            yield ctx.checkpoint(f"turn {turn.number}")
+            state.turn = turn.number
+            state.phase = "leader action"
+            ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+            yield from LeaderAction(ctx, seq).run(end_if=lambda: False)
+            return TurnResult()
+
+        def rally_step(step: str) -> Callable[[Turn[Any]], Generator[Decision, Any, TurnResult]]:
+            def run(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult]:
+                state.phase = f"rally {step}"
+                if step == "d":
+                    outcome = rally.step_d(ctx, SIDES)
+                    if outcome is not None:
+                        result.append(outcome)
+                        ctx.event("end", outcome.reason, winner=outcome.winner)
+                        return TurnResult(end=True)
+                    return TurnResult()
+                yield from {"a": rally.step_a, "b": rally.step_b, "c": rally.step_c, "e": rally.step_e}[step](ctx)
+                if step == "e":
+                    for ld in state.leaders.values():
+                        if not ld.alive and ld.name in seq.leaders:
+                            seq.remove(ld.name)
+                    seq.new_round()
+                    sync(state, seq)
+                return TurnResult()
+
+            return run
+
+        handlers = {"leader action": leader_action} | {f"rally/{s}": rally_step(s) for s in "abcde"}
+        cycle = PhaseCycle(GAME_TURN)
+        cycle.turn = state.turn  # go on after the last turn begun (0 on a fresh game)
+        yield from play_turns(cycle, ctx.dice, by_phase(handlers), end_if=lambda: bool(result))
+        return result[0]
+
+    # -- information ---------------------------------------------------------------------------
+    def view(self, state: GameState, side: str | None) -> GameState:
+        """Everything is on the table: both sides see the whole position."""
+        return copy.deepcopy(state)
+
+    def check_invariants(self, state: GameState) -> None:
+        hexes = [u.hex for u in state.live_units()]
+        assert len(hexes) == len(set(hexes)), "D16: two combat units share a hex"
+        assert all(h in state.map for h in hexes), "a unit left the map"
+        for u in state.live_units():
+            assert 0 <= u.facing <= 5, "§7.1 facing is a corner 0..5"
+            assert u.hits >= 0 and u.ammo >= 0
+            assert u.routed or u.hits < u.tq, f"§8.1 {u.name} has hits ≥ TQ but is not routed"
+            assert not (u.disordered and not u.cavalry), "§7.3 only cavalry is disordered"
+        for ld in state.live_leaders():
+            assert ld.hex in state.map, "a leader left the map"
+            enemy = state.unit_at(ld.hex)
+            assert enemy is None or enemy.side == ld.side, f"{ld.name} shares a hex with an enemy unit"
+        lost = {s: sum(u.tq for u in state.units.values() if u.side == s and u.eliminated)
+                + 5 * sum(1 for ld in state.leaders.values() if ld.side == s and not ld.alive) for s in SIDES}
+        assert lost == state.rout_points, "D17 rout points drifted"
+
+    def summary(self, state: GameState) -> str:
+        from wargamekit_aig.picture import summary
+
+        return summary(state)
+
+    def render_svg(self, state: GameState, side: str | None = None) -> str:
+        from wargamekit_aig.picture import picture
+
+        return picture(state)
+
+    def bots(self) -> Mapping[str, Callable[[int], Player]]:
+        from wargamekit_aig.bots import HeuristicBot
+
+        return {"bot": HeuristicBot, "heuristic": HeuristicBot}
+
+    def odds_command(self) -> Any:
+        from wargamekit_aig.odds_cli import odds_command
+
+        return odds_command

@@ -1,0 +1,255 @@
+"""The game state (§2 components) and the provisional terrain chart (D2).
+
+Units carry their cohesion hits and status markers (§2.2.3: rout, disorder, "Melee – No Check",
+moved, ammunition); leaders their finished side (§2.2.2) and skip status (§5.4.4).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from attrs import define, field
+
+from wargamekit.geometry import Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
+from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, Tables, hexside, parse_hex
+
+INF = math.inf
+CLEAR, WOODS, ROUGH, HILL, MARSH, IMPASSABLE = range(6)
+RIVER, STREAM = 1, 2
+
+#: D2 (provisional, not from the source): cost to enter by terrain and unit type. Leaders move
+#: as mounted men ("leader"); "command" measures command range in hexes (§4.2.2: hexes, not MP),
+#: "rout" the rally-phase rout move (§8.2: terrain costs ignored, impassable still impassable).
+_TYPES: Any = (
+    TerrainType(CLEAR, "clear", 1),
+    TerrainType(WOODS, "woods", 2, {"LI": 1, "CT": 3, "HC": 3, "LC": 3, "command": 1, "rout": 1}),
+    TerrainType(ROUGH, "rough", 2, {"LI": 1, "command": 1, "rout": 1}),
+    TerrainType(HILL, "hill", 2, {"LI": 1, "command": 1, "rout": 1}, los=2),
+    TerrainType(MARSH, "marsh", 3, {"LI": 2, "CT": INF, "HC": 4, "LC": 4, "command": 1, "rout": 1}),
+    TerrainType(IMPASSABLE, "impassable", INF),
+)
+_FEATURES: Any = (
+    # §8.1.2: routed units may not cross rivers but may cross streams. D2: a river is
+    # impassable to every unit (fords would be scenario data); a stream costs one more.
+    HexsideFeature(RIVER, "river", INF, {"command": 0}),
+    HexsideFeature(STREAM, "stream", 1, {"command": 0, "rout": 0}),
+)
+TERRAIN = TerrainTable(_TYPES, _FEATURES)
+
+
+@define
+class Unit:
+    """A combat unit on the map (§2.2.1) with its markers (§2.2.3)."""
+
+    name: str
+    side: str
+    type: str
+    command: str
+    tq: int
+    ma: int
+    hex: Hex
+    facing: int
+    missile: str = ""
+    trained: bool = False
+    skirmish: bool = False
+    return_fire: bool = False
+    hits: int = 0
+    routed: bool = False
+    disordered: bool = False
+    eliminated: bool = False
+    ammo: int = 0
+    #: §3.2.1: activations this game turn (each after the first costs a cohesion hit).
+    activations: int = 0
+    #: §5.2.5: the command phase (a running number) in which it was last ordered.
+    ordered_phase: int = -1
+    #: §3.2.2.a "Melee – No Check" and the Moved marker (D27: placed when it leaves its hex).
+    moved: bool = False
+    no_check: bool = False
+    #: §9.1 fired this activation; §6.3.3.a fired upon this activation.
+    fired: bool = False
+    fired_upon: bool = False
+    #: §4.3.1.c: may not be activated again this turn (a failed cross-command group order).
+    banned: bool = False
+
+    @property
+    def alive(self) -> bool:
+        """On the map (routed units are still on the map)."""
+        return not self.eliminated
+
+    @property
+    def cavalry(self) -> bool:
+        """§2.2.1: CT, HC and LC are cavalry."""
+        return self.type in CAVALRY
+
+    @property
+    def infantry(self) -> bool:
+        """§2.2.1: HI, MI and LI are infantry."""
+        return self.type in INFANTRY
+
+    @property
+    def cohesion(self) -> int:
+        """§2.4: cohesion starts at TQ and falls by one per cohesion hit."""
+        return max(self.tq - self.hits, 0)
+
+    @property
+    def vertex(self) -> VertexFacing:
+        """§7.1: the corner the counter points at."""
+        return VertexFacing(self.facing)
+
+
+@define
+class Leader:
+    """A leader counter (§2.2.2, §4.1)."""
+
+    name: str
+    side: str
+    rank: str
+    command: str
+    range: int
+    initiative: int
+    group_orders: int
+    charisma: int
+    hex: Hex
+    superior: str = ""
+    commands: list[str] = field(factory=list)
+    alive: bool = True
+    #: §2.2.2 finished side up (mirrors the LeaderActivation sequencer, for views).
+    finished: bool = False
+    #: §5.4.4 skip status.
+    skip: bool = False
+    #: §5.1.2 command phases taken this turn.
+    phases: int = 0
+    #: §4.3.2.a: issued group orders without a check this turn.
+    group_free: bool = False
+    #: §4.3.1.c: commands whose units take the OC's group orders without a roll (raw 0).
+    cross_free: list[str] = field(factory=list)
+    #: §4.3.1.e: promoted in the field.
+    promoted: bool = False
+
+    @property
+    def junior(self) -> bool:
+        """§4.2.1: no stars, an inverted triangle."""
+        return self.rank == "junior"
+
+    @property
+    def oc(self) -> bool:
+        """§4.3.1: the scenario's overall commander."""
+        return self.rank == "oc"
+
+    @property
+    def rank_value(self) -> int:
+        """Chain of command (§4.2.1): OC 2, ordinary 1, junior 0."""
+        return {"oc": 2, "ordinary": 1, "junior": 0}[self.rank]
+
+    def activates(self, unit: Unit) -> bool:
+        """D18: the units his group orders activate (his command, or those the scenario lists)."""
+        return unit.command in (self.commands or [self.command])
+
+
+@define
+class Banner:
+    """D12 (provisional): a side's banner, carried by a leader or, once captured, an enemy unit."""
+
+    side: str
+    carrier: str
+    captured: bool = False
+
+
+@define
+class GameState:
+    """Everything that changes during a game."""
+
+    map: HexMap
+    units: dict[str, Unit]
+    leaders: dict[str, Leader]
+    banners: dict[str, Banner]
+    tables: Tables
+    withdrawal: dict[str, int]
+    last_turn: int
+    title: str = ""
+    turn: int = 0
+    #: A record of where the game is, for views (set from the sequencers' turns).
+    phase: str = ""
+    active: str | None = None
+    #: A running number of command phases (§5.2.5 "once per command phase").
+    command_phase: int = 0
+    #: D17: rout points each side has lost.
+    rout_points: dict[str, int] = field(factory=lambda: {"red": 0, "blue": 0})
+    #: §5.3.3: sides in army-wide command chaos for the rest of the turn.
+    chaos: list[str] = field(factory=list)
+    #: §9.3 (provisional): units that made reaction fire this command phase.
+    reacted: list[str] = field(factory=list)
+
+    # -- queries ----------------------------------------------------------------------------
+    def live_units(self, side: str | None = None) -> list[Unit]:
+        """Units on the map (of ``side``), in scenario order."""
+        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+
+    def live_leaders(self, side: str | None = None) -> list[Leader]:
+        """Leaders still in play (of ``side``)."""
+        return [ld for ld in self.leaders.values() if ld.alive and side in (None, ld.side)]
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        """The combat unit in ``h`` (D16: at most one)."""
+        return next((u for u in self.units.values() if u.alive and u.hex == h), None)
+
+    def leaders_at(self, h: Hex) -> list[Leader]:
+        """The leaders in ``h``."""
+        return [ld for ld in self.leaders.values() if ld.alive and ld.hex == h]
+
+    def stacked_unit(self, leader: Leader) -> Unit | None:
+        """§4.4.1: the friendly combat unit the leader is stacked with, if any."""
+        u = self.unit_at(leader.hex)
+        return u if u is not None and u.side == leader.side else None
+
+    def oc(self, side: str) -> Leader | None:
+        """The side's overall commander, if alive (§4.4.3: never replaced)."""
+        return next((ld for ld in self.live_leaders(side) if ld.oc), None)
+
+    def banner_hex(self, side: str) -> Hex | None:
+        """Where the side's banner is (its carrier's hex)."""
+        b = self.banners.get(side)
+        if b is None:
+            return None
+        if b.captured:
+            u = self.units.get(b.carrier)
+            return u.hex if u is not None and u.alive else None
+        ld = self.leaders.get(b.carrier)
+        return ld.hex if ld is not None and ld.alive else None
+
+    def carries_banner(self, leader: Leader) -> bool:
+        """§4.1: the leader carries his side's banner (MA 6 instead of 8)."""
+        b = self.banners.get(leader.side)
+        return b is not None and not b.captured and b.carrier == leader.name
+
+    def is_terrain(self, h: Hex, code: int) -> bool:
+        """Whether ``h`` is of terrain ``code``."""
+        return int(self.map.terrain[self.map.offset(h)]) == code
+
+
+def initial_state(s: AigScenario) -> GameState:
+    """Build the map, place leaders and units, hand out banners and ammunition (D5)."""
+    m = HexMap(s.map.width, s.map.height, TERRAIN, LAYOUT)
+    for code, labels in ((WOODS, s.map.woods), (ROUGH, s.map.rough), (HILL, s.map.hills),
+                         (MARSH, s.map.marsh), (IMPASSABLE, s.map.impassable)):
+        for label in labels:
+            m.set_terrain(parse_hex(label), code)
+    for code, labels in ((RIVER, s.map.rivers), (STREAM, s.map.streams)):
+        for label in labels:
+            h, d = hexside(label)
+            m.set_hexside(h, d, code)
+    units = {
+        u.name: Unit(u.name, u.side, u.type, u.command, u.tq, u.ma, parse_hex(u.hex), u.facing, u.missile,
+                     u.trained, u.skirmish, u.return_fire,
+                     ammo=s.tables.weapons[u.missile].volleys if u.missile else 0)
+        for u in s.units
+    }
+    leaders = {
+        ld.name: Leader(ld.name, ld.side, ld.rank, ld.command, ld.range, ld.initiative, ld.group_orders,
+                        ld.charisma, parse_hex(ld.hex), ld.superior, list(ld.commands))
+        for ld in s.leaders
+    }
+    banners = {b.side: Banner(b.side, b.carrier) for b in s.banners}
+    return GameState(m, units, leaders, banners, s.tables, dict(s.victory.withdrawal), s.victory.last_turn,
+                     title=s.title)

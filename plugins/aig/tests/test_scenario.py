@@ -1,0 +1,41 @@
+"""§2 components as scenario data: bad data raises a ScenarioError naming the path and the rule."""
+
+import pytest
+
+from wargamekit import ScenarioError
+from wargamekit_aig import Aig
+
+
+def _load(k, **change):
+    data = k.scenario([k.unit("a", "red", "0504"), k.unit("z", "blue", "1108")])
+    for path, value in change.items():
+        section, index, key = path.split("__")
+        data[section][int(index)][key] = value
+    return Aig().load_scenario(data)
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("units__0__type", "XX", "§2.2.1"),
+    ("units__0__tq", 10, "§2.3"),
+    ("units__0__facing", 6, "§7.1"),
+    ("units__1__hex", "0504", "D16"),
+    ("units__0__hex", "9999", "off the"),
+    ("units__0__missile", "Z", "missile table"),
+    ("leaders__0__rank", "king", "§4.2.1"),
+    ("leaders__1__rank", "ordinary", "§4.3.1"),
+])
+def test_bad_scenarios_are_refused(k, path, value, message):
+    """[2.2.1-4] six unit types; [2.3-2] TQ within a d10; [7.1-1] six corners; one unit per hex
+    (D16); [4.2.1-1] ranks; one overall commander per side (§4.3.1)."""
+    with pytest.raises(ScenarioError, match=message):
+        _load(k, **{path: value})
+
+
+def test_both_scenarios_load_with_every_unit_type_and_rank():
+    """[4.2.1] every rank appears in both bundled scenarios; [2.2.1-4] every unit type in the
+    training battle (the Cannae armies had no cataphracts)."""
+    for name in ("training", "battle"):
+        s = Aig().load_scenario(Aig().scenario_data(name))
+        assert {ld.rank for ld in s.leaders} == {"oc", "ordinary", "junior"}
+    training = Aig().load_scenario(Aig().scenario_data("training"))
+    assert {u.type for u in training.units} == {"CT", "HC", "LC", "HI", "MI", "LI"}
