@@ -68,6 +68,7 @@ def declare_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, Non
         kind=kinds.DECLARE,
         constraint=only_guns,
         names=state.board.names,
+        why_not=lambda p: reasons[p.id],
         secret=True,
     )
     guns = [state.pieces[i] for i in chosen]

@@ -35,6 +35,22 @@ OPENING: tuple[str, ...] = ("force selection", "first player", "deployment", "sp
 OpeningStep = Callable[[Context], Generator[Decision, Any, None]]
 
 
+
+def _stats(model: Any) -> str:
+    """What a player weighs in a tank: movement, armour, each gun's range and attack, turret."""
+    guns = ", ".join(f"{g.name} range {g.range} attack {g.attack}{' (hull)' if g.mount == 'hull' else ''}"
+                     for g in model.guns)
+    return f"move {model.movement}, armour {model.armour}, {guns}"
+
+
+def _budget_note(models: list[str], scenario: Any, table: Any) -> str:
+    """The budget after this pick, and why it is what it is (the single-nation bonus)."""
+    budget = budget_for(models, scenario, table)
+    if budget > scenario.budget:
+        return f"{budget} (single-nation force: {scenario.budget} + {budget - scenario.budget})"
+    return f"{budget} (nations mixed: no single-nation bonus)"
+
+
 def opening(ctx: Context) -> Generator[Decision, Any, None]:
     """The whole opening phase: the steps of :data:`OPENING`, once."""
     state = ctx.state
@@ -102,8 +118,9 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
             done[side] = True
             return
         options = [
-            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}, "
-                        f"{table[key].price} pts -> {spent + table[key].price} of {budget_for([*mine, key], scenario, table)})",
+            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}; {_stats(table[key])}; "
+                        f"{table[key].price} pts -> {spent + table[key].price} of "
+                        f"{_budget_note([*mine, key], scenario, table)})",
                    data={"model": key, "price": table[key].price})
             for key in legal
         ]
@@ -197,7 +214,9 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
                                  context={"tank": tank.id, "zone": state.zones[side]})
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
-            order = [toward] + [d for d in range(6) if d != toward]
+            # Toward the enemy first, then clockwise round the hex (direction numbers run
+            # anticlockwise), so the menu reads like a compass.
+            order = [(toward - k) % 6 for k in range(6)]
             facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
                                   options=tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order),
                                   rule="标准规则修改部分 3 (车体朝向)", kind=kinds.DEPLOY_FACING,
