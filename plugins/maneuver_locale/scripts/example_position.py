@@ -17,12 +17,14 @@ from wargamekit_maneuver_locale.render import render_state
 from wargamekit_maneuver_locale.view import redact, summary_text
 
 SEED, STOP_TURN, SIDE = 4, 3, "austria"
+#: An open game (pieces keep their scenario ids), so the docs can name the pieces it shows.
+OPTIONS = {"scenario_ids": True}
 
 
 def example_game() -> Game:
     """The game of the example, stopped at the start of turn ``STOP_TURN``."""
     ruleset = ManeuverLocale()
-    game = Game.new(ruleset, "default", seed=SEED)
+    game = Game.new(ruleset, "default", seed=SEED, options=OPTIONS)
     bots = {side: HeuristicBot(SEED + i) for i, side in enumerate(ruleset.sides)}
     game.play(bots, until=lambda g: g.state.turn >= STOP_TURN)
     return game

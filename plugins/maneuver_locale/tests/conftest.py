@@ -70,9 +70,30 @@ def build(
     }
 
 
-def start(data: dict[str, Any]) -> Game:
-    """A game on no dice at all: the source's combat is diceless, so any roll would fail."""
-    return Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]))
+def start(data: dict[str, Any], *, handles: bool = False) -> Game:
+    """A game on no dice at all: the source's combat is diceless, so any roll would fail.
+
+    The rules tests name pieces by their scenario ids (the option ``scenario_ids``: an open
+    game, no handles, so no set-up shuffle either); ``handles=True`` plays with the secret
+    handles of a normal game, whose shuffle draws are then scripted as "keep the order"."""
+    if not handles:
+        return Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]), options={"scenario_ids": True})
+    return Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice(keep_order(data)))
+
+
+def keep_order(data: dict[str, Any]) -> list[int]:
+    """The faces of the set-up shuffle (handles.assign_handles) that keep every starting
+    position's pieces in scenario order: each Fisher-Yates draw picks its own place."""
+    stacks: dict[tuple, int] = {}
+    for p in data["pieces"]:
+        key = (p["side"], p["locale"], p.get("approach", ""))
+        stacks[key] = stacks.get(key, 0) + 1
+    faces = []
+    for side in data["sides"]:
+        for (owner, _, _), n in stacks.items():
+            if owner == side:
+                faces += list(range(n - 1, 0, -1))
+    return faces
 
 
 def _public_labels(decision: Any) -> list[str]:

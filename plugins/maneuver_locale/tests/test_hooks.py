@@ -36,7 +36,7 @@ def narrow_assault(kit, plugins=()):
     ]
     data = kit.build(["c", "e", "s", "n"], [("c", "e", "narrow", 1, "wide", 0), ("e", "s"), ("n", "e")], pieces)
     pm = plugin_manager(plugins=list(plugins)) if plugins else None
-    g = Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]), plugin_manager=pm)
+    g = Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]), options={"scenario_ids": True}, plugin_manager=pm)
     kit.act(g, ASSAULT, ["A1"], "pass", ["F1"])
     return g
 
@@ -74,7 +74,7 @@ def test_bot_previews_through_view_hooks(kit):
     """A bot's preview reads ``view.hooks``: the game's add-ons."""
     data = kit.build(["c", "e"], [("c", "e", "narrow", 1, "wide", 0)],
                      [("A1", "austria", "infantry", 3, "c", "e"), ("F1", "france", "infantry", 2, "e", "c")])
-    g = Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]), plugin_manager=plugin_manager(plugins=[Elan()]))
+    g = Game.new(ManeuverLocale(), data, seed=0, dice=ScriptedDice([]), options={"scenario_ids": True}, plugin_manager=plugin_manager(plugins=[Elan()]))
     view = g.view("austria")
     lines = assault_preview(view.state, "c", "e", ["A1"], hooks=view.hooks)
     assert [line.outcome.result for line in lines] == [3, 1]

@@ -169,6 +169,7 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
             rule=rules.DEFENSIVE_FIRE,
             kind=kinds.DEFENSIVE_GUNS,
             context=where,
+            secret=True,
         )
         for gun_id in chosen:
             gun = state.pieces[gun_id]

@@ -51,11 +51,13 @@ def declare_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, Non
     if not candidates:
         return
 
+    # read now, so the decision keeps its meaning after the game moves on
+    reasons = {p.id: declarable(state, p) for p in candidates}
+
     def only_guns(ids: tuple[str, ...]) -> str | None:
         for i in ids:
-            reason = declarable(state, state.pieces[i])
-            if reason:
-                return reason
+            if reasons[i]:
+                return reasons[i]
         return None
 
     chosen = yield piece_subset(
@@ -66,7 +68,8 @@ def declare_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, Non
         kind=kinds.DECLARE,
         constraint=only_guns,
         names=state.board.names,
-        why_not=lambda p: declarable(state, p),
+        why_not=lambda p: reasons[p.id],
+        secret=True,
     )
     guns = [state.pieces[i] for i in chosen]
     reveal(ctx, guns, "Artillery Bombardment: declared")

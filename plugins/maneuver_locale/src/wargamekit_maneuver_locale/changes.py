@@ -41,7 +41,8 @@ def label(piece: Piece, names: dict[str, str] | None = None, *, where: bool = Fa
 
 
 def reveal(ctx: Context, pieces: Sequence[Piece], why: str) -> None:
-    """Turn ``pieces`` face-up (revealed to both sides)."""
+    """Turn ``pieces`` face-up (revealed to both sides): arm, steps and identity (the
+    scenario id behind the handle, :mod:`.handles`)."""
     shown = []
     for p in pieces:
         if not p.face_up:
@@ -50,8 +51,11 @@ def reveal(ctx: Context, pieces: Sequence[Piece], why: str) -> None:
     if shown:
         ctx.event(
             "reveal",
-            f"{why}: {', '.join(p.describe() for p in shown)} turned face-up",
-            pieces=[{"id": p.id, "arm": p.arm.value, "steps": p.steps} for p in shown],  # type: ignore[union-attr]
+            f"{why}: {', '.join(f'{p.describe()} ({p.origin})' for p in shown)} turned face-up",
+            pieces=[
+                {"id": p.id, "origin": p.origin, "arm": p.arm.value, "steps": p.steps}  # type: ignore[union-attr]
+                for p in shown
+            ],
         )
 
 
@@ -194,11 +198,17 @@ def piece_subset(
     constraint: Callable[[tuple[Any, ...]], str | None] | None = None,
     names: dict[str, str] | None = None,
     why_not: Callable[[Piece], str | None] | None = None,
+    secret: bool = False,
 ) -> ChooseSubset:
     """Choose some of ``pieces`` (ids as values; labels as in :func:`piece_choice`, with the
     position when ``names`` is given; data as in :func:`piece_data`). ``why_not(piece)``: why a
     piece cannot be chosen (the ``constraint`` refuses it); its label says so, for the chooser
-    only (the public label, which the opponent may read, is unchanged)."""
+    only (the public label, which the opponent may read, is unchanged).
+
+    ``secret``: the answer is logged for ``side`` only — for a choice among face-down pieces
+    restricted by their hidden arm (which guns declare, which cavalry moves on), whose answer
+    only the owner can judge; its public consequences are the rules' own events (``reveal``,
+    ``move``)."""
     where = names is not None
 
     def text(p: Piece) -> str:
@@ -219,14 +229,19 @@ def piece_subset(
         rule=rule,
         kind=kind,
         context=context,
+        secret=secret,
     )
 
 
 def only_arm(state: GameState, arm: Arm, reason: str) -> Callable[[tuple[str, ...]], str | None]:
-    """A subset constraint: every chosen piece (by id) is of ``arm``, else ``reason``."""
+    """A subset constraint: every chosen piece (by id) is of ``arm``, else ``reason``.
+
+    The arms are read now: the decision keeps its meaning after the game moves on (a check
+    that forks a past decision asks it again)."""
+    arms = {pid: p.arm for pid, p in state.pieces.items()}
 
     def check(ids: tuple[str, ...]) -> str | None:
-        return reason if any(state.pieces[i].arm is not arm for i in ids) else None
+        return reason if any(arms[i] is not arm for i in ids) else None
 
     return check
 

@@ -11,6 +11,7 @@ from wargamekit.players import Player
 from wargamekit.sequencing import PlayerTurns, Turn, play_turns
 
 from .changes import update_control
+from .handles import assign_handles
 from .scenario import ManeuverScenario, validate
 from .state import Board, Context, GameState, Piece
 from .turn import player_turn
@@ -24,7 +25,7 @@ class ManeuverLocale(Ruleset):
     """The locale/approach manoeuvre system of the Bonaparte at Marengo family."""
 
     name = "maneuver_locale"
-    version = "0.2"
+    version = "0.3"
     description = "Locales and approaches (Bonaparte at Marengo family): commands, maneuver attacks, assaults"
     sides = ("austria", "france")
     scenario_type = ManeuverScenario
@@ -35,10 +36,17 @@ class ManeuverLocale(Ruleset):
         validate(scenario, sides=self.sides, source=source)
         return scenario
 
+    def options(self) -> Mapping[str, Any]:
+        """``scenario_ids``: the pieces keep their scenario ids instead of secret handles (an
+        open game, where anyone can look a face-down piece up in the scenario; the rules tests
+        use it to name pieces as their scenarios do). Default: secret handles (:mod:`.handles`)."""
+        return {"scenario_ids": False}
+
     def setup(self, scenario: ManeuverScenario, options: Mapping[str, Any]) -> GameState:
         board = Board.from_scenario(scenario)
         pieces = {
-            p.id: Piece(id=p.id, side=p.side, arm=p.arm, steps=p.steps, locale=p.locale, approach=p.approach)
+            p.id: Piece(id=p.id, side=p.side, arm=p.arm, steps=p.steps, locale=p.locale, approach=p.approach,
+                        origin=p.id)
             for p in scenario.pieces
         }
         state = GameState(
@@ -61,8 +69,10 @@ class ManeuverLocale(Ruleset):
         # Checkpoints (restart points) open each player turn but the first. Everything later
         # steps read is in the state there: ``player_turn`` counts the player turns begun, and a
         # player turn resets what the last one used up (``start_turn``), so a restart skips the
-        # set-up event and the player turns already played.
+        # set-up (the handles are in the state) and the player turns already played.
         if state.player_turn == 0:
+            if not ctx.options["scenario_ids"]:
+                assign_handles(ctx)  # the game's first (secret) draws: face-down pieces get handles
             ctx.event("setup", f"{ctx.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
         turns: PlayerTurns[str] = PlayerTurns(state.sides, last_turn=state.turn_limit)
         turns.turn = state.player_turn // len(state.sides)  # go on in the game turn under way

@@ -105,7 +105,8 @@ class PieceSpec:
     """A piece at set-up.
 
     Attributes:
-        id: opaque id (it must not give away the arm: it is visible to the opponent).
+        id: its id in the order of battle (public data: in play the piece is called by a
+            secret handle instead, :mod:`.handles`, unless the option ``scenario_ids`` is on).
         side: its side.
         arm: infantry, cavalry or artillery.
         steps: its strength in steps.

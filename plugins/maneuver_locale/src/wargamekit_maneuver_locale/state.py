@@ -126,7 +126,9 @@ class Piece:
     """A piece (駒).
 
     Attributes:
-        id: opaque id, visible to both sides.
+        id: the piece's handle in this game, visible to both sides (``"F-3"``: assigned at
+            set-up by a secret shuffle, :mod:`.handles`; it says nothing about the piece's
+            place in the scenario's order of battle).
         side: owner.
         arm: infantry, cavalry or artillery; ``None`` in a view where the piece is hidden.
         steps: strength; ``None`` in a view where the piece is hidden.
@@ -137,6 +139,8 @@ class Piece:
         declared: a gun that declared bombardment and may fire at the start of its next turn.
         last_fired: player-turn number of its last fire (bombardment or defensive fire).
         last_declared: player-turn number of its last bombardment declaration.
+        origin: its id in the scenario's order of battle (its identity): known to its owner,
+            and to the opponent once the piece is face-up; ``""`` in a view where it is hidden.
     """
 
     id: str
@@ -150,6 +154,7 @@ class Piece:
     declared: bool = False
     last_fired: int = -10
     last_declared: int = -10
+    origin: str = ""
 
     @property
     def in_reserve(self) -> bool:

@@ -27,7 +27,8 @@ def redact(state: GameState, side: str | None) -> GameState:
     """A fresh copy of ``state`` as ``side`` sees it (``None``: everything).
 
     The board is shared (it never changes); every piece is copied, and the opponent's
-    face-down pieces lose their arm, steps and artillery history.
+    face-down pieces lose their arm, steps, artillery history and identity (their scenario
+    id, :attr:`~.state.Piece.origin`): what remains is the handle and the position.
     """
     pieces = {}
     for pid, p in state.pieces.items():
