@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Generator, Mapping
+from types import MappingProxyType
 from typing import Any
+
+import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.errors import ScenarioError
@@ -13,7 +15,7 @@ from .combat import GameEnd
 from .opening import opening
 from .optional_rules import OPTIONS
 from .scenario import SIDES, TankSoloScenario, validate_scenario
-from .state import Context, GameState
+from .state import Context, GameState, Tank
 from .turn import play_all_turns
 from .victory import elimination, final_outcome, surrender
 
@@ -52,8 +54,10 @@ class TankSolo(Ruleset):
         surrenders, or the turn limit is reached (胜利条件)."""
         state = ctx.state
         try:
-            yield from opening(ctx)
-            outcome = elimination(state)
+            outcome = None
+            if state.turn == 0:  # a restart at a turn's checkpoint has the opening behind it
+                yield from opening(ctx)
+                outcome = elimination(state)
             if outcome is None:
                 yield from play_all_turns(ctx)
                 outcome = final_outcome(state) if state.surrendered is None else surrender(state, state.surrendered)
@@ -64,13 +68,24 @@ class TankSolo(Ruleset):
 
     # -- information ---------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
-        """A copy with the opponent's special rounds hidden (开场阶段 3: face down)."""
-        seen = copy.deepcopy(state)
-        if side is not None:
-            for tank in seen.tanks:
-                if tank.side != side:
-                    tank.specials = ["hidden"] * len(tank.specials)
-        return seen
+        """A copy with the opponent's special rounds hidden (开场阶段 3: face down).
+
+        Cheap and detached (built once per decision a bot reads): the tanks and the state's
+        containers are copied one level down, hexes (immutable values) are shared, and the
+        scenario, which never changes in play, is one read-only copy per game.
+        """
+        return attrs.evolve(
+            state,
+            scenario=_scenario_view(state.scenario),
+            options=dict(state.options),
+            tanks=[_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks],
+            wrecks=list(state.wrecks),
+            zones=dict(state.zones),
+            points_spent=dict(state.points_spent),
+            starting_tanks=dict(state.starting_tanks),
+            score=dict(state.score),
+            own_turns=dict(state.own_turns),
+        )
 
     def check_invariants(self, state: GameState) -> None:
         """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
@@ -120,3 +135,35 @@ class TankSolo(Ruleset):
         from .shot_odds import odds_command
 
         return odds_command()
+
+
+def _tank_view(tank: Tank, *, hide: bool) -> Tank:
+    """A copy of ``tank`` sharing nothing mutable with it; ``hide``: its special rounds face down."""
+    return attrs.evolve(
+        tank,
+        specials=["hidden"] * len(tank.specials) if hide else list(tank.specials),
+        tried=list(tank.tried),
+        veteran_by_fire=dict(tank.veteran_by_fire),
+        path_this_turn=list(tank.path_this_turn),
+    )
+
+
+#: The last scenario a view was built for and its read-only copy. The scenario holds lists and
+#: dicts (frozen attrs does not freeze them), so a view must not hand those out, but they never
+#: change in play: one read-only copy (tuples, mapping proxies) serves every view of the game.
+_scenario_views: list[tuple[TankSoloScenario, TankSoloScenario]] = []
+
+
+def _scenario_view(scenario: TankSoloScenario) -> TankSoloScenario:
+    for original, seen in _scenario_views:
+        if original is scenario:
+            return seen
+    seen = attrs.evolve(
+        scenario,
+        forces=MappingProxyType({side: tuple(attrs.evolve(e, specials=tuple(e.specials)) for e in entries)
+                                 for side, entries in scenario.forces.items()}),
+        zones=MappingProxyType(dict(scenario.zones)),
+        wrecks=tuple(scenario.wrecks),
+    )
+    _scenario_views[:] = [(scenario, seen)]
+    return seen

@@ -110,11 +110,19 @@ def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
             assert isinstance(side, str)
             # The state keeps where the game stands as a record (the summary shows it).
             state.turn, state.active, state.phase = turn.number, side, turn.step or str(turn.phase)
+            if procedure is maintenance_phase:
+                # A restart point (checkpoint) before anything of the turn happens: the turn's
+                # number and active side are in the state, every marker of the last turn too.
+                yield ctx.checkpoint(f"turn {turn.number}")
             return (yield from procedure(ctx, side))
 
         return take
 
-    yield from play_turns(turn_cycle(state), ctx.dice, by_phase({key: run(p) for key, p in procedures.items()}))
+    cycle = turn_cycle(state)
+    # A restart at turn N's checkpoint finds ``state.turn == N`` and begins turn N again; a
+    # fresh game comes here with ``state.turn == 0``.
+    cycle.turn = max(state.turn - 1, 0)
+    yield from play_turns(cycle, ctx.dice, by_phase({key: run(p) for key, p in procedures.items()}))
 
 
 def can_move_now(state: GameState, tank: Tank) -> bool:

@@ -1,0 +1,70 @@
+"""Restarts at checkpoints (issue 9): each turn (回合) opens with one, and a restart there gives the
+log a full replay gives; the view a bot reads is detached from the game.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from wargamekit import Game
+from wargamekit.players import bot_seed
+from wargamekit.testing import check_checkpoints, play_random_game
+from wargamekit_tank_solo import TankSolo
+
+RULESET = TankSolo()
+ALL_ON = {name: True for name in RULESET.options()} | {"surrender": False}
+
+
+def _bot_game(seed: int, options: dict | None = None) -> Game:
+    game = Game.new(RULESET, None, seed=seed, options=options or {})
+    bots = RULESET.bots()
+    game.play({side: bots["bot"](bot_seed(seed, i)) for i, side in enumerate(RULESET.sides)})
+    return game
+
+
+def test_every_turn_opens_with_a_checkpoint():
+    """阶段顺序: the checkpoint comes before the maintenance phase of each turn, labelled by turn."""
+    game = play_random_game(RULESET, seed=2)
+    labels = [label for _, label in game.checkpoints]
+    assert labels and labels[0] == "turn 1"
+    assert labels == [f"turn {n}" for n in sorted({int(label.split()[1]) for label in labels})]
+    last = max(e.data["turn"] for e in game.log if e.kind == "turn")
+    assert f"turn {last}" in labels or len(game.choices) - game.checkpoints[-1][0] < 8 + 60
+
+
+@pytest.mark.parametrize("options", [None, ALL_ON], ids=["default", "all optional rules"])
+def test_a_restart_at_each_turn_plays_on_to_the_same_game(options):
+    """A fork at every snapshot, given the remaining answers, is the game itself, byte for byte
+    (with every optional rule on too: markers, ammunition shortage and engine turns are state)."""
+    game = _bot_game(4, options)
+    assert check_checkpoints(game, points=6) >= 6
+    for position, label in game.checkpoints:
+        forked = game.replay(game.choices[:position])
+        assert forked.checkpoints[-1] == (position, label)
+        for choice in game.choices[position:]:
+            forked.answer(choice)
+        assert forked.log_text() == game.log_text(), label
+
+
+def test_the_view_is_detached_and_hides_only_the_opponent_s_rounds():
+    """开场阶段 3 (rounds face down); changing a view changes nothing in the game."""
+    game = _bot_game(1)
+    state = game.state
+    before = game.save().to_json(), RULESET.summary(state)
+    mine = next(t for t in state.tanks if t.side == "A")
+    seen = RULESET.view(state, "B")
+    assert seen.tank(mine.id).specials == ["hidden"] * len(mine.specials)
+    assert RULESET.view(state, "A").tank(mine.id).specials == mine.specials
+    assert RULESET.view(state, None).tank(mine.id).specials == mine.specials
+    for tank in seen.tanks:
+        tank.hex, tank.specials[:], tank.tried[:], tank.path_this_turn[:] = None, [], ["x"], []
+        tank.veteran_by_fire["aimed"] = 9
+    seen.wrecks.clear()
+    seen.score["A"] = 99
+    seen.options.clear()
+    with pytest.raises(TypeError):  # the scenario is shared by the game's views, read-only
+        seen.scenario.zones["A"] = "south"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        seen.scenario.forces["A"] = []  # type: ignore[index]
+    assert (game.save().to_json(), RULESET.summary(state)) == before
+    assert dict(RULESET.view(state, "B").scenario.zones) == state.scenario.zones
