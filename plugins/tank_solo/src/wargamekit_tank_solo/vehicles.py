@@ -168,10 +168,11 @@ def vehicle(key: str) -> VehicleModel:
     Raises:
         KeyError: no such model (the message lists the known keys).
     """
-    table = all_vehicles()
-    if key not in table:
-        raise KeyError(f"unknown vehicle {key!r}; known: {', '.join(table)}")
-    return table[key]
+    # A hot path (every ``Tank.spec``): one dict look-up, the message only when it fails.
+    try:
+        return all_vehicles()[key]
+    except KeyError:
+        raise KeyError(f"unknown vehicle {key!r}; known: {', '.join(all_vehicles())}") from None
 
 
 def kill_points(vehicle_class: str) -> int:
