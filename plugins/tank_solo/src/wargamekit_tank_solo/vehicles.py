@@ -162,13 +162,13 @@ def all_vehicles() -> dict[str, VehicleModel]:
     }
 
 
+@cache  # a hot path: every ``Tank.spec`` (the bots read it tens of thousands of times a game)
 def vehicle(key: str) -> VehicleModel:
     """The model with table key ``key``.
 
     Raises:
         KeyError: no such model (the message lists the known keys).
     """
-    # A hot path (every ``Tank.spec``): one dict look-up, the message only when it fails.
     try:
         return all_vehicles()[key]
     except KeyError:
