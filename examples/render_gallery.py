@@ -99,9 +99,7 @@ def skirmish_example() -> str:
     ruleset = Skirmish()
     game = Game.new(ruleset, seed=5)
     players = {"blue": GreedyBot(1), "red": GreedyBot(2)}
-    while game.pending is not None and game.state.turn < 2:
-        side = game.pending.side
-        game.answer(players[side].choose(game.pending, game.view(side)))
+    game.play(players, until=lambda g: g.state.turn >= 2)
     return ruleset.render_svg(game.state)
 
 

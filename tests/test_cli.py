@@ -84,6 +84,8 @@ def registry(monkeypatch, counter):
     pm = plugin_manager(load_entry_points=False, plugins=[RacePlugin(), counter])
     monkeypatch.setattr(cli, "plugin_manager", lambda addons=(): pm)
     monkeypatch.setattr(cli, "installed_rulesets", lambda: rulesets_of(pm))
+    # nor the installed add-ons (the workspace installs the example add-on wargamekit-tank-apcr)
+    monkeypatch.setattr(cli._plugins, "installed_addons", lambda: [])
 
 
 def run(*args: str, input: str | None = None) -> Result:
@@ -565,7 +567,7 @@ def test_installed_rulesets_are_listed():
         [sys.executable, "-m", "wargamekit", "rulesets"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
-    listed = [line.split()[0] for line in done.stdout.splitlines()]
+    listed = [line.split()[0] for line in done.stdout.splitlines() if not line.startswith("add-on ")]
     assert listed == list(installed_rulesets())
 
 

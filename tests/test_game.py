@@ -446,3 +446,16 @@ def test_every_deliberate_error_is_a_wargamekit_error():
 
     assert DiceScriptError is errors.DiceScriptError and BranchLimitError is errors.BranchLimitError
     assert HexLabelError is errors.HexLabelError and OffMapError is errors.OffMapError
+
+
+def test_play_until_stops_before_a_decision_and_can_go_on():
+    """Game.play(until=...) stops with the decision still pending (the scripts that draw a
+    position mid-game use it instead of a loop of their own); playing on reaches the same end."""
+    players = {side: RandomBot(seed=i) for i, side in enumerate(RACE.sides)}
+    whole = Game.new(RACE, seed=4)
+    whole.play({side: RandomBot(seed=i) for i, side in enumerate(RACE.sides)})
+    game = Game.new(RACE, seed=4)
+    assert game.play(players, until=lambda g: len(g.choices) >= 3) is None
+    assert len(game.choices) == 3 and game.pending is not None
+    game.play(players)
+    assert game.log_text() == whole.log_text()

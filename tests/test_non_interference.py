@@ -45,12 +45,13 @@ def test_a_declared_reveal_is_not_a_leak():
         check_non_interference(Loadout("live state"), seeds=range(1), reveals={"reveal"})
 
 
-def test_check_ruleset_runs_it_when_asked():
-    """check_ruleset(non_interference=True) fails on a leaky ruleset and passes an honest one."""
-    assert check_ruleset(Loadout(), games=2, non_interference=True).non_interference_pairs > 0
-    assert check_ruleset(Loadout(), games=2).non_interference_pairs == 0
+def test_check_ruleset_runs_it_by_default():
+    """check_ruleset runs the non-interference check unless told not to: it fails on a leaky
+    ruleset and passes an honest one."""
+    assert check_ruleset(Loadout(), games=2).non_interference_pairs > 0
+    assert check_ruleset(Loadout(), games=2, non_interference=False).non_interference_pairs == 0
     with pytest.raises(AssertionError, match="a's view depends on a secret of b"):
-        check_ruleset(Loadout("option data"), games=2, non_interference=True)
+        check_ruleset(Loadout("option data"), games=2)
 
 
 def test_caps_bound_the_work():

@@ -572,9 +572,10 @@ class Game:
         after_answer: Callable[[Game], None] | None = None,
         retry: Collection[str] = (),
         on_illegal: Callable[[str, WargamekitError], None] | None = None,
+        until: Callable[[Game], bool] | None = None,
     ) -> Outcome | None:
-        """Let ``players`` (one per side) answer until the game ends: the one driving loop
-        (the CLI and :mod:`wargamekit.testing` build on it).
+        """Let ``players`` (one per side) answer until the game ends (or ``until`` says stop):
+        the one driving loop (the CLI, :mod:`wargamekit.testing` and the scripts build on it).
 
         Args:
             players: side → player.
@@ -584,9 +585,11 @@ class Game:
             retry: sides whose unreadable or illegal answers are reported to ``on_illegal``
                 and asked again, instead of raised (humans at a terminal).
             on_illegal: told ``(side, error)`` for each retried answer.
+            until: asked before each decision; ``True`` stops the loop there, the decision
+                still pending (a script that draws the position after turn 2).
 
         Returns:
-            The outcome (``None`` only if the game had already ended without one).
+            The outcome, or ``None`` when ``until`` stopped the game before its end.
 
         Raises:
             DecisionLimitError: more than ``max_decisions`` answers.
@@ -598,6 +601,8 @@ class Game:
         count = 0
         while self.pending is not None:
             decision = self.pending
+            if until is not None and until(self):
+                break
             if count >= max_decisions:
                 raise DecisionLimitError(
                     f"{self.ruleset.name}: more than {max_decisions} decisions (seed {self.seed}): "

@@ -13,7 +13,7 @@
 * (for a ruleset with checkpoints) a fork or an undo that restarts at a checkpoint gives the
   same log, byte for byte, as a full replay from the start, at random points of the game and
   when played on to its end (:func:`check_checkpoints`);
-* (with ``non_interference=True``) no side's view — the ruleset's ``view()``, its log, the
+* (with ``non_interference=True``, the default) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
 * (``structured=True``, the default) every decision says what it is: a namespaced
@@ -228,17 +228,17 @@ def check_ruleset(
     max_decisions: int = 100_000,
     deep_checks: int = 3,
     structured: bool = True,
-    non_interference: bool = False,
+    non_interference: bool = True,
     reveals: Collection[str] = (),
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
     The replay, save/load and undo checks run on the first ``deep_checks`` games (they replay
-    the whole game, so they cost more). With ``non_interference=True``,
-    :func:`check_non_interference` runs on the first two seeds, with ``reveals`` (the event
-    kinds by which the rules show a secret's consequence). It is off by default only while the
-    bundled rulesets are brought to pass it (issue 12); a ruleset with hidden information
-    should switch it on.
+    the whole game, so they cost more). With ``non_interference=True``
+    (the default), :func:`check_non_interference` runs on the first two seeds, with ``reveals``
+    (the event kinds by which the rules show a secret's consequence); every bundled ruleset
+    passes it. A ruleset with hidden information should assert
+    ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.

@@ -19,6 +19,23 @@ def test_conformance_default_scenario():
     assert report.games == 6 and report.decisions > 0
 
 
+#: Every hex woods: units stay hidden until an enemy comes within 3 hexes (7. Concealment), so
+#: their activations, moves, facings and fire are secret decisions the check can fork.
+FOREST = {"title": "Forest", "width": 10, "height": 8, "turns": 3,
+          "terrain": {"woods": [f"{c:02d}{r:02d}" for c in range(1, 11) for r in range(1, 9)]},
+          "units": [{"name": "B1", "side": "blue", "hex": "0102"}, {"name": "B2", "side": "blue", "hex": "0107"},
+                    {"name": "R1", "side": "red", "hex": "1002", "facing": 3},
+                    {"name": "R2", "side": "red", "hex": "1007", "facing": 3}]}
+
+
+def test_non_interference_with_hidden_units():
+    """7. Concealment: while units are hidden in woods, no side's view depends on what the other
+    side's hidden units do; the check has secrets to fork here (in the open default scenario
+    every activation is soon seen, so its forks fall in groups of one)."""
+    report = check_ruleset(Skirmish(), FOREST, games=3, structured=True, non_interference=True, reveals={"move"})
+    assert report.non_interference_pairs > 0
+
+
 def test_bots_read_structure_not_prose():
     """With every prompt and label rewritten, the greedy and random bots answer the same."""
     compared = check_prose_independence(Skirmish(), {"blue": GreedyBot, "red": GreedyBot}, seeds=range(2))
@@ -28,7 +45,8 @@ def test_bots_read_structure_not_prose():
 
 def test_conformance_without_reaction_fire():
     """The conformance check also passes with the reaction-fire option off."""
-    check_ruleset(Skirmish(), "default", games=3, seed=100, options={"reaction_fire": False}, structured=True)
+    check_ruleset(Skirmish(), "default", games=3, seed=100, options={"reaction_fire": False}, structured=True,
+                  reveals={"move"})
 
 
 def test_same_seed_and_answers_give_a_byte_identical_log():

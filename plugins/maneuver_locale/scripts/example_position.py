@@ -24,9 +24,7 @@ def example_game() -> Game:
     ruleset = ManeuverLocale()
     game = Game.new(ruleset, "default", seed=SEED)
     bots = {side: HeuristicBot(SEED + i) for i, side in enumerate(ruleset.sides)}
-    while game.pending is not None and game.state.turn < STOP_TURN:
-        decision = game.pending
-        game.answer(bots[decision.side].choose(decision, game.view(decision.side)))
+    game.play(bots, until=lambda g: g.state.turn >= STOP_TURN)
     return game
 
 

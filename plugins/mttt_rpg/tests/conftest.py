@@ -28,6 +28,7 @@ class Harness:
         self.interrupts = InterruptStack(enabled=interrupts, on_event=self.event)
         self.asked: list[Decision] = []
         self.options = {"interrupts": interrupts}
+        self.hooks: Any = None  # the rules context's plugin hooks: none, as in a game without add-ons
         for u in self.state:
             if u.status == "active" and u.kind != "noncombatant":
                 self.state.track.add(u.id, u.initiative)

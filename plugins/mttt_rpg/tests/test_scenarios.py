@@ -13,9 +13,13 @@ RULESET = MtttRpg()
 @pytest.mark.parametrize("interrupts", [True, False])
 def test_conformance(scene, interrupts):
     """The core conformance check passes on every scene, with the interrupt phase on and off;
-    every decision has a kind and every option distinct data."""
-    report = check_ruleset(RULESET, scene, games=4, options={"interrupts": interrupts}, deep_checks=2, structured=True)
+    every decision has a kind and every option distinct data; the non-interference check runs
+    (the scene has no hidden information: every decision and roll is public, so it has no
+    secret to fork)."""
+    report = check_ruleset(RULESET, scene, games=4, options={"interrupts": interrupts}, deep_checks=2, structured=True,
+                           non_interference=True)
     assert report.games == 4 and report.decisions > 0
+    assert report.non_interference_pairs == 0
 
 
 def test_same_seed_and_answers_give_the_same_log():

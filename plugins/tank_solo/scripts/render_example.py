@@ -24,8 +24,7 @@ def main() -> None:
     game = Game.new(ruleset, "duel", seed=5, options={"surrender": False, "forced_spotting": True,
                                                        "veteran_gunner": True})
     bots = {"A": HeuristicBot(1), "B": HeuristicBot(2)}
-    while game.pending is not None and game.state.turn < 5:
-        game.answer(bots[game.pending.side].choose(game.pending, game.view(game.pending.side)))
+    game.play(bots, until=lambda g: g.state.turn >= 5)
     OUT.write_text(ruleset.render_svg(game.state, "A"), encoding="utf-8")
     print(ruleset.summary(ruleset.view(game.state, "A")))
     print(f"wrote {OUT}")

@@ -42,6 +42,7 @@ from .resolution import (
     ATTACKER,
     Combatant,
     PreviewLine,
+    assault_modifier,
     leading_limit,
     leading_problem,
     preview_assault,
@@ -206,11 +207,14 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
 
     # 4. result
     a_alive = [p for p in a_lead if p.id in state.pieces]
-    r = resolve_assault([combatant(p) for p in a_alive], [combatant(p) for p in d_lead], terrain=terrain)
+    a_fighting, d_fighting = [combatant(p) for p in a_alive], [combatant(p) for p in d_lead]
+    modifier = assault_modifier(ctx.hooks, a_fighting, d_fighting, terrain)
+    r = resolve_assault(a_fighting, d_fighting, terrain=terrain, modifier=modifier)
     attacker_won = r.winner == ATTACKER
+    added = f" {r.modifier:+d} (add-ons)" if r.modifier else ""
     ctx.event(
         "assault-result",
-        f"result {r.attack_steps} - terrain {r.terrain} - {r.defence_steps} = {r.result:+d}: "
+        f"result {r.attack_steps} - terrain {r.terrain} - {r.defence_steps}{added} = {r.result:+d}: "
         f"{'the attacker' if attacker_won else 'the defender'} wins",
         result=r.result,
         winner=r.winner,
@@ -302,6 +306,7 @@ def assault_preview(
     leading: list[str],
     *,
     hidden_as: Combatant | None = None,
+    hooks: Any = None,
 ) -> list[PreviewLine]:
     """Preview an assault in a position before committing to it (Assaults).
 
@@ -316,6 +321,7 @@ def assault_preview(
         locale: the attacker's locale (its approach faces ``target``).
         target: the defending locale.
         leading: ids of the attacker's chosen leading pieces.
+        hooks: the plugin hooks (``view.hooks``): add-ons' assault modifiers count.
 
     Returns:
         One :class:`~.resolution.PreviewLine` per defender response.
@@ -349,4 +355,5 @@ def assault_preview(
         attacker_others=others,
         defender_guns=guns,
         defender_others=rest,
+        hooks=hooks,
     )

@@ -48,8 +48,12 @@ class HeuristicBot(SeededBot):
     """Plays one side from its view; ``seed`` breaks ties reproducibly."""
 
     # -- dispatch ---------------------------------------------------------------------------
+    #: The plugin hooks of the game (``view.hooks``): the assault preview counts the add-ons.
+    _hooks: Any = None
+
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
         state: GameState = view.state
+        self._hooks = getattr(view, "hooks", None)
         side = decision.side
         kind = decision.kind
         data: list[Data] = [o.data for o in getattr(decision, "options", ())]
@@ -131,7 +135,8 @@ class HeuristicBot(SeededBot):
         lead = self._best_leading(mine, leading_limit(width), attacker=True)
         if not lead:
             return False
-        lines = assault_preview(state, action.locale, action.target, [c.id for c in lead], hidden_as=_GUESS)
+        lines = assault_preview(state, action.locale, action.target, [c.id for c in lead], hidden_as=_GUESS,
+                                hooks=self._hooks)
         return all(line.retreat for line in lines)
 
     @staticmethod

@@ -1,4 +1,6 @@
-"""Entry-point module: registers the ruleset with the wargamekit plugin host."""
+"""Entry-point module: registers the ruleset and the hooks it publishes with the wargamekit plugin host."""
+
+import pluggy
 
 from wargamekit import hookimpl
 
@@ -9,3 +11,11 @@ from .ruleset import ManeuverLocale
 def wargamekit_rulesets():
     """The locale/approach ruleset."""
     return [ManeuverLocale()]
+
+
+@hookimpl
+def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    """Publish maneuver_locale's hooks (:mod:`wargamekit_maneuver_locale.hookspecs`) for add-ons."""
+    from . import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)

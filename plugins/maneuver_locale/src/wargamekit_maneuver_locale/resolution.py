@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 from attrs import frozen
 
@@ -24,6 +25,7 @@ from .scenario import Arm
 
 __all__ = [
     "AssaultResult",
+    "assault_modifier",
     "Combatant",
     "PreviewLine",
     "bombardment_losses",
@@ -112,20 +114,36 @@ class AssaultResult:
     winner: str
     attacker_losses: int
     defender_losses: int
+    modifier: int = 0
+
+
+def assault_modifier(
+    hooks: Any, attacker_leading: Sequence[Combatant], defender_leading: Sequence[Combatant], terrain: int
+) -> int:
+    """What the add-ons add to an assault's result
+    (:func:`~wargamekit_maneuver_locale.hookspecs.maneuver_locale_assault_modifier`); 0 when
+    ``hooks`` (``ctx.hooks``, ``view.hooks``) is ``None``."""
+    if hooks is None:
+        return 0
+    results = hooks.maneuver_locale_assault_modifier(
+        attacker_leading=tuple(attacker_leading), defender_leading=tuple(defender_leading), terrain=terrain
+    )
+    return sum(m for m in results if m is not None)
 
 
 def resolve_assault(
-    attacker_leading: Sequence[Combatant], defender_leading: Sequence[Combatant], *, terrain: int
+    attacker_leading: Sequence[Combatant], defender_leading: Sequence[Combatant], *, terrain: int,
+    modifier: int = 0,
 ) -> AssaultResult:
     """Assaults — 判定 and 損害適用: result and step losses.
 
     The result is the attacker's leading steps minus the defender's terrain effect minus the
-    defender's leading steps; 1 or more is an attacker's win. The winner loses 1 step, the
-    loser 1 + |result|.
+    defender's leading steps (plus ``modifier``, what add-ons add: :func:`assault_modifier`);
+    1 or more is an attacker's win. The winner loses 1 step, the loser 1 + |result|.
     """
     attack = sum(c.steps for c in attacker_leading)
     defence = sum(c.steps for c in defender_leading)
-    result = attack - terrain - defence
+    result = attack - terrain - defence + modifier
     winner = ATTACKER if result >= 1 else DEFENDER
     loser_losses = 1 + abs(result)
     return AssaultResult(
@@ -136,6 +154,7 @@ def resolve_assault(
         winner=winner,
         attacker_losses=1 if winner == ATTACKER else loser_losses,
         defender_losses=loser_losses if winner == ATTACKER else 1,
+        modifier=modifier,
     )
 
 
@@ -232,6 +251,7 @@ def preview_assault(
     attacker_others: Sequence[Combatant] = (),
     defender_guns: Sequence[Combatant] = (),
     defender_others: Sequence[Combatant] = (),
+    hooks: Any = None,
 ) -> list[PreviewLine]:
     """The assault's outcome under every legal defender response.
 
@@ -253,6 +273,7 @@ def preview_assault(
         defender_guns: the defender's guns that may fire.
         defender_others: the defender's other pieces in the defending locale (its reserve and
             other approaches): their cavalry stops a pursuit too.
+        hooks: the plugin hooks (``ctx.hooks``, ``view.hooks``): add-ons' assault modifiers count.
 
     >>> lines = preview_assault([Combatant("A1", Arm.INFANTRY, 3)],
     ...     [Combatant("F1", Arm.INFANTRY, 2)], width=ApproachWidth.NARROW, terrain=1)
@@ -273,7 +294,8 @@ def preview_assault(
             # change the sum that enters the result).
             remaining = (Combatant("leading", attacker_leading[0].arm, total - lost),) if total - lost else ()
             for lead in legal_leading_sets(fighters, width, attacker=False):
-                outcome = resolve_assault(remaining, lead, terrain=terrain)
+                modifier = assault_modifier(hooks, remaining, lead, terrain)
+                outcome = resolve_assault(remaining, lead, terrain=terrain, modifier=modifier)
                 pursuit, pursuers = 0, 0
                 defence = [*defender_pieces, *defender_others]
                 if outcome.winner == ATTACKER and not any(c.arm is Arm.CAVALRY for c in defence):

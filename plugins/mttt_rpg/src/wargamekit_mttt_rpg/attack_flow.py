@@ -154,7 +154,7 @@ def attack(
     natural = ctx.dice.d20(f"hit check (命中检定): {attacker.name}")
     natural += yield from offer_boost(ctx, attacker, face=natural, sides=20, what="hit check")
     for t in legal:
-        atk = attack_profile(scene, attacker, t, charge=x)
+        atk = attack_profile(scene, attacker, t, charge=x, hooks=ctx.hooks)
         total = natural + atk.accuracy
         yield from strike(ctx, attacker, t, kind, atk, total, weapon, declared[t.id])
         t.onslaught += 1  # 猛攻减值
@@ -191,9 +191,9 @@ def _declare_defense(
             context={"unit": defender.id, "attacker": attacker.id, "ranged": ranged},
             data=lambda m: {"mode": m},
             label=lambda m: {
-                "passive": f"passive defense ({defense_profile(scene, defender, attacker, 'passive', ranged=ranged).value}, static)",
-                "parry": f"active parry (d20+{defense_profile(scene, defender, attacker, 'parry', ranged=ranged).value})",
-                "dodge": f"active dodge (d20+{defense_profile(scene, defender, attacker, 'dodge', ranged=ranged).value})",
+                "passive": f"passive defense ({defense_profile(scene, defender, attacker, 'passive', ranged=ranged, hooks=ctx.hooks).value}, static)",
+                "parry": f"active parry (d20+{defense_profile(scene, defender, attacker, 'parry', ranged=ranged, hooks=ctx.hooks).value})",
+                "dodge": f"active dodge (d20+{defense_profile(scene, defender, attacker, 'dodge', ranged=ranged, hooks=ctx.hooks).value})",
             }[m],
         )
     y = yield from _charge(
@@ -207,7 +207,7 @@ def _defend(
 ) -> Generator[Any, Any, tuple[int, DefenseProfile]]:
     """The defense total for a declared defense: the static value, or the active d20 roll."""
     scene: Scene = ctx.state
-    profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=charge)
+    profile = defense_profile(scene, defender, attacker, mode, ranged=ranged, charge=charge, hooks=ctx.hooks)
     if mode == "passive":
         return profile.value, profile
     natural = ctx.dice.d20(f"active defense (主动防御): {defender.name}")
@@ -243,7 +243,7 @@ def strike(
     victim = target
     malus = 0
     if guard is not None:
-        gprofile = defense_profile(scene, guard, attacker, "parry", ranged=weapon.ranged)
+        gprofile = defense_profile(scene, guard, attacker, "parry", ranged=weapon.ranged, hooks=ctx.hooks)
         gnatural = ctx.dice.d20(f"guard (护卫): {guard.name}'s active defense")
         gnatural += yield from offer_boost(ctx, guard, face=gnatural, sides=20, what="guard defense")
         gtotal = gnatural + gprofile.value
@@ -352,12 +352,12 @@ def clash(ctx: Context, a: Combatant, a_kind: str, b: Combatant, b_kind: str) ->
     xb = yield from _charge(
         b, f"{b.name}: charge how much order MP into the clash (+X hit, +X/2 damage)?", RULE_CHARGE, "clash"
     )
-    pa = attack_profile(scene, a, b, charge=xa)
-    pb = attack_profile(scene, b, a, charge=xb)
+    pa = attack_profile(scene, a, b, charge=xa, hooks=ctx.hooks)
+    pb = attack_profile(scene, b, a, charge=xb, hooks=ctx.hooks)
     wa, wb = a.ready_weapon, b.ready_weapon
     assert wa is not None and wb is not None
-    da = defense_profile(scene, a, b, "passive", ranged=wb.ranged)
-    db = defense_profile(scene, b, a, "passive", ranged=wa.ranged)
+    da = defense_profile(scene, a, b, "passive", ranged=wb.ranged, hooks=ctx.hooks)
+    db = defense_profile(scene, b, a, "passive", ranged=wa.ranged, hooks=ctx.hooks)
     # the opposed hit checks (d20 + accuracy each), then a withering winner's raw damage (with
     # the margin): every die may take burnt soul jade (燃玉) as it is rolled
     totals = []

@@ -16,6 +16,8 @@ defense that minimises the attacker's hit chance, and never waits, disengages or
 
 from __future__ import annotations
 
+from typing import Any
+
 from wargamekit import Choose, ChooseNumber, ChooseSubset, PlayerView, SeededBot, YesNo
 from wargamekit.decisions import Answer, Data, Decision
 
@@ -30,17 +32,17 @@ INITIATIVE_VALUE = 0.35
 KILL_BONUS = 6.0
 
 
-def _best_defense(scene: Scene, attacker: Combatant, target: Combatant) -> str:
+def _best_defense(scene: Scene, attacker: Combatant, target: Combatant, hooks: Any = None) -> str:
     weapon = attacker.ready_weapon
     assert weapon is not None
-    atk = attack_profile(scene, attacker, target)
+    atk = attack_profile(scene, attacker, target, hooks=hooks)
     return min(
         defense_modes(target),
-        key=lambda m: hit_chance(atk, defense_profile(scene, target, attacker, m, ranged=weapon.ranged)),
+        key=lambda m: hit_chance(atk, defense_profile(scene, target, attacker, m, ranged=weapon.ranged, hooks=hooks)),
     )
 
 
-def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str) -> float:
+def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str, hooks: Any = None) -> float:
     """The bot's value of an attack, in HP of the enemy's side, from its exact odds.
 
     One point of initiative is worth ``INITIATIVE_VALUE`` HP: a decisive attack deals about half
@@ -48,9 +50,9 @@ def attack_value(scene: Scene, attacker: Combatant, target: Combatant, kind: str
     """
     weapon = attacker.ready_weapon
     assert weapon is not None
-    mode = _best_defense(scene, attacker, target)
-    atk = attack_profile(scene, attacker, target)
-    dfn = defense_profile(scene, target, attacker, mode, ranged=weapon.ranged)
+    mode = _best_defense(scene, attacker, target, hooks)
+    atk = attack_profile(scene, attacker, target, hooks=hooks)
+    dfn = defense_profile(scene, target, attacker, mode, ranged=weapon.ranged, hooks=hooks)
     odds = attack_odds(atk, dfn, kind)
     p = float(odds.hit_chance)
     if target.status == ROUTED or target.kind == "noncombatant":
@@ -87,8 +89,12 @@ class HeuristicBot(SeededBot):
     """
 
     # -- dispatch ------------------------------------------------------------------------------
+    #: The plugin hooks of the game (``view.hooks``): the bot's odds count the add-ons.
+    _hooks: Any = None
+
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
         scene: Scene = view.state
+        self._hooks = getattr(view, "hooks", None)
         context = decision.context
         data = [o.data for o in getattr(decision, "options", ())]
         kind = decision.kind
@@ -101,7 +107,7 @@ class HeuristicBot(SeededBot):
         if kind == kinds.DEFENSE:
             attacker, target = scene.unit(context["attacker"]), scene.unit(context["unit"])
             modes = [d["mode"] for d in data]
-            return modes.index(_best_defense(scene, attacker, target))
+            return modes.index(_best_defense(scene, attacker, target, self._hooks))
         if kind == kinds.TACTIC:
             tactics = [d["tactic"] for d in data]
             return tactics.index("pincer") if "pincer" in tactics else 0
@@ -143,7 +149,7 @@ class HeuristicBot(SeededBot):
                         if scene.distance(unit.id, e.id) <= (1 if unit.dispersed else 0)
                     ]
                 )
-                value = sum(attack_value(scene, unit, t, a["attack"]) for t in targets)
+                value = sum(attack_value(scene, unit, t, a["attack"], self._hooks) for t in targets)
             elif what == "spell":
                 value = self._spell_value(scene, unit, a)
             elif what == "rally":

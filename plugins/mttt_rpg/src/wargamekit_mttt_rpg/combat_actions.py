@@ -94,11 +94,11 @@ def _attack_targets(scene: Scene, unit: Combatant) -> list[Combatant]:
     return out
 
 
-def _odds_label(scene: Scene, unit: Combatant, target: Combatant, kind: str) -> str:
+def _odds_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, hooks: Any = None) -> str:
     weapon = unit.ready_weapon
     assert weapon is not None
-    atk = attack_profile(scene, unit, target)
-    dfn = defense_profile(scene, target, unit, "passive", ranged=weapon.ranged)
+    atk = attack_profile(scene, unit, target, hooks=hooks)
+    dfn = defense_profile(scene, target, unit, "passive", ranged=weapon.ranged, hooks=hooks)
     chance = float(hit_chance(atk, dfn))
     extra = ""
     if kind == DECISIVE:
@@ -156,7 +156,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                     "attack",
                     t.id,
                     WITHERING,
-                    label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING)})",
+                    label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING, ctx.hooks)})",
                 )
             )
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
@@ -165,7 +165,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                         "attack",
                         t.id,
                         DECISIVE,
-                        label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE)})",
+                        label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE, ctx.hooks)})",
                     )
                 )
     if unit.kind == "character" and not unit.crashed:

@@ -17,6 +17,8 @@ the broader reading that strips them too).
 
 from __future__ import annotations
 
+from typing import Any
+
 from attrs import frozen
 
 from .attack import AttackProfile, DefenseProfile
@@ -113,9 +115,11 @@ def ambush_state(scene: Scene, attacker: Combatant) -> str | None:
 
 
 def defense_profile(
-    scene: Scene, target: Combatant, attacker: Combatant, mode: str, *, ranged: bool, charge: int = 0
+    scene: Scene, target: Combatant, attacker: Combatant, mode: str, *, ranged: bool, charge: int = 0,
+    hooks: Any = None,
 ) -> DefenseProfile:
-    """The target's defense against ``attacker`` in ``mode`` with ``charge`` mana."""
+    """The target's defense against ``attacker`` in ``mode`` with ``charge`` mana (and what the
+    add-ons in ``hooks``, ``ctx.hooks``/``view.hooks``, add: ``mttt_rpg_defense_modifier``)."""
     crashed = target.crashed
     strip = scene.crash_strips_gear
     # 先导崩溃: "所有防护都被视为0，无论其是由什么法术或装备所提供" — protection only
@@ -128,6 +132,9 @@ def defense_profile(
     else:
         base = active_bonus(target, mode, strip_gear=strip)
     value = base + situational_defense(scene, target, attacker, ranged) + charge
+    if hooks is not None:
+        extra = hooks.mttt_rpg_defense_modifier(scene=scene, target=target, attacker=attacker, mode=mode, ranged=ranged)
+        value += sum(m for m in extra if m is not None)
     ambush = ambush_state(scene, attacker)
     if ambush == "ambush":
         value = 0 if mode == "passive" else -20
@@ -140,13 +147,18 @@ def defense_profile(
 
 
 def attack_profile(
-    scene: Scene, attacker: Combatant, target: Combatant, *, charge: int = 0, initiative_malus: int = 0
+    scene: Scene, attacker: Combatant, target: Combatant, *, charge: int = 0, initiative_malus: int = 0,
+    hooks: Any = None,
 ) -> AttackProfile:
-    """The attacker's profile with its ready weapon against ``target``."""
+    """The attacker's profile with its ready weapon against ``target`` (with what the add-ons in
+    ``hooks``, ``ctx.hooks``/``view.hooks``, add to its accuracy: ``mttt_rpg_attack_modifier``)."""
     weapon = attacker.ready_weapon
     assert weapon is not None, f"{attacker.name} has no ready weapon"
     accuracy = weapon.accuracy + attacker.sheet.skill(weapon.skill) + attacker.mod(weapon.attribute)
     accuracy += charge + attacker.aim_bonus - attacker.wound
+    if hooks is not None:
+        extra = hooks.mttt_rpg_attack_modifier(scene=scene, attacker=attacker, target=target)
+        accuracy += sum(m for m in extra if m is not None)
     damage = weapon.damage_bonus + attacker.mod(weapon.attribute) + charge // 2
     if attacker.is_group:
         group = attacker.group_sheet

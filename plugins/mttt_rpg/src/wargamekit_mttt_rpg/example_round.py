@@ -78,9 +78,7 @@ def example_game(max_round: int = ROUND) -> Game:
     """The scripted default-scene game, played until ``max_round`` is over."""
     game = Game.new(MtttRpg(), "default", seed=SEED)
     player = ScriptThenDefaults(SCRIPT)
-    while game.pending is not None and game.state.round <= max_round:
-        decision = game.pending
-        game.answer(player.choose(decision, game.view(decision.side)))
+    game.play({side: player for side in game.ruleset.sides}, until=lambda g: g.state.round > max_round)
     return game
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .attack import AttackOdds, attack_odds
 from .defense import attack_profile, defense_profile
 from .state import Scene
@@ -18,6 +20,7 @@ def preview_attack(
     mode: str = "passive",
     charge: int = 0,
     defense_charge: int = 0,
+    hooks: Any = None,
 ) -> AttackOdds:
     """The exact odds of ``attacker``'s attack of ``kind`` on ``target`` in the current scene,
     against the defense ``mode`` (``passive``, ``parry`` or ``dodge``) with the given charges.
@@ -33,7 +36,7 @@ def preview_attack(
     weapon = a.ready_weapon
     assert weapon is not None
     return attack_odds(
-        attack_profile(scene, a, t, charge=charge),
-        defense_profile(scene, t, a, mode, ranged=weapon.ranged, charge=defense_charge),
+        attack_profile(scene, a, t, charge=charge, hooks=hooks),
+        defense_profile(scene, t, a, mode, ranged=weapon.ranged, charge=defense_charge, hooks=hooks),
         kind,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import click
 
 from wargamekit import Game
+from wargamekit.plugins import plugin_manager
 
 from .attack import DECISIVE, WITHERING
 from .defense import DEFENSE_MODES
@@ -34,6 +35,7 @@ def odds_text(
     target_initiative: int | None = None,
     charge: int = 0,
     defense_charge: int = 0,
+    addons: tuple[str, ...] = (),
 ) -> str:
     """The text the command prints (a function, so it is testable without click).
 
@@ -42,7 +44,9 @@ def odds_text(
     decisive attack: hit 60.0%, expected 4.80 HP damage
       damage distribution: 0: 40.0%, 8: 60.0%
     """
-    game = Game.new(MtttRpg(), scene, seed=0)
+    # The add-ons asked for (by entry-point name) change the odds as they change play.
+    pm = plugin_manager(addons=list(addons)) if addons else None
+    game = Game.new(MtttRpg(), scene, seed=0, plugin_manager=pm)
     state = game.state
     for uid, value in ((attacker, initiative), (target, target_initiative)):
         if uid not in state.combatants:
@@ -53,7 +57,7 @@ def odds_text(
             set_initiative(game.context, state.unit(uid), value, why="odds query")
     a, t = state.unit(attacker), state.unit(target)
     odds = preview_attack(
-        state, attacker, target, kind, mode=mode, charge=charge, defense_charge=defense_charge
+        state, attacker, target, kind, mode=mode, charge=charge, defense_charge=defense_charge, hooks=game.hooks
     )
     return f"{a.name} -> {t.name} ({mode} defense), {kind}\n{odds.describe()}"
 
@@ -77,6 +81,8 @@ def odds_command() -> click.Command:
     @click.option("--target-initiative", type=int, default=None, help="target's initiative (0: crashed)")
     @click.option("--charge", type=int, default=0, help="order MP charged into the attack")
     @click.option("--defense-charge", type=int, default=0, help="order MP charged into the defense")
+    @click.option("--addon", "addons", multiple=True, metavar="NAME",
+                  help="count an installed add-on's attack and defense modifiers (repeatable)")
     def command(**kwargs: object) -> None:
         """Exact hit chance and damage distribution of one attack."""
         click.echo(odds_text(**kwargs))  # type: ignore[arg-type]

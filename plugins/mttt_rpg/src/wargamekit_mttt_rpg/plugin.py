@@ -1,4 +1,6 @@
-"""Entry-point module: registers the ruleset with the wargamekit plugin host."""
+"""Entry-point module: registers the ruleset and the hooks it publishes with the wargamekit plugin host."""
+
+import pluggy
 
 from wargamekit import hookimpl
 
@@ -9,3 +11,11 @@ from .ruleset import MtttRpg
 def wargamekit_rulesets():
     """The MTTT RPG combat scene."""
     return [MtttRpg()]
+
+
+@hookimpl
+def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    """Publish mttt_rpg's hooks (:mod:`wargamekit_mttt_rpg.hookspecs`) for add-ons."""
+    from . import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)

@@ -23,7 +23,7 @@ from .fire import shot_odds
 from .maps import label_hex
 from .sight import can_see
 from .state import GameState, Tank, other_side
-from .vehicles import all_vehicles, kill_points
+from .vehicles import kill_points, vehicle_table
 
 __all__ = [
     "OddsBot",
@@ -43,9 +43,10 @@ __all__ = [
 
 
 def kill_chance(state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *, at: Hex | None = None,
-                facing: int | None = None) -> float:
+                facing: int | None = None, hooks: Any = None) -> float:
     """Exact kill probability of one shot, or 0 if it cannot be fired (range, arc with the
-    rotations left, sight). ``at``/``facing`` put the firer somewhere else (a look-ahead)."""
+    rotations left, sight). ``at``/``facing`` put the firer somewhere else (a look-ahead);
+    ``hooks`` (``view.hooks``) counts the add-ons' modifiers."""
     origin = firer.hex if at is None else at
     assert origin is not None and target.hex is not None
     if origin == target.hex:
@@ -61,25 +62,25 @@ def kill_chance(state: GameState, firer: Tank, gun: int, target: Tank, fire: str
     saved = firer.hex
     firer.hex = origin
     try:
-        odds = shot_odds(shot_for(state, firer, gun, target, fire))
+        odds = shot_odds(shot_for(state, firer, gun, target, fire, hooks=hooks))
     finally:
         firer.hex = saved
     return float(odds.kill)
 
 
 def kill_value(state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *, at: Hex | None = None,
-               facing: int | None = None) -> float:
+               facing: int | None = None, hooks: Any = None) -> float:
     """Expected victory points of one shot: :func:`kill_chance` times the target's points."""
-    return kill_chance(state, firer, gun, target, fire, at=at, facing=facing) * kill_points(target.vehicle_class)
+    return kill_chance(state, firer, gun, target, fire, at=at, facing=facing, hooks=hooks) * kill_points(target.vehicle_class)
 
 
-def best_shot(state: GameState, tank: Tank, fire: str, *, measure: Any = kill_value) -> float:
+def best_shot(state: GameState, tank: Tank, fire: str, *, measure: Any = kill_value, hooks: Any = None) -> float:
     """The best ``measure`` (:func:`kill_value` or :func:`kill_chance`) of any shot ``tank``
     could fire now with ``fire``, its turret turns left included; 0 if it cannot fire."""
     if not can_fire_now(state, tank):
         return 0.0
     guns = [tank.gun_this_turn] if tank.gun_this_turn is not None else range(len(tank.spec.guns))
-    return max((measure(state, tank, g, e, fire) for g in guns for e in state.living(other_side(tank.side))),
+    return max((measure(state, tank, g, e, fire, hooks=hooks) for g in guns for e in state.living(other_side(tank.side))),
                default=0.0)
 
 
@@ -97,9 +98,13 @@ class OddsBot(SeededBot):
 
     #: Fire defensively (and be locked for a turn, 2-2) only with at least this kill chance.
     defensive_threshold: float = 0.2
+    #: The plugin hooks of the game being played (``view.hooks``), so the bot's exact odds
+    #: count the add-ons' rounds and modifiers as the rules do.
+    hooks: Any = None
 
     def choose(self, decision: Decision, view: Any) -> Any:
         state: GameState = view.state
+        self.hooks = getattr(view, "hooks", None)  # a hand-made view (tests) has no plugins
         own = {
             kinds.MOVE_STEP: self._move,
             kinds.FIRE_TARGET: self._fire_menu,
@@ -109,7 +114,7 @@ class OddsBot(SeededBot):
             kinds.ADVANCE_PICK: self._advance_pick,
         }.get(decision.kind)
         if own is None:
-            return common_answer(state, decision, self.rng)
+            return common_answer(state, decision, self.rng, hooks=self.hooks)
         assert isinstance(decision, Choose)
         return own(state, decision, option_data(decision))
 
@@ -123,7 +128,7 @@ class OddsBot(SeededBot):
         raise NotImplementedError
 
     def _defensive(self, state: GameState, decision: Choose, data: list[Data]) -> int:
-        return defensive_pick(state, data, self.defensive_threshold)
+        return defensive_pick(state, data, self.defensive_threshold, hooks=self.hooks)
 
     def _advance_pick(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         raise NotImplementedError
@@ -134,7 +139,7 @@ def option_data(decision: Decision) -> list[Data]:
     return [o.data for o in getattr(decision, "options", ())]
 
 
-def common_answer(state: GameState, decision: Decision, rng: Any) -> Any:
+def common_answer(state: GameState, decision: Decision, rng: Any, *, hooks: Any = None) -> Any:
     """The answer both bots give to a decision that is not about when to fire or where to move
     (dispatched on its kind; an unknown kind gets a random legal answer)."""
     kind = decision.kind
@@ -145,7 +150,7 @@ def common_answer(state: GameState, decision: Decision, rng: Any) -> Any:
         return decision.high  # as many as allowed: a tank can burn unwanted points turning in place
     data = option_data(decision)
     if kind == kinds.PICK_TANK:
-        return _pick_tank(data)
+        return _pick_tank(data, hooks)
     if kind == kinds.DEPLOY_ZONE:
         return 0  # the first offered (north)
     if kind == kinds.DEPLOY_HEX:
@@ -222,7 +227,7 @@ def turn_toward(state: GameState, tank: Tank, target: Hex, data: list[Data]) -> 
     return None
 
 
-def defensive_pick(state: GameState, data: list[Data], threshold: float) -> int:
+def defensive_pick(state: GameState, data: list[Data], threshold: float, *, hooks: Any = None) -> int:
     """Defensive fire (2-2): the offer with the best kill chance if it reaches ``threshold``,
     else pass (option 0). The firer is locked for a turn, so a poor shot is not worth it.
 
@@ -236,7 +241,7 @@ def defensive_pick(state: GameState, data: list[Data], threshold: float) -> int:
             saved = target.hex
             target.hex = label_hex(offer["hex"])
             try:
-                value = kill_chance(state, defender, offer["gun"], target, "defensive")
+                value = kill_chance(state, defender, offer["gun"], target, "defensive", hooks=hooks)
             finally:
                 target.hex = saved
             if value > best_value:
@@ -245,9 +250,10 @@ def defensive_pick(state: GameState, data: list[Data], threshold: float) -> int:
 
 
 # -- the opening and the shared answers --------------------------------------------------------------
-def _pick_tank(data: list[Data]) -> int:
-    """Force selection: the best armour + attack + range + movement for the money left."""
-    table = all_vehicles()
+def _pick_tank(data: list[Data], hooks: Any = None) -> int:
+    """Force selection: the best armour + attack + range + movement for the money left (the
+    add-ons' vehicles in ``hooks`` included)."""
+    table = vehicle_table(hooks)
     best, best_score = len(data) - 1, -1.0
     for i, d in enumerate(data):
         if "model" not in d:

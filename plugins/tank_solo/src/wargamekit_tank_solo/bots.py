@@ -52,7 +52,7 @@ class HeuristicBot(OddsBot):
         best, best_value = None, AIMED_THRESHOLD
         for i, d in enumerate(data):
             if d["action"] == "aimed":
-                value = best_shot(state, state.tank(d["tank"]), "aimed")
+                value = best_shot(state, state.tank(d["tank"]), "aimed", hooks=self.hooks)
                 if value > best_value:
                     best, best_value = i, value
         if best is not None:
@@ -64,7 +64,8 @@ class HeuristicBot(OddsBot):
         tank = acting_tank(state, decision)
         fire = fire_of(decision)
         if shots and tank is not None:
-            i, _ = max(shots, key=lambda id_: (kill_value(state, tank, id_[1]["gun"], state.tank(id_[1]["target"]), fire),
+            i, _ = max(shots, key=lambda id_: (kill_value(state, tank, id_[1]["gun"], state.tank(id_[1]["target"]), fire,
+                                                          hooks=self.hooks),
                                                -id_[0]))
             return i
         if tank is not None and tank.hex is not None:
@@ -77,7 +78,7 @@ class HeuristicBot(OddsBot):
 
     def _advance_pick(self, state: GameState, decision: Choose, data: list[Data]) -> int:
         for i, d in enumerate(data):
-            if "tank" in d and best_shot(state, state.tank(d["tank"]), "advance") > 0:
+            if "tank" in d and best_shot(state, state.tank(d["tank"]), "advance", hooks=self.hooks) > 0:
                 return i
         return index_of(data, "action", "end")
 
@@ -111,7 +112,7 @@ class HeuristicBot(OddsBot):
     def _place_value(self, state: GameState, tank: Tank, enemies: list[Tank], at: Hex, facing: int | None,
                      fire: str) -> float:
         """The move's score of ``tank`` standing in ``at`` (``facing``: a turretless hull's)."""
-        offence = max((kill_value(state, tank, g, e, fire, at=at, facing=facing)
+        offence = max((kill_value(state, tank, g, e, fire, at=at, facing=facing, hooks=self.hooks)
                        for g in range(len(tank.spec.guns)) for e in enemies), default=0.0)
         danger = 0.0
         for e in enemies:
@@ -124,7 +125,7 @@ class HeuristicBot(OddsBot):
                 saved = tank.hex
                 tank.hex = at
                 try:
-                    danger += float(shot_odds(shot_for(state, e, g, tank, "aimed")).kill) * kill_points(tank.vehicle_class) * 0.5
+                    danger += float(shot_odds(shot_for(state, e, g, tank, "aimed", hooks=self.hooks)).kill) * kill_points(tank.vehicle_class) * 0.5
                 finally:
                     tank.hex = saved
         near = min((at.distance(e_hex) for e in enemies if (e_hex := e.hex) is not None), default=0)

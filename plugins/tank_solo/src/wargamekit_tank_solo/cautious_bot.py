@@ -24,6 +24,8 @@ heuristic bot answers them (:mod:`~wargamekit_tank_solo.bot_common`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from wargamekit import Choose
 from wargamekit.decisions import Data
 from wargamekit.geometry import Hex
@@ -63,7 +65,7 @@ CLOSE_PENALTY = 0.5
 APPROACH = 0.04
 
 
-def incoming_threat(state: GameState, tank: Tank, at: Hex) -> dict[int, float]:
+def incoming_threat(state: GameState, tank: Tank, at: Hex, *, hooks: Any = None) -> dict[int, float]:
     """Each enemy tank's best kill chance against ``tank`` standing in ``at`` in the enemy's
     next turn, by enemy id (only enemies with a chance above 0).
 
@@ -86,13 +88,13 @@ def incoming_threat(state: GameState, tank: Tank, at: Hex) -> dict[int, float]:
                 fire = "advance"
             else:
                 continue
-            best = max(best, float(shot_odds(shot_for(state, e, g, tank, fire, target_hex=at)).kill))
+            best = max(best, float(shot_odds(shot_for(state, e, g, tank, fire, target_hex=at, hooks=hooks)).kill))
         if best > 0:
             out[e.id] = best
     return out
 
 
-def defensive_risk(state: GameState, tank: Tank, step: Step) -> float:
+def defensive_risk(state: GameState, tank: Tank, step: Step, *, hooks: Any = None) -> float:
     """The chance that defensive fire (2-2) destroys ``tank`` as it takes ``step``: every enemy
     that may fire defensively, with the gun facing it has now, at the hex it is fired at (the
     starting hex; the hex entered when clearing a wreck, 5 iii)."""
@@ -104,7 +106,7 @@ def defensive_risk(state: GameState, tank: Tank, step: Step) -> float:
         if d.defensive_lock or not can_fire_now(state, d) or d.hex == where:
             continue
         guns = [d.gun_this_turn] if d.gun_this_turn is not None else range(len(d.spec.guns))
-        p = max((float(shot_odds(shot_for(state, d, g, tank, "defensive", target_hex=where)).kill)
+        p = max((float(shot_odds(shot_for(state, d, g, tank, "defensive", target_hex=where, hooks=hooks)).kill)
                  for g in guns if target_in_reach(state, d, g, tank, "defensive", target_hex=where)), default=0.0)
         survive *= 1 - p
     return 1 - survive
@@ -121,7 +123,7 @@ class CautiousBot(OddsBot):
         best, best_chance = None, SHOT_THRESHOLD
         for i, d in enumerate(data):
             if d["action"] == "aimed":
-                chance = best_shot(state, state.tank(d["tank"]), "aimed", measure=kill_chance)
+                chance = best_shot(state, state.tank(d["tank"]), "aimed", measure=kill_chance, hooks=self.hooks)
                 if chance >= best_chance:
                     best, best_chance = i, chance
         return best if best is not None else index_of(data, "action", "movement")
@@ -132,7 +134,7 @@ class CautiousBot(OddsBot):
         best, best_chance = None, SHOT_THRESHOLD
         for i, d in enumerate(data):
             if "tank" in d:
-                chance = best_shot(state, state.tank(d["tank"]), "advance", measure=kill_chance)
+                chance = best_shot(state, state.tank(d["tank"]), "advance", measure=kill_chance, hooks=self.hooks)
                 if chance >= best_chance:
                     best, best_chance = i, chance
         if best is not None:
@@ -152,7 +154,7 @@ class CautiousBot(OddsBot):
             return hold_index(data)
         fire = fire_of(decision)
         threshold = DEFENSIVE_THRESHOLD if fire == "defensive" else SHOT_THRESHOLD
-        shots = [(kill_chance(state, tank, d["gun"], state.tank(d["target"]), fire), -i, i)
+        shots = [(kill_chance(state, tank, d["gun"], state.tank(d["target"]), fire, hooks=self.hooks), -i, i)
                  for i, d in enumerate(data) if d["action"] == "fire"]
         if shots and max(shots)[0] >= threshold:
             return max(shots)[2]
@@ -171,7 +173,7 @@ class CautiousBot(OddsBot):
         guns = [tank.gun_this_turn] if tank.gun_this_turn is not None else range(len(tank.spec.guns))
         for e in state.living(other_side(tank.side)):
             for g in guns:
-                chance = kill_chance(state, tank, g, e, fire)
+                chance = kill_chance(state, tank, g, e, fire, hooks=self.hooks)
                 if chance >= best_chance:
                     best, best_chance = e, chance
         return best
@@ -215,7 +217,7 @@ class CautiousBot(OddsBot):
             if places is not None:
                 places[key] = place
         offence, survive, cover, close, near = place
-        risk = (1 - survive) + defensive_risk(state, tank, step)
+        risk = (1 - survive) + defensive_risk(state, tank, step, hooks=self.hooks)
         value = (offence - RISK_WEIGHT * kill_points(tank.vehicle_class) * risk + COVER_BONUS * cover
                  - CLOSE_PENALTY * close - APPROACH * near - 0.001 * step.cost)
         if step.kind == "stop":
@@ -231,11 +233,11 @@ class CautiousBot(OddsBot):
         offence, target, chance = 0.0, None, 0.0
         for e in enemies:
             for g in range(len(tank.spec.guns)):
-                k = kill_chance(state, tank, g, e, fire, at=at, facing=facing)
+                k = kill_chance(state, tank, g, e, fire, at=at, facing=facing, hooks=self.hooks)
                 if k >= SHOT_THRESHOLD and k * kill_points(e.vehicle_class) > offence:
                     offence, target, chance = k * kill_points(e.vehicle_class), e, k
         # what the enemy can do to it there next turn, less the shooter it may kill first
-        threats = incoming_threat(state, tank, at)
+        threats = incoming_threat(state, tank, at, hooks=self.hooks)
         survive = 1.0
         for e_id, p in threats.items():
             if target is not None and e_id == target.id:

@@ -17,9 +17,9 @@ from wargamekit import Choose, Decision, Option, Outcome, YesNo, ask
 from wargamekit.geometry import Hex, HexsideFacing, in_fire_arc
 
 from . import kinds
-from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds
+from .fire import FIRE_NAMES, Shot, ShotResult, fire_type_modifier, resolve_shot, shot_odds, with_addons
 from .maps import facing_name, hex_label
-from .special_rounds import KIND_NAMES
+from .special_rounds import round_kinds
 from .state import Context, GameState, Tank, other_side
 from .vehicles import kill_points
 
@@ -138,12 +138,14 @@ def hit_modifier(state: GameState, firer: Tank, target: Tank, fire: str, *, targ
 def shot_for(
     state: GameState, firer: Tank, gun: int, target: Tank, fire: str, *,
     target_hex: Hex | None = None, special: str | None = None, target_lit: int | None = None,
+    hooks: Any = None,
 ) -> Shot:
-    """The :class:`Shot` of ``firer``'s gun ``gun`` at ``target`` (standing in ``target_hex``)."""
+    """The :class:`Shot` of ``firer``'s gun ``gun`` at ``target`` (standing in ``target_hex``),
+    with what the add-ons in ``hooks`` (``ctx.hooks``, ``view.hooks``) add (:func:`with_addons`)."""
     where = target.hex if target_hex is None else target_hex
     assert firer.hex is not None and where is not None
     g = firer.spec.guns[gun]
-    return Shot(
+    shot = Shot(
         range=firer.hex.distance(where),
         hit_modifier=hit_modifier(state, firer, target, fire, target_lit=target_lit),
         attack=g.attack,
@@ -152,6 +154,7 @@ def shot_for(
         special=special,
         ammo_rule=bool(state.options.get("ammunition_shortage")),
     )
+    return with_addons(shot, fire, hooks, state=state, firer=firer, target=target)
 
 
 def _guns(tank: Tank) -> list[int]:
@@ -222,22 +225,26 @@ def _percent_value(p: Any) -> float:
     return float(f"{float(p) * 100:.0f}") / 100
 
 
-def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None) -> str:
-    """``"fire main gun at Tiger I #7 in 0305 (range 4, hit 72%, kill 31%)"``."""
+def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None,
+               hooks: Any = None) -> str:
+    """``"fire main gun at Tiger I #7 in 0305 (range 4, hit 72%, kill 31%)"`` (the odds with
+    the add-ons in ``hooks``)."""
     target = state.tank(option.target)
     where = target.hex if target_hex is None else target_hex
     assert where is not None
-    odds = shot_odds(shot_for(state, firer, option.gun, target, fire, target_hex=target_hex))
+    odds = shot_odds(shot_for(state, firer, option.gun, target, fire, target_hex=target_hex, hooks=hooks))
     gun = firer.spec.guns[option.gun].name
     return (f"{firer.name} fires {gun} at {target.name} in {hex_label(where)} "
             f"(range {firer.hex.distance(where) if firer.hex else '?'}, hit {_percent(odds.hit)}, kill {_percent(odds.kill)})")
 
 
-def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str) -> Choose:
+def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str,
+                       hooks: Any = None) -> Choose:
     """The fire menu of ``tank`` (kind ``tank_solo.fire_target``): each shot it may fire now with
     ``fire`` (at tank ``only``, if given), each turret rotation left, and holding fire."""
     targets = valid_targets(state, tank, fire, only)
-    options = [Option(t, fire_label(state, tank, t, fire), data=kinds.fire_data(t.gun, t.target)) for t in targets]
+    options = [Option(t, fire_label(state, tank, t, fire, hooks=hooks), data=kinds.fire_data(t.gun, t.target))
+               for t in targets]
     options += rotation_options(tank)
     options.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
     return Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
@@ -252,7 +259,7 @@ def fire_menu(ctx: Context, tank: Tank, fire: str, *, only: int | None = None, r
     """
     state = ctx.state
     while True:
-        pick = yield from ask(fire_menu_decision(state, tank, fire, only=only, rule=rule))
+        pick = yield from ask(fire_menu_decision(state, tank, fire, only=only, rule=rule, hooks=ctx.hooks))
         if pick is None:
             return False
         if isinstance(pick, RotateTurret):
@@ -323,22 +330,25 @@ def _one_shot(
     special = None
     if firer.specials:
         loaded = sorted(set(firer.specials), key=firer.specials.index)
-        plain = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex, target_lit=target_lit))
+        rounds = round_kinds(ctx.hooks)
+        plain = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex, target_lit=target_lit,
+                                   hooks=ctx.hooks))
         options = [Option(None, f"standard round (hit {_percent(plain.hit)}, kill {_percent(plain.kill)})",
                           data=_round_data(None, plain.hit, plain.kill))]
         for kind in loaded:
             odds = shot_odds(shot_for(state, firer, gun, target, fire, target_hex=target_hex,
-                                      special=kind, target_lit=target_lit))
-            options.append(Option(kind, f"{KIND_NAMES[kind]} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})",
+                                      special=kind, target_lit=target_lit, hooks=ctx.hooks))
+            options.append(Option(kind, f"{rounds[kind].name} (hit {_percent(odds.hit)}, kill {_percent(odds.kill)})",
                                   data=_round_data(kind, odds.hit, odds.kill)))
         special = yield Choose(side=firer.side, prompt=f"{firer.name}: which round?", options=tuple(options),
                                rule="特殊规则 4 特种弹药", kind=kinds.SPECIAL_ROUND,
                                context=_shot_context(state, firer, gun, target, fire, target_hex))
         if special is not None:
             firer.specials.remove(special)
-            ctx.event("special", f"{firer.name} reveals and fires its {KIND_NAMES[special]}",
+            ctx.event("special", f"{firer.name} reveals and fires its {rounds[special].name}",
                        tank=firer.id, special=special)
-    shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit)
+    shot = shot_for(state, firer, gun, target, fire, target_hex=target_hex, special=special, target_lit=target_lit,
+                    hooks=ctx.hooks)
     result = resolve_shot(ctx.dice, shot)
     where = target.hex if target_hex is None else target_hex
     assert where is not None

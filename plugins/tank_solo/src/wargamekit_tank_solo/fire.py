@@ -21,13 +21,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
+import attrs
 from attrs import frozen
 
 from wargamekit.dice import Dice
 from wargamekit.odds import distribution
 
-from .special_rounds import hesh_effect, overloaded_damage_dice
+from .special_rounds import hesh_effect, overloaded_damage_dice, round_kinds
+
+if TYPE_CHECKING:
+    from .state import GameState, Tank
 
 __all__ = [
     "FIRE_TYPES",
@@ -39,6 +44,7 @@ __all__ = [
     "fire_type_modifier",
     "resolve_shot",
     "shot_odds",
+    "with_addons",
 ]
 
 #: The four forms of fire, in the order of the combat phase.
@@ -90,8 +96,11 @@ class Shot:
         attack: the firing gun's attack.
         armour: the target's armour.
         firer_class: the firer's class (the overloaded charge multiplier depends on it).
-        special: ``None``, ``"overloaded"``, ``"fin"`` or ``"hesh"``.
+        special: ``None``, ``"overloaded"``, ``"fin"``, ``"hesh"`` or an add-on round's key
+            (resolved as a standard round: its effect is in the modifiers).
         ammo_rule: the ammunition shortage optional rule is on (a natural 12 to hit triggers it).
+        damage_modifier: what add-ons add to the damage check (their rounds' and their
+            :func:`~wargamekit_tank_solo.hookspecs.tank_solo_kill_modifier`; 0 by the rulebook).
     """
 
     range: int
@@ -101,6 +110,29 @@ class Shot:
     firer_class: str = "medium"
     special: str | None = None
     ammo_rule: bool = False
+    damage_modifier: int = 0
+
+
+def with_addons(shot: Shot, fire: str, hooks: Any, *, state: GameState | None = None,
+                firer: Tank | None = None, target: Tank | None = None) -> Shot:
+    """``shot`` with what the add-ons add: the fixed modifiers of an add-on's special round
+    and the results of the ``tank_solo_hit_modifier``/``tank_solo_kill_modifier`` hooks.
+    ``hooks`` is ``ctx.hooks`` (``view.hooks`` for a bot); ``None`` returns ``shot`` as it is."""
+    if hooks is None:
+        return shot
+    hit = shot.hit_modifier
+    damage = shot.damage_modifier
+    if shot.special is not None:
+        loaded = round_kinds(hooks).get(shot.special)
+        if loaded is not None:
+            hit += loaded.hit_modifier
+            damage += loaded.damage_modifier
+    args = {"shot": shot, "fire": fire, "state": state, "firer": firer, "target": target}
+    hit += sum(m for m in hooks.tank_solo_hit_modifier(**args) if m is not None)
+    damage += sum(m for m in hooks.tank_solo_kill_modifier(**args) if m is not None)
+    if (hit, damage) == (shot.hit_modifier, shot.damage_modifier):
+        return shot
+    return attrs.evolve(shot, hit_modifier=hit, damage_modifier=damage)
 
 
 @frozen
@@ -137,7 +169,8 @@ def resolve_shot(dice: Dice, shot: Shot) -> ShotResult:
     the only choice that matters since just the total is compared. The ammunition shortage looks
     at the dice before any change (特殊规则 12, and 4-2 注). HESH replaces the damage check by
     a d6 on its table (4-3); the overloaded charge multiplies the damage dice before other
-    modifiers (4-1).
+    modifiers (4-1). Any other ``special`` (an add-on's round) resolves as a standard round:
+    its effect is in ``hit_modifier`` and ``damage_modifier`` (:func:`with_addons`).
     """
     faces = dice.nd6(2, f"hit check (range {shot.range}, modifier {shot.hit_modifier:+d})")
     ammo = shot.ammo_rule and faces == (6, 6)
@@ -151,7 +184,7 @@ def resolve_shot(dice: Dice, shot: Shot) -> ShotResult:
     damage_dice = sum(dice.nd6(2, f"damage check (attack {shot.attack} vs armour {shot.armour})"))
     if shot.special == "overloaded":
         damage_dice = overloaded_damage_dice(damage_dice, shot.firer_class)
-    total = damage_dice + close_range_bonus(shot.range) + shot.attack
+    total = damage_dice + close_range_bonus(shot.range) + shot.attack + shot.damage_modifier
     effect = "killed" if total >= shot.armour else "no effect"
     return ShotResult(True, effect, faces, hit_total, total, ammo)
 

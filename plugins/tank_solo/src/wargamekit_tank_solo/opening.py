@@ -24,9 +24,9 @@ from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, 
 from . import kinds
 from .maps import FACING_NAMES, facing_name, hex_label, label_hex
 from .scenario import SIDES, budget_for, force_problem
-from .special_rounds import KIND_NAMES, KINDS, loadout_problem
+from .special_rounds import SpecialRound, loadout_problem, round_kinds
 from .state import Context, GameState, Tank, other_side
-from .vehicles import all_vehicles
+from .vehicles import VehicleModel, all_vehicles, vehicle_table
 
 __all__ = ["OPENING", "choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
 
@@ -68,9 +68,9 @@ def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
 # The opening's menus are most of a short game's decisions, and their options (immutable values)
 # are the same from game to game: each is built once (a hot path of random-bot games).
 @lru_cache(maxsize=1 << 12)
-def _pick_option(key: str, spent: int, budget: int) -> Option:
-    """Force selection: pick model ``key`` with ``spent`` points spent, within ``budget``."""
-    v = all_vehicles()[key]
+def _pick_option(key: str, v: VehicleModel, spent: int, budget: int) -> Option:
+    """Force selection: pick model ``key`` (``v``, the shipped table's or an add-on's) with
+    ``spent`` points spent, within ``budget``."""
     return Option(key, f"{v.name} ({v.nation}, {v.vehicle_class}, {v.price} pts -> {spent + v.price} of {budget})",
                   data={"model": key, "price": v.price})
 
@@ -87,8 +87,10 @@ def _facing_options(order: tuple[int, ...]) -> tuple[Option, ...]:
     return tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order)
 
 
-def _add_tank(state: GameState, side: str, model: str) -> Tank:
-    tank = Tank(id=len(state.tanks) + 1, side=side, model=model)
+def _add_tank(state: GameState, side: str, model: str, table: dict[str, VehicleModel] | None = None) -> Tank:
+    # An add-on's vehicle travels with the tank (the shipped table does not know it).
+    custom = None if table is None or model in all_vehicles() else table[model]
+    tank = Tank(id=len(state.tanks) + 1, side=side, model=model, custom=custom)
     state.tanks.append(tank)
     return tank
 
@@ -112,18 +114,18 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
             break
     picker = SIDES[0] if a > b else SIDES[1]
     ctx.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
-    table = all_vehicles()
+    table = vehicle_table(ctx.hooks)
     done = {side: side in preset for side in SIDES}
 
     def pick_one(turn: Turn[str]) -> Generator[Decision, Any, None]:
         side = turn.actor
         mine = [t.model for t in state.tanks if t.side == side]
         spent = sum(table[m].price for m in mine)
-        legal = [key for key in table if force_problem([*mine, key], scenario) is None]
+        legal = [key for key in table if force_problem([*mine, key], scenario, table) is None]
         if not legal:
             done[side] = True
             return
-        options = [_pick_option(key, spent, budget_for([*mine, key], scenario)) for key in legal]
+        options = [_pick_option(key, table[key], spent, budget_for([*mine, key], scenario, table)) for key in legal]
         if mine:
             options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)",
                                   data={"action": "finish"}))
@@ -133,7 +135,7 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
         if pick is None:
             done[side] = True
         else:
-            tank = _add_tank(state, side, pick)
+            tank = _add_tank(state, side, pick, table)
             ctx.event("pick", f"{side} picks {tank.name}", side=side, model=pick)
 
     # The sides pick in turn, the roll-off's winner first; a side that has finished is skipped.
@@ -226,9 +228,15 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
 
 def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
     """开场阶段 3: each side loads up to three special rounds on its tanks, face down; at least
-    two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three."""
+    two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three.
+
+    The markers go on the tanks face down (背面放置, 对方不可见具体种类): which tank gets a
+    marker, and so how many a side loads, is public (event ``marker``); the kind is told to the
+    loading side only (event ``load``). The rounds on offer are the rulebook's and those of the
+    add-ons (:func:`~wargamekit_tank_solo.special_rounds.round_kinds`)."""
     state = ctx.state
     allowed = state.scenario.special_rounds
+    rounds = round_kinds(ctx.hooks)
 
     def load_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
         side = turn.actor
@@ -240,10 +248,10 @@ def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
             return
         loaded: list[str] = []
         while len(loaded) < allowed:
-            possible = [k for k in KINDS if _can_add(loaded, k, allowed)]
-            options = [Option((k, t.id), f"load {KIND_NAMES[k]} on {t.name}", data={"special": k, "tank": t.id})
+            possible = [k for k in rounds if _can_add(loaded, k, allowed, rounds)]
+            options = [Option((k, t.id), f"load {rounds[k].name} on {t.name}", data={"special": k, "tank": t.id})
                        for k in possible for t in tanks]
-            if loadout_problem(loaded, allowed) is None:
+            if loadout_problem(loaded, allowed, rounds) is None:
                 options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})",
                                       data={"action": "finish"}))
             pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
@@ -254,17 +262,20 @@ def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
                 break
             kind, tank_id = pick
             loaded.append(kind)
-            state.tank(tank_id).specials.append(kind)
-            ctx.event("load", f"{side} loads {KIND_NAMES[kind]} on {state.tank(tank_id).name}",
+            tank = state.tank(tank_id)
+            tank.specials.append(kind)
+            ctx.event("load", f"{side} loads {rounds[kind].name} on {tank.name}",
                       audience=(side,), tank=tank_id, special=kind)
+            ctx.event("marker", f"{side} places a face-down special-round marker on {tank.name}",
+                      side=side, tank=tank_id)
         ctx.event("loaded", f"{side} loads {len(loaded)} hidden special round(s)", side=side, count=len(loaded))
 
     yield from play_turns(_in_order(state), ctx.dice, load_side)
 
 
-def _can_add(loaded: list[str], kind: str, allowed: int) -> bool:
+def _can_add(loaded: list[str], kind: str, allowed: int, rounds: dict[str, SpecialRound]) -> bool:
     """Whether adding ``kind`` keeps a legal loadout reachable."""
     after = [*loaded, kind]
-    if loadout_problem(after, allowed) is None:
+    if loadout_problem(after, allowed, rounds) is None:
         return True
-    return len(after) < allowed and any(loadout_problem([*after, k], allowed) is None for k in KINDS)
+    return len(after) < allowed and any(loadout_problem([*after, k], allowed, rounds) is None for k in rounds)

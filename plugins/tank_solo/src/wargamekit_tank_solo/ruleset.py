@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Generator, Mapping
-from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -15,7 +14,7 @@ from wargamekit.errors import ScenarioError
 from .combat import GameEnd
 from .opening import opening
 from .optional_rules import OPTIONS
-from .scenario import SIDES, TankSoloScenario, validate_scenario
+from .scenario import SIDES, ForceEntry, TankSoloScenario, validate_scenario
 from .state import Context, GameState, Tank
 from .turn import play_all_turns
 from .victory import elimination, final_outcome, surrender
@@ -28,7 +27,7 @@ class TankSolo(Ruleset):
     special rounds and optional rules, scored over ten turns."""
 
     name = "tank_solo"
-    version = "1.1"
+    version = "1.2"
     description = "Dice-driven solo tank duel (少战 SOLO): turrets, four kinds of fire, wrecks, special rounds."
     sides = SIDES
     scenario_type = TankSoloScenario
@@ -70,15 +69,17 @@ class TankSolo(Ruleset):
 
     # -- information ---------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
-        """A copy with the opponent's special rounds hidden (开场阶段 3: face down).
+        """A copy with the opponent's special rounds hidden (开场阶段 3: face down): each of its
+        tanks shows one ``"hidden"`` marker per round it carries, and the opponent's preset
+        loadout in the scenario (``state.scenario.forces``) is redacted the same way.
 
         Cheap and detached (built once per decision a bot reads): the tanks and the state's
         containers are copied one level down, hexes (immutable values) are shared, and the
-        scenario, which never changes in play, is one read-only copy per game.
+        scenario's few lists and dicts are copied too.
         """
         return attrs.evolve(
             state,
-            scenario=_scenario_view(state.scenario),
+            scenario=_scenario_view(state.scenario, side),
             options=dict(state.options),
             tanks=[_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks],
             wrecks=list(state.wrecks),
@@ -161,22 +162,18 @@ def _tank_view(tank: Tank, *, hide: bool) -> Tank:
     return seen
 
 
-#: The last scenario a view was built for and its read-only copy. The scenario holds lists and
-#: dicts (frozen attrs does not freeze them), so a view must not hand those out, but they never
-#: change in play: one read-only copy (tuples, mapping proxies) serves every view of the game.
-_scenario_views: list[tuple[TankSoloScenario, TankSoloScenario]] = []
+def _scenario_view(scenario: TankSoloScenario, side: str | None) -> TankSoloScenario:
+    """A copy of the scenario sharing none of its lists and dicts (frozen attrs does not freeze
+    them), the opponent's preset loadout face down (开场阶段 3). Small: the forces of a scenario
+    with preset tanks, the zones and wrecks, one level down."""
 
+    def entry(force_side: str, e: ForceEntry) -> ForceEntry:
+        hidden = side is not None and force_side != side
+        return attrs.evolve(e, specials=["hidden"] * len(e.specials) if hidden else list(e.specials))
 
-def _scenario_view(scenario: TankSoloScenario) -> TankSoloScenario:
-    for original, seen in _scenario_views:
-        if original is scenario:
-            return seen
-    seen = attrs.evolve(
+    return attrs.evolve(
         scenario,
-        forces=MappingProxyType({side: tuple(attrs.evolve(e, specials=tuple(e.specials)) for e in entries)
-                                 for side, entries in scenario.forces.items()}),
-        zones=MappingProxyType(dict(scenario.zones)),
-        wrecks=tuple(scenario.wrecks),
+        forces={force_side: [entry(force_side, e) for e in entries] for force_side, entries in scenario.forces.items()},
+        zones=dict(scenario.zones),
+        wrecks=list(scenario.wrecks),
     )
-    _scenario_views[:] = [(scenario, seen)]
-    return seen

@@ -12,6 +12,8 @@ and the ``duel`` scenario build exact positions; ``wrecks`` lists hexes holding 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import field, frozen
 
 from wargamekit.errors import ScenarioError
@@ -19,7 +21,7 @@ from wargamekit.geometry import HexLabelError
 
 from .maps import FACING_NAMES, label_hex, load_map, map_names
 from .special_rounds import loadout_problem
-from .vehicles import all_vehicles
+from .vehicles import VehicleModel, all_vehicles
 
 __all__ = ["SIDES", "ForceEntry", "TankSoloScenario", "validate_scenario"]
 
@@ -56,24 +58,27 @@ class TankSoloScenario:
     wrecks: list[str] = field(factory=list)
 
 
-def force_problem(models: list[str], scenario: TankSoloScenario) -> str | None:
-    """Why a list of model keys breaks the force limits of 开场阶段 1, or ``None``."""
-    table = all_vehicles()
+def force_problem(models: list[str], scenario: TankSoloScenario,
+                  table: Mapping[str, VehicleModel] | None = None) -> str | None:
+    """Why a list of model keys breaks the force limits of 开场阶段 1, or ``None`` (``table``:
+    the models in play, :func:`~wargamekit_tank_solo.vehicles.vehicle_table`; default the shipped table)."""
+    table = all_vehicles() if table is None else table
     chosen = [table[m] for m in models]
     if len(chosen) > scenario.max_tanks:
         return f"at most {scenario.max_tanks} tanks (开场阶段 1)"
     for cls, limit in (("heavy", scenario.max_heavy), ("light", scenario.max_light)):
         if sum(v.vehicle_class == cls for v in chosen) > limit:
             return f"at most {limit} {cls} tanks (开场阶段 1)"
-    if sum(v.price for v in chosen) > budget_for(models, scenario):
-        return f"over the budget of {budget_for(models, scenario)} points (开场阶段 1)"
+    if sum(v.price for v in chosen) > budget_for(models, scenario, table):
+        return f"over the budget of {budget_for(models, scenario, table)} points (开场阶段 1)"
     return None
 
 
-def budget_for(models: list[str], scenario: TankSoloScenario) -> int:
+def budget_for(models: list[str], scenario: TankSoloScenario,
+               table: Mapping[str, VehicleModel] | None = None) -> int:
     """The budget for a force: the base budget, plus the single-nation bonus when every tank is
     of one nation (+28 instead of +27 for the USA)."""
-    table = all_vehicles()
+    table = all_vehicles() if table is None else table
     nations = {table[m].nation for m in models}
     if len(nations) == 1:
         bonus = scenario.single_nation_bonus_usa if nations == {"usa"} else scenario.single_nation_bonus

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fire import FIRE_TYPES, Shot, ShotOdds, fire_type_modifier, shot_odds
-from .special_rounds import KINDS
+from .fire import FIRE_TYPES, Shot, ShotOdds, fire_type_modifier, shot_odds, with_addons
+from .special_rounds import round_kinds
 from .vehicles import CLASSES, NATIONS
 
 __all__ = ["hit_and_kill", "odds_command"]
@@ -30,6 +30,7 @@ def hit_and_kill(
     firer_class: str = "medium",
     modifier: int = 0,
     ammo_rule: bool = False,
+    hooks: Any = None,
 ) -> ShotOdds:
     """Exact probabilities of one shot.
 
@@ -39,23 +40,26 @@ def hit_and_kill(
         nation: the firer's nation (Germany aimed +1, US leap -2, UK defensive -1, Soviet advance 0).
         attack: the gun's attack.
         armour: the target's armour.
-        special: ``None``, ``"overloaded"``, ``"fin"`` or ``"hesh"``.
+        special: ``None``, ``"overloaded"``, ``"fin"``, ``"hesh"`` or an add-on's round.
         firer_class: the firer's class (matters for the overloaded charge).
         modifier: any other hit modifier (veteran gunner, the target's forced-spotting marker).
         ammo_rule: with the ammunition shortage rule on (its probability is reported).
+        hooks: the plugin hooks (``pm.hook``, ``view.hooks``): the add-ons' rounds and modifier
+            hooks count (the latter told ``state=None, firer=None, target=None``).
 
     Returns:
         :class:`~wargamekit_tank_solo.fire.ShotOdds` with exact fractions.
     """
     if nation not in NATIONS:
         raise ValueError(f"unknown nation {nation!r}; nations are {list(NATIONS)}")
-    if special is not None and special not in KINDS:
-        raise ValueError(f"unknown special round {special!r}; kinds are {list(KINDS)}")
+    rounds = round_kinds(hooks)
+    if special is not None and special not in rounds:
+        raise ValueError(f"unknown special round {special!r}; kinds are {list(rounds)}")
     if range < 1:
         raise ValueError("the range is at least 1 (the target's hex counts)")
     shot = Shot(range=range, hit_modifier=fire_type_modifier(fire, nation) + modifier, attack=attack,
                 armour=armour, firer_class=firer_class, special=special, ammo_rule=ammo_rule)
-    return shot_odds(shot)
+    return shot_odds(with_addons(shot, fire, hooks))
 
 
 def odds_command() -> Any:
@@ -68,14 +72,22 @@ def odds_command() -> Any:
     @click.option("--nation", type=click.Choice(NATIONS), default="germany", show_default=True, help="firer's nation")
     @click.option("--attack", type=int, required=True, help="the gun's attack")
     @click.option("--armour", type=int, required=True, help="the target's armour")
-    @click.option("--special", type=click.Choice(KINDS), default=None, help="special round")
+    @click.option("--special", default=None, help="special round (overloaded, fin, hesh, or an add-on's)")
     @click.option("--firer-class", type=click.Choice(CLASSES), default="medium", show_default=True)
     @click.option("--modifier", type=int, default=0, show_default=True, help="other hit modifiers")
+    @click.option("--addon", "addons", multiple=True, metavar="NAME",
+                  help="count an installed add-on's rounds and modifiers (repeatable)")
     def command(fire: str, range_: int, nation: str, attack: int, armour: int, special: str | None,
-                firer_class: str, modifier: int) -> None:
+                firer_class: str, modifier: int, addons: tuple[str, ...]) -> None:
         """Exact hit and kill probability of one tank_solo shot."""
-        odds = hit_and_kill(fire, range_, nation, attack=attack, armour=armour, special=special,
-                            firer_class=firer_class, modifier=modifier, ammo_rule=True)
+        from wargamekit.plugins import plugin_manager
+
+        hooks = plugin_manager(addons=list(addons)).hook if addons else None
+        try:
+            odds = hit_and_kill(fire, range_, nation, attack=attack, armour=armour, special=special,
+                                firer_class=firer_class, modifier=modifier, ammo_rule=True, hooks=hooks)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
         click.echo(f"{fire} fire, range {range_}, {nation}, attack {attack} vs armour {armour}"
                    + (f", {special}" if special else ""))
         rows = [("hit", odds.hit), ("kill", odds.kill)]

@@ -55,6 +55,9 @@ class Tank:
         path_this_turn: its start hex and the hexes entered this turn (forced spotting).
         spotting_credit: forced-spotting reductions already earned this turn.
         kills: tanks it destroyed.
+        custom: an add-on's vehicle data (:func:`~wargamekit_tank_solo.hookspecs.tank_solo_vehicles`),
+            carried by the tank so that every rule and odds function finds its figures;
+            ``None`` for a model of the shipped table.
     """
 
     id: int
@@ -82,11 +85,12 @@ class Tank:
     path_this_turn: list[Hex] = field(factory=list)
     spotting_credit: int = 0
     kills: int = 0
+    custom: VehicleModel | None = None
 
     @property
     def spec(self) -> VehicleModel:
-        """The vehicle table entry."""
-        return vehicle(self.model)
+        """The vehicle table entry (or the add-on's vehicle data)."""
+        return self.custom if self.custom is not None else vehicle(self.model)
 
     @property
     def name(self) -> str:

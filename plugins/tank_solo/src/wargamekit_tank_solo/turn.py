@@ -421,7 +421,7 @@ def defensive_fire(ctx: Context, mover: Tank, step: Step) -> Generator[Decision,
                 where = _defensive_target_hex(state, d, gun, mover, step)
                 if where is None:
                     continue
-                label = fire_label(state, d, FireAt(gun, mover.id), "defensive", target_hex=where)
+                label = fire_label(state, d, FireAt(gun, mover.id), "defensive", target_hex=where, hooks=ctx.hooks)
                 out.append(Response(
                     name=f"defensive fire: {label}",
                     controller=side,

@@ -17,22 +17,25 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from attrs import field, frozen
 
 from wargamekit._convert import as_tuple
+from wargamekit.errors import WargamekitError
 from wargamekit.scenario import read_toml_text, structure
 
 __all__ = [
     "CLASSES",
     "NATIONS",
     "Gun",
+    "VehicleError",
     "VehicleModel",
     "all_vehicles",
     "free_point_cap",
     "kill_points",
     "vehicle",
+    "vehicle_table",
 ]
 
 #: The seven nations, in the source's column order (德、苏、美、英、意、日、法).
@@ -160,6 +163,31 @@ def all_vehicles() -> dict[str, VehicleModel]:
         )
         for key, e in table.vehicles.items()
     }
+
+
+class VehicleError(WargamekitError, ValueError):
+    """An add-on's vehicle is malformed or reuses a key of the table (标准规则修改部分 1)."""
+
+
+def vehicle_table(hooks: Any = None) -> dict[str, VehicleModel]:
+    """Every model in play, by key: the shipped table, then the add-ons' (through
+    :func:`~wargamekit_tank_solo.hookspecs.tank_solo_vehicles`; ``hooks`` is ``ctx.hooks``/
+    ``view.hooks``, ``None`` without plugins).
+
+    Raises:
+        VehicleError: an add-on's vehicle is not a :class:`VehicleModel` or reuses a key.
+    """
+    table = dict(all_vehicles())
+    if hooks is None:
+        return table
+    for added in hooks.tank_solo_vehicles():
+        for model in added or ():
+            if not isinstance(model, VehicleModel):
+                raise VehicleError(f"tank_solo_vehicles returned {model!r}, not a VehicleModel (标准规则修改部分 1)")
+            if model.key in table:
+                raise VehicleError(f"vehicle {model.key!r} is defined twice (标准规则修改部分 1): keys must be unique")
+            table[model.key] = model
+    return table
 
 
 @cache  # a hot path: every ``Tank.spec`` (the bots read it tens of thousands of times a game)
