@@ -88,6 +88,13 @@ def registry(monkeypatch, counter):
     monkeypatch.setattr(cli._plugins, "installed_addons", lambda: [])
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_directory(tmp_path, monkeypatch):
+    """Every command runs in a fresh directory: a human game stopped without --save is saved to
+    the current directory, which must not be the repository."""
+    monkeypatch.chdir(tmp_path)
+
+
 def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli.cli, list(args), input=input)
 
@@ -275,7 +282,7 @@ def test_human_sees_only_own_side_and_can_quit_then_resume(tmp_path):
     assert "blue holds" not in result.output  # blue's secret stays hidden from red
     assert "red: Roll or bank? -> roll" in result.output
     assert "red: Keep racing? -> yes" in result.output
-    assert "stopped before the end; resume with: wargamekit resume" in result.output
+    assert f"stopped before the end; saved to {save}; resume with: wargamekit resume {save} --players human,bot --save {save}" in result.output
     saved = json.loads(save.read_text())
     assert saved["choices"][:3] == [0, 0, True]  # red roll, blue (bot) roll, keep racing
 
@@ -661,3 +668,69 @@ def test_replay_svg_draws_the_chosen_view(tmp_path):
     svg = tmp_path / "red.svg"
     assert run("replay", str(save), "--quiet", "--as", "red", "--svg", str(svg)).exit_code == 0
     assert secrets_drawn(svg)["blue"] is None and isinstance(secrets_drawn(svg)["red"], int)
+
+
+def test_quit_prints_the_command_that_puts_the_human_back_at_the_controls(tmp_path, monkeypatch):
+    """quit with no --save still saves (in the current directory); the printed command resumes
+    with the human playing, and undo at the prompt takes back the human's last answer."""
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", input="0\nquit\n")
+    assert result.exit_code == 0, result.output
+    save = Path("wargamekit-cli_race-1.save.json")
+    line = result.output.splitlines()[-1]
+    assert line.endswith(f"resume with: wargamekit resume {save} --players human,bot --save {save}")
+    assert json.loads(save.read_text())["choices"] == [0, 0]
+    # The printed command, run as printed: the human (red) is asked, and undo works there.
+    args = line.split("resume with: wargamekit ")[1].split()
+    resumed = run(*args, input="y\nundo\nn\nquit\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "red: Keep racing?" in resumed.output
+    assert "took back 1 answer(s), back to red's last decision" in resumed.output
+    assert json.loads(save.read_text())["choices"] == [0, 0, False]
+
+
+def test_ctrl_c_at_the_prompt_saves_like_quit(tmp_path, monkeypatch):
+    """Ctrl-C at the terminal prompt stops, writes the save and says how to resume (exit 0)."""
+    from rich.console import Console
+
+    answers = iter(["0"])
+
+    def typed(self, prompt="", **kwargs):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(Console, "input", typed)
+    save = tmp_path / "c.json"
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--save", str(save))
+    assert result.exit_code == 0, result.output
+    assert "stopped before the end (Ctrl-C); saved to" in result.output
+    assert json.loads(save.read_text())["choices"] == [0, 0]
+
+
+def test_undo_with_nothing_to_take_back_says_so():
+    """undo before the human has answered anything is refused, and play goes on."""
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--save", "/dev/null",
+                 input="undo\nquit\n")
+    assert "red has no answer to take back" in result.output
+
+
+def test_ctrl_c_while_a_bot_thinks_saves_the_answers_that_stand(tmp_path, monkeypatch):
+    """Ctrl-C during a bot's turn: the game is rebuilt from the answers given so far, saved,
+    and the resume command printed (exit 0)."""
+    calls = {"n": 0}
+
+    def interrupted(self, decision, view):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return decision.labels.index("roll") if isinstance(decision, Choose) else True
+
+    monkeypatch.setattr(AlwaysRoll, "choose", interrupted)
+    save = tmp_path / "k.json"
+    result = run("play", "cli_race", "--seed", "1", "--players", "human,bot", "--save", str(save), input="0\ny\n0\n")
+    assert result.exit_code == 0, result.output
+    assert "stopped before the end (Ctrl-C); saved to" in result.output
+    assert json.loads(save.read_text())["choices"] == [0, 0, True, 0]  # red rolled; blue was thinking
+    assert run("replay", str(save)).exit_code == 0

@@ -74,7 +74,7 @@ def terminal(text: str) -> tuple[TerminalPlayer, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, force_terminal=False, width=100)
     inputs = iter(text.splitlines())
-    console.input = lambda prompt="": (out.write(prompt), next(inputs))[1]  # type: ignore[method-assign]
+    console.input = lambda prompt="": (out.write(str(prompt)), next(inputs))[1]  # type: ignore[method-assign]
     return TerminalPlayer(console, summary=lambda view: "POSITION"), out
 
 
@@ -84,7 +84,8 @@ def test_terminal_player_lists_options_and_reprompts_on_bad_input():
     d = Choose.of("allies", "Which tank moves?", ["Sherman #1", "Firefly #2"], rule="4.1")
     assert player.choose(d, None) == 1
     text = out.getvalue()
-    assert "allies: Which tank moves? (4.1)" in text
+    assert "allies: Which tank moves?\n" in text and "(4.1)" not in text.split("POSITION")[0]
+    assert "rule: 4.1" in text  # the citation is a help line, shown on ?
     assert re.search(r"0\s+Sherman #1", text) and re.search(r"1\s+Firefly #2", text)
     assert "7 is not one of 0..1" in text
     assert "POSITION" in text
@@ -165,3 +166,68 @@ def test_terminal_player_explains_text_that_is_not_a_number():
     assert player.choose(ChooseNumber(side="a", prompt="Points", low=0, high=4), None) == 1
     assert "'two' is not a whole number" in out.getvalue()
     assert "invalid literal" not in out.getvalue()
+
+
+def test_terminal_prints_text_as_text():
+    """Labels, prompts and the summary reach the screen as written: "[fired]" is a marker,
+    not console markup."""
+    player, out = terminal("?\n0\n")
+    player.summary = lambda view: "Tiger [fired] [locked 2]"
+    d = Choose.of("allies", "Fire [aimed]?", ["Tiger [fired]", "Panther [specials: fin]"])
+    assert player.choose(d, object()) == 0
+    text = out.getvalue()
+    assert "Tiger [fired]" in text and "Panther [specials: fin]" in text
+    assert "Fire [aimed]?" in text and "Tiger [fired] [locked 2]" in text
+
+
+def window(*responses):
+    return Choose(side="a", prompt="turn start: respond?", options=[
+        Option(None, "pass", data={"pass": True}), *responses])
+
+
+def test_pass_is_typed_p_so_zero_never_means_pass():
+    """In a response window the pass is p; 0 is refused there (it is an option elsewhere)."""
+    player, out = terminal("0\np\n")
+    d = window(Option("heal", "heal Sayo", data={"spell": "heal"}))
+    assert player.choose(d, None) == 0
+    assert "0 is not an option here: type p to pass" in out.getvalue()
+    assert re.search(r"p\s+pass", out.getvalue()) and re.search(r"1\s+heal Sayo", out.getvalue())
+
+
+def test_stops_playable_passes_windows_with_nothing_playable_and_all_asks():
+    """By default a window whose every response is marked unplayable is passed without asking
+    (and the pass is shown); with stops "all" the human is asked."""
+    d = window(Option("heal", "heal Sayo", data={"spell": "heal", "playable": False, "why": "Sayo is unhurt"}))
+    player, out = terminal("")
+    assert player.choose(d, None) == 0
+    assert "passes response windows where nothing calls for an answer, e.g. turn start: Sayo is unhurt" in out.getvalue()
+    player, out = terminal("1\n")
+    player.stops = "all"
+    assert player.choose(d, None) == 1
+    playable = window(Option("heal", "heal Sayo", data={"spell": "heal"}))
+    player, _ = terminal("1\n")
+    assert player.choose(playable, None) == 1
+
+
+def test_concession_is_confirmed_and_undo_is_a_request():
+    """An option marked "concede" asks for confirmation; undo raises UndoRequest."""
+    from wargamekit.players import UndoRequest
+
+    d = Choose(side="a", prompt="fire?", options=[Option("hold", "hold"),
+               Option("give up", "surrender", data={"action": "surrender", "concede": True})])
+    player, out = terminal("1\nno\n1\nyes\n")
+    assert player.choose(d, None) == 1
+    assert out.getvalue().count("Really concede?") == 2 and "not conceded" in out.getvalue()
+    player, _ = terminal("undo\n")
+    with pytest.raises(UndoRequest):
+        player.choose(d, None)
+
+
+def test_empty_answer_is_explained():
+    """Enter alone says what is expected (and a subset with no minimum takes it as none)."""
+    player, out = terminal("\n1\n")
+    assert player.choose(Choose.of("a", "x", ["p", "q"]), None) == 1
+    assert "an empty answer: choose 0-1" in out.getvalue()
+    player, out = terminal("\n")
+    assert player.choose(ChooseSubset(side="a", prompt="Lead", options=[Option(i, str(i)) for i in range(3)]),
+                         None) == []

@@ -28,6 +28,7 @@ both are module-level functions so tests (and embedding applications) can substi
 from __future__ import annotations
 
 import secrets
+import shlex
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -40,7 +41,7 @@ from . import __version__
 from . import plugins as _plugins
 from .errors import InvalidChoiceError, QuitGame, WargamekitError
 from .game import Game
-from .players import Player, RandomBot, TerminalPlayer, bot_seed
+from .players import STOPS, Player, RandomBot, TerminalPlayer, UndoRequest, bot_seed
 from .plugins import find_ruleset
 from .ruleset import Ruleset
 from .scenario import read_toml_file
@@ -207,7 +208,7 @@ def _player_kinds(ruleset: Ruleset) -> list[str]:
 
 
 def _players(
-    ruleset: Ruleset, spec: str, seed: int, console: Console
+    ruleset: Ruleset, spec: str, seed: int, console: Console, stops: str = "playable"
 ) -> tuple[dict[str, Player], dict[str, str]]:
     """Players by side from ``bot,human``-style text, and the kind chosen for each side."""
     kinds = [k.strip() for k in spec.split(",")]
@@ -222,7 +223,7 @@ def _players(
     for index, (side, kind) in enumerate(zip(sides, kinds, strict=True)):
         # Each bot gets its own seed derived from the game's, so --seed reproduces everything.
         if kind == "human":
-            players[side] = TerminalPlayer(console, summary=_summary_of(ruleset))
+            players[side] = TerminalPlayer(console, summary=_summary_of(ruleset), stops=stops)
         elif kind in bots:
             players[side] = bots[kind](bot_seed(seed, index))
         elif kind in ("random", "bot"):
@@ -268,6 +269,14 @@ class _LogPrinter:
         self.shown: set[int] = set()
         self.cursor = {side: 0 for side in self.humans}
         self.observer_cursor = 0
+
+    def rewind(self) -> None:
+        """After an undo the log is shorter: forget what was shown beyond its end, so the
+        events played again are printed again."""
+        end = len(self.game.log)
+        self.shown = {i for i in self.shown if i < end}
+        self.cursor = {side: min(c, end) for side, c in self.cursor.items()}
+        self.observer_cursor = min(self.observer_cursor, end)
 
     def skip_to_end(self) -> None:
         """Treat the log so far as already shown (resuming a save prints no old events)."""
@@ -365,14 +374,19 @@ def _drive(
     on_answer: Callable[[Game], None] | None = None,
 ) -> str:
     """Answer decisions until the game ends, on :meth:`Game.play` (the one driving loop);
-    ``"over"``, ``"quit"`` or ``"eof"``."""
+    ``"over"``, ``"quit"``, ``"interrupted"`` (Ctrl-C) or ``"eof"``.
+
+    A human's ``undo`` (:class:`~wargamekit.players.UndoRequest`) takes back that side's last
+    answer and every answer after it (:meth:`Game.undo`), and play goes on from there."""
     printer = _LogPrinter(console, game, humans, quiet)
     if resumed:
         printer.skip_to_end()
     if humans and not quiet:
         console.print(
-            f"You play {', '.join(humans)}. Type the number of an option; "
-            "? shows the position; quit stops (the --save file lets you resume).",
+            f"You play {', '.join(humans)}. Type the number of an option; ? shows the position, "
+            "the rule and the commands; undo takes back your last answer; quit or Ctrl-C stops "
+            "and saves.",
+            markup=False,
             soft_wrap=True,
         )
 
@@ -386,14 +400,45 @@ def _drive(
         # The game is exactly as before the answer: tell the human and ask again.
         console.print(str(error), style="red", markup=False)
 
-    try:
-        game.play(players, before_ask=before_ask, after_answer=on_answer, retry=humans, on_illegal=on_illegal)
-    except QuitGame:
-        return "quit"
-    except EOFError:
-        return "eof"
+    while True:
+        try:
+            game.play(players, before_ask=before_ask, after_answer=on_answer, retry=humans, on_illegal=on_illegal)
+        except UndoRequest as request:
+            _undo(game, request.side, console)
+            printer.rewind()
+            continue
+        except QuitGame as stop:
+            return "interrupted" if "Ctrl-C" in str(stop) else "quit"
+        except KeyboardInterrupt:
+            # Ctrl-C while the bots played: the answer being worked out may be half-applied,
+            # so rebuild the position from the answers that stand (as a load would).
+            _settle(game)
+            return "interrupted"
+        except EOFError:
+            return "eof"
+        break
     printer.flush()
     return "over"
+
+
+def _undo(game: Game, side: str, console: Console) -> None:
+    """Take back ``side``'s last answer and every answer after it (the bots' included)."""
+    answered = [e.data.get("side") for e in game.log if e.kind == "choice"]
+    count = next((n for n, who in enumerate(reversed(answered), start=1) if who == side), None)
+    if count is None or count > len(game.choices):
+        console.print(f"{side} has no answer to take back", style="red", markup=False)
+        return
+    game.undo(count)
+    console.print(f"took back {count} answer(s), back to {side}'s last decision", style="dim", markup=False)
+
+
+def _settle(game: Game) -> None:
+    """After an interrupt inside the rules: replay the answers that stand, dropping the last
+    one if it no longer replays."""
+    try:
+        game.undo(0)
+    except WargamekitError:
+        game.undo(1)
 
 
 def _drive_with_status(
@@ -418,16 +463,44 @@ def _drive_with_status(
 
 
 def _finish(
-    game: Game, status: str, console: Console, save: Path | None, svg: Path | None,
+    game: Game,
+    status: str,
+    console: Console,
+    save: Path | None,
+    svg: Path | None,
     svg_side: str | None = None,
+    *,
+    kinds: Mapping[str, str] | None = None,
+    stops: str = "playable",
 ) -> None:
+    """Write the outputs and print the result; a game stopped before its end says how to go
+    on with the same players (a human game stopped without ``--save`` is saved to
+    :func:`_default_save`)."""
+    humans = [side for side, kind in (kinds or {}).items() if kind == "human"]
+    if status != "over" and save is None and humans and not game.over:
+        save = _default_save(game)
     _write_outputs(game, save, svg, svg_side)
     console.print(_result_line(game), markup=False, soft_wrap=True)
     if status != "over":
-        where = f"; resume with: wargamekit resume {save}" if save is not None else ""
-        console.print(f"stopped before the end{where}", markup=False, soft_wrap=True)
+        why = " (Ctrl-C)" if status == "interrupted" else ""
+        where = ""
+        if save is not None and not game.over:
+            command = f"wargamekit resume {shlex.quote(str(save))}"
+            if kinds:
+                command += f" --players {','.join(kinds.values())}"
+            if humans:
+                command += f" --save {shlex.quote(str(save))}"
+            if stops != "playable":
+                command += f" --stops {stops}"
+            where = f"; saved to {save}; resume with: {command}"
+        console.print(f"stopped before the end{why}{where}", markup=False, soft_wrap=True)
     if status == "eof":
         raise CliError("the input ended before the game did (type quit to stop a game)")
+
+
+def _default_save(game: Game) -> Path:
+    """Where a human game stopped without ``--save`` is saved: the current directory."""
+    return Path(f"wargamekit-{game.ruleset.name}-{game.seed}.save.json")
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -444,6 +517,14 @@ _svg_view_option = click.option(
     help="Whose view --svg draws (default: the human's when one plays, else all).",
 )
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+_stops_option = click.option(
+    "--stops",
+    type=click.Choice(STOPS),
+    default="playable",
+    show_default=True,
+    help="When a human is asked a response window: only when a response is playable, or at "
+    "every window (all: full control).",
+)
 _players_option = click.option(
     "--players",
     default="bot,bot",
@@ -499,6 +580,7 @@ def rulesets() -> None:
 @_svg_option
 @_svg_view_option
 @_quiet_option
+@_stops_option
 def play(
     ruleset_name: str,
     scenario: str | None,
@@ -510,6 +592,7 @@ def play(
     svg: Path | None,
     svg_view: str | None,
     quiet: bool,
+    stops: str,
 ) -> None:
     """Play RULESET to the end and print the log and the result."""
     console = _console()
@@ -519,7 +602,7 @@ def play(
     _check_svg(ruleset, svg)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    team, kinds = _players(ruleset, players, seed, console)
+    team, kinds = _players(ruleset, players, seed, console, stops)
     humans = [side for side, kind in kinds.items() if kind == "human"]
     svg_side = _svg_side(ruleset, svg, svg_view, humans)
     manager = plugin_manager(addons)
@@ -534,7 +617,7 @@ def play(
             soft_wrap=True,
         )
     status = _drive_with_status(game, team, humans, console, quiet=quiet)
-    _finish(game, status, console, save, svg, svg_side)
+    _finish(game, status, console, save, svg, svg_side, kinds=kinds, stops=stops)
 
 
 def _load(save_file: Path) -> Game:
@@ -560,14 +643,21 @@ def _load(save_file: Path) -> Game:
 @_svg_option
 @_svg_view_option
 @_quiet_option
+@_stops_option
 def resume(
-    save_file: Path, players: str, save: Path | None, svg: Path | None, svg_view: str | None, quiet: bool
+    save_file: Path,
+    players: str,
+    save: Path | None,
+    svg: Path | None,
+    svg_view: str | None,
+    quiet: bool,
+    stops: str,
 ) -> None:
     """Carry on a game saved before its end (with the add-ons the save records)."""
     console = _console()
     game = _load(save_file)
     _check_svg(game.ruleset, svg)
-    team, kinds = _players(game.ruleset, players, game.seed + len(game.choices), console)
+    team, kinds = _players(game.ruleset, players, game.seed + len(game.choices), console, stops)
     humans = [side for side, kind in kinds.items() if kind == "human"]
     svg_side = _svg_side(game.ruleset, svg, svg_view, humans)
     if not quiet:
@@ -578,7 +668,7 @@ def resume(
             soft_wrap=True,
         )
     status = _drive_with_status(game, team, humans, console, quiet=quiet, resumed=True)
-    _finish(game, status, console, save, svg, svg_side)
+    _finish(game, status, console, save, svg, svg_side, kinds=kinds, stops=stops)
 
 
 @cli.command()

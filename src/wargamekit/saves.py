@@ -66,7 +66,7 @@ class AddonRecord:
 
 def _supported(_instance: Any, _attribute: Any, value: int) -> None:
     if value != SAVE_FORMAT:
-        raise ValueError(f"unsupported save format {value!r} (this wargamekit reads format {SAVE_FORMAT})")
+        raise SaveError(f"$.format: unsupported save format {value!r} (this wargamekit reads format {SAVE_FORMAT})")
 
 
 @frozen

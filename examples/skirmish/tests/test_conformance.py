@@ -98,7 +98,7 @@ def test_add_on_plugin_modifies_fire_through_published_hookspec():
     game = Game.new(Skirmish(), data, options={"reaction_fire": False}, dice=ScriptedDice([1, 2]),
                     plugin_manager=pm)
     for label in ("A", "0102", "south-east", "B"):
-        game.answer(game.pending.labels.index(label))
+        game.answer(_index(game.pending.labels, label))
     # 2d6 = 3, modifier 2 - 1 + 10: 14 kills (without the add-on, 4 would miss).
     assert not game.state.units["B"].alive and game.outcome.winner == "blue"
     assert "(modifier +11)" in game.log_text()
@@ -110,3 +110,9 @@ def test_odds_command_prints_exact_odds():
     assert result.exit_code == 0
     rows = {line.split()[0]: line.split()[1] for line in result.output.splitlines()[1:]}
     assert rows == {"MISS": "5/12", "HIT": "1/2", "KILL": "1/12"}
+
+
+def _index(labels: list[str], label: str) -> int:
+    """The option labelled ``label``; a fire target's label goes on with its range and odds
+    ("B (range 3, …)"), so a target is found by its name."""
+    return next(i for i, text in enumerate(labels) if text == label or text.startswith(label + " ("))

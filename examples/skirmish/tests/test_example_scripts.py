@@ -17,7 +17,7 @@ def run(script: str, *args: str) -> str:
 def test_play_bots_prints_an_outcome():
     """examples/play_bots.py plays skirmish bot against bot and prints the winner and reason."""
     out = run("play_bots.py", "skirmish", "3")
-    assert out.startswith("skirmish 1.0, seed 3:")
+    assert out.startswith("skirmish 1.1, seed 3:")
     assert "winner: " in out and "8." in out.splitlines()[-1]  # a victory rule (8.1 or 8.2) is cited
 
 

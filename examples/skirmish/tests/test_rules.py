@@ -20,7 +20,7 @@ B = {"name": "B", "side": "red", "hex": "0602", "facing": 3}
 def answer(game: Game, *labels: str) -> None:
     """Answer the pending decisions by option label."""
     for label in labels:
-        game.answer(game.pending.labels.index(label))
+        game.answer(_index(game.pending.labels, label))
 
 
 def test_sides_alternate_and_the_first_side_changes_each_turn_3_1():
@@ -116,3 +116,9 @@ def test_summary_and_picture_show_the_position():
     assert ruleset.render_svg(game.state).count('class="unit"') == 2
     assert ruleset.render_svg(game.state, "blue").count('class="unit"') == 1  # B is concealed (7)
     assert parse_hex("0602") not in [u.hex for u in ruleset.view(game.state, "blue").units.values()]
+
+
+def _index(labels: list[str], label: str) -> int:
+    """The option labelled ``label``; a fire target's label goes on with its range and odds
+    ("B (range 3, …)"), so a target is found by its name."""
+    return next(i for i, text in enumerate(labels) if text == label or text.startswith(label + " ("))

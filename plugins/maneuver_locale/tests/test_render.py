@@ -30,11 +30,14 @@ def test_enemy_face_down_pieces_are_blank(ruleset, kit):
     )
     svg = ruleset.render_svg(g.state, "austria")
     assert svg.count('data-face="down"') == 2 and svg.count('data-face="up"') == 1
-    assert "(Inf)" in svg and "Cav" not in svg  # own face-down piece bracketed; enemy arms hidden
+    board, legend = svg.split('<g class="legend-extra">')
+    # Own face-down piece bracketed; enemy arms hidden, on the map and in the legend's list.
+    assert ">A1<" in board and ">(Inf)<" in board and "Cav" not in board
+    assert ">S: F9<" in legend and "C2" not in legend
     kit.act(g, "assault from C approach against the blocking approach of E (1 command)", ["A1"], "pass", ["F1"])
     # 3 - 0 - 3 = 0: France holds; its revealed leading piece stays face-up on the approach
     svg = ruleset.render_svg(g.state, "austria")
-    assert g.state.pieces["F1"].face_up and ">Inf<" in svg
+    assert g.state.pieces["F1"].face_up and ">F1<" in svg and ">Inf<" in svg
 
 
 def test_observer_sees_everything(ruleset):

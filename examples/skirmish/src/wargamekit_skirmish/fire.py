@@ -10,14 +10,17 @@ import enum
 
 from attrs import frozen
 
-from wargamekit import Dice
+from wargamekit import Dice, InvalidChoiceError
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
+from wargamekit_skirmish.scenario import MAX_FIREPOWER, MAX_RANGE, MIN_FIREPOWER
 from wargamekit_skirmish.state import WOODS, SkirmishState, Unit
 
 #: 5.1 A unit fires into its front half: the 3 hexsides centred on the one it faces.
 FIRE_ARC = 3
 #: 5.2 Shooting at a target's flank or rear is easier.
 ARC_BONUS = {Arc.FRONT: 0, Arc.FLANK: 1, Arc.REAR: 2}
+#: 1. One woods hex between hinders; this many block the line of sight.
+BLOCKING_WOODS = 2
 
 
 class Effect(enum.IntEnum):
@@ -43,6 +46,17 @@ class Shot:
     snap: bool = False
     extra: int = 0
 
+    def __attrs_post_init__(self) -> None:
+        # The bounds the rules give a shot (2. Units, 5.1, 1.): a shot outside them cannot happen.
+        if not MIN_FIREPOWER - 1 <= self.firepower <= MAX_FIREPOWER:
+            raise InvalidChoiceError(f"[5.2 Fire] firepower {self.firepower} is not "
+                                     f"{MIN_FIREPOWER - 1}..{MAX_FIREPOWER} (2. Units; damaged: one less)")
+        if not 1 <= self.range <= MAX_RANGE:
+            raise InvalidChoiceError(f"[5.1 Fire] range {self.range} is not 1..{MAX_RANGE}")
+        if not 0 <= self.hindrance < BLOCKING_WOODS:
+            raise InvalidChoiceError(f"[1. Terrain] {self.hindrance} woods hexes between: "
+                                     f"0 or {BLOCKING_WOODS - 1}; {BLOCKING_WOODS} or more block the line of sight")
+
     @property
     def modifier(self) -> int:
         """The sum added to 2d6: firepower, -1 per 2 hexes of range, -1 per woods hex between,
@@ -67,6 +81,20 @@ def resolve_fire(dice: Dice, shot: Shot) -> Effect:
     return Effect.HIT if total >= 8 else Effect.MISS
 
 
+def target_label(name: str, shot: Shot) -> str:
+    """A fire menu's line: the target with its range and the shot's exact odds (5.2).
+
+    >>> target_label("Gruppe A", Shot(firepower=2, range=3))
+    'Gruppe A (range 3, modifier +1: hit 58%, kill 8%)'
+    """
+    from wargamekit.odds import distribution
+
+    p = distribution(resolve_fire, shot)
+    hit = p.get(Effect.HIT, 0) + p.get(Effect.KILL, 0)
+    return (f"{name} (range {shot.range}, modifier {shot.modifier:+d}: hit {float(hit):.0%}, "
+            f"kill {float(p.get(Effect.KILL, 0)):.0%})")
+
+
 def firepower(unit: Unit) -> int:
     """2. A damaged unit (1 step) fires with one less."""
     return unit.firepower - (unit.steps < 2)
@@ -85,7 +113,7 @@ def shot_at(state: SkirmishState, firer: Unit, target: Unit, *, from_hex: Hex | 
         return None
     los = state.map.line_of_sight(here, target.hex, edge="worse")
     # 1. Hills block; one woods hex between hinders, two or more block.
-    if not los.clear or los.hindering >= 2:
+    if not los.clear or los.hindering >= BLOCKING_WOODS:
         return None
     cover = int(state.map.terrain[state.map.offset(target.hex)] == WOODS)
     arc = arc_of(target.hex, HexsideFacing(target.facing), here)

@@ -7,6 +7,8 @@ from wargamekit_skirmish.state import SkirmishState, Unit
 
 #: 4.2 Facing: hexside numbers on this flat-top map, as a player reads them.
 HEXSIDE_NAMES = ("south-east", "north-east", "north", "north-west", "south-west", "south")
+#: The facings in the order a menu offers them: clockwise from north.
+CLOCKWISE = (2, 1, 0, 5, 4, 3)
 
 
 def destinations(state: SkirmishState, unit: Unit) -> list[Hex]:

@@ -6,13 +6,17 @@ import click
 
 from wargamekit import odds
 from wargamekit.geometry import Arc
-from wargamekit_skirmish.fire import Shot, resolve_fire
+from wargamekit_skirmish.fire import BLOCKING_WOODS, Shot, resolve_fire
+from wargamekit_skirmish.scenario import MAX_FIREPOWER, MAX_RANGE, MIN_FIREPOWER
 
 
 @click.command(name="skirmish")
-@click.option("--firepower", default=2, show_default=True, help="The firer's firepower.")
-@click.option("--range", "range_", default=2, show_default=True, help="Range in hexes.")
-@click.option("--hindrance", default=0, show_default=True, help="Woods hexes between (0 or 1).")
+@click.option("--firepower", type=click.IntRange(MIN_FIREPOWER - 1, MAX_FIREPOWER), default=2, show_default=True,
+              help="The firer's firepower (one less when damaged).")
+@click.option("--range", "range_", type=click.IntRange(1, MAX_RANGE), default=2, show_default=True,
+              help="Range in hexes.")
+@click.option("--hindrance", type=click.IntRange(0, BLOCKING_WOODS - 1), default=0, show_default=True,
+              help="Woods hexes between (two or more block the line of sight).")
 @click.option("--cover", is_flag=True, help="The target is in woods.")
 @click.option("--arc", type=click.Choice(["front", "flank", "rear"]), default="front", show_default=True)
 @click.option("--snap", is_flag=True, help="Reaction (snap) fire.")

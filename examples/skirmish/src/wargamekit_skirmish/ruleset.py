@@ -11,11 +11,11 @@ from typing import Any
 import attrs
 
 from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
-from wargamekit.geometry import HexMap
+from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
-from wargamekit_skirmish.state import SkirmishState, Unit, initial_state
+from wargamekit_skirmish.state import CLEAR_CODE, HILL, WOODS, SkirmishState, Unit, initial_state
 
 # Rule citations, as the one-page rules number them (for people: the log and the help line).
 ACTIVATE, MOVE, FACE, FIRE, REACT = "3.2 Activation", "4.1 Movement", "4.2 Facing", "5 Fire", "6 Reaction fire"
@@ -50,7 +50,7 @@ class Skirmish(Ruleset):
     """Two sides, a few units each, alternating activations: move, face, fire."""
 
     name = "skirmish"
-    version = "1.0"
+    version = "1.1"  # 1.1: the facing menu runs clockwise from north (saves of 1.0 answer other facings)
     description = "A one-page hex skirmish: the example ruleset of the plugin tutorial."
     sides = SIDES
     scenario_type = SkirmishScenario
@@ -132,7 +132,7 @@ class Skirmish(Ruleset):
                       unit=unit.name, to=hex_label(where))
         # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
         hidden = not fire.visible(state, unit, ctx.other_side(side))
-        facing = yield Choose.of(side, f"Face {unit.name} toward?", range(6), rule=FACE,
+        facing = yield Choose.of(side, f"Face {unit.name} toward?", movement.CLOCKWISE, rule=FACE,
                                  label=lambda d: movement.HEXSIDE_NAMES[d], secret=hidden,
                                  kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
         unit.facing = facing
@@ -144,7 +144,8 @@ class Skirmish(Ruleset):
             # A hidden unit holding fire stays hidden (its shot, if it fires, is public).
             hidden = not fire.visible(state, unit, ctx.other_side(side))
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
-                                     label=lambda t: "hold fire" if t is None else t, secret=hidden,
+                                     label=lambda t: "hold fire" if t is None else fire.target_label(t, shots[t]),
+                                     secret=hidden,
                                      kind=KIND_FIRE, context={"unit": unit.name},
                                      data=lambda t: {"hold": True} if t is None else {"target": t})
             if target is not None:
@@ -212,7 +213,7 @@ class Skirmish(Ruleset):
         for u in state.alive():
             lines.append(f"  {u.side:4} {u.name:10} {hex_label(u.hex)} facing {movement.HEXSIDE_NAMES[u.facing]}"
                          f"{' (damaged)' if u.steps == 1 else ''}{' spent' if u.spent else ''}")
-        return "\n".join(lines)
+        return "\n".join(lines + text_map(state))
 
     def render_svg(self, state: SkirmishState, side: str | None = None) -> str:
         from wargamekit_skirmish.picture import picture
@@ -229,3 +230,26 @@ class Skirmish(Ruleset):
 
         return odds_command
 
+
+
+def text_map(state: SkirmishState) -> list[str]:
+    """The map as text for the terminal's ``?``: one cell per hex (``.`` clear, ``W`` woods,
+    ``H`` hill), a unit as its side's letter and number (``b1`` is blue's first unit). The
+    printed map's odd columns sit half a hex lower (the header says so)."""
+    codes: dict[Hex, str] = {}
+    key = []
+    for side in ("blue", "red"):
+        for n, u in enumerate(state.alive(side), start=1):
+            codes[u.hex] = f"{side[0]}{n}"
+            key.append(f"{side[0]}{n} {u.name}")
+    letters = {CLEAR_CODE: ".", WOODS: "W", HILL: "H"}
+    m = state.map
+    lines = ["Map: . clear  W woods  H hill; odd columns sit half a hex lower (" + ", ".join(key) + ")",
+             "     " + " ".join(f"{c + 1:02d}" for c in range(m.width))]
+    for row in range(m.height):
+        cells = []
+        for col in range(m.width):
+            h = Hex.from_offset(col, row, m.layout)
+            cells.append(codes.get(h, letters[int(m.terrain[m.offset(h)])]).ljust(2))
+        lines.append(f"  {row + 1:02d} " + " ".join(cells).rstrip())
+    return lines

@@ -14,6 +14,11 @@ from wargamekit.geometry import Hex, HexLabelError, HexLabels, OffsetLayout
 #: The printed map: flat-top hexes, odd columns shoved down, labels start at 0101.
 LAYOUT = OffsetLayout.ODD_Q
 SIDES = ("blue", "red")
+#: 2. Units: the firepower a unit may have. At least 1, so a damaged unit fires with 0 or more;
+#: at most 10, since 2d6 + 10 reaches the 12 that kills on every roll but the natural 2 (5.2).
+MIN_FIREPOWER, MAX_FIREPOWER = 1, 10
+#: 2. Units: the maximum range a unit may have, in hexes (provisional, as the default values).
+MAX_RANGE = 12
 
 
 #: How the skirmish map prints its hexes (``"0304"``: column 3, row 4; the first hex is 0101).
@@ -85,6 +90,13 @@ def check_scenario(s: SkirmishScenario, source: str | None = None) -> SkirmishSc
             raise fail(f"$.units[{i}].side", f"side {u.side!r} is not one of {list(SIDES)}")
         if u.name in seen:
             raise fail(f"$.units[{i}].name", f"a second unit is called {u.name!r}")
+        if not MIN_FIREPOWER <= u.firepower <= MAX_FIREPOWER:
+            raise fail(f"$.units[{i}].firepower",
+                       f"firepower {u.firepower} is not {MIN_FIREPOWER}..{MAX_FIREPOWER} (2. Units)")
+        if not 1 <= u.max_range <= MAX_RANGE:
+            raise fail(f"$.units[{i}].max_range", f"maximum range {u.max_range} is not 1..{MAX_RANGE} (2. Units)")
+        if u.move < 0:
+            raise fail(f"$.units[{i}].move", f"movement {u.move} is negative (2. Units)")
         if not 0 <= u.facing <= 5:
             raise fail(f"$.units[{i}].facing", f"facing {u.facing} is not a hexside 0..5")
         on_map(u.hex, f"$.units[{i}].hex")

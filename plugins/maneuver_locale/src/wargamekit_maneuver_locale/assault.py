@@ -292,10 +292,10 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
         # 後処理: *all* the pieces that took part move into the reserve (攻撃に参加した全てのpiece),
         # even beyond the locale's (provisional) capacity, which only limits moves and retreats.
         if survivors:
-            place(ctx, survivors, target, RESERVE, "Assaults — 後処理: the attackers enter")
+            place(ctx, survivors, target, RESERVE, "the attackers enter (assault aftermath, 後処理)")
             yield from cavalry_onto_approach(ctx, side, survivors, target)
     elif survivors:
-        place(ctx, survivors, locale, RESERVE, "Assaults — 後処理: the attackers fall back to the reserve")
+        place(ctx, survivors, locale, RESERVE, "the attackers fall back to the reserve (assault aftermath, 後処理)")
     return r.winner
 
 

@@ -66,6 +66,7 @@ def declare_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, Non
         kind=kinds.DECLARE,
         constraint=only_guns,
         names=state.board.names,
+        why_not=lambda p: declarable(state, p),
     )
     guns = [state.pieces[i] for i in chosen]
     reveal(ctx, guns, "Artillery Bombardment: declared")

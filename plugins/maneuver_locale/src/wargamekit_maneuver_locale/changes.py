@@ -185,15 +185,24 @@ def piece_subset(
     max_count: int | None = None,
     constraint: Callable[[tuple[Any, ...]], str | None] | None = None,
     names: dict[str, str] | None = None,
+    why_not: Callable[[Piece], str | None] | None = None,
 ) -> ChooseSubset:
     """Choose some of ``pieces`` (ids as values; labels as in :func:`piece_choice`, with the
-    position when ``names`` is given; data as in :func:`piece_data`)."""
+    position when ``names`` is given; data as in :func:`piece_data`). ``why_not(piece)``: why a
+    piece cannot be chosen (the ``constraint`` refuses it); its label says so, for the chooser
+    only (the public label, which the opponent may read, is unchanged)."""
     where = names is not None
+
+    def text(p: Piece) -> str:
+        shown = label_for(p, side, names, where=where)
+        reason = why_not(p) if why_not is not None else None
+        return f"{shown} — cannot: {reason}" if reason else shown
+
     return ChooseSubset(
         side=side,
         prompt=prompt,
         options=tuple(
-            Option(p.id, label_for(p, side, names, where=where), label(p, names, where=where), data=piece_data(p))
+            Option(p.id, text(p), label(p, names, where=where), data=piece_data(p))
             for p in pieces
         ),
         min_count=min_count,

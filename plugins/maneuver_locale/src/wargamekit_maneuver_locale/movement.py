@@ -339,6 +339,7 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
         kind=kinds.CAVALRY,
         context={"locale": locale},
         constraint=only_arm(state, Arm.CAVALRY, "only cavalry may move onto an approach right after entering a locale"),
+        why_not=lambda p: None if p.arm is Arm.CAVALRY else f"{p.arm.value if p.arm else 'this piece'} (only cavalry may)",
     )
     if not chosen:
         return

@@ -11,7 +11,7 @@ import click
 from wargamekit.geometry.locale import ApproachWidth
 
 from .resolution import Combatant, preview_assault
-from .scenario import Arm
+from .scenario import MIN_TERRAIN, Arm
 
 __all__ = ["odds", "parse_pieces"]
 
@@ -44,7 +44,13 @@ def parse_pieces(text: str, prefix: str) -> list[Combatant]:
     help="the defender's other pieces in its locale (reserve, other approaches): cavalry there stops a pursuit, e.g. C2",
 )
 @click.option("--width", type=click.Choice(["narrow", "wide"]), default="wide", show_default=True)
-@click.option("--terrain", type=int, default=0, show_default=True, help="the defender's terrain effect")
+@click.option(
+    "--terrain",
+    type=click.IntRange(min=MIN_TERRAIN),
+    default=0,
+    show_default=True,
+    help="the defender's terrain effect (0 or more, as scenario approaches have)",
+)
 def odds(
     leading: str, defenders: str, guns: str, others: str, defender_others: str, width: str, terrain: int
 ) -> None:

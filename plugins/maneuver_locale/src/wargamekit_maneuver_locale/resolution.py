@@ -19,9 +19,10 @@ from typing import Any
 
 from attrs import frozen
 
+from wargamekit.errors import InvalidChoiceError
 from wargamekit.geometry.locale import ApproachWidth
 
-from .scenario import Arm
+from .scenario import MIN_TERRAIN, Arm
 
 __all__ = [
     "AssaultResult",
@@ -280,6 +281,11 @@ def preview_assault(
     >>> [(l.defender_leading, l.outcome.winner) for l in lines]
     [((), 'attacker'), (('F1',), 'defender')]
     """
+    if terrain < MIN_TERRAIN:
+        raise InvalidChoiceError(
+            f"[Assaults — terrain effect] terrain {terrain}: an approach's terrain effect is "
+            f"{MIN_TERRAIN} or more (it is subtracted from the attacker)"
+        )
     problem = leading_problem(attacker_leading, width, attacker=True)
     if problem:
         raise ValueError(f"[Assaults — leading pieces] {problem}")

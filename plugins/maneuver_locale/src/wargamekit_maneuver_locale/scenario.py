@@ -87,6 +87,11 @@ class ApproachSpec:
     terrain: int = 0
 
 
+#: The least terrain effect an approach has (地形効果 is subtracted from the attacker: no
+#: terrain helps the attacker). Scenario files and the odds command are checked against it.
+MIN_TERRAIN = 0
+
+
 @frozen
 class RoadSpec:
     """A road through consecutive adjacent locales."""
@@ -184,7 +189,7 @@ def validate(s: ManeuverScenario, *, sides: tuple[str, ...], source: str | None 
             raise _fail("an approach cannot face its own locale", f"$.approaches[{i}].facing", source)
         if (ap.locale, ap.facing) in seen:
             raise _fail("this approach is given twice", f"$.approaches[{i}]", source)
-        if ap.terrain < 0:
+        if ap.terrain < MIN_TERRAIN:
             raise _fail("terrain effect cannot be negative", f"$.approaches[{i}].terrain", source)
         seen.add((ap.locale, ap.facing))
     for i, ap in enumerate(s.approaches):

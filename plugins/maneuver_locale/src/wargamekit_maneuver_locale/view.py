@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import attrs
 
+from wargamekit.errors import NoApproachError
+
 from .state import GameState, Piece
 
-__all__ = ["redact", "summary_text"]
+__all__ = ["map_text", "redact", "summary_text"]
 
 
 def redact(state: GameState, side: str | None) -> GameState:
@@ -43,7 +45,7 @@ def redact(state: GameState, side: str | None) -> GameState:
 def summary_text(view: GameState) -> str:
     """A few lines for the terminal: turn, commands, objectives, then every occupied locale.
 
-    No square brackets: the terminal reads them as markup. Pieces are ``id`` + arm letter and
+    The terminal prints it as plain text (square brackets are text). Pieces are ``id`` + arm letter and
     steps (``A01 I3``); an enemy face-down piece is ``F02 ?``.
     """
     b = view.board
@@ -70,7 +72,34 @@ def summary_text(view: GameState) -> str:
                 place = f"approach facing {names[where]} ({ap.width.value}, terrain {ap.terrain_effect})"
             shown = ", ".join(_piece_text(p) for p in pieces)
             lines.append(f"  {place}: {shown}")
+    lines.extend(map_text(view))
     return "\n".join(lines)
+
+
+def map_text(view: GameState) -> list[str]:
+    """The map as lines: each locale's neighbours, with the road class along each link and the
+    width and terrain of the locale's own approach facing it (what moves and assaults need).
+
+    ``Marengo: Castel Ceriolo (primary road; approach narrow, terrain 1), …`` — ``no approach``
+    where the locale has none facing that neighbour.
+    """
+    b = view.board
+    names = b.names
+    lines = ["Map (each locale: its neighbours; the road along each link; this locale's approach facing it):"]
+    for loc in b.locale_ids():
+        links = []
+        for other in b.neighbours(loc):
+            roads = b.road_classes(loc, other)
+            road = f"{'/'.join(r.value for r in roads)} road" if roads else "no road"
+            try:
+                ap = b.approach(loc, other)
+                facing = f"approach {ap.width.value}, terrain {ap.terrain_effect}"
+            except NoApproachError:
+                facing = "no approach"
+            links.append(f"{names[other]} ({road}; {facing})")
+        objective = f", objective {b.objectives[loc]} VP" if loc in b.objectives else ""
+        lines.append(f"  {names[loc]} [{loc}{objective}]: " + "; ".join(links))
+    return lines
 
 
 def _piece_text(p: Piece) -> str:

@@ -24,7 +24,7 @@ from .attack import (
     withering_damage,
 )
 from .damage import apply_decisive, apply_decisive_miss, apply_withering
-from .defense import attack_profile, defense_modes, defense_profile
+from .defense import attack_profile, charge_limit, defense_modes, defense_profile
 from .interrupt_phase import open_window
 from .sheets import Weapon
 from .soul import offer_boost, offer_dice_boost
@@ -48,7 +48,7 @@ def _charge(unit: Combatant, prompt: str, rule: str, into: str) -> Generator[Any
         prompt=prompt,
         rule=rule,
         low=0,
-        high=unit.order_mp,
+        high=min(unit.order_mp, charge_limit(unit)),
         kind=kinds.CHARGE,
         context={"unit": unit.id, "into": into, "order_mp": unit.order_mp},
     )

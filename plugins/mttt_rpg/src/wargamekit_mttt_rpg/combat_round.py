@@ -327,7 +327,13 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
     yield from play_turns(PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit), ctx.dice, take_phase)
     if ended:
         return ended[0]
-    return Outcome(None, f"the round limit ({scene.round_limit}) is reached: the fight breaks off", scores(scene))
+    return Outcome(
+        None,
+        f"the round limit ({scene.round_limit}) is reached and both sides still have someone fighting: "
+        "the fight breaks off undecided (a side wins only when nobody of the other is left fighting; "
+        "the scores are the HP left, a report only)",
+        scores(scene),
+    )
 
 
 def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, None]:

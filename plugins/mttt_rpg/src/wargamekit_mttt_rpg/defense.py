@@ -24,7 +24,7 @@ from attrs import frozen
 from .attack import AttackProfile, DefenseProfile
 from .state import ROUTED, Combatant, Scene
 
-__all__ = ["DEFENSE_MODES", "attack_profile", "cover_bonus", "defense_modes", "defense_profile", "passive_defense"]
+__all__ = ["DEFENSE_MODES", "attack_profile", "charge_limit", "cover_bonus", "defense_modes", "defense_profile", "passive_defense"]
 
 DEFENSE_MODES = ("passive", "parry", "dodge")
 COVER_BONUS = {"none": 0, "light": 1, "heavy": 2, "full": 2}
@@ -42,6 +42,13 @@ class Charge:
 
     attack: int = 0
     defense: int = 0
+
+
+def charge_limit(unit: Combatant) -> int:
+    """The most order MP ``unit`` can ever charge (充能) into one attack or defense: what its
+    order pool holds (characters only; groups and noncombatants charge nothing). The game asks
+    for at most the MP it has now, which never exceeds this."""
+    return unit.sheet.order_pool if unit.kind == "character" else 0
 
 
 def passive_defense(unit: Combatant, *, strip_gear: bool = False) -> int:

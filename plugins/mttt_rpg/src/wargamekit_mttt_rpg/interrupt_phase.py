@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from wargamekit import ChooseSubset, Option, Response
@@ -273,9 +274,50 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                         make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target, at=at)
                     )
             out.extend(_instant_actions(ctx, unit, at))
-        return out
+        quiet = _quiet(scene, side, timing, point, point.timing != opening)
+        return [_marked(scene, r, quiet) for r in out]
 
     return offer
+
+
+#: Timing points at which the other side announces what it does: a player may want to answer.
+ANNOUNCEMENTS = frozenset({"standard action declared", "attack declared"})
+
+
+def _quiet(scene: Scene, side: str, timing: Timing, point: TimingPoint, resolution: bool) -> str | None:
+    """Why nothing at ``point`` calls for ``side``'s answer (``None``: it does), for players'
+    stop settings (like digital card games' auto-pass): a point calls for an answer when the
+    other side's item is on top of the stack, or (at the timing point itself, not at the
+    resolution points inside its window) when one of ``side``'s units is the subject (the one
+    attacked, damaged or crashed) or the other side announces an action or an attack. The
+    responses stay legal everywhere; this only marks them, so a terminal asks at the points
+    that matter unless told to stop at every one.
+    """
+    top = point.top
+    if top is not None and top.controller != side:
+        return None
+    if resolution:
+        return f"nothing of the other side's to answer as {timing.name} resolves"
+    if timing.subject is not None and scene.unit(timing.subject).side == side:
+        return None
+    active = scene.unit(timing.active).side if timing.active else None
+    if active is not None and active != side and timing.name in ANNOUNCEMENTS:
+        return None
+    return f"nothing to answer at {timing.name}"
+
+
+def _marked(scene: Scene, response: Response, quiet: str | None) -> Response:
+    """``response`` with ``playable: False`` and the reason in its data when it would do
+    nothing now (a heal on an unhurt target) or the point is quiet (see :func:`_quiet`)."""
+    data = dict(response.data or {})
+    why = quiet
+    if data.get("effect") == "heal" and data.get("target") is not None:
+        target = scene.unit(data["target"])
+        if target.hp >= target.hp_max:
+            why = f"{target.name} is unhurt"
+    if why is None:
+        return response
+    return attrs.evolve(response, data={**data, "playable": False, "why": why})
 
 
 def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:

@@ -44,9 +44,13 @@ def odds_text(
     decisive attack: hit 60.0%, expected 4.80 HP damage
       damage distribution: 0: 40.0%, 8: 60.0%
     """
+    ruleset = MtttRpg()
+    if scene not in ruleset.scenario_names():
+        raise click.BadParameter(f"no bundled scene {scene!r}; scenes are {', '.join(ruleset.scenario_names())}",
+                                 param_hint="'--scene'")
     # The add-ons asked for (by entry-point name) change the odds as they change play.
     pm = plugin_manager(addons=list(addons)) if addons else None
-    game = Game.new(MtttRpg(), scene, seed=0, plugin_manager=pm)
+    game = Game.new(ruleset, scene, seed=0, plugin_manager=pm)
     state = game.state
     for uid, value in ((attacker, initiative), (target, target_initiative)):
         if uid not in state.combatants:

@@ -113,6 +113,13 @@ def validate(scenario: MtttScenario, source: str | None = None) -> MtttScenario:
                 _fail(f"{field_name} must be one of {list(COVERS)}", f"{where}.{field_name}", source)
         if u.joins_round < 1:
             _fail("joins_round must be at least 1", f"{where}.joins_round", source)
+        if u.joins_round > scenario.round_limit:
+            _fail(
+                f"joins_round {u.joins_round} is after the round limit ({scenario.round_limit}): "
+                "the combatant would never join the fight",
+                f"{where}.joins_round",
+                source,
+            )
     for i, u in enumerate(scenario.units):
         for j, g in enumerate(u.leader_of):
             if g not in ids or not scenario.units[ids.index(g)].group:

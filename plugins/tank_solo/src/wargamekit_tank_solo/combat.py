@@ -117,6 +117,32 @@ def could_fire(state: GameState, tank: Tank, fire: str) -> bool:
     return False
 
 
+def why_not_fire(state: GameState, tank: Tank, target: Tank, fire: str) -> str | None:
+    """Why ``tank`` cannot fire at ``target`` from where it stands now (``None``: it can, with
+    a gun, after turret rotations it has left): the reason of the first gun's first failing
+    check, in the order range, arc, line of sight (4 i-ii; 6. 炮塔转动)."""
+    from .sight import can_see
+
+    if not can_fire_now(state, tank):
+        return "its weapon is destroyed" if tank.weapon_destroyed else "it is short of ammunition"
+    assert tank.hex is not None and target.hex is not None
+    distance = tank.hex.distance(target.hex)
+    reasons = []
+    for gun in _guns(tank):
+        g = tank.spec.guns[gun]
+        if distance > g.range:
+            reasons.append(f"range {distance} is beyond its {g.name}'s {g.range}")
+        elif turns_to_bear(state, tank, gun, tank.hex, target.hex) is None:
+            reasons.append(f"its {g.name} cannot be turned to bear ({tank.rotations_left()} turret rotation(s) left)")
+        else:
+            scouting = fire == "leap" and tank.vehicle_class == "light" and target.vehicle_class != "light"
+            if not can_see(state.scenario.map, state.wrecks, tank.hex, target.hex, scouting=scouting):
+                reasons.append("forest, mountain or a wreck blocks the line of sight")
+            else:
+                return None
+    return "; ".join(dict.fromkeys(reasons)) or "it has no gun it may use this turn"
+
+
 def can_fire_now(state: GameState, tank: Tank) -> bool:
     """Whether ``tank`` can fire at all this turn (alive, weapon intact, no ammunition
     shortage)."""
@@ -355,12 +381,36 @@ def _one_shot(
     ctx.event(
         "fire",
         f"{firer.name} ({FIRE_NAMES[fire]}) fires at {target.name} in {hex_label(where)}: "
-        f"range {shot.range}, to hit {result.hit_total} -> {result.effect}",
+        + shot_text(shot, result),
         firer=firer.id, target=target.id, fire=fire, range=shot.range, hit_total=result.hit_total,
         damage_total=result.damage_total, effect=result.effect, special=special,
     )
     apply_shot(ctx, firer, target, fire, result, special, wreck_hex if wreck_hex is not None else where)
     return result
+
+
+def shot_text(shot: Shot, result: ShotResult) -> str:
+    """The log's account of a shot: the hit roll against the range it needed, a special round's
+    change to a die, and the damage total against the armour.
+
+    >>> from .fire import ShotResult
+    >>> shot_text(Shot(range=5, hit_modifier=-1, attack=8, armour=12, special="fin"),
+    ...           ShotResult(True, "killed", (2, 3), 8, 13, False))
+    'hit roll 2+3, fin-stabilised round counts the 2 as 6: 9 -1 = 8, needed 5 (the range) -> hit; damage 13 vs armour 12 -> killed'
+    """
+    low, high = sorted(result.hit_dice)
+    if shot.special == "fin":
+        dice = f"hit roll {low}+{high}, fin-stabilised round counts the {low} as 6: {high + 6}"
+    else:
+        dice = f"hit roll {low}+{high} = {low + high}"
+    text = f"{dice} {shot.hit_modifier:+d} = {result.hit_total}, needed {shot.range} (the range)"
+    if not result.hit:
+        return f"{text} -> miss"
+    if result.damage_total is None:  # HESH: its own table instead of the damage check
+        return f"{text} -> hit; HESH round (碎甲弹) table -> {result.effect}"
+    overloaded = "; overloaded charge multiplies the damage dice" if shot.special == "overloaded" else ""
+    return (f"{text} -> hit{overloaded}; damage {result.damage_total} vs armour {shot.armour} -> "
+            f"{result.effect}")
 
 
 def apply_shot(

@@ -37,6 +37,22 @@ OPENING: tuple[str, ...] = ("force selection", "first player", "deployment", "sp
 OpeningStep = Callable[[Context], Generator[Decision, Any, None]]
 
 
+
+def _stats(model: Any) -> str:
+    """What a player weighs in a tank: movement, armour, each gun's range and attack, turret."""
+    guns = ", ".join(f"{g.name} range {g.range} attack {g.attack}{' (hull)' if g.mount == 'hull' else ''}"
+                     for g in model.guns)
+    return f"move {model.movement}, armour {model.armour}, {guns}"
+
+
+def _budget_note(models: list[str], scenario: Any, table: Any) -> str:
+    """The budget after this pick, and why it is what it is (the single-nation bonus)."""
+    budget = budget_for(models, scenario, table)
+    if budget > scenario.budget:
+        return f"{budget} (single-nation force: {scenario.budget} + {budget - scenario.budget})"
+    return f"{budget} (nations mixed: no single-nation bonus)"
+
+
 def opening(ctx: Context) -> Generator[Decision, Any, None]:
     """The whole opening phase: the steps of :data:`OPENING`, once."""
     state = ctx.state
@@ -68,10 +84,11 @@ def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
 # The opening's menus are most of a short game's decisions, and their options (immutable values)
 # are the same from game to game: each is built once (a hot path of random-bot games).
 @lru_cache(maxsize=1 << 12)
-def _pick_option(key: str, v: VehicleModel, spent: int, budget: int) -> Option:
+def _pick_option(key: str, v: VehicleModel, spent: int, budget_note: str) -> Option:
     """Force selection: pick model ``key`` (``v``, the shipped table's or an add-on's) with
-    ``spent`` points spent, within ``budget``."""
-    return Option(key, f"{v.name} ({v.nation}, {v.vehicle_class}, {v.price} pts -> {spent + v.price} of {budget})",
+    ``spent`` points spent; ``budget_note``: the budget after this pick (:func:`_budget_note`)."""
+    return Option(key, f"{v.name} ({v.nation}, {v.vehicle_class}; {_stats(v)}; "
+                       f"{v.price} pts -> {spent + v.price} of {budget_note})",
                   data={"model": key, "price": v.price})
 
 
@@ -125,7 +142,7 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
         if not legal:
             done[side] = True
             return
-        options = [_pick_option(key, table[key], spent, budget_for([*mine, key], scenario, table)) for key in legal]
+        options = [_pick_option(key, table[key], spent, _budget_note([*mine, key], scenario, table)) for key in legal]
         if mine:
             options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)",
                                   data={"action": "finish"}))
@@ -214,7 +231,9 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
                                  context={"tank": tank.id, "zone": state.zones[side]})
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
-            order = [toward] + [d for d in range(6) if d != toward]
+            # Toward the enemy first, then clockwise round the hex (direction numbers run
+            # anticlockwise), so the menu reads like a compass.
+            order = [(toward - k) % 6 for k in range(6)]
             facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
                                   options=_facing_options(tuple(order)),
                                   rule="标准规则修改部分 3 (车体朝向)", kind=kinds.DEPLOY_FACING,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .state import Context, Tank
 
-__all__ = ["OPTIONS", "engine_roll_due", "engine_rolls_before_maintenance", "forced_spotting_end", "spotting_progress"]
+__all__ = ["OPTIONS", "engine_roll_due", "other_hit_modifier_bounds", "engine_rolls_before_maintenance", "forced_spotting_end", "spotting_progress"]
 
 #: The optional rules and their defaults (all off, as the source makes them optional); surrender
 #: is always allowed by the source, the switch only lets simulations turn it off.
@@ -27,6 +27,18 @@ OPTIONS: dict[str, bool] = {
     "forced_spotting": False,
     "ammunition_shortage": False,
 }
+
+def other_hit_modifier_bounds(max_tanks: int, turn_limit: int) -> tuple[int, int]:
+    """The least and greatest hit modifier beyond the fire form's and nation's: the veteran
+    gunner's bonus (8: +1 per kill, so at most the ``max_tanks`` of the enemy force) plus the
+    target's forced-spotting marker (11: +1 per turn it stays put, so at most ``turn_limit``).
+    Neither is ever negative.
+
+    >>> other_hit_modifier_bounds(10, 10)
+    (0, 20)
+    """
+    return 0, max_tanks + turn_limit
+
 
 #: 10-3: rolled before the side's 2nd, 4th, 6th ... turn's maintenance phase.
 EVERY_OTHER_TURN = frozenset({"tiger2", "jagdtiger", "is2"})

@@ -7,15 +7,20 @@ renderer :func:`wargamekit.render.render_hex_map`.
 
 from __future__ import annotations
 
+import re
+import textwrap
+from xml.sax.saxutils import escape
+
 from attrs import frozen
 
-from wargamekit.geometry import HexsideFacing
+from wargamekit.geometry import HexsideFacing, PixelLayout
 from wargamekit.render import Marker, UnitGlyph, render_hex_map
 
+from .maps import facing_name, hex_label
 from .scenario import SIDES
 from .state import GameState, Tank
 
-__all__ = ["SIDE_COLORS", "TERRAIN_COLORS", "Picture", "describe_position", "render_position"]
+__all__ = ["SIDE_COLORS", "TERRAIN_COLORS", "Picture", "describe_position", "legend_lines", "render_position", "with_legend"]
 
 SIDE_COLORS = {SIDES[0]: "#2c5282", SIDES[1]: "#9b2c2c"}
 TERRAIN_COLORS = {0: "#ece6cf", 1: "#5f8f4e", 2: "#9c8a74", 3: "#7fb2e0"}
@@ -48,17 +53,35 @@ def _markers(state: GameState, tank: Tank) -> list[str]:
     return out
 
 
+#: What each marker word on the map means (the legend prints it).
+MARKER_WORDS = (
+    ("fired", "fired this turn, or locked by its defensive fire"),
+    ("immob", "immobilised (HESH)"),
+    ("no gun", "weapon destroyed (HESH)"),
+    ("lit+N", "forced spotting: +N to be hit"),
+    ("ammo", "short of ammunition"),
+    ("vetN", "veteran gunner: +N to hit"),
+    ("Nsp", "N special rounds loaded"),
+    ("wreck", "a wreck (blocks sight)"),
+)
+
+#: Centre-to-corner size of a hex in pixels: the largest that keeps the biggest bundled map
+#: (14 columns) within a 1200-pixel-wide screen, so the counters' text stays readable.
+HEX_SIZE = 52.0
+
+
 def describe_position(state: GameState) -> Picture:
     """Glyphs for every living tank (hull arrow, turret line) and markers for wrecks and
-    tank markers."""
+    tank markers. A counter shows the tank's number and class letter in English (the legend
+    names the model)."""
     units, markers = [], []
     for tank in state.living():
         assert tank.hex is not None
         spec = tank.spec
         units.append(UnitGlyph(
-            tank.hex, f"{spec.source_name}", SIDE_COLORS[tank.side], HexsideFacing(tank.hull),
+            tank.hex, f"#{tank.id}", SIDE_COLORS[tank.side], HexsideFacing(tank.hull),
             turret=None if spec.turretless else HexsideFacing(tank.turret),
-            sublabel=f"#{tank.id} {spec.vehicle_class[0].upper()}",
+            sublabel=spec.vehicle_class[0].upper(),
         ))
         marks = _markers(state, tank)
         if marks:
@@ -68,10 +91,48 @@ def describe_position(state: GameState) -> Picture:
     return Picture(tuple(units), tuple(markers))
 
 
+def legend_lines(state: GameState) -> list[tuple[str, str]]:
+    """The legend below the map, as (colour, text) lines: sides, what the counter's marks
+    mean, each tank on the map, and the marker words."""
+    lines = [(SIDE_COLORS[side], f"side {side}") for side in SIDES]
+    lines.append(("#1a1a1a", "counter: #number and class (L light, M medium, H heavy); arrow: hull facing; "
+                             "barrel with a dot: turret facing (none: turretless)"))
+    for tank in state.living():
+        assert tank.hex is not None
+        turret = "" if tank.spec.turretless else f", turret {facing_name(tank.turret)}"
+        lines.append((SIDE_COLORS[tank.side], f"#{tank.id} {tank.spec.name} ({tank.side}, {tank.spec.vehicle_class}) "
+                                              f"in {hex_label(tank.hex)}, hull {facing_name(tank.hull)}{turret}"))
+    lines.append(("#8a6d00", "markers: " + "; ".join(f"{word} = {meaning}" for word, meaning in MARKER_WORDS)))
+    return lines
+
+
 def render_position(state: GameState) -> str:
-    """The SVG text of the position."""
+    """The SVG text of the position: the map, then its legend."""
     picture = describe_position(state)
-    title = (f"{state.map.name} — turn {state.turn}/{state.scenario.turn_limit}, "
+    name = state.map.name.split(" (")[0]  # the English name; the source's is in the docs
+    title = (f"{name} — turn {state.turn}/{state.scenario.turn_limit}, "
              f"score A {state.score['A']} : B {state.score['B']}")
-    return render_hex_map(state.map.hexmap, terrain_colors=TERRAIN_COLORS, units=picture.units,
-                          markers=picture.markers, label_base=1, legend=True, title=title)
+    layout = PixelLayout.for_offset(state.map.hexmap.layout, HEX_SIZE)
+    board = render_hex_map(state.map.hexmap, terrain_colors=TERRAIN_COLORS, units=picture.units,
+                           markers=picture.markers, label_base=1, legend=True, title=title, layout=layout)
+    return with_legend(board, legend_lines(state))
+
+
+def with_legend(board: str, lines: list[tuple[str, str]], *, font: float = 15.0) -> str:
+    """``board`` (an SVG document) with ``lines`` of legend text below it, as one SVG."""
+    width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', board).groups())  # type: ignore[union-attr]
+    inner = board[board.index("<svg"):]
+    step = font * 1.5
+    # Long lines wrap at the picture's width (a sans-serif character is about 0.55 em wide).
+    per_line = max(20, int(width / (font * 0.55)))
+    wrapped = [(color, part) for color, text in lines for part in textwrap.wrap(text, per_line)]
+    total = height + step * len(wrapped) + font
+    rows = "".join(
+        f'<rect x="10" y="{height + i * step + font * 0.2:.1f}" width="{font * 0.8:.1f}" height="{font * 0.8:.1f}" '
+        f'fill="{color}"/><text x="{10 + font * 1.2:.1f}" y="{height + i * step + font:.1f}" font-size="{font}" '
+        f'font-family="DejaVu Sans, Arial, sans-serif" fill="#1a1a1a">{escape(text)}</text>'
+        for i, (color, text) in enumerate(wrapped)
+    )
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+            f'width="{width:g}" height="{total:.0f}" viewBox="0 0 {width:g} {total:.0f}">'
+            f'<rect width="100%" height="100%" fill="white"/>{inner}<g class="legend-extra">{rows}</g></svg>\n')

@@ -27,7 +27,7 @@ class TankSolo(Ruleset):
     special rounds and optional rules, scored over ten turns."""
 
     name = "tank_solo"
-    version = "1.2"
+    version = "1.3"  # 1.3: the deployment facing menu runs clockwise (saves of 1.2 answer other facings)
     description = "Dice-driven solo tank duel (少战 SOLO): turrets, four kinds of fire, wrecks, special rounds."
     sides = SIDES
     scenario_type = TankSoloScenario

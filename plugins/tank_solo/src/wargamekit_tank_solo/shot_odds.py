@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from wargamekit.errors import InvalidChoiceError
+
 from .fire import FIRE_TYPES, Shot, ShotOdds, fire_type_modifier, shot_odds, with_addons
+from .optional_rules import other_hit_modifier_bounds
 from .special_rounds import round_kinds
-from .vehicles import CLASSES, NATIONS
+from .vehicles import CLASSES, NATIONS, table_bounds
 
 __all__ = ["hit_and_kill", "odds_command"]
 
@@ -55,26 +58,48 @@ def hit_and_kill(
     rounds = round_kinds(hooks)
     if special is not None and special not in rounds:
         raise ValueError(f"unknown special round {special!r}; kinds are {list(rounds)}")
-    if range < 1:
-        raise ValueError("the range is at least 1 (the target's hex counts)")
+    bounds = table_bounds(hooks)
+    if not 1 <= range <= bounds.max_range:
+        raise InvalidChoiceError(f"range {range}: a shot's range is 1 (the target's hex counts) to "
+                                 f"{bounds.max_range} (the longest gun in the vehicle table)")
+    for name, value, (low, high) in (("attack", attack, bounds.attack), ("armour", armour, bounds.armour)):
+        if not low <= value <= high:
+            raise InvalidChoiceError(f"{name} {value}: the vehicle table's {name} runs from {low} to {high}")
+    low, high = _modifier_bounds()
+    if not low <= modifier <= high:
+        raise InvalidChoiceError(f"modifier {modifier}: other hit modifiers (veteran gunner, forced spotting) "
+                                 f"run from {low} to {high} in the default scenario")
     shot = Shot(range=range, hit_modifier=fire_type_modifier(fire, nation) + modifier, attack=attack,
                 armour=armour, firer_class=firer_class, special=special, ammo_rule=ammo_rule)
     return shot_odds(with_addons(shot, fire, hooks))
+
+
+def _modifier_bounds() -> tuple[int, int]:
+    """:func:`~wargamekit_tank_solo.optional_rules.other_hit_modifier_bounds` for the default
+    scenario's force size and turn limit."""
+    from .scenario import TankSoloScenario
+
+    s = TankSoloScenario()
+    return other_hit_modifier_bounds(s.max_tanks, s.turn_limit)
 
 
 def odds_command() -> Any:
     """The click command mounted as ``wargamekit odds tank_solo``."""
     import click
 
+    low, high = _modifier_bounds()
+
     @click.command("tank_solo")
     @click.option("--fire", type=click.Choice(FIRE_TYPES), default="aimed", show_default=True, help="form of fire")
-    @click.option("--range", "range_", type=click.IntRange(1), required=True, help="hexes to the target")
+    @click.option("--range", "range_", type=int, required=True,
+                  help="hexes to the target (up to the longest gun range in the vehicle table)")
     @click.option("--nation", type=click.Choice(NATIONS), default="germany", show_default=True, help="firer's nation")
-    @click.option("--attack", type=int, required=True, help="the gun's attack")
-    @click.option("--armour", type=int, required=True, help="the target's armour")
+    @click.option("--attack", type=int, required=True, help="the gun's attack (as in the vehicle table)")
+    @click.option("--armour", type=int, required=True, help="the target's armour (as in the vehicle table)")
     @click.option("--special", default=None, help="special round (overloaded, fin, hesh, or an add-on's)")
     @click.option("--firer-class", type=click.Choice(CLASSES), default="medium", show_default=True)
-    @click.option("--modifier", type=int, default=0, show_default=True, help="other hit modifiers")
+    @click.option("--modifier", type=click.IntRange(low, high), default=0, show_default=True,
+                  help="other hit modifiers (veteran gunner, the target's forced-spotting marker)")
     @click.option("--addon", "addons", multiple=True, metavar="NAME",
                   help="count an installed add-on's rounds and modifiers (repeatable)")
     def command(fire: str, range_: int, nation: str, attack: int, armour: int, special: str | None,

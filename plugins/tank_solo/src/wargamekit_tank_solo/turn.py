@@ -39,6 +39,7 @@ from .combat import (
     rotation_options,
     target_in_reach,
     valid_targets,
+    why_not_fire,
 )
 from .maps import facing_name, hex_label
 from .movement import MoveBudget, Step, step_options
@@ -199,7 +200,7 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision, Any, TurnResu
         options.append(Option(("movement", 0), "go on to the movement phase", data={"action": "movement"}))
         if state.options.get("surrender"):
             options.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
-                                  data={"action": "surrender"}))
+                                  data={"action": "surrender", "concede": True}))
         action, tank_id = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: fire selection",
                                        options=tuple(options), rule="作战阶段 1 先手方射击选择",
                                        kind=kinds.FIRE_SELECTION, context={"turn": state.turn, "side": side})
@@ -248,10 +249,13 @@ def leap_fire(ctx: Context, tank: Tank) -> Generator[Decision, Any, bool]:
         if fired:
             return True
         tried.append(target)
+        where = hex_label(tank.hex) if tank.hex is not None else "?"
+        why = why_not_fire(state, tank, state.tank(target), "leap") or "it did not fire"
         (tank.hex, tank.hull, tank.turret, tank.rotations_used, path, tank.lit, tank.spotting_credit) = start
         tank.path_this_turn = list(path)
-        ctx.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name}: it returns to "
-                   f"{hex_label(tank.hex)} (1-2 注2)", tank=tank.id)
+        ctx.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name} from {where}: {why}; "
+                   f"it returns to {hex_label(tank.hex)} and may name another target (leap fire, note 2)",
+                   tank=tank.id)
     return False
 
 
@@ -482,9 +486,7 @@ def _advance_fire(ctx: Context, side: str) -> Generator[Decision, Any, None]:
                  and (could_fire(state, t, "advance") or rotation_options(t))]
         if not ready:
             return
-        options = [Option(t.id, f"advance fire with {t.name} ({t.where()}, "
-                                f"{_target_count(state, t)} target(s) in arc now)", data={"tank": t.id})
-                   for t in ready]
+        options = [Option(t.id, _advance_label(state, t), data={"tank": t.id}) for t in ready]
         options.append(Option(None, f"end side {side}'s turn", data={"action": "end"}))
         pick = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: advance fire",
                             options=tuple(options), rule="作战阶段 3 前进射击", kind=kinds.ADVANCE_PICK,
@@ -500,3 +502,15 @@ def _advance_fire(ctx: Context, side: str) -> Generator[Decision, Any, None]:
 
 def _target_count(state: GameState, tank: Tank) -> int:
     return len({t.target for t in valid_targets(state, tank, "advance")})
+
+
+def _advance_label(state: GameState, tank: Tank) -> str:
+    """What choosing ``tank`` for advance fire can do: fire (how many targets are in its arc
+    now, or that turning the turret brings one in), or only turn the turret (no enemy in range
+    and sight)."""
+    if not could_fire(state, tank, "advance"):
+        return f"turn {tank.name}'s turret only ({tank.where()}: no enemy in range and sight to fire at)"
+    now = _target_count(state, tank)
+    if now:
+        return f"advance fire with {tank.name} ({tank.where()}, {now} target(s) in arc now)"
+    return f"advance fire with {tank.name} ({tank.where()}, a target after turning the turret)"

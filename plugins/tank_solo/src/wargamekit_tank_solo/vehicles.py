@@ -190,6 +190,28 @@ def vehicle_table(hooks: Any = None) -> dict[str, VehicleModel]:
     return table
 
 
+@frozen
+class TableBounds:
+    """The extremes of the vehicle table: what a shot between two tanks of the table can
+    involve (a gun fires only at a target within its range: 作战阶段, 射程)."""
+
+    max_range: int
+    attack: tuple[int, int]
+    armour: tuple[int, int]
+
+
+def table_bounds(hooks: Any = None) -> TableBounds:
+    """The longest gun range and the least and greatest attack and armour of the vehicles in
+    play (:func:`vehicle_table`: the shipped table and the add-ons')."""
+    models = vehicle_table(hooks).values()
+    guns = [g for m in models for g in m.guns]
+    return TableBounds(
+        max_range=max(g.range for g in guns),
+        attack=(min(g.attack for g in guns), max(g.attack for g in guns)),
+        armour=(min(m.armour for m in models), max(m.armour for m in models)),
+    )
+
+
 @cache  # a hot path: every ``Tank.spec`` (the bots read it tens of thousands of times a game)
 def vehicle(key: str) -> VehicleModel:
     """The model with table key ``key``.
