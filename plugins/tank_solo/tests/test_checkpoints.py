@@ -1,5 +1,5 @@
-"""Restarts at checkpoints (issue 9): each turn (回合) opens with one, and a restart there gives the
-log a full replay gives; the view a bot reads is detached from the game.
+"""Restarts at checkpoints (issue 9): each turn (回合), combat step and mover opens with one, and a
+restart there gives the log a full replay gives; the view a bot reads is detached from the game.
 """
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from wargamekit import Game
+from wargamekit import game as game_module
 from wargamekit.players import bot_seed
-from wargamekit.testing import check_checkpoints, play_random_game
+from wargamekit.testing import check_checkpoints
 from wargamekit_tank_solo import TankSolo
 
 RULESET = TankSolo()
@@ -22,14 +23,22 @@ def _bot_game(seed: int, options: dict | None = None) -> Game:
     return game
 
 
-def test_every_turn_opens_with_a_checkpoint():
-    """阶段顺序: the checkpoint comes before the maintenance phase of each turn, labelled by turn."""
-    game = play_random_game(RULESET, seed=2)
+def test_checkpoints_open_each_turn_phase_and_mover(monkeypatch):
+    """阶段顺序: a checkpoint before the maintenance phase of each turn, before fire selection
+    (作战阶段 1) and advance fire (3), and before each pick of the next mover (2-1)."""
+    monkeypatch.setattr(game_module, "SNAPSHOT_SPACING", 0)  # a snapshot at every checkpoint
+    monkeypatch.setattr(game_module, "SNAPSHOT_LIMIT", 10_000)
+    game = _bot_game(4)
     labels = [label for _, label in game.checkpoints]
-    assert labels and labels[0] == "turn 1"
-    assert labels == [f"turn {n}" for n in sorted({int(label.split()[1]) for label in labels})]
+    assert labels[0] == "turn 1"
     last = max(e.data["turn"] for e in game.log if e.kind == "turn")
-    assert f"turn {last}" in labels or len(game.choices) - game.checkpoints[-1][0] < 8 + 60
+    assert last > 2
+    for turn in range(1, last):  # the last turn may end the game in the middle
+        mine = labels[labels.index(f"turn {turn}"):labels.index(f"turn {turn + 1}")]
+        assert mine[:3] == [f"turn {turn}", f"turn {turn} fire selection", f"turn {turn} movement 0"]
+        assert mine[-1] == f"turn {turn} advance fire"
+        movers = [int(label.split()[-1]) for label in mine if " movement " in label]
+        assert movers == list(range(len(movers)))
 
 
 @pytest.mark.parametrize("options", [None, ALL_ON], ids=["default", "all optional rules"])

@@ -105,24 +105,36 @@ def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
         "combat/advance fire": advance_fire,
     }
 
+    # Checkpoints (restart points): the start of each turn, of fire selection and advance fire,
+    # and each pick of the next mover (the movement phase is most of a turn's answers). A
+    # restart finds ``state.turn == N`` and ``state.phase`` the phase it stopped in: the cycle
+    # begins turn N again and the phases before that one, done already, are skipped.
+    order = [step or phase for phase, steps in PHASES.items() for step in (steps or [None])]
+    resume = (state.turn, order.index(state.phase)) if state.turn else None
+
     def run(procedure: PhaseProcedure) -> Callable[[Turn[Hashable]], Generator[Decision, Any, TurnResult | None]]:
         def take(turn: Turn[Hashable]) -> Generator[Decision, Any, TurnResult | None]:
+            nonlocal resume
             side = turn.actor
             assert isinstance(side, str)
+            step = turn.step or str(turn.phase)
+            if resume is not None:
+                if (turn.number, order.index(step)) < resume:
+                    return None  # done before the checkpoint this game restarted at
+                resume = None
             # The state keeps where the game stands as a record (the summary shows it).
-            state.turn, state.active, state.phase = turn.number, side, turn.step or str(turn.phase)
+            state.turn, state.active, state.phase = turn.number, side, step
             if procedure is maintenance_phase:
-                # A restart point (checkpoint) before anything of the turn happens: the turn's
-                # number and active side are in the state, every marker of the last turn too.
+                # before anything of the turn happens: every marker of the last turn is set
                 yield ctx.checkpoint(f"turn {turn.number}")
+            elif procedure is not movement_phase:  # the movement phase's are per mover
+                yield ctx.checkpoint(f"turn {turn.number} {step}")
             return (yield from procedure(ctx, side))
 
         return take
 
     cycle = turn_cycle(state)
-    # A restart at turn N's checkpoint finds ``state.turn == N`` and begins turn N again; a
-    # fresh game comes here with ``state.turn == 0``.
-    cycle.turn = max(state.turn - 1, 0)
+    cycle.turn = max(state.turn - 1, 0)  # 0 on a fresh game
     yield from play_turns(cycle, ctx.dice, by_phase({key: run(p) for key, p in procedures.items()}))
 
 
@@ -282,6 +294,8 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     state = ctx.state
     hybrid = bool(state.options.get("hybrid_drive"))
     while True:
+        # A checkpoint before each pick: which tanks have moved and the free points left are state.
+        yield ctx.checkpoint(f"turn {state.turn} movement {sum(t.moved for t in state.tanks if t.side == side)}")
         movers = [t for t in state.living(side) if not t.fired and not t.moved and can_move_now(state, t)]
         if not movers:
             return
