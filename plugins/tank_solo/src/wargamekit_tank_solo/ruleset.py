@@ -145,7 +145,7 @@ _TANK_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(Tank)))
 #: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
 _TANK_MUTABLE = ("specials", "tried", "veteran_by_fire", "path_this_turn")
 # A mutable field added to Tank later must be copied too, or views would share it with the game.
-assert {a.name for a in attrs.fields(Tank) if isinstance(a.default, attrs.Factory)} == set(_TANK_MUTABLE)
+assert {a.name for a in attrs.fields(Tank) if hasattr(a.default, "factory")} == set(_TANK_MUTABLE)
 
 
 def _tank_view(tank: Tank, *, hide: bool) -> Tank:

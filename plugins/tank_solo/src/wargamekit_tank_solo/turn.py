@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from wargamekit import Choose, ChooseNumber, Decision, Option, Response, ask
+from wargamekit.context import Checkpoint
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
@@ -71,7 +72,7 @@ PHASES: dict[str, list[str]] = {
 }
 
 #: A phase's procedure: the rules context and the active side.
-PhaseProcedure = Callable[[Context, str], Generator[Decision, Any, TurnResult | None]]
+PhaseProcedure = Callable[[Context, str], Generator[Decision | Checkpoint, Any, TurnResult | None]]
 
 
 def turn_cycle(state: GameState) -> PhaseCycle:
@@ -93,7 +94,7 @@ def turn_cycle(state: GameState) -> PhaseCycle:
     return PhaseCycle(PHASES, last_turn=state.scenario.turn_limit, actors=active)
 
 
-def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
+def play_all_turns(ctx: Context) -> Generator[Any, Any, None]:  # decisions and checkpoints
     """Play the turns of :func:`turn_cycle` until the limit or a surrender (which ends the
     sequence with ``TurnResult(end=True)``; an elimination ends the game by raising
     :class:`~wargamekit_tank_solo.combat.GameEnd`)."""
@@ -109,11 +110,11 @@ def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
     # and each pick of the next mover (the movement phase is most of a turn's answers). A
     # restart finds ``state.turn == N`` and ``state.phase`` the phase it stopped in: the cycle
     # begins turn N again and the phases before that one, done already, are skipped.
-    order = [step or phase for phase, steps in PHASES.items() for step in (steps or [None])]
+    order = [step for phase, steps in PHASES.items() for step in (steps or [phase])]
     resume = (state.turn, order.index(state.phase)) if state.turn else None
 
-    def run(procedure: PhaseProcedure) -> Callable[[Turn[Hashable]], Generator[Decision, Any, TurnResult | None]]:
-        def take(turn: Turn[Hashable]) -> Generator[Decision, Any, TurnResult | None]:
+    def run(procedure: PhaseProcedure) -> Callable[[Turn[Hashable]], Generator[Any, Any, TurnResult | None]]:
+        def take(turn: Turn[Hashable]) -> Generator[Decision | Checkpoint, Any, TurnResult | None]:
             nonlocal resume
             side = turn.actor
             assert isinstance(side, str)
@@ -279,7 +280,7 @@ def _leap_targets(state: GameState, tank: Tank) -> list[Tank]:
 
 
 # -- 2. movement and defensive fire ------------------------------------------------------------------
-def movement_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+def movement_phase(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any, None]:
     """2: the movement of the active side's tanks (2-1) under the opponent's defensive fire (2-2);
     then the tanks locked by their own defensive fire are free again ("until its side's next
     movement phase ends", 2-2)."""
@@ -288,7 +289,7 @@ def movement_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
         tank.defensive_lock = False
 
 
-def _move_tanks(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any, None]:
     """2-1: tanks that did not fire move one at a time, each given free points first (0 or
     more, within its cap and the pool); a tank given free points must use every point."""
     state = ctx.state
