@@ -35,7 +35,7 @@ from attrs import define, field, frozen
 from .decisions import Choose, Decision
 from .dice import Dice
 from .errors import CheckpointError
-from .events import Event
+from .events import Event, new_event
 from .interrupts import InterruptStack
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ class RulesContext(Generic[StateT, ScenarioT]):
             TypeError: ``data`` is not JSON.
         """
         try:
-            event = Event(kind, text, data, audience)
+            event = new_event(kind, text, data, audience)  # Event(...), cheaper: see new_event
         except TypeError as exc:
             raise TypeError(f"event {kind!r} ({text}): {exc}") from None
         self._events.append(event)

@@ -44,10 +44,54 @@ def json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} {value!r} is not JSON data")
 
 
+class _NotPlain(Exception):
+    """Raised by :func:`_plain_copy` for anything a JSON round trip might change or refuse."""
+
+
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
+#: ``json.dumps`` refuses integers with more digits than Python converts to text by default.
+_INT_LIMIT = 10**4000
+_INLINE = frozenset({str, float, bool, type(None)})
+
+
+def _plain_copy(value: Any) -> Any:
+    # Hot: every event (every roll, every choice) is copied here. For exact JSON types this is
+    # what a JSON round trip gives — a detached copy, tuples as lists, object keys in sorted
+    # order — without the text; anything else raises _NotPlain and takes the round trip.
+    # Scalars are taken inline (no call per item).
+    kind = type(value)
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                raise _NotPlain
+        copied = {}
+        for key in sorted(value):
+            item = value[key]
+            of = type(item)
+            copied[key] = item if of in _INLINE or (of is int and -_INT_LIMIT < item < _INT_LIMIT) else _plain_copy(item)
+        return copied
+    if kind is list or kind is tuple:
+        return [
+            item if (of := type(item)) in _INLINE or (of is int and -_INT_LIMIT < item < _INT_LIMIT) else _plain_copy(item)
+            for item in value
+        ]
+    if kind in _PLAIN_SCALARS:
+        if kind is int and not -_INT_LIMIT < value < _INT_LIMIT:
+            raise _NotPlain
+        return value
+    raise _NotPlain
+
+
 def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:
-    # Round-trip through JSON now, so non-serialisable data fails where it is logged, not later
-    # in a save, and so the stored data is exactly what a replay will compare.
-    return json.loads(json.dumps(dict(data or {}), sort_keys=True, ensure_ascii=False, default=json_default))
+    # Copy now, as a JSON round trip would, so non-serialisable data fails where it is logged,
+    # not later in a save, and so the stored data is exactly what a replay will compare.
+    data = dict(data or {})
+    try:
+        copied: dict[str, Any] = _plain_copy(data)
+        return copied
+    except (_NotPlain, RecursionError):
+        pass
+    return json.loads(json.dumps(data, sort_keys=True, ensure_ascii=False, default=json_default))
 
 
 @frozen
@@ -82,6 +126,24 @@ class Event:
             sort_keys=True,
             ensure_ascii=False,
         )
+
+
+# The slots' own setters: what Event's attrs __init__ does (its two converters, no
+# validators), about a third cheaper. Hot: every roll and every answer logs an event.
+_set_kind = Event.__dict__["kind"].__set__
+_set_text = Event.__dict__["text"].__set__
+_set_data = Event.__dict__["data"].__set__
+_set_audience = Event.__dict__["audience"].__set__
+
+
+def new_event(kind: str, text: str, data: Mapping[str, Any] | None, audience: Iterable[str] | str | None) -> Event:
+    """``Event(kind, text, data, audience)``, built through the slots (for the game's log)."""
+    event = object.__new__(Event)
+    _set_kind(event, kind)
+    _set_text(event, text)
+    _set_data(event, _freeze_data(data))
+    _set_audience(event, audience_of(audience))
+    return event
 
 
 @frozen

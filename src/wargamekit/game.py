@@ -36,6 +36,7 @@ import attrs
 import numpy as np
 from attrs import define, field, frozen
 
+from ._fastpickle import dumps as fast_dumps
 from .context import Checkpoint, RulesContext
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
@@ -301,7 +302,7 @@ class Game:
             parts = (ctx.state, ctx.scenario, dice, ctx.interrupts.answered, ctx.interrupts.enabled)
             frozen_parts: Any
             try:
-                frozen_parts, pickled = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), True
+                frozen_parts, pickled = fast_dumps(parts), True  # hot: see _fastpickle
             except Exception:  # noqa: BLE001 - a state holding a lambda: copy it the slow way
                 frozen_parts, pickled = copy.deepcopy(parts), False
         finally:

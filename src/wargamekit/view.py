@@ -18,6 +18,7 @@ import pickle
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ._fastpickle import dumps as fast_dumps
 from .decisions import Decision
 from .events import Event
 
@@ -42,7 +43,7 @@ def detached_copy(obj: T) -> T:
     2
     """
     try:
-        copied: T = pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        copied: T = pickle.loads(fast_dumps(obj))
         return copied
     except Exception:  # noqa: BLE001 - whatever pickle refuses, deepcopy may still copy
         return copy.deepcopy(obj)

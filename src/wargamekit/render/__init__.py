@@ -8,6 +8,7 @@ for hexes; positions passed in for locales).
 
 from wargamekit.render.glyphs import HexsideStyle, Marker, PieceGlyph, UnitGlyph
 from wargamekit.render.hexmap import DEFAULT_HEXSIDE_STYLES, render_hex_map
+from wargamekit.render.legend import with_legend
 from wargamekit.render.locale import APPROACH_STROKE, render_locale_map
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "UnitGlyph",
     "render_hex_map",
     "render_locale_map",
+    "with_legend",
 ]

@@ -16,7 +16,7 @@ from wargamekit_skirmish.state import SkirmishState, Unit
 @cache
 def expected_steps(shot: fire.Shot) -> float:
     """Exact expected steps a shot removes (from :func:`wargamekit.odds.distribution`)."""
-    return float(odds.expectation(odds.distribution(fire.resolve_fire, shot)))
+    return float(odds.expectation(fire.shot_odds(shot)))
 
 
 def best_shot(state: SkirmishState, unit: Unit, at: Hex) -> float:

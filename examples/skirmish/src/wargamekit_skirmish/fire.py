@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import enum
+from fractions import Fraction
+from functools import cache
 
 from attrs import frozen
 
@@ -81,15 +83,22 @@ def resolve_fire(dice: Dice, shot: Shot) -> Effect:
     return Effect.HIT if total >= 8 else Effect.MISS
 
 
+@cache
+def shot_odds(shot: Shot) -> dict[Effect, Fraction]:
+    """The exact odds of each effect of ``shot`` (5.2), cached: a :class:`Shot` is a frozen
+    value, and the same shots recur in every fire menu of a game."""
+    from wargamekit.odds import distribution
+
+    return distribution(resolve_fire, shot)
+
+
 def target_label(name: str, shot: Shot) -> str:
     """A fire menu's line: the target with its range and the shot's exact odds (5.2).
 
     >>> target_label("Gruppe A", Shot(firepower=2, range=3))
     'Gruppe A (range 3, modifier +1: hit 58%, kill 8%)'
     """
-    from wargamekit.odds import distribution
-
-    p = distribution(resolve_fire, shot)
+    p = shot_odds(shot)
     hit = p.get(Effect.HIT, 0) + p.get(Effect.KILL, 0)
     return (f"{name} (range {shot.range}, modifier {shot.modifier:+d}: hit {float(hit):.0%}, "
             f"kill {float(p.get(Effect.KILL, 0)):.0%})")

@@ -7,11 +7,8 @@ carry their arm in brackets (``(Inf)``), revealed pieces without (``Inf``).
 
 from __future__ import annotations
 
-import re
-import textwrap
-from xml.sax.saxutils import escape
-
 from wargamekit.render import PieceGlyph, render_locale_map
+from wargamekit.render import with_legend as core_with_legend
 
 from .scenario import Arm
 from .state import GameState
@@ -78,19 +75,4 @@ def legend_lines(view: GameState, colors: dict[str, str]) -> list[tuple[str, str
 
 def with_legend(board: str, lines: list[tuple[str, str]], *, font: float = 18.0) -> str:
     """``board`` with the legend below it, scaled as a whole to at most :data:`MAX_WIDTH`."""
-    width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', board).groups())  # type: ignore[union-attr]
-    inner = board[board.index("<svg"):]
-    step = font * 1.5
-    per_line = max(20, int(width / (font * 0.55)))
-    wrapped = [(color, part) for color, text in lines for part in textwrap.wrap(text, per_line)]
-    total = height + step * len(wrapped) + font
-    rows = "".join(
-        f'<rect x="10" y="{height + i * step + font * 0.2:.1f}" width="{font * 0.8:.1f}" height="{font * 0.8:.1f}" '
-        f'fill="{color}"/><text x="{10 + font * 1.2:.1f}" y="{height + i * step + font:.1f}" font-size="{font}" '
-        f'font-family="DejaVu Sans, Arial, sans-serif" fill="#1a1a1a">{escape(text)}</text>'
-        for i, (color, text) in enumerate(wrapped)
-    )
-    shown = min(1.0, MAX_WIDTH / width)
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
-            f'width="{width * shown:.0f}" height="{total * shown:.0f}" viewBox="0 0 {width:g} {total:.0f}">'
-            f'<rect width="100%" height="100%" fill="white"/>{inner}<g class="legend-extra">{rows}</g></svg>\n')
+    return core_with_legend(board, lines, font=font, max_width=MAX_WIDTH)

@@ -7,14 +7,11 @@ renderer :func:`wargamekit.render.render_hex_map`.
 
 from __future__ import annotations
 
-import re
-import textwrap
-from xml.sax.saxutils import escape
-
 from attrs import frozen
 
 from wargamekit.geometry import HexsideFacing, PixelLayout
 from wargamekit.render import Marker, UnitGlyph, render_hex_map
+from wargamekit.render import with_legend as core_with_legend
 
 from .maps import facing_name, hex_label
 from .scenario import SIDES
@@ -120,19 +117,4 @@ def render_position(state: GameState) -> str:
 
 def with_legend(board: str, lines: list[tuple[str, str]], *, font: float = 15.0) -> str:
     """``board`` (an SVG document) with ``lines`` of legend text below it, as one SVG."""
-    width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', board).groups())  # type: ignore[union-attr]
-    inner = board[board.index("<svg"):]
-    step = font * 1.5
-    # Long lines wrap at the picture's width (a sans-serif character is about 0.55 em wide).
-    per_line = max(20, int(width / (font * 0.55)))
-    wrapped = [(color, part) for color, text in lines for part in textwrap.wrap(text, per_line)]
-    total = height + step * len(wrapped) + font
-    rows = "".join(
-        f'<rect x="10" y="{height + i * step + font * 0.2:.1f}" width="{font * 0.8:.1f}" height="{font * 0.8:.1f}" '
-        f'fill="{color}"/><text x="{10 + font * 1.2:.1f}" y="{height + i * step + font:.1f}" font-size="{font}" '
-        f'font-family="DejaVu Sans, Arial, sans-serif" fill="#1a1a1a">{escape(text)}</text>'
-        for i, (color, text) in enumerate(wrapped)
-    )
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
-            f'width="{width:g}" height="{total:.0f}" viewBox="0 0 {width:g} {total:.0f}">'
-            f'<rect width="100%" height="100%" fill="white"/>{inner}<g class="legend-extra">{rows}</g></svg>\n')
+    return core_with_legend(board, lines, font=font)

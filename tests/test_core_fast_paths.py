@@ -1,0 +1,243 @@
+"""The core's fast paths for decision data and event data give exactly what the general paths
+give (issue 9: the per-answer overhead is cut without changing a log byte)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from wargamekit.decisions import Data, Option, _freeze, freeze_data
+from wargamekit.events import Event, json_default
+
+
+def _round_trip(data: dict) -> dict:
+    """What an event's data was before the fast path: a JSON round trip."""
+    return json.loads(json.dumps(data, sort_keys=True, ensure_ascii=False, default=json_default))
+
+
+def _same(a, b) -> bool:
+    """Equal, of the same types all the way down, with dict keys in the same order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b
+
+
+EVENT_DATA = [
+    {},
+    {"purpose": "fire", "dice": "2d6", "faces": [3, 4], "value": 7},
+    {"z": 1, "a": {"y": [1, (2, 3)], "b": None}, "m": True, "f": -0.0, "g": 2.5, "s": "ü\u2028"},
+    {"inf": math.inf, "nan": math.nan, "deep": [[{"k": [{}]}]]},
+    {"np": np.int64(3), "arr": np.arange(3), "f32": np.float32(0.5)},  # the general path's numpy
+    {"big": 10**5},
+]
+
+
+@pytest.mark.parametrize("data", EVENT_DATA)
+def test_event_data_is_the_json_round_trip(data):
+    """An event's data is exactly the JSON round trip of what was logged: types, values and
+    key order (tuples become lists, keys sorted), and a detached copy."""
+    event = Event("k", "text", data)
+    assert _same(event.data, _round_trip(data))
+    assert event.to_json() == json.dumps(
+        {"audience": None, "data": _round_trip(data), "kind": "k", "text": "text"},
+        sort_keys=True, ensure_ascii=False,
+    )
+
+
+def test_event_data_is_detached_from_the_caller():
+    faces = [1, 2]
+    nested = {"faces": faces}
+    event = Event("roll", "r", {"nested": nested})
+    faces.append(3)
+    nested["more"] = 1
+    assert event.data == {"nested": {"faces": [1, 2]}}
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"x": object()}, TypeError),  # not JSON
+        ({"x": {1: "a", "b": 2}}, TypeError),  # keys of mixed types cannot be sorted
+        ({"x": {(1, 2): "a"}}, TypeError),  # a tuple key is not JSON
+        ({"x": {1, 2}}, TypeError),  # a set is not JSON
+    ],
+)
+def test_event_data_that_is_not_json_is_refused_as_before(data, error):
+    with pytest.raises(error):
+        _round_trip(data)
+    with pytest.raises(error):
+        Event("k", "t", data)
+
+
+def test_event_data_with_non_string_keys_is_converted_as_json_does():
+    """JSON turns int, bool and None keys into strings; the fast path leaves that to it."""
+    data = {"x": {1: "a", 2: "b"}, "t": {True: 1}}
+    assert _same(Event("k", "t", data).data, _round_trip(data))
+
+
+def test_event_data_with_a_cycle_is_refused_as_before():
+    cyclic: list = []
+    cyclic.append(cyclic)
+    with pytest.raises(ValueError, match="Circular reference"):
+        Event("k", "t", {"loop": cyclic})
+
+
+def test_event_data_with_an_integer_too_long_for_text_is_refused_as_before():
+    with pytest.raises(ValueError):
+        Event("k", "t", {"n": 10**5000})
+
+
+DECISION_DATA = [
+    {"unit": "A1", "action": "move", "hex": "0304"},
+    {"unit": "A1", "to": [3, 4], "path": ((1, 2), [3, 4]), "n": None, "f": 1.5, "ok": False},
+    {"respond": freeze_data({"name": "dodge"}), "nested": {"a": {"b": [{"c": 1}]}}},
+    {"np": np.int64(2), "arr_item": np.float64(0.25)},
+    {"raw": Data({"inner": [1, 2]})},  # a Data built by hand is frozen again, inside out
+]
+
+
+@pytest.mark.parametrize("data", DECISION_DATA)
+def test_freeze_data_fast_path_equals_the_general_one(data):
+    frozen = freeze_data(data)
+    assert _same(frozen, _freeze(data, "data"))
+    assert type(frozen) is Data
+    assert hash(frozen) == hash(_freeze(data, "data"))
+    assert _same(Option(0, "x", data=data).data, frozen)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"a": {"b": [1, object()]}}, r"data\.a\.b\[1\]: <object object at .*> is not JSON data"),
+        ({"a": {1: 2}}, r"data\.a: key 1 is not a string"),
+        ({"a": {1, 2}}, r"data\.a: \{1, 2\} is not JSON data"),
+    ],
+)
+def test_freeze_data_still_names_where_bad_data_is(data, message):
+    with pytest.raises(TypeError, match=message):
+        freeze_data(data)
+
+
+# -- snapshots' and views' pickling (wargamekit._fastpickle) ----------------------------------
+
+import pickle  # noqa: E402
+
+import attrs  # noqa: E402
+
+from wargamekit._fastpickle import _GETTERS, dumps  # noqa: E402
+from wargamekit.geometry import Hex  # noqa: E402
+
+
+@attrs.define
+class _Unit:
+    name: str
+    hex: Hex
+    steps: int = 2
+    parent: object = None
+
+
+@attrs.frozen(cache_hash=True)
+class _Frozen:
+    value: tuple
+
+
+@attrs.define
+class _Derived(_Unit):
+    extra: list = attrs.Factory(list)
+
+
+@attrs.define
+class _One:
+    only: int
+
+
+@attrs.define
+class _Custom:
+    """Pickles its own way: the fast path must leave it alone."""
+
+    secret: int
+
+    def __getstate__(self):
+        return {"secret": -self.secret}
+
+    def __setstate__(self, state):
+        object.__setattr__(self, "secret", -state["secret"])
+
+
+@attrs.define(slots=False)
+class _Dicty:
+    value: int
+
+
+def _normalised(obj) -> bytes:
+    return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def test_fast_pickle_loads_back_what_plain_pickle_does():
+    """Whatever the fast pickler writes, ``pickle.loads`` reads back to objects that pickle
+    exactly as those of a plain pickle do: same fields, same sharing, cycles kept."""
+    shared = Hex(1, 2)
+    unit = _Unit("A", shared)
+    unit.parent = unit  # a cycle
+    state = {
+        "units": [unit, _Unit("B", shared, 1)],
+        "frozen": _Frozen((1, 2)),
+        "derived": _Derived("C", Hex(0, 0), extra=[1]),
+        "one": _One(3),
+        "custom": _Custom(5),
+        "dicty": _Dicty(7),
+    }
+    fast = pickle.loads(dumps(state))
+    plain = pickle.loads(_normalised(state))
+    assert _normalised(fast) == _normalised(plain)
+    assert fast["units"][0].parent is fast["units"][0]
+    assert fast["units"][0].hex is fast["units"][1].hex
+    assert fast["custom"].secret == 5
+    assert hash(fast["frozen"]) == hash(_Frozen((1, 2)))
+    assert fast["derived"] == state["derived"] and fast["one"] == state["one"]
+    assert _GETTERS[_Unit] and _GETTERS[_Frozen] and _GETTERS[_Derived] and _GETTERS[_One]
+    assert _GETTERS[_Custom] is False and _GETTERS[_Dicty] is False
+
+
+def test_fast_pickle_refuses_what_pickle_refuses():
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        dumps(_One(lambda: 1))
+
+
+def test_choose_of_builds_the_options_option_would():
+    """``Choose.of`` builds its options through the slots (a hot path); they are exactly the
+    options ``Option(value, label, data=...)`` gives."""
+    from wargamekit import Choose
+
+    given = Option("kept", "Kept", public="K", data={"k": 1})
+    d = Choose.of("red", "Which?", ["a", ("b", 2), given], label=str,
+                  data=lambda v: None if v == "a" else {"v": list(v)})
+    expected = (Option("a", "a"), Option(("b", 2), "('b', 2)", data={"v": ["b", 2]}), given)
+    assert d.options == expected
+    assert [repr(o) for o in d.options] == [repr(o) for o in expected]
+    assert d.options[2] is given
+    assert all(type(o.data) is Data for o in d.options)
+    with pytest.raises(TypeError, match=r"data\.v: <object object at .*> is not JSON data"):
+        Choose.of("red", "Which?", [object()], data=lambda v: {"v": v})
+
+
+def test_the_logs_events_are_the_events_event_would_build():
+    """``RulesContext.event`` builds events through the slots (a hot path); they are exactly
+    ``Event(kind, text, data, audience)``, errors included."""
+    from wargamekit.events import new_event
+
+    for audience in (None, "red", ("red", "blue"), ["blue"]):
+        made = new_event("roll", "r: d6 [3] = 3", {"faces": (3,), "value": 3}, audience)
+        built = Event("roll", "r: d6 [3] = 3", {"faces": (3,), "value": 3}, audience)
+        assert made == built and repr(made) == repr(built) and made.to_json() == built.to_json()
+    with pytest.raises(TypeError, match="is not JSON data"):
+        new_event("k", "t", {"x": object()}, None)
