@@ -51,3 +51,31 @@ def test_bot_vs_bot_finishes(ruleset):
     """Heuristic bot: a game between two bots ends within the turn limit."""
     outcome = Game.new(ruleset, "default", seed=1).play({s: HeuristicBot(i) for i, s in enumerate(ruleset.sides)})
     assert outcome.reason
+
+
+def test_occupancy_answers_as_the_state_does(ruleset):
+    """The menus' index of the pieces (``state.Occupancy``, a speed-up) gives the state's own
+    answers — holder, pieces at a position (in set-up order), room, blocked — all game long."""
+    from wargamekit_maneuver_locale.state import RESERVE, Occupancy
+
+    checked = 0
+
+    def compare(game):
+        nonlocal checked
+        state = game.state
+        occ = Occupancy(state)
+        for loc in state.board.locale_ids():
+            assert occ.holder(loc) == state.holder(loc)
+            assert occ.room(loc) == state.room(loc)
+            assert [p.id for p in occ.at(loc)] == [p.id for p in state.at(loc)]
+            for where in (RESERVE, *state.board.neighbours(loc)):
+                assert [p.id for p in occ.at(loc, where)] == [p.id for p in state.at(loc, where)]
+                if where:
+                    for side in state.sides:
+                        assert occ.blocked(where, loc, side) == state.blocked(where, loc, side)
+        checked += 1
+
+    for seed in (1, 2):
+        game = Game.new(ruleset, "default", seed=seed)
+        game.play({side: RandomBot(seed * 10 + i) for i, side in enumerate(ruleset.sides)}, after_answer=compare)
+    assert checked > 100

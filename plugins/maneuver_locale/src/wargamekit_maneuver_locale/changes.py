@@ -7,10 +7,12 @@ opponent can see (a piece moved, a piece lost a step, a piece was removed).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Decision, Option
+from wargamekit import Choose, ChooseSubset, Data, Decision, Option
+from wargamekit.decisions import freeze_data
 
 from . import kinds
 from .scenario import Arm
@@ -146,10 +148,16 @@ def label_for(piece: Piece, side: str, names: dict[str, str] | None = None, *, w
     return f"{text} ({piece.where(names)})" if where else text
 
 
-def piece_data(piece: Piece) -> dict[str, str]:
+def piece_data(piece: Piece) -> Mapping[str, str]:
     """A piece option's data: its id and position, public facts only (never its arm or
     strength, which a face-down piece hides)."""
-    return {"piece": piece.id, "locale": piece.locale, "approach": piece.approach}
+    return _piece_data(piece.id, piece.locale, piece.approach)
+
+
+@functools.lru_cache(maxsize=4096)
+def _piece_data(pid: str, locale: str, approach: str) -> Data:
+    # frozen once per position: the same pieces are offered decision after decision
+    return freeze_data({"piece": pid, "locale": locale, "approach": approach})
 
 
 def piece_choice(

@@ -26,19 +26,20 @@ cavalry move onto an approach is part of the move that entered the locale (no ex
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator
 from itertools import pairwise
 from typing import Any
 
 from attrs import frozen
 
-from wargamekit import Choose, Decision, Option
-from wargamekit.geometry.locale import RoadClass
+from wargamekit import Choose, Data, Decision, Option
+from wargamekit.decisions import freeze_data
 
 from . import kinds, rules
 from .changes import only_arm, piece_subset, place
 from .scenario import Arm
-from .state import RESERVE, Context, GameState, Piece
+from .state import RESERVE, Context, GameState, Occupancy, Piece
 
 __all__ = [
     "AssaultAction",
@@ -50,6 +51,7 @@ __all__ = [
     "cavalry_onto_approach",
     "compulsory_groups",
     "enterable",
+    "option_data",
     "group_moves",
     "road_moves",
 ]
@@ -190,39 +192,52 @@ class Compulsory:
         return f"return to the {names[self.locale]} reserve, marked as moved (0 commands)"
 
 
-def enterable(state: GameState, locale: str, side: str, n: int = 1) -> bool:
+@functools.lru_cache(maxsize=4096)
+def option_data(action: Any) -> Data:
+    """``action.data()`` frozen for an :class:`~wargamekit.Option`, once per distinct action
+    (actions are frozen values): the menus are rebuilt every decision, and freezing the same
+    data again each time was a tenth of a random game."""
+    return freeze_data(action.data())
+
+
+def enterable(state: GameState, locale: str, side: str, n: int = 1, occ: Occupancy | None = None) -> bool:
     """Whether ``n`` pieces of ``side`` may enter ``locale`` by a move: no enemy, room
-    (provisional capacity), and not a locale won by assault this turn (Assaults — 後処理)."""
-    return state.holder(locale) != state.enemy(side) and state.room(locale) >= n and locale not in state.won_by_assault
+    (provisional capacity), and not a locale won by assault this turn (Assaults — 後処理).
+    ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
+    where: GameState | Occupancy = state if occ is None else occ
+    return where.holder(locale) != state.enemy(side) and where.room(locale) >= n and locale not in state.won_by_assault
 
 
-def _unmoved(state: GameState, side: str, locale: str, where: str) -> list[Piece]:
+def _unmoved(state: GameState | Occupancy, side: str, locale: str, where: str) -> list[Piece]:
     return [p for p in state.at(locale, where) if p.side == side and not p.moved]
 
 
-def group_moves(state: GameState, side: str) -> list[GroupMove]:
-    """Every legal one-command group move of ``side`` now (移動 — reserve / approach)."""
+def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> list[GroupMove]:
+    """Every legal one-command group move of ``side`` now (移動 — reserve / approach).
+    ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     if state.commands < 1:
         return []
+    # hot (every action menu): the queries go to an index of the pieces, not a scan each
+    occ = occ or Occupancy(state)
     enemy = state.enemy(side)
     out = []
     for loc in state.board.locale_ids():
-        if state.holder(loc) != side:
+        if occ.holder(loc) != side:
             continue
-        reserve = _unmoved(state, side, loc, RESERVE)
+        reserve = _unmoved(occ, side, loc, RESERVE)
         for n in state.board.neighbours(loc):
-            ahead = state.holder(n)
+            ahead = occ.holder(n)
             # a move into n may take the reserve and the approach facing n as one group
-            into = tuple(where for where in (RESERVE, n) if _unmoved(state, side, loc, where))
+            into = tuple(where for where in (RESERVE, n) if _unmoved(occ, side, loc, where))
             if ahead == enemy:
                 if reserve:
                     out.append(GroupMove("approach", loc, (RESERVE,), n))
-                if state.blocked(loc, n, side):
+                if occ.blocked(loc, n, side):
                     if n in into:
                         out.append(GroupMove("back", loc, (n,), n))
                 elif into:
                     out.append(GroupMove("maneuver", loc, into, n))
-            elif into and enterable(state, n, side):
+            elif into and enterable(state, n, side, occ=occ):
                 out.append(GroupMove("locale", loc, into, n))
     return out
 
@@ -242,42 +257,54 @@ def group_limit(state: GameState, move: GroupMove) -> int:
     return 10**6
 
 
-def road_moves(state: GameState, side: str) -> dict[str, list[RoadMove]]:
-    """Legal road moves by piece id (移動 — road移動)."""
+def road_moves(state: GameState, side: str, occ: Occupancy | None = None) -> dict[str, list[RoadMove]]:
+    """Legal road moves by piece id (移動 — road移動). ``occ``: the state's
+    :class:`~.state.Occupancy`, if the caller has one."""
     if len(state.road_pieces) >= ROAD_PIECES:
         return {}
+    # hot (every action menu): pieces in the same locale share their roads, found once
+    occ = occ or Occupancy(state)
+    roads_from: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     out: dict[str, list[RoadMove]] = {}
     for p in state.of(side):
         if p.moved or not p.in_reserve:
             continue
-        best: dict[str, RoadMove] = {}
-        for path in _road_paths(state, p.locale, side):
-            primary = all(RoadClass.PRIMARY in state.board.road_classes(a, b) for a, b in pairwise(path))
-            cost = 0 if primary else 1
-            if cost > state.commands:
-                continue
-            move = RoadMove(p.id, path, cost)
-            dest = path[-1]
-            old = best.get(dest)
-            if old is None or (move.cost, len(move.path), move.path) < (old.cost, len(old.path), old.path):
-                best[dest] = move
-        if best:
-            out[p.id] = [best[k] for k in sorted(best, key=lambda d: (best[d].cost, len(best[d].path), d))]
+        if p.locale not in roads_from:
+            roads_from[p.locale] = _best_roads(state, p.locale, side, occ)
+        if roads_from[p.locale]:
+            out[p.id] = [RoadMove(p.id, path, cost) for path, cost in roads_from[p.locale]]
     return out
 
 
-def _road_paths(state: GameState, start: str, side: str) -> list[tuple[str, ...]]:
+def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[tuple[str, ...], int]]:
+    """The road moves from ``start`` as ``(path, cost)``: the cheapest, then shortest, then
+    first path to each destination, sorted by cost, length and destination."""
+    board = state.board
+    best: dict[str, tuple[tuple[str, ...], int]] = {}
+    for path in _road_paths(state, start, side, occ):
+        primary = all(board.is_primary(a, b) for a, b in pairwise(path))
+        cost = 0 if primary else 1
+        if cost > state.commands:
+            continue
+        dest = path[-1]
+        old = best.get(dest)
+        if old is None or (cost, len(path), path) < (old[1], len(old[0]), old[0]):
+            best[dest] = (path, cost)
+    return [best[k] for k in sorted(best, key=lambda d: (best[d][1], len(best[d][0]), d))]
+
+
+def _road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[str, ...]]:
     enemy = state.enemy(side)
     found: list[tuple[str, ...]] = []
 
     def walk(path: tuple[str, ...]) -> None:
-        if len(path) > 1 and state.room(path[-1]) >= 1:
+        if len(path) > 1 and occ.room(path[-1]) >= 1:
             found.append(path)
         if len(path) - 1 == ROAD_STEPS:
             return
-        for n in state.board.map.road_neighbours(path[-1]):
+        for n in state.board.road_neighbours(path[-1]):
             step = len(path)
-            if n in path or state.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
+            if n in path or occ.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
                 continue
             walk((*path, n))
 
@@ -288,21 +315,25 @@ def _road_paths(state: GameState, start: str, side: str) -> list[tuple[str, ...]
 def compulsory_groups(state: GameState, side: str) -> list[tuple[str, str]]:
     """Approaches of ``side`` whose locale ahead holds no enemy (移動 — 先のlocaleに敵が存在しない場合)."""
     enemy = state.enemy(side)
+    occ = Occupancy(state)  # hot (before every action menu): one index, not a scan per approach
     out = []
     for loc in state.board.locale_ids():
         for n in state.board.neighbours(loc):
-            if state.holder(n) != enemy and compulsory_pieces(state, side, loc, n):
+            if occ.holder(n) != enemy and compulsory_pieces(state, side, loc, n, occ):
                 out.append((loc, n))
     return out
 
 
-def compulsory_pieces(state: GameState, side: str, locale: str, target: str) -> list[Piece]:
+def compulsory_pieces(
+    state: GameState, side: str, locale: str, target: str, occ: Occupancy | None = None
+) -> list[Piece]:
     """The pieces of ``side`` on the approach that the compulsory move takes along: all but the
     guns that fired this turn (Artillery Bombardment: a gun that fired may not move — the more
-    specific rule; such a gun stays until its next turn)."""
+    specific rule; such a gun stays until its next turn). ``occ``: the state's
+    :class:`~.state.Occupancy`, if the caller has one."""
     return [
         p
-        for p in state.at(locale, target)
+        for p in (state if occ is None else occ).at(locale, target)
         if p.side == side and not (p.arm is Arm.ARTILLERY and p.last_fired == state.player_turn)
     ]
 

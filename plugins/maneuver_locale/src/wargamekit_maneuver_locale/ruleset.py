@@ -58,15 +58,27 @@ class ManeuverLocale(Ruleset):
         """The game: each game turn, one player turn per side in the scenario's order
         (provisional turn sequence, :mod:`.turn`), until the turn limit or a sudden victory."""
         state = ctx.state
-        ctx.event("setup", f"{ctx.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
+        # Checkpoints (restart points) open each player turn but the first. Everything later
+        # steps read is in the state there: ``player_turn`` counts the player turns begun, and a
+        # player turn resets what the last one used up (``start_turn``), so a restart skips the
+        # set-up event and the player turns already played.
+        if state.player_turn == 0:
+            ctx.event("setup", f"{ctx.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
+        turns: PlayerTurns[str] = PlayerTurns(state.sides, last_turn=state.turn_limit)
+        turns.turn = state.player_turn // len(state.sides)  # go on in the game turn under way
 
-        def take(turn: Turn[str]) -> Generator[Decision, Any, None]:
+        def take(turn: Turn[str]) -> Generator[Any, Any, None]:  # decisions and checkpoints
+            ordinal = (turn.number - 1) * len(state.sides) + turns.order(turn.number).index(turn.actor) + 1
+            if ordinal <= state.player_turn:
+                return  # played before the checkpoint this restart began at
+            if state.player_turn:
+                yield ctx.checkpoint(turn.label)
             state.turn = turn.number
             yield from player_turn(ctx, turn.actor)
 
         # the game ends after the player turn in which a side wins outright (victory.py)
         yield from play_turns(
-            PlayerTurns(state.sides, last_turn=state.turn_limit),
+            turns,
             ctx.dice,
             take,
             end_if=lambda: sudden_outcome(state) is not None,

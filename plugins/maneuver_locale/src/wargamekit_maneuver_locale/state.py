@@ -18,7 +18,7 @@ from wargamekit.ruleset import other_side
 
 from .scenario import Arm, ManeuverScenario
 
-__all__ = ["Board", "Context", "GameState", "Piece", "RESERVE", "other_side"]
+__all__ = ["Board", "Context", "GameState", "Occupancy", "Piece", "RESERVE", "other_side"]
 
 #: The ``approach`` value of a piece in its locale's reserve.
 RESERVE = ""
@@ -37,6 +37,27 @@ class Board:
     capacity: dict[str, int]
     objectives: dict[str, int]
     distances: dict[str, dict[str, int]]
+    # Derived from ``map`` once (it never changes): the menus ask these thousands of times a game.
+    _neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
+    _road_neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
+    _road_classes: dict[tuple[str, str], tuple[RoadClass, ...]] = field(init=False, repr=False)
+    _locale_ids: tuple[str, ...] = field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        m = self.map
+        ids = tuple(sorted(self.positions))
+        object.__setattr__(self, "_locale_ids", ids)
+        object.__setattr__(self, "_neighbours", {k: tuple(m.neighbours(k)) for k in ids})
+        object.__setattr__(self, "_road_neighbours", {k: tuple(m.road_neighbours(k)) for k in ids})
+        object.__setattr__(
+            self,
+            "_road_classes",
+            {
+                (a, b): tuple(sorted(m.graph.edges[a, b]["roads"], key=lambda r: r.value))
+                for a in ids
+                for b in self._neighbours[a]
+            },
+        )
 
     @classmethod
     def from_scenario(cls, s: ManeuverScenario) -> Board:
@@ -72,15 +93,32 @@ class Board:
 
     def neighbours(self, locale: str) -> list[str]:
         """Adjacent locales, sorted."""
-        return self.map.neighbours(locale)
+        try:
+            return list(self._neighbours[locale])
+        except KeyError:
+            return self.map.neighbours(locale)  # raises UnknownLocaleError
+
+    def road_neighbours(self, locale: str) -> tuple[str, ...]:
+        """Adjacent locales joined by a road of any class, sorted."""
+        try:
+            return self._road_neighbours[locale]
+        except KeyError:
+            return tuple(self.map.road_neighbours(locale))  # raises UnknownLocaleError
 
     def road_classes(self, a: str, b: str) -> list[RoadClass]:
         """Road classes along the edge a-b (sorted by value; empty if none)."""
-        return sorted(self.map.graph.edges[a, b]["roads"], key=lambda r: r.value)
+        try:
+            return list(self._road_classes[a, b])
+        except KeyError:
+            return sorted(self.map.graph.edges[a, b]["roads"], key=lambda r: r.value)
+
+    def is_primary(self, a: str, b: str) -> bool:
+        """Whether a primary road joins the adjacent locales a and b."""
+        return RoadClass.PRIMARY in self.road_classes(a, b)
 
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
-        return sorted(self.positions)
+        return list(self._locale_ids)
 
 
 @define
@@ -219,6 +257,46 @@ class GameState:
     def points(self, side: str) -> int:
         """Victory points of the objectives ``side`` controls (provisional victory)."""
         return sum(v for k, v in self.board.objectives.items() if self.control.get(k) == side)
+
+
+class Occupancy:
+    """Where the pieces of ``state`` stand, indexed once: the same answers as the state's
+    :meth:`~GameState.holder`, :meth:`~GameState.at`, :meth:`~GameState.room` and
+    :meth:`~GameState.blocked`, without a scan of every piece per query.
+
+    For a burst of queries on an unchanging state (one action menu asks thousands); build a new
+    one after anything moves.
+    """
+
+    __slots__ = ("_state", "_holders", "_locales", "_places")
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._holders: dict[str, str] = {}
+        self._locales: dict[str, list[Piece]] = {}
+        self._places: dict[tuple[str, str], list[Piece]] = {}
+        for p in state.pieces.values():  # set-up order, as the state's own queries keep it
+            self._holders.setdefault(p.locale, p.side)
+            self._locales.setdefault(p.locale, []).append(p)
+            self._places.setdefault((p.locale, p.approach), []).append(p)
+
+    def holder(self, locale: str) -> str:
+        """The side with pieces in ``locale``, or "" if it is empty."""
+        return self._holders.get(locale, "")
+
+    def at(self, locale: str, approach: str | None = None) -> list[Piece]:
+        """Pieces in ``locale`` (only those at ``approach`` if given), a fresh list."""
+        found = self._locales.get(locale) if approach is None else self._places.get((locale, approach))
+        return list(found) if found else []
+
+    def room(self, locale: str) -> int:
+        """How many more pieces ``locale`` can hold."""
+        return self._state.board.capacity[locale] - len(self._locales.get(locale, ()))
+
+    def blocked(self, attacker: str, defender: str, side: str) -> bool:
+        """Whether the enemy of ``side`` blocks the approach of ``defender`` facing ``attacker``."""
+        enemy = self._state.enemy(side)
+        return any(p.side == enemy for p in self._places.get((defender, attacker), ()))
 
 
 #: What the rule procedures of this ruleset receive (the core's declared rules API).

@@ -40,9 +40,10 @@ from .movement import (
     group_limit,
     group_moves,
     group_pieces,
+    option_data,
     road_moves,
 )
-from .state import RESERVE, Context, GameState
+from .state import RESERVE, Context, GameState, Occupancy
 from .victory import sudden_outcome
 
 __all__ = ["PHASES", "command", "command_phase", "legal_actions", "player_turn"]
@@ -55,12 +56,13 @@ PHASES = ("bombardment", "commands", "declarations")
 
 def legal_actions(state: GameState, side: str) -> list[Action]:
     """The action menu of ``side`` now: group moves, road movement, assaults, end of turn."""
-    actions: list[Action] = list(group_moves(state, side))
-    if road_moves(state, side):
+    occ = Occupancy(state)  # hot (every decision of the command phase): index the pieces once
+    actions: list[Action] = list(group_moves(state, side, occ))
+    if road_moves(state, side, occ):
         actions.append(RoadMenu())
     for loc in state.board.locale_ids():
         for n in state.board.neighbours(loc):
-            if any(p.side == side for p in state.at(loc, n)) and can_assault(state, side, loc, n):
+            if any(p.side == side for p in occ.at(loc, n)) and can_assault(state, side, loc, n):
                 actions.append(AssaultAction(loc, n))
     actions.append(EndTurn())
     return actions
@@ -123,7 +125,7 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
     action = yield Choose(
         side=side,
         prompt=f"Turn {state.turn}, {side}: {state.commands} command(s) left — your action? ('?' shows the map)",
-        options=[Option(a, a.label(names), data=a.data()) for a in actions],
+        options=[Option(a, a.label(names), data=option_data(a)) for a in actions],
         rule=rules.COMMAND,
         kind=kinds.ACTION,
         context={"turn": state.turn, "side": side, "phase": state.phase, "commands": state.commands},
@@ -158,7 +160,7 @@ def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, None]
                 side=side,
                 prompt=f"No enemy ahead of {', '.join(p.id for p in pieces)} on the {names[loc]} approach facing "
                 f"{names[target]}: return or move on?",
-                options=[Option(o, o.label(names), data=o.data()) for o in options],
+                options=[Option(o, o.label(names), data=option_data(o)) for o in options],
                 rule=rules.COMPULSORY,
                 kind=kinds.COMPULSORY,
                 context={"locale": loc, "target": target, "pieces": [p.id for p in pieces]},
@@ -234,7 +236,7 @@ def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     move = yield Choose(
         side=side,
         prompt=f"Road move of {pid}: to where?",
-        options=[Option(m, m.label(names), data=m.data()) for m in options[pid]],
+        options=[Option(m, m.label(names), data=option_data(m)) for m in options[pid]],
         rule=rules.ROAD,
         kind=kinds.ROAD_MOVE,
         context={"piece": pid, "commands": state.commands},

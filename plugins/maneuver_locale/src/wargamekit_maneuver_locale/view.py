@@ -6,6 +6,8 @@ that id stands there. :func:`redact` builds the fresh, redacted copy a side may 
 
 from __future__ import annotations
 
+import operator
+
 import attrs
 
 from wargamekit.errors import NoApproachError
@@ -13,6 +15,12 @@ from wargamekit.errors import NoApproachError
 from .state import GameState, Piece
 
 __all__ = ["map_text", "redact", "summary_text"]
+
+# A view copies every piece each time a bot reads it: ``Piece(*fields)`` is about three times
+# cheaper than ``attrs.evolve``, and reads every field, so a field added later is copied too.
+_PIECE_FIELDS = attrs.fields(Piece)
+assert all(f.init and f.alias == f.name for f in _PIECE_FIELDS), "redact copies pieces by their __init__ arguments"
+_piece_fields = operator.attrgetter(*(f.name for f in _PIECE_FIELDS))
 
 
 def redact(state: GameState, side: str | None) -> GameState:
@@ -23,12 +31,12 @@ def redact(state: GameState, side: str | None) -> GameState:
     """
     pieces = {}
     for pid, p in state.pieces.items():
-        copy = attrs.evolve(p)
         if side is not None and p.side != side and not p.face_up:
-            copy = Piece(
+            pieces[pid] = Piece(
                 id=p.id, side=p.side, arm=None, steps=None, locale=p.locale, approach=p.approach, moved=p.moved
             )
-        pieces[pid] = copy
+        else:
+            pieces[pid] = Piece(*_piece_fields(p))
     return attrs.evolve(
         state,
         pieces=pieces,

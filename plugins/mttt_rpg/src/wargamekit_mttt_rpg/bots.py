@@ -16,6 +16,7 @@ defense that minimises the attacker's hit chance, and never waits, disengages or
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from wargamekit import Choose, ChooseNumber, ChooseSubset, PlayerView, SeededBot, YesNo
@@ -93,18 +94,21 @@ class HeuristicBot(SeededBot):
     _hooks: Any = None
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
-        scene: Scene = view.state
+        # The scene (view.state, a copy made on first read) is read only where the choice
+        # depends on it: most decisions are interrupt windows answered from the options' data.
         self._hooks = getattr(view, "hooks", None)
         context = decision.context
         data = [o.data for o in getattr(decision, "options", ())]
         kind = decision.kind
         if kind == kinds.ACTION:
+            scene: Scene = view.state
             return self._action(scene, scene.unit(context["unit"]), data)
         if kind == kinds.RESPOND:
-            return self._respond(scene, data)
+            return self._respond(view, data)
         if kind == kinds.TRIGGERS:
-            return self._triggers(scene, context, data)
+            return self._triggers(view.state, context, data)
         if kind == kinds.DEFENSE:
+            scene = view.state
             attacker, target = scene.unit(context["attacker"]), scene.unit(context["unit"])
             modes = [d["mode"] for d in data]
             return modes.index(_best_defense(scene, attacker, target, self._hooks))
@@ -209,13 +213,13 @@ class HeuristicBot(SeededBot):
         return next(i for i, a in enumerate(actions) if a["action"] == "wait")
 
     # -- reactions ------------------------------------------------------------------------------
-    def _respond(self, scene: Scene, options: list[Data]) -> int:
+    def _respond(self, view: PlayerView, options: list[Data]) -> int:
         """At an interrupt window: the first offer that helps now, else pass (option 0)."""
         for i, d in enumerate(options):
             item = d.get("respond")
             # A defense helps only as the attack is declared, not at a resolution point after.
             if item is not None and self._helps(
-                item, scene, item.get("timing") == "attack declared" and not item.get("resolution")
+                item, lambda: view.state, item.get("timing") == "attack declared" and not item.get("resolution")
             ):
                 return i
         return 0
@@ -226,21 +230,22 @@ class HeuristicBot(SeededBot):
         declared = context["timing"] == "attack declared"
         picked: list[int] = []
         for i, item in enumerate(options):
-            if self._helps(item, scene, declared) and _affordable([options[j] for j in [*picked, i]], available):
+            if self._helps(item, lambda: scene, declared) and _affordable([options[j] for j in [*picked, i]], available):
                 picked.append(i)
         return picked
 
     @staticmethod
-    def _helps(item: Data, scene: Scene, attack_declared: bool) -> bool:
+    def _helps(item: Data, scene_of: Callable[[], Scene], attack_declared: bool) -> bool:
         """Whether a stack item helps now: counters, a defense for the attacked (as the attack
         is declared), a blast at a foe who feels it, a heal for the hurt, initiative for the
-        crashed."""
+        crashed. ``scene_of()`` gives the scene, read only for an effect on a target."""
         effect = item.get("effect")
-        target = scene.unit(item["target"]) if item.get("target") else None
         if effect == "counter":
             return True
-        if target is None:
-            return False
+        if not item.get("target") or effect not in ("defense", "protection", "withering_blast", "heal", "gain_initiative"):
+            return False  # nothing else helps (a rush, burning soul jade)
+        scene = scene_of()
+        target = scene.unit(item["target"])
         if effect in ("defense", "protection"):
             return attack_declared and target.id == scene.attack_target
         if effect == "withering_blast":

@@ -293,7 +293,12 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
     turn, up to the scene's round limit), each with its three phases run :func:`by_phase`; the
     scene ends as soon as a side has won (:func:`victory`, checked after every turn)."""
     scene: Scene = ctx.state
-    yield from preparation(ctx)
+    # Checkpoints (restart points) open each round but the first, where the interrupt stack is
+    # empty. Everything later steps read is in the scene there (the round, the initiative track,
+    # every combatant); ``ended`` is still empty. A restart skips the preparation and the rounds
+    # already played (``scene.round`` is the last round begun).
+    if scene.round == 0:
+        yield from preparation(ctx)
     ended: list[Outcome] = []
 
     def over() -> bool:
@@ -319,12 +324,16 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
     phases = by_phase({"mana": mana, "turns": turns, "settle": settle_mana})
 
     def take_phase(turn: Turn[Hashable]) -> Generator[Any, Any, TurnResult | None]:
+        if turn.phase == ROUND_PHASES[0] and turn.number > 1:
+            yield ctx.checkpoint(f"round {turn.number}")
         # The round and phase are kept on the scene as a record (views, summary, and the
         # windows of the interrupt phase, which open in phase 2 only).
         scene.round, scene.phase = turn.number, str(turn.phase)
         return (yield from phases(turn))
 
-    yield from play_turns(PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit), ctx.dice, take_phase)
+    cycle = PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit)
+    cycle.turn = scene.round  # go on after the last round begun (0 on a fresh scene)
+    yield from play_turns(cycle, ctx.dice, take_phase)
     if ended:
         return ended[0]
     return Outcome(

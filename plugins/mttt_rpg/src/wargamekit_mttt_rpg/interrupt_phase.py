@@ -368,9 +368,12 @@ def _instant_actions(ctx: Context, unit: Combatant, at: Mapping[str, Any]) -> li
     scene: Scene = ctx.state
     out = []
     if not unit.prone and unit.engaged_by is None:
-        for enemy in scene.enemies(unit):
+        # hot (every poll of every window): the scene's fighting enemies, without a list of them
+        for enemy in scene:
             if (
-                enemy.kind != "character"
+                enemy.side == unit.side
+                or not enemy.fighting
+                or enemy.kind != "character"
                 or enemy.id in unit.rushing
                 or scene.distance(unit.id, enemy.id) != 0
             ):

@@ -40,6 +40,13 @@ class MtttRpg(Ruleset):
         ctx.interrupts.enabled = bool(ctx.options["interrupts"])
         return (yield from play_scene(ctx))
 
+    def view(self, state: Scene, side: str | None) -> Scene:
+        """Everything (the combat scene hides nothing from either side), as a cheap detached
+        copy (:func:`.view.scene_view`)."""
+        from .view import scene_view
+
+        return scene_view(state)
+
     def check_invariants(self, state: Scene) -> None:
         from .invariants import check
 
