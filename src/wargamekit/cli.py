@@ -17,6 +17,8 @@ Hidden information stays hidden at the terminal: when a human plays, ``?`` and `
 that human's view (``--svg-view all`` asks for the all-seeing picture).
 * ``wargamekit validate SCENARIO`` — check a scenario file.
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
+* ``wargamekit simulate RULESET`` — a balance study: many seeded bot games on every core (or a
+  Dask or Ray cluster), results as Parquet, a report of win rates (see :mod:`wargamekit.simulate`).
 
 Bad input (an unknown ruleset, a bad scenario or save, an unknown option, an illegal answer)
 prints one line starting with ``error:`` to standard error and exits with status 2.
@@ -759,6 +761,115 @@ def odds(ctx: click.Context, ruleset_name: str | None, args: tuple[str, ...]) ->
     code = command.main(args=list(args), prog_name=prog, standalone_mode=False)
     if isinstance(code, int) and code:
         ctx.exit(code)
+
+
+@cli.command()
+@click.argument("ruleset_name", metavar="RULESET")
+@click.option("--scenario", metavar="FILE_OR_NAME", default="default", show_default=True, help="A bundled scenario's name or a TOML file.")
+@click.option("--players", default="bot,random", show_default=True, help="One player kind per side, in the ruleset's side order: random, bot, or a bot the ruleset names.")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="How many games.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The study seed (game i's seed is derived from it).")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set an optional rule (repeatable).")
+@click.option("--against", "against_pairs", multiple=True, metavar="NAME=VALUE", help="Also run the study with these options changed, and compare the two (repeatable).")
+@click.option("--alternate/--fixed-sides", default=False, show_default=True, help="Rotate the players through the sides game by game.")
+@click.option("--workers", type=click.IntRange(min=1), help="Local processes (default: every core).")
+@click.option("--backend", type=click.Choice(["local", "dask", "ray"]), default="local", show_default=True, help="Where the games are played.")
+@click.option("--address", metavar="ADDRESS", help="The cluster: a Dask scheduler (tcp://host:8786) or a Ray head (host:6379, auto).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the results (one row per game) as Parquet; an interrupted study resumes from here.")
+@click.option("--restart", is_flag=True, help="Ignore the chunks an interrupted study left next to --out.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a self-contained HTML report with plots.")
+@click.option("--keep-saves", type=click.Path(file_okay=False, path_type=Path), help="Write every game's save to this directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def simulate(
+    ruleset_name: str,
+    scenario: str,
+    players: str,
+    games: int,
+    seed: int,
+    option_pairs: tuple[str, ...],
+    against_pairs: tuple[str, ...],
+    alternate: bool,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    out: Path | None,
+    restart: bool,
+    report_path: Path | None,
+    keep_saves: Path | None,
+    quiet: bool,
+) -> None:
+    """Play a balance study of RULESET (many seeded bot games) and report the win rates."""
+    from .simulate import Study, compare, html_report, print_report, summarize
+
+    console = _console()
+    ruleset = _ruleset(ruleset_name)
+    _scenario(ruleset, scenario)
+    options = _options(ruleset, option_pairs)
+    kinds = tuple(k.strip() for k in players.split(","))
+    study = Study(ruleset.name, players=kinds, games=games, scenario=scenario, seed=seed, options=options, alternate=alternate)
+    studies = [(study, out, keep_saves, _describe(option_pairs) or "as given")]
+    if against_pairs:
+        changes = _options(ruleset, against_pairs)
+        other = study.with_options(**changes)
+        base = ruleset.resolve_options(options)
+        studies[0] = (study, out, keep_saves, ", ".join(f"{k}={_toml_repr(base[k])}" for k in changes))
+        studies.append((other, _beside(out, "against"), _beside(keep_saves, "against"), _describe(against_pairs)))
+    tables = []
+    for one, target, saves, label in studies:
+        tables.append(_run_with_progress(console, one, label, quiet=quiet, out=target, workers=workers,
+                                         backend=backend, address=address, resume=not restart, keep_saves=saves))
+    summaries = [summarize(t) for t in tables]
+    labels = (studies[0][3], studies[1][3]) if len(studies) == 2 else ("first", "second")
+    print_report(console, summaries[0])
+    if len(summaries) == 2:
+        print_report(console, summaries[1], compare(summaries[0], summaries[1]), labels)
+    if report_path is not None:
+        page = html_report(tables, [s[3] for s in studies], title=f"Balance study: {ruleset.name}, scenario {scenario}")
+        _write(report_path, page, "report")
+
+
+def _describe(pairs: Sequence[str]) -> str:
+    return ", ".join(p.strip() for p in pairs)
+
+
+def _beside(path: Path | None, tag: str) -> Path | None:
+    """``results.parquet`` → ``results-against.parquet`` (the compared study's own file)."""
+    return None if path is None else path.with_name(f"{path.stem}-{tag}{path.suffix}")
+
+
+def _run_with_progress(console: Console, study: Any, label: str, *, quiet: bool, **run: Any) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from .simulate import run_study
+
+    if quiet:
+        return run_study(study, **run)
+    columns = (
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+    )
+    import time
+
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(f"{study.ruleset} ({label})", total=study.games, rate="–")
+        started: list[float] = []
+
+        def on_chunk(done: int, total: int) -> None:
+            # games/s counts this run's games only (a resumed study's earlier ones were not played now).
+            if not started:
+                started.extend([time.perf_counter(), float(done)])
+            elapsed = time.perf_counter() - started[0]
+            rate = f"{(done - started[1]) / elapsed:.1f}" if elapsed > 0 and done > started[1] else "–"
+            progress.update(task, completed=done, rate=rate)
+
+        return run_study(study, on_chunk=on_chunk, **run)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

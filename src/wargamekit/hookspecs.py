@@ -24,7 +24,14 @@ from .events import Event
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
-__all__ = ["ObservedGame", "hookspec", "wargamekit_add_hookspecs", "wargamekit_event", "wargamekit_rulesets"]
+__all__ = [
+    "ObservedGame",
+    "hookspec",
+    "wargamekit_add_hookspecs",
+    "wargamekit_event",
+    "wargamekit_game_statistics",
+    "wargamekit_rulesets",
+]
 
 hookspec = pluggy.HookspecMarker("wargamekit")
 
@@ -107,5 +114,30 @@ def wargamekit_event(game: ObservedGame, event: Event) -> None:
     """
 
 
+# -------------------------------------------------------------------------------------------
+# Statistics
+# -------------------------------------------------------------------------------------------
+
+
+@hookspec
+def wargamekit_game_statistics(ruleset: Ruleset, state: Any, outcome: Any) -> dict[str, Any] | None:
+    """Report a finished game's own statistics, for balance studies (:mod:`wargamekit.simulate`).
+
+    Called once per finished game of a study, with the final (all-seeing) state. A ruleset's
+    plugin module implements it next to ``wargamekit_rulesets``; it answers ``None`` for
+    games of rulesets it does not know (check ``ruleset.name``). Every implementation's mapping
+    is merged (a later plugin's key wins) and each key becomes a column ``stat_<key>`` of the
+    study's results, so keep the keys stable and the values plain scalars (``int``, ``float``,
+    ``bool``, ``str``): tanks lost per side, turns in which a rule fired, and so on.
+
+    Implementing it is optional: a ruleset without it still gets every other column.
+
+    :param ruleset: the ruleset the game was played with.
+    :param state: the final game state.
+    :param outcome: the game's :class:`~wargamekit.events.Outcome`.
+    :returns: a mapping of statistic name to scalar, or ``None``.
+    """
+
+
 def _all() -> list[Any]:  # pragma: no cover - helper for docs
-    return [wargamekit_rulesets, wargamekit_add_hookspecs, wargamekit_event]
+    return [wargamekit_rulesets, wargamekit_add_hookspecs, wargamekit_event, wargamekit_game_statistics]

@@ -60,7 +60,9 @@ ENTRY_POINT_GROUP = "wargamekit"
 hookimpl = pluggy.HookimplMarker("wargamekit")
 
 #: The core's own hooks (every other hook is published by a ruleset or an add-on).
-CORE_HOOKS = frozenset({"wargamekit_rulesets", "wargamekit_add_hookspecs", "wargamekit_event"})
+CORE_HOOKS = frozenset(
+    {"wargamekit_rulesets", "wargamekit_add_hookspecs", "wargamekit_event", "wargamekit_game_statistics"}
+)
 
 
 @frozen

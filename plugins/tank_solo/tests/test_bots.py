@@ -1,4 +1,4 @@
-"""Both exact-odds bots beat the random bot (quick check; the full measurement is in scripts/)."""
+"""Both exact-odds bots beat the random bot (quick check; `wargamekit simulate tank_solo` measures more, see docs/rulesets/tank_solo.md)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,310 @@
+"""FIR — fire (射击) and FPR — the fire procedure (射击的流程), with opportunity fire's
+modifiers (OPF 1d, 4, 5), damage checks and the DFT (D4), and hero creation (FPR 6).
+
+Resolution (:func:`resolve_fire`, :func:`damage_check`) is a pure function of the dice and a
+frozen description of the attack, so :func:`wargamekit.odds.distribution` gives its exact odds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cache
+
+from attrs import frozen
+
+from wargamekit import Dice, odds
+from wargamekit.geometry import Hex, hex_line
+from wargamekit_lnl.data import (
+    COUNTERS,
+    DFT_CASUALTY_MARGIN,
+    DRM_CAP,
+    HINDRANCE_DRM,
+    SMOKE_DRM,
+    WALL_DRM,
+    effects,
+)
+from wargamekit_lnl.los import visible
+from wargamekit_lnl.state import GameState, Place, Unit
+
+__all__ = [
+    "Attack",
+    "FireResult",
+    "Target",
+    "damage_check",
+    "dft",
+    "firepower",
+    "plan_fire",
+    "resolve_fire",
+    "terrain_drm",
+]
+
+#: Damage-check results (FPR 5).
+NO_EFFECT, SHAKEN, WOUNDED, REDUCED, ELIMINATED = "no effect", "shaken", "wounded", "reduced", "eliminated"
+
+
+@frozen
+class Target:
+    """One defending unit as a damage check needs it.
+
+    Attributes:
+        kind: its counter kind (squad, half, team, or a single-man kind).
+        morale: its morale.
+        shaken: already shaken.
+        wounded: a single-man counter already wounded.
+        hero_possible: an infantry squad or half-squad whose side may still get a hero (FPR 6, HER 3).
+        extra: damage-check modifiers from add-on hooks.
+    """
+
+    kind: str
+    morale: int
+    shaken: bool = False
+    wounded: bool = False
+    hero_possible: bool = False
+    extra: int = 0
+
+    @classmethod
+    def of(cls, state: GameState, unit: Unit, extra: int = 0) -> Target:
+        """The damage-check view of ``unit``."""
+        heroes = sum(1 for u in state.alive(unit.side) if u.kind == "hero")
+        return cls(unit.kind, unit.morale, unit.shaken, unit.wounded,
+                   unit.kind in ("squad", "half") and heroes < 2, extra)
+
+
+@frozen
+class Attack:
+    """A small-arms attack, everything but the dice.
+
+    Attributes:
+        fp: total firepower (FPR 2, rounded up, penalties applied).
+        drm: the attacker's DRMs (FPR 1.1–1.3, OPF 5, SMK 2, hooks).
+        defence: the defender's terrain DRM (FPR 3, capped at 4).
+        leadership: the defending hex's leadership DRM for the damage checks (FPR 4, A31).
+        jam: a J-marked support weapon takes part (SW 3.4).
+    """
+
+    fp: int
+    drm: int
+    defence: int
+    leadership: int = 0
+    jam: bool = False
+
+
+@frozen
+class FireResult:
+    """What a fire attack did: the totals, the jam, and each target's damage check."""
+
+    attack: int
+    defence: int
+    jammed: bool
+    checks: tuple[tuple[str, bool], ...]  # (DFT result, hero created) per target, in order
+
+    @property
+    def hit(self) -> bool:
+        """FPR 4: attacker final strictly greater than defender final."""
+        return self.attack > self.defence
+
+
+def dft(value: int, target: Target) -> str:
+    """FPR 5 with the provisional DFT (D4): value ≤ morale → no effect; up to morale + 2 →
+    shaken; beyond → casualty. A casualty reduces a squad to a shaken half-squad and eliminates a
+    half-squad or weapon team; single-man counters are wounded instead (a wounded one
+    eliminated). A second shaken result on a shaken unit counts as a casualty (D4).
+
+    >>> t = Target("squad", 5)
+    >>> [dft(v, t) for v in (5, 6, 7, 8)]
+    ['no effect', 'shaken', 'shaken', 'reduced']
+    >>> dft(6, Target("squad", 5, shaken=True)), dft(8, Target("leader", 6)), dft(9, Target("leader", 6, wounded=True))
+    ('reduced', 'shaken', 'eliminated')
+    """
+    if value <= target.morale:
+        return NO_EFFECT
+    casualty = value >= target.morale + DFT_CASUALTY_MARGIN or target.shaken
+    if target.kind in ("squad", "half", "team", "crew"):
+        if not casualty:
+            return SHAKEN
+        return REDUCED if target.kind == "squad" else ELIMINATED
+    # Single-man counters (FPR 5 "受伤", A32).
+    if not casualty:
+        return SHAKEN
+    return ELIMINATED if target.wounded else WOUNDED
+
+
+def damage_check(dice: Dice, difference: int, leadership: int, target: Target) -> tuple[str, bool]:
+    """FPR 4–6: 1D6 + difference − leadership (+ hooks) read on the DFT; a die of 1 on an infantry
+    unit's check gives a hero on an odd 1D6 (FPR 6.1–6.2)."""
+    die = dice.d6("damage check")
+    result = dft(die + difference - leadership + target.extra, target)
+    hero = False
+    if die == 1 and target.hero_possible:
+        hero = dice.d6("hero appears on odd") % 2 == 1
+    return result, hero
+
+
+def resolve_fire(dice: Dice, attack: Attack, targets: Sequence[Target]) -> FireResult:
+    """FPR 1–6: 1D6 + FP + DRM against 1D6 + terrain; if greater, every target checks."""
+    a = dice.d6("fire: attacker")
+    d = dice.d6("fire: defender")
+    total_a, total_d = a + attack.fp + attack.drm, d + attack.defence
+    jammed = attack.jam and a == d  # SW 3.4 (A10: the natural dice)
+    checks: tuple[tuple[str, bool], ...] = ()
+    if total_a > total_d:
+        checks = tuple(damage_check(dice, total_a - total_d, attack.leadership, t) for t in targets)
+    return FireResult(total_a, total_d, jammed, checks)
+
+
+def one_target(dice: Dice, attack: Attack, target: Target) -> tuple[str, bool]:
+    """The whole outcome for one target unit (for exact odds beside an option)."""
+    result = resolve_fire(dice, attack, [target])
+    return result.checks[0] if result.checks else (NO_EFFECT, False)
+
+
+def fire_difference(dice: Dice, attack: Attack) -> int:
+    """FPR 1–4: attacker final − defender final (a hit when > 0), the first two dice of a fire."""
+    a = dice.d6("fire: attacker")
+    d = dice.d6("fire: defender")
+    return (a + attack.fp + attack.drm) - (d + attack.defence)
+
+
+@cache
+def _check_odds(difference: int, leadership: int, target: Target) -> dict[tuple[str, bool], Fraction]:
+    return odds.distribution(damage_check, difference, leadership, target)
+
+
+@cache
+def full_odds(attack: Attack, target: Target) -> dict[tuple[str, bool], Fraction]:
+    """Exact probability of each (DFT result, hero created) for one target of ``attack`` — the
+    distribution of :func:`one_target`, composed from the fire's difference and the damage
+    check's distribution given it (the same dice in the same order, far fewer branches)."""
+    out: dict[tuple[str, bool], Fraction] = {}
+    for diff, p in odds.distribution(fire_difference, attack).items():
+        if diff <= 0:
+            out[(NO_EFFECT, False)] = out.get((NO_EFFECT, False), Fraction(0)) + p
+            continue
+        for key, q in _check_odds(diff, attack.leadership, target).items():
+            out[key] = out.get(key, Fraction(0)) + p * q
+    return out
+
+
+def outcome_odds(attack: Attack, target: Target) -> dict[str, Fraction]:
+    """Exact probability of each damage-check result for one target (FPR 1–5)."""
+    merged: dict[str, Fraction] = {}
+    for (res, _hero), p in full_odds(attack, target).items():
+        merged[res] = merged.get(res, Fraction(0)) + p
+    return merged
+
+
+# -- building an attack from the units -----------------------------------------------------------
+def unit_fp(unit: Unit, *, hero_or_lead: bool) -> tuple[Fraction, Fraction, bool]:
+    """SW 2 and FPR 2: a unit's (inherent part, support-weapon part, J weapon used).
+
+    Inherent FP counts in full for the lead firer and heroes, half for the others (FPR 2.1–2.3);
+    SWs count in full (FPR 2.4), an SMC's SW at half rounded up (SW 2.3, A7)."""
+    own = unit.spec.fp + (COUNTERS.skills[unit.skill].fire if unit.skill else 0)
+    sws = sorted((w for w in unit.weapons if not w.jammed), key=lambda w: -w.spec.fp)
+    inherent = Fraction(own) if hero_or_lead else Fraction(own, 2)
+    if not sws:
+        return inherent, Fraction(0), False
+    if unit.kind == "squad":
+        one = inherent + sws[0].spec.fp
+        two = sum(w.spec.fp for w in sws[:2])
+        if len(sws) > 1 and two > one:  # SW 2.1: two SWs, its own FP ignored
+            return Fraction(0), Fraction(two), any(w.spec.jam for w in sws[:2])
+        return inherent, Fraction(sws[0].spec.fp), sws[0].spec.jam
+    if unit.kind in ("half", "hero", "team", "crew"):  # SW 2.2, SW 2.4 (A8: the SW replaces its own FP)
+        return Fraction(0), Fraction(sws[0].spec.fp), sws[0].spec.jam
+    return Fraction(0), Fraction(math.ceil(sws[0].spec.fp / 2)), sws[0].spec.jam  # SW 2.3
+
+
+def reach(unit: Unit, distance: int) -> int | None:
+    """1 in normal range, 2 at long range (FIR 1.2: boxed range doubled, FP halved), else None."""
+    rng = max([unit.spec.range] + [w.spec.range for w in unit.weapons if not w.jammed])
+    if distance <= rng:
+        return 1
+    if unit.spec.boxed and distance <= 2 * rng:
+        return 2
+    return None
+
+
+def can_fire(unit: Unit) -> bool:
+    """Who may fire small arms at all: Good Order (A13), not a medic (SMC 1.1), a sniper (its own
+    procedure) or a vehicle (FIR 2: its own fire)."""
+    return unit.good_order and unit.kind not in ("medic", "sniper", "vehicle")
+
+
+def firepower(firers: Sequence[Unit], target: Hex, *, opportunity: bool = False) -> tuple[int, bool] | None:
+    """FPR 2 group fire total (rounded up after summing, FPR 2.5) and whether a J weapon fires;
+    ``None`` if a firer is out of range. OPF 1d: ops-complete units −1 inherent FP; OPF 4: a
+    0-FP unit counts −1; STL 5 / AST 2.2: −2 after stealth or assault movement (scouts exempt)."""
+    if not firers:
+        return None
+    parts = []
+    for unit in firers:
+        band = reach(unit, unit.hex.distance(target))
+        if band is None:
+            return None
+        parts.append(band)
+    lead = max(range(len(firers)), key=lambda i: unit_fp(firers[i], hero_or_lead=True)[0] + unit_fp(firers[i], hero_or_lead=True)[1])
+    total = Fraction(0)
+    jam = False
+    for i, unit in enumerate(firers):
+        inherent, sw, j = unit_fp(unit, hero_or_lead=(i == lead or unit.kind == "hero"))
+        if opportunity:
+            if unit.spec.fp == 0 and not unit.weapons:
+                inherent = Fraction(-1)  # OPF 4
+            if "ops" in unit.markers:
+                inherent -= 1  # OPF 1d
+        value = inherent + sw
+        if parts[i] == 2:
+            value /= 2  # FIR 1.2 (A27: each unit's share halved before the sum)
+        total += value
+        jam = jam or j
+    fp = math.ceil(total)
+    if any("assault" in u.markers for u in firers):
+        fp -= 2  # AST 2.2
+    if any("stealth" in u.markers and u.kind != "scout" for u in firers):
+        fp -= 2  # STL 5, SMC 3.3
+    return fp, jam
+
+
+def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = False) -> int:
+    """FPR 3: the target hex's terrain DRM, a wall crossed into it (D2), doubled for a sniper
+    (SMC 2.4), at most 4 (A30: the cap applies last)."""
+    h, _level = place
+    drm = effects(state.terrain(h)).drm
+    if origin != h:
+        line = hex_line(origin, h)
+        before = line[-2]
+        if state.wall(h, h.direction_to(before)):
+            drm += WALL_DRM
+    if sniper:
+        drm *= 2
+    return min(drm, DRM_CAP)
+
+
+def leadership_at(units: Sequence[Unit]) -> int:
+    """The best leadership of a Good Order leader among ``units`` (LDR 2.3–2.4, A3: own hex)."""
+    return max((u.leadership for u in units), default=0)
+
+
+def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportunity: bool = False,
+              moving: bool = False, extra: int = 0) -> Attack | None:
+    """FPR 1–3: the attack the ``firers`` would make at the units at ``place``, or ``None`` if
+    they may not (range, LOS)."""
+    origin = firers[0].hex
+    line = visible(state, origin, place[0])
+    if line is None:
+        return None
+    fp = firepower(firers, place[0], opportunity=opportunity)
+    if fp is None:
+        return None
+    drm = leadership_at(firers) - HINDRANCE_DRM * line.hindering  # FPR 1.1, 1.2 (D3)
+    if moving:
+        drm += 1  # OPF 5 (A43)
+    if origin in state.smoke or place[0] in state.smoke:
+        drm -= SMOKE_DRM  # SMK 2 (A15)
+    sniper = any(u.kind == "sniper" for u in state.at(place))
+    defenders = state.at(place)
+    return Attack(fp[0], drm + extra, terrain_drm(state, origin, place, sniper=sniper),
+                  leadership_at(defenders), fp[1])

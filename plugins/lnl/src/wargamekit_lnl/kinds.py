@@ -1,0 +1,42 @@
+"""Decision kinds: what each decision of the ruleset decides, for programs.
+
+Bots, tests and tools read a decision's ``kind``, its ``context`` and each option's ``data`` —
+never the prompt, the labels or the rule citation. The docs page lists each kind's context keys
+and option data keys ("Decision kinds").
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ACTION",
+    "ACTIVATE",
+    "ASSAULT_FIRE",
+    "FIRE_TARGET",
+    "MOVE_MODE",
+    "MOVE_STEP",
+    "OPPORTUNITY_FIRE",
+    "RALLY",
+    "SMOKE_HEX",
+    "SPOT_TARGET",
+    "UNITS",
+    "VEHICLE_STEP",
+    "VEHICLE_TARGET",
+    "AT_TARGET",
+    "WITHDRAW_HEX",
+]
+
+RALLY = "lnl.rally"  # the rally phase: which rally attempt, heal, merge or pick-up next, or done
+ACTIVATE = "lnl.activate"  # an impulse: which hex (and level) to activate, or pass
+UNITS = "lnl.units"  # which of the eligible units are activated (own hex, and hexes a leader reaches)
+ACTION = "lnl.action"  # what the activated units do: move, fire, smoke, spot, melee, withdraw
+MOVE_MODE = "lnl.move_mode"  # normal, crawl, stealth or assault movement
+MOVE_STEP = "lnl.move_step"  # the next hex or level to enter, or stop
+FIRE_TARGET = "lnl.fire_target"  # the hex and level fired at
+ASSAULT_FIRE = "lnl.assault_fire"  # after an assault move: the target, or hold fire
+SMOKE_HEX = "lnl.smoke_hex"  # where smoke is placed
+SPOT_TARGET = "lnl.spot_target"  # the hex and level a spotting check is made against
+WITHDRAW_HEX = "lnl.withdraw_hex"  # where units withdrawing from melee go
+OPPORTUNITY_FIRE = "lnl.opportunity_fire"  # the response window when an enemy enters a hex
+VEHICLE_STEP = "lnl.vehicle_step"  # a vehicle's next move: forward, reverse, turn, or stop
+VEHICLE_TARGET = "lnl.vehicle_target"  # what a vehicle's gun and MGs fire at (a hex or a vehicle)
+AT_TARGET = "lnl.at_target"  # which vehicle the infantry attacks in melee (IVV)

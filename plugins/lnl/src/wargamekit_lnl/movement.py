@@ -1,0 +1,119 @@
+"""MOV — movement (移动), CRL — crawl (匍匐), STL — stealth (潜行), AST — assault move (突击)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from wargamekit.geometry import Hex
+from wargamekit_lnl.data import BRUSH, BUILDING, LEVEL_COST, WOODS
+from wargamekit_lnl.melee import can_melee
+from wargamekit_lnl.scenario import SIDES
+from wargamekit_lnl.state import GameState, Unit, stacking_ok
+
+__all__ = ["MODES", "allowance", "modes_for", "step_cost", "steps"]
+
+MODES = ("normal", "crawl", "stealth", "assault")
+
+
+def modes_for(movers: Sequence[Unit]) -> list[str]:
+    """Which kinds of movement the stack may use: crawl not for weapon teams (CRL 1.2); stealth
+    only if every mover has a yellow MP border (STL 1; A19: leaders and heroes never); assault
+    if every mover has a red border or is a hero, a leader joining assault-capable units
+    (AST 1.1) counting as one; shaken units move only normally (A13)."""
+    out = ["normal"]
+    if any(u.shaken for u in movers):
+        return out
+    if all(u.kind != "team" for u in movers):
+        out.append("crawl")
+    if all(u.spec.border == "stealth" for u in movers):
+        out.append("stealth")
+    capable = [u for u in movers if u.spec.border == "assault" or u.kind == "hero"]
+    if capable and all(u in capable or u.kind == "leader" for u in movers):
+        out.append("assault")
+    return out
+
+
+def allowance(movers: Sequence[Unit], mode: str) -> int:
+    """MP of the stack: each mover's MP (−2 for a single-man counter with an SW, MOV 1.1), +2
+    forced march with a Good Order leader but never above the leader's printed MP (MOV 2.1,
+    A16; not with stealth, STL 3), halved rounding up for stealth and assault (STL 5, AST 2,
+    A16: after the forced march); the slowest mover sets the stack's MP (MOV 2)."""
+    leaders = [u for u in movers if u.kind == "leader" and u.good_order]
+    cap = max((u.spec.mp for u in leaders), default=0)
+    values = []
+    for u in movers:
+        mp = u.spec.mp - (2 if u.spec.single_man and u.weapons else 0)
+        if leaders and mode != "stealth" and u.kind != "leader":
+            mp = max(mp, min(mp + 2, cap))
+        if mode in ("stealth", "assault"):
+            mp = math.ceil(mp / 2)
+        values.append(mp)
+    return max(0, min(values))
+
+
+def step_cost(state: GameState, frm: Hex, to: Hex, movers: Sequence[Unit]) -> int:
+    """MOV 1 / MOV 3 / D2: the cost to enter ``to`` from ``frm``; with a scout in the stack, brush
+    and woods cost 1 (MOV 1.2)."""
+    terrain = state.terrain(to)
+    if any(u.kind == "scout" for u in movers) and terrain in (BRUSH, WOODS):
+        base = 1
+    else:
+        base = int(state.map.table.terrain[terrain].cost)
+    if state.wall(frm, frm.direction_to(to)):
+        base += 1
+    return base
+
+
+def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: int, total: int, mode: str,
+          moved: int) -> list[tuple[Hex, int, int]]:
+    """The places the stack may enter next, with their costs: adjacent hexes (ground level) and
+    the other level of a building (LEVEL_COST), within the MP left, or the always-one-hex
+    minimum (MOV 4: not for shaken movers, not ending adjacent to an enemy; A17: not into an
+    enemy hex). Crawl: one hex with all MP, not into a hex costing all of it (CRL 1, CRL 1.3).
+    Assault: not into an enemy hex (AST 1.3), not a hex costing all of it (AST 1.2). Friends
+    may be passed through within stacking (MOV 5)."""
+    side = movers[0].side
+    here, level = at
+    left = total - spent
+    out: list[tuple[Hex, int, int]] = []
+    if mode == "crawl" and moved > 0:
+        return out
+    candidates: list[tuple[Hex, int, int]] = []
+    for h in state.map.neighbours(here):
+        candidates.append((h, 0, step_cost(state, here, h, movers)))
+    if state.terrain(here) == BUILDING:
+        candidates.append((here, 1 - level, LEVEL_COST))
+    for h, lvl, cost in candidates:
+        if any(v.vehicle for v in state.at((h, lvl), _other(state, side))):
+            continue  # IVV 1: infantry attack vehicles from next door, never by entering their hex
+        enemies = [u for u in state.at((h, lvl), _other(state, side)) if not u.vehicle]
+        if enemies and (mode in ("assault", "crawl") or (h, lvl) in state.melee or (h, lvl) in state.melee_fought
+                        or not any(can_attack(u) for u in movers)):
+            continue  # AST 1.3; MEL 4 one melee per hex per turn; MEL 1.5 reinforcement not built
+        if mode in ("assault", "crawl") and cost >= total:
+            continue
+        friends = [u for u in state.at((h, lvl), side) if u not in movers]
+        if not stacking_ok([*friends, *movers], state.wrecks.get(h, 0)):
+            continue
+        if cost <= left:
+            out.append((h, lvl, cost))
+        elif moved == 0 and spent == 0 and total >= 1 and mode != "crawl" and not enemies \
+                and all(u.good_order for u in movers) and not _adjacent_enemy(state, h, side):
+            out.append((h, lvl, left))  # MOV 4: the minimum move spends what is left
+    if mode == "crawl":
+        out = [(h, lvl, left) for h, lvl, _c in out]
+    return out
+
+
+def _other(state: GameState, side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+
+def _adjacent_enemy(state: GameState, h: Hex, side: str) -> bool:
+    return any(e.hex.distance(h) <= 1 for e in state.alive() if e.side != side)
+
+
+def can_attack(unit: Unit) -> bool:
+    """A mover that can initiate the melee its entry starts (MEL 1.1)."""
+    return can_melee(unit, attacking=True)

@@ -1,0 +1,21 @@
+"""Entry-point module: registers the ruleset (and its hookspecs) with the wargamekit plugin host."""
+
+from __future__ import annotations
+
+import pluggy
+
+from wargamekit import Ruleset, hookimpl
+
+
+@hookimpl
+def wargamekit_rulesets() -> list[Ruleset]:
+    from wargamekit_lnl.ruleset import LnL
+
+    return [LnL()]
+
+
+@hookimpl
+def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    from wargamekit_lnl import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)

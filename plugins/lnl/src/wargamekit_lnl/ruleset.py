@@ -1,0 +1,762 @@
+"""The LnL ruleset: SEQ — the sequence of play (游戏流程) as phases of a ``PhaseCycle``, the
+operations phase (OPS) as the core's ``AlternatingImpulses``, opportunity fire (OPF) as response
+windows on the interrupt stack."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Generator, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
+from wargamekit.decisions import Option
+from wargamekit.geometry import Hex
+from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
+from wargamekit_lnl import fire, kinds, movement, rules, vehicles
+from wargamekit_lnl.los import exposed, visible
+from wargamekit_lnl.rules import other, place_data, where
+from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
+from wargamekit_lnl.state import Context, GameState, Place, Unit, initial_state, stacking_ok
+
+Procedure = Generator[Decision, Any, None]
+
+#: Rule citations for the decisions (for people; programs read the kinds).
+RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
+    "RAL 2", "OPS 2", "OPS 3", "MOV", "FIR/FPR", "OPF 1", "SPT 7", "SMK 1", "MOV 7",
+)
+
+
+def _place_key(p: Place) -> tuple[int, int, int]:
+    return (p[0].q, p[0].r, p[1])
+
+
+class LnL(Ruleset):
+    """Lock 'n Load tactical, v4.1 core rules summary: squads, leaders, heroes, support weapons."""
+
+    name = "lnl"
+    version = "0.2"
+    description = "Lock 'n Load tactical (v4.1 summary): squads, leaders, heroes, support weapons, melee."
+    sides = SIDES
+    scenario_type = LnLScenario
+    scenario_package = "wargamekit_lnl.scenarios"
+
+    def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> LnLScenario:
+        return check_scenario(super().load_scenario(data, source=source), source)
+
+    def setup(self, scenario: LnLScenario, options: Mapping[str, Any]) -> GameState:
+        return initial_state(scenario)
+
+    def options(self) -> Mapping[str, Any]:
+        # A11: a side that cannot act when its impulse comes is skipped, or counts as passing.
+        return {"unable": "skip", "opportunity_fire": True}
+
+    # -- SEQ: the turn ----------------------------------------------------------------------------
+    def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
+        state = ctx.state
+        for u in state.alive():
+            if u.kind == "hero" and not u.skill:  # HER 1: the scenario's hero draw
+                u.skill = ctx.dice.pick(sorted(rules.COUNTERS.skills), "hero skill card")
+                ctx.event("hero", f"{u.id} draws the skill {u.skill}", unit=u.id, skill=u.skill)
+        if ctx.options["unable"] not in ("skip", "pass"):
+            from wargamekit import InvalidChoiceError
+
+            raise InvalidChoiceError(f"option unable: 'skip' or 'pass' (A11), not {ctx.options['unable']!r}")
+        ctx.interrupts.enabled = bool(ctx.options["opportunity_fire"])
+        ended: list[Outcome] = []
+
+        def phase(name: str, body: Callable[[Turn[Any]], Procedure]) -> Callable[[Turn[Any]], Generator[Any, Any, TurnResult]]:
+            def take(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
+                if name == "rally":
+                    # A restart point before anything of the turn happens (everything after it
+                    # reads the state only; the cycle below resumes after state.turn).
+                    yield ctx.checkpoint(f"turn {turn.number}")
+                state.turn, state.phase = turn.number, name
+                yield from body(turn)
+                end = self.sudden_death(state)
+                if end is not None:
+                    ended.append(end)
+                return TurnResult(end=end is not None)
+
+            return take
+
+        cycle = PhaseCycle(["rally", "operations", "administration"], last_turn=state.turns)
+        cycle.turn = state.turn  # 0 on a fresh game; the last turn begun on a restart
+        handlers = {"rally": phase("rally", lambda t: self.rally_phase(ctx)),
+                    "operations": phase("operations", lambda t: self.operations_phase(ctx, ended)),
+                    "administration": phase("administration", lambda t: self.administration_phase(ctx))}
+        yield from play_turns(cycle, ctx.dice, by_phase(handlers), end_if=lambda: bool(ended))
+        return ended[0] if ended else self.final_outcome(state)
+
+    def sudden_death(self, state: GameState) -> Outcome | None:
+        """A side with no units left on the map loses (provisional victory rule)."""
+        for side in SIDES:
+            if not state.alive(side):
+                return Outcome(winner=other(side), reason=f"{side} has no units left")
+        return None
+
+    def final_outcome(self, state: GameState) -> Outcome:
+        """Provisional victory: more objective hexes controlled after the last turn; a tie goes to
+        the scenario's ``tie_winner``."""
+        rules.update_control(state)
+        counts = {s: sum(1 for h in state.objectives if state.control.get(h) == s) for s in SIDES}
+        a, b = SIDES
+        winner = a if counts[a] > counts[b] else b if counts[b] > counts[a] else state.tie_winner
+        return Outcome(winner=winner, reason=f"objectives held: {counts[a]} {a}, {counts[b]} {b}")
+
+    # -- RAL --------------------------------------------------------------------------------------
+    def rally_phase(self, ctx: Context) -> Procedure:
+        """RAL 1: initiative, 1D6 each, a tie keeps it; RAL 2/6: the initiative player first."""
+        state = ctx.state
+        rolls = {s: ctx.dice.d6(f"initiative ({s})") for s in SIDES}
+        a, b = SIDES
+        if rolls[a] != rolls[b]:
+            state.initiative = a if rolls[a] > rolls[b] else b
+        ctx.event("initiative", f"Initiative rolls {rolls[a]}-{rolls[b]}: {state.initiative} has the initiative",
+                  rolls=rolls, initiative=state.initiative)
+        order: PlayerTurns[str] = PlayerTurns((state.initiative, other(state.initiative)), last_turn=1)
+
+        def rally_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
+            yield from self.rally_side(ctx, turn.actor)
+
+        yield from play_turns(order, ctx.dice, rally_side)
+
+    def rally_side(self, ctx: Context, side: str) -> Procedure:
+        """RAL 2–5 for one side: rally attempts, a medic's healing (SMC 1.2), half-squad merging
+        (RAL 3), picking up loose SWs (RAL 4); jammed SWs of Good Order units with no enemy in
+        the hex are cleared (RAL 5, U7/U8 reading)."""
+        state = ctx.state
+        medic_used: set[str] = set()
+        for u in state.alive(side):
+            if u.good_order and not state.in_hex(u.hex, other(side)):
+                for w in u.weapons:
+                    if w.jammed:
+                        w.jammed = False
+                        ctx.event("unjam", f"{u.id} clears its {w.spec.name}", unit=u.id, weapon=w.id)
+        while True:
+            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            for u in state.alive(side):
+                helper = rules.may_rally(state, u, medic_used)
+                if helper is not None:
+                    p = rules.rally_odds(state, u)
+                    options.append(Option(("rally", u.id, helper), f"rally {u.id} at {where(u.place)} ({float(p):.0%})",
+                                          data={"action": "rally", "unit": u.id, "helper": helper,
+                                                "p": [p.numerator, p.denominator]}))
+            for m in state.alive(side):
+                if m.kind == "medic" and m.good_order and m.id not in medic_used:
+                    for u in state.at(m.place, side):
+                        if u.wounded:
+                            options.append(Option(("heal", m.id, u.id), f"{m.id} heals {u.id}",
+                                                  data={"action": "heal", "medic": m.id, "unit": u.id}))
+            for place in sorted({u.place for u in state.alive(side)}, key=_place_key):
+                here = state.at(place, side)
+                halves = [u for u in here if u.kind == "half" and u.good_order]
+                if place not in state.melee and any(u.kind == "leader" and u.good_order for u in here):
+                    for i, x in enumerate(halves):
+                        for y in halves[i + 1:]:
+                            if x.type == y.type:
+                                options.append(Option(("merge", x.id, y.id), f"merge {x.id} and {y.id}",
+                                                      data={"action": "merge", "units": [x.id, y.id]}))
+                for w in rules.loose_weapon(state, place):
+                    for u in here:
+                        if u.good_order and len(u.weapons) < rules.carry_limit(u):
+                            options.append(Option(("pickup", u.id, w.id), f"{u.id} picks up {w.spec.name}",
+                                                  data={"action": "pickup", "unit": u.id, "weapon": w.id}))
+            pick = yield from ctx.ask(Choose(side=side, prompt="Rally phase: what next?", options=tuple(options),
+                                             rule=RALLY, kind=kinds.RALLY, context={"turn": state.turn, "side": side}))
+            if pick[0] == "done":
+                return
+            if pick[0] == "rally":
+                rules.try_rally(ctx, state.units[pick[1]], pick[2], medic_used)
+            elif pick[0] == "heal":
+                medic_used.add(pick[1])
+                state.units[pick[2]].wounded = False
+                ctx.event("heal", f"{pick[1]} heals {pick[2]}", medic=pick[1], unit=pick[2])
+            elif pick[0] == "merge":
+                rules.merge_halves(ctx, state.units[pick[1]], state.units[pick[2]])
+            else:
+                unit = state.units[pick[1]]
+                pile = state.loose[unit.place]
+                weapon = next(w for w in pile if w.id == pick[2])
+                pile.remove(weapon)
+                unit.weapons.append(weapon)
+                ctx.event("pickup", f"{unit.id} picks up {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+
+    # -- OPS --------------------------------------------------------------------------------------
+    def ready(self, state: GameState, side: str) -> list[Unit]:
+        """Units that may still be activated (OPS 1, OPS 4, A12): no action marker, and not in a
+        melee hex that has already fought this turn (MEL 4)."""
+        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+
+    def operations_phase(self, ctx: Context, ended: list[Outcome]) -> Procedure:
+        """OPS 1: impulses alternate from the initiative player; the phase ends when no unit can
+        act or after 3 consecutive passes over both players."""
+        state = ctx.state
+        impulses: AlternatingImpulses[str] = AlternatingImpulses((state.initiative, other(state.initiative)),
+                                       can_act=lambda s: bool(self.ready(state, s)), pass_limit=3,
+                                       unable=ctx.options["unable"])
+
+        def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
+            acted = yield from self.impulse(ctx, turn.actor)
+            rules.update_control(state)
+            end = self.sudden_death(state)
+            if end is not None:
+                ended.append(end)
+            return TurnResult(passed=not acted, end=end is not None)
+
+        yield from play_turns(impulses, ctx.dice, impulse)
+
+    def reach_places(self, state: GameState, side: str, start: Place, chosen: Sequence[Unit]) -> set[Place]:
+        """OPS 2.1, LDR 1 (A2): the places an activation reaches: the first one, and the hexes
+        adjacent to each place whose chosen units include a Good Order leader (chaining)."""
+        reached = {start}
+        frontier = [start]
+        while frontier:
+            place = frontier.pop()
+            if any(u.kind == "leader" and u.good_order and u.place == place for u in chosen):
+                for h in state.map.neighbours(place[0]):
+                    for level in range(state.levels(h)):
+                        if (h, level) not in reached:
+                            reached.add((h, level))
+                            frontier.append((h, level))
+        return reached
+
+    def impulse(self, ctx: Context, side: str) -> Generator[Decision, Any, bool]:
+        """OPS 2–3: activate a hex (one building level), pick the units, pick their one action."""
+        state = ctx.state
+        ready = self.ready(state, side)
+        places = sorted({u.place for u in ready}, key=_place_key)
+        start = yield from ctx.ask(Choose.of(
+            side, "Activate which hex?", [None, *places], rule=ACTIVATE,
+            label=lambda p: "pass" if p is None else where(p), kind=kinds.ACTIVATE,
+            context={"turn": state.turn, "side": side},
+            data=lambda p: {"pass": True} if p is None else place_data(p)))
+        if start is None:
+            ctx.event("pass", f"{side} passes", side=side)
+            return False
+        # Candidate units: the hex's, plus every ready unit a chain of leaders could reach.
+        here = [u for u in ready if u.place == start]
+        candidates = list(here)
+        if any(u.kind == "leader" and u.good_order for u in here):
+            reach = self.reach_places(state, side, start, ready)
+            candidates += [u for u in ready if u.place in reach and u.place != start]
+
+        def legal(values: tuple[Any, ...]) -> str | None:
+            chosen = [state.units[v] for v in values]
+            if not any(u.place == start for u in chosen):
+                return "activate at least one unit of the chosen hex"
+            if any(u.vehicle for u in chosen) and len(chosen) > 1:
+                return "a vehicle is activated on its own (FIR 2, VMV 1.4 not built)"
+            allowed = self.reach_places(state, side, start, chosen)
+            if any(u.place not in allowed for u in chosen):
+                return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
+            return None
+
+        if len(candidates) == 1:
+            chosen = candidates
+        else:
+            ids = yield ChooseSubset(side=side, prompt=f"Which units at {where(start)} (and beyond, with leaders)?",
+                                     options=tuple(Option(u.id, u.label(), data={"unit": u.id, **place_data(u.place)})
+                                                   for u in candidates),
+                                     min_count=1, constraint=legal, rule=ACTIVATE, kind=kinds.UNITS,
+                                     context={"hex": hex_label(start[0]), "level": start[1]})
+            chosen = [state.units[i] for i in ids]
+        groups = [[u for u in chosen if u.place == p] for p in sorted({u.place for u in chosen}, key=_place_key)]
+        actions = self.actions(state, groups)
+        action = yield from ctx.ask(Choose.of(side, "What do they do?", actions, rule=ACTION, kind=kinds.ACTION,
+                                              context={"units": [u.id for u in chosen]},
+                                              data=lambda a: {"action": a}))
+        ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
+                  side=side, units=[u.id for u in chosen], action=action)
+        if chosen[0].vehicle:
+            if action == "move":
+                yield from self.vehicle_move(ctx, chosen[0])
+            else:
+                yield from self.vehicle_fire(ctx, chosen[0])
+            return True
+        if action == "anti-tank":
+            yield from self.anti_tank(ctx, chosen)
+            return True
+        if action == "move":
+            for group in groups:
+                yield from self.move(ctx, group)
+        elif action == "fire":
+            yield from self.fire_action(ctx, groups)
+        elif action == "smoke":
+            yield from self.smoke_action(ctx, chosen)
+        elif action == "spot":
+            yield from self.spot_action(ctx, chosen)
+        elif action == "melee":
+            for u in chosen:
+                u.markers.add("ops")
+            rules.fight_melee(ctx, side, chosen[0].place, [u for u in chosen if u.alive])
+        else:
+            yield from self.withdraw(ctx, chosen)
+        return True
+
+    def actions(self, state: GameState, groups: list[list[Unit]]) -> list[str]:
+        """OPS 3: the actions every activated unit can take together."""
+        units = [u for g in groups for u in g]
+        if units[0].vehicle:
+            v = units[0]
+            out = ["move"]
+            places, tanks = vehicles.vehicle_targets(state, v)
+            if v.good_order and (places or tanks):
+                out.append("fire")  # VEH 3: a shaken vehicle does not fire
+            return out
+        in_melee = [g[0].place in state.melee for g in groups]
+        if any(in_melee):
+            out = ["withdraw"] if len(groups) == 1 else []
+            if len(groups) == 1 and any(rules.melee.can_melee(u, attacking=True) for u in units):
+                out.insert(0, "melee")
+            return out or ["withdraw"]
+        out = ["move"]
+        if all(fire.can_fire(u) for u in units) and rules.targets_for(state, units, groups):
+            out.append("fire")
+        if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
+            out.append("smoke")  # SMK 1
+        if all(u.good_order for u in units) and len(groups) == 1 and self.spot_targets(state, units):
+            out.append("spot")  # SPT 7.1–7.2
+        if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
+                and vehicles.adjacent_vehicles(state, units):
+            out.append("anti-tank")  # IVV 1
+        return out
+
+    # -- MOV / CRL / STL / AST --------------------------------------------------------------------
+    def move(self, ctx: Context, movers: list[Unit]) -> Procedure:
+        """MOV 2–10: the stack moves hex by hex; on entering each hex: events (none defined, U5),
+        opportunity fire, then only Good Order movers go on (MOV 9, MOV 2.3)."""
+        state = ctx.state
+        side = movers[0].side
+        modes = movement.modes_for(movers)
+        mode = yield from ctx.ask(Choose.of(side, "How do they move?", modes, rule=MOVE, kind=kinds.MOVE_MODE,
+                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}))
+        total = movement.allowance(movers, mode)
+        marker = "move" if mode == "normal" else mode
+        everyone = list(movers)
+        was_exposed = {u.id: exposed(state, u) for u in movers}
+        spent = moved = 0
+        while movers:
+            here = movers[0].place
+            options = movement.steps(state, movers, here, spent, total, mode, moved)
+            step = yield from ctx.ask(Choose.of(
+                side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
+                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP,
+                label=lambda o: "stop" if o is None else f"{where((o[0], o[1]))} ({o[2]} MP)",
+                context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
+                         **place_data(here)},
+                data=lambda o: {"stop": True} if o is None else {**place_data((o[0], o[1])), "cost": o[2]}))
+            if step is None:
+                break
+            h, level, cost = step
+            spent += cost
+            moved += 1
+            for u in movers:
+                u.hex, u.level = h, level
+                u.markers.add(marker)
+            ctx.event("move", f"{', '.join(u.id for u in movers)} enter {where((h, level))}", hex=hex_label(h),
+                      level=level, units=[u.id for u in movers], mode=mode)
+            place = (h, level)
+            if state.at(place, other(side)):  # MOV 6: stop and melee
+                rules.fight_melee(ctx, side, place, movers)
+                break
+            # CRL 1.1 / STL 1.2: entering open ground (crawl: also ending next to the enemy).
+            if mode in ("crawl", "stealth") and (rules.effects(state.terrain(h)).open and level == 0):
+                if any(visible(state, e.hex, h) for e in state.alive(other(side))):
+                    state.spotted.add(place)
+            targetable = mode in ("normal", "assault") or (mode == "crawl" and all(was_exposed[u.id] for u in movers))
+            if targetable and ctx.options["opportunity_fire"]:  # OPF 1a–1b
+                yield from ctx.interrupts.window(f"{side} enters {where(place)}", [other(side)],
+                                                 self._opportunity(ctx, movers, place), rule=OPF,
+                                                 kind=kinds.OPPORTUNITY_FIRE)
+            movers = [u for u in movers if u.alive and u.good_order]  # MOV 2.3, A65
+        for u in everyone:
+            if u.alive:
+                u.markers.add(marker)  # MOV 10, CRL 2, STL 6, AST 3
+        if mode == "assault":  # AST 2.3: fire in the same impulse
+            shooters = [u for u in everyone if u.alive and fire.can_fire(u) and u.place == everyone[0].place]
+            if shooters:
+                places = rules.targets_for(state, shooters, [shooters])
+                if places:
+                    target = yield from ctx.ask(Choose.of(
+                        side, "Assault fire at?", [None, *places], rule="AST 2.3", kind=kinds.ASSAULT_FIRE,
+                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(rules.fire_odds(state, shooters, p))}",
+                        context={"units": [u.id for u in shooters]},
+                        data=lambda p: {"hold": True} if p is None else place_data(p)))
+                    if target is not None:
+                        rules.fire_at(ctx, shooters, target)
+
+    def _opportunity(self, ctx: Context, movers: list[Unit], place: Place) -> Callable[[str, Any], list[Response]]:
+        """OPF 1–2: each enemy hex's waiting units (no move/fire/crawl/stealth marker, OPF 1c;
+        ops-complete allowed at −1, OPF 1d) may fire together at the movers (A41)."""
+        state = ctx.state
+
+        def offers(side: str, point: Any) -> list[Response]:
+            if point.depth:
+                return []
+            out: list[Response] = []
+            targets = [u for u in movers if u.alive and u.place == place]
+            if not targets:
+                return out
+
+            def still_there() -> str | None:
+                return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
+
+            groups: dict[Place, list[Unit]] = {}
+            for u in state.alive(side):
+                if fire.can_fire(u) and not (u.markers & {"move", "fire", "crawl", "stealth"}) \
+                        and u.place not in state.melee:
+                    groups.setdefault(u.place, []).append(u)
+            for v in state.alive(side):
+                if v.vehicle and v.good_order and not (v.markers & {"move", "fire"}):
+                    shot = self._vehicle_shot_at(state, v, targets, place)
+                    if shot is not None:
+                        out.append(Response(
+                            f"opportunity fire: {v.id} at {where(place)}", side,
+                            resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
+                            is_legal=still_there,
+                            key=("opf", state.turn, v.id, tuple(u.id for u in targets), hex_label(place[0])),
+                            data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
+            for origin in sorted(groups, key=_place_key):
+                firers = groups[origin]
+                if fire.plan_fire(state, firers, place, opportunity=True, moving=True) is None:
+                    continue
+                ids = {u.id for u in targets}
+                rows = [r for r in rules.fire_odds(state, firers, place, opportunity=True, moving=True) if r[0] in ids]
+                out.append(Response(
+                    f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
+                    resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
+                    is_legal=still_there,
+                    key=("opf", state.turn, hex_label(origin[0]), origin[1], tuple(u.id for u in targets), hex_label(place[0])),
+                    data={"firers": [u.id for u in firers], "from": place_data(origin), "at": place_data(place),
+                          "targets": [u.id for u in targets]}))
+            return out
+
+        return offers
+
+    def withdraw(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """MOV 7: each unit takes a morale check (A4: −2 in favourable terrain); those that pass
+        leave the melee hex for an adjacent hex without enemies; the melee marker goes when one
+        side is gone, and the withdrawal may then be opportunity fired (MOV 7.2)."""
+        state = ctx.state
+        side = units[0].side
+        place = units[0].place
+        options = [h for h in state.map.neighbours(place[0])
+                   if not state.in_hex(h, other(side)) and stacking_ok(state.at((h, 0), side) + units)]
+        for u in units:
+            u.markers.add("move")
+        if not options:
+            ctx.event("withdraw", "No hex to withdraw to", units=[u.id for u in units])
+            return
+        dest = yield from ctx.ask(Choose.of(side, "Withdraw to?", options, rule=WITHDRAW, kind=kinds.WITHDRAW_HEX,
+                                            label=hex_label, context={"units": [u.id for u in units]},
+                                            data=lambda h: {"hex": hex_label(h)}))
+        gone = []
+        for u in units:
+            drm = 2 if rules.effects(state.terrain(u.hex)).favourable else 0
+            if rules.rally_roll(ctx.dice, u.morale, drm):
+                u.hex, u.level = dest, 0
+                gone.append(u)
+        ctx.event("withdraw", f"{len(gone)} of {len(units)} withdraw to {hex_label(dest)}",
+                  units=[u.id for u in gone], hex=hex_label(dest))
+        if not state.at(place, side):
+            state.melee.discard(place)
+            if gone and ctx.options["opportunity_fire"]:
+                yield from ctx.interrupts.window(f"{side} withdraws to {hex_label(dest)}", [other(side)],
+                                                 self._opportunity(ctx, gone, (dest, 0)), rule=OPF,
+                                                 kind=kinds.OPPORTUNITY_FIRE)
+
+    # -- FIR / FPR --------------------------------------------------------------------------------
+    def fire_action(self, ctx: Context, groups: list[list[Unit]]) -> Procedure:
+        """OPS 3.2, FIR 1, FPR: all activated units fire at one target, one attack per hex."""
+        state = ctx.state
+        units = [u for g in groups for u in g]
+        side = units[0].side
+        places = rules.targets_for(state, units, groups)
+        target = yield from ctx.ask(Choose.of(
+            side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET,
+            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rules.fire_odds(state, g, p)) for g in groups),
+            context={"units": [u.id for u in units]}, data=place_data))
+        for group in groups:
+            alive = [u for u in group if u.alive]
+            if alive and state.at(target, other(side)) and fire.plan_fire(state, alive, target) is not None:
+                rules.fire_at(ctx, alive, target)
+            for u in group:
+                u.markers.add("fire")
+
+    # -- VMV / VEH / HWF / IVV --------------------------------------------------------------------
+    def vehicle_move(self, ctx: Context, v: Unit) -> Procedure:
+        """VMV 1–3: forward into the hex in front, turning 1 MP a hexside (A51), reversing at
+        double cost, never into a hex with an enemy vehicle (VMV 1.3); half MP when shaken
+        (VEH 3) or assault moving (VMV 2.2); entering an infantry hex is an overrun (VMV 3), with
+        4 MP to spare, never in an assault (VMV 2.3), ignoring opportunity fire (VMV 3.1)."""
+        state = ctx.state
+        side = v.side
+        modes = ["normal"] if v.shaken else ["normal", "assault"]
+        mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
+                                            context={"units": [v.id]}, data=lambda m: {"mode": m}))
+        total = vehicles.mp_of(v)
+        if mode == "assault":
+            total = -(-total // 2)
+        spent = 0
+        marker = "move" if mode == "normal" else "assault"
+        v.markers.add(marker)
+        while v.alive and v.good_order:
+            options: list[tuple[str, int, int]] = []
+            left = total - spent
+            for step, direction, mult in (("forward", v.facing, 1), ("reverse", (v.facing + 3) % 6, 2)):
+                h = v.hex.neighbour(direction)
+                if h not in state.map:
+                    continue
+                cost = vehicles.vehicle_step_cost(state, v.hex, h, v) * mult
+                enemies = state.at((h, 0), other(side))
+                if any(e.vehicle for e in enemies) or cost == float("inf"):
+                    continue
+                friends = [u for u in state.at((h, 0), side) if u is not v]
+                if not stacking_ok([*friends, v], state.wrecks.get(h, 0)):
+                    continue
+                need = cost + (4 if enemies else 0)
+                if enemies and (mode == "assault" or step == "reverse"):
+                    continue
+                if need <= left:
+                    options.append((step, direction, int(need)))
+            if left >= 1:
+                options += [("left", (v.facing + 5) % 6, 1), ("right", (v.facing + 1) % 6, 1)]
+            step = yield from ctx.ask(Choose.of(
+                side, f"{v.id} at {hex_label(v.hex)} facing {v.facing} ({left} MP left)?", [None, *options],
+                rule="VMV 1", kind=kinds.VEHICLE_STEP,
+                label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)",
+                context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex)},
+                data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
+            if step is None:
+                break
+            name, direction, cost = step
+            spent += cost
+            if name in ("left", "right"):
+                v.facing = v.turret = direction
+                ctx.event("turn-vehicle", f"{v.id} turns to face {direction}", unit=v.id, facing=direction)
+                continue
+            v.hex = v.hex.neighbour(direction)
+            ctx.event("move", f"{v.id} {'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
+                      hex=hex_label(v.hex), level=0, units=[v.id], mode=mode)
+            place = (v.hex, 0)
+            if state.at(place, other(side)):
+                self.overrun(ctx, v, place)
+                break
+            if ctx.options["opportunity_fire"]:
+                yield from ctx.interrupts.window(f"{v.id} enters {where(place)}", [other(side)],
+                                                 self._opportunity(ctx, [v], place), rule=OPF,
+                                                 kind=kinds.OPPORTUNITY_FIRE)
+        if mode == "assault" and v.alive and v.good_order:  # VMV 2.2: fire after an assault move
+            yield from self.vehicle_fire(ctx, v, assault=True, optional=True)
+
+    def overrun(self, ctx: Context, v: Unit, place: Place) -> None:
+        """VMV 3.3–3.4: gun FP + MG FP + 2 + commander (none built: U16) + 1D6 against 1D6; the
+        difference is a damage check for every defending unit (A54: as FPR 4)."""
+        state = ctx.state
+        spec = v.spec.vehicle
+        assert spec is not None
+        value = spec.he + sum(mg.fp for mg in spec.mgs) + 2
+        diff = vehicles.overrun(ctx.dice, value)
+        defenders = [u for u in state.at(place, other(v.side)) if not u.vehicle]
+        ctx.event("overrun", f"{v.id} overruns {where(place)}: difference {diff}", unit=v.id, hex=hex_label(place[0]),
+                  difference=diff)
+        if diff <= 0:
+            return
+        lead = fire.leadership_at(defenders)
+        for u in defenders:
+            res, hero = fire.damage_check(ctx.dice, diff, lead, fire.Target.of(state, u))
+            rules.apply_damage(ctx, u, res)
+            if hero:
+                rules.create_hero(ctx, u.side, place)
+
+    def _vehicle_shot_at(self, state: GameState, v: Unit, targets: list[Unit], place: Place) -> object | None:
+        if v.hex.distance(place[0]) == 0 or visible(state, v.hex, place[0]) is None:
+            return None
+        if any(u.vehicle for u in targets):
+            return vehicles.gun_shot(state, v, place[0])
+        return vehicles.gun_shot(state, v, place[0]) or (vehicles.mg_fp(v, place[0]) or None)
+
+    def vehicle_shoot(self, ctx: Context, v: Unit, place: Place, targets: Sequence[Unit] | None = None, *,
+                      opportunity: bool = False, assault: bool = False) -> None:
+        """VEH 5, HWF, HWI, HWV: the main gun and the MGs fire together at one target."""
+        state = ctx.state
+        v.markers.add("fire")
+        enemy = other(v.side)
+        victims = list(targets) if targets is not None else state.at(place, enemy)
+        tanks = [u for u in victims if u.vehicle and u.alive]
+        shot = vehicles.gun_shot(state, v, place[0], assault=assault)
+        if tanks:
+            target = tanks[0]
+            if shot is not None:
+                hit = vehicles.to_hit(ctx.dice, shot)
+                ctx.event("gun", f"{v.id} fires at {target.id}: {'hit' if hit else 'miss'}", unit=v.id,
+                          target=target.id, hit=hit)
+                if hit:
+                    rules.vehicle_lost(ctx, target, vehicles.penetrate(ctx.dice, vehicles.penetration_for(v, target)))
+            mg = vehicles.mg_fp(v, place[0])
+            if mg and target.alive and vehicles.unarmoured(target):
+                rules.small_arms_on_vehicle(ctx, [v], target, mg - (2 if assault else 0), 0)
+            return
+        men = [u for u in victims if not u.vehicle and u.alive]
+        if not men:
+            return
+        if shot is not None:
+            hit = vehicles.to_hit(ctx.dice, shot)
+            ctx.event("gun", f"{v.id} fires HE at {where(place)}: {'hit' if hit else 'miss'}", unit=v.id,
+                      hex=hex_label(place[0]), hit=hit)
+            if hit:
+                attack = vehicles.he_attack(state, v, place, moving=opportunity)
+                self._resolve_men(ctx, attack, men, place)
+        mg = vehicles.mg_fp(v, place[0])
+        # The MGs fire at the same hex (VEH 5): at whoever of the target stands there now.
+        men = [u for u in state.at(place, enemy) if not u.vehicle] if targets is None else [u for u in men if u.alive]
+        line = visible(state, v.hex, place[0])
+        if mg and men and line is not None:
+            attack = fire.Attack(mg - (2 if assault else 0), -line.hindering + (1 if opportunity else 0),
+                                 fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
+            ctx.event("mg", f"{v.id}'s MGs fire at {where(place)} (FP {attack.fp})", unit=v.id, fp=attack.fp)
+            self._resolve_men(ctx, attack, men, place)
+
+    def _resolve_men(self, ctx: Context, attack: fire.Attack, men: list[Unit], place: Place) -> None:
+        state = ctx.state
+        result = fire.resolve_fire(ctx.dice, attack, [fire.Target.of(state, u) for u in men])
+        ctx.event("fire", f"attack {result.attack} against {result.defence}", attack=result.attack,
+                  defence=result.defence, hex=hex_label(place[0]), level=place[1], firers=[], opportunity=False)
+        for u, (res, hero) in zip(men, result.checks, strict=False):
+            rules.apply_damage(ctx, u, res)
+            if hero:
+                rules.create_hero(ctx, u.side, place)
+
+    def vehicle_fire(self, ctx: Context, v: Unit, *, assault: bool = False, optional: bool = False) -> Procedure:
+        """VEH 5: choose one target — a hex of infantry or a vehicle — with the exact odds shown."""
+        state = ctx.state
+        places, tanks = vehicles.vehicle_targets(state, v)
+        options: list[Any] = [*places, *tanks]
+        if optional:
+            options = [None, *options]
+        if not options or options == [None]:
+            return
+
+        def label(o: Any) -> str:
+            if o is None:
+                return "hold fire"
+            if isinstance(o, Unit):
+                shot = vehicles.gun_shot(state, v, o.hex, assault=assault)
+                dist = vehicles.gun_vs_vehicle_odds(shot, vehicles.penetration_for(v, o)) if shot else {}
+                return f"{o.id}: " + ", ".join(f"{k} {float(p):.0%}" for k, p in dist.items() if k != "miss")
+            return where(o)
+
+        target = yield from ctx.ask(Choose.of(
+            v.side, f"{v.id} fires at?", options, rule="VEH 5", kind=kinds.VEHICLE_TARGET, label=label,
+            context={"unit": v.id, "assault": assault},
+            data=lambda o: {"hold": True} if o is None else {"vehicle": o.id} if isinstance(o, Unit) else place_data(o)))
+        if target is None:
+            return
+        if isinstance(target, Unit):
+            self.vehicle_shoot(ctx, v, target.place, [target], assault=assault)
+        else:
+            self.vehicle_shoot(ctx, v, target, assault=assault)
+
+    def anti_tank(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """IVV 1–5: each unit passes a morale check (−2 in favourable terrain) and then attacks
+        alone: FP + leadership (one unit only) + AT weapon + 1D6 against lowest armour + 1D6."""
+        state = ctx.state
+        side = units[0].side
+        targets = vehicles.adjacent_vehicles(state, units)
+        v = yield from ctx.ask(Choose.of(side, "Attack which vehicle?", targets, rule="IVV", kind=kinds.AT_TARGET,
+                                         label=lambda u: u.id, context={"units": [u.id for u in units]},
+                                         data=lambda u: {"vehicle": u.id}))
+        spec = v.spec.vehicle
+        assert spec is not None
+        lead = fire.leadership_at(units)
+        for u in units:
+            u.markers.add("ops")
+            if not vehicles.can_at_melee(u) or not v.alive:
+                continue
+            drm = 2 if vehicles.terrain_favourable(state, u) else 0
+            if not rules.rally_roll(ctx.dice, u.morale, drm):  # IVV 2
+                ctx.event("at-morale", f"{u.id} does not dare", unit=u.id)
+                continue
+            value = vehicles.at_value(u, lead)
+            lead = 0  # IVV 3: leadership helps one unit only
+            killed = vehicles.at_melee(ctx.dice, value, spec.lowest_armour())
+            ctx.event("anti-tank", f"{u.id} attacks {v.id}: {'destroyed' if killed else 'no effect'}", unit=u.id,
+                      vehicle=v.id, destroyed=killed)
+            if killed:
+                rules.vehicle_lost(ctx, v, vehicles.DESTROYED, melee_kill=True)
+
+    # -- SMK / SPT --------------------------------------------------------------------------------
+    def smoke_action(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """SMK 1: smoke in the units' own hex or an adjacent one."""
+        state = ctx.state
+        here = units[0].hex
+        options = [here, *state.map.neighbours(here)]
+        h = yield from ctx.ask(Choose.of(units[0].side, "Smoke where?", options, rule=SMOKE, kind=kinds.SMOKE_HEX,
+                                         label=hex_label, context={"units": [u.id for u in units]},
+                                         data=lambda x: {"hex": hex_label(x)}))
+        rules.place_smoke(ctx, units, h)
+
+    def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
+        """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
+        if any(u.markers for u in units):
+            return []
+        side = units[0].side
+        places = sorted({u.place for u in state.alive(other(side)) if not exposed(state, u)}, key=_place_key)
+        return [p for p in places if rules.spot_drm(state, units, p) is not None]
+
+    def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """SPT 7: one spotting check against one place."""
+        state = ctx.state
+        places = self.spot_targets(state, units)
+        target = yield from ctx.ask(Choose.of(units[0].side, "Spot which hex?", places, rule=SPOT,
+                                              kind=kinds.SPOT_TARGET, label=where,
+                                              context={"units": [u.id for u in units]}, data=place_data))
+        rules.spot(ctx, units, target)
+
+    # -- ADM --------------------------------------------------------------------------------------
+    def administration_phase(self, ctx: Context) -> Procedure:
+        """ADM 1–4."""
+        rules.administration(ctx)
+        return
+        yield
+
+    # -- information ------------------------------------------------------------------------------
+    def view(self, state: GameState, side: str | None) -> GameState:
+        """Open information: both players see the whole map (the source has no hidden units)."""
+        return copy.deepcopy(state)
+
+    def check_invariants(self, state: GameState) -> None:
+        for side in SIDES:
+            for place in {u.place for u in state.alive(side)}:
+                assert stacking_ok(state.at(place, side), state.wrecks.get(place[0], 0)), \
+                    f"SET 3: {side} overstacks {where(place)}"
+                assert 0 <= place[1] < state.levels(place[0]), f"SET 4: no level {place[1]} at {where(place)}"
+            assert sum(1 for u in state.alive(side) if u.kind == "hero") <= 2, "HER 3: more than two heroes"
+        for u in state.alive():
+            assert u.hex in state.map, f"{u.id} left the map"
+            assert len(u.weapons) <= rules.carry_limit(u) or u.kind == "squad", f"SW 1: {u.id} carries too much"
+            assert not (u.wounded and not u.spec.single_man), f"FPR 5: only single-man counters are wounded ({u.id})"
+
+    def summary(self, state: GameState) -> str:
+        from wargamekit_lnl.picture import summary
+
+        return summary(state)
+
+    def render_svg(self, state: GameState, side: str | None = None) -> str:
+        from wargamekit_lnl.picture import picture
+
+        return picture(self.view(state, side))
+
+    def bots(self) -> Mapping[str, Callable[[int], Player]]:
+        from wargamekit_lnl.bots import OddsBot
+
+        return {"bot": OddsBot, "odds": OddsBot}
+
+    def odds_command(self) -> Any:
+        from wargamekit_lnl.odds_cli import odds_command
+
+        return odds_command
+
+
+__all__ = ["LnL", "Hex"]

@@ -1,0 +1,204 @@
+"""The game state: the map (SET 2), the counters on it and the markers (SET, ADM)."""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from wargamekit.geometry import Hex, HexMap
+from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
+from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, hex_label, parse_hex
+
+__all__ = ["ACTION_MARKERS", "GameState", "Unit", "Weapon", "initial_state"]
+
+#: Markers that show a unit has acted this turn (OPS 1, OPS 4, A12).
+ACTION_MARKERS = frozenset({"move", "fire", "assault", "stealth", "crawl", "ops"})
+
+#: Where a counter stands: a hex and a building level (0 = ground).
+Place = tuple[Hex, int]
+
+
+@define
+class Weapon:
+    """A light support weapon (SW) carried by a unit or lying loose in a hex."""
+
+    id: str
+    type: str
+    jammed: bool = False
+
+    @property
+    def spec(self) -> WeaponType:
+        """Its counter values."""
+        return COUNTERS.weapons[self.type]
+
+
+@define
+class Unit:
+    """A counter on the map. ``shaken``: on its flipped side; ``wounded``: an SMC's wounded marker."""
+
+    id: str
+    side: str
+    type: str
+    hex: Hex
+    level: int = 0
+    weapons: list[Weapon] = field(factory=list)
+    skill: str = ""
+    shaken: bool = False
+    wounded: bool = False
+    alive: bool = True
+    markers: set[str] = field(factory=set)
+    rally_tries: int = 0
+    facing: int = 0  # a vehicle's hull facing (hexside 0–5)
+    turret: int = 0  # its turret facing
+
+    @property
+    def spec(self) -> UnitType:
+        """Its counter values."""
+        return COUNTERS.units[self.type]
+
+    @property
+    def kind(self) -> str:
+        """squad, half, team, leader, hero, medic, sniper or scout."""
+        return self.spec.kind
+
+    @property
+    def place(self) -> Place:
+        """Hex and level."""
+        return (self.hex, self.level)
+
+    @property
+    def good_order(self) -> bool:
+        """Good Order (齐整状态): not shaken."""
+        return not self.shaken
+
+    @property
+    def morale(self) -> int:
+        """Morale, with a hero's skill."""
+        bonus = COUNTERS.skills[self.skill].morale if self.skill else 0
+        return self.spec.morale + bonus
+
+    @property
+    def leadership(self) -> int:
+        """Leadership of a Good Order leader (LDR 3: −1 when wounded); 0 otherwise."""
+        if self.kind != "leader" or self.shaken:
+            return 0
+        return max(0, self.spec.leadership - (1 if self.wounded else 0))
+
+    @property
+    def vehicle(self) -> bool:
+        """A vehicle (VEH)."""
+        return self.spec.vehicle is not None
+
+    @property
+    def acted(self) -> bool:
+        """Has an action marker this turn (A12: a unit acts once per turn)."""
+        return bool(self.markers & ACTION_MARKERS)
+
+    def label(self) -> str:
+        """Its id and state, for the log and the terminal."""
+        flags = ("shaken " if self.shaken else "") + ("wounded " if self.wounded else "")
+        return f"{self.id} ({flags}{self.type})".replace(" )", ")")
+
+
+@define
+class GameState:
+    """Everything that changes during a game."""
+
+    map: HexMap
+    units: dict[str, Unit]
+    turns: int
+    initiative: str
+    objectives: list[Hex]
+    control: dict[Hex, str]
+    tie_winner: str
+    snipers: dict[str, int] = field(factory=dict)
+    turn: int = 0
+    phase: str = "set-up"
+    heroes_created: dict[str, int] = field(factory=lambda: {s: 0 for s in SIDES})
+    spotted: set[Place] = field(factory=set)
+    smoke: dict[Hex, int] = field(factory=dict)
+    melee: set[Place] = field(factory=set)
+    melee_fought: set[Place] = field(factory=set)
+    loose: dict[Place, list[Weapon]] = field(factory=dict)
+    wrecks: dict[Hex, int] = field(factory=dict)
+    counter: int = 0
+
+    def alive(self, side: str | None = None) -> list[Unit]:
+        """Units on the map (of ``side``), in set-up order."""
+        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+
+    def at(self, place: Place, side: str | None = None) -> list[Unit]:
+        """Units at a hex and level (of ``side``)."""
+        return [u for u in self.alive(side) if u.place == place]
+
+    def in_hex(self, h: Hex, side: str | None = None) -> list[Unit]:
+        """Units in a hex, any level (of ``side``)."""
+        return [u for u in self.alive(side) if u.hex == h]
+
+    def terrain(self, h: Hex) -> int:
+        """The terrain code at a hex's centre (SET 2)."""
+        return int(self.map.terrain[self.map.offset(h)])
+
+    def levels(self, h: Hex) -> int:
+        """How many levels the hex has (1, or 2 for a two-storey building)."""
+        return effects(self.terrain(h)).levels
+
+    def wall(self, h: Hex, direction: int) -> bool:
+        """A wall on that hexside."""
+        return self.map.hexside(h, direction) == WALL
+
+    def new_id(self, stem: str) -> str:
+        """A fresh counter id (a hero, a half-squad)."""
+        self.counter += 1
+        return f"{stem}-{self.counter}"
+
+
+def squad_equivalents(units: list[Unit]) -> float:
+    """SET 3.1: squads (1), weapon teams (1), half-squads (½)."""
+    return sum(1.0 if u.kind in ("squad", "team") else 0.5 if u.kind in ("half", "crew") else 0.0 for u in units)
+
+
+def single_men(units: list[Unit]) -> int:
+    """SET 3.2: single-man counters."""
+    return sum(1 for u in units if u.spec.single_man)
+
+
+def stacking_ok(units: list[Unit], wrecks: int = 0) -> bool:
+    """SET 3 (A1: per side, per building level): ≤ 3 squad equivalents (crews as half-squads),
+    ≤ 2 single-man counters, ≤ 2 vehicles and wrecks together (wrecks counted for every side)."""
+    vehicles = sum(1 for u in units if u.kind == "vehicle")
+    return squad_equivalents(units) <= 3 and single_men(units) <= 2 and vehicles + wrecks <= 2
+
+
+def initial_state(s: LnLScenario) -> GameState:
+    """SET 1–4: build the map and place the counters (heroes without a skill draw it in play)."""
+    hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
+    for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
+        for label in labels:
+            hexmap.set_terrain(parse_hex(label), code)
+    for wall in s.terrain.walls:
+        hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
+    units: dict[str, Unit] = {}
+    n = 0
+    for spec in s.units:
+        weapons = []
+        for w in spec.weapons:
+            n += 1
+            weapons.append(Weapon(f"{w}-{n}", w))
+        units[spec.id] = Unit(spec.id, spec.side, spec.type, parse_hex(spec.hex), spec.level, weapons, spec.skill,
+                              facing=spec.facing, turret=spec.facing)
+    control = {parse_hex(h): side for side, labels in s.control.items() for h in labels}
+    state = GameState(hexmap, units, s.turns, s.initiative, [parse_hex(h) for h in s.objectives], control,
+                      s.tie_winner, dict(s.snipers))
+    for side in SIDES:
+        for place in {u.place for u in state.alive(side)}:
+            if not stacking_ok(state.at(place, side)):
+                from wargamekit import ScenarioError
+
+                raise ScenarioError(f"{side} overstacks {hex_label(place[0])} level {place[1]} (SET 3)", path="$.units")
+    return state
+
+
+from wargamekit import RulesContext  # noqa: E402  (the alias needs both classes above)
+
+#: What the ruleset's rule procedures receive.
+Context = RulesContext[GameState, LnLScenario]
