@@ -15,6 +15,7 @@ Commands:
 
 Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
 that human's view (``--svg-view all`` asks for the all-seeing picture).
+
 * ``wargamekit validate SCENARIO`` — check a scenario file.
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
 * ``wargamekit simulate RULESET`` — a balance study: many seeded bot games on every core (or a
