@@ -7,7 +7,9 @@ from fractions import Fraction
 from itertools import product
 
 from wargamekit import ScriptedDice
-from wargamekit_tank_solo.fire import Shot, close_range_bonus, fire_type_modifier, resolve_shot, shot_odds
+from wargamekit.odds import distribution
+from wargamekit_tank_solo.fire import Shot, _summary, close_range_bonus, fire_type_modifier, resolve_shot, shot_odds
+from wargamekit_tank_solo.special_rounds import overloaded_damage_dice
 
 
 def test_hit_needs_total_at_least_range():
@@ -60,6 +62,19 @@ def test_overloaded_charge_multiplies_damage_dice_by_class():
         totals[cls] = resolve_shot(ScriptedDice([6, 6, 3, 4]), shot).damage_total
     # 7 dice -> 14 / 10 / 8, then +1 close range +1 attack
     assert totals == {"light": 16, "medium": 12, "heavy": 10}
+
+
+def test_overloaded_charge_drops_fractions_for_every_dice_total():
+    """特殊规则 4-1: "fractions dropped" for every 2d6 total and class (2 x 11 = 22 light, 11 x 1.5
+    = 16.5 -> 16 medium, 11 x 1.2 = 13.2 -> 13 heavy), and the exact odds of an overloaded shot
+    (lazy die values) equal a face-by-face enumeration of the same procedure."""
+    factor = {"light": Fraction(2), "medium": Fraction(3, 2), "heavy": Fraction(6, 5)}
+    for cls, total in product(factor, range(2, 13)):
+        assert overloaded_damage_dice(total, cls) == int(total * factor[cls])
+    assert [overloaded_damage_dice(11, c) for c in factor] == [22, 16, 13]
+    for cls in factor:
+        shot = Shot(range=4, hit_modifier=0, attack=5, armour=19, firer_class=cls, special="overloaded")
+        assert distribution(_summary, shot) == distribution(_summary, shot, lazy=False)
 
 
 def test_overloaded_charge_wasted_on_a_miss():

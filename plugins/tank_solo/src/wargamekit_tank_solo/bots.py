@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from wargamekit import Choose
 from wargamekit.decisions import Data
+from wargamekit.geometry import Hex
 
 from .bot_common import (
     OddsBot,
@@ -30,7 +31,7 @@ from .combat import shot_for
 from .fire import shot_odds
 from .kinds import step_of
 from .sight import can_see
-from .state import GameState, other_side
+from .state import GameState, Tank, other_side
 from .vehicles import kill_points
 
 __all__ = ["HeuristicBot"]
@@ -88,6 +89,8 @@ class HeuristicBot(OddsBot):
             return len(data) - 1
         fire = "leap" if decision.context["leap"] else "advance"
         enemies = [e for e in state.living(other_side(tank.side)) if e.hex is not None]
+        # Many steps end in the same place (turning in place, stopping): score each place once.
+        places: dict[tuple[Hex, int | None], float] = {}
         best, best_value = len(data) - 1, -1e9
         for i, d in enumerate(data):
             if d["action"] == "rotate_turret":
@@ -96,26 +99,34 @@ class HeuristicBot(OddsBot):
             at = v.to if v.to is not None else tank.hex
             hull = v.hull
             facing = hull if tank.spec.turretless else None
-            offence = max((kill_value(state, tank, g, e, fire, at=at, facing=facing, hooks=self.hooks)
-                           for g in range(len(tank.spec.guns)) for e in enemies), default=0.0)
-            danger = 0.0
-            for e in enemies:
-                for g in range(len(e.spec.guns)):
-                    e_hex = e.hex
-                    if e_hex is None or e_hex == at or e_hex.distance(at) > e.spec.guns[g].range:
-                        continue
-                    if not can_see(state.scenario.map, state.wrecks, e_hex, at):
-                        continue
-                    saved = tank.hex
-                    tank.hex = at
-                    try:
-                        danger += float(shot_odds(shot_for(state, e, g, tank, "aimed", hooks=self.hooks)).kill) * kill_points(tank.vehicle_class) * 0.5
-                    finally:
-                        tank.hex = saved
-            near = min((at.distance(e_hex) for e in enemies if (e_hex := e.hex) is not None), default=0)
-            value = offence - danger - 0.05 * near - 0.001 * v.cost
+            place = places.get((at, facing))
+            if place is None:
+                place = places[at, facing] = self._place_value(state, tank, enemies, at, facing, fire)
+            value = place - 0.001 * v.cost
             if v.kind == "stop":
                 value += 0.0005
             if value > best_value:
                 best, best_value = i, value
         return best
+
+    def _place_value(self, state: GameState, tank: Tank, enemies: list[Tank], at: Hex, facing: int | None,
+                     fire: str) -> float:
+        """The move's score of ``tank`` standing in ``at`` (``facing``: a turretless hull's)."""
+        offence = max((kill_value(state, tank, g, e, fire, at=at, facing=facing, hooks=self.hooks)
+                       for g in range(len(tank.spec.guns)) for e in enemies), default=0.0)
+        danger = 0.0
+        for e in enemies:
+            for g in range(len(e.spec.guns)):
+                e_hex = e.hex
+                if e_hex is None or e_hex == at or e_hex.distance(at) > e.spec.guns[g].range:
+                    continue
+                if not can_see(state.scenario.map, state.wrecks, e_hex, at):
+                    continue
+                saved = tank.hex
+                tank.hex = at
+                try:
+                    danger += float(shot_odds(shot_for(state, e, g, tank, "aimed", hooks=self.hooks)).kill) * kill_points(tank.vehicle_class) * 0.5
+                finally:
+                    tank.hex = saved
+        near = min((at.distance(e_hex) for e in enemies if (e_hex := e.hex) is not None), default=0)
+        return offence - danger - 0.05 * near

@@ -191,19 +191,43 @@ class CautiousBot(OddsBot):
             return len(data) - 1
         fire = "leap" if decision.context["leap"] else "advance"
         best, best_value = len(data) - 1, -1e9
+        places: dict[tuple[Hex, int | None], tuple[float, float, float, int, int]] = {}
         for i, d in enumerate(data):
             if d["action"] == "rotate_turret":
                 continue
-            value = self.step_value(state, tank, step_of(d), fire)
+            value = self.step_value(state, tank, step_of(d), fire, places=places)
             if value > best_value:
                 best, best_value = i, value
         return best
 
-    def step_value(self, state: GameState, tank: Tank, step: Step, fire: str = "advance") -> float:
-        """The score of ``step`` for ``tank`` (see the module doc); higher is better."""
+    def step_value(self, state: GameState, tank: Tank, step: Step, fire: str = "advance", *,
+                   places: dict[tuple[Hex, int | None], tuple[float, float, float, int, int]] | None = None) -> float:
+        """The score of ``step`` for ``tank`` (see the module doc); higher is better.
+
+        ``places``: the scores of places already weighed for this move (many steps end in the
+        same place: turning in place, stopping), filled as they are computed.
+        """
         assert tank.hex is not None
         at = step.to if step.to is not None else tank.hex
         facing = step.hull if tank.spec.turretless else None
+        key = (at, facing)
+        place = places.get(key) if places is not None else None
+        if place is None:
+            place = self._place(state, tank, at, facing, fire)
+            if places is not None:
+                places[key] = place
+        offence, survive, cover, close, near = place
+        risk = (1 - survive) + defensive_risk(state, tank, step, hooks=self.hooks)
+        value = (offence - RISK_WEIGHT * kill_points(tank.vehicle_class) * risk + COVER_BONUS * cover
+                 - CLOSE_PENALTY * close - APPROACH * near - 0.001 * step.cost)
+        if step.kind == "stop":
+            value += 0.0005
+        return value
+
+    def _place(self, state: GameState, tank: Tank, at: Hex, facing: int | None,
+               fire: str) -> tuple[float, float, float, int, int]:
+        """What a place is worth to ``tank``, whatever step brings it there: its best shot's
+        value, the chance to survive the enemy's next turn, cover, heavier guns close, distance."""
         enemies = [e for e in state.living(other_side(tank.side)) if e.hex is not None]
         # what it can do from there: its best advance shot among those it would fire
         offence, target, chance = 0.0, None, 0.0
@@ -219,7 +243,6 @@ class CautiousBot(OddsBot):
             if target is not None and e_id == target.id:
                 p *= 1 - chance
             survive *= 1 - p
-        risk = (1 - survive) + defensive_risk(state, tank, step, hooks=self.hooks)
         placed = [(e, e_hex) for e in enemies if (e_hex := e.hex) is not None]
         hidden = sum(1 for _, e_hex in placed
                      if e_hex != at and not can_see(state.scenario.map, state.wrecks, e_hex, at))
@@ -228,11 +251,7 @@ class CautiousBot(OddsBot):
         close = sum(1 for e, e_hex in placed if e_hex.distance(at) <= 2 and not e.weapon_destroyed
                     and max(g.attack for g in e.spec.guns) > my_attack)
         near = min((at.distance(e_hex) for _, e_hex in placed), default=0)
-        value = (offence - RISK_WEIGHT * kill_points(tank.vehicle_class) * risk + COVER_BONUS * cover
-                 - CLOSE_PENALTY * close - APPROACH * near - 0.001 * step.cost)
-        if step.kind == "stop":
-            value += 0.0005
-        return value
+        return offence, survive, cover, close, near
 
 
 def _rotations(tank: Tank) -> list[Data]:

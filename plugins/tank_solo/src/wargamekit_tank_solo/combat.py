@@ -8,6 +8,7 @@ The dice work is :func:`~wargamekit_tank_solo.fire.resolve_shot`; this module bu
 from __future__ import annotations
 
 from collections.abc import Generator
+from functools import lru_cache
 from typing import Any
 
 from attrs import frozen
@@ -82,9 +83,16 @@ def turns_to_bear(state: GameState, tank: Tank, gun: int, at: Hex, target: Hex, 
     base = tank.gun_facing(g) if facing is None else facing
     budget = tank.rotations_left() if rotations is None else rotations
     allowed = budget if g.mount == "turret" and not tank.weapon_destroyed else 0
+    return _fewest_turns(at, target, base, allowed, state.scenario.fire_arc_width)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fewest_turns(at: Hex, target: Hex, base: int, allowed: int, arc_width: int) -> int | None:
+    # Cached (a hot path): a pure function of its arguments, and the bots weigh the same
+    # firer-target pairs again and again while scoring every step of every move.
     for k in range(allowed + 1):
         for sign in (1, -1):
-            if in_fire_arc(at, HexsideFacing(base + sign * k), target, state.scenario.fire_arc_width):
+            if in_fire_arc(at, HexsideFacing(base + sign * k), target, arc_width):
                 return k
     return None
 

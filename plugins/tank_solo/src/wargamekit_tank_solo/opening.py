@@ -14,9 +14,11 @@ then second, are one game turn of :class:`~wargamekit.sequencing.PlayerTurns`.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Hashable
+from functools import cache, lru_cache
 from typing import Any
 
 from wargamekit import Choose, Decision, Option
+from wargamekit.geometry import Hex
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
 from . import kinds
@@ -79,6 +81,29 @@ def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
     yield  # an opening step: a generator, although this one asks nothing
 
 
+# The opening's menus are most of a short game's decisions, and their options (immutable values)
+# are the same from game to game: each is built once (a hot path of random-bot games).
+@lru_cache(maxsize=1 << 12)
+def _pick_option(key: str, v: VehicleModel, spent: int, budget_note: str) -> Option:
+    """Force selection: pick model ``key`` (``v``, the shipped table's or an add-on's) with
+    ``spent`` points spent; ``budget_note``: the budget after this pick (:func:`_budget_note`)."""
+    return Option(key, f"{v.name} ({v.nation}, {v.vehicle_class}; {_stats(v)}; "
+                       f"{v.price} pts -> {spent + v.price} of {budget_note})",
+                  data={"model": key, "price": v.price})
+
+
+@lru_cache(maxsize=1 << 12)
+def _deploy_option(tank_name: str, h: Hex, river: bool) -> Option:
+    """Deployment: set the tank up in hex ``h``."""
+    return Option(h, f"deploy {tank_name} at {hex_label(h)}{' (river)' if river else ''}", data={"hex": hex_label(h)})
+
+
+@cache
+def _facing_options(order: tuple[int, ...]) -> tuple[Option, ...]:
+    """Deployment: the hexsides a tank may face, in ``order``."""
+    return tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order)
+
+
 def _add_tank(state: GameState, side: str, model: str, table: dict[str, VehicleModel] | None = None) -> Tank:
     # An add-on's vehicle travels with the tank (the shipped table does not know it).
     custom = None if table is None or model in all_vehicles() else table[model]
@@ -117,13 +142,7 @@ def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
         if not legal:
             done[side] = True
             return
-        options = [
-            Option(key, f"{table[key].name} ({table[key].nation}, {table[key].vehicle_class}; {_stats(table[key])}; "
-                        f"{table[key].price} pts -> {spent + table[key].price} of "
-                        f"{_budget_note([*mine, key], scenario, table)})",
-                   data={"model": key, "price": table[key].price})
-            for key in legal
-        ]
+        options = [_pick_option(key, table[key], spent, _budget_note([*mine, key], scenario, table)) for key in legal]
         if mine:
             options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)",
                                   data={"action": "finish"}))
@@ -206,9 +225,7 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
         for tank in tanks:
             free = [h for h in zone_hexes if state.is_free(h)]
             where = yield Choose(side=side, prompt=f"Deploy {tank.name}: which hex of the {state.zones[side]} zone?",
-                                 options=tuple(Option(h, f"deploy {tank.name} at {hex_label(h)}"
-                                                             f"{' (river)' if state.map.terrain_at(h) == 'river' else ''}",
-                                                      data={"hex": hex_label(h)})
+                                 options=tuple(_deploy_option(tank.name, h, state.map.terrain_at(h) == "river")
                                                for h in free),
                                  rule="开场阶段 3 行军布阵", kind=kinds.DEPLOY_HEX,
                                  context={"tank": tank.id, "zone": state.zones[side]})
@@ -218,7 +235,7 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
             # anticlockwise), so the menu reads like a compass.
             order = [(toward - k) % 6 for k in range(6)]
             facing = yield Choose(side=side, prompt=f"{tank.name} at {hex_label(where)}: face which hexside?",
-                                  options=tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order),
+                                  options=_facing_options(tuple(order)),
                                   rule="标准规则修改部分 3 (车体朝向)", kind=kinds.DEPLOY_FACING,
                                   context={"tank": tank.id, "hex": hex_label(where), "toward_enemy": toward})
             tank.hull = tank.turret = facing

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+import operator
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
@@ -14,8 +14,8 @@ from wargamekit.errors import ScenarioError
 from .combat import GameEnd
 from .opening import opening
 from .optional_rules import OPTIONS
-from .scenario import SIDES, TankSoloScenario, validate_scenario
-from .state import Context, GameState
+from .scenario import SIDES, ForceEntry, TankSoloScenario, validate_scenario
+from .state import Context, GameState, Tank
 from .turn import play_all_turns
 from .victory import elimination, final_outcome, surrender
 
@@ -51,11 +51,14 @@ class TankSolo(Ruleset):
     def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
         """Opening phase (:func:`~wargamekit_tank_solo.opening.opening`), then alternating turns
         (:func:`~wargamekit_tank_solo.turn.play_all_turns`) until a side is eliminated,
-        surrenders, or the turn limit is reached (胜利条件)."""
+        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each turn, combat step
+        and mover; a restart there (``state.turn`` set) skips the opening and goes on in that turn."""
         state = ctx.state
         try:
-            yield from opening(ctx)
-            outcome = elimination(state)
+            outcome = None
+            if state.turn == 0:  # a restart at a turn's checkpoint has the opening behind it
+                yield from opening(ctx)
+                outcome = elimination(state)
             if outcome is None:
                 yield from play_all_turns(ctx)
                 outcome = final_outcome(state) if state.surrendered is None else surrender(state, state.surrendered)
@@ -68,19 +71,24 @@ class TankSolo(Ruleset):
     def view(self, state: GameState, side: str | None) -> GameState:
         """A copy with the opponent's special rounds hidden (开场阶段 3: face down): each of its
         tanks shows one ``"hidden"`` marker per round it carries, and the opponent's preset
-        loadout in the scenario (``state.scenario.forces``) is redacted the same way."""
-        seen = copy.deepcopy(state)
-        if side is not None:
-            for tank in seen.tanks:
-                if tank.side != side:
-                    tank.specials = ["hidden"] * len(tank.specials)
-            forces = {
-                force_side: [attrs.evolve(e, specials=["hidden"] * len(e.specials)) if force_side != side else e
-                             for e in entries]
-                for force_side, entries in seen.scenario.forces.items()
-            }
-            seen.scenario = attrs.evolve(seen.scenario, forces=forces)
-        return seen
+        loadout in the scenario (``state.scenario.forces``) is redacted the same way.
+
+        Cheap and detached (built once per decision a bot reads): the tanks and the state's
+        containers are copied one level down, hexes (immutable values) are shared, and the
+        scenario's few lists and dicts are copied too.
+        """
+        return attrs.evolve(
+            state,
+            scenario=_scenario_view(state.scenario, side),
+            options=dict(state.options),
+            tanks=[_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks],
+            wrecks=list(state.wrecks),
+            zones=dict(state.zones),
+            points_spent=dict(state.points_spent),
+            starting_tanks=dict(state.starting_tanks),
+            score=dict(state.score),
+            own_turns=dict(state.own_turns),
+        )
 
     def check_invariants(self, state: GameState) -> None:
         """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
@@ -130,3 +138,42 @@ class TankSolo(Ruleset):
         from .shot_odds import odds_command
 
         return odds_command()
+
+
+#: Every field of a tank, in ``__init__`` order: one C call reads them all (the view's hot path).
+_TANK_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(Tank)))
+#: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
+_TANK_MUTABLE = ("specials", "tried", "veteran_by_fire", "path_this_turn")
+# A mutable field added to Tank later must be copied too, or views would share it with the game.
+assert {a.name for a in attrs.fields(Tank) if hasattr(a.default, "factory")} == set(_TANK_MUTABLE)
+
+
+def _tank_view(tank: Tank, *, hide: bool) -> Tank:
+    """A copy of ``tank`` sharing nothing mutable with it; ``hide``: its special rounds face down.
+
+    Built positionally from all its fields (``attrs.evolve`` costs twice as much, and views are
+    built at every decision a bot reads), then its lists and dicts replaced by copies.
+    """
+    seen = Tank(*_TANK_VALUES(tank))
+    seen.specials = ["hidden"] * len(tank.specials) if hide else list(tank.specials)
+    seen.tried = list(tank.tried)
+    seen.veteran_by_fire = dict(tank.veteran_by_fire)
+    seen.path_this_turn = list(tank.path_this_turn)
+    return seen
+
+
+def _scenario_view(scenario: TankSoloScenario, side: str | None) -> TankSoloScenario:
+    """A copy of the scenario sharing none of its lists and dicts (frozen attrs does not freeze
+    them), the opponent's preset loadout face down (开场阶段 3). Small: the forces of a scenario
+    with preset tanks, the zones and wrecks, one level down."""
+
+    def entry(force_side: str, e: ForceEntry) -> ForceEntry:
+        hidden = side is not None and force_side != side
+        return attrs.evolve(e, specials=["hidden"] * len(e.specials) if hidden else list(e.specials))
+
+    return attrs.evolve(
+        scenario,
+        forces={force_side: [entry(force_side, e) for e in entries] for force_side, entries in scenario.forces.items()},
+        zones=dict(scenario.zones),
+        wrecks=list(scenario.wrecks),
+    )

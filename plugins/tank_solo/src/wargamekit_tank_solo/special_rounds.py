@@ -16,7 +16,6 @@ do not count for the veteran gunner rule (特殊规则 8).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 from attrs import frozen
@@ -106,14 +105,18 @@ def round_kinds(hooks: Any = None) -> dict[str, SpecialRound]:
     return rounds
 
 
-#: Damage dice multiplier of the overloaded charge by firer class (4-1).
-OVERLOAD_FACTOR = {"light": Fraction(2), "medium": Fraction(3, 2), "heavy": Fraction(6, 5)}
+#: Damage dice multiplier of the overloaded charge by firer class (4-1), as (numerator, denominator).
+OVERLOAD_FACTOR = {"light": (2, 1), "medium": (3, 2), "heavy": (6, 5)}
 
 
 def overloaded_damage_dice(dice_sum: int, firer_class: str) -> int:
     """The damage dice after an overloaded charge (4-1): x2 light, x1.5 medium, x1.2 heavy,
     fractions dropped; other modifiers are added afterwards."""
-    return int(dice_sum * OVERLOAD_FACTOR[firer_class])
+    numerator, denominator = OVERLOAD_FACTOR[firer_class]
+    # Integer arithmetic, not int(x * Fraction): the dice sum is never negative, so floor
+    # division drops the fraction exactly as int() does, and under exact odds (wargamekit.odds)
+    # it stays a lazy die value where int() would split the run at every total.
+    return dice_sum * numerator // denominator
 
 
 def hesh_effect(face: int) -> str:

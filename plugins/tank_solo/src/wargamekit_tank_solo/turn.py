@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from wargamekit import Choose, ChooseNumber, Decision, Option, Response, ask
+from wargamekit.context import Checkpoint
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
@@ -71,7 +72,7 @@ PHASES: dict[str, list[str]] = {
 }
 
 #: A phase's procedure: the rules context and the active side.
-PhaseProcedure = Callable[[Context, str], Generator[Decision, Any, TurnResult | None]]
+PhaseProcedure = Callable[[Context, str], Generator[Decision | Checkpoint, Any, TurnResult | None]]
 
 
 def turn_cycle(state: GameState) -> PhaseCycle:
@@ -93,7 +94,7 @@ def turn_cycle(state: GameState) -> PhaseCycle:
     return PhaseCycle(PHASES, last_turn=state.scenario.turn_limit, actors=active)
 
 
-def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
+def play_all_turns(ctx: Context) -> Generator[Any, Any, None]:  # decisions and checkpoints
     """Play the turns of :func:`turn_cycle` until the limit or a surrender (which ends the
     sequence with ``TurnResult(end=True)``; an elimination ends the game by raising
     :class:`~wargamekit_tank_solo.combat.GameEnd`)."""
@@ -105,17 +106,37 @@ def play_all_turns(ctx: Context) -> Generator[Decision, Any, None]:
         "combat/advance fire": advance_fire,
     }
 
-    def run(procedure: PhaseProcedure) -> Callable[[Turn[Hashable]], Generator[Decision, Any, TurnResult | None]]:
-        def take(turn: Turn[Hashable]) -> Generator[Decision, Any, TurnResult | None]:
+    # Checkpoints (restart points): the start of each turn, of fire selection and advance fire,
+    # and each pick of the next mover (the movement phase is most of a turn's answers). A
+    # restart finds ``state.turn == N`` and ``state.phase`` the phase it stopped in: the cycle
+    # begins turn N again and the phases before that one, done already, are skipped.
+    order = [step for phase, steps in PHASES.items() for step in (steps or [phase])]
+    resume = (state.turn, order.index(state.phase)) if state.turn else None
+
+    def run(procedure: PhaseProcedure) -> Callable[[Turn[Hashable]], Generator[Any, Any, TurnResult | None]]:
+        def take(turn: Turn[Hashable]) -> Generator[Decision | Checkpoint, Any, TurnResult | None]:
+            nonlocal resume
             side = turn.actor
             assert isinstance(side, str)
+            step = turn.step or str(turn.phase)
+            if resume is not None:
+                if (turn.number, order.index(step)) < resume:
+                    return None  # done before the checkpoint this game restarted at
+                resume = None
             # The state keeps where the game stands as a record (the summary shows it).
-            state.turn, state.active, state.phase = turn.number, side, turn.step or str(turn.phase)
+            state.turn, state.active, state.phase = turn.number, side, step
+            if procedure is maintenance_phase:
+                # before anything of the turn happens: every marker of the last turn is set
+                yield ctx.checkpoint(f"turn {turn.number}")
+            elif procedure is not movement_phase:  # the movement phase's are per mover
+                yield ctx.checkpoint(f"turn {turn.number} {step}")
             return (yield from procedure(ctx, side))
 
         return take
 
-    yield from play_turns(turn_cycle(state), ctx.dice, by_phase({key: run(p) for key, p in procedures.items()}))
+    cycle = turn_cycle(state)
+    cycle.turn = max(state.turn - 1, 0)  # 0 on a fresh game
+    yield from play_turns(cycle, ctx.dice, by_phase({key: run(p) for key, p in procedures.items()}))
 
 
 def can_move_now(state: GameState, tank: Tank) -> bool:
@@ -259,7 +280,7 @@ def _leap_targets(state: GameState, tank: Tank) -> list[Tank]:
 
 
 # -- 2. movement and defensive fire ------------------------------------------------------------------
-def movement_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+def movement_phase(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any, None]:
     """2: the movement of the active side's tanks (2-1) under the opponent's defensive fire (2-2);
     then the tanks locked by their own defensive fire are free again ("until its side's next
     movement phase ends", 2-2)."""
@@ -268,12 +289,14 @@ def movement_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]:
         tank.defensive_lock = False
 
 
-def _move_tanks(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any, None]:
     """2-1: tanks that did not fire move one at a time, each given free points first (0 or
     more, within its cap and the pool); a tank given free points must use every point."""
     state = ctx.state
     hybrid = bool(state.options.get("hybrid_drive"))
     while True:
+        # A checkpoint before each pick: which tanks have moved and the free points left are state.
+        yield ctx.checkpoint(f"turn {state.turn} movement {sum(t.moved for t in state.tanks if t.side == side)}")
         movers = [t for t in state.living(side) if not t.fired and not t.moved and can_move_now(state, t)]
         if not movers:
             return

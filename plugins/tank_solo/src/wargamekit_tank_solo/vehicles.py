@@ -212,16 +212,17 @@ def table_bounds(hooks: Any = None) -> TableBounds:
     )
 
 
+@cache  # a hot path: every ``Tank.spec`` (the bots read it tens of thousands of times a game)
 def vehicle(key: str) -> VehicleModel:
     """The model with table key ``key``.
 
     Raises:
         KeyError: no such model (the message lists the known keys).
     """
-    table = all_vehicles()
-    if key not in table:
-        raise KeyError(f"unknown vehicle {key!r}; known: {', '.join(table)}")
-    return table[key]
+    try:
+        return all_vehicles()[key]
+    except KeyError:
+        raise KeyError(f"unknown vehicle {key!r}; known: {', '.join(all_vehicles())}") from None
 
 
 def kill_points(vehicle_class: str) -> int:
