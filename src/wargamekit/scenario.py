@@ -24,9 +24,10 @@ from typing import Any, TypeVar
 import cattrs
 import cattrs.v
 
-from .errors import ScenarioError
+from .errors import HexLabelError, ScenarioError
+from .geometry.hex import Hex, HexLabels
 
-__all__ = ["converter", "read_toml_file", "read_toml_text", "structure"]
+__all__ = ["converter", "map_hex", "read_toml_file", "read_toml_text", "structure"]
 
 T = TypeVar("T")
 
@@ -121,3 +122,27 @@ def read_toml_file(path: str | Path) -> dict[str, Any]:
             f"not UTF-8 text (byte {exc.start}: {exc.reason}); TOML files are UTF-8", source=str(path)
         ) from None
     return read_toml_text(text, source=str(path))
+
+
+def map_hex(labels: HexLabels, label: str, width: int, height: int, *, path: str, source: str | None = None) -> Hex:
+    """The hex a scenario field names by its printed label, on a ``width`` x ``height`` map.
+
+    Every ruleset checks its scenario's hexes this way, so the error is the same everywhere.
+
+    Raises:
+        ScenarioError: at ``path``, the label cannot be read or names a hex off the map.
+
+    >>> from wargamekit.geometry import HexLabels
+    >>> map_hex(HexLabels(base=1), "1109", 10, 8, path="$.units[2].hex", source="my.toml")
+    Traceback (most recent call last):
+    ...
+    wargamekit.errors.ScenarioError: my.toml: $.units[2].hex: hex 1109 is off the 10 x 8 map
+    """
+    try:
+        h = labels.parse(label)
+    except HexLabelError as exc:
+        raise ScenarioError(str(exc), path=path, source=source) from None
+    col, row = h.to_offset(labels.layout)
+    if not (0 <= col < width and 0 <= row < height):
+        raise ScenarioError(f"hex {label} is off the {width} x {height} map", path=path, source=source)
+    return h

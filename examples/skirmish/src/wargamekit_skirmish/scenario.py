@@ -9,7 +9,8 @@ from __future__ import annotations
 from attrs import Factory, frozen
 
 from wargamekit import ScenarioError
-from wargamekit.geometry import Hex, HexLabelError, HexLabels, OffsetLayout
+from wargamekit.geometry import Hex, HexLabels, OffsetLayout
+from wargamekit.scenario import map_hex
 
 #: The printed map: flat-top hexes, odd columns shoved down, labels start at 0101.
 LAYOUT = OffsetLayout.ODD_Q
@@ -68,14 +69,7 @@ def check_scenario(s: SkirmishScenario, source: str | None = None) -> SkirmishSc
         return ScenarioError(message, path=path, source=source)
 
     def on_map(label: str, path: str) -> Hex:
-        try:
-            h = parse_hex(label)
-        except HexLabelError as exc:
-            raise fail(path, str(exc)) from None
-        col, row = h.to_offset(LAYOUT)
-        if not (0 <= col < s.width and 0 <= row < s.height):
-            raise fail(path, f"hex {label} is off the {s.width} x {s.height} map")
-        return h
+        return map_hex(LABELS, label, s.width, s.height, path=path, source=source)
 
     if s.first not in SIDES:
         raise fail("$.first", f"side {s.first!r} is not one of {list(SIDES)}")

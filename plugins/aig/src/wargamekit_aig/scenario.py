@@ -11,7 +11,8 @@ from __future__ import annotations
 from attrs import Factory, frozen
 
 from wargamekit import ScenarioError
-from wargamekit.geometry import Hex, HexLabelError, OffsetLayout
+from wargamekit.geometry import Hex, HexLabels, OffsetLayout
+from wargamekit.scenario import map_hex
 
 #: The printed map: flat-top hexes, odd columns shoved down, labels start at 0101.
 LAYOUT = OffsetLayout.ODD_Q
@@ -28,14 +29,10 @@ RANKS = ("oc", "ordinary", "junior")
 WEAPONS = ("A", "B", "S", "J")
 
 
-def parse_hex(label: str) -> Hex:
-    """The hex printed as ``label`` (``"0304"``: column 3, row 4)."""
-    return Hex.from_label(label, LAYOUT, base=1)
-
-
-def hex_label(h: Hex) -> str:
-    """The printed label of ``h``."""
-    return h.to_label(LAYOUT, base=1)
+#: How the map prints its hexes (``"0304"``: column 3, row 4; the first hex is 0101).
+LABELS = HexLabels(LAYOUT, base=1)
+parse_hex = LABELS.parse
+hex_label = LABELS.label
 
 
 @frozen
@@ -192,14 +189,7 @@ def check_scenario(s: AigScenario, source: str | None = None) -> AigScenario:
         return ScenarioError(message, path=path, source=source)
 
     def on_map(label: str, path: str) -> Hex:
-        try:
-            h = parse_hex(label)
-        except HexLabelError as exc:
-            raise fail(path, str(exc)) from None
-        col, row = h.to_offset(LAYOUT)
-        if not (0 <= col < s.map.width and 0 <= row < s.map.height):
-            raise fail(path, f"hex {label} is off the {s.map.width} x {s.map.height} map")
-        return h
+        return map_hex(LABELS, label, s.map.width, s.map.height, path=path, source=source)
 
     for kind in ("woods", "rough", "hills", "marsh", "impassable"):
         for i, label in enumerate(getattr(s.map, kind)):

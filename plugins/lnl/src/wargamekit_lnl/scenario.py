@@ -9,7 +9,8 @@ from __future__ import annotations
 from attrs import Factory, frozen
 
 from wargamekit import ScenarioError
-from wargamekit.geometry import Hex, HexLabelError, OffsetLayout
+from wargamekit.geometry import Hex, HexLabels, OffsetLayout
+from wargamekit.scenario import map_hex
 from wargamekit_lnl.data import COUNTERS
 
 __all__ = ["LAYOUT", "SIDES", "LnLScenario", "check_scenario", "hex_label", "parse_hex"]
@@ -19,14 +20,10 @@ LAYOUT = OffsetLayout.ODD_Q
 SIDES = ("us", "german")
 
 
-def parse_hex(label: str) -> Hex:
-    """The hex printed as ``label`` (``"0304"``: column 3, row 4)."""
-    return Hex.from_label(label, LAYOUT, base=1)
-
-
-def hex_label(h: Hex) -> str:
-    """The printed label of ``h``."""
-    return h.to_label(LAYOUT, base=1)
+#: How the map prints its hexes (``"0304"``: column 3, row 4; the first hex is 0101).
+LABELS = HexLabels(LAYOUT, base=1)
+parse_hex = LABELS.parse
+hex_label = LABELS.label
 
 
 @frozen
@@ -87,14 +84,7 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
         return ScenarioError(message, path=path, source=source)
 
     def on_map(label: str, path: str) -> Hex:
-        try:
-            h = parse_hex(label)
-        except HexLabelError as exc:
-            raise fail(path, str(exc)) from None
-        col, row = h.to_offset(LAYOUT)
-        if not (0 <= col < s.width and 0 <= row < s.height):
-            raise fail(path, f"hex {label} is off the {s.width} x {s.height} map")
-        return h
+        return map_hex(LABELS, label, s.width, s.height, path=path, source=source)
 
     for name, side in (("initiative", s.initiative), ("tie_winner", s.tie_winner)):
         if side not in SIDES:
