@@ -226,18 +226,21 @@ def _boost_one(
         into="die",
         face=face,
     )
-    extra = 0
-    if bonus:
-        extra = yield from _ask_boost(
-            ctx,
-            unit,
-            max_boost(_available(unit)),
-            f"put points into the +x of the {what} (dX+x: no cap but your points)?",
-            lambda k: f"{what} bonus +{k}",
-            what=what,
-            into="bonus",
-        )
+    extra = (yield from _ask_bonus(ctx, unit, what)) if bonus else 0
     return die, extra
+
+
+def _ask_bonus(ctx: Context, unit: Combatant, what: str) -> Generator[Any, Any, int]:
+    """Burn points into the +x of a dX+x roll: no cap but the points left (燃玉点数的使用)."""
+    return (yield from _ask_boost(
+        ctx,
+        unit,
+        max_boost(_available(unit)),
+        f"put points into the +x of the {what} (dX+x: no cap but your points)?",
+        lambda k: f"{what} bonus +{k}",
+        what=what,
+        into="bonus",
+    ))
 
 
 def offer_dice_boost(
@@ -281,17 +284,7 @@ def offer_dice_boost(
             into="die",
             face=face,
         )
-    extra = 0
-    if bonus:
-        extra = yield from _ask_boost(
-            ctx,
-            unit,
-            max_boost(_available(unit)),
-            f"put points into the +x of the {what} (dX+x: no cap but your points)?",
-            lambda k: f"{what} bonus +{k}",
-            what=what,
-            into="bonus",
-        )
+    extra = (yield from _ask_bonus(ctx, unit, what)) if bonus else 0
     return faces, extra
 
 
