@@ -19,7 +19,16 @@ True
 from typing import TYPE_CHECKING, Any
 
 from .actions import SUBSET_ENUMERATION_LIMIT, ActionCursor, ActionSpaceError, IllegalActionError
-from .encoding import FORMS, GenericEncoder, HexPlanes, ObservationEncoder, clip01, decision_block, kinds_of, unit_bounds
+from .encoding import (
+    FORMS,
+    GenericEncoder,
+    HexPlanes,
+    ObservationEncoder,
+    clip01,
+    decision_block,
+    kinds_of,
+    unit_bounds,
+)
 
 if TYPE_CHECKING:
     from .aec import WargameEnv, encoder_for, env

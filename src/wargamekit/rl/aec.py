@@ -44,7 +44,7 @@ def encoder_for(ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None = 
     return found
 
 
-class WargameEnv(AECEnv):  # type: ignore[misc]
+class WargameEnv(AECEnv):
     """A game of one ruleset and scenario as a PettingZoo AEC environment. Build it with
     :func:`env`; the arguments are documented there.
 
@@ -101,7 +101,7 @@ class WargameEnv(AECEnv):  # type: ignore[misc]
         self.game: Game = probe
         self._cursor: ActionCursor | None = None
         self._steps = 0
-        self.agents = []
+        self.agents: list[str] = []
 
     # -- spaces ------------------------------------------------------------------------------
     def _space(self, side: str) -> gymnasium.spaces.Dict:

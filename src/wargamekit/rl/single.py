@@ -28,7 +28,7 @@ ILLEGAL = ("raise", "lose")
 Opponent = str | Player | Callable[[int], Player]
 
 
-class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
+class SingleAgentEnv(gymnasium.Env):
     """One side of a ruleset as a Gymnasium environment; build it with :func:`single_agent`.
 
     Observations and actions are those of the side in :class:`~wargamekit.rl.aec.WargameEnv`

@@ -8,10 +8,11 @@ unit's steps / 2, 4 own unit spent, 5 the unit acting now — then 4 numbers: tu
 enemy steps this side destroyed / 16, own steps lost / 16, and a constant 1.
 
 Option row (width 6, in ``[0, 1]``): 0 a real option; 1 hold fire or pass; 2 the best
-expected steps a shot removes (activate: from where the unit stands; move: from the
-destination, facing free; face: in the new arc; fire and snap fire: that shot) / 2; 3 the
-expected steps the visible enemies could remove at a move's destination / 4; 4 the
-destination is woods; 5 distance from the destination to the nearest visible enemy / 12.
+expected steps a shot removes (activate: from where the unit stands; face: in the new arc;
+fire and snap fire: that shot) / 2, from the exact odds; for a move (kept cheap: a move menu
+lists dozens of hexes): 2 visible enemies within the unit's range of the destination / 4,
+3 visible enemies that have it within their range / 4, 4 the destination is woods,
+5 distance from the destination to the nearest visible enemy / 12.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ class SkirmishEncoder(ObservationEncoder):
 
     def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
         from wargamekit_skirmish import fire
-        from wargamekit_skirmish.bots import _facing, _reaction_value, best_shot, danger, expected_steps
+        from wargamekit_skirmish.bots import _facing, _reaction_value, best_shot, expected_steps
 
         state = view.state
         data = decision.options[index].data
@@ -89,8 +90,9 @@ class SkirmishEncoder(ObservationEncoder):
             from wargamekit_skirmish.state import WOODS
 
             at = Hex(*data["hex"])
-            row[2] = clip01(best_shot(state, unit, at) / 2)
-            row[3] = clip01(danger(state, unit, at) / 4)
+            foes = [e for e in state.alive() if e.side != decision.side]
+            row[2] = clip01(sum(at.distance(e.hex) <= unit.max_range for e in foes) / 4)
+            row[3] = clip01(sum(at.distance(e.hex) <= e.max_range for e in foes) / 4)
             row[4] = float(state.map.terrain[state.map.offset(at)] == WOODS)
             row[5] = clip01(min((at.distance(e) for e in enemies), default=12) / 12)
         elif "facing" in data and unit is not None:
