@@ -18,7 +18,7 @@ True
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import SUBSET_ENUMERATION_LIMIT, ActionCursor, ActionSpaceError, IllegalActionError
+from .actions import SUBSET_ENUMERATION_LIMIT, ActionCursor, ActionSpaceError, IllegalActionError, actions_for
 from .encoding import (
     FORMS,
     GenericEncoder,
@@ -32,11 +32,12 @@ from .encoding import (
 
 if TYPE_CHECKING:
     from .aec import WargameEnv, encoder_for, env
+    from .checks import check_observation_non_interference
     from .single import ILLEGAL, SingleAgentEnv, single_agent
 
 # The environments need gymnasium and pettingzoo (the ``rl`` extra); the encoders need only
 # numpy, so a ruleset plugin can define its encoder without the extra installed.
-_LAZY = {"WargameEnv": "aec", "encoder_for": "aec", "env": "aec",
+_LAZY = {"check_observation_non_interference": "checks", "WargameEnv": "aec", "encoder_for": "aec", "env": "aec",
          "ILLEGAL": "single", "SingleAgentEnv": "single", "single_agent": "single"}
 
 
@@ -66,6 +67,8 @@ __all__ = [
     "ObservationEncoder",
     "SingleAgentEnv",
     "WargameEnv",
+    "actions_for",
+    "check_observation_non_interference",
     "clip01",
     "decision_block",
     "encoder_for",

@@ -28,7 +28,7 @@ import numpy as np
 from ..decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
 from ..errors import IllegalChoiceError, InvalidChoiceError, WargamekitError
 
-__all__ = ["SUBSET_ENUMERATION_LIMIT", "ActionCursor", "ActionSpaceError", "IllegalActionError"]
+__all__ = ["SUBSET_ENUMERATION_LIMIT", "ActionCursor", "ActionSpaceError", "IllegalActionError", "actions_for"]
 
 #: A subset decision with a constraint is masked exactly by listing its legal subsets; past
 #: this many options that is too costly, and the environment refuses the decision.
@@ -163,3 +163,23 @@ class ActionCursor:
     def _where(self) -> str:
         d = self.decision
         return f"{d.side}: {d.prompt}" + (f" [{d.rule}]" if d.rule else "")
+
+
+def actions_for(decision: Decision, answer: Answer, slots: int) -> list[int]:
+    """The actions that give ``answer`` (in recorded form, as ``Game.answer`` records it) to
+    ``decision`` in an action space of ``slots`` option slots: how a recorded game, or a bot's
+    answer, is replayed through an environment (and imitation data is made).
+
+    >>> actions_for(ChooseNumber(side="a", prompt="How many?", low=3, high=40), 30, slots=5)
+    [1, 0, 2]
+    """
+    cursor = ActionCursor(decision, slots)
+    if isinstance(decision, ChooseNumber):
+        offset = int(answer) - decision.low  # type: ignore[arg-type]
+        digits = [(offset // slots**k) % slots for k in reversed(range(cursor.digits))]
+        return digits
+    if isinstance(decision, ChooseSubset):
+        return [*sorted(answer), slots]  # type: ignore[arg-type]
+    if isinstance(decision, YesNo):
+        return [int(bool(answer))]
+    return [int(answer)]  # type: ignore[arg-type]

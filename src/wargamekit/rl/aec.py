@@ -245,6 +245,15 @@ class WargameEnv(AECEnv):
         return {"observation": self._encode(agent, view, cursor),
                 "action_mask": cursor.mask() if cursor is not None else np.zeros(self.slots + 1, np.int8)}
 
+    def observation_of(self, game: Game, side: str) -> np.ndarray:
+        """``side``'s observation vector of any ``game`` of this env's ruleset and scenario, as
+        at the first step of its pending decision, with the mask appended (for checks that
+        compare games, :mod:`wargamekit.rl.checks`)."""
+        pending = game.pending
+        cursor = ActionCursor(pending, self.slots, self.ruleset.name) if pending is not None and pending.side == side else None
+        mask = cursor.mask() if cursor is not None else np.zeros(self.slots + 1, np.int8)
+        return np.concatenate([self._encode(side, game.view(side), cursor), mask.astype(np.float32)])
+
     def _encode(self, agent: str, view: PlayerView, cursor: ActionCursor | None) -> np.ndarray:
         decision = view.decision if cursor is not None else None
         block = decision_block(decision, self.kinds, self.slots,
