@@ -16,7 +16,7 @@ from ..decisions import Decision
 from ..errors import IllegalChoiceError, InvalidChoiceError
 from ..game import Game
 from ..players import RandomBot, bot_seed
-from ..testing import _alternatives, _answer_all, _observe, _play_on, _ProbeDice, _probe_game
+from ..testing import _alternatives, _answer_all, _observe, _play_on, _probe_game, _ProbeDice
 from .aec import WargameEnv
 
 __all__ = ["check_observation_non_interference"]
