@@ -197,14 +197,19 @@ class WargameEnv(AECEnv):
         assert cursor is not None
         picked, prefix, given = list(cursor.picked), cursor.prefix, cursor.given
         answer = cursor.apply(action)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         if answer is not None:
             try:
                 self.game.answer(answer, side=agent)
             except BaseException:
                 cursor.picked, cursor.prefix, cursor.given = picked, prefix, given
                 raise
+        self._stepped(agent, answered=answer is not None)
+
+    def _stepped(self, agent: str, *, answered: bool) -> None:
+        """The bookkeeping of a step that stood: rewards, the next agent, truncation."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if answered:
             self._follow()
         self._steps += 1
         if self.max_steps is not None and self._steps >= self.max_steps and not any(self.terminations.values()):
@@ -227,14 +232,7 @@ class WargameEnv(AECEnv):
         if self._cursor is None or self.terminations[agent] or self.truncations[agent]:
             raise GameOverError(f"{self.ruleset.name}: the episode is over; no decision is pending")
         self.game.answer(answer, side=agent)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._follow()
-        self._steps += 1
-        if self.max_steps is not None and self._steps >= self.max_steps and not any(self.terminations.values()):
-            self.truncations = dict.fromkeys(self.agents, True)
-            self.agent_selection = self.agents[0]
-        self._accumulate_rewards()
+        self._stepped(agent, answered=True)
 
     # -- observations ------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:

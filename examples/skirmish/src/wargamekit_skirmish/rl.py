@@ -38,9 +38,10 @@ class SkirmishEncoder(ObservationEncoder):
         self.kinds = kinds_of(ruleset, "skirmish.")
 
     def action_count(self, view: PlayerView) -> int:
-        # A move may offer every hex of the map; every other menu is shorter (units + 1).
+        # A move may offer every hex of the map (at most); every other menu is shorter: the
+        # units, or the visible enemies and "hold fire", all fewer than the hexes.
         m = view.state.map
-        return int(m.width * m.height + 1)
+        return int(m.width * m.height)
 
     def _planes(self, view: PlayerView) -> HexPlanes:
         return HexPlanes.of(view.state.map, 6)
