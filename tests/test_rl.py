@@ -347,3 +347,36 @@ def test_the_single_agent_wrapper_plays_against_a_named_bot():
             assert red.choose(replay.pending, replay.view("red")) == answer
         replay.answer(answer)
     assert replay.log_text() == game.aec.game.log_text()
+
+
+def test_interrupt_windows_and_secret_decisions_go_to_their_side():
+    """A reaction-fire window (6. Reaction fire) is offered to one side in the middle of the
+    other's activation: that side is the agent to act, its decision block says so, and the
+    active side's mask is zero meanwhile; an activation (secret while hidden, 7. Concealment)
+    is flagged secret in the decision block."""
+    env = rl.env("skirmish", seed=0)
+    env.reset()
+    kinds = env.kinds
+    base = 4 + len(kinds) + 1
+    rng = np.random.default_rng(3)
+    seen_secret = seen_window = False
+    for _ in range(400):
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            break
+        decision = env.game.pending
+        block = env.observe(agent)["observation"][env.layout(agent)["decision"]]
+        assert block[4 + kinds.index(decision.kind)] == 1.0
+        if decision.secret:
+            seen_secret = True
+            assert block[base + 1] == 1.0
+        if decision.kind == "skirmish.reaction_fire":
+            seen_window = True
+            mover = env.game.state.units[env.game.state.active]
+            assert agent == decision.side != mover.side
+            assert not env.observe(mover.side)["action_mask"].any()
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        if seen_secret and seen_window:
+            break
+    assert seen_secret and seen_window
