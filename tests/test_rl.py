@@ -4,6 +4,7 @@ single-agent wrapper."""
 
 from __future__ import annotations
 
+import copy
 import warnings
 from itertools import combinations
 
@@ -15,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from wargamekit import Choose, ChooseNumber, ChooseSubset, Game, RandomBot, YesNo, hookimpl, plugin_manager, rl
 from wargamekit.decisions import Option
-from wargamekit.errors import GameOverError, InvalidChoiceError
+from wargamekit.errors import GameOverError, IllegalChoiceError, InvalidChoiceError
 from wargamekit.players import bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.rl import ActionCursor, ActionSpaceError, IllegalActionError, ObservationEncoder, actions_for
@@ -128,20 +129,21 @@ def test_reset_seeds_are_reproducible():
     assert seeded.game.seed == 4
 
 
+def _clone(cursor):
+    probe = copy.copy(cursor)
+    probe.picked = list(cursor.picked)
+    return probe
+
+
 def _reachable(cursor_factory, slots):
     """Every answer reachable through the masks, and a check that each masked-out action is
     refused at every step (with the cursor unchanged)."""
     found = []
 
-    def walk(prefix):
-        cursor = cursor_factory()
-        for action in prefix:
-            assert cursor.apply(action) is None
+    def walk(cursor):
         mask = cursor.mask()
         for action in range(slots + 1):
-            probe = cursor_factory()
-            for a in prefix:
-                probe.apply(a)
+            probe = _clone(cursor)
             if not mask[action]:
                 before = (list(probe.picked), probe.prefix, probe.given)
                 with pytest.raises(IllegalActionError, match="masked out"):
@@ -150,11 +152,11 @@ def _reachable(cursor_factory, slots):
                 continue
             result = probe.apply(action)
             if result is None:
-                walk([*prefix, action])
+                walk(probe)
             else:
                 found.append(result)
 
-    walk([])
+    walk(cursor_factory())
     return found
 
 
@@ -170,7 +172,7 @@ def test_a_constrained_subset_mask_allows_exactly_the_legal_subsets():
         for combo in combinations(range(5), size):
             try:
                 legal.add(tuple(decision.check(list(combo))))
-            except Exception:
+            except IllegalChoiceError:
                 pass
     reached = _reachable(lambda: ActionCursor(decision, 6), 6)
     assert {tuple(r) for r in reached} == legal
@@ -380,3 +382,32 @@ def test_interrupt_windows_and_secret_decisions_go_to_their_side():
         if seen_secret and seen_window:
             break
     assert seen_secret and seen_window
+
+
+@pytest.mark.parametrize(("name", "scenario"), [("lnl", "combined_arms"), ("maneuver_locale", "training")])
+def test_masks_of_the_rulesets_own_subset_decisions_are_exact(name, scenario):
+    """On the rulesets' own constrained subset decisions (LnL's units moving together,
+    maneuver_locale's groups and declarations), the answers reachable through the masks are
+    exactly the subsets the decision accepts."""
+    env = rl.env(name, scenario, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(3000):
+        agent = env.agent_selection
+        if env.terminations[agent] or checked >= 4:
+            break
+        decision = env.game.pending
+        if isinstance(decision, ChooseSubset) and decision.constraint is not None and env._cursor.picked == []:
+            legal = set()
+            for size in range(len(decision.options) + 1):
+                for combo in combinations(range(len(decision.options)), size):
+                    try:
+                        legal.add(tuple(decision.check(list(combo))))
+                    except IllegalChoiceError:
+                        pass
+            reached = _reachable(lambda d=decision: ActionCursor(d, env.slots), env.slots)
+            assert {tuple(r) for r in reached} == legal
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    assert checked >= 1
