@@ -13,6 +13,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from leaky import Loadout
 from pettingzoo.test import api_test, seed_test
+from rulesets import DiceRace
 
 from wargamekit import Choose, ChooseNumber, ChooseSubset, Game, RandomBot, YesNo, hookimpl, plugin_manager, rl
 from wargamekit.decisions import Option
@@ -311,6 +312,17 @@ def test_a_ruleset_without_an_encoder_gets_the_generic_one():
     layout = env.layout("b")
     assert obs["observation"][layout["view"]].tolist()[:3] == [0.0, 1.0, 1.0]  # side b, the constant
     assert obs["action_mask"].tolist()[:3] == [1, 1, 1]
+
+
+@pytest.mark.parametrize("ruleset", [DiceRace(), Loadout()], ids=["dice_race", "loadout"])
+def test_a_ruleset_without_an_encoder_passes_the_api_tests_too(ruleset):
+    """The generic encoder makes any ruleset an env: PettingZoo's tests pass for two small
+    rulesets of the core's tests, which write nothing for RL."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(rl.env(ruleset, seed=0), num_cycles=40)
+        seed_test(lambda: rl.env(ruleset), num_cycles=40)
+    _only_allowed(caught)
 
 
 def test_the_single_agent_wrapper_passes_gymnasiums_check_env():
