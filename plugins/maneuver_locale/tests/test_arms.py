@@ -126,7 +126,7 @@ def test_a_scenario_with_an_added_arm_plays_to_the_end(ruleset):
     (check_ruleset, the non-interference check included); A1's owner is told its arm."""
     data = _training_with_grenadiers(ruleset)
     pm = plugin_manager(plugins=[Grenadiers()])
-    report = check_ruleset(ruleset, data, games=3, max_decisions=5000, reveals={"reveal", "move"}, plugin_manager=pm)
+    report = check_ruleset(ruleset, data, games=3, max_decisions=5000, reveals={"reveal", "move", "declare"}, plugin_manager=pm)
     assert report.games == 3 and report.non_interference_pairs > 0
     game = play_random_game(ruleset, data, seed=1, plugin_manager=pm)
     [told] = [e for e in game.log if e.kind == "handles" and e.audience == ("austria",)]

@@ -26,7 +26,7 @@ class ManeuverLocale(Ruleset):
     """The locale/approach manoeuvre system of the Bonaparte at Marengo family."""
 
     name = "maneuver_locale"
-    version = "0.3"
+    version = "0.4"
     description = "Locales and approaches (Bonaparte at Marengo family): commands, maneuver attacks, assaults"
     sides = ("austria", "france")
     scenario_type = ManeuverScenario

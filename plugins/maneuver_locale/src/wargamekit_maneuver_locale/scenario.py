@@ -100,6 +100,11 @@ class PieceSpec:
         steps: its strength in steps.
         locale: where it starts.
         approach: the locale whose approach it starts on ("" : the reserve).
+        setup_area: its set-up area ("": its own starting position). The pieces of one side
+            that name the same area are dealt face-down, by a secret shuffle, to the area's
+            starting positions (each position keeps the number of pieces the scenario puts
+            there): the opponent knows the area's order of battle, not which piece stands
+            where (:mod:`.handles`). A provisional set-up rule, not from the source.
     """
 
     id: str
@@ -108,6 +113,7 @@ class PieceSpec:
     steps: int
     locale: str
     approach: str = ""
+    setup_area: str = ""
 
 
 @frozen
@@ -214,6 +220,10 @@ def validate(s: ManeuverScenario, *, sides: tuple[str, ...], source: str | None 
         if p.approach and (p.locale, p.approach) not in seen:
             raise _fail(f"locale {p.locale!r} has no approach facing {p.approach!r}", f"$.pieces[{i}].approach", source)
         counts[p.locale] = counts.get(p.locale, 0) + 1
+    area_sides: dict[str, str] = {}
+    for i, p in enumerate(s.pieces):
+        if p.setup_area and area_sides.setdefault(p.setup_area, p.side) != p.side:
+            raise _fail(f"set-up area {p.setup_area!r} holds pieces of both sides", f"$.pieces[{i}].setup_area", source)
     holders: dict[str, str] = {}
     for i, p in enumerate(s.pieces):
         other = holders.setdefault(p.locale, p.side)
