@@ -144,3 +144,28 @@ def test_an_unknown_arm_is_refused_at_its_field(ruleset):
     data["pieces"][0]["arm"] = "dragoons"
     with pytest.raises(ScenarioError, match="unknown arm 'dragoons'"):
         Game.new(ruleset, data, plugin_manager=plugin_manager(plugins=[Grenadiers()]))
+
+
+def test_the_odds_command_knows_the_add_on_s_arms(monkeypatch):
+    """``wargamekit odds maneuver_locale --addon NAME``: the add-on's arm is written by its
+    letter (G3) and previewed with its bonus: 3 + 1 - terrain 1 against no defender or I2 gives
+    +3 and +1, two attacker's wins; without the add-on G is no arm."""
+    from click.testing import CliRunner
+
+    from wargamekit_maneuver_locale import odds_cli
+
+    asked = []
+
+    def manager(addons):
+        asked.append(addons)
+        return plugin_manager(plugins=[Grenadiers()])
+
+    monkeypatch.setattr(odds_cli, "plugin_manager", manager)
+    args = ["--leading", "G3", "--defenders", "I2", "--width", "narrow", "--terrain", "1"]
+    result = CliRunner().invoke(odds_cli.odds, [*args, "--addon", "grenadiers"])
+    assert result.exit_code == 0, result.output
+    assert asked == [["grenadiers"]]
+    assert result.output.splitlines()[0] == "2 defender responses; the attacker wins under 2 of them"
+    assert "result +3 -> attacker wins" in result.output and "result +1 -> attacker wins" in result.output
+    plain = CliRunner().invoke(odds_cli.odds, args)
+    assert plain.exit_code != 0 and "'G3': write a piece as I3, C2 or A1" in plain.output
