@@ -50,7 +50,7 @@ def assign_handles(ctx: Context) -> None:
     areas = _setup_areas(ctx)
     for side in state.sides:
         with ctx.dice.secret(side):
-            for (owner, area), (places, pieces) in areas.items():
+            for (owner, area, _), (places, pieces) in areas.items():
                 if owner != side:
                     continue
                 if len(places) == 1:
@@ -96,15 +96,15 @@ def _positions(ctx: Context) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys((p.side, p.locale, p.approach) for p in ctx.scenario.pieces))
 
 
-def _setup_areas(ctx: Context) -> dict[tuple[str, str], tuple[dict[tuple[str, str], int], list[Piece]]]:
-    """Each side's set-up areas, in the order they first appear in the scenario: the area's
-    positions with the number of pieces each starts with, and its pieces in scenario order.
-
-    A piece without ``setup_area`` is an area of its own position (its pieces only)."""
-    areas: dict[tuple[str, str], tuple[dict[tuple[str, str], int], list[Piece]]] = {}
+def _setup_areas(ctx: Context) -> dict[tuple[str, str, str], tuple[dict[tuple[str, str], int], list[Piece]]]:
+    """Each side's set-up areas, in the order they first appear in the scenario — keyed by
+    (side, area name, position), the position only for a piece without an area, which is an
+    area of its own position (its pieces only) — with the area's positions and the number of
+    pieces each starts with, and its pieces in scenario order."""
+    areas: dict[tuple[str, str, str], tuple[dict[tuple[str, str], int], list[Piece]]] = {}
     for spec in ctx.scenario.pieces:
-        area = spec.setup_area or f"{spec.locale}/{spec.approach}"
-        places, pieces = areas.setdefault((spec.side, area), ({}, []))
+        own = "" if spec.setup_area else f"{spec.locale}/{spec.approach}"
+        places, pieces = areas.setdefault((spec.side, spec.setup_area, own), ({}, []))
         places[spec.locale, spec.approach] = places.get((spec.locale, spec.approach), 0) + 1
         pieces.append(ctx.state.pieces[spec.id])
     return areas
