@@ -169,3 +169,28 @@ def test_the_odds_command_knows_the_add_on_s_arms(monkeypatch):
     assert "result +3 -> attacker wins" in result.output and "result +1 -> attacker wins" in result.output
     plain = CliRunner().invoke(odds_cli.odds, args)
     assert plain.exit_code != 0 and "'G3': write a piece as I3, C2 or A1" in plain.output
+
+
+def test_validate_checks_the_arms_against_the_add_ons_named(ruleset, tmp_path, monkeypatch):
+    """``wargamekit validate FILE``: a misspelt arm is one error line with the file and the
+    field; an add-on's arm is ok with ``--addon`` (the installed add-on is stood in for by the
+    test's Grenadiers) and refused without it."""
+    from importlib import resources
+
+    from click.testing import CliRunner
+
+    import wargamekit.cli as cli
+
+    text = resources.files("wargamekit_maneuver_locale.scenarios").joinpath("training.toml").read_text("utf-8")
+    assert text.index('id = "A1"') < text.index('arm = "infantry"')  # A1 is the first piece
+    path = tmp_path / "grenadiers.toml"
+    path.write_text('ruleset = "maneuver_locale"\n' + text.replace('arm = "infantry"', 'arm = "grenadiers"', 1))
+    refused = CliRunner().invoke(cli.cli, ["validate", str(path)])
+    assert refused.exit_code == 2
+    assert refused.stderr.strip().startswith(f"error: {path}: $.pieces[0].arm: unknown arm 'grenadiers'")
+    monkeypatch.setattr(cli, "plugin_manager", lambda addons=(): plugin_manager(plugins=[Grenadiers()] if addons else []))
+    ok = CliRunner().invoke(cli.cli, ["validate", str(path), "--addon", "grenadiers"])
+    assert ok.exit_code == 0 and ok.output.strip() == "ok", ok.output
+    path.write_text(path.read_text("utf-8").replace('arm = "grenadiers"', 'arm = "infantyr"'))
+    typo = CliRunner().invoke(cli.cli, ["validate", str(path), "--addon", "grenadiers"])
+    assert typo.exit_code == 2 and "$.pieces[0].arm: unknown arm 'infantyr'" in typo.stderr
