@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
 
@@ -84,9 +84,12 @@ class Activation:
 class LeaderAction:
     """One game turn's leader action phase: the sequencer and the procedures of its turns."""
 
-    def __init__(self, ctx: Context, seq: LeaderActivation) -> None:
+    def __init__(self, ctx: Context, seq: LeaderActivation, *, checkpoints: bool = False) -> None:
         self.ctx = ctx
         self.seq = seq
+        #: restart points before each command phase (the game's turn loop; a procedure driven
+        #: alone, as the tests do, has none)
+        self.checkpoints = checkpoints
 
     @property
     def state(self) -> GameState:
@@ -95,6 +98,12 @@ class LeaderAction:
 
     def run(self, end_if: Callable[[], bool]) -> Procedure:
         """§5.1.1: activations until every leader is finished."""
+        underway = self.state.underway
+        if underway is not None:  # a restart at a command phase: finish that activation first
+            result = yield from self.activation(underway)
+            self.seq.end_turn(underway.turn, result)
+            if result.end or end_if():
+                return
         yield from play_turns(self.seq, self.ctx.dice, self.take_turn, end_if=end_if)
 
     # -- one activation ------------------------------------------------------------------------
@@ -113,9 +122,23 @@ class LeaderAction:
         # §5.4.1 the active side may try to seize its own due leader's activation.
         yield from ctx.interrupts.window(f"{due.name} is due", [side], self._queue_jump(due, act),
                                          rule="5.4.1 seize", kind=kinds.SEIZE)
+        if self.checkpoints:
+            return (yield from self.activation(Underway(turn, due.name, act.acting.name,
+                                                        PhaseRun(act.acting, act.seized))))
         end = yield from self.activate(act.acting, seized=act.seized)
         sync(state, self.seq)
         return TurnResult(actor=act.acting.name if act.acting.name in self.seq.leaders else due.name, end=end)
+
+    def activation(self, underway: Underway) -> Procedure:
+        """The rest of :meth:`take_turn` with the activation kept in the state (``state.underway``)
+        and a restart point before each command phase: what a restart there goes on with."""
+        state = self.state
+        state.underway = underway
+        end = yield from self.activate(state.leaders[underway.acting], seized=underway.run.seized, run=underway.run)
+        state.underway = None
+        sync(state, self.seq)
+        acting = underway.acting
+        return TurnResult(actor=acting if acting in self.seq.leaders else underway.due, end=end)
 
     def _queue_jump(self, due: Leader, act: Activation) -> Callable[[str, Any], list[Response]]:
         state = self.state
@@ -185,13 +208,29 @@ class LeaderAction:
         yield from ()
 
     # -- the command phases of one activation --------------------------------------------------
-    def activate(self, leader: Leader, *, seized: bool) -> Procedure:
+    def activate(self, leader: Leader, *, seized: bool, run: PhaseRun | None = None) -> Generator[Any, Any, Any]:
         """§3.2–§3.3: command phases while momentum holds (at most three, §5.1.2); returns whether
-        the turn goes straight to the rally phase (§5.3.3: a 9 after a 9)."""
+        the turn goes straight to the rally phase (§5.3.3: a 9 after a 9). ``run``: the phases
+        kept in the state (with a restart point before each), from :meth:`activation`."""
         ctx, state = self.ctx, self.state
         state.active = leader.name
-        phases = PhaseRun(leader, seized)
-        results = yield from play_turns(phases, ctx.dice, lambda _turn: self.one_phase(phases))
+        if run is None:
+            phases = PhaseRun(leader, seized)
+            results = yield from play_turns(phases, ctx.dice, lambda _turn: self.one_phase(phases))
+        else:
+            phases, results = run, []
+            # play_turns with a restart point before each command phase, where the interrupt
+            # stack is empty and the PhaseRun (in state.underway) has no turn pending
+            while True:
+                yield ctx.checkpoint(f"turn {state.turn} {phases.current.name} command phase {phases.current.phases + 1}")
+                phase_turn = phases.next_turn()
+                if phase_turn is None:
+                    break
+                result = yield from self.one_phase(phases)
+                phases.end_turn(phase_turn, result)
+                results.append(result)
+                if result.end:
+                    break
         state.active = None
         if not phases.current.finished and phases.current.alive:
             finish(ctx, self.seq, phases.current, "activation complete, §5.1.3.a")
@@ -245,6 +284,18 @@ class LeaderAction:
         if act.acting is not leader:
             run.current, run.seized = act.acting, True
         return TurnResult()
+
+
+@attrs.define
+class Underway:
+    """An activation under way (``state.underway``), for a restart at one of its command phases:
+    the sequencer's turn it answers, the leader due and the one acting (they differ after a seize
+    of the queue, §5.4.1), and its command phases."""
+
+    turn: Turn[Any]
+    due: str
+    acting: str
+    run: PhaseRun
 
 
 @attrs.define

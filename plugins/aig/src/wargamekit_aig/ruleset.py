@@ -6,6 +6,8 @@ import copy
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
+import attrs
+
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 from wargamekit_aig import rally
@@ -43,17 +45,22 @@ class Aig(Ruleset):
     # -- §3 sequence of play -------------------------------------------------------------------
     def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
         state = ctx.state
-        seq = activation_sequence(state, SIDES)
+        # The activation sequence lives in the state: a restart goes on with it (a fresh game
+        # builds it from the leaders in play).
+        if state.sequence is None:
+            state.sequence = activation_sequence(state, SIDES)
+        seq = state.sequence
         result: list[Outcome] = []
 
+        # Restart points: each turn's start (the stack is empty, the sequence a fresh round) and
+        # each command phase (LeaderAction's, with the activation under way in state.underway).
         def leader_action(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
-            # A restart point: at a turn's start everything is in the state (the activation
-            # sequence is a fresh round built from the leaders in play, the stack is empty).
-            yield ctx.checkpoint(f"turn {turn.number}")
-            state.turn = turn.number
-            state.phase = "leader action"
-            ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
-            yield from LeaderAction(ctx, seq).run(end_if=lambda: False)
+            if state.underway is None:  # a new turn, not a restart inside its leader action phase
+                yield ctx.checkpoint(f"turn {turn.number}")
+                state.turn = turn.number
+                state.phase = "leader action"
+                ctx.event("turn", f"Turn {state.turn} begins", turn=state.turn)
+            yield from LeaderAction(ctx, seq, checkpoints=True).run(end_if=lambda: False)
             return TurnResult()
 
         def rally_step(step: str) -> Callable[[Turn[Any]], Generator[Decision, Any, TurnResult]]:
@@ -79,14 +86,31 @@ class Aig(Ruleset):
 
         handlers = {"leader action": leader_action} | {f"rally/{s}": rally_step(s) for s in "abcde"}
         cycle = PhaseCycle(GAME_TURN)
-        cycle.turn = state.turn  # go on after the last turn begun (0 on a fresh game)
+        # go on after the last turn begun (0 on a fresh game), or inside the one under way
+        cycle.turn = state.turn if state.underway is None else state.turn - 1
         yield from play_turns(cycle, ctx.dice, by_phase(handlers), end_if=lambda: bool(result))
         return result[0]
 
     # -- information ---------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
-        """Everything is on the table: both sides see the whole position."""
-        return copy.deepcopy(state)
+        """Everything is on the table: both sides see the whole position.
+
+        Cheap and detached (built once per decision a bot reads): units, leaders, banners and
+        the state's small containers are copied one level down (their fields are immutable
+        values); the map, whose layers are made read-only at setup and never change in play, is
+        shared. The restart bookkeeping (``sequence``, ``underway``) is no part of the position
+        and is left out.
+        """
+        return attrs.evolve(
+            state,
+            units={n: copy.copy(u) for n, u in state.units.items()},
+            leaders={n: attrs.evolve(ld, commands=list(ld.commands), cross_free=list(ld.cross_free))
+                     for n, ld in state.leaders.items()},
+            banners={s: copy.copy(b) for s, b in state.banners.items()},
+            tables=attrs.evolve(state.tables, weapons=dict(state.tables.weapons),
+                                shock_value=dict(state.tables.shock_value)),
+            withdrawal=dict(state.withdrawal), rout_points=dict(state.rout_points), chaos=list(state.chaos),
+            reacted=list(state.reacted), sequence=None, underway=None)
 
     def check_invariants(self, state: GameState) -> None:
         hexes = [u.hex for u in state.live_units()]

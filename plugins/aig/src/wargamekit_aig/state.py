@@ -180,6 +180,11 @@ class GameState:
     chaos: list[str] = field(factory=list)
     #: §9.3 (provisional): units that made reaction fire this command phase.
     reacted: list[str] = field(factory=list)
+    #: Restart bookkeeping (docs/design.md "Checkpoints"): the leader action phase's activation
+    #: sequence (a LeaderActivation) and the activation under way (activation.Underway), so that
+    #: a restart at a command phase goes on with them.
+    sequence: Any = None
+    underway: Any = None
 
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
@@ -250,6 +255,9 @@ def initial_state(s: AigScenario) -> GameState:
                         ld.charisma, parse_hex(ld.hex), ld.superior, list(ld.commands))
         for ld in s.leaders
     }
+    # The map never changes in play: its layers are read-only, so views may share it.
+    for layer in (m.terrain, m.elevation, m.hexsides):
+        layer.flags.writeable = False
     banners = {b.side: Banner(b.side, b.carrier) for b in s.banners}
     return GameState(m, units, leaders, banners, s.tables, dict(s.victory.withdrawal), s.victory.last_turn,
                      title=s.title)
