@@ -5,13 +5,16 @@ windows on the interrupt stack."""
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+import attrs
+
 from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
 from wargamekit.decisions import Option
-from wargamekit.geometry import Hex
+from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit_lnl import fire, kinds, movement, rules, vehicles
 from wargamekit_lnl.los import exposed, visible
@@ -29,6 +32,25 @@ RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
 
 def _place_key(p: Place) -> tuple[int, int, int]:
     return (p[0].q, p[0].r, p[1])
+
+
+#: id of a game's map -> (a weak reference to it, its read-only copy for views)
+_PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+def _public_map(hexmap: HexMap) -> HexMap:
+    """One read-only copy of ``hexmap`` (its layers cannot be written), shared by every view of
+    the game: a deep copy per decision was most of a view's cost, and players may read the map,
+    never change the game's through it."""
+    key = id(hexmap)
+    held = _PUBLIC_MAPS.get(key)
+    if held is not None and held[0]() is hexmap:
+        return held[1]
+    public = copy.deepcopy(hexmap)
+    for layer in (public.terrain, public.elevation, public.hexsides):
+        layer.setflags(write=False)
+    _PUBLIC_MAPS[key] = (weakref.ref(hexmap, lambda _ref: _PUBLIC_MAPS.pop(key, None)), public)
+    return public
 
 
 class LnL(Ruleset):
@@ -64,10 +86,17 @@ class LnL(Ruleset):
             raise InvalidChoiceError(f"option unable: 'skip' or 'pass' (A11), not {ctx.options['unable']!r}")
         ctx.interrupts.enabled = bool(ctx.options["opportunity_fire"])
         ended: list[Outcome] = []
+        # A restart at an impulse (state.impulse set): the turn's rally phase is done already.
+        resume = state.impulse is not None
 
         def phase(name: str, body: Callable[[Turn[Any]], Procedure]) -> Callable[[Turn[Any]], Generator[Any, Any, TurnResult]]:
             def take(turn: Turn[Any]) -> Generator[Any, Any, TurnResult]:
-                if name == "rally":
+                nonlocal resume
+                if resume:
+                    if name == "rally":
+                        return TurnResult()
+                    resume = False
+                elif name == "rally":
                     # A restart point before anything of the turn happens (everything after it
                     # reads the state only; the cycle below resumes after state.turn).
                     yield ctx.checkpoint(f"turn {turn.number}")
@@ -81,7 +110,8 @@ class LnL(Ruleset):
             return take
 
         cycle = PhaseCycle(["rally", "operations", "administration"], last_turn=state.turns)
-        cycle.turn = state.turn  # 0 on a fresh game; the last turn begun on a restart
+        # 0 on a fresh game; the last turn begun on a restart at a turn, the one before it at an impulse
+        cycle.turn = state.turn if state.impulse is None else state.turn - 1
         handlers = {"rally": phase("rally", lambda t: self.rally_phase(ctx)),
                     "operations": phase("operations", lambda t: self.operations_phase(ctx, ended)),
                     "administration": phase("administration", lambda t: self.administration_phase(ctx))}
@@ -192,11 +222,18 @@ class LnL(Ruleset):
         """OPS 1: impulses alternate from the initiative player; the phase ends when no unit can
         act or after 3 consecutive passes over both players."""
         state = ctx.state
-        impulses: AlternatingImpulses[str] = AlternatingImpulses((state.initiative, other(state.initiative)),
+        first = state.initiative if state.impulse is None else state.impulse[1]
+        impulses: AlternatingImpulses[str] = AlternatingImpulses((first, other(first)),
                                        can_act=lambda s: bool(self.ready(state, s)), pass_limit=3,
                                        unable=ctx.options["unable"])
+        if state.impulse is not None:  # a restart at an impulse: the sequence goes on from it
+            impulses.impulse, impulses.consecutive_passes = state.impulse[0] - 1, state.impulse[2]
 
-        def impulse(turn: Turn[str]) -> Generator[Decision, Any, TurnResult]:
+        def impulse(turn: Turn[str]) -> Generator[Any, Any, TurnResult]:
+            # A restart point before each impulse: the state holds the units' markers, the
+            # initiative and (in state.impulse) where the alternation stands.
+            state.impulse = (turn.number, turn.actor, impulses.consecutive_passes)
+            yield ctx.checkpoint(f"turn {state.turn} impulse {turn.number}")
             acted = yield from self.impulse(ctx, turn.actor)
             rules.update_control(state)
             end = self.sudden_death(state)
@@ -205,6 +242,7 @@ class LnL(Ruleset):
             return TurnResult(passed=not acted, end=end is not None)
 
         yield from play_turns(impulses, ctx.dice, impulse)
+        state.impulse = None
 
     def reach_places(self, state: GameState, side: str, start: Place, chosen: Sequence[Unit]) -> set[Place]:
         """OPS 2.1, LDR 1 (A2): the places an activation reaches: the first one, and the hexes
@@ -723,8 +761,21 @@ class LnL(Ruleset):
 
     # -- information ------------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
-        """Open information: both players see the whole map (the source has no hidden units)."""
-        return copy.deepcopy(state)
+        """Open information: both players see the whole map (the source has no hidden units).
+
+        Cheap and detached (built once per decision a bot reads): units, their weapons and
+        markers, loose weapons and the state's containers are copied one level down (hexes and
+        places are immutable values, shared); the map, which never changes after set-up (SET
+        2), is one read-only copy per game.
+        """
+        return attrs.evolve(
+            state, map=_public_map(state.map),
+            units={i: attrs.evolve(u, weapons=[copy.copy(w) for w in u.weapons], markers=set(u.markers))
+                   for i, u in state.units.items()},
+            objectives=list(state.objectives), control=dict(state.control), snipers=dict(state.snipers),
+            heroes_created=dict(state.heroes_created), spotted=set(state.spotted), smoke=dict(state.smoke),
+            melee=set(state.melee), melee_fought=set(state.melee_fought),
+            loose={p: [copy.copy(w) for w in pile] for p, pile in state.loose.items()}, wrecks=dict(state.wrecks))
 
     def check_invariants(self, state: GameState) -> None:
         for side in SIDES:

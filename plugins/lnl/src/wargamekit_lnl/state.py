@@ -121,6 +121,10 @@ class GameState:
     loose: dict[Place, list[Weapon]] = field(factory=dict)
     wrecks: dict[Hex, int] = field(factory=dict)
     counter: int = 0
+    #: Restart bookkeeping (docs/design.md "Checkpoints"): the operations phase's impulse under
+    #: way as (its number, the side taking it, the consecutive passes before it), so that a
+    #: restart at an impulse goes on with the same sequence; ``None`` outside the phase.
+    impulse: tuple[int, str, int] | None = None
 
     def alive(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in set-up order."""
