@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
@@ -10,11 +9,16 @@ import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
+from wargamekit.view import field_copier
 from wargamekit_aig import rally
 from wargamekit_aig.activation import LeaderAction, activation_sequence, sync
 from wargamekit_aig.kinds import Context
 from wargamekit_aig.scenario import SIDES, AigScenario, check_scenario
-from wargamekit_aig.state import GameState, initial_state
+from wargamekit_aig.state import Banner, GameState, Leader, Unit, initial_state
+
+#: The view's copiers (one assignment per field: views are built at every decision a bot reads).
+_copy_state, _copy_unit = field_copier(GameState), field_copier(Unit)
+_copy_leader, _copy_banner = field_copier(Leader), field_copier(Banner)
 
 #: §3 / §3.4: the game turn's phases as data; the rally phase's five steps in order.
 GAME_TURN = {"leader action": [], "rally": ["a", "b", "c", "d", "e"]}
@@ -95,22 +99,21 @@ class Aig(Ruleset):
     def view(self, state: GameState, side: str | None) -> GameState:
         """Everything is on the table: both sides see the whole position.
 
-        Cheap and detached (built once per decision a bot reads): units, leaders, banners and
-        the state's small containers are copied one level down (their fields are immutable
-        values); the map, whose layers are made read-only at setup and never change in play, is
-        shared. The restart bookkeeping (``sequence``, ``underway``) is no part of the position
-        and is left out.
+        Cheap and detached (built once per decision a bot reads): the state, units, leaders and
+        banners are copied field by field with their lists and dicts (every other field is an
+        immutable value), the scenario's tables one level down; the map, whose layers are made
+        read-only at setup and never change in play, is shared. The restart bookkeeping
+        (``sequence``, ``underway``) is no part of the position and is left out.
         """
-        return attrs.evolve(
-            state,
-            units={n: copy.copy(u) for n, u in state.units.items()},
-            leaders={n: attrs.evolve(ld, commands=list(ld.commands), cross_free=list(ld.cross_free))
-                     for n, ld in state.leaders.items()},
-            banners={s: copy.copy(b) for s, b in state.banners.items()},
-            tables=attrs.evolve(state.tables, weapons=dict(state.tables.weapons),
-                                shock_value=dict(state.tables.shock_value)),
-            withdrawal=dict(state.withdrawal), rout_points=dict(state.rout_points), chaos=list(state.chaos),
-            reacted=list(state.reacted), sequence=None, underway=None)
+        seen = _copy_state(state)
+        seen.units = {n: _copy_unit(u) for n, u in state.units.items()}
+        seen.leaders = {n: _copy_leader(ld) for n, ld in state.leaders.items()}
+        seen.banners = {s: _copy_banner(b) for s, b in state.banners.items()}
+        seen.tables = attrs.evolve(state.tables, weapons=dict(state.tables.weapons),
+                                   shock_value=dict(state.tables.shock_value))
+        seen.withdrawal = dict(state.withdrawal)
+        seen.sequence = seen.underway = None
+        return seen
 
     def check_invariants(self, state: GameState) -> None:
         hexes = [u.hex for u in state.live_units()]

@@ -10,17 +10,16 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-import attrs
-
 from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
+from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, vehicles
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
-from wargamekit_lnl.state import Context, GameState, Place, Unit, initial_state, stacking_ok
+from wargamekit_lnl.state import Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
 
 Procedure = Generator[Decision, Any, None]
 
@@ -36,6 +35,17 @@ def _place_key(p: Place) -> tuple[int, int, int]:
 
 #: id of a game's map -> (a weak reference to it, its read-only copy for views)
 _PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+def _copy_unit(unit: Unit) -> Unit:
+    """A unit for a view: its fields, a fresh set of markers and fresh weapons."""
+    seen = _copy_unit_fields(unit)
+    seen.weapons = [_copy_weapon(w) for w in unit.weapons]
+    return seen
+
+
+#: The view's copiers (one assignment per field: views are built at every decision a bot reads).
+_copy_state, _copy_unit_fields, _copy_weapon = field_copier(GameState), field_copier(Unit), field_copier(Weapon)
 
 
 def _public_map(hexmap: HexMap) -> HexMap:
@@ -763,19 +773,17 @@ class LnL(Ruleset):
     def view(self, state: GameState, side: str | None) -> GameState:
         """Open information: both players see the whole map (the source has no hidden units).
 
-        Cheap and detached (built once per decision a bot reads): units, their weapons and
-        markers, loose weapons and the state's containers are copied one level down (hexes and
-        places are immutable values, shared); the map, which never changes after set-up (SET
-        2), is one read-only copy per game.
+        Cheap and detached (built once per decision a bot reads): the state and its units are
+        copied field by field with their sets, dicts and lists, weapons (carried or loose) too;
+        hexes and places are immutable values, shared; the map, which never changes after set-up
+        (SET 2), is one read-only copy per game.
         """
-        return attrs.evolve(
-            state, map=_public_map(state.map),
-            units={i: attrs.evolve(u, weapons=[copy.copy(w) for w in u.weapons], markers=set(u.markers))
-                   for i, u in state.units.items()},
-            objectives=list(state.objectives), control=dict(state.control), snipers=dict(state.snipers),
-            heroes_created=dict(state.heroes_created), spotted=set(state.spotted), smoke=dict(state.smoke),
-            melee=set(state.melee), melee_fought=set(state.melee_fought),
-            loose={p: [copy.copy(w) for w in pile] for p, pile in state.loose.items()}, wrecks=dict(state.wrecks))
+        seen = _copy_state(state)
+        seen.map = _public_map(state.map)
+        seen.units = {i: _copy_unit(u) for i, u in state.units.items()}
+        seen.objectives, seen.control = list(state.objectives), dict(state.control)
+        seen.loose = {p: [_copy_weapon(w) for w in pile] for p, pile in state.loose.items()}
+        return seen
 
     def check_invariants(self, state: GameState) -> None:
         for side in SIDES:
