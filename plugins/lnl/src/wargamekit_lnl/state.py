@@ -128,15 +128,25 @@ class GameState:
 
     def alive(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in set-up order."""
-        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+        # The hottest queries of the rules (every menu, fire and poll asks; a quarter of a
+        # random game): one pass over the units, comparing coordinates rather than Hex objects
+        # (attrs' __eq__) or each unit's place tuple.
+        if side is None:
+            return [u for u in self.units.values() if u.alive]
+        return [u for u in self.units.values() if u.alive and u.side == side]
 
     def at(self, place: Place, side: str | None = None) -> list[Unit]:
         """Units at a hex and level (of ``side``)."""
-        return [u for u in self.alive(side) if u.place == place]
+        h, level = place
+        q, r = h.q, h.r
+        return [u for u in self.units.values() if u.alive and u.level == level and u.hex.q == q and u.hex.r == r
+                and (side is None or u.side == side)]
 
     def in_hex(self, h: Hex, side: str | None = None) -> list[Unit]:
         """Units in a hex, any level (of ``side``)."""
-        return [u for u in self.alive(side) if u.hex == h]
+        q, r = h.q, h.r
+        return [u for u in self.units.values() if u.alive and u.hex.q == q and u.hex.r == r
+                and (side is None or u.side == side)]
 
     def terrain(self, h: Hex) -> int:
         """The terrain code at a hex's centre (SET 2)."""
