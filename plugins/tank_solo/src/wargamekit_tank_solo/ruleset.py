@@ -51,8 +51,9 @@ class TankSolo(Ruleset):
     def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
         """Opening phase (:func:`~wargamekit_tank_solo.opening.opening`), then alternating turns
         (:func:`~wargamekit_tank_solo.turn.play_all_turns`) until a side is eliminated,
-        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each turn, combat step
-        and mover; a restart there (``state.turn`` set) skips the opening and goes on in that turn."""
+        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each turn, combat step,
+        mover, step of a move and leap target; a restart there (``state.turn`` set) skips the
+        opening and goes on in that turn."""
         state = ctx.state
         try:
             outcome = None
