@@ -75,21 +75,22 @@ class TankSolo(Ruleset):
         loadout in the scenario (``state.scenario.forces``) is redacted the same way.
 
         Cheap and detached (built once per decision a bot reads): the tanks and the state's
-        containers are copied one level down, hexes (immutable values) are shared, and the
-        scenario's few lists and dicts are copied too.
+        containers are copied one level down, hexes and the records of a move or leap under way
+        (immutable values) are shared, and the scenario's few lists and dicts are copied too.
         """
-        return attrs.evolve(
-            state,
-            scenario=_scenario_view(state.scenario, side),
-            options=dict(state.options),
-            tanks=[_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks],
-            wrecks=list(state.wrecks),
-            zones=dict(state.zones),
-            points_spent=dict(state.points_spent),
-            starting_tanks=dict(state.starting_tanks),
-            score=dict(state.score),
-            own_turns=dict(state.own_turns),
-        )
+        # Hot (a bot builds one per decision): built positionally from every field, then the
+        # mutable ones replaced by copies (attrs.evolve costs about twice as much).
+        seen = GameState(*_STATE_VALUES(state))
+        seen.scenario = _scenario_view(state.scenario, side)
+        seen.options = dict(state.options)
+        seen.tanks = [_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks]
+        seen.wrecks = list(state.wrecks)
+        seen.zones = dict(state.zones)
+        seen.points_spent = dict(state.points_spent)
+        seen.starting_tanks = dict(state.starting_tanks)
+        seen.score = dict(state.score)
+        seen.own_turns = dict(state.own_turns)
+        return seen
 
     def check_invariants(self, state: GameState) -> None:
         """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
@@ -141,6 +142,19 @@ class TankSolo(Ruleset):
         return odds_command()
 
 
+#: Every field of the state, in ``__init__`` order (the view's hot path, as for tanks below).
+_STATE_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(GameState)))
+#: The state's fields that a view copies (lists, dicts, the scenario) rather than shares.
+_STATE_COPIED = ("scenario", "options", "tanks", "wrecks", "zones", "points_spent", "starting_tanks", "score",
+                 "own_turns")
+# A container field added to GameState later must be copied too, or views would share it with the game.
+assert {a.name for a in attrs.fields(GameState) if hasattr(a.default, "factory")} | {"scenario", "options"} == set(
+    _STATE_COPIED)
+#: Every field of a scenario, in ``__init__`` order, and where its containers are in that order.
+_SCENARIO_FIELDS = [a.name for a in attrs.fields(TankSoloScenario)]
+_SCENARIO_VALUES = operator.attrgetter(*_SCENARIO_FIELDS)
+_FORCES, _ZONES, _WRECKS = (_SCENARIO_FIELDS.index(name) for name in ("forces", "zones", "wrecks"))
+assert {a.name for a in attrs.fields(TankSoloScenario) if hasattr(a.default, "factory")} == {"forces", "zones", "wrecks"}
 #: Every field of a tank, in ``__init__`` order: one C call reads them all (the view's hot path).
 _TANK_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(Tank)))
 #: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
@@ -172,9 +186,10 @@ def _scenario_view(scenario: TankSoloScenario, side: str | None) -> TankSoloScen
         hidden = side is not None and force_side != side
         return attrs.evolve(e, specials=["hidden"] * len(e.specials) if hidden else list(e.specials))
 
-    return attrs.evolve(
-        scenario,
-        forces={force_side: [entry(force_side, e) for e in entries] for force_side, entries in scenario.forces.items()},
-        zones=dict(scenario.zones),
-        wrecks=list(scenario.wrecks),
-    )
+    # Positionally, as the state above (a view per decision a bot reads).
+    values = list(_SCENARIO_VALUES(scenario))
+    values[_FORCES] = {force_side: [entry(force_side, e) for e in entries]
+                       for force_side, entries in scenario.forces.items()}
+    values[_ZONES] = dict(scenario.zones)
+    values[_WRECKS] = list(scenario.wrecks)
+    return TankSoloScenario(*values)
