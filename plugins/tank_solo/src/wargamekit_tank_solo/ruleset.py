@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Generator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -20,6 +19,8 @@ from .turn import play_all_turns
 from .victory import elimination, final_outcome, surrender
 
 __all__ = ["TankSolo"]
+
+T = TypeVar("T")
 
 
 class TankSolo(Ruleset):
@@ -78,9 +79,9 @@ class TankSolo(Ruleset):
         containers are copied one level down, hexes and the records of a move or leap under way
         (immutable values) are shared, and the scenario's few lists and dicts are copied too.
         """
-        # Hot (a bot builds one per decision): built positionally from every field, then the
-        # mutable ones replaced by copies (attrs.evolve costs about twice as much).
-        seen = GameState(*_STATE_VALUES(state))
+        # Hot (a bot builds one per decision): a shallow copy, then the mutable fields replaced
+        # by copies (attrs.evolve costs several times as much).
+        seen = _copy_state(state)
         seen.scenario = _scenario_view(state.scenario, side)
         seen.options = dict(state.options)
         seen.tanks = [_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks]
@@ -142,21 +143,39 @@ class TankSolo(Ruleset):
         return odds_command()
 
 
-#: Every field of the state, in ``__init__`` order (the view's hot path, as for tanks below).
-_STATE_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(GameState)))
 #: The state's fields that a view copies (lists, dicts, the scenario) rather than shares.
 _STATE_COPIED = ("scenario", "options", "tanks", "wrecks", "zones", "points_spent", "starting_tanks", "score",
                  "own_turns")
 # A container field added to GameState later must be copied too, or views would share it with the game.
 assert {a.name for a in attrs.fields(GameState) if hasattr(a.default, "factory")} | {"scenario", "options"} == set(
     _STATE_COPIED)
-#: Every field of a scenario, in ``__init__`` order, and where its containers are in that order.
-_SCENARIO_FIELDS = [a.name for a in attrs.fields(TankSoloScenario)]
-_SCENARIO_VALUES = operator.attrgetter(*_SCENARIO_FIELDS)
-_FORCES, _ZONES, _WRECKS = (_SCENARIO_FIELDS.index(name) for name in ("forces", "zones", "wrecks"))
+#: The scenario's container fields' slot setters (it is frozen: the view sets them on its copy).
+_set_forces, _set_zones, _set_wrecks = (TankSoloScenario.__dict__[name].__set__ for name in ("forces", "zones", "wrecks"))
 assert {a.name for a in attrs.fields(TankSoloScenario) if hasattr(a.default, "factory")} == {"forces", "zones", "wrecks"}
-#: Every field of a tank, in ``__init__`` order: one C call reads them all (the view's hot path).
-_TANK_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(Tank)))
+
+
+def _shallow_copier(cls: type[T]) -> Callable[[T], T]:
+    """A function returning a shallow copy of a slotted attrs instance of ``cls`` (no
+    ``__attrs_post_init__``): one assignment per field, written out for ``cls`` (through the
+    slots' own setters for a frozen class). Passing every field through ``__init__`` costs about
+    twice as much, and views copy every tank per decision."""
+    assert not hasattr(cls, "__attrs_post_init__")
+    names = [a.name for a in attrs.fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    if cls.__setattr__ is object.__setattr__:
+        body = "".join(f"    copy.{name} = obj.{name}\n" for name in names)
+    else:  # frozen: what attrs' __init__ does for it
+        namespace.update({f"set_{name}": cls.__dict__[name].__set__ for name in names})
+        body = "".join(f"    set_{name}(copy, obj.{name})\n" for name in names)
+    exec(f"def shallow_copy(obj):\n    copy = new(cls)\n{body}    return copy\n", namespace)
+    copier: Callable[[T], T] = namespace["shallow_copy"]
+    return copier
+
+
+#: Shallow copies of a tank, the state and the scenario (the view's hot path).
+_copy_tank = _shallow_copier(Tank)
+_copy_state = _shallow_copier(GameState)
+_copy_scenario = _shallow_copier(TankSoloScenario)
 #: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
 _TANK_MUTABLE = ("specials", "tried", "veteran_by_fire", "path_this_turn")
 # A mutable field added to Tank later must be copied too, or views would share it with the game.
@@ -166,10 +185,10 @@ assert {a.name for a in attrs.fields(Tank) if hasattr(a.default, "factory")} == 
 def _tank_view(tank: Tank, *, hide: bool) -> Tank:
     """A copy of ``tank`` sharing nothing mutable with it; ``hide``: its special rounds face down.
 
-    Built positionally from all its fields (``attrs.evolve`` costs twice as much, and views are
-    built at every decision a bot reads), then its lists and dicts replaced by copies.
+    A shallow copy (:func:`_shallow_copier`: views are built at every decision a bot reads),
+    then its lists and dicts replaced by copies.
     """
-    seen = Tank(*_TANK_VALUES(tank))
+    seen = _copy_tank(tank)
     seen.specials = ["hidden"] * len(tank.specials) if hide else list(tank.specials)
     seen.tried = list(tank.tried)
     seen.veteran_by_fire = dict(tank.veteran_by_fire)
@@ -186,10 +205,10 @@ def _scenario_view(scenario: TankSoloScenario, side: str | None) -> TankSoloScen
         hidden = side is not None and force_side != side
         return attrs.evolve(e, specials=["hidden"] * len(e.specials) if hidden else list(e.specials))
 
-    # Positionally, as the state above (a view per decision a bot reads).
-    values = list(_SCENARIO_VALUES(scenario))
-    values[_FORCES] = {force_side: [entry(force_side, e) for e in entries]
-                       for force_side, entries in scenario.forces.items()}
-    values[_ZONES] = dict(scenario.zones)
-    values[_WRECKS] = list(scenario.wrecks)
-    return TankSoloScenario(*values)
+    # A shallow copy, then its containers replaced, as the state's (a view per decision a bot reads).
+    seen = _copy_scenario(scenario)
+    _set_forces(seen, {force_side: [entry(force_side, e) for e in entries]
+                       for force_side, entries in scenario.forces.items()})
+    _set_zones(seen, dict(scenario.zones))
+    _set_wrecks(seen, list(scenario.wrecks))
+    return seen
