@@ -1,5 +1,6 @@
-"""Restarts at checkpoints (issue 9): each turn (回合), combat step and mover opens with one, and a
-restart there gives the log a full replay gives; the view a bot reads is detached from the game.
+"""Restarts at checkpoints (issue 9): each turn (回合), combat step, mover, step of a move and leap
+target opens with one, and a restart there gives the log a full replay gives; the view a bot reads
+is detached from the game.
 """
 
 from __future__ import annotations
