@@ -161,12 +161,12 @@ def _encode_pictures(pictures: list[tuple[str, str]]) -> dict[str, Any]:
     parts: list[str] = []
     part_of: dict[str, int] = {}
     encoded: list[dict[str, Any]] = []
-    base, base_ids = -1, []
+    base, base_ids = -1, list[int]()
     for kind, body in pictures:
         if kind != "svg":
             encoded.append({"kind": kind, "body": body})
             continue
-        ids = []
+        ids: list[int] = []
         for token in _TAG_BOUNDARY.split(body):
             part = part_of.get(token)
             if part is None:
