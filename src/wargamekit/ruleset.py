@@ -121,7 +121,8 @@ class Ruleset:
                 f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
             )
         resource = resources.files(self.scenario_package) / f"{name}.toml"
-        return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}")
+        # Cached by text: every Game.new and load reads its bundled scenario again.
+        return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}", cache=True)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         """Structure raw scenario data into :attr:`scenario_type`, or raise
