@@ -162,3 +162,17 @@ def test_copy_data_detaches_what_deepcopy_would():
     assert copied["a"][1] is not data["a"][1] and copied["odd"]["set"] is not inner["set"]
     assert copied["t"][1] is not data["t"][1]
     assert list(copied) == list(data), "the order of keys is kept"
+
+
+def test_a_bundled_scenario_is_read_once_and_handed_out_as_fresh_copies():
+    from wargamekit.errors import UnknownScenarioError
+    from wargamekit.plugins import installed_rulesets
+
+    ruleset = installed_rulesets()["skirmish"]
+    first = ruleset.scenario_data("default")
+    first.clear()
+    again = ruleset.scenario_data("default")
+    assert again and again == ruleset.scenario_data("default") and again is not ruleset.scenario_data("default")
+    for bad in ("no such scenario", ["default"], 3):
+        with pytest.raises(UnknownScenarioError):
+            ruleset.scenario_data(bad)
