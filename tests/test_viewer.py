@@ -229,10 +229,50 @@ def test_browser_steps_through_a_save(browser, skirmish_save: Path, tmp_path: Pa
 def test_public_picture_hides_face_down_pieces() -> None:
     """maneuver_locale: pieces start face down (each side sees only its own arms); the public
     picture shows neither side's, so it differs from both sides' pictures."""
-    game = _played("maneuver_locale", 2, until=lambda g: len(g.choices) >= 4)
+    played = _played("maneuver_locale", 2, until=lambda g: len(g.choices) >= 4)
+    # up to the first piece turned face-up (seed 2: Austria's first assault reveals its leader)
+    first = next((i for i, e in enumerate(played.log) if e.kind == "reveal"), len(played.log))
+    game = played.replay(played.choices[: sum(e.kind == "choice" for e in played.log[:first]) - 1])
+    assert game.choices and not any(e.kind == "reveal" for e in game.log)
     data = _data(write_viewer(game.save()))
     public = data["pictures"][data["steps"][-1]["pic"]]["body"]
     assert public in game.ruleset.render_svg(game.state, side="(public observer)")
     assert 'data-face="up"' not in public  # no piece has been revealed yet
     for side in game.ruleset.sides:
         assert 'data-face="up"' in game.ruleset.render_svg(game.state, side=side)  # its own
+
+
+def test_viewing_a_save_tells_observers_nothing() -> None:
+    """An observer (``wargamekit_event``) hears each event of a game once, while it is played.
+    Writing the viewer steps through the game again (answer by answer); that is a replay, so
+    the observer hears nothing more — as after a load, an undo or a fork (docs/design.md,
+    Plugins). The game stepped through is the same: the page's log is the game's public log."""
+    from wargamekit import hookimpl, plugin_manager
+
+    heard: list[str] = []
+
+    class Counter:
+        @hookimpl
+        def wargamekit_event(self, game, event):
+            heard.append(event.text)
+
+    from rulesets import DiceRace
+
+    pm = plugin_manager(load_entry_points=False, plugins=[Counter()])
+    game = Game.new(DiceRace(), seed=2, plugin_manager=pm)
+    game.play({side: RandomBot(20 + i) for i, side in enumerate(game.ruleset.sides)})
+    assert heard == [e.text for e in game.log]
+    played = len(heard)
+    page = write_viewer(game)
+    assert len(heard) == played, "viewing the game told the observer its events again"
+    assert [e["text"] for e in _data(page)["events"]] == [e.text for e in game.log if e.audience is None]
+    loaded = Game.load(game.save(), rulesets={"dice_race": DiceRace()}, plugin_manager=pm)
+    write_viewer(loaded, "all")
+    assert len(heard) == played
+    # Outside the viewer the game is heard as before: a new answer after a silent block.
+    again = Game.new(DiceRace(), seed=2, plugin_manager=pm)
+    with again.silently():
+        again.answer(game.choices[0])
+    quiet = len(heard)
+    again.answer(game.choices[1])
+    assert len(heard) > quiet

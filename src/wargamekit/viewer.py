@@ -116,7 +116,10 @@ def _page(game: Game, view: str) -> str:
     record(None)
     for choice in game.choices:
         asked = stepper.pending.side if stepper.pending is not None else None
-        stepper.answer(choice)
+        # Stepping through a recorded game is a replay: observers heard these events when the
+        # game was played, and viewing a save must not tell them again.
+        with stepper.silently():
+            stepper.answer(choice)
         # which side answered is public unless the answer itself is hidden from this view
         record(asked)
     ruleset = game.ruleset
