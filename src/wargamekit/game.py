@@ -57,7 +57,6 @@ from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
 from .saves import SAVE_FORMAT, SaveFile, log_digest, log_hasher
-from .scenario import copy_data
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -257,6 +256,8 @@ class Game:
             scenario_name = scenario or "default"
             data = ruleset.scenario_data(scenario_name)
         elif isinstance(scenario, Mapping):
+            from .scenario import copy_data  # here: importing cattrs is no cost of ``import wargamekit``
+
             scenario_name = None
             data = copy_data(dict(scenario))  # the caller's later changes are not the game's
         else:
