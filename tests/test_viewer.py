@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from wargamekit import Game
 from wargamekit.cli import cli
 from wargamekit.players import RandomBot
-from wargamekit.viewer import ViewerError, write_viewer
+from wargamekit.viewer import ViewerError, _decode_pictures, _encode_pictures, write_viewer
 
 
 def _played(ruleset: str, seed: int, until=None) -> Game:
@@ -31,10 +31,17 @@ def _save(game: Game, path: Path) -> Path:
     return path
 
 
-def _data(page: str) -> dict:
+def _raw(page: str) -> dict:
     found = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
     assert found is not None
     return json.loads(found.group(1))
+
+
+def _data(page: str) -> dict:
+    """The page's data with every picture whole again (``{"kind", "body"}``)."""
+    data = _raw(page)
+    data["pictures"] = [{"kind": k, "body": b} for k, b in _decode_pictures(data)]
+    return data
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +106,31 @@ def test_steps_follow_the_answers(skirmish_save: Path) -> None:
     assert data["pictures"][steps[-1]["pic"]]["body"] in game.ruleset.render_svg(game.state)
     assert [t["label"] for t in data["turns"]] == [e.text for e in game.log if e.kind == "turn"]
     assert data["result"].startswith(f"{game.outcome.winner} wins")
+
+
+def test_pictures_are_stored_as_differences() -> None:
+    """Consecutive SVGs share most of their tags: each is stored as runs copied from the one
+    before plus its new tags, and reads back exactly, text pictures untouched."""
+    one = '<svg>\n<g id="map"><path d="M0"/></g>\n<text x="1">A</text>\n</svg>'
+    two = one.replace(">A<", ">B<")
+    pictures = [("svg", one), ("svg", two), ("text", "a summary"), ("svg", one)]
+    data = _encode_pictures(pictures)
+    assert _decode_pictures(data) == pictures
+    # the second picture names only its one new tag; the rest are copied runs
+    new = [op for op in data["pictures"][1]["ops"] if isinstance(op, int)]
+    assert [data["parts"][i] for i in new] == ['\n<text x="1">B</text>']
+    assert data["pictures"][3]["base"] == 1  # the text picture is no base
+
+
+def test_a_tank_duel_page_is_small(tank_game: Game) -> None:
+    """A page was one whole SVG per step (a 210-answer tank duel made 11 MB); stored as
+    differences it is a small fraction of that, and every picture reads back exactly."""
+    page = write_viewer(tank_game.save(), side="all")
+    data = _data(page)
+    whole = sum(len(p["body"]) for p in data["pictures"])
+    assert len(data["pictures"]) > 3
+    assert len(page) < whole / 3, (len(page), whole)
+    assert data["pictures"][-1]["body"] == tank_game.ruleset.render_svg(tank_game.state, side=None).split("?>", 1)[-1].lstrip()
 
 
 def test_a_ruleset_without_pictures_shows_text(tmp_path: Path) -> None:
@@ -196,6 +228,9 @@ def test_browser_steps_through_a_save(browser, skirmish_save: Path, tmp_path: Pa
         return now["picture"]
 
     assert browser.find_element(By.ID, "whose").text.startswith("everything")
+    # the page's script rebuilds every stored picture exactly as Python reads it back
+    rebuilt = browser.execute_script("return data.pictures.map((p, k) => p.kind === 'svg' ? svgBody(k) : p.body);")
+    assert rebuilt == [p["body"] for p in data["pictures"]]
     first = expect(0)
     # the first step whose picture differs from the start (a unit moved)
     moved = next(i for i, s in enumerate(steps) if s["pic"] != steps[0]["pic"])
