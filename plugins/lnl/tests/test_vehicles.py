@@ -176,8 +176,8 @@ def test_heavy_weapon_exact_odds():
 
 
 def test_vmv3_overrun_then_no_fire_into_its_own_hex():
-    """VMV 3.3–3.4: 1D6 + HE 4 + MGs 6 + 2 against 1D6: 1 + 12 − 6 = 7, a damage check for every
-    defender (A54): 3 + 7 ≥ 5 + 3 → reduced. Afterwards the vehicle shares the hex and neither its
+    """VMV 3.3–3.4: 1D6 + HE 4 + MGs 6 + 2 + commander 1 against 1D6: 1 + 13 − 6 = 8, a damage
+    check for every defender (A54): 3 + 8 ≥ 5 + 3 → reduced. Afterwards the vehicle shares the hex and neither its
     gun nor its MGs fire into it."""
     ctx = context(scenario([unit("us-t", "us", "sherman", "0203", facing=1), unit("de-1", "german", "de_squad", "0303")]),
                   dice=[1, 6, 3])
@@ -188,3 +188,32 @@ def test_vmv3_overrun_then_no_fire_into_its_own_hex():
     assert not s.units["de-1"].alive and s.units["de-1/half"].shaken
     assert vehicles.vehicle_targets(s, tank) == ([], [])
     assert vehicles.mg_fp(tank, H("0303")) == 0 and vehicles.gun_shot(s, tank, H("0303")) is None
+
+
+def test_ral24_tank_commander_rallies_only_his_own_tank():
+    """RAL 2.4 (U16): the Sherman's commander (leadership 1) helps his own tank's rally on top of
+    VEH 3's −2: 2D6 9 − 2 − 1 = 6 ≤ morale 6 rallies (without him 7 > 6 would fail); he is not a
+    leader counter, so a shaken squad beside the tank has no one to rally it."""
+    ctx = context(scenario([unit("us-t", "us", "sherman", "0103", facing=1), unit("us-1", "us", "us_squad", "0103"),
+                            unit("de-1", "german", "de_squad", "0503")]), dice=[4, 5])
+    s = ctx.state
+    tank, squad = s.units["us-t"], s.units["us-1"]
+    tank.shaken = squad.shaken = True
+    assert rules.rally_drm(s, tank) == 3 and rules.may_rally(s, squad, set()) is None
+    rules.try_rally(ctx, tank, "self", set())
+    assert tank.good_order and ctx.dice.remaining == []
+
+
+def test_vmv33_overrun_adds_the_commanders_leadership():
+    """VMV 3.3: the overrun value counts the commander's leadership: 1D6 1 + HE 3 + MG 2 + 2 +
+    commander 1 = 9 against 1D6 5: difference 4; the squad's damage check 1 + 4 = 5 ≤ morale 5:
+    no effect (the die of 1 gives no hero on an even 1D6)."""
+    ctx = context(scenario([unit("de-t", "german", "pz4", "0203", facing=1), unit("us-1", "us", "us_squad", "0303")]),
+                  dice=[1, 5, 1, 2])
+    s = ctx.state
+    tank = s.units["de-t"]
+    tank.hex = H("0303")
+    LnL().overrun(ctx, tank, (H("0303"), 0))
+    assert s.units["us-1"].good_order and ctx.dice.remaining == []
+    events = [e for e in ctx.log if e.kind == "overrun"]
+    assert events[-1].data["difference"] == 4

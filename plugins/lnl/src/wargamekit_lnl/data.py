@@ -63,7 +63,8 @@ class MachineGun:
 @frozen
 class VehicleSpec:
     """A vehicle's data (VEH, D7): movement type and MP, armour by location (−1: unarmoured),
-    the main gun (boxed HE FP, penetration, to-hit bands, red H) and its MGs."""
+    the main gun (boxed HE FP, penetration, to-hit bands, red H), its MGs and its tank
+    commander's leadership (0: no commander)."""
 
     move_type: str
     armour: dict[str, int]
@@ -74,6 +75,7 @@ class VehicleSpec:
     red_h: bool = False
     red_armour: bool = False
     mgs: list[MachineGun] = Factory(list)
+    commander: int = 0  # the tank commander's leadership (RAL 2.4, VMV 3.3; U16: a field, not a counter)
 
     def to_hit_number(self, distance: int) -> int | None:
         """The to-hit number at ``distance`` (HWF 3), ``None`` beyond the gun's range."""

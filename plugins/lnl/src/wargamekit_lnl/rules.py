@@ -250,9 +250,12 @@ def rally_roll(dice: Dice, morale: int, drm: int) -> bool:
 
 def rally_drm(state: GameState, unit: Unit) -> int:
     """RAL 2.1a–b: a Good Order leader's leadership in the hex (not the unit's own), −2 more in
-    favourable terrain (a building's upper level too)."""
+    favourable terrain (a building's upper level too). A vehicle: −2 (VEH 3) and the leadership
+    of the tank commander riding in it, who rallies only his own tank (RAL 2.4, U16)."""
     if unit.vehicle:
-        return 2  # VEH 3: vehicles self-rally with DR −2
+        spec = unit.spec.vehicle
+        assert spec is not None
+        return 2 + spec.commander  # VEH 3: DR −2; RAL 2.4: its own commander's leadership
     helpers = [u for u in state.at(unit.place, unit.side) if u is not unit]
     return fire.leadership_at(helpers) + (2 if effects(state.terrain(unit.hex)).favourable else 0)
 

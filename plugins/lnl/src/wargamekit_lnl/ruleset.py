@@ -35,7 +35,7 @@ class LnL(Ruleset):
     """Lock 'n Load tactical, v4.1 core rules summary: squads, leaders, heroes, support weapons."""
 
     name = "lnl"
-    version = "0.2"
+    version = "0.3"
     description = "Lock 'n Load tactical (v4.1 summary): squads, leaders, heroes, support weapons, melee."
     sides = SIDES
     scenario_type = LnLScenario
@@ -551,12 +551,12 @@ class LnL(Ruleset):
             yield from self.vehicle_fire(ctx, v, assault=True, optional=True)
 
     def overrun(self, ctx: Context, v: Unit, place: Place) -> None:
-        """VMV 3.3–3.4: gun FP + MG FP + 2 + commander (none built: U16) + 1D6 against 1D6; the
-        difference is a damage check for every defending unit (A54: as FPR 4)."""
+        """VMV 3.3–3.4: gun FP + MG FP + 2 + the tank commander's leadership (U16) + 1D6 against
+        1D6; the difference is a damage check for every defending unit (A54: as FPR 4)."""
         state = ctx.state
         spec = v.spec.vehicle
         assert spec is not None
-        value = spec.he + sum(mg.fp for mg in spec.mgs) + 2
+        value = spec.he + sum(mg.fp for mg in spec.mgs) + 2 + spec.commander
         diff = vehicles.overrun(ctx.dice, value)
         defenders = [u for u in state.at(place, other(v.side)) if not u.vehicle]
         ctx.event("overrun", f"{v.id} overruns {where(place)}: difference {diff}", unit=v.id, hex=hex_label(place[0]),
