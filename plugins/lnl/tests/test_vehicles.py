@@ -217,3 +217,37 @@ def test_vmv33_overrun_adds_the_commanders_leadership():
     assert s.units["us-1"].good_order and ctx.dice.remaining == []
     events = [e for e in ctx.log if e.kind == "overrun"]
     assert events[-1].data["difference"] == 4
+
+
+def test_vmv35_infantry_surviving_an_overrun_counter_attacks():
+    """VMV 3.5: the half-track (MG 4 + 2, no commander) overruns a US squad: 1 + 6 against 6,
+    difference 1; the damage check 1 + 1 ≤ 5 leaves it in Good Order (the die of 1: no hero on an
+    even 1D6). The squad counter-attacks at once (IVV 2–4): morale 2 + 2 ≤ 5, then 1D6 1 + FP 2 +
+    satchel 3 = 6 > 1D6 4 + lowest armour 0: the half-track is destroyed and its crew dies (IVV 5)."""
+    data = scenario([unit("de-h", "german", "halftrack", "0203", facing=1),
+                     unit("us-1", "us", "us_squad", "0303", weapons=["satchel"]),
+                     unit("us-2", "us", "us_squad", "0106")])
+    game = Game.new(LnL(), data, dice=ScriptedDice([3, 4, 1, 6, 1, 2, 2, 2, 1, 4]))
+    answer(game, hex="0203")
+    answer(game, action="move")
+    answer(game, mode="normal")
+    answer(game, step="forward")
+    d = game.pending
+    assert d.kind == kinds.COUNTER_ATTACK and d.side == "us"
+    assert d.context["vehicle"] == "de-h" and list(d.context["units"]) == ["us-1"]
+    answer(game, attack=True)
+    s = game.state
+    assert not s.units["de-h"].alive and "de-h/crew" not in s.units and s.wrecks == {H("0303"): 1}
+    assert s.units["us-1"].good_order and "ops" in s.units["us-1"].markers
+
+
+def test_vmv35_holding_leaves_the_vehicle_alone():
+    """VMV 3.5 is a choice: holding rolls nothing and the vehicle stays in the hex."""
+    data = scenario([unit("de-h", "german", "halftrack", "0203", facing=1),
+                     unit("us-1", "us", "us_squad", "0303", weapons=["satchel"]),
+                     unit("us-2", "us", "us_squad", "0106")])
+    game = Game.new(LnL(), data, dice=ScriptedDice([3, 4, 1, 6, 1, 2]))
+    for key, value in (("hex", "0203"), ("action", "move"), ("mode", "normal"), ("step", "forward"), ("attack", False)):
+        answer(game, **{key: value})
+    s = game.state
+    assert s.units["de-h"].alive and s.units["de-h"].hex == H("0303") and not s.units["us-1"].markers

@@ -22,6 +22,7 @@ __all__ = [
     "VEHICLE_STEP",
     "VEHICLE_TARGET",
     "AT_TARGET",
+    "COUNTER_ATTACK",
     "WITHDRAW_HEX",
 ]
 
@@ -40,3 +41,4 @@ OPPORTUNITY_FIRE = "lnl.opportunity_fire"  # the response window when an enemy e
 VEHICLE_STEP = "lnl.vehicle_step"  # a vehicle's next move: forward, reverse, turn, or stop
 VEHICLE_TARGET = "lnl.vehicle_target"  # what a vehicle's gun and MGs fire at (a hex or a vehicle)
 AT_TARGET = "lnl.at_target"  # which vehicle the infantry attacks in melee (IVV)
+COUNTER_ATTACK = "lnl.counter_attack"  # after an overrun: the surviving infantry counter-attacks the vehicle or holds

@@ -230,6 +230,18 @@ def fight_melee(ctx: Context, side: str, place: Place, movers: Sequence[Unit] | 
         ctx.event("melee-locked", f"The melee at {where(place)} goes on", hex=hex_label(place[0]), level=place[1])
 
 
+def reinforce_melee(ctx: Context, side: str, place: Place, movers: Sequence[Unit]) -> None:
+    """MEL 1.5 (U11 reading): units entering a hex under a melee marker join that melee. If no
+    melee has been fought there this turn, it is fought at once with the entering side attacking
+    with all its units in the hex (MEL 5, A26); if one has (MEL 4), they join the locked units
+    and fight in a later turn."""
+    state = ctx.state
+    ctx.event("reinforce", f"{', '.join(u.id for u in movers)} reinforce the melee at {where(place)}",
+              hex=hex_label(place[0]), level=place[1], units=[u.id for u in movers])
+    if place not in state.melee_fought:
+        fight_melee(ctx, side, place)
+
+
 def melee_odds(state: GameState, attackers: Sequence[Unit], place: Place) -> Fraction | None:
     """Exact chance that the attackers' round eliminates the defenders (MEL 7–8)."""
     atk = [u for u in attackers if melee.can_melee(u, attacking=True)]

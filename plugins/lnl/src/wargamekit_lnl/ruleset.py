@@ -357,6 +357,9 @@ class LnL(Ruleset):
             ctx.event("move", f"{', '.join(u.id for u in movers)} enter {where((h, level))}", hex=hex_label(h),
                       level=level, units=[u.id for u in movers], mode=mode)
             place = (h, level)
+            if place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
+                rules.reinforce_melee(ctx, side, place, movers)
+                break
             if state.at(place, other(side)):  # MOV 6: stop and melee
                 rules.fight_melee(ctx, side, place, movers)
                 break
@@ -542,6 +545,7 @@ class LnL(Ruleset):
             place = (v.hex, 0)
             if state.at(place, other(side)):
                 self.overrun(ctx, v, place)
+                yield from self.counter_attack(ctx, v, place)
                 break
             if ctx.options["opportunity_fire"]:
                 yield from ctx.interrupts.window(f"{v.id} enters {where(place)}", [other(side)],
@@ -667,6 +671,12 @@ class LnL(Ruleset):
         v = yield from ctx.ask(Choose.of(side, "Attack which vehicle?", targets, rule="IVV", kind=kinds.AT_TARGET,
                                          label=lambda u: u.id, context={"units": [u.id for u in units]},
                                          data=lambda u: {"vehicle": u.id}))
+        self.at_attacks(ctx, units, v)
+
+    def at_attacks(self, ctx: Context, units: list[Unit], v: Unit) -> None:
+        """IVV 2–5 against one vehicle: each unit's morale check (−2 in favourable terrain), then
+        its attack alone, the leadership going to the first attacker only (IVV 3)."""
+        state = ctx.state
         spec = v.spec.vehicle
         assert spec is not None
         lead = fire.leadership_at(units)
@@ -685,6 +695,26 @@ class LnL(Ruleset):
                       vehicle=v.id, destroyed=killed)
             if killed:
                 rules.vehicle_lost(ctx, v, vehicles.DESTROYED, melee_kill=True)
+
+    def counter_attack(self, ctx: Context, v: Unit, place: Place) -> Procedure:
+        """VMV 3.5: infantry surviving an overrun may melee the vehicle at once — its owner
+        chooses to attack or hold; every Good Order melee-capable unit in the hex then attacks as
+        in IVV 2–5 (morale check first, one at a time, leadership to one unit), ending with an
+        ops-complete marker (U18)."""
+        state = ctx.state
+        enemy = other(v.side)
+        able = [u for u in state.at(place, enemy) if vehicles.can_at_melee(u)]
+        if not able or not v.alive:
+            return
+        attack = yield from ctx.ask(Choose.of(
+            enemy, f"{v.id} has overrun {where(place)}: counter-attack it?", [False, True], rule="VMV 3.5",
+            kind=kinds.COUNTER_ATTACK, label=lambda a: "counter-attack" if a else "hold",
+            context={"vehicle": v.id, "units": [u.id for u in able], **place_data(place)},
+            data=lambda a: {"attack": a}))
+        if attack:
+            ctx.event("counter-attack", f"{', '.join(u.id for u in able)} counter-attack {v.id}", vehicle=v.id,
+                      units=[u.id for u in able])
+            self.at_attacks(ctx, able, v)
 
     # -- SMK / SPT --------------------------------------------------------------------------------
     def smoke_action(self, ctx: Context, units: list[Unit]) -> Procedure:
