@@ -228,6 +228,8 @@ def test_vmv35_infantry_surviving_an_overrun_counter_attacks():
                      unit("us-1", "us", "us_squad", "0303", weapons=["satchel"]),
                      unit("us-2", "us", "us_squad", "0106")])
     game = Game.new(LnL(), data, dice=ScriptedDice([3, 4, 1, 6, 1, 2, 2, 2, 1, 4]))
+    assert game.pending.kind == kinds.WEAPONS  # RAL 4: the squad could drop its satchel charge
+    answer(game, action="done")
     answer(game, hex="0203")
     answer(game, action="move")
     answer(game, mode="normal")
@@ -247,7 +249,7 @@ def test_vmv35_holding_leaves_the_vehicle_alone():
                      unit("us-1", "us", "us_squad", "0303", weapons=["satchel"]),
                      unit("us-2", "us", "us_squad", "0106")])
     game = Game.new(LnL(), data, dice=ScriptedDice([3, 4, 1, 6, 1, 2]))
-    for key, value in (("hex", "0203"), ("action", "move"), ("mode", "normal"), ("step", "forward"), ("attack", False)):
+    for key, value in (("action", "done"), ("hex", "0203"), ("action", "move"), ("mode", "normal"), ("step", "forward"), ("attack", False)):
         answer(game, **{key: value})
     s = game.state
     assert s.units["de-h"].alive and s.units["de-h"].hex == H("0303") and not s.units["us-1"].markers

@@ -121,6 +121,7 @@ class WeaponType:
     range: int
     melee: bool = False
     jam: bool = False
+    nation: str = ""  # the side whose weapon it is (SW 3.3: a captured SW); "" for any side
 
 
 @frozen

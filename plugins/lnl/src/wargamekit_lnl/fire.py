@@ -26,7 +26,7 @@ from wargamekit_lnl.data import (
     effects,
 )
 from wargamekit_lnl.los import visible
-from wargamekit_lnl.state import GameState, Place, Unit
+from wargamekit_lnl.state import GameState, Place, Unit, Weapon
 
 __all__ = [
     "Attack",
@@ -215,6 +215,21 @@ def unit_fp(unit: Unit, *, hero_or_lead: bool) -> tuple[Fraction, Fraction, bool
     if unit.kind in ("half", "hero", "team", "crew"):  # SW 2.2, SW 2.4 (A8: the SW replaces its own FP)
         return Fraction(0), Fraction(sws[0].spec.fp), sws[0].spec.jam
     return Fraction(0), Fraction(math.ceil(sws[0].spec.fp / 2)), sws[0].spec.jam  # SW 2.3
+
+
+def used_weapons(unit: Unit) -> list[Weapon]:
+    """The SWs whose FP :func:`unit_fp` counts: a squad's best SW, or its two best when they beat
+    its own FP plus one (SW 2.1); anyone else's best SW (SW 2.2–2.4)."""
+    own = unit.spec.fp + (COUNTERS.skills[unit.skill].fire if unit.skill else 0)
+    sws = sorted((w for w in unit.weapons if not w.jammed), key=lambda w: -w.spec.fp)
+    if unit.kind == "squad" and len(sws) > 1 and sum(w.spec.fp for w in sws[:2]) > Fraction(own) + sws[0].spec.fp:
+        return sws[:2]
+    return sws[:1]
+
+
+def captured(unit: Unit) -> list[Weapon]:
+    """SW 3.3: the enemy SWs among those the unit fires."""
+    return [w for w in used_weapons(unit) if w.spec.nation and w.spec.nation != unit.side]
 
 
 def reach(unit: Unit, distance: int) -> int | None:

@@ -23,6 +23,8 @@ __all__ = [
     "VEHICLE_TARGET",
     "AT_TARGET",
     "COUNTER_ATTACK",
+    "DROP_WEAPON",
+    "WEAPONS",
     "WITHDRAW_HEX",
 ]
 
@@ -42,3 +44,5 @@ VEHICLE_STEP = "lnl.vehicle_step"  # a vehicle's next move: forward, reverse, tu
 VEHICLE_TARGET = "lnl.vehicle_target"  # what a vehicle's gun and MGs fire at (a hex or a vehicle)
 AT_TARGET = "lnl.at_target"  # which vehicle the infantry attacks in melee (IVV)
 COUNTER_ATTACK = "lnl.counter_attack"  # after an overrun: the surviving infantry counter-attacks the vehicle or holds
+WEAPONS = "lnl.weapons"  # rally phase, after the rally actions: drop, destroy or exchange a support weapon, or done
+DROP_WEAPON = "lnl.drop_weapon"  # operations phase: which support weapon a squad or leader drops

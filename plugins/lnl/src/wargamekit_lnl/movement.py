@@ -14,6 +14,8 @@ from wargamekit_lnl.state import GameState, Unit, stacking_ok
 __all__ = ["MODES", "allowance", "modes_for", "step_cost", "steps"]
 
 MODES = ("normal", "crawl", "stealth", "assault")
+#: SW 3.2: MP to pick up a loose SW during a move.
+PICKUP_COST = 2
 
 
 def modes_for(movers: Sequence[Unit]) -> list[str]:

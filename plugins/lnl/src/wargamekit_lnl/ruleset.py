@@ -165,6 +165,7 @@ class LnL(Ruleset):
             pick = yield from ctx.ask(Choose(side=side, prompt="Rally phase: what next?", options=tuple(options),
                                              rule=RALLY, kind=kinds.RALLY, context={"turn": state.turn, "side": side}))
             if pick[0] == "done":
+                yield from self.weapon_handling(ctx, side)
                 return
             if pick[0] == "rally":
                 rules.try_rally(ctx, state.units[pick[1]], pick[2], medic_used)
@@ -181,6 +182,55 @@ class LnL(Ruleset):
                 pile.remove(weapon)
                 unit.weapons.append(weapon)
                 ctx.event("pickup", f"{unit.id} picks up {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+
+    def weapon_handling(self, ctx: Context, side: str) -> Procedure:
+        """SW 3.1, RAL 4 (A5: RAL 4 is the broader rule): any Good Order infantry unit may drop,
+        destroy or exchange (hand over, or swap) the SWs it carries within its hex; each SW is
+        handled once per rally phase (a limit of this implementation, so the phase ends)."""
+        state = ctx.state
+        handled: set[str] = set()
+        while True:
+            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            units = [u for u in state.alive(side) if u.good_order and not u.vehicle]
+            for u in units:
+                for w in u.weapons:
+                    if w.id in handled:
+                        continue
+                    for action in ("drop", "destroy"):
+                        options.append(Option((action, u.id, w.id), f"{u.id} {action}s its {w.spec.name}",
+                                              data={"action": action, "unit": u.id, "weapon": w.id}))
+                    for t in units:
+                        if t is u or t.place != u.place:
+                            continue
+                        if len(t.weapons) < rules.carry_limit(t):
+                            options.append(Option(("exchange", u.id, w.id, t.id, None),
+                                                  f"{u.id} hands its {w.spec.name} to {t.id}",
+                                                  data={"action": "exchange", "unit": u.id, "weapon": w.id,
+                                                        "to": t.id}))
+                        if u.id < t.id:
+                            for back in t.weapons:
+                                if back.id not in handled:
+                                    options.append(Option(("exchange", u.id, w.id, t.id, back.id),
+                                                          f"{u.id} swaps its {w.spec.name} for {t.id}'s {back.spec.name}",
+                                                          data={"action": "exchange", "unit": u.id, "weapon": w.id,
+                                                                "to": t.id, "back": back.id}))
+            if len(options) == 1:
+                return
+            pick = yield from ctx.ask(Choose(side=side, prompt="Support weapons: what next?", options=tuple(options),
+                                             rule="RAL 4", kind=kinds.WEAPONS,
+                                             context={"turn": state.turn, "side": side}))
+            if pick[0] == "done":
+                return
+            unit = state.units[pick[1]]
+            handled.add(pick[2])
+            if pick[0] == "drop":
+                rules.drop_weapon(ctx, unit, pick[2])
+            elif pick[0] == "destroy":
+                rules.destroy_weapon(ctx, unit, pick[2])
+            else:
+                if pick[4] is not None:
+                    handled.add(pick[4])
+                rules.exchange_weapons(ctx, unit, pick[2], state.units[pick[3]], pick[4])
 
     # -- OPS --------------------------------------------------------------------------------------
     def ready(self, state: GameState, side: str) -> list[Unit]:
@@ -286,6 +336,8 @@ class LnL(Ruleset):
             yield from self.smoke_action(ctx, chosen)
         elif action == "spot":
             yield from self.spot_action(ctx, chosen)
+        elif action == "drop":
+            yield from self.drop_action(ctx, chosen)
         elif action == "melee":
             for u in chosen:
                 u.markers.add("ops")
@@ -320,7 +372,23 @@ class LnL(Ruleset):
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
+        if len(groups) == 1 and self.droppers(units):
+            out.append("drop")  # SW 3.2
         return out
+
+    def droppers(self, units: list[Unit]) -> list[Unit]:
+        """SW 3.2: the Good Order squads and leaders among ``units`` that carry an SW."""
+        return [u for u in units if u.good_order and u.kind in ("squad", "leader") and u.weapons]
+
+    def drop_action(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """SW 3.2: a Good Order squad or leader puts one SW down in its hex; dropping costs
+        nothing (the rule prices only picking up), so it leaves no marker."""
+        pairs = [(u, w) for u in self.droppers(units) for w in u.weapons]
+        unit, weapon = yield from ctx.ask(Choose.of(
+            units[0].side, "Drop which support weapon?", pairs, rule="SW 3.2", kind=kinds.DROP_WEAPON,
+            label=lambda p: f"{p[0].id}: {p[1].spec.name}", context={"units": [u.id for u in units]},
+            data=lambda p: {"unit": p[0].id, "weapon": p[1].id}))
+        rules.drop_weapon(ctx, unit, weapon.id)
 
     # -- MOV / CRL / STL / AST --------------------------------------------------------------------
     def move(self, ctx: Context, movers: list[Unit]) -> Procedure:
@@ -338,16 +406,38 @@ class LnL(Ruleset):
         spent = moved = 0
         while movers:
             here = movers[0].place
-            options = movement.steps(state, movers, here, spent, total, mode, moved)
+            options: list[tuple[Any, ...]] = list(movement.steps(state, movers, here, spent, total, mode, moved))
+            if mode != "crawl":  # SW 3.2: any mover able to use SWs picks up a loose one for 2 MP
+                options += [(here[0], here[1], movement.PICKUP_COST, u.id, w.id)
+                            for u in movers for w in rules.loose_weapon(state, here)
+                            if len(u.weapons) < rules.carry_limit(u) and total - spent >= movement.PICKUP_COST]
+
+            def step_label(o: tuple[Any, ...] | None) -> str:
+                if o is None:
+                    return "stop"
+                if len(o) > 3:
+                    return f"{o[3]} picks up {o[4]} ({o[2]} MP)"
+                return f"{where((o[0], o[1]))} ({o[2]} MP)"
+
+            def step_data(o: tuple[Any, ...] | None) -> dict[str, Any]:
+                if o is None:
+                    return {"stop": True}
+                extra = {"pickup": o[4], "unit": o[3]} if len(o) > 3 else {}
+                return {**place_data((o[0], o[1])), "cost": o[2], **extra}
+
             step = yield from ctx.ask(Choose.of(
                 side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
-                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP,
-                label=lambda o: "stop" if o is None else f"{where((o[0], o[1]))} ({o[2]} MP)",
+                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label,
                 context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
                          **place_data(here)},
-                data=lambda o: {"stop": True} if o is None else {**place_data((o[0], o[1])), "cost": o[2]}))
+                data=step_data))
             if step is None:
                 break
+            if len(step) > 3:  # SW 3.2: picking up spends MP but enters no hex (no opportunity fire)
+                spent += step[2]
+                rules.pick_up(ctx, state.units[step[3]], step[4])
+                total = min(total, movement.allowance(movers, mode))  # MOV 1.1: an SMC now carries one
+                continue
             h, level, cost = step
             spent += cost
             moved += 1

@@ -139,14 +139,19 @@ def gun_vs_infantry_odds(shot: GunShot, attack: fire.Attack, target: fire.Target
 def small_arms_vs_vehicle(dice: Dice, fp: int, drm: int, defence: int, morale: int) -> str:
     """SAV 2–3: 1D6 + total FP against 1D6 + terrain + lowest armour; greater → the vehicle's
     damage check (A56: 1D6 + difference; above morale shaken, morale + 3 or more abandoned)."""
+    return small_arms_hit_vehicle(dice, fp, drm, defence, morale)[0]
+
+
+def small_arms_hit_vehicle(dice: Dice, fp: int, drm: int, defence: int, morale: int) -> tuple[str, bool]:
+    """:func:`small_arms_vs_vehicle` and whether the vehicle took a damage check (SW 3.3)."""
     a = dice.d6("small arms: attacker") + fp + drm
     d = dice.d6("small arms: vehicle") + defence
     if a <= d:
-        return NO_EFFECT
+        return NO_EFFECT, False
     value = dice.d6("vehicle damage check") + (a - d)
     if value >= morale + 3:
-        return ABANDONED
-    return SHAKEN if value > morale else NO_EFFECT
+        return ABANDONED, True
+    return (SHAKEN if value > morale else NO_EFFECT), True
 
 
 def at_melee(dice: Dice, value: int, armour: int) -> bool:
