@@ -17,6 +17,9 @@ __all__ = [
     "OPPORTUNITY_FIRE",
     "RALLY",
     "SMOKE_HEX",
+    "SNIPER",
+    "SNIPER_PLACE",
+    "SNIPER_TARGET",
     "SPOT_TARGET",
     "UNITS",
     "VEHICLE_STEP",
@@ -46,3 +49,6 @@ AT_TARGET = "lnl.at_target"  # which vehicle the infantry attacks in melee (IVV)
 COUNTER_ATTACK = "lnl.counter_attack"  # after an overrun: the surviving infantry counter-attacks the vehicle or holds
 WEAPONS = "lnl.weapons"  # rally phase, after the rally actions: drop, destroy or exchange a support weapon, or done
 DROP_WEAPON = "lnl.drop_weapon"  # operations phase: which support weapon a squad or leader drops
+SNIPER = "lnl.sniper"  # the window at each impulse start: place a sniper, or pass
+SNIPER_PLACE = "lnl.sniper_place"  # where the sniper is placed
+SNIPER_TARGET = "lnl.sniper_target"  # which enemy unit the sniper fires at (or hold, on placement)

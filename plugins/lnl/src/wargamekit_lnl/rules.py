@@ -351,7 +351,8 @@ def rally_odds(state: GameState, unit: Unit) -> Fraction:
 def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
     """RAL 2.2–2.5 (A4): a shaken unit may try with a Good Order leader or a hero in the hex
     (HER 2.5: a hero helps only where no leader is), a Good Order medic (RAL 2.5: one more try
-    beyond the limit), or a self-rally ability (RAL 2.3); one try per rally phase (D15).
+    beyond the limit), or a self-rally ability (RAL 2.3; a sniper, whose one permitted action when
+    shaken is to rally, RAL 2.7); one try per rally phase (D15).
     Returns the helper that allows the try, or ``None``."""
     if not unit.shaken:
         return None
@@ -362,7 +363,7 @@ def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
             return "leader"
         if any(u.kind == "hero" for u in mates):
             return "hero"
-        if unit.spec.self_rally or unit.vehicle:  # RAL 2.3, VEH 3
+        if unit.spec.self_rally or unit.vehicle or unit.kind == "sniper":  # RAL 2.3, VEH 3; RAL 2.7
             return "self"
     if medics and unit.rally_tries <= 1:
         return medics[0].id

@@ -13,7 +13,7 @@ from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
-from wargamekit_lnl import fire, kinds, movement, rules, vehicles
+from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
@@ -62,7 +62,6 @@ class LnL(Ruleset):
             from wargamekit import InvalidChoiceError
 
             raise InvalidChoiceError(f"option unable: 'skip' or 'pass' (A11), not {ctx.options['unable']!r}")
-        ctx.interrupts.enabled = bool(ctx.options["opportunity_fire"])
         ended: list[Outcome] = []
 
         def phase(name: str, body: Callable[[Turn[Any]], Procedure]) -> Callable[[Turn[Any]], Generator[Any, Any, TurnResult]]:
@@ -236,7 +235,13 @@ class LnL(Ruleset):
     def ready(self, state: GameState, side: str) -> list[Unit]:
         """Units that may still be activated (OPS 1, OPS 4, A12): no action marker, and not in a
         melee hex that has already fought this turn (MEL 4)."""
-        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
+                and (u.kind != "sniper" or self.sniper_targets(state, u))]
+
+    def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
+        """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""
+        table = state.sniper_table
+        return sniper.targets(state, u, table.casualty, table.shaken)
 
     def operations_phase(self, ctx: Context, ended: list[Outcome]) -> Procedure:
         """OPS 1: impulses alternate from the initiative player; the phase ends when no unit can
@@ -274,7 +279,15 @@ class LnL(Ruleset):
     def impulse(self, ctx: Context, side: str) -> Generator[Decision, Any, bool]:
         """OPS 2–3: activate a hex (one building level), pick the units, pick their one action."""
         state = ctx.state
+        # SMC 2.1 (A57): a sniper may be placed at any time — at the start of every impulse,
+        # either side first offered in turn.
+        if any(state.snipers.values()):
+            yield from ctx.interrupts.window("impulse start", [side, other(side)], self._sniper_offers(ctx),
+                                             rule="SMC 2.1", kind=kinds.SNIPER)
         ready = self.ready(state, side)
+        if not ready:
+            ctx.event("pass", f"{side} has nothing left to activate", side=side)
+            return False
         places = sorted({u.place for u in ready}, key=_place_key)
         start = yield from ctx.ask(Choose.of(
             side, "Activate which hex?", [None, *places], rule=ACTIVATE,
@@ -297,6 +310,8 @@ class LnL(Ruleset):
                 return "activate at least one unit of the chosen hex"
             if any(u.vehicle for u in chosen) and len(chosen) > 1:
                 return "a vehicle is activated on its own (FIR 2, VMV 1.4 not built)"
+            if any(u.kind == "sniper" for u in chosen) and len(chosen) > 1:
+                return "a sniper is activated on its own (SMC 2.2–2.3: it never moves and fires alone)"
             allowed = self.reach_places(state, side, start, chosen)
             if any(u.place not in allowed for u in chosen):
                 return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
@@ -323,6 +338,9 @@ class LnL(Ruleset):
                 yield from self.vehicle_move(ctx, chosen[0])
             else:
                 yield from self.vehicle_fire(ctx, chosen[0])
+            return True
+        if action == "snipe":
+            yield from self.snipe(ctx, chosen[0])
             return True
         if action == "anti-tank":
             yield from self.anti_tank(ctx, chosen)
@@ -356,6 +374,8 @@ class LnL(Ruleset):
             if v.good_order and (places or tanks):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
+        if units[0].kind == "sniper":
+            return ["snipe"]  # SMC 2.2: it never moves; it fires by its own procedure (SMC 2.3)
         in_melee = [g[0].place in state.melee for g in groups]
         if any(in_melee):
             out = ["withdraw"] if len(groups) == 1 else []
@@ -526,6 +546,64 @@ class LnL(Ruleset):
             return out
 
         return offers
+
+    # -- SMC 2: the sniper ---------------------------------------------------------------------
+    def _sniper_offers(self, ctx: Context) -> Callable[[str, Any], list[Response]]:
+        """SMC 2.1: a side with a sniper in hand may place one (a response in the window)."""
+        state = ctx.state
+
+        def offers(side: str, point: Any) -> list[Response]:
+            if point.depth or state.snipers.get(side, 0) <= 0:
+                return []
+            return [Response(f"{side} places a sniper", side, resolve=partial(self.place_sniper, ctx, side),
+                             key=("sniper", state.turn, state.counter, side), data={"sniper": side})]
+
+        return offers
+
+    def place_sniper(self, ctx: Context, side: str) -> Procedure:
+        """SMC 2.1–2.2: put a sniper on a place of a hex with no enemy units; it may fire at once
+        at one exposed enemy unit in its LOS (A57: 可立[即] = immediately)."""
+        state = ctx.state
+        unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", state.map.hexes()[0])
+        places = sniper.placements(state, side, unit)
+        place = yield from ctx.ask(Choose.of(side, "Place the sniper where?", places, rule="SMC 2.1",
+                                             kind=kinds.SNIPER_PLACE, label=where, context={"side": side},
+                                             data=place_data))
+        unit.hex, unit.level = place
+        state.units[unit.id] = unit
+        state.snipers[side] -= 1
+        ctx.event("sniper", f"{side} places the sniper {unit.id} at {where(place)}", unit=unit.id, side=side,
+                  hex=hex_label(place[0]), level=place[1])
+        yield from self.snipe(ctx, unit, optional=True)
+
+    def snipe(self, ctx: Context, unit: Unit, *, optional: bool = False) -> Procedure:
+        """SMC 2.2–2.3: 2D6 against one exposed enemy unit (D8), the exact odds beside each
+        target; the sniper gets a fire marker (FPR 7)."""
+        state = ctx.state
+        shots = dict((u.id, shot) for u, shot in self.sniper_targets(state, unit))
+        options: list[str | None] = [*shots]
+        if optional:
+            options = [None, *options]
+        if not shots:
+            return
+
+        def label(uid: str | None) -> str:
+            if uid is None:
+                return "hold fire"
+            dist = sniper.snipe_odds(shots[uid])
+            bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
+            return f"{uid} at {where(state.units[uid].place)}: {bad or 'no effect'}"
+
+        target = yield from ctx.ask(Choose.of(unit.side, f"{unit.id} fires at?", options, rule="SMC 2.3",
+                                              kind=kinds.SNIPER_TARGET, label=label, context={"unit": unit.id},
+                                              data=lambda u: {"hold": True} if u is None else {"unit": u}))
+        if target is None:
+            return
+        victim = state.units[target]
+        result = sniper.snipe(ctx.dice, shots[target])
+        unit.markers.add("fire")
+        ctx.event("snipe", f"{unit.id} fires at {victim.id}: {result}", unit=unit.id, target=victim.id, result=result)
+        rules.apply_damage(ctx, victim, result)
 
     def withdraw(self, ctx: Context, units: list[Unit]) -> Procedure:
         """MOV 7: each unit takes a morale check (A4: −2 in favourable terrain); those that pass

@@ -6,7 +6,7 @@ from attrs import define, field
 
 from wargamekit.geometry import Hex, HexMap
 from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
-from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, hex_label, parse_hex
+from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, SniperTable, hex_label, parse_hex
 
 __all__ = ["ACTION_MARKERS", "GameState", "Unit", "Weapon", "initial_state"]
 
@@ -110,7 +110,8 @@ class GameState:
     objectives: list[Hex]
     control: dict[Hex, str]
     tie_winner: str
-    snipers: dict[str, int] = field(factory=dict)
+    snipers: dict[str, int] = field(factory=dict)  # snipers each side may still place (SMC 2.1)
+    sniper_table: SniperTable = field(factory=SniperTable)  # the scenario's sniper table (D8)
     turn: int = 0
     phase: str = "set-up"
     heroes_created: dict[str, int] = field(factory=lambda: {s: 0 for s in SIDES})
@@ -188,7 +189,7 @@ def initial_state(s: LnLScenario) -> GameState:
                               facing=spec.facing, turret=spec.facing)
     control = {parse_hex(h): side for side, labels in s.control.items() for h in labels}
     state = GameState(hexmap, units, s.turns, s.initiative, [parse_hex(h) for h in s.objectives], control,
-                      s.tie_winner, dict(s.snipers))
+                      s.tie_winner, dict(s.snipers), s.sniper_table)
     for side in SIDES:
         for place in {u.place for u in state.alive(side)}:
             if not stacking_ok(state.at(place, side)):

@@ -1,0 +1,90 @@
+"""SMC 2 — the sniper: placement at any time (a response window), its 2D6 attack on one unit
+(the provisional table D8), its limits (SMC 2.2, RAL 2.7), with forced dice."""
+
+import pytest
+
+from wargamekit import Game, ScenarioError, ScriptedDice
+from wargamekit_lnl import LnL, fire, kinds, rules, sniper
+from wargamekit_lnl.scenario import parse_hex as H
+from wargamekit_lnl.state import Unit
+from wargamekit_lnl.testing import answer, context, scenario, unit
+
+
+@pytest.mark.parametrize(("faces", "kind", "shaken", "drm", "result"), [
+    ([1, 2], "squad", False, 0, "reduced"),      # 3 ≤ 4: a casualty reduces a squad
+    ([2, 2], "squad", False, 0, "reduced"),      # 4 ≤ 4
+    ([3, 3], "squad", False, 0, "shaken"),       # 6 ≤ 6
+    ([3, 4], "squad", False, 0, "no effect"),    # 7 > 6
+    ([1, 2], "squad", False, 2, "shaken"),       # woods: 3 + 2 = 5
+    ([3, 3], "squad", True, 0, "reduced"),       # D4: a shaken unit's shaken result is a casualty
+    ([1, 1], "leader", False, 0, "wounded"),     # a single-man counter is wounded
+    ([1, 3], "half", False, 0, "eliminated"),    # a half-squad's casualty eliminates it
+])
+def test_smc23_sniper_table(faces, kind, shaken, drm, result):
+    """SMC 2.3 with the provisional table (D8): 2D6 + DRM ≤ 4 casualty, ≤ 6 shaken, else nothing."""
+    shot = sniper.SniperShot(drm, 4, 6, fire.Target(kind, 5, shaken=shaken))
+    assert sniper.snipe(ScriptedDice(faces), shot) == result
+
+
+def test_smc23_exact_odds():
+    """Against a squad in the open: casualty 6/36, shaken 9/36."""
+    odds = sniper.snipe_odds(sniper.SniperShot(0, 4, 6, fire.Target("squad", 5)))
+    assert odds == {"reduced": pytest.approx(6 / 36), "shaken": pytest.approx(9 / 36),
+                    "no effect": pytest.approx(21 / 36)}
+    assert sum(odds.values()) == 1
+
+
+def village(**kw):
+    return scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-2", "us", "us_squad", "0403"),
+                     unit("de-1", "german", "de_squad", "0805")], snipers={"german": 1}, **kw)
+
+
+def test_smc21_placed_at_an_impulse_start_then_fires_at_once():
+    """SMC 2.1–2.3: at the start of the US impulse the German side may place its sniper (a
+    response window, lnl.sniper) on any place of a hex with no enemy units; it fires at once at
+    one exposed unit: 2D6 1 + 2 + open ground 0 = 3 ≤ 4 reduces us-1; it gets a fire marker."""
+    game = Game.new(LnL(), village(), dice=ScriptedDice([4, 3, 1, 2]))
+    d = game.pending
+    assert d.kind == kinds.SNIPER and d.side == "german" and d.context["timing"] == "impulse start"
+    game.answer(next(i for i, o in enumerate(d.options) if not o.data.get("pass")))
+    d = game.pending
+    assert d.kind == kinds.SNIPER_PLACE
+    places = [(o.data["hex"], o.data["level"]) for o in d.options]
+    assert ("0103", 0) not in places and ("0403", 0) not in places and ("0303", 0) in places  # SMC 2.1
+    answer(game, hex="0303", level=0)
+    d = game.pending
+    assert d.kind == kinds.SNIPER_TARGET and d.options[0].data == {"hold": True}
+    assert {o.data.get("unit") for o in d.options[1:]} == {"us-1", "us-2"}
+    answer(game, unit="us-1")
+    s = game.state
+    snp = next(u for u in s.alive("german") if u.kind == "sniper")
+    assert snp.hex == H("0303") and "fire" in snp.markers and s.snipers == {"german": 0}
+    assert not s.units["us-1"].alive and s.units["us-1/half"].shaken
+    assert game.pending.kind == kinds.ACTIVATE and game.pending.side == "us"  # no second sniper to place
+
+
+def test_smc22_sniper_is_activated_alone_to_snipe_and_rally_only_when_shaken():
+    """SMC 2.2 (never moves: its only action is to snipe), RAL 2.7 (shaken: no fire, only a rally,
+    which it may try on its own); SMC 2.5: it cannot melee."""
+    ctx = context(village())
+    s = ctx.state
+    snp = Unit("german-sniper-9", "german", "sniper", H("0303"))
+    s.units[snp.id] = snp
+    ruleset = LnL()
+    assert ruleset.actions(s, [[snp]]) == ["snipe"] and snp in ruleset.ready(s, "german")
+    assert [u.id for u, _shot in ruleset.sniper_targets(s, snp)] == ["us-1", "us-2"]
+    snp.shaken = True
+    assert snp not in ruleset.ready(s, "german") and ruleset.sniper_targets(s, snp) == []
+    assert rules.may_rally(s, snp, set()) == "self"
+    assert not rules.melee.can_melee(snp, attacking=False)
+
+
+def test_smc21_no_sniper_at_set_up_and_the_table_is_checked():
+    with pytest.raises(ScenarioError, match="SMC 2.1") as err:
+        context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-s", "german", "sniper", "0503")]))
+    assert err.value.path == "$.units[1].type"
+    with pytest.raises(ScenarioError, match="D8"):
+        context(village(sniper_table={"casualty": 7, "shaken": 6}))
+    with pytest.raises(ScenarioError, match="SMC 2.1"):
+        context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")],
+                         snipers={"us": -1}))
