@@ -477,3 +477,29 @@ def test_mel15_reinforcements_after_this_turns_melee_wait_locked():
     rules.reinforce_melee(ctx, "us", (H("0303"), 0), [s.units["us-2"]])
     assert s.units["de-1"].alive and (H("0303"), 0) in s.melee and ctx.dice.remaining == [3, 4]
     assert [e.kind for e in ctx.log][-1] == "reinforce"
+
+
+# -- LOS 3.3 elevation (U9 reading) -----------------------------------------------------------------
+def test_los33_elevation_sees_over_lower_terrain_and_a_crest_blocks():
+    """LOS 3.3: woods at 0303 block 0103 → 0503 on level ground; from a hill at 0103 (elevation 1)
+    the woods are seen over, but not woods next to the lower end (0403); woods lower than both
+    ends of a hill-to-hill line are seen over; a hill between two low hexes is a crest and blocks
+    even though its terrain is open."""
+    ctx = context(two(terrain={"woods": ["0303"]}))
+    s = ctx.state
+    assert visible(s, H("0103"), H("0503")) is None
+    ctx = context(two(terrain={"woods": ["0303"], "hills": ["0103"]}))
+    s = ctx.state
+    assert s.elevation(H("0103")) == 1 and s.elevation(H("0303")) == 0
+    line = visible(s, H("0103"), H("0503"))
+    assert line is not None and line.hindering == 0
+    assert visible(s, H("0503"), H("0103")) is not None  # LOS is the same both ways
+    s.map.set_terrain(H("0403"), 2)  # woods next to the lower end still screen it
+    assert visible(s, H("0103"), H("0503")) is None
+    ctx = context(two(terrain={"woods": ["0303"], "hills": ["0103", "0503"]}))
+    assert visible(ctx.state, H("0103"), H("0503")) is not None
+    ctx = context(two(terrain={"hills": ["0303"]}))
+    assert visible(ctx.state, H("0103"), H("0503")) is None
+    assert visible(ctx.state, H("0103"), H("0303")) is not None  # the hill itself is seen
+    with pytest.raises(ScenarioError, match="off the 10 x 6 map"):
+        context(two(terrain={"hills": ["1103"]}))

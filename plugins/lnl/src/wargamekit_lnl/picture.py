@@ -40,6 +40,11 @@ def summary(state: GameState) -> str:
         lines.append("Melee: " + ", ".join(sorted(where(p) for p in state.melee)))
     if state.wrecks:
         lines.append("Wrecks: " + ", ".join(sorted(hex_label(h) for h in state.wrecks)))
+    hills = sorted(hex_label(h) for h in state.map.hexes() if state.elevation(h))
+    if hills:
+        lines.append("Hills (elevation 1): " + ", ".join(hills))
+    if any(state.snipers.values()):
+        lines.append("Snipers to place: " + ", ".join(f"{s} {n}" for s, n in sorted(state.snipers.items()) if n))
     for side in SIDES:
         lines.append(f"{side}:")
         for u in sorted(state.alive(side), key=lambda u: (hex_label(u.hex), u.level, u.id)):
@@ -64,6 +69,7 @@ def picture(state: GameState) -> str:
     markers += [Marker(h, f"SMOKE {n}", color="#cbd5e0") for h, n in sorted(state.smoke.items(), key=lambda x: hex_label(x[0]))]
     markers += [Marker(p[0], "MELEE", color="#fc8181") for p in sorted(state.melee, key=lambda p: hex_label(p[0]))]
     markers += [Marker(h, f"OBJ {state.control.get(h, '-')}", color="#faf089") for h in state.objectives]
+    markers += [Marker(h, "HILL", color="#c4a66a") for h in state.map.hexes() if state.elevation(h)]
     markers += [Marker(h, "WRECK" + (f" x{n}" if n > 1 else ""), color="#718096", text_color="white")
                 for h, n in sorted(state.wrecks.items(), key=lambda x: hex_label(x[0]))]
     return render_hex_map(state.map, terrain_colors=COLORS, units=units, markers=markers, label_base=1, legend=True,

@@ -50,12 +50,13 @@ class WallSpec:
 
 @frozen
 class TerrainSpec:
-    """The hexes that are not open ground."""
+    """The hexes that are not open ground, and the hills (elevation 1)."""
 
     brush: list[str] = Factory(list)
     woods: list[str] = Factory(list)
     buildings: list[str] = Factory(list)
     walls: list[WallSpec] = Factory(list)
+    hills: list[str] = Factory(list)  # hexes at elevation 1 (SET 2, LOS 3.3); their terrain is as listed above
 
 
 @frozen
@@ -102,7 +103,7 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
             raise fail(f"$.{name}", f"side {side!r} is not one of {list(SIDES)}")
     if s.turns < 1:
         raise fail("$.turns", "a game lasts at least one turn")
-    for kind in ("brush", "woods", "buildings"):
+    for kind in ("brush", "woods", "buildings", "hills"):
         for i, label in enumerate(getattr(s.terrain, kind)):
             on_map(label, f"$.terrain.{kind}[{i}]")
     for i, wall in enumerate(s.terrain.walls):

@@ -139,6 +139,10 @@ class GameState:
         """The terrain code at a hex's centre (SET 2)."""
         return int(self.map.terrain[self.map.offset(h)])
 
+    def elevation(self, h: Hex) -> int:
+        """The elevation at a hex's centre (SET 2; hills are 1)."""
+        return int(self.map.elevation[self.map.offset(h)])
+
     def levels(self, h: Hex) -> int:
         """How many levels the hex has (1, or 2 for a two-storey building)."""
         return effects(self.terrain(h)).levels
@@ -176,6 +180,8 @@ def initial_state(s: LnLScenario) -> GameState:
     for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
         for label in labels:
             hexmap.set_terrain(parse_hex(label), code)
+    for label in s.terrain.hills:  # SET 2: the hex centre's elevation
+        hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
     for wall in s.terrain.walls:
         hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
     units: dict[str, Unit] = {}
