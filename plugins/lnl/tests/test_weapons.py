@@ -4,7 +4,7 @@ forced dice."""
 import pytest
 
 from wargamekit import Choose, Game, InvalidChoiceError, ScriptedDice
-from wargamekit_lnl import LnL, kinds, rules
+from wargamekit_lnl import LnL, fire, kinds, movement, rules
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.testing import answer, context, scenario, unit
 
@@ -115,3 +115,75 @@ def test_sw33_a_captured_sw_that_causes_damage_checks_is_kept():
     """SW 3.3: 6 + 4 against 1 + 0 hits; de-1's damage check 2 + 9 reduces it; the LMG stays."""
     ctx, u = captured_fire([6, 1, 2])
     assert [w.type for w in u.weapons] == ["lmg"] and not ctx.state.units["de-1"].alive
+
+
+# -- MOV 1.3 tripods, RAL 5 SW state ------------------------------------------------------------------
+def tripod(**kw):
+    return scenario([unit("us-1", "us", "us_squad", "0103"),
+                     unit("de-1", "german", "de_squad", "0503", weapons=["mg42_tripod"])], initiative="german", **kw)
+
+
+def test_mov13_a_set_up_tripod_mg_fires_but_holds_its_carrier():
+    """MOV 1.3: set up, the tripod MG adds its FP (squad 3 + MG 3 = 6, SW 2.1) and the squad
+    cannot move a hex (its move stops where it stands); stowed (RAL 5, in the rally phase) the
+    squad moves but the MG does not fire (FP 3)."""
+    game = Game.new(LnL(), tripod(), dice=ScriptedDice([3, 4]))
+    s = game.state
+    de = s.units["de-1"]
+    assert fire.firepower([de], H("0103")) == (6, True)
+    d = game.pending
+    assert d.kind == kinds.WEAPONS and {"action": "stow", "unit": "de-1", "weapon": "mg42_tripod-1"} in [
+        dict(o.data) for o in d.options]
+    answer(game, action="done")
+    answer(game, hex="0503")
+    answer(game, action="move")
+    answer(game, mode="normal")  # the only step left is to stop: asked of nobody
+    assert de.hex == H("0503") and "move" in de.markers
+    ctx = context(tripod())
+    de = ctx.state.units["de-1"]
+    drive(LnL().weapon_handling(ctx, "german"), {"action": "stow", "unit": "de-1"}, {"action": "done"})
+    assert de.weapons[0].stowed and not de.set_up and fire.firepower([de], H("0103")) == (3, False)
+    assert movement.steps(ctx.state, [de], de.place, 0, 4, "normal", 0)  # stowed, it moves
+    drive(LnL().weapon_handling(ctx, "german"), {"action": "setup", "unit": "de-1"}, {"action": "done"})
+    assert de.set_up
+
+
+def test_ral5_state_change_errors_name_the_rule():
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0503", weapons=["bar"]),
+                            unit("de-1", "german", "de_squad", "0503", weapons=["mg42_tripod"]),
+                            unit("de-2", "german", "de_squad", "0703", weapons=["mg42_tripod"])]))
+    s = ctx.state
+    with pytest.raises(InvalidChoiceError, match="RAL 5: BAR has no state"):
+        rules.change_state(ctx, s.units["us-1"], "bar-1", stowed=True)
+    with pytest.raises(InvalidChoiceError, match="no enemy in its hex"):
+        rules.change_state(ctx, s.units["de-1"], "mg42_tripod-2", stowed=True)
+    s.units["de-2"].shaken = True
+    with pytest.raises(InvalidChoiceError, match="RAL 5: de-2 must be a Good Order"):
+        rules.change_state(ctx, s.units["de-2"], "mg42_tripod-3", stowed=True)
+    assert not any(w.stowed for u in s.alive() for w in u.weapons)
+
+
+def test_mov8_a_team_faces_anew_after_moving_and_hwf2_fires_only_in_its_arc():
+    """HWF 2 (D12): the MG team facing hexside 3 (west) can fire at us-1 to its west, facing 0
+    it cannot; MOV 8: after it moves, its owner chooses its facing (lnl.team_facing)."""
+    data = scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-mg", "german", "de_mg_team", "0603", facing=3)],
+                    initiative="german")
+    ctx = context(data)
+    s = ctx.state
+    team = s.units["de-mg"]
+    assert fire.plan_fire(s, [team], (H("0103"), 0)) is not None
+    team.facing = 0
+    assert fire.plan_fire(s, [team], (H("0103"), 0)) is None and not rules.targets_for(s, [team], [[team]])
+    game = Game.new(LnL(), data, dice=ScriptedDice([3, 4]))
+    answer(game, hex="0603")
+    answer(game, action="move")
+    d = game.pending
+    assert d.kind == kinds.MOVE_STEP
+    game.answer(next(i for i, o in enumerate(d.options) if o.data.get("hex") == "0703"))
+    while game.pending.kind == kinds.OPPORTUNITY_FIRE:
+        answer(game, **{"pass": True})
+    answer(game, stop=True)
+    d = game.pending
+    assert d.kind == kinds.TEAM_FACING and d.context["unit"] == "de-mg" and d.context["hex"] == "0703"
+    answer(game, facing=4)
+    assert game.state.units["de-mg"].facing == 4 and game.state.units["de-mg"].hex == H("0703")

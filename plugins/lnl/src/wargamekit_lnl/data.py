@@ -105,6 +105,7 @@ class UnitType:
     self_rally: bool = False
     leadership: int = 0
     vehicle: VehicleSpec | None = None
+    arrow: bool = False  # a weapon team with a facing arrow (MOV 8, HWF 2): it fires in its front arc
 
     @property
     def single_man(self) -> bool:
@@ -122,6 +123,7 @@ class WeaponType:
     melee: bool = False
     jam: bool = False
     nation: str = ""  # the side whose weapon it is (SW 3.3: a captured SW); "" for any side
+    tripod: bool = False  # a tripod MG (MOV 1.3): its carrier moves only while it is stowed
 
 
 @frozen
@@ -186,6 +188,9 @@ _TERRAIN_TYPES: tuple[TerrainType, ...] = (
 )
 _HEXSIDES: tuple[HexsideFeature, ...] = (HexsideFeature(WALL, "wall", extra_cost=1, los=CLEAR),)
 TERRAIN = TerrainTable(_TERRAIN_TYPES, _HEXSIDES)
+
+#: HWF 2 / D12: a weapon team's (and a vehicle's hull MG's) front arc, in hexsides (180°).
+FRONT_ARC = 3
 
 #: Defensive DRM of a wall hexside the fire crosses into the target hex (provisional).
 WALL_DRM = 1

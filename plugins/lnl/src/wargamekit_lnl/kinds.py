@@ -20,6 +20,7 @@ __all__ = [
     "SNIPER",
     "SNIPER_PLACE",
     "SNIPER_TARGET",
+    "TEAM_FACING",
     "SPOT_TARGET",
     "UNITS",
     "VEHICLE_STEP",
@@ -52,3 +53,4 @@ DROP_WEAPON = "lnl.drop_weapon"  # operations phase: which support weapon a squa
 SNIPER = "lnl.sniper"  # the window at each impulse start: place a sniper, or pass
 SNIPER_PLACE = "lnl.sniper_place"  # where the sniper is placed
 SNIPER_TARGET = "lnl.sniper_target"  # which enemy unit the sniper fires at (or hold, on placement)
+TEAM_FACING = "lnl.team_facing"  # after a weapon team with an arrow moves: the hexside it faces (MOV 8)

@@ -23,7 +23,7 @@ def status(u: Unit) -> str:
     if u.wounded:
         bits.append("wounded")
     bits += sorted(u.markers)
-    bits += [w.spec.name + (" (jammed)" if w.jammed else "") for w in u.weapons]
+    bits += [w.spec.name + (" (jammed)" if w.jammed else "") + (" (stowed)" if w.stowed else "") for w in u.weapons]
     return ", ".join(bits)
 
 
@@ -48,7 +48,7 @@ def summary(state: GameState) -> str:
     for side in SIDES:
         lines.append(f"{side}:")
         for u in sorted(state.alive(side), key=lambda u: (hex_label(u.hex), u.level, u.id)):
-            extra = ", ".join(x for x in (f"facing {u.facing}" if u.vehicle else "", status(u)) if x)
+            extra = ", ".join(x for x in (f"facing {u.facing}" if u.vehicle or u.spec.arrow else "", status(u)) if x)
             lines.append(f"  {where(u.place):7} {u.id:14} {u.type:12} {extra}")
     return "\n".join(lines)
 
@@ -61,7 +61,7 @@ def picture(state: GameState) -> str:
         sub = ("SHK " if u.shaken else "") + ("WND " if u.wounded else "") + \
               " ".join(m.upper()[:3] for m in sorted(u.markers)) + (" L1" if u.level else "")
         name = u.type.upper() if u.vehicle else SHORT[u.kind]
-        facing = HexsideFacing(u.facing) if u.vehicle else None
+        facing = HexsideFacing(u.facing) if u.vehicle or u.spec.arrow else None
         turret = HexsideFacing(u.turret) if u.vehicle else None
         units.append(UnitGlyph(u.hex, f"{name} {u.id.split('-')[-1]}", SIDE_COLORS[u.side], facing, turret,
                                sublabel=sub.strip()))

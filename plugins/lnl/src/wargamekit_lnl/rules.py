@@ -147,7 +147,7 @@ def fire_at(ctx: Context, firers: Sequence[Unit], place: Place, *, opportunity: 
     if result.jammed:  # SW 3.4
         for u in firers:
             for w in u.weapons:
-                if w.spec.jam and not w.jammed:
+                if w.spec.jam and w.usable:
                     w.jammed = True
                     ctx.event("jam", f"{u.id}'s {w.spec.name} jams", unit=u.id, weapon=w.id)
     affected: list[Unit] = []
@@ -222,6 +222,19 @@ def exchange_weapons(ctx: Context, unit: Unit, weapon_id: str, to: Unit, back_id
         unit.weapons.append(back)
     ctx.event("exchange", f"{unit.id} hands its {weapon.spec.name} to {to.id}", unit=unit.id, weapon=weapon.id,
               to=to.id, back=back_id)
+
+
+def change_state(ctx: Context, unit: Unit, weapon_id: str, *, stowed: bool) -> None:
+    """RAL 5 (U7): a Good Order squad or half-squad with no enemy in its hex stows or sets up a
+    tripod MG (MOV 1.3)."""
+    weapon = _carried(unit, weapon_id)
+    if not weapon.spec.tripod:
+        raise InvalidChoiceError(f"RAL 5: {weapon.spec.name} has no state to change (only tripod MGs, U7)")
+    if unit.kind not in ("squad", "half") or unit.shaken or ctx.state.in_hex(unit.hex, other(unit.side)):
+        raise InvalidChoiceError(f"RAL 5: {unit.id} must be a Good Order squad or half-squad with no enemy in its hex")
+    weapon.stowed = stowed
+    ctx.event("sw-state", f"{unit.id} {'stows' if stowed else 'sets up'} its {weapon.spec.name}", unit=unit.id,
+              weapon=weapon.id, stowed=stowed)
 
 
 def _carried(unit: Unit, weapon_id: str) -> Weapon:

@@ -184,8 +184,10 @@ class LnL(Ruleset):
 
     def weapon_handling(self, ctx: Context, side: str) -> Procedure:
         """SW 3.1, RAL 4 (A5: RAL 4 is the broader rule): any Good Order infantry unit may drop,
-        destroy or exchange (hand over, or swap) the SWs it carries within its hex; each SW is
-        handled once per rally phase (a limit of this implementation, so the phase ends)."""
+        destroy or exchange (hand over, or swap) the SWs it carries within its hex; RAL 5: a Good
+        Order squad or half-squad with no enemy in its hex may stow or set up a tripod MG
+        (MOV 1.3). Each SW is handled once per rally phase (a limit of this implementation, so
+        the phase ends)."""
         state = ctx.state
         handled: set[str] = set()
         while True:
@@ -195,6 +197,11 @@ class LnL(Ruleset):
                 for w in u.weapons:
                     if w.id in handled:
                         continue
+                    if w.spec.tripod and u.kind in ("squad", "half") and not state.in_hex(u.hex, other(side)):
+                        change = "setup" if w.stowed else "stow"  # RAL 5 (U7: a tripod's two states)
+                        options.append(Option((change, u.id, w.id), f"{u.id} {'sets up' if w.stowed else 'stows'}"
+                                              f" its {w.spec.name}", data={"action": change, "unit": u.id,
+                                                                           "weapon": w.id}))
                     for action in ("drop", "destroy"):
                         options.append(Option((action, u.id, w.id), f"{u.id} {action}s its {w.spec.name}",
                                               data={"action": action, "unit": u.id, "weapon": w.id}))
@@ -222,7 +229,9 @@ class LnL(Ruleset):
                 return
             unit = state.units[pick[1]]
             handled.add(pick[2])
-            if pick[0] == "drop":
+            if pick[0] in ("stow", "setup"):
+                rules.change_state(ctx, unit, pick[2], stowed=pick[0] == "stow")
+            elif pick[0] == "drop":
                 rules.drop_weapon(ctx, unit, pick[2])
             elif pick[0] == "destroy":
                 rules.destroy_weapon(ctx, unit, pick[2])
@@ -426,7 +435,9 @@ class LnL(Ruleset):
         spent = moved = 0
         while movers:
             here = movers[0].place
-            options: list[tuple[Any, ...]] = list(movement.steps(state, movers, here, spent, total, mode, moved))
+            options: list[tuple[Any, ...]] = []
+            if not any(u.set_up for u in movers):  # MOV 1.3: a set-up tripod MG holds its carrier
+                options = list(movement.steps(state, movers, here, spent, total, mode, moved))
             if mode != "crawl":  # SW 3.2: any mover able to use SWs picks up a loose one for 2 MP
                 options += [(here[0], here[1], movement.PICKUP_COST, u.id, w.id)
                             for u in movers for w in rules.loose_weapon(state, here)
@@ -486,6 +497,10 @@ class LnL(Ruleset):
         for u in everyone:
             if u.alive:
                 u.markers.add(marker)  # MOV 10, CRL 2, STL 6, AST 3
+        if moved:
+            for u in everyone:
+                if u.alive and u.spec.arrow:
+                    yield from self.team_facing(ctx, u)
         if mode == "assault":  # AST 2.3: fire in the same impulse
             shooters = [u for u in everyone if u.alive and fire.can_fire(u) and u.place == everyone[0].place]
             if shooters:
@@ -498,6 +513,19 @@ class LnL(Ruleset):
                         data=lambda p: {"hold": True} if p is None else place_data(p)))
                     if target is not None:
                         rules.fire_at(ctx, shooters, target)
+
+    def team_facing(self, ctx: Context, team: Unit) -> Procedure:
+        """MOV 8: a weapon team with an arrow may face any hexside on entering a new hex. Only
+        the facing in the last hex entered can matter (it fires in no hex it passes through), so
+        it is asked once, after the move."""
+        facing = yield from ctx.ask(Choose.of(
+            team.side, f"{team.id} at {where(team.place)}: face which hexside?", list(range(6)), rule="MOV 8",
+            kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == team.facing else ""),
+            context={"unit": team.id, "facing": team.facing, **place_data(team.place)},
+            data=lambda d: {"facing": d}))
+        if facing != team.facing:
+            team.facing = facing
+            ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
 
     def _opportunity(self, ctx: Context, movers: list[Unit], place: Place) -> Callable[[str, Any], list[Response]]:
         """OPF 1–2: each enemy hex's waiting units (no move/fire/crawl/stealth marker, OPF 1c;

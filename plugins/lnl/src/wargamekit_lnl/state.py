@@ -24,6 +24,12 @@ class Weapon:
     id: str
     type: str
     jammed: bool = False
+    stowed: bool = False  # a tripod MG packed up to be carried (MOV 1.3); it cannot fire so
+
+    @property
+    def usable(self) -> bool:
+        """It can fire: not jammed (SW 3.4), not stowed (MOV 1.3)."""
+        return not self.jammed and not self.stowed
 
     @property
     def spec(self) -> WeaponType:
@@ -87,6 +93,11 @@ class Unit:
     def vehicle(self) -> bool:
         """A vehicle (VEH)."""
         return self.spec.vehicle is not None
+
+    @property
+    def set_up(self) -> bool:
+        """It carries a tripod MG that is not stowed, and so may not move (MOV 1.3)."""
+        return any(w.spec.tripod and not w.stowed for w in self.weapons)
 
     @property
     def acted(self) -> bool:

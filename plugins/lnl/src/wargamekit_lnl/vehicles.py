@@ -16,7 +16,7 @@ from attrs import frozen
 
 from wargamekit import Dice, odds
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
-from wargamekit_lnl import fire
+from wargamekit_lnl import data, fire
 from wargamekit_lnl.data import VEHICLE_COST, VEHICLE_WALL, effects
 from wargamekit_lnl.los import visible
 from wargamekit_lnl.state import GameState, Place, Unit
@@ -38,7 +38,7 @@ __all__ = [
 MISS, NO_EFFECT, SHAKEN, ABANDONED, DESTROYED, FAILED = "miss", "no effect", "shaken", "abandoned", "destroyed", "failed"
 
 #: Width of the hull MG's front arc in hexsides (VEH 4: an MG without * fires only forward; D12).
-FRONT_ARC = 3
+FRONT_ARC = data.FRONT_ARC
 
 
 # -- HWF 3: to hit --------------------------------------------------------------------------------
