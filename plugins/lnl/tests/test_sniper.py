@@ -66,13 +66,25 @@ def test_smc21_placed_at_an_impulse_start_then_fires_at_once():
 def test_smc22_sniper_is_activated_alone_to_snipe_and_rally_only_when_shaken():
     """SMC 2.2 (never moves: its only action is to snipe), RAL 2.7 (shaken: no fire, only a rally,
     which it may try on its own); SMC 2.5: it cannot melee."""
-    ctx = context(village())
+    ctx = context(village(), dice=[1, 2])
     s = ctx.state
+    s.snipers.clear()
     snp = Unit("german-sniper-9", "german", "sniper", H("0303"))
     s.units[snp.id] = snp
     ruleset = LnL()
-    assert ruleset.actions(s, [[snp]]) == ["snipe"] and snp in ruleset.ready(s, "german")
+    assert snp in ruleset.ready(s, "german")
     assert [u.id for u, _shot in ruleset.sniper_targets(s, snp)] == ["us-1", "us-2"]
+    # Its activation is an option of its own (lnl.activate, data "sniper"); then one target, 2D6.
+    gen = ruleset.impulse(ctx, "german")
+    d = next(gen)
+    option = next(o for o in d.options if o.data.get("sniper") == snp.id)
+    assert d.kind == kinds.ACTIVATE and option.data["hex"] == "0303"
+    d = gen.send(option.value)
+    assert d.kind == kinds.SNIPER_TARGET and not any(o.data.get("hold") for o in d.options)
+    with pytest.raises(StopIteration):
+        gen.send(next(o.value for o in d.options if o.data["unit"] == "us-2"))
+    assert s.units["us-2/half"].shaken and "fire" in snp.markers and snp not in ruleset.ready(s, "german")
+    snp.markers.clear()
     snp.shaken = True
     assert snp not in ruleset.ready(s, "german") and ruleset.sniper_targets(s, snp) == []
     assert rules.may_rally(s, snp, set()) == "self"

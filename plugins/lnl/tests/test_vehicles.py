@@ -6,6 +6,7 @@ import pytest
 
 from wargamekit import Game, ScriptedDice, odds
 from wargamekit_lnl import LnL, fire, kinds, rules, vehicles
+from wargamekit_lnl.scenario import hex_label
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.state import stacking_ok
 from wargamekit_lnl.testing import answer, context, scenario, unit
@@ -253,3 +254,33 @@ def test_vmv35_holding_leaves_the_vehicle_alone():
         answer(game, **{key: value})
     s = game.state
     assert s.units["de-h"].alive and s.units["de-h"].hex == H("0303") and not s.units["us-1"].markers
+
+
+def test_vmv14_infantry_moves_with_its_vehicle_into_the_same_hexes():
+    """VMV 1.4 (U14 reading): the Sherman and the squad in its hex are activated together and
+    move together, each paying its own MP: into brush (tank 2, squad 2), brush again (4 and 4);
+    the squad's 4 MP are spent, so the tank (2 MP left) may only turn or stop. Infantry of
+    another hex cannot join; two vehicles are never activated together."""
+    first = H("0203").neighbour(0)
+    second = first.neighbour(0)
+    data = scenario([unit("us-t", "us", "sherman", "0203", facing=0), unit("us-1", "us", "us_squad", "0203"),
+                     unit("us-l", "us", "leader_1", "0203"), unit("us-2", "us", "us_squad", "0103"),
+                     unit("de-1", "german", "de_squad", "1001")],
+                    terrain={"brush": [hex_label(first), hex_label(second)]})
+    game = Game.new(LnL(), data, dice=ScriptedDice([4, 3]))
+    answer(game, hex="0203")
+    d = game.pending
+    assert d.kind == kinds.UNITS
+    assert "VMV 1.4" in d.constraint(("us-t", "us-1", "us-l", "us-2"))  # the leader reaches 0103, the tank does not
+    assert "on its own" not in (d.constraint(("us-t", "us-1")) or "")
+    game.answer([i for i, o in enumerate(d.options) if o.data["unit"] in ("us-t", "us-1")])
+    d = game.pending  # only "move" (asked of nobody), only a normal move: the steps
+    assert d.kind == kinds.VEHICLE_STEP and list(d.context["escort"]) == ["us-1"]
+    answer(game, step="forward")
+    answer(game, step="forward")
+    s = game.state
+    assert s.units["us-1"].hex == s.units["us-t"].hex == second
+    d = game.pending
+    assert d.context["mp_left"] == 2 and {o.data.get("step") for o in d.options} == {None, "left", "right"}
+    answer(game, stop=True)
+    assert "move" in s.units["us-1"].markers and "move" in s.units["us-t"].markers

@@ -297,15 +297,25 @@ class LnL(Ruleset):
         if not ready:
             ctx.event("pass", f"{side} has nothing left to activate", side=side)
             return False
+        # SMC 2.2: a sniper is activated on its own, as an option of its own.
+        snipers = [u for u in ready if u.kind == "sniper"]
+        ready = [u for u in ready if u.kind != "sniper"]
         places = sorted({u.place for u in ready}, key=_place_key)
-        start = yield from ctx.ask(Choose.of(
-            side, "Activate which hex?", [None, *places], rule=ACTIVATE,
-            label=lambda p: "pass" if p is None else where(p), kind=kinds.ACTIVATE,
+        pick = yield from ctx.ask(Choose.of(
+            side, "Activate which hex?", [None, *places, *snipers], rule=ACTIVATE,
+            label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(p.place)}" if isinstance(p, Unit)
+            else where(p), kind=kinds.ACTIVATE,
             context={"turn": state.turn, "side": side},
-            data=lambda p: {"pass": True} if p is None else place_data(p)))
-        if start is None:
+            data=lambda p: {"pass": True} if p is None else {**place_data(p.place), "sniper": p.id}
+            if isinstance(p, Unit) else place_data(p)))
+        if pick is None:
             ctx.event("pass", f"{side} passes", side=side)
             return False
+        if isinstance(pick, Unit):
+            ctx.event("activate", f"{side} activates the sniper {pick.id}", side=side, units=[pick.id], action="snipe")
+            yield from self.snipe(ctx, pick)
+            return True
+        start: Place = pick
         # Candidate units: the hex's, plus every ready unit a chain of leaders could reach.
         here = [u for u in ready if u.place == start]
         candidates = list(here)
@@ -317,10 +327,11 @@ class LnL(Ruleset):
             chosen = [state.units[v] for v in values]
             if not any(u.place == start for u in chosen):
                 return "activate at least one unit of the chosen hex"
-            if any(u.vehicle for u in chosen) and len(chosen) > 1:
-                return "a vehicle is activated on its own (FIR 2, VMV 1.4 not built)"
-            if any(u.kind == "sniper" for u in chosen) and len(chosen) > 1:
-                return "a sniper is activated on its own (SMC 2.2–2.3: it never moves and fires alone)"
+            tanks = [u for u in chosen if u.vehicle]
+            if len(tanks) > 1:
+                return "a vehicle is activated on its own (FIR 2, OPS 3.2a)"
+            if tanks and any(u.place != tanks[0].place for u in chosen):
+                return "infantry moving with a vehicle is activated in its hex (VMV 1.4)"
             allowed = self.reach_places(state, side, start, chosen)
             if any(u.place not in allowed for u in chosen):
                 return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
@@ -342,11 +353,12 @@ class LnL(Ruleset):
                                               data=lambda a: {"action": a}))
         ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
                   side=side, units=[u.id for u in chosen], action=action)
-        if chosen[0].vehicle:
+        tank = next((u for u in chosen if u.vehicle), None)
+        if tank is not None:
             if action == "move":
-                yield from self.vehicle_move(ctx, chosen[0])
+                yield from self.vehicle_move(ctx, tank, [u for u in chosen if u is not tank])
             else:
-                yield from self.vehicle_fire(ctx, chosen[0])
+                yield from self.vehicle_fire(ctx, tank)
             return True
         if action == "snipe":
             yield from self.snipe(ctx, chosen[0])
@@ -376,6 +388,8 @@ class LnL(Ruleset):
     def actions(self, state: GameState, groups: list[list[Unit]]) -> list[str]:
         """OPS 3: the actions every activated unit can take together."""
         units = [u for g in groups for u in g]
+        if any(u.vehicle for u in units) and len(units) > 1:
+            return ["move"]  # VMV 1.4: infantry and a vehicle activated together move together
         if units[0].vehicle:
             v = units[0]
             out = ["move"]
@@ -383,8 +397,6 @@ class LnL(Ruleset):
             if v.good_order and (places or tanks):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
-        if units[0].kind == "sniper":
-            return ["snipe"]  # SMC 2.2: it never moves; it fires by its own procedure (SMC 2.3)
         in_melee = [g[0].place in state.melee for g in groups]
         if any(in_melee):
             out = ["withdraw"] if len(groups) == 1 else []
@@ -684,22 +696,33 @@ class LnL(Ruleset):
                 u.markers.add("fire")
 
     # -- VMV / VEH / HWF / IVV --------------------------------------------------------------------
-    def vehicle_move(self, ctx: Context, v: Unit) -> Procedure:
+    def vehicle_move(self, ctx: Context, v: Unit, escort: Sequence[Unit] = ()) -> Procedure:
         """VMV 1–3: forward into the hex in front, turning 1 MP a hexside (A51), reversing at
         double cost, never into a hex with an enemy vehicle (VMV 1.3); half MP when shaken
         (VEH 3) or assault moving (VMV 2.2); entering an infantry hex is an overrun (VMV 3), with
-        4 MP to spare, never in an assault (VMV 2.3), ignoring opportunity fire (VMV 3.1)."""
+        4 MP to spare, never in an assault (VMV 2.3), ignoring opportunity fire (VMV 3.1).
+
+        VMV 1.4 (U14 reading): infantry activated with the vehicle in its hex (``escort``) moves
+        with it, hex by hex, into the same hexes: a normal move, each paying its own MP (the
+        infantry MOV 1 costs from its own allowance, no minimum move), never into an enemy hex;
+        opportunity fire at a hex they enter may hit any of them, and an escort made shaken stops
+        there (MOV 2.3) while the rest go on."""
         state = ctx.state
         side = v.side
-        modes = ["normal"] if v.shaken else ["normal", "assault"]
+        escort = list(escort)
+        modes = ["normal"] if v.shaken or escort else ["normal", "assault"]
         mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
-                                            context={"units": [v.id]}, data=lambda m: {"mode": m}))
+                                            context={"units": [v.id, *(u.id for u in escort)]},
+                                            data=lambda m: {"mode": m}))
         total = vehicles.mp_of(v)
         if mode == "assault":
             total = -(-total // 2)
         spent = 0
+        foot_total, foot_spent = (movement.allowance(escort, "normal"), 0) if escort else (0, 0)
         marker = "move" if mode == "normal" else "assault"
         v.markers.add(marker)
+        for u in escort:
+            u.markers.add("move")
         while v.alive and v.good_order:
             options: list[tuple[str, int, int]] = []
             left = total - spent
@@ -711,9 +734,11 @@ class LnL(Ruleset):
                 enemies = state.at((h, 0), other(side))
                 if any(e.vehicle for e in enemies) or cost == float("inf"):
                     continue
-                friends = [u for u in state.at((h, 0), side) if u is not v]
-                if not stacking_ok([*friends, v], state.wrecks.get(h, 0)):
+                friends = [u for u in state.at((h, 0), side) if u is not v and u not in escort]
+                if not stacking_ok([*friends, v, *escort], state.wrecks.get(h, 0)):
                     continue
+                if escort and (enemies or foot_spent + movement.step_cost(state, v.hex, h, escort) > foot_total):
+                    continue  # VMV 1.4: the infantry must enter the same hex, with its own MP
                 need = cost + (4 if enemies else 0)
                 if enemies and (mode == "assault" or step == "reverse"):
                     continue
@@ -725,7 +750,8 @@ class LnL(Ruleset):
                 side, f"{v.id} at {hex_label(v.hex)} facing {v.facing} ({left} MP left)?", [None, *options],
                 rule="VMV 1", kind=kinds.VEHICLE_STEP,
                 label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)",
-                context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex)},
+                context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex),
+                         "escort": [u.id for u in escort]},
                 data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
             if step is None:
                 break
@@ -735,9 +761,14 @@ class LnL(Ruleset):
                 v.facing = v.turret = direction
                 ctx.event("turn-vehicle", f"{v.id} turns to face {direction}", unit=v.id, facing=direction)
                 continue
+            if escort:
+                foot_spent += movement.step_cost(state, v.hex, v.hex.neighbour(direction), escort)
             v.hex = v.hex.neighbour(direction)
-            ctx.event("move", f"{v.id} {'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
-                      hex=hex_label(v.hex), level=0, units=[v.id], mode=mode)
+            for u in escort:
+                u.hex, u.level = v.hex, 0
+            ctx.event("move", f"{', '.join([v.id, *(u.id for u in escort)])} "
+                      f"{'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
+                      hex=hex_label(v.hex), level=0, units=[v.id, *(u.id for u in escort)], mode=mode)
             place = (v.hex, 0)
             if state.at(place, other(side)):
                 self.overrun(ctx, v, place)
@@ -745,8 +776,9 @@ class LnL(Ruleset):
                 break
             if ctx.options["opportunity_fire"]:
                 yield from ctx.interrupts.window(f"{v.id} enters {where(place)}", [other(side)],
-                                                 self._opportunity(ctx, [v], place), rule=OPF,
+                                                 self._opportunity(ctx, [v, *escort], place), rule=OPF,
                                                  kind=kinds.OPPORTUNITY_FIRE)
+            escort = [u for u in escort if u.alive and u.good_order]  # MOV 2.3, A65
         if mode == "assault" and v.alive and v.good_order:  # VMV 2.2: fire after an assault move
             yield from self.vehicle_fire(ctx, v, assault=True, optional=True)
 
