@@ -175,12 +175,7 @@ class LnL(Ruleset):
             elif pick[0] == "merge":
                 rules.merge_halves(ctx, state.units[pick[1]], state.units[pick[2]])
             else:
-                unit = state.units[pick[1]]
-                pile = state.loose[unit.place]
-                weapon = next(w for w in pile if w.id == pick[2])
-                pile.remove(weapon)
-                unit.weapons.append(weapon)
-                ctx.event("pickup", f"{unit.id} picks up {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+                rules.pick_up(ctx, state.units[pick[1]], pick[2])
 
     def weapon_handling(self, ctx: Context, side: str) -> Procedure:
         """SW 3.1, RAL 4 (A5: RAL 4 is the broader rule): any Good Order infantry unit may drop,
