@@ -187,3 +187,23 @@ def test_mov8_a_team_faces_anew_after_moving_and_hwf2_fires_only_in_its_arc():
     assert d.kind == kinds.TEAM_FACING and d.context["unit"] == "de-mg" and d.context["hex"] == "0703"
     answer(game, facing=4)
     assert game.state.units["de-mg"].facing == 4 and game.state.units["de-mg"].hex == H("0703")
+
+
+def test_mov8_a_team_that_withdraws_from_melee_faces_anew():
+    """MOV 7 then MOV 8: the MG team passes its withdrawal morale check (2D6 1 + 1 ≤ 5), enters
+    0403 and chooses its facing there; then the squad left behind may opportunity fire (MOV 7.2)."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0303"), unit("de-mg", "german", "de_mg_team", "0303")]),
+                  dice=[1, 1])
+    s = ctx.state
+    s.melee.add((H("0303"), 0))
+    team = s.units["de-mg"]
+    gen = LnL().withdraw(ctx, [team])
+    d = next(gen)
+    assert d.kind == kinds.WITHDRAW_HEX
+    d = gen.send(next(o.value for o in d.options if o.data["hex"] == "0403"))
+    assert d.kind == kinds.TEAM_FACING and d.context["hex"] == "0403"
+    d = gen.send(next(o.value for o in d.options if o.data["facing"] == 2))
+    assert d.kind == kinds.OPPORTUNITY_FIRE
+    with pytest.raises(StopIteration):
+        gen.send(next(o.value for o in d.options if o.data.get("pass")))
+    assert team.hex == H("0403") and team.facing == 2 and (H("0303"), 0) not in s.melee

@@ -665,6 +665,9 @@ class LnL(Ruleset):
                 gone.append(u)
         ctx.event("withdraw", f"{len(gone)} of {len(units)} withdraw to {hex_label(dest)}",
                   units=[u.id for u in gone], hex=hex_label(dest))
+        for u in gone:
+            if u.spec.arrow:
+                yield from self.team_facing(ctx, u)  # MOV 8: it entered a new hex
         if not state.at(place, side):
             state.melee.discard(place)
             if gone and ctx.options["opportunity_fire"]:
@@ -705,6 +708,7 @@ class LnL(Ruleset):
         state = ctx.state
         side = v.side
         escort = list(escort)
+        moved_with: list[Unit] = []
         modes = ["normal"] if v.shaken or escort else ["normal", "assault"]
         mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
                                             context={"units": [v.id, *(u.id for u in escort)]},
@@ -761,6 +765,8 @@ class LnL(Ruleset):
             v.hex = v.hex.neighbour(direction)
             for u in escort:
                 u.hex, u.level = v.hex, 0
+                if u not in moved_with:
+                    moved_with.append(u)
             ctx.event("move", f"{', '.join([v.id, *(u.id for u in escort)])} "
                       f"{'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
                       hex=hex_label(v.hex), level=0, units=[v.id, *(u.id for u in escort)], mode=mode)
@@ -774,6 +780,9 @@ class LnL(Ruleset):
                                                  self._opportunity(ctx, [v, *escort], place), rule=OPF,
                                                  kind=kinds.OPPORTUNITY_FIRE)
             escort = [u for u in escort if u.alive and u.good_order]  # MOV 2.3, A65
+        for u in moved_with:
+            if u.alive and u.spec.arrow:
+                yield from self.team_facing(ctx, u)  # MOV 8: a team that moved with the vehicle
         if mode == "assault" and v.alive and v.good_order:  # VMV 2.2: fire after an assault move
             yield from self.vehicle_fire(ctx, v, assault=True, optional=True)
 
