@@ -4,7 +4,7 @@
 import pytest
 
 from wargamekit import Game, ScenarioError, ScriptedDice
-from wargamekit_lnl import LnL, fire, kinds, rules, sniper
+from wargamekit_lnl import LnL, fire, kinds, rules, sniper, vehicles
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.state import Unit
 from wargamekit_lnl.testing import answer, context, scenario, unit
@@ -100,3 +100,18 @@ def test_smc21_no_sniper_at_set_up_and_the_table_is_checked():
     with pytest.raises(ScenarioError, match="SMC 2.1"):
         context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")],
                          snipers={"us": -1}))
+
+
+def test_smc24_terrain_doubled_against_heavy_weapons_but_not_against_an_enemy_sniper():
+    """SMC 2.4: a sniper in woods (+2) defends at +4 against small arms and HE (A30: capped at 4),
+    but at +2 against an enemy sniper's shot."""
+    ctx = context(scenario([unit("us-t", "us", "sherman", "0103", facing=1), unit("us-1", "us", "us_squad", "0203"),
+                            unit("de-1", "german", "de_squad", "0906")], terrain={"woods": ["0503"]}))
+    s = ctx.state
+    de = Unit("german-sniper-8", "german", "sniper", H("0503"))
+    us = Unit("us-sniper-9", "us", "sniper", H("0303"))
+    s.units[de.id], s.units[us.id] = de, us
+    de.markers.add("fire")  # exposed (SPT 3)
+    assert vehicles.he_attack(s, s.units["us-t"], de.place).defence == 4
+    assert fire.plan_fire(s, [s.units["us-1"]], de.place).defence == 4
+    assert sniper.shot_at(s, us, de, 4, 6).drm == 2

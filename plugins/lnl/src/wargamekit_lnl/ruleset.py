@@ -850,7 +850,8 @@ class LnL(Ruleset):
         line = visible(state, v.hex, place[0])
         if mg and men and line is not None:
             attack = fire.Attack(mg - (2 if assault else 0), -line.hindering + (1 if opportunity else 0),
-                                 fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
+                                 fire.terrain_drm(state, v.hex, place, sniper=any(u.kind == "sniper" for u in men)),
+                                 fire.leadership_at(men))
             ctx.event("mg", f"{v.id}'s MGs fire at {where(place)} (FP {attack.fp})", unit=v.id, fp=attack.fp)
             self._resolve_men(ctx, attack, men, place)
 

@@ -71,6 +71,7 @@ def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken:
     line = visible(state, sniper.hex, target.hex)
     if line is None:
         return None
+    # SMC 2.4: a sniper's terrain is not doubled against an enemy sniper.
     drm = fire.terrain_drm(state, sniper.hex, target.place) + HINDRANCE_DRM * line.hindering
     return SniperShot(drm, casualty, shaken, fire.Target.of(state, target))
 

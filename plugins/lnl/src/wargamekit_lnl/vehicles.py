@@ -240,7 +240,8 @@ def he_attack(state: GameState, unit: Unit, place: Place, *, moving: bool = Fals
     defenders = [u for u in state.at(place) if u.side != unit.side and not u.vehicle]
     marked = any(u.markers & {"move", "assault"} for u in defenders)
     fp = spec.he + (1 if moving or marked else 0) - (1 if spec.red_h else 0)
-    return fire.Attack(fp, 0, fire.terrain_drm(state, unit.hex, place), fire.leadership_at(defenders))
+    sniper = any(u.kind == "sniper" for u in defenders)  # SMC 2.4: doubled against heavy weapons too
+    return fire.Attack(fp, 0, fire.terrain_drm(state, unit.hex, place, sniper=sniper), fire.leadership_at(defenders))
 
 
 def penetration_for(unit: Unit, target: Unit) -> Penetration:
