@@ -41,24 +41,28 @@ def village(**kw):
 
 def test_smc21_placed_at_an_impulse_start_then_fires_at_once():
     """SMC 2.1–2.3: at the start of the US impulse the German side may place its sniper (a
-    response window, lnl.sniper) on any place of a hex with no enemy units; it fires at once at
-    one exposed unit: 2D6 1 + 2 + open ground 0 = 3 ≤ 4 reduces us-1; it gets a fire marker."""
+    response window, lnl.sniper) on any place of a hex with no enemy units (chosen as a map
+    column, then a place in it); it fires at once at one exposed unit: 2D6 1 + 2 + open ground
+    0 = 3 ≤ 4 reduces us-1; it gets a fire marker."""
     game = Game.new(LnL(), village(), dice=ScriptedDice([4, 3, 1, 2]))
     d = game.pending
     assert d.kind == kinds.SNIPER and d.side == "german" and d.context["timing"] == "impulse start"
     game.answer(next(i for i, o in enumerate(d.options) if not o.data.get("pass")))
     d = game.pending
+    assert d.kind == kinds.SNIPER_COLUMN and [o.data["column"] for o in d.options] == [f"{c:02}" for c in range(1, 11)]
+    answer(game, column="04")
+    d = game.pending
     assert d.kind == kinds.SNIPER_PLACE
     places = [(o.data["hex"], o.data["level"]) for o in d.options]
-    assert ("0103", 0) not in places and ("0403", 0) not in places and ("0303", 0) in places  # SMC 2.1
-    answer(game, hex="0303", level=0)
+    assert ("0403", 0) not in places and ("0404", 0) in places and len(places) == 5  # SMC 2.1: no enemy there
+    answer(game, hex="0404", level=0)
     d = game.pending
     assert d.kind == kinds.SNIPER_TARGET and d.options[0].data == {"hold": True}
     assert {o.data.get("unit") for o in d.options[1:]} == {"us-1", "us-2"}
     answer(game, unit="us-1")
     s = game.state
     snp = next(u for u in s.alive("german") if u.kind == "sniper")
-    assert snp.hex == H("0303") and "fire" in snp.markers and s.snipers == {"german": 0}
+    assert snp.hex == H("0404") and "fire" in snp.markers and s.snipers == {"german": 0}
     assert not s.units["us-1"].alive and s.units["us-1/half"].shaken
     assert game.pending.kind == kinds.ACTIVATE and game.pending.side == "us"  # no second sniper to place
 

@@ -18,6 +18,7 @@ __all__ = [
     "RALLY",
     "SMOKE_HEX",
     "SNIPER",
+    "SNIPER_COLUMN",
     "SNIPER_PLACE",
     "SNIPER_TARGET",
     "TEAM_FACING",
@@ -51,6 +52,7 @@ COUNTER_ATTACK = "lnl.counter_attack"  # after an overrun: the surviving infantr
 WEAPONS = "lnl.weapons"  # rally phase, after the rally actions: drop, destroy or exchange a support weapon, or done
 DROP_WEAPON = "lnl.drop_weapon"  # operations phase: which support weapon a squad or leader drops
 SNIPER = "lnl.sniper"  # the window at each impulse start: place a sniper, or pass
-SNIPER_PLACE = "lnl.sniper_place"  # where the sniper is placed
+SNIPER_COLUMN = "lnl.sniper_column"  # the map column the sniper is placed in
+SNIPER_PLACE = "lnl.sniper_place"  # where in that column the sniper is placed
 SNIPER_TARGET = "lnl.sniper_target"  # which enemy unit the sniper fires at (or hold, on placement)
 TEAM_FACING = "lnl.team_facing"  # after a weapon team with an arrow moves: the hexside it faces (MOV 8)

@@ -601,9 +601,16 @@ class LnL(Ruleset):
         state = ctx.state
         unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", state.map.hexes()[0])
         places = sniper.placements(state, side, unit)
-        place = yield from ctx.ask(Choose.of(side, "Place the sniper where?", places, rule="SMC 2.1",
-                                             kind=kinds.SNIPER_PLACE, label=where, context={"side": side},
-                                             data=place_data))
+        # Two questions (the map column, then the place in it) keep each one short: a whole map
+        # of places would not fit a program's action space.
+        columns = sorted({hex_label(p[0])[:2] for p in places})
+        column = yield from ctx.ask(Choose.of(side, "Place the sniper in which map column?", columns,
+                                              rule="SMC 2.1", kind=kinds.SNIPER_COLUMN, context={"side": side},
+                                              data=lambda c: {"column": c}))
+        place = yield from ctx.ask(Choose.of(side, "Place the sniper where?",
+                                             [p for p in places if hex_label(p[0])[:2] == column], rule="SMC 2.1",
+                                             kind=kinds.SNIPER_PLACE, label=where,
+                                             context={"side": side, "column": column}, data=place_data))
         unit.hex, unit.level = place
         state.units[unit.id] = unit
         state.snipers[side] -= 1
