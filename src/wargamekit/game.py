@@ -246,9 +246,12 @@ class Game:
 
     def _start(self) -> None:
         # Every (re)start plays on a fresh copy of the scenario as loaded: a ruleset that changes
-        # its scenario object during play must not change what a replay starts from.
+        # its scenario object during play must not change what a replay starts from (unless the
+        # ruleset declares its scenario type shared: never changed in play).
         dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
-        scenario = copy.deepcopy(self._scenario_template)
+        scenario = self._scenario_template
+        if type(scenario) not in self.ruleset.shared_type_set:  # a shared type never changes in play
+            scenario = copy.deepcopy(scenario)
         ctx = self._new_context(scenario, None, dice, InterruptStack(), [])
         self.choices = []
         self._snapshots = []

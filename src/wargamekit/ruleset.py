@@ -11,6 +11,8 @@ objects and returning an :class:`~wargamekit.events.Outcome`.
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable, Generator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -82,6 +84,16 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+@functools.lru_cache(maxsize=64)
+def _bundled_scenario(package: str, name: str, source: str) -> dict[str, Any]:
+    """A bundled scenario file's data, parsed once per process (every new game of a bundled
+    scenario asks for it; parsing the TOML again each time was a tenth of a short game)."""
+    from .scenario import read_toml_text
+
+    resource = resources.files(package) / f"{name}.toml"
+    return read_toml_text(resource.read_text(encoding="utf-8"), source=source)
+
+
 class Ruleset:
     """Base class for rulesets. Subclass it and override what your rules need.
 
@@ -95,8 +107,9 @@ class Ruleset:
             must exist there), read with :mod:`importlib.resources`.
         shared_types: types whose instances never change once :meth:`setup` has built them (a
             static map, a frozen scenario): a snapshot at a checkpoint keeps a reference to them
-            instead of a copy, so every restart holds the same objects. Default: none (every
-            snapshot copies the whole state and scenario).
+            instead of a copy, so every restart holds the same objects, and a scenario of such a
+            type is not copied for each (re)start of a game. Default: none (every snapshot
+            copies the whole state and scenario).
     """
 
     name: ClassVar[str] = ""
@@ -122,16 +135,14 @@ class Ruleset:
 
     def scenario_data(self, name: str = "default") -> dict[str, Any]:
         """The raw data of a bundled scenario, as parsed from its TOML file."""
-        from .scenario import read_toml_text
-
         if self.scenario_package is None:
             raise UnknownScenarioError(f"ruleset {self.name!r} bundles no scenarios")
         if not isinstance(name, str) or name not in self.scenario_names():
             raise UnknownScenarioError(
                 f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
             )
-        resource = resources.files(self.scenario_package) / f"{name}.toml"
-        return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}")
+        # a fresh copy each time: the caller (a game) may keep or change it
+        return copy.deepcopy(_bundled_scenario(self.scenario_package, name, f"{self.name}:{name}"))
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         """Structure raw scenario data into :attr:`scenario_type`, or raise

@@ -7,7 +7,7 @@ opponent) until revealed (leading pieces in an assault, guns declaring or firing
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import networkx as nx
 from attrs import define, field, frozen
@@ -223,7 +223,13 @@ class GameState:
     # -- queries ------------------------------------------------------------------------------
     def enemy(self, side: str) -> str:
         """The opponent of ``side``."""
-        return other_side(self.sides, side)
+        sides = self.sides  # hot (every menu asks it dozens of times): two sides, no scan
+        if len(sides) == 2:
+            if side == sides[0]:
+                return sides[1]
+            if side == sides[1]:
+                return sides[0]
+        return other_side(sides, side)  # raises: not a side, or not two sides
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given; ``RESERVE`` for the reserve)."""
@@ -293,6 +299,18 @@ class Occupancy:
         """Pieces in ``locale`` (only those at ``approach`` if given), a fresh list."""
         found = self._locales.get(locale) if approach is None else self._places.get((locale, approach))
         return list(found) if found else []
+
+    def pieces_at(self, locale: str, approach: str) -> Sequence[Piece]:
+        """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""
+        return self._places.get((locale, approach), ())
+
+    def approaches(self, side: str) -> list[tuple[str, str]]:
+        """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
+        the board's locales and of each locale's neighbours."""
+        return sorted(
+            place for place, pieces in self._places.items()
+            if place[1] != RESERVE and any(p.side == side for p in pieces)
+        )
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold."""
