@@ -13,6 +13,7 @@ import attrs
 from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
+from wargamekit.view import field_copier
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
 from wargamekit_skirmish.state import CLEAR_CODE, HILL, WOODS, SkirmishState, Unit, initial_state
@@ -29,6 +30,11 @@ Context = RulesContext[SkirmishState, SkirmishScenario]
 
 #: id(live map) -> (a weak reference to it, its read-only copy), dropped when the live map goes.
 _PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+# hot (every decision a bot reads its view): copies field by field, cheaper than attrs.evolve
+_copy_unit = field_copier(Unit)
+_copy_state = field_copier(SkirmishState)
 
 
 def _read_only(hexmap: HexMap) -> HexMap:
@@ -196,11 +202,12 @@ class Skirmish(Ruleset):
         Cheap and detached: the units a side sees are copied (a unit's hex is a frozen value,
         shared), and the map, which never changes after setup, is one read-only copy per game.
         """
-        units = {n: attrs.evolve(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        units = {n: _copy_unit(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        seen = _copy_state(state)  # its step counts: a fresh copy
+        seen.map, seen.units = _read_only(state.map), units
         # which hidden unit is acting is hidden too
-        active = state.active if state.active in units else None
-        return attrs.evolve(state, map=_read_only(state.map), units=units, active=active,
-                            destroyed=dict(state.destroyed))
+        seen.active = state.active if state.active in units else None
+        return seen
 
     def check_invariants(self, state: SkirmishState) -> None:
         hexes = [u.hex for u in state.alive()]
