@@ -229,10 +229,6 @@ def enterable(state: GameState, locale: str, side: str, n: int = 1, occ: Occupan
     return where.holder(locale) != state.enemy(side) and where.room(locale) >= n and locale not in state.won_by_assault
 
 
-def _unmoved(state: GameState | Occupancy, side: str, locale: str, where: str) -> list[Piece]:
-    return [p for p in state.at(locale, where) if p.side == side and not p.moved]
-
-
 def _has_unmoved(occ: Occupancy, side: str, locale: str, where: str) -> bool:
     return any(p.side == side and not p.moved for p in occ.pieces_at(locale, where))
 
@@ -247,9 +243,7 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     enemy = state.enemy(side)
     out = []
     board = state.board
-    for loc in board.locale_ids():
-        if occ.holder(loc) != side:
-            continue
+    for loc in occ.held_by(side):  # in the board's order, as the menu lists them
         reserve = _has_unmoved(occ, side, loc, RESERVE)
         for n in board.neighbours(loc):
             ahead = occ.holder(n)
@@ -270,7 +264,13 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
 
 def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
     """The pieces that may take part in ``move``: the unmoved pieces of ``side`` at its sources."""
-    return [p for where in move.sources for p in _unmoved(state, side, move.locale, where)]
+    at = move.locale
+    # one pass over the pieces (in set-up order within each source), not a scan per source
+    found: dict[str, list[Piece]] = {where: [] for where in move.sources}
+    for p in state.pieces.values():
+        if p.locale == at and p.approach in found and p.side == side and not p.moved:
+            found[p.approach].append(p)
+    return [p for where in move.sources for p in found[where]]
 
 
 def group_limit(state: GameState, move: GroupMove) -> int:

@@ -283,13 +283,22 @@ class Occupancy:
 
     def __init__(self, state: GameState) -> None:
         self._state = state
-        self._holders: dict[str, str] = {}
-        self._locales: dict[str, list[Piece]] = {}
-        self._places: dict[tuple[str, str], list[Piece]] = {}
+        holders: dict[str, str] = {}
+        locales: dict[str, list[Piece]] = {}
+        places: dict[tuple[str, str], list[Piece]] = {}
         for p in state.pieces.values():  # set-up order, as the state's own queries keep it
-            self._holders.setdefault(p.locale, p.side)
-            self._locales.setdefault(p.locale, []).append(p)
-            self._places.setdefault((p.locale, p.approach), []).append(p)
+            here = locales.get(p.locale)
+            if here is None:  # the locale's first piece: its holder
+                locales[p.locale] = [p]
+                holders[p.locale] = p.side
+            else:
+                here.append(p)
+            place = places.get((p.locale, p.approach))
+            if place is None:
+                places[p.locale, p.approach] = [p]
+            else:
+                place.append(p)
+        self._holders, self._locales, self._places = holders, locales, places
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
@@ -299,6 +308,10 @@ class Occupancy:
         """Pieces in ``locale`` (only those at ``approach`` if given), a fresh list."""
         found = self._locales.get(locale) if approach is None else self._places.get((locale, approach))
         return list(found) if found else []
+
+    def held_by(self, side: str) -> list[str]:
+        """The locales where ``side`` has pieces, sorted (the board's order of locales)."""
+        return sorted(loc for loc, holder in self._holders.items() if holder == side)
 
     def pieces_at(self, locale: str, approach: str) -> Sequence[Piece]:
         """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""
