@@ -262,3 +262,16 @@ def test_the_logs_events_are_the_events_event_would_build():
         assert made == built and repr(made) == repr(built) and made.to_json() == built.to_json()
     with pytest.raises(TypeError, match="is not JSON data"):
         new_event("k", "t", {"x": object()}, None)
+
+
+def test_a_response_s_option_data_is_what_freezing_it_gives():
+    """``Response.option_data`` wraps flat data (frozen already) without freezing it again; data
+    with nested values, and no data, take freeze_data: the same option data either way."""
+    from wargamekit import Response
+
+    for data in ({"id": 3, "name": "Ward", "target": None, "cost": 1.5, "playable": False}, {"to": [1, 2], "x": {"y": 1}}):
+        response = Response("Ward", "blue", resolve=lambda: None, data=data)
+        assert response.option_data() == freeze_data({"respond": freeze_data(data)})
+        assert response.option_data() == {"respond": dict(response.data)}
+    nameless = Response("Ward", "blue", resolve=lambda: None)
+    assert nameless.option_data() == {"respond": {"name": "Ward"}}
