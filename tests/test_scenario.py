@@ -139,3 +139,18 @@ def test_validate_and_load_scenario_file_read_the_same_files(tmp_path):
         Skirmish().load_scenario_file(other)
     result = CliRunner().invoke(cli, ["validate", "--ruleset", "skirmish", str(other)])
     assert result.exit_code == 2 and "the scenario is for ruleset 'tank_solo'" in result.output
+
+
+def test_a_bundled_scenario_is_parsed_once_and_every_caller_gets_its_own_copy():
+    """``Ruleset.scenario_data`` keeps the parsed file (a new game asks for it every time) and
+    hands out fresh copies: changing one changes neither the next nor the game played on it."""
+    from wargamekit.plugins import installed_rulesets
+
+    ruleset = installed_rulesets()["skirmish"]
+    first = ruleset.scenario_data("default")
+    pristine = ruleset.scenario_data("default")
+    assert first == pristine and first is not pristine
+    first["turns"] = 99
+    first["units"][0]["name"] = "changed"
+    again = ruleset.scenario_data("default")
+    assert again == pristine and again["units"] is not pristine["units"]

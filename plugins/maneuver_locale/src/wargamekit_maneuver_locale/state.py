@@ -7,6 +7,7 @@ opponent) until revealed (leading pieces in an assault, guns declaring or firing
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 import networkx as nx
@@ -16,7 +17,7 @@ from wargamekit import RulesContext
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
 from wargamekit.ruleset import other_side
 
-from .scenario import Arm, ManeuverScenario
+from .scenario import ApproachSpec, Arm, LocaleSpec, ManeuverScenario
 
 __all__ = ["Board", "Context", "GameState", "Occupancy", "Piece", "RESERVE", "other_side"]
 
@@ -61,21 +62,34 @@ class Board:
 
     @classmethod
     def from_scenario(cls, s: ManeuverScenario) -> Board:
-        """Build the board of a (validated) scenario."""
+        """The board of a (validated) scenario: built once per map and shared by the games on
+        it (a board never changes; building it, with its distance table, was a tenth of a new
+        game)."""
+        roads = tuple((road.road_class, tuple(road.locales)) for road in s.roads)
+        return _board(tuple(s.locales), tuple(s.approaches), roads, s.default_capacity)
+
+    @classmethod
+    def _build(
+        cls,
+        locales: tuple[LocaleSpec, ...],
+        approaches: tuple[ApproachSpec, ...],
+        roads: tuple[tuple[RoadClass, tuple[str, ...]], ...],
+        default_capacity: int,
+    ) -> Board:
         m = LocaleMap()
-        for loc in s.locales:
-            m.add_locale(Locale(loc.id, loc.name, loc.capacity or s.default_capacity))
-        for ap in s.approaches:
+        for loc in locales:
+            m.add_locale(Locale(loc.id, loc.name, loc.capacity or default_capacity))
+        for ap in approaches:
             m.add_approach(Approach(ap.facing, ap.locale, ap.width, ap.terrain))
-        for road in s.roads:
-            m.add_road(road.road_class, road.locales)
+        for road_class, road_locales in roads:
+            m.add_road(road_class, list(road_locales))
         distances = {k: dict(sorted(v.items())) for k, v in sorted(nx.all_pairs_shortest_path_length(m.graph))}
         return cls(
             map=m,
-            names={loc.id: loc.name for loc in s.locales},
-            positions={loc.id: (loc.x, loc.y) for loc in s.locales},
-            capacity={loc.id: loc.capacity or s.default_capacity for loc in s.locales},
-            objectives={loc.id: loc.objective for loc in s.locales if loc.objective},
+            names={loc.id: loc.name for loc in locales},
+            positions={loc.id: (loc.x, loc.y) for loc in locales},
+            capacity={loc.id: loc.capacity or default_capacity for loc in locales},
+            objectives={loc.id: loc.objective for loc in locales if loc.objective},
             distances=distances,
         )
 
@@ -119,6 +133,17 @@ class Board:
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
         return list(self._locale_ids)
+
+
+@functools.lru_cache(maxsize=16)
+def _board(
+    locales: tuple[LocaleSpec, ...],
+    approaches: tuple[ApproachSpec, ...],
+    roads: tuple[tuple[RoadClass, tuple[str, ...]], ...],
+    default_capacity: int,
+) -> Board:
+    """The board of a map (see :meth:`Board.from_scenario`), kept for the next game on it."""
+    return Board._build(locales, approaches, roads, default_capacity)
 
 
 @define
