@@ -141,9 +141,9 @@ def test_validate_and_load_scenario_file_read_the_same_files(tmp_path):
     assert result.exit_code == 2 and "the scenario is for ruleset 'tank_solo'" in result.output
 
 
-def test_a_bundled_scenario_is_parsed_once_and_every_caller_gets_its_own_copy():
-    """``Ruleset.scenario_data`` keeps the parsed file (a new game asks for it every time) and
-    hands out fresh copies: changing one changes neither the next nor the game played on it."""
+def test_every_caller_of_a_bundled_scenario_gets_its_own_copy():
+    """``Ruleset.scenario_data`` hands out fresh data each time (however it is kept): changing
+    one copy changes neither the next nor a game played on it."""
     from wargamekit.plugins import installed_rulesets
 
     ruleset = installed_rulesets()["skirmish"]

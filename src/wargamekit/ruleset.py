@@ -11,8 +11,6 @@ objects and returning an :class:`~wargamekit.events.Outcome`.
 
 from __future__ import annotations
 
-import functools
-import pickle
 from collections.abc import Callable, Generator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -84,18 +82,6 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-@functools.lru_cache(maxsize=64)
-def _bundled_scenario(package: str, name: str, source: str) -> bytes:
-    """A bundled scenario file's data, parsed once per process and kept pickled (every new game
-    of a bundled scenario asks for it; parsing the TOML again each time was a tenth of a short
-    game)."""
-    from .scenario import read_toml_text
-
-    resource = resources.files(package) / f"{name}.toml"
-    data = read_toml_text(resource.read_text(encoding="utf-8"), source=source)
-    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-
-
 class Ruleset:
     """Base class for rulesets. Subclass it and override what your rules need.
 
@@ -137,16 +123,16 @@ class Ruleset:
 
     def scenario_data(self, name: str = "default") -> dict[str, Any]:
         """The raw data of a bundled scenario, as parsed from its TOML file."""
+        from .scenario import read_toml_text
+
         if self.scenario_package is None:
             raise UnknownScenarioError(f"ruleset {self.name!r} bundles no scenarios")
         if not isinstance(name, str) or name not in self.scenario_names():
             raise UnknownScenarioError(
                 f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
             )
-        # a fresh copy each time (the caller, a game, may keep or change it): read back from the
-        # parsed data's pickle, several times faster than a deep copy of the nested TOML data
-        data: dict[str, Any] = pickle.loads(_bundled_scenario(self.scenario_package, name, f"{self.name}:{name}"))
-        return data
+        resource = resources.files(self.scenario_package) / f"{name}.toml"
+        return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}")
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         """Structure raw scenario data into :attr:`scenario_type`, or raise
