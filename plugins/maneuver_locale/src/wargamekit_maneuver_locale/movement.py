@@ -340,26 +340,13 @@ def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list
 
 
 def _road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[str, ...]]:
-    enemy = state.enemy(side)
-    found: list[tuple[str, ...]] = []
-
-    def walk(path: tuple[str, ...]) -> None:
-        if len(path) > 1 and occ.room(path[-1]) >= 1:
-            found.append(path)
-        if len(path) - 1 == ROAD_STEPS:
-            return
-        for n in state.board.road_neighbours(path[-1]):
-            step = len(path)
-            if n in path or occ.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
-                continue
-            walk((*path, n))
-
-    walk((start,))
-    return found
+    return list(_iter_road_paths(state, start, side, occ))
 
 
 def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> Iterator[tuple[str, ...]]:
-    """The paths of :func:`_road_paths`, in the same order, one at a time."""
+    """The road paths from ``start`` one at a time (the action menu stops at the first): up to
+    3 steps, never into an enemy locale or a locale won by assault this turn, nor into a locale
+    another piece entered by road on the same step; a path ends where there is room."""
     enemy = state.enemy(side)
 
     def walk(path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
