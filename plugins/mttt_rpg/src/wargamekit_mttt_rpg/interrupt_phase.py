@@ -260,6 +260,21 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         committed = _committed_by_caster(ctx)  # the stack's mana, summed once per poll
         # the fighting characters (who may respond, or be rushed), in scene order, found once
         characters = [u for u in scene if u.kind == "character" and u.fighting]
+        quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
+
+        def quiet_reason() -> str | None:
+            if not quiet:
+                quiet.append(_quiet(scene, side, timing, point, point.timing != opening))
+            return quiet[0]
+
+        def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
+            # ``at`` with the marks _marked would add, for a spell built with them (the response
+            # is built once, not built and then copied with its marks)
+            why = quiet_reason()
+            if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
+                why = f"{target.name} is unhurt"
+            return at if why is None else {**at, "playable": False, "why": why}
+
         for unit in characters:
             if unit.side != side:
                 continue
@@ -281,19 +296,20 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             countering=top.data["id"],
                             countering_name=top.name,
                             key=("counter", top.data["id"], unit.id),
-                            at=at,
+                            at=marked_at(),
                         )
                     )
                     continue
                 for target in _targets(scene, unit, spell.effect, None):
                     out.append(
-                        make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target, at=at)
+                        make_response(
+                            ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
+                            at=marked_at(target, spell.effect),
+                        )
                     )
-            out.extend(_instant_actions(ctx, unit, at, characters))
-        if not out:
-            return out
-        quiet = _quiet(scene, side, timing, point, point.timing != opening)
-        return [_marked(scene, r, quiet) for r in out]
+            for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
+                out.append(_marked(scene, action, quiet_reason()))
+        return out
 
     return offer
 
