@@ -23,11 +23,12 @@ receives a :class:`~wargamekit.context.RulesContext`, and players a
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -548,6 +549,7 @@ class Game:
                 the failing answer itself is raised.
         """
         before = {name: getattr(self, name) for name in _REPLAYED}
+        quiet_before = self._replaying  # a replay inside ``silently()`` stays silent after it
         self._replaying = True
         try:
             start = self._start_point(choices)
@@ -570,7 +572,22 @@ class Game:
                 setattr(self, name, value)
             raise
         finally:
-            self._replaying = False
+            self._replaying = quiet_before
+
+    @contextlib.contextmanager
+    def silently(self) -> Iterator[Game]:
+        """Answers given inside the ``with`` block are a replay of answers already played:
+        observers (``wargamekit_event``) are not told their events, as they are not told a
+        load's, an undo's or a fork's. For stepping through a recorded game (the save viewer,
+        :func:`wargamekit.viewer.write_viewer`); a game being played should be heard.
+        The game is played exactly as outside the block (the log is the same).
+        """
+        before = self._replaying
+        self._replaying = True
+        try:
+            yield self
+        finally:
+            self._replaying = before
 
     def play(
         self,
