@@ -8,7 +8,8 @@ the plugin hooks (so a bot's exact odds see the same add-ons as the rules).
 A view's state is built once per :class:`PlayerView` (one per decision a player is asked) and
 only when read; what it costs is the ruleset's :meth:`Ruleset.view
 <wargamekit.ruleset.Ruleset.view>`, whose contract is there. :func:`detached_copy` is the fast
-whole-state copy the default uses.
+whole-state copy the default uses; :func:`field_copier` the copy of one attrs class, field by field,
+for a ruleset's own view.
 """
 
 from __future__ import annotations
