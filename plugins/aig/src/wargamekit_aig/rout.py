@@ -30,10 +30,17 @@ def eliminate(ctx: Context, unit: Unit, why: str) -> None:
     unit.eliminated = True
     ctx.state.rout_points[unit.side] += unit.tq
     ctx.event("eliminated", f"{unit.name} is eliminated: {why}", unit=unit.name, side=unit.side, reason=why)
+    banner_lost(ctx, unit)
 
 
-def kill_leader(ctx: Context, leader: Leader, why: str) -> None:
-    """§4.4: a leader is killed or captured; his banner passes on (D12); an OC is never replaced (§4.4.3)."""
+def kill_leader(ctx: Context, leader: Leader, why: str, *, by: Unit | None = None) -> None:
+    """§4.4: a leader is killed or captured; an OC is never replaced (§4.4.3).
+
+    D12 (provisional): if he carried his side's banner and was lost to an enemy combat unit
+    (``by``: it overran him, caught him evading, or fought him in a melee), that unit captures
+    the banner (§8.3.1 "敌方成功夺取了军旗"); otherwise the surviving leader of the highest rank
+    takes it up, and with no leader left it is gone.
+    """
     state = ctx.state
     if not leader.alive:
         return
@@ -41,14 +48,29 @@ def kill_leader(ctx: Context, leader: Leader, why: str) -> None:
     state.rout_points[leader.side] += LEADER_POINTS
     ctx.event("leader-killed", f"{leader.name} is lost: {why}", leader=leader.name, side=leader.side, reason=why)
     banner = state.banners.get(leader.side)
-    if banner is not None and not banner.captured and banner.carrier == leader.name:
-        heirs = sorted((ld for ld in state.live_leaders(leader.side)), key=lambda ld: (-ld.rank_value, ld.name))
-        if heirs:
-            banner.carrier = heirs[0].name
-            ctx.event("banner", f"{heirs[0].name} takes up the {leader.side} banner", side=leader.side,
-                      carrier=heirs[0].name)
-        else:
-            state.banners.pop(leader.side)
+    if banner is None or banner.captured or banner.carrier != leader.name:
+        return
+    if by is not None and by.alive and by.side != leader.side:
+        banner.captured = True
+        banner.carrier = by.name
+        ctx.event("banner-captured", f"{by.name} captures the {leader.side} banner (§8.3.1, D12)",
+                  side=leader.side, carrier=by.name)
+        return
+    heirs = sorted((ld for ld in state.live_leaders(leader.side)), key=lambda ld: (-ld.rank_value, ld.name))
+    if heirs:
+        banner.carrier = heirs[0].name
+        ctx.event("banner", f"{heirs[0].name} takes up the {leader.side} banner", side=leader.side,
+                  carrier=heirs[0].name)
+    else:
+        state.banners.pop(leader.side)
+
+
+def banner_lost(ctx: Context, unit: Unit) -> None:
+    """D12 (provisional): a captured banner whose captor leaves the map is gone for good."""
+    for side, banner in list(ctx.state.banners.items()):
+        if banner.captured and banner.carrier == unit.name:
+            ctx.state.banners.pop(side)
+            ctx.event("banner", f"the captured {side} banner is lost with {unit.name}", side=side)
 
 
 def apply_hits(ctx: Context, unit: Unit, hits: int, why: str, *, rout_now: bool = True) -> Procedure:

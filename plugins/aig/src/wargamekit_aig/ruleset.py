@@ -22,7 +22,7 @@ class Aig(Ruleset):
     """AIG兵棋: ancient battles, leader activation with momentum and seizes."""
 
     name = "aig"
-    version = "0.2"
+    version = "0.3"
     description = "AIG ancient battles: leader activation, momentum and seizes, missile fire, rout and a provisional shock system."
     sides = SIDES
     scenario_type = AigScenario
@@ -36,6 +36,12 @@ class Aig(Ruleset):
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> AigScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
+
+    def options(self) -> Mapping[str, Any]:
+        """``charged_turn`` (default on): §6.3.3.b, a unit being charged may make an emergency turn
+        to face the charging unit (reading R-charge on the docs page); off, a charged unit never
+        turns (the other reading: only the active side's units turn)."""
+        return {"charged_turn": True}
 
     def setup(self, scenario: AigScenario, options: Mapping[str, Any]) -> GameState:
         return initial_state(scenario)

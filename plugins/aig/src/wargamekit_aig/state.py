@@ -71,6 +71,9 @@ class Unit:
     fired_upon: bool = False
     #: §4.3.1.c: may not be activated again this turn (a failed cross-command group order).
     banned: bool = False
+    #: §2.2.1 the back side (dismounted cavalry): its type and MA, "" / 0 when it has none (D15).
+    back_type: str = ""
+    back_ma: int = 0
 
     @property
     def alive(self) -> bool:
@@ -180,6 +183,8 @@ class GameState:
     chaos: list[str] = field(factory=list)
     #: §9.3 (provisional): units that made reaction fire this command phase.
     reacted: list[str] = field(factory=list)
+    #: §6.3.3.b: units that made an emergency turn against a charge this command phase.
+    braced: list[str] = field(factory=list)
 
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
@@ -242,7 +247,8 @@ def initial_state(s: AigScenario) -> GameState:
     units = {
         u.name: Unit(u.name, u.side, u.type, u.command, u.tq, u.ma, parse_hex(u.hex), u.facing, u.missile,
                      u.trained, u.skirmish, u.return_fire,
-                     ammo=s.tables.weapons[u.missile].volleys if u.missile else 0)
+                     ammo=s.tables.weapons[u.missile].volleys if u.missile else 0,
+                     back_type=u.back_type, back_ma=u.back_ma)
         for u in s.units
     }
     leaders = {
