@@ -159,3 +159,41 @@ def test_2_2_1_d15_no_dismounting_after_moving_or_without_a_back(k):
                                                                          disengaged=False))
     assert not any(o["step"] == "dismount" for o in orders.step_options(t.state, d, 0, can_fire=False,
                                                                          disengaged=False))
+
+
+# -- §3.2.1 / §4.4.2 / §5.2.4.e / D11: orderly withdrawal (provisional) ------------------------------
+def _approach(k, z_ma, leaders=None):
+    """Red MI a (MA 6) moves from 0504 into 0604, next to blue z in 0705, which faces it."""
+    ls = leaders or [k.leader("Red OC", "red", "0101", "oc"), k.leader("Blue OC", "blue", "1208", "oc")]
+    t = k.Table(k.scenario([k.unit("a", "red", "0504"), k.unit("z", "blue", "0705", "LC", ma=z_ma)], ls))
+    z = t.state.units["z"]
+    z.facing = orders.facing_toward(z, parse_hex("0604"))[0]
+    return t, orders.Phase(t.state.leaders["Red OC"], 1)
+
+
+def test_d11_a_faster_unit_withdraws_one_hex_keeping_its_facing(k):
+    """[3.2.1-2] (D11, provisional): LC z (MA 9) approached by MI a (MA 6) steps back one hex,
+    away from a, facing unchanged, for no order and no MP; a's melee finds nobody in front."""
+    t, phase = _approach(k, 9)
+    z = t.state.units["z"]
+    corner = z.facing
+    k.drive(orders.activate(t.ctx, t.state.units["a"], phase), [
+        {"step": "move", "hex": "0604"}, {"unit": "z"}, {"step": "stop"}])
+    assert z.hex.distance(parse_hex("0604")) == 2 and z.facing == corner
+    assert [e.data["unit"] for e in t.events("withdraw")] == ["z"]
+
+
+def test_4_4_2_1_a_stacked_leader_withdraws_with_his_unit(k):
+    """[4.4.2-1], [5.2.4.e] (with D11): the blue leader stacked with z goes with it."""
+    ls = [k.leader("Red OC", "red", "0101", "oc"), k.leader("Blue OC", "blue", "0705", "oc")]
+    t, phase = _approach(k, 9, ls)
+    k.drive(orders.activate(t.ctx, t.state.units["a"], phase), [
+        {"step": "move", "hex": "0604"}, {"unit": "z", "leaders": True}, {"step": "stop"}])
+    assert t.state.leaders["Blue OC"].hex == t.state.units["z"].hex != parse_hex("0705")
+
+
+def test_d11_no_withdrawal_from_an_enemy_as_fast(k):
+    """D11: with MA 6 against MA 6 z may not withdraw: no window opens."""
+    t, phase = _approach(k, 6)
+    k.drive(orders.activate(t.ctx, t.state.units["a"], phase), [{"step": "move", "hex": "0604"}, {"step": "stop"}])
+    assert t.state.units["z"].hex == parse_hex("0705")

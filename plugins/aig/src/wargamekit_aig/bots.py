@@ -46,7 +46,7 @@ class HeuristicBot:
             kinds.ORDER: self.order, kinds.GROUP_NEXT: self.group_next, kinds.UNIT_STEP: self.step,
             kinds.MELEE: self.melee, kinds.MOMENTUM: self.momentum, kinds.RETURN_FIRE: self.fire_back,
             kinds.REACTION_FIRE: self.fire_back, kinds.EVADE: self.fire_back,
-            kinds.EMERGENCY_TURN: self.brace,
+            kinds.EMERGENCY_TURN: self.brace, kinds.WITHDRAW: self.withdraw,
         }
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
@@ -155,3 +155,12 @@ class HeuristicBot:
         if data.get("pass"):
             return 0.7
         return float(data["respond"]["chance"])
+
+    def withdraw(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+        """D11: skirmishers step back from a slower enemy (taking their leaders); others stand."""
+        if data.get("pass"):
+            return 0.5
+        unit = state.units[data["respond"]["unit"]]
+        if unit.type not in SKIRMISHERS or not unit.missile:
+            return 0.0
+        return 1.0 + 0.1 * bool(data["respond"]["leaders"])

@@ -26,7 +26,7 @@ from wargamekit_aig.command import (
     leader_in_range,
     leader_ma,
 )
-from wargamekit_aig.facing import engaged_with, front_hexes, zoi
+from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure
 from wargamekit_aig.scenario import hex_label
 from wargamekit_aig.state import GameState, Leader, Unit
@@ -65,6 +65,7 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
     state.command_phase += 1
     state.reacted.clear()
     state.braced.clear()
+    state.withdrew.clear()
     leader.phases += 1
     phase = Phase(leader, state.command_phase, seized)
     ctx.event("command-phase", f"{leader.name} begins command phase {leader.phases} of this turn",
@@ -596,6 +597,7 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
         yield from rout.banner_moved(ctx, unit.side)
     yield from reaction_fire(ctx, unit)
     yield from charged_turn(ctx, unit)
+    yield from withdrawal(ctx, unit)
     yield from evasion(ctx, unit)
 
 
@@ -754,6 +756,84 @@ def emergency_turn(ctx: Context, unit: Unit, facing: int) -> Procedure:
     unit.facing = facing
     ctx.event("turn", f"{unit.name} makes an emergency turn to corner {facing} (rolled {roll}, §6.3.3.b)",
               unit=unit.name, facing=facing)
+
+
+def withdrawal_hexes(state: GameState, unit: Unit, mover: Unit) -> list[Hex]:
+    """D11 (provisional): where ``unit`` may withdraw before ``mover``: an empty neighbour farther
+    from the mover, enterable by the unit's type (no river, no impassable hex), not in enemy ZOI."""
+    zone = None
+    out = []
+    for d in range(6):
+        h = unit.hex.neighbour(d)
+        if h not in state.map or h.distance(mover.hex) <= unit.hex.distance(mover.hex) or state.unit_at(h):
+            continue
+        if not math.isfinite(state.map.movement_cost(unit.hex, h, unit.type)):
+            continue
+        zone = enemy_zoi(state, unit.side) if zone is None else zone
+        if h not in zone:
+            out.append(h)
+    return sorted(out, key=hex_label)
+
+
+def withdrawers(state: GameState, mover: Unit) -> list[Unit]:
+    """D11 (provisional): the enemy units ``mover`` approaches (D24: it entered an adjacent hex)
+    that may withdraw before it: not routed, a greater movement allowance than the mover's,
+    engaged with no other enemy, not yet withdrawn this command phase."""
+    out = []
+    for d in range(6):
+        u = state.unit_at(mover.hex.neighbour(d))
+        if u is None or u.side == mover.side or u.routed or u.name in state.withdrew:
+            continue
+        if unit_ma(u) <= unit_ma(mover) or any(e is not mover for e in engaged_with(state, u)):
+            continue
+        out.append(u)
+    return out
+
+
+def withdrawal(ctx: Context, mover: Unit) -> Procedure:
+    """§3.2.1 names orderly withdrawal (有序撤退) but never defines it (D11). Provisional: a unit
+    approached by a slower enemy unit may step back one hex, keeping its facing, once per command
+    phase; leaders stacked with it may go with it (§4.4.2 first sentence, §5.2.4.e). A response in
+    the approached side's window."""
+    state = ctx.state
+    if not mover.alive or mover.routed or not withdrawers(state, mover):
+        return
+    phase = state.command_phase
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if point.depth or not mover.alive or mover.routed:
+            return []
+        out = []
+        for u in withdrawers(state, mover):
+            if u.side != side:
+                continue
+            riders = [ld.name for ld in state.leaders_at(u.hex) if ld.side == u.side]
+            for h in withdrawal_hexes(state, u, mover):
+                for along in ([True, False] if riders else [False]):
+                    out.append(Response(
+                        f"{u.name} withdraws to {hex_label(h)}" + (" with its leader(s)" if along else ""), side,
+                        resolve=partial(withdraw, ctx, u, h, riders if along else []),
+                        key=("withdraw", phase, u.name),
+                        data={"unit": u.name, "hex": hex_label(h), "from": mover.name, "leaders": along}))
+        return out
+
+    yield from ctx.interrupts.window(f"{mover.name} approaches", [ctx.other_side(mover.side)], offers,
+                                     rule="3.2.1 orderly withdrawal (provisional, D11)", kind=kinds.WITHDRAW)
+
+
+def withdraw(ctx: Context, unit: Unit, to: Hex, riders: list[str]) -> Procedure:
+    """D11 (provisional): the withdrawal itself (no MP, no order, facing kept)."""
+    state = ctx.state
+    state.withdrew.append(unit.name)
+    unit.hex = to
+    going = [state.leaders[n] for n in riders if state.leaders[n].alive]
+    for ld in going:
+        ld.hex = to
+    ctx.event("withdraw", f"{unit.name} withdraws to {hex_label(to)}"
+              + (f" with {', '.join(ld.name for ld in going)}" if going else "") + " (D11, provisional)",
+              unit=unit.name, to=hex_label(to), leaders=[ld.name for ld in going])
+    if any(state.carries_banner(ld) for ld in going):
+        yield from rout.banner_moved(ctx, unit.side)
 
 
 def _react(ctx: Context, u: Unit, mover: Unit) -> Procedure:

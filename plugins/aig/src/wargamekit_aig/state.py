@@ -185,6 +185,8 @@ class GameState:
     reacted: list[str] = field(factory=list)
     #: §6.3.3.b: units that made an emergency turn against a charge this command phase.
     braced: list[str] = field(factory=list)
+    #: D11 (provisional): units that made an orderly withdrawal this command phase.
+    withdrew: list[str] = field(factory=list)
 
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
