@@ -197,3 +197,14 @@ def test_d11_no_withdrawal_from_an_enemy_as_fast(k):
     t, phase = _approach(k, 6)
     k.drive(orders.activate(t.ctx, t.state.units["a"], phase), [{"step": "move", "hex": "0604"}, {"step": "stop"}])
     assert t.state.units["z"].hex == parse_hex("0705")
+
+
+def test_2_4_disordered_cavalry_charges_nobody(k):
+    """§2.4 "在这种状态下骑兵不能…发起冲锋": a disordered cavalry unit moving next to z is no charge,
+    so z is offered no emergency turn (reading R-charge)."""
+    t = k.Table(k.scenario([k.unit("a", "red", "0504", "HC", ma=8), k.unit("z", "blue", "0705", facing=0)]))
+    a = t.state.units["a"]
+    a.disordered = True
+    k.drive(orders.activate(t.ctx, a, orders.Phase(t.state.leaders["Red OC"], 1)),
+            [{"step": "move", "hex": "0604"}, {"step": "stop"}])
+    assert t.state.units["z"].facing == 0 and a.hex.distance(t.state.units["z"].hex) == 1

@@ -694,10 +694,12 @@ def reaction_fire(ctx: Context, mover: Unit) -> Procedure:
 
 
 def charged_units(state: GameState, mover: Unit) -> list[Unit]:
-    """§6.3.3.b (reading R-charge): the enemy units ``mover`` is charging — non-routed units in its
-    front hexes that do not yet have it in their own front, engaged with no other enemy (§6.3.1:
+    """§6.3.3.b (reading R-charge): the enemy units ``mover`` is charging (none if it is disordered
+    cavalry, which cannot charge, §2.4) — non-routed units in its front hexes that do not yet have it in their own front, engaged with no other enemy (§6.3.1:
     no turn while engaged), not disordered cavalry (all front already, §7.3.1), and not yet
     turned against a charge this command phase."""
+    if mover.cavalry and mover.disordered:  # §2.4: disordered cavalry cannot charge (发起冲锋)
+        return []
     out = []
     for h in front_hexes(state, mover):
         u = state.unit_at(h)
