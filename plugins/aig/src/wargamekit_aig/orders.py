@@ -977,10 +977,13 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
             if unit.cavalry and not unit.disordered:  # §7.3 / §2.4: after a melee, win or lose
                 unit.disordered = True
                 ctx.event("disorder", f"{unit.name} is disordered after the melee (§7.3)", unit=unit.name)
-    # e. rout checks: hits ≥ TQ rout (§8.1).
-    for attacker, defender in fights:
-        for unit in (attacker, defender):
-            if unit.alive and not unit.routed and unit.hits >= unit.tq:
-                yield from rout.rout(ctx, unit, "its hits reach its TQ after the melee (§3.2.2.e, §8.1)")
+    # e. rout checks: hits ≥ TQ rout (§8.1) — every such unit of the segment takes its Rout
+    # marker at once, then they make their rout moves in order.
+    routing = list(dict.fromkeys(u.name for pair in fights for u in pair
+                                 if u.alive and not u.routed and u.hits >= u.tq))
+    for name in routing:
+        rout.mark_routed(ctx, state.units[name], "its hits reach its TQ after the melee (§3.2.2.e, §8.1)")
+    for name in routing:
+        yield from rout.rout_move(ctx, state.units[name])
     for attacker, _ in fights:
         attacker.no_check = False

@@ -89,10 +89,15 @@ def rout(ctx: Context, unit: Unit, why: str) -> Procedure:
     """§8.1: the unit routs: Rout marker, then the immediate rout move (§8.1.1)."""
     if unit.eliminated or unit.routed:
         return
+    mark_routed(ctx, unit, why)
+    yield from rout_move(ctx, unit)
+
+
+def mark_routed(ctx: Context, unit: Unit, why: str) -> None:
+    """§8.1.1: the Rout marker (the move is :func:`rout_move`)."""
     unit.routed = True
     unit.disordered = False
     ctx.event("rout", f"{unit.name} routs: {why}", unit=unit.name, reason=why)
-    yield from rout_move(ctx, unit)
 
 
 def _nearest_enemies(state: GameState, unit: Unit) -> list[Unit]:
