@@ -761,13 +761,15 @@ def emergency_turn(ctx: Context, unit: Unit, facing: int) -> Procedure:
 
 
 def withdrawal_hexes(state: GameState, unit: Unit, mover: Unit) -> list[Hex]:
-    """D11 (provisional): where ``unit`` may withdraw before ``mover``: an empty neighbour farther
-    from the mover, enterable by the unit's type (no river, no impassable hex), not in enemy ZOI."""
+    """D11 (provisional): where ``unit`` may withdraw before ``mover``: an empty neighbour (no unit,
+    no enemy leader) farther from the mover, enterable by the unit's type (no river, no impassable hex), not in enemy ZOI."""
     zone = None
     out = []
     for d in range(6):
         h = unit.hex.neighbour(d)
         if h not in state.map or h.distance(mover.hex) <= unit.hex.distance(mover.hex) or state.unit_at(h):
+            continue
+        if state.enemy_leader_in(h, unit.side):
             continue
         if not math.isfinite(state.map.movement_cost(unit.hex, h, unit.type)):
             continue

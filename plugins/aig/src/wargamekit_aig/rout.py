@@ -118,7 +118,7 @@ def rout_move(ctx: Context, unit: Unit) -> Procedure:
     a river or impassable terrain in the way (during the first two hexes) eliminates it.
 
     D26/Q37 readings: "away" = every step raises the hex distance to the nearest enemies (the
-    first two keep one direction); hexes holding units are not entered (D16); after the first two
+    first two keep one direction); hexes holding units or enemy leaders are not entered (D16); after the first two
     hexes the unit stops where no hex is farther away or the MA is spent.
     """
     state = ctx.state
@@ -140,7 +140,7 @@ def rout_move(ctx: Context, unit: Unit) -> Procedure:
             if state.map.hexside(unit.hex, d) == RIVER or state.is_terrain(h, IMPASSABLE):
                 blocked_by_terrain = True
                 continue
-            if state.unit_at(h) is not None:
+            if state.unit_at(h) is not None or state.enemy_leader_in(h, unit.side):
                 continue
             cost = state.map.movement_cost(unit.hex, h, unit.type)
             if step >= 2 and spent + cost > unit.ma:
@@ -186,7 +186,8 @@ def _surrounded(state: GameState, unit: Unit) -> bool:
 def rally_phase_move(ctx: Context, unit: Unit) -> Procedure:
     """§8.2 / §8.2.1: three hexes toward the banner, terrain costs ignored, around impassable
     hexes only; running into a river, an enemy unit or enemy ZOI eliminates it. Q38 reading:
-    streams are crossed; without a banner on the map the unit disperses (D12)."""
+    streams are crossed; a hex where an enemy leader stands alone is not entered; without a
+    banner on the map the unit disperses (D12)."""
     state = ctx.state
     goal = state.banner_hex(unit.side)
     banner = state.banners.get(unit.side)
@@ -204,7 +205,8 @@ def rally_phase_move(ctx: Context, unit: Unit) -> Procedure:
             h = unit.hex.neighbour(d)
             if h in state.map and not state.is_terrain(h, IMPASSABLE):
                 friend = state.unit_at(h)
-                if friend is None or friend.side != unit.side:
+                if (friend is None or friend.side != unit.side) and not (
+                        friend is None and state.enemy_leader_in(h, unit.side)):
                     options.append(d)
         if not options:
             break

@@ -205,6 +205,10 @@ class GameState:
         """The leaders in ``h``."""
         return [ld for ld in self.leaders.values() if ld.alive and ld.hex == h]
 
+    def enemy_leader_in(self, h: Hex, side: str) -> bool:
+        """Whether a leader of the side opposing ``side`` stands in ``h``."""
+        return any(ld.alive and ld.hex == h and ld.side != side for ld in self.leaders.values())
+
     def stacked_unit(self, leader: Leader) -> Unit | None:
         """§4.4.1: the friendly combat unit the leader is stacked with, if any."""
         u = self.unit_at(leader.hex)
