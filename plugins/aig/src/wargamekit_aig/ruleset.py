@@ -6,6 +6,8 @@ import copy
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
+import attrs
+
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 from wargamekit_aig import rally
@@ -91,8 +93,23 @@ class Aig(Ruleset):
 
     # -- information ---------------------------------------------------------------------------
     def view(self, state: GameState, side: str | None) -> GameState:
-        """Everything is on the table: both sides see the whole position."""
-        return copy.deepcopy(state)
+        """Everything is on the table: both sides see the whole position.
+
+        Cheap and detached (built once per decision a bot reads): units, leaders, banners and
+        the state's small containers are copied one level down (their fields are immutable
+        values); the map, whose layers are made read-only at setup and never change in play, is
+        shared.
+        """
+        return attrs.evolve(
+            state,
+            units={n: copy.copy(u) for n, u in state.units.items()},
+            leaders={n: attrs.evolve(ld, commands=list(ld.commands), cross_free=list(ld.cross_free))
+                     for n, ld in state.leaders.items()},
+            banners={s: copy.copy(b) for s, b in state.banners.items()},
+            tables=attrs.evolve(state.tables, weapons=dict(state.tables.weapons),
+                                shock_value=dict(state.tables.shock_value)),
+            withdrawal=dict(state.withdrawal), rout_points=dict(state.rout_points), chaos=list(state.chaos),
+            reacted=list(state.reacted), braced=list(state.braced), withdrew=list(state.withdrew))
 
     def check_invariants(self, state: GameState) -> None:
         hexes = [u.hex for u in state.live_units()]

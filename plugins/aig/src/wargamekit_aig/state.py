@@ -262,6 +262,9 @@ def initial_state(s: AigScenario) -> GameState:
                         ld.charisma, parse_hex(ld.hex), ld.superior, list(ld.commands))
         for ld in s.leaders
     }
+    # The map never changes in play: its layers are read-only, so views may share it.
+    for layer in (m.terrain, m.elevation, m.hexsides):
+        layer.flags.writeable = False
     banners = {b.side: Banner(b.side, b.carrier) for b in s.banners}
     return GameState(m, units, leaders, banners, s.tables, dict(s.victory.withdrawal), s.victory.last_turn,
                      title=s.title)
