@@ -611,7 +611,8 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
         reach.pop(leader.hex, None)
     hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
     to = yield from ctx.ask(Choose.of(
-        leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement", label=hex_label,
+        leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
+        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)",
         kind=kinds.LEADER_MOVE, context={"leader": leader.name},
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:

@@ -95,11 +95,13 @@ def summary(state: GameState) -> str:
             flags += " skip" if ld.skip else ""
             flags += " banner" if state.carries_banner(ld) else ""
             lines.append(f"  leader {ld.name:14} [{names[ld.name]}] {hex_label(ld.hex)} {ld.rank:8} "
-                         f"{ld.range}-{ld.initiative}-{ld.group_orders or '-'}-{ld.charisma}{flags}")
+                         f"range {ld.range} initiative {ld.initiative} group orders {ld.group_orders or '-'} "
+                         f"charisma {ld.charisma}{flags}")
         for u in state.live_units(side):
             flags = " ROUTED" if u.routed else ""
             flags += " disordered" if u.disordered else ""
             ammo = f" ammo {u.ammo}" if u.missile else ""
-            lines.append(f"  {u.type} {u.name:8} [{names[u.name]}] {hex_label(u.hex)} corner {u.facing} "
+            tag = "" if names[u.name] == u.name else f" [{names[u.name]}]"
+            lines.append(f"  {u.type} {u.name:8}{tag} {hex_label(u.hex)} corner {u.facing} "
                          f"cohesion {u.cohesion}/{u.tq}{ammo}{flags}")
     return "\n".join(lines)
