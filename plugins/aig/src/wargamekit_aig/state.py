@@ -191,7 +191,9 @@ class GameState:
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in scenario order."""
-        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+        if side is None:
+            return [u for u in self.units.values() if not u.eliminated]
+        return [u for u in self.units.values() if not u.eliminated and u.side == side]
 
     def live_leaders(self, side: str | None = None) -> list[Leader]:
         """Leaders still in play (of ``side``)."""
@@ -199,7 +201,13 @@ class GameState:
 
     def unit_at(self, h: Hex) -> Unit | None:
         """The combat unit in ``h`` (D16: at most one)."""
-        return next((u for u in self.units.values() if u.alive and u.hex == h), None)
+        # The hot query of every rule: compare coordinates, not Hex objects (their attrs __eq__).
+        q, r = h.q, h.r
+        for u in self.units.values():
+            at = u.hex
+            if at.r == r and at.q == q and not u.eliminated:
+                return u
+        return None
 
     def leaders_at(self, h: Hex) -> list[Leader]:
         """The leaders in ``h``."""
