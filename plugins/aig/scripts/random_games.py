@@ -34,6 +34,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first seed")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scenarios", nargs="*", default=["training", "battle"])
+    parser.add_argument("--progress", action="store_true", help="print each game's result as it ends")
     args = parser.parse_args()
     jobs = [(sc, seed) for sc in args.scenarios for seed in range(args.first, args.first + args.games)]
     results: Counter[tuple[str, str | None]] = Counter()
@@ -45,6 +46,8 @@ def main() -> None:
                 print(failures[-1], flush=True)
             else:
                 results[(scenario, winner)] += 1
+                if args.progress:
+                    print(f"{scenario} seed {seed}: winner {winner}", flush=True)
     for (scenario, winner), n in sorted(results.items(), key=str):
         print(f"{scenario:9} winner {winner}: {n}")
     print(f"{len(failures)} failed")

@@ -112,17 +112,18 @@ class Aig(Ruleset):
             reacted=list(state.reacted), braced=list(state.braced), withdrew=list(state.withdrew))
 
     def check_invariants(self, state: GameState) -> None:
-        hexes = [u.hex for u in state.live_units()]
-        assert len(hexes) == len(set(hexes)), "D16: two combat units share a hex"
-        assert all(h in state.map for h in hexes), "a unit left the map"
-        for u in state.live_units():
+        live = state.live_units()
+        at = {u.hex: u for u in live}
+        assert len(at) == len(live), "D16: two combat units share a hex"
+        assert all(h in state.map for h in at), "a unit left the map"
+        for u in live:
             assert 0 <= u.facing <= 5, "§7.1 facing is a corner 0..5"
             assert u.hits >= 0 and u.ammo >= 0
             assert u.routed or u.hits < u.tq, f"§8.1 {u.name} has hits ≥ TQ but is not routed"
             assert not (u.disordered and not u.cavalry), "§7.3 only cavalry is disordered"
         for ld in state.live_leaders():
             assert ld.hex in state.map, "a leader left the map"
-            enemy = state.unit_at(ld.hex)
+            enemy = at.get(ld.hex)
             assert enemy is None or enemy.side == ld.side, f"{ld.name} shares a hex with an enemy unit"
         lost = {s: sum(u.tq for u in state.units.values() if u.side == s and u.eliminated)
                 + 5 * sum(1 for ld in state.leaders.values() if ld.side == s and not ld.alive) for s in SIDES}
