@@ -523,7 +523,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             passed = state.units[pick["through"]]
             yield from rout.apply_hits(ctx, unit, 1, f"passing through {passed.name}, §6.6")
             yield from rout.apply_hits(ctx, passed, 2, f"passed through by {unit.name}, §6.6")
-            if not unit.alive or unit.routed:
+            # The passed unit may rout from those hits, and its rout move may take the very hex
+            # beyond it: then the pass ends where it began (D16, one unit per hex).
+            if not unit.alive or unit.routed or state.unit_at(Hex.from_label(pick["hex"], state.map.layout, base=1)):
                 break
         yield from enter(ctx, unit, Hex.from_label(pick["hex"], state.map.layout, base=1), riders)
     if unit.hex != start:
