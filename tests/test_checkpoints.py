@@ -224,6 +224,44 @@ def test_a_state_pickle_refuses_is_copied_the_slow_way():
     assert forked.state.note() == "not picklable"
 
 
+@define(eq=False)
+class Board:
+    """A static part of the state (never changed in play)."""
+
+    cells: list[int] = field(factory=lambda: list(range(100)))
+
+
+@define
+class BoardState(TallyState):
+    board: Board = field(factory=Board)
+
+
+class SharedBoard(Tally):
+    """Tally with a static board in its state, declared a shared type."""
+
+    name = "shared_board"
+    shared_types = (Board,)
+
+    def setup(self, scenario, options):
+        self.setups += 1
+        return BoardState(tally={"a": 0, "b": 0})
+
+
+def test_a_restart_shares_the_ruleset_s_shared_types_and_copies_the_rest():
+    """``Ruleset.shared_types``: snapshots keep the static board by reference (every restart
+    holds the game's own board) and copy the rest; the logs are those of a full replay."""
+    game = _played(SharedBoard())
+    assert all(snap.shared == (game.state.board,) for snap in game._snapshots)
+    forked = game.fork()
+    forked.undo(3)
+    assert forked.state.board is game.state.board
+    assert forked.state is not game.state and forked.state.tally is not game.state.tally
+    assert forked.log_text() == _full_replay(forked).log_text()
+    assert check_checkpoints(game, points=4) >= 4
+    plain = _played(Tally())
+    assert all(snap.shared == () for snap in plain._snapshots), "nothing is shared unless declared"
+
+
 def test_a_ruleset_without_checkpoints_replays_from_the_start_as_before():
     from rulesets import DiceRace
 
@@ -365,3 +403,68 @@ def test_a_save_whose_choice_does_not_replay_names_it_when_the_load_starts_from_
     with pytest.raises(SaveError, match=r"\$\.choices\[15\] does not replay"):
         Game.load(broken, rulesets={ruleset.name: ruleset})
     assert ruleset.setups == setups, "the load started from the played game's snapshot"
+
+
+class CountingTally(Tally):
+    """Tally counting how often its scenario is structured."""
+
+    name = "counting_tally"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.structured = 0
+
+    def load_scenario(self, data, *, source=None):
+        self.structured += 1
+        return super().load_scenario(data, source=source)
+
+
+def test_a_load_of_a_live_game_s_save_reuses_its_checked_scenario_and_its_snapshots():
+    ruleset = CountingTally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    structured, setups = ruleset.structured, ruleset.setups
+    loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+    assert (ruleset.structured, ruleset.setups) == (structured, setups)
+    assert loaded.log_text() == game.log_text()
+    game_module._LADDERS.clear()
+    Game.load(save, rulesets={ruleset.name: ruleset})
+    assert (ruleset.structured, ruleset.setups) == (structured + 1, setups + 1)
+
+
+def test_a_loaded_game_dropped_does_not_hide_the_game_still_played():
+    import gc
+
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    rulesets = {ruleset.name: ruleset}
+    Game.load(save, rulesets=rulesets)  # registers itself, then is dropped
+    gc.collect()
+    setups = ruleset.setups
+    assert Game.load(save, rulesets=rulesets).log_text() == game.log_text()
+    assert ruleset.setups == setups, "the load started from the played game's snapshot"
+
+
+def test_a_load_from_a_snapshot_checks_the_digest_of_the_whole_log():
+    import attrs
+
+    from wargamekit import SaveError
+    from wargamekit.saves import log_digest
+
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    rulesets = {ruleset.name: ruleset}
+    loaded = Game.load(save, rulesets=rulesets)
+    assert loaded._log_base is not None, "the load started from a snapshot"
+    assert loaded._log_digest() == log_digest(loaded.log_lines()) == save.log_digest
+    # The last answer changed to the other legal one: the choices replay, to another log.
+    other = attrs.evolve(save, choices=[*save.choices[:-1], 1 - save.choices[-1]])
+    setups = ruleset.setups
+    with pytest.raises(SaveError, match=r"\$\.log_digest: the save's choices replay to another log"):
+        Game.load(other, rulesets=rulesets)
+    assert ruleset.setups == setups, "the refused load started from a snapshot too"
+    wrong = attrs.evolve(save, log_digest="sha256:" + "0" * 64)
+    with pytest.raises(SaveError, match=r"\$\.log_digest"):
+        Game.load(wrong, rulesets=rulesets)

@@ -268,7 +268,7 @@ def test_rewards_are_the_result_of_the_game():
 
 @pytest.mark.parametrize(("name", "scenario", "reveals"), [
     ("skirmish", "forest", {"move"}),
-    ("maneuver_locale", "training", {"reveal", "move"}),
+    ("maneuver_locale", "training", {"reveal", "move", "declare"}),
 ])
 def test_observations_do_not_depend_on_the_opponents_secrets(name, scenario, reveals):
     """The observation is identical across every alternative of an opponent's secret decision

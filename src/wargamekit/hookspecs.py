@@ -103,8 +103,9 @@ def wargamekit_event(game: ObservedGame, event: Event) -> None:
     Called for games whose plugin manager holds the observer (observers are add-ons: ask for
     them like any other, see :doc:`/hooks`). The events an answer causes are told only once
     the answer stands (after the ruleset accepted it), so an observer never sees the events of a
-    rejected choice; replays (load, undo, fork, the rebuild after a rejected choice) are silent,
-    so each event of the game is seen exactly once.
+    rejected choice; replays (load, undo, fork, the rebuild after a rejected choice, the save
+    viewer stepping through a game inside :meth:`Game.silently <wargamekit.game.Game.silently>`)
+    are silent, so each event of the game is seen exactly once, when it is played.
 
     An observer is told everything (secret events included: it is the host's plugin, like a
     log writer), but only as values: it never receives the live game, so it cannot change it.

@@ -82,6 +82,10 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+#: (scenario package, name) -> the bundled scenario file's text, read once per process
+_BUNDLED: dict[tuple[str, Any], str] = {}
+
+
 class Ruleset:
     """Base class for rulesets. Subclass it and override what your rules need.
 
@@ -93,6 +97,11 @@ class Ruleset:
         scenario_type: the attrs class a scenario file structures into (via cattrs).
         scenario_package: the package holding bundled scenario TOML files (``default.toml``
             must exist there), read with :mod:`importlib.resources`.
+        shared_types: types whose instances never change once :meth:`setup` has built them (a
+            static map, a frozen scenario): a snapshot at a checkpoint keeps a reference to them
+            instead of a copy, so every restart holds the same objects, and a scenario of such a
+            type is not copied for each (re)start of a game. Default: none (every snapshot
+            copies the whole state and scenario).
     """
 
     name: ClassVar[str] = ""
@@ -101,6 +110,12 @@ class Ruleset:
     sides: ClassVar[tuple[str, ...]] = ()
     scenario_type: ClassVar[type | None] = None
     scenario_package: ClassVar[str | None] = None
+    shared_types: ClassVar[tuple[type, ...]] = ()
+
+    @property
+    def shared_type_set(self) -> frozenset[type]:
+        """:attr:`shared_types` as a set (what the snapshot pickler looks classes up in)."""
+        return frozenset(self.shared_types)
 
     # -- scenarios -------------------------------------------------------------------------
     def scenario_names(self) -> list[str]:
@@ -116,12 +131,21 @@ class Ruleset:
 
         if self.scenario_package is None:
             raise UnknownScenarioError(f"ruleset {self.name!r} bundles no scenarios")
-        if not isinstance(name, str) or name not in self.scenario_names():
-            raise UnknownScenarioError(
-                f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
-            )
-        resource = resources.files(self.scenario_package) / f"{name}.toml"
-        return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}")
+        # Read once per process (bundled files do not change under it): every Game.new and
+        # load asks again; each gets its own copy.
+        key = (self.scenario_package, name)
+        try:
+            text = _BUNDLED.get(key)
+        except TypeError:  # an unhashable name: refused below
+            text = None
+        if text is None:
+            if not isinstance(name, str) or name not in self.scenario_names():
+                raise UnknownScenarioError(
+                    f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
+                )
+            resource = resources.files(self.scenario_package) / f"{name}.toml"
+            text = _BUNDLED[key] = resource.read_text(encoding="utf-8")
+        return read_toml_text(text, source=f"{self.name}:{name}", cache=True)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         """Structure raw scenario data into :attr:`scenario_type`, or raise
