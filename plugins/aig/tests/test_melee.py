@@ -2,7 +2,7 @@
 
 from wargamekit import ScriptedDice
 from wargamekit.geometry import Arc
-from wargamekit_aig import melee, orders
+from wargamekit_aig import Aig, melee, orders
 from wargamekit_aig.odds_calc import shock_odds
 
 VALUES = (("CT", 5), ("HC", 4), ("HI", 4), ("LC", 2), ("LI", 1), ("MI", 3))
@@ -53,8 +53,9 @@ def test_3_2_2_c_leader_casualty(k):
     a.hex = t.state.units["z"].hex.neighbour(3)
     k.drive(orders.activate(t.ctx, a, phase), [{"step": "stop"}])
     k.drive(orders.melee_segment(t.ctx, phase), [{"target": "z"}])
-    # D12: no other red leader to take up the banner, so it is lost.
-    assert not t.state.leaders["Red OC"].alive and "red" not in t.state.banners
+    # D12 (provisional): he carried the banner and fell fighting z, so z captures it (§8.3.1).
+    banner = t.state.banners["red"]
+    assert not t.state.leaders["Red OC"].alive and banner.captured and banner.carrier == "z"
 
 
 def test_3_2_2_e_rout_check_after_the_shock(k):
@@ -67,3 +68,29 @@ def test_3_2_2_e_rout_check_after_the_shock(k):
     k.drive(orders.activate(t.ctx, a, phase), [{"step": "stop"}])
     k.drive(orders.melee_segment(t.ctx, phase), [{"target": "z"}])
     assert [e.data["unit"] for e in t.events("rout")] == ["z"] and z.hits == 3
+
+
+def test_3_2_2_e_both_sides_rout_together_and_the_invariants_hold_between(k):
+    """[3.2.2-1 e] the rout check covers every unit of the segment at once: with TQ 1 on both sides
+    a 3 + 0 (1/1) routs attacker and defender; while a rout move asks its way, the other unit
+    already carries its Rout marker (§8.1: hits ≥ TQ is rout). Each flees the nearest enemy not
+    routed (D26): a from y, z from the unmoved red b."""
+    t = k.Table(k.scenario([k.unit("a", "red", "0504", tq=1), k.unit("b", "red", "0108", facing=3),
+                            k.unit("z", "blue", "0604", tq=1), k.unit("y", "blue", "0502", facing=0)]),
+                [3, 9, 9, 9, 9])
+    phase = orders.Phase(t.state.leaders["Red OC"], 1)
+    a = t.state.units["a"]
+    k.drive(orders.activate(t.ctx, a, phase), [{"step": "stop"}])
+    gen = orders.melee_segment(t.ctx, phase)
+    decision = next(gen)
+    answer = decision.options[k.pick(decision, {"target": "z"})].value
+    seen = 0
+    try:
+        while True:
+            decision = gen.send(answer)
+            Aig().check_invariants(t.state)
+            seen += 1
+            answer = decision.options[0].value
+    except StopIteration:
+        pass
+    assert seen >= 1 and [e.data["unit"] for e in t.events("rout")] == ["a", "z"]

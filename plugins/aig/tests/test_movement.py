@@ -2,8 +2,9 @@
 corner 0, east) the front hexes are 0604 and 0603; corner 3 faces west."""
 
 from wargamekit.geometry import Arc
-from wargamekit_aig import facing, orders
+from wargamekit_aig import Aig, facing, orders
 from wargamekit_aig.command import in_range
+from wargamekit_aig.scenario import parse_hex
 
 
 def _moves(options):
@@ -162,3 +163,16 @@ def test_4_2_2_command_range_is_blocked_by_enemy_zoi_and_units(k):
     t2 = k.Table(k.scenario([k.unit("a", "red", "0704"), k.unit("z", "blue", "1108")], ls,
                             impassable=["0603", "0604", "0605"]))
     assert not in_range(t2.state, t2.state.leaders["Red OC"], t2.state.units["a"])
+
+
+def test_6_6_3_a_pass_ends_if_the_passed_unit_routs_into_the_hex_beyond(k):
+    """[6.6-3] the passed infantry (TQ 2) routs from its 2 hits and its rout move, away from z,
+    stops in the hex beyond it (0704 impassable, w behind): the HC's pass ends where it began
+    (D16: one unit per hex)."""
+    t, phase = _setup(k, [k.unit("h", "red", "0504", "HC", ma=8), k.unit("i", "red", "0604", tq=2),
+                          k.unit("w", "red", "0805"), k.unit("z", "blue", "0204", facing=0)],
+                      dice=[9, 9, 9, 9], impassable=["0704"])
+    h, i = t.state.units["h"], t.state.units["i"]
+    k.drive(orders.activate(t.ctx, h, phase), [{"step": "pass", "through": "i"}])
+    assert i.routed and i.hex == parse_hex("0705") and h.hex == parse_hex("0504") and h.hits == 1
+    Aig().check_invariants(t.state)

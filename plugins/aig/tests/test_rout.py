@@ -1,6 +1,6 @@
 """§8 rout and elimination, §3.4 the rally phase and §13 (provisional) victory, with forced dice."""
 
-from wargamekit_aig import rally, rout
+from wargamekit_aig import Aig, rally, rout
 from wargamekit_aig.scenario import parse_hex
 
 
@@ -107,3 +107,16 @@ def test_13_withdrawal_and_turn_cap(k):
     assert rally.step_d(t.ctx, ("red", "blue")).winner == "red"
     s.rout_points["red"] = 10
     assert rally.step_d(t.ctx, ("red", "blue")).winner is None
+
+
+def test_d26_a_rout_move_does_not_enter_a_lone_enemy_leaders_hex(k):
+    """D26: a routed unit enters no hex holding a unit or an enemy leader (one counter of each
+    side per hex, D16). Of the three hexes away from z, red units hold 0503 and 0403 and the lone
+    blue OC 0404: a stays where it is, routed, and nobody shares a hex with an enemy."""
+    ls = [k.leader("Red OC", "red", "0101", "oc"), k.leader("Blue OC", "blue", "0404", "oc")]
+    t = k.Table(k.scenario([k.unit("a", "red", "0504", tq=2), k.unit("b", "red", "0503"),
+                            k.unit("c", "red", "0403"), k.unit("z", "blue", "0604")], ls))
+    a = t.state.units["a"]
+    k.drive(rout.apply_hits(t.ctx, a, 2, "test"), [])
+    assert a.routed and a.hex == parse_hex("0504")
+    Aig().check_invariants(t.state)

@@ -46,6 +46,7 @@ class HeuristicBot:
             kinds.ORDER: self.order, kinds.GROUP_NEXT: self.group_next, kinds.UNIT_STEP: self.step,
             kinds.MELEE: self.melee, kinds.MOMENTUM: self.momentum, kinds.RETURN_FIRE: self.fire_back,
             kinds.REACTION_FIRE: self.fire_back, kinds.EVADE: self.fire_back,
+            kinds.EMERGENCY_TURN: self.brace, kinds.WITHDRAW: self.withdraw,
         }
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
@@ -123,7 +124,7 @@ class HeuristicBot:
             return 0.0 if shot is None else 2.0 + float(odds_calc.missile_odds(shot)[True])
         if kind == "stop":
             return 1.0
-        if kind in ("melee_turn", "disengage"):
+        if kind in ("melee_turn", "disengage", "dismount"):
             return -5.0
         if kind == "turn":
             if gap == 0 or arc_of(unit.hex, unit.vertex, near.hex, firer="unit") == Arc.FRONT:
@@ -148,3 +149,18 @@ class HeuristicBot:
 
     def fire_back(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
         return 0.0 if data.get("pass") else 1.0
+
+    def brace(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+        """§6.3.3.b: turn to face a charge when the exact chance of passing the check is good."""
+        if data.get("pass"):
+            return 0.7
+        return float(data["respond"]["chance"])
+
+    def withdraw(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+        """D11: skirmishers step back from a slower enemy (taking their leaders); others stand."""
+        if data.get("pass"):
+            return 0.5
+        unit = state.units[data["respond"]["unit"]]
+        if unit.type not in SKIRMISHERS or not unit.missile:
+            return 0.0
+        return 1.0 + 0.1 * bool(data["respond"]["leaders"])

@@ -50,11 +50,13 @@ def leader_ma(state: GameState, leader: Leader) -> int:
     return BANNER_MA if state.carries_banner(leader) else LEADER_MA
 
 
-def leader_destinations(state: GameState, leader: Leader) -> dict[Hex, float]:
-    """§4.2.5, §4.4.1: where an ordered leader may move: not into enemy units, and not into enemy
-    ZOI alone (a hex with a friendly combat unit is fine: he stacks with it, §4.4.1)."""
+def leader_destinations(state: GameState, leader: Leader, mp: float | None = None) -> dict[Hex, float]:
+    """§4.2.5, §4.4.1: where an ordered leader may move with ``mp`` movement points (default his
+    whole MA): not into enemy units, and not into enemy ZOI alone (a hex with a friendly combat
+    unit is fine: he stacks with it, §4.4.1)."""
     enemies = {u.hex for u in state.live_units() if u.side != leader.side}
     friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
     stop = enemy_zoi(state, leader.side) - friends
-    reach = state.map.reachable(leader.hex, leader_ma(state, leader), "leader", blocked=(enemies | stop) - {leader.hex})
+    budget = leader_ma(state, leader) if mp is None else mp
+    reach = state.map.reachable(leader.hex, budget, "leader", blocked=(enemies | stop) - {leader.hex})
     return {h: c for h, c in reach.items() if math.isfinite(c)}

@@ -7,15 +7,36 @@ beside the opposite corner the rear, the other two the flanks — :class:`Vertex
 
 from __future__ import annotations
 
-from wargamekit.geometry import Arc, Hex, arc_of
+from weakref import WeakKeyDictionary
+
+from wargamekit.geometry import Arc, Hex, HexMap, arc_of
 from wargamekit_aig.state import RIVER, GameState, Unit
+
+#: Per map (its layers are read-only, so this never goes stale): the front hexes and the ZOI
+#: hexes of a counter by (hex, corner, all sides front). A cache: rules query them constantly.
+_SIDES: WeakKeyDictionary[HexMap, dict[tuple[Hex, int, bool], tuple[tuple[Hex, ...], tuple[Hex, ...]]]] = (
+    WeakKeyDictionary())
+
+
+def _sides(state: GameState, unit: Unit) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
+    all_front = unit.disordered and unit.cavalry
+    key = (unit.hex, unit.facing, all_front)
+    table = _SIDES.get(state.map)
+    if table is None:
+        table = _SIDES.setdefault(state.map, {})
+    got = table.get(key)
+    if got is None:
+        sides = range(6) if all_front else unit.vertex.front_hexsides
+        front = tuple(unit.hex.neighbour(d) for d in sides if unit.hex.neighbour(d) in state.map)
+        reach = tuple(h for h in front if state.map.hexside(unit.hex, unit.hex.direction_to(h)) != RIVER)
+        got = table[key] = (front, reach)
+    return got
 
 
 def front_hexes(state: GameState, unit: Unit) -> list[Hex]:
     """§6.3/§7.1: the hexes across the unit's front hexsides (all six for disordered cavalry,
     §7.3.1), on the map."""
-    sides = range(6) if (unit.disordered and unit.cavalry) else unit.vertex.front_hexsides
-    return [unit.hex.neighbour(d) for d in sides if unit.hex.neighbour(d) in state.map]
+    return list(_sides(state, unit)[0])
 
 
 def arc(target: Unit, from_hex: Hex) -> Arc:
@@ -29,7 +50,7 @@ def zoi(state: GameState, unit: Unit) -> list[Hex]:
     """§2.4 / D7 (provisional): a non-routed unit's ZOI is its front hexes, not across a river."""
     if not unit.alive or unit.routed:
         return []
-    return [h for h in front_hexes(state, unit) if state.map.hexside(unit.hex, unit.hex.direction_to(h)) != RIVER]
+    return list(_sides(state, unit)[1])
 
 
 def enemy_zoi(state: GameState, side: str) -> set[Hex]:

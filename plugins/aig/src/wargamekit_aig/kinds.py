@@ -29,4 +29,6 @@ RETURN_FIRE = "aig.return_fire"  # §9.2 return fire window
 REACTION_FIRE = "aig.reaction_fire"  # §9.3 (provisional) reaction fire window
 EVADE = "aig.evade"  # §4.4.2 leader evasion window
 EVADE_TO = "aig.evade_to"  # §4.4.2.a where an evading leader goes (ties: owner chooses)
+EMERGENCY_TURN = "aig.emergency_turn"  # §6.3.3.b a charged unit's emergency turn (window)
+WITHDRAW = "aig.withdraw"  # §3.2.1 / D11 (provisional) orderly withdrawal before an approach (window)
 ROUT_STEP = "aig.rout_step"  # §8.1.1 / §8.2.1 which of equally good hexes a routed unit enters

@@ -18,8 +18,15 @@ import attrs
 from wargamekit import Choose, Response
 from wargamekit.geometry import Hex
 from wargamekit_aig import kinds, melee, missile, rout
-from wargamekit_aig.command import command_distances, in_melee, in_range, leader_destinations, leader_in_range
-from wargamekit_aig.facing import engaged_with, front_hexes, zoi
+from wargamekit_aig.command import (
+    command_distances,
+    in_melee,
+    in_range,
+    leader_destinations,
+    leader_in_range,
+    leader_ma,
+)
+from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure
 from wargamekit_aig.scenario import hex_label
 from wargamekit_aig.state import GameState, Leader, Unit
@@ -57,6 +64,8 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
     state = ctx.state
     state.command_phase += 1
     state.reacted.clear()
+    state.braced.clear()
+    state.withdrew.clear()
     leader.phases += 1
     phase = Phase(leader, state.command_phase, seized)
     ctx.event("command-phase", f"{leader.name} begins command phase {leader.phases} of this turn",
@@ -103,7 +112,10 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
     state = ctx.state
     left = budget
     moved_self = False
-    while left > 0 and issuer.alive and not phase.failed:
+    #: §4.3.2-c: the MP left of his own move once he has ordered himself (None before); he may
+    #: spend it in several legs with other orders between them.
+    own_mp: float | None = None
+    while (left > 0 or (own_mp or 0) > 0) and issuer.alive and not phase.failed:
         options: list[dict[str, Any]] = []
         reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
         for u in state.live_units(issuer.side):
@@ -120,6 +132,9 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         if not moved_self and self_cost <= left and (issuer.oc or not in_melee(state, issuer)):
             if len(leader_destinations(state, issuer)) > 1:
                 options.append({"order": "move_self", "cost": self_cost})
+        elif own_mp is not None and own_mp > 0 and (issuer.oc or not in_melee(state, issuer)):
+            if len(leader_destinations(state, issuer, own_mp)) > 1:
+                options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
             if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
                 continue
@@ -136,7 +151,9 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             pass  # §5.4.5: a seizer must first make a unit move or fire
         else:
             options.append({"order": "done"})
-        if not options:
+        if left <= 0:  # §4.3.2-c: his orders are spent, but he may still finish his move
+            options = [o for o in options if o["order"] in ("move_on", "done")]
+        if not options or options == [{"order": "done"}] and left <= 0:
             return
         pick = yield from ctx.ask(Choose.of(
             issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
@@ -164,7 +181,11 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             yield from rally_routed(ctx, issuer, unit)
         elif order == "move_self":
             moved_self = True
-            yield from move_leader(ctx, issuer)
+            spent = yield from move_leader(ctx, issuer)
+            own_mp = leader_ma(state, issuer) - spent
+        elif order == "move_on":
+            spent = yield from move_leader(ctx, issuer, own_mp, stay=False)
+            own_mp = (own_mp or 0) - spent
         elif order == "move_leader":
             yield from move_leader(ctx, state.leaders[pick["leader"]])
         elif order == "promote":
@@ -188,6 +209,8 @@ def _order_label(o: dict[str, Any]) -> str:
         return f"try to rally {o['unit']}"
     if order == "move_self":
         return f"move yourself ({o['cost']} order{'s' * (o['cost'] > 1)})"
+    if order == "move_on":
+        return f"move on ({o['mp']:g} MP left, no order)"
     if order in ("move_leader", "promote", "relay"):
         return f"{order.replace('_', ' ')} {o['leader']}"
     return "done"
@@ -417,6 +440,8 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     if can_fire:
         for name in missile.targets(state, unit):
             options.append({"step": "fire", "target": name})
+    if unit.back_type and spent == 0 and not unit.moved and not unit.fired and not engaged and not unit.disordered:
+        options.append({"step": "dismount", "type": unit.back_type, "ma": unit.back_ma})
     options.append({"step": "stop"})
     return options
 
@@ -443,6 +468,8 @@ def _step_label(o: dict[str, Any]) -> str:
         return f"{'turn in melee' if step == 'melee_turn' else 'turn'} to corner {o['facing']}"
     if step == "fire":
         return f"fire at {o['target']}"
+    if step == "dismount":
+        return f"dismount (becomes {o['type']}, MA {o['ma']})"
     return step
 
 
@@ -479,6 +506,10 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             if not unit.skirmish:
                 break
             continue
+        if step == "dismount":
+            dismount(ctx, unit)
+            phase.acted = True
+            break
         if step == "disengage":
             disengaged = True
             yield from disengage(ctx, unit)
@@ -492,7 +523,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             passed = state.units[pick["through"]]
             yield from rout.apply_hits(ctx, unit, 1, f"passing through {passed.name}, §6.6")
             yield from rout.apply_hits(ctx, passed, 2, f"passed through by {unit.name}, §6.6")
-            if not unit.alive or unit.routed:
+            # The passed unit may rout from those hits, and its rout move may take the very hex
+            # beyond it: then the pass ends where it began (D16, one unit per hex).
+            if not unit.alive or unit.routed or state.unit_at(Hex.from_label(pick["hex"], state.map.layout, base=1)):
                 break
         yield from enter(ctx, unit, Hex.from_label(pick["hex"], state.map.layout, base=1), riders)
     if unit.hex != start:
@@ -525,6 +558,17 @@ def turn(ctx: Context, unit: Unit, facing: int, *, in_melee: bool = False) -> Pr
     ctx.event("turn", f"{unit.name} turns to corner {facing}", unit=unit.name, facing=facing)
 
 
+def dismount(ctx: Context, unit: Unit) -> None:
+    """D15 (provisional, not from the source): an activated cavalry unit with a back side that has
+    neither moved nor fired, is not engaged and not disordered may dismount: the counter turns to
+    its back (§2.2.1 "背面往往代表着骑兵单位的步行状态"), taking the back's type and MA; that is its
+    whole action this activation. There is no remounting."""
+    ctx.event("dismount", f"{unit.name} dismounts: {unit.type} → {unit.back_type}, MA {unit.back_ma} (D15)",
+              unit=unit.name, type=unit.back_type, ma=unit.back_ma)
+    unit.type, unit.ma = unit.back_type, unit.back_ma
+    unit.back_type, unit.back_ma = "", 0
+
+
 def disengage(ctx: Context, unit: Unit) -> Procedure:
     """§7.3.2: disordered cavalry engaged only with non-cavalry takes 2 hits, then a morale check;
     failure or rout eliminates it; otherwise it moves with 6 MP."""
@@ -544,7 +588,7 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
         rout.eliminate(ctx, other, f"{unit.name} overran it while it was routed (§8.4)")
     for ld in state.leaders_at(to):
         if ld.side != unit.side and state.stacked_unit(ld) is None:
-            rout.kill_leader(ctx, ld, f"{unit.name} overran him (§4.4.2)")
+            rout.kill_leader(ctx, ld, f"{unit.name} overran him (§4.4.2)", by=unit)
     unit.hex = to
     unit.moved = True
     for ld in riders:
@@ -554,17 +598,23 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     if any(state.carries_banner(ld) for ld in riders):
         yield from rout.banner_moved(ctx, unit.side)
     yield from reaction_fire(ctx, unit)
+    yield from charged_turn(ctx, unit)
+    yield from withdrawal(ctx, unit)
     yield from evasion(ctx, unit)
 
 
-def move_leader(ctx: Context, leader: Leader) -> Procedure:
-    """§4.2.5 / §5.2.4.a: the leader moves up to 8 MP (6 with the banner, §4.1), never alone into
-    enemy ZOI (§4.4.1)."""
+def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True) -> Procedure:
+    """§4.2.5 / §5.2.4.a: the leader moves up to 8 MP (6 with the banner, §4.1), or the ``mp`` he
+    has left of his own move (§4.3.2-c), never alone into enemy ZOI (§4.4.1); ``stay`` offers
+    his own hex too. Returns the MP spent."""
     state = ctx.state
-    reach = leader_destinations(state, leader)
+    reach = leader_destinations(state, leader, mp)
+    if not stay:
+        reach.pop(leader.hex, None)
     hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
     to = yield from ctx.ask(Choose.of(
-        leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement", label=hex_label,
+        leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
+        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)",
         kind=kinds.LEADER_MOVE, context={"leader": leader.name},
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
@@ -572,6 +622,7 @@ def move_leader(ctx: Context, leader: Leader) -> Procedure:
         ctx.event("leader-move", f"{leader.name} moves to {hex_label(to)}", leader=leader.name, to=hex_label(to))
         if state.carries_banner(leader):
             yield from rout.banner_moved(ctx, leader.side)
+    return reach[to]
 
 
 # -- §9 missile fire --------------------------------------------------------------------------
@@ -645,6 +696,153 @@ def reaction_fire(ctx: Context, mover: Unit) -> Procedure:
                                      offers, rule="9.3 reaction fire (provisional)", kind=kinds.REACTION_FIRE)
 
 
+def charged_units(state: GameState, mover: Unit) -> list[Unit]:
+    """§6.3.3.b (reading R-charge): the enemy units ``mover`` is charging (none if it is disordered
+    cavalry, which cannot charge, §2.4) — non-routed units in its front hexes that do not yet have it in their own front, engaged with no other enemy (§6.3.1:
+    no turn while engaged), not disordered cavalry (all front already, §7.3.1), and not yet
+    turned against a charge this command phase."""
+    if mover.cavalry and mover.disordered:  # §2.4: disordered cavalry cannot charge (发起冲锋)
+        return []
+    out = []
+    for h in front_hexes(state, mover):
+        u = state.unit_at(h)
+        if u is None or u.side == mover.side or u.routed or u.name in state.braced:
+            continue
+        if (u.cavalry and u.disordered) or mover.hex in front_hexes(state, u):
+            continue
+        if any(e is not mover for e in engaged_with(state, u)):
+            continue
+        out.append(u)
+    return out
+
+
+def facing_toward(unit: Unit, h: Hex) -> list[int]:
+    """The corners (§7.1) that would put ``h`` in the unit's front."""
+    d = unit.hex.direction_to(h)
+    return [v for v in range(6) if d in type(unit.vertex)(v).front_hexsides]
+
+
+def charged_turn(ctx: Context, mover: Unit) -> Procedure:
+    """§6.3.3.b: a unit being charged (正在受到敌军的冲锋) may make an emergency turn to face the
+    charging unit, as a response in the charged side's window (reading R-charge on the docs page;
+    ruleset option ``charged_turn``): a morale check (D9: d10 ≤ cohesion); failure routs it
+    whatever its cohesion."""
+    if not ctx.options.get("charged_turn", True) or not mover.alive or mover.routed:
+        return
+    state = ctx.state
+    if not charged_units(state, mover):
+        return
+    phase = state.command_phase
+    from wargamekit_aig.odds_calc import check_odds
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if point.depth or not mover.alive or mover.routed:
+            return []
+        charged = charged_units(state, mover)  # again: a resolved turn may have changed the position
+        return [Response(f"{u.name} turns to face {mover.name} (corner {v})", side,
+                         resolve=partial(emergency_turn, ctx, u, v),
+                         key=("charged turn", phase, u.name),
+                         data={"unit": u.name, "facing": v, "from": mover.name,
+                               "chance": float(check_odds(u.cohesion))})
+                for u in charged if u.side == side for v in facing_toward(u, mover.hex)]
+
+    yield from ctx.interrupts.window(f"{mover.name} charges", [ctx.other_side(mover.side)], offers,
+                                     rule="6.3.3.b emergency turn", kind=kinds.EMERGENCY_TURN)
+
+
+def emergency_turn(ctx: Context, unit: Unit, facing: int) -> Procedure:
+    """§6.3.3: the emergency turn's morale check (D9: d10 ≤ cohesion); failure routs the unit."""
+    ctx.state.braced.append(unit.name)
+    roll = ctx.dice.d10(f"§6.3.3 emergency turn morale check of {unit.name}")
+    if roll > unit.cohesion:
+        ctx.event("emergency-turn", f"{unit.name}'s emergency turn fails (rolled {roll}) (§6.3.3)", unit=unit.name)
+        yield from rout.rout(ctx, unit, "failed emergency turn (§6.3.3)")
+        return
+    unit.facing = facing
+    ctx.event("turn", f"{unit.name} makes an emergency turn to corner {facing} (rolled {roll}, §6.3.3.b)",
+              unit=unit.name, facing=facing)
+
+
+def withdrawal_hexes(state: GameState, unit: Unit, mover: Unit) -> list[Hex]:
+    """D11 (provisional): where ``unit`` may withdraw before ``mover``: an empty neighbour (no unit,
+    no enemy leader) farther from the mover, enterable by the unit's type (no river, no impassable hex), not in enemy ZOI."""
+    zone = None
+    out = []
+    for d in range(6):
+        h = unit.hex.neighbour(d)
+        if h not in state.map or h.distance(mover.hex) <= unit.hex.distance(mover.hex) or state.unit_at(h):
+            continue
+        if state.enemy_leader_in(h, unit.side):
+            continue
+        if not math.isfinite(state.map.movement_cost(unit.hex, h, unit.type)):
+            continue
+        zone = enemy_zoi(state, unit.side) if zone is None else zone
+        if h not in zone:
+            out.append(h)
+    return sorted(out, key=hex_label)
+
+
+def withdrawers(state: GameState, mover: Unit) -> list[Unit]:
+    """D11 (provisional): the enemy units ``mover`` approaches (D24: it entered an adjacent hex)
+    that may withdraw before it: not routed, a greater movement allowance than the mover's,
+    engaged with no other enemy, not yet withdrawn this command phase."""
+    out = []
+    for d in range(6):
+        u = state.unit_at(mover.hex.neighbour(d))
+        if u is None or u.side == mover.side or u.routed or u.name in state.withdrew:
+            continue
+        if unit_ma(u) <= unit_ma(mover) or any(e is not mover for e in engaged_with(state, u)):
+            continue
+        out.append(u)
+    return out
+
+
+def withdrawal(ctx: Context, mover: Unit) -> Procedure:
+    """§3.2.1 names orderly withdrawal (有序撤退) but never defines it (D11). Provisional: a unit
+    approached by a slower enemy unit may step back one hex, keeping its facing, once per command
+    phase; leaders stacked with it may go with it (§4.4.2 first sentence, §5.2.4.e). A response in
+    the approached side's window."""
+    state = ctx.state
+    if not mover.alive or mover.routed or not withdrawers(state, mover):
+        return
+    phase = state.command_phase
+
+    def offers(side: str, point: Any) -> list[Response]:
+        if point.depth or not mover.alive or mover.routed:
+            return []
+        out = []
+        for u in withdrawers(state, mover):
+            if u.side != side:
+                continue
+            riders = [ld.name for ld in state.leaders_at(u.hex) if ld.side == u.side]
+            for h in withdrawal_hexes(state, u, mover):
+                for along in ([True, False] if riders else [False]):
+                    out.append(Response(
+                        f"{u.name} withdraws to {hex_label(h)}" + (" with its leader(s)" if along else ""), side,
+                        resolve=partial(withdraw, ctx, u, h, riders if along else []),
+                        key=("withdraw", phase, u.name),
+                        data={"unit": u.name, "hex": hex_label(h), "from": mover.name, "leaders": along}))
+        return out
+
+    yield from ctx.interrupts.window(f"{mover.name} approaches", [ctx.other_side(mover.side)], offers,
+                                     rule="3.2.1 orderly withdrawal (provisional, D11)", kind=kinds.WITHDRAW)
+
+
+def withdraw(ctx: Context, unit: Unit, to: Hex, riders: list[str]) -> Procedure:
+    """D11 (provisional): the withdrawal itself (no MP, no order, facing kept)."""
+    state = ctx.state
+    state.withdrew.append(unit.name)
+    unit.hex = to
+    going = [state.leaders[n] for n in riders if state.leaders[n].alive]
+    for ld in going:
+        ld.hex = to
+    ctx.event("withdraw", f"{unit.name} withdraws to {hex_label(to)}"
+              + (f" with {', '.join(ld.name for ld in going)}" if going else "") + " (D11, provisional)",
+              unit=unit.name, to=hex_label(to), leaders=[ld.name for ld in going])
+    if any(state.carries_banner(ld) for ld in going):
+        yield from rout.banner_moved(ctx, unit.side)
+
+
 def _react(ctx: Context, u: Unit, mover: Unit) -> Procedure:
     ctx.state.reacted.append(u.name)
     yield from fire(ctx, u, mover, "reaction")
@@ -696,11 +894,12 @@ def evade(ctx: Context, leader: Leader, mover: Unit) -> Procedure:
         roll = ctx.dice.d10(f"§4.4.2.b evasion of {leader.name}")
         plus = 1 if mover.type == "LC" and mover.ma >= 8 else 0
         if roll + plus > leader.initiative:
-            rout.kill_leader(ctx, leader, f"caught by {mover.name} (rolled {roll}{'+1' if plus else ''}) (§4.4.2.b)")
+            rout.kill_leader(ctx, leader, f"caught by {mover.name} (rolled {roll}{'+1' if plus else ''}) (§4.4.2.b)",
+                             by=mover)
             return
     places = evasion_targets(state, leader)
     if not places:
-        rout.kill_leader(ctx, leader, "no friendly unit within reach to evade to (§4.4.2.c)")
+        rout.kill_leader(ctx, leader, "no friendly unit within reach to evade to (§4.4.2.c)", by=mover)
         return
     to = yield from ctx.ask(Choose.of(
         leader.side, f"{leader.name} evades to?", places, rule="4.4.2.a leader evasion", label=hex_label,
@@ -759,12 +958,12 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
     # c. leader casualties (D21, provisional).
     checked: set[str] = set()
     for attacker, defender in fights:
-        for unit in (attacker, defender):
+        for unit, foe in ((attacker, defender), (defender, attacker)):
             for ld in state.leaders_at(unit.hex):
                 if ld.side == unit.side and ld.name not in checked:
                     checked.add(ld.name)
                     if melee.leader_casualty(ctx.dice, state.tables.leader_casualty):
-                        rout.kill_leader(ctx, ld, "fell in the melee (§3.2.2.c)")
+                        rout.kill_leader(ctx, ld, "fell in the melee (§3.2.2.c)", by=foe)
     # d. resolution.
     for attacker, defender in fights:
         if not attacker.alive or not defender.alive or attacker.hits >= attacker.tq or defender.routed:
@@ -783,10 +982,13 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
             if unit.cavalry and not unit.disordered:  # §7.3 / §2.4: after a melee, win or lose
                 unit.disordered = True
                 ctx.event("disorder", f"{unit.name} is disordered after the melee (§7.3)", unit=unit.name)
-    # e. rout checks: hits ≥ TQ rout (§8.1).
-    for attacker, defender in fights:
-        for unit in (attacker, defender):
-            if unit.alive and not unit.routed and unit.hits >= unit.tq:
-                yield from rout.rout(ctx, unit, "its hits reach its TQ after the melee (§3.2.2.e, §8.1)")
+    # e. rout checks: hits ≥ TQ rout (§8.1) — every such unit of the segment takes its Rout
+    # marker at once, then they make their rout moves in order.
+    routing = list(dict.fromkeys(u.name for pair in fights for u in pair
+                                 if u.alive and not u.routed and u.hits >= u.tq))
+    for name in routing:
+        rout.mark_routed(ctx, state.units[name], "its hits reach its TQ after the melee (§3.2.2.e, §8.1)")
+    for name in routing:
+        yield from rout.rout_move(ctx, state.units[name])
     for attacker, _ in fights:
         attacker.no_check = False

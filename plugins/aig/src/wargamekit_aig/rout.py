@@ -30,10 +30,17 @@ def eliminate(ctx: Context, unit: Unit, why: str) -> None:
     unit.eliminated = True
     ctx.state.rout_points[unit.side] += unit.tq
     ctx.event("eliminated", f"{unit.name} is eliminated: {why}", unit=unit.name, side=unit.side, reason=why)
+    banner_lost(ctx, unit)
 
 
-def kill_leader(ctx: Context, leader: Leader, why: str) -> None:
-    """§4.4: a leader is killed or captured; his banner passes on (D12); an OC is never replaced (§4.4.3)."""
+def kill_leader(ctx: Context, leader: Leader, why: str, *, by: Unit | None = None) -> None:
+    """§4.4: a leader is killed or captured; an OC is never replaced (§4.4.3).
+
+    D12 (provisional): if he carried his side's banner and was lost to an enemy combat unit
+    (``by``: it overran him, caught him evading, or fought him in a melee), that unit captures
+    the banner (§8.3.1 "敌方成功夺取了军旗"); otherwise the surviving leader of the highest rank
+    takes it up, and with no leader left it is gone.
+    """
     state = ctx.state
     if not leader.alive:
         return
@@ -41,14 +48,29 @@ def kill_leader(ctx: Context, leader: Leader, why: str) -> None:
     state.rout_points[leader.side] += LEADER_POINTS
     ctx.event("leader-killed", f"{leader.name} is lost: {why}", leader=leader.name, side=leader.side, reason=why)
     banner = state.banners.get(leader.side)
-    if banner is not None and not banner.captured and banner.carrier == leader.name:
-        heirs = sorted((ld for ld in state.live_leaders(leader.side)), key=lambda ld: (-ld.rank_value, ld.name))
-        if heirs:
-            banner.carrier = heirs[0].name
-            ctx.event("banner", f"{heirs[0].name} takes up the {leader.side} banner", side=leader.side,
-                      carrier=heirs[0].name)
-        else:
-            state.banners.pop(leader.side)
+    if banner is None or banner.captured or banner.carrier != leader.name:
+        return
+    if by is not None and by.alive and by.side != leader.side:
+        banner.captured = True
+        banner.carrier = by.name
+        ctx.event("banner-captured", f"{by.name} captures the {leader.side} banner (§8.3.1, D12)",
+                  side=leader.side, carrier=by.name)
+        return
+    heirs = sorted((ld for ld in state.live_leaders(leader.side)), key=lambda ld: (-ld.rank_value, ld.name))
+    if heirs:
+        banner.carrier = heirs[0].name
+        ctx.event("banner", f"{heirs[0].name} takes up the {leader.side} banner", side=leader.side,
+                  carrier=heirs[0].name)
+    else:
+        state.banners.pop(leader.side)
+
+
+def banner_lost(ctx: Context, unit: Unit) -> None:
+    """D12 (provisional): a captured banner whose captor leaves the map is gone for good."""
+    for side, banner in list(ctx.state.banners.items()):
+        if banner.captured and banner.carrier == unit.name:
+            ctx.state.banners.pop(side)
+            ctx.event("banner", f"the captured {side} banner is lost with {unit.name}", side=side)
 
 
 def apply_hits(ctx: Context, unit: Unit, hits: int, why: str, *, rout_now: bool = True) -> Procedure:
@@ -67,10 +89,15 @@ def rout(ctx: Context, unit: Unit, why: str) -> Procedure:
     """§8.1: the unit routs: Rout marker, then the immediate rout move (§8.1.1)."""
     if unit.eliminated or unit.routed:
         return
+    mark_routed(ctx, unit, why)
+    yield from rout_move(ctx, unit)
+
+
+def mark_routed(ctx: Context, unit: Unit, why: str) -> None:
+    """§8.1.1: the Rout marker (the move is :func:`rout_move`)."""
     unit.routed = True
     unit.disordered = False
     ctx.event("rout", f"{unit.name} routs: {why}", unit=unit.name, reason=why)
-    yield from rout_move(ctx, unit)
 
 
 def _nearest_enemies(state: GameState, unit: Unit) -> list[Unit]:
@@ -91,7 +118,7 @@ def rout_move(ctx: Context, unit: Unit) -> Procedure:
     a river or impassable terrain in the way (during the first two hexes) eliminates it.
 
     D26/Q37 readings: "away" = every step raises the hex distance to the nearest enemies (the
-    first two keep one direction); hexes holding units are not entered (D16); after the first two
+    first two keep one direction); hexes holding units or enemy leaders are not entered (D16); after the first two
     hexes the unit stops where no hex is farther away or the MA is spent.
     """
     state = ctx.state
@@ -113,7 +140,7 @@ def rout_move(ctx: Context, unit: Unit) -> Procedure:
             if state.map.hexside(unit.hex, d) == RIVER or state.is_terrain(h, IMPASSABLE):
                 blocked_by_terrain = True
                 continue
-            if state.unit_at(h) is not None:
+            if state.unit_at(h) is not None or state.enemy_leader_in(h, unit.side):
                 continue
             cost = state.map.movement_cost(unit.hex, h, unit.type)
             if step >= 2 and spent + cost > unit.ma:
@@ -159,7 +186,8 @@ def _surrounded(state: GameState, unit: Unit) -> bool:
 def rally_phase_move(ctx: Context, unit: Unit) -> Procedure:
     """§8.2 / §8.2.1: three hexes toward the banner, terrain costs ignored, around impassable
     hexes only; running into a river, an enemy unit or enemy ZOI eliminates it. Q38 reading:
-    streams are crossed; without a banner on the map the unit disperses (D12)."""
+    streams are crossed; a hex where an enemy leader stands alone is not entered; without a
+    banner on the map the unit disperses (D12)."""
     state = ctx.state
     goal = state.banner_hex(unit.side)
     banner = state.banners.get(unit.side)
@@ -177,7 +205,8 @@ def rally_phase_move(ctx: Context, unit: Unit) -> Procedure:
             h = unit.hex.neighbour(d)
             if h in state.map and not state.is_terrain(h, IMPASSABLE):
                 friend = state.unit_at(h)
-                if friend is None or friend.side != unit.side:
+                if (friend is None or friend.side != unit.side) and not (
+                        friend is None and state.enemy_leader_in(h, unit.side)):
                     options.append(d)
         if not options:
             break

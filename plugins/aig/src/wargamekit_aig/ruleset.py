@@ -28,7 +28,7 @@ class Aig(Ruleset):
     """AIG兵棋: ancient battles, leader activation with momentum and seizes."""
 
     name = "aig"
-    version = "0.2"
+    version = "0.3"
     description = "AIG ancient battles: leader activation, momentum and seizes, missile fire, rout and a provisional shock system."
     sides = SIDES
     scenario_type = AigScenario
@@ -42,6 +42,12 @@ class Aig(Ruleset):
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> AigScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
+
+    def options(self) -> Mapping[str, Any]:
+        """``charged_turn`` (default on): §6.3.3.b, a unit being charged may make an emergency turn
+        to face the charging unit (reading R-charge on the docs page); off, a charged unit never
+        turns (the other reading: only the active side's units turn)."""
+        return {"charged_turn": True}
 
     def setup(self, scenario: AigScenario, options: Mapping[str, Any]) -> GameState:
         return initial_state(scenario)
@@ -116,17 +122,18 @@ class Aig(Ruleset):
         return seen
 
     def check_invariants(self, state: GameState) -> None:
-        hexes = [u.hex for u in state.live_units()]
-        assert len(hexes) == len(set(hexes)), "D16: two combat units share a hex"
-        assert all(h in state.map for h in hexes), "a unit left the map"
-        for u in state.live_units():
+        live = state.live_units()
+        at = {u.hex: u for u in live}
+        assert len(at) == len(live), "D16: two combat units share a hex"
+        assert all(h in state.map for h in at), "a unit left the map"
+        for u in live:
             assert 0 <= u.facing <= 5, "§7.1 facing is a corner 0..5"
             assert u.hits >= 0 and u.ammo >= 0
             assert u.routed or u.hits < u.tq, f"§8.1 {u.name} has hits ≥ TQ but is not routed"
             assert not (u.disordered and not u.cavalry), "§7.3 only cavalry is disordered"
         for ld in state.live_leaders():
             assert ld.hex in state.map, "a leader left the map"
-            enemy = state.unit_at(ld.hex)
+            enemy = at.get(ld.hex)
             assert enemy is None or enemy.side == ld.side, f"{ld.name} shares a hex with an enemy unit"
         lost = {s: sum(u.tq for u in state.units.values() if u.side == s and u.eliminated)
                 + 5 * sum(1 for ld in state.leaders.values() if ld.side == s and not ld.alive) for s in SIDES}

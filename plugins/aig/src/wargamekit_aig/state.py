@@ -71,6 +71,9 @@ class Unit:
     fired_upon: bool = False
     #: §4.3.1.c: may not be activated again this turn (a failed cross-command group order).
     banned: bool = False
+    #: §2.2.1 the back side (dismounted cavalry): its type and MA, "" / 0 when it has none (D15).
+    back_type: str = ""
+    back_ma: int = 0
 
     @property
     def alive(self) -> bool:
@@ -180,6 +183,10 @@ class GameState:
     chaos: list[str] = field(factory=list)
     #: §9.3 (provisional): units that made reaction fire this command phase.
     reacted: list[str] = field(factory=list)
+    #: §6.3.3.b: units that made an emergency turn against a charge this command phase.
+    braced: list[str] = field(factory=list)
+    #: D11 (provisional): units that made an orderly withdrawal this command phase.
+    withdrew: list[str] = field(factory=list)
     #: Restart bookkeeping (docs/design.md "Checkpoints"): the leader action phase's activation
     #: sequence (a LeaderActivation) and the activation under way (activation.Underway), so that
     #: a restart at a command phase goes on with them.
@@ -189,7 +196,9 @@ class GameState:
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in scenario order."""
-        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+        if side is None:
+            return [u for u in self.units.values() if not u.eliminated]
+        return [u for u in self.units.values() if not u.eliminated and u.side == side]
 
     def live_leaders(self, side: str | None = None) -> list[Leader]:
         """Leaders still in play (of ``side``)."""
@@ -197,11 +206,21 @@ class GameState:
 
     def unit_at(self, h: Hex) -> Unit | None:
         """The combat unit in ``h`` (D16: at most one)."""
-        return next((u for u in self.units.values() if u.alive and u.hex == h), None)
+        # The hot query of every rule: compare coordinates, not Hex objects (their attrs __eq__).
+        q, r = h.q, h.r
+        for u in self.units.values():
+            at = u.hex
+            if at.r == r and at.q == q and not u.eliminated:
+                return u
+        return None
 
     def leaders_at(self, h: Hex) -> list[Leader]:
         """The leaders in ``h``."""
         return [ld for ld in self.leaders.values() if ld.alive and ld.hex == h]
+
+    def enemy_leader_in(self, h: Hex, side: str) -> bool:
+        """Whether a leader of the side opposing ``side`` stands in ``h``."""
+        return any(ld.alive and ld.hex == h and ld.side != side for ld in self.leaders.values())
 
     def stacked_unit(self, leader: Leader) -> Unit | None:
         """§4.4.1: the friendly combat unit the leader is stacked with, if any."""
@@ -247,7 +266,8 @@ def initial_state(s: AigScenario) -> GameState:
     units = {
         u.name: Unit(u.name, u.side, u.type, u.command, u.tq, u.ma, parse_hex(u.hex), u.facing, u.missile,
                      u.trained, u.skirmish, u.return_fire,
-                     ammo=s.tables.weapons[u.missile].volleys if u.missile else 0)
+                     ammo=s.tables.weapons[u.missile].volleys if u.missile else 0,
+                     back_type=u.back_type, back_ma=u.back_ma)
         for u in s.units
     }
     leaders = {
