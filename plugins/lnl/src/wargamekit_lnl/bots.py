@@ -145,7 +145,7 @@ class OddsBot:
         1d); otherwise — in a later impulse (no action marker yet)."""
         memo = ("groups", side, waiting)
         if memo in self.memo:
-            return self.memo[memo]  # type: ignore[no-any-return]
+            return self.memo[memo]
         groups: dict[Place, list[Unit]] = {}
         for u in state.alive(rules.other(side)):
             if not fire.can_fire(u) or u.place in state.melee:
@@ -160,7 +160,7 @@ class OddsBot:
         """Expected worth of the damage enemy fire would do to ``movers`` at ``place``."""
         memo = ("risk", tuple((u.id, u.shaken, u.wounded) for u in movers), place, waiting)
         if memo in self.memo:
-            return self.memo[memo]  # type: ignore[no-any-return]
+            return self.memo[memo]
         risk = 0.0
         for g in self.enemy_groups(state, movers[0].side, waiting=waiting):
             key = ("attack", tuple(u.id for u in g), place, waiting)
@@ -224,7 +224,7 @@ class OddsBot:
         memo = ("plan", tuple(u.id for u in movers), mode, total, moved, self.own_fingerprint(state, movers[0].side))
         if memo not in self.memo:
             self.memo[memo] = self._plan_move(state, movers, mode, total, moved)
-        return self.memo[memo]  # type: ignore[no-any-return]
+        return self.memo[memo]
 
     def _plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
                    moved: bool) -> tuple[float, Place | None]:
