@@ -81,9 +81,10 @@ def threat_worth(attack: fire.Attack | None, state: GameState, movers: Sequence[
 
 
 def melee_value(state: GameState, movers: Sequence[Unit], place: Place, here: Place) -> float:
-    """Entering an enemy place: the exact chance the movers' round eliminates the defenders,
-    less the swapped round's chance of eliminating the movers (MEL 9); ``None`` odds (no one
-    able to attack) are worth a loss."""
+    """Entering an enemy place (MOV 6): the exact chance ``p`` the movers' round eliminates the
+    defenders (each worth an elimination, and an objective taken), less the chance the swapped
+    round (MEL 9) eliminates the movers, and a little for a melee left locked; no one able to
+    attack is worth a loss."""
     p = rules.melee_odds(state, movers, place)
     if p is None:
         return -5.0
@@ -91,7 +92,10 @@ def melee_value(state: GameState, movers: Sequence[Unit], place: Place, here: Pl
     back = [u for u in enemies if rules.melee.can_melee(u, attacking=True)]
     q = rules.melee_odds(state, back, here) if back else None
     q = Fraction(0) if q is None else q
-    value = 6.0 * float(p) - 5.0 * float((1 - p) * q) - 1.0
+    lost = float((1 - p) * q)
+    locked = float((1 - p) * (1 - q))
+    value = float(p) * WORTH[fire.ELIMINATED] * len(enemies) - lost * WORTH[fire.ELIMINATED] * len(movers) \
+        - 0.5 * locked
     if place[0] in state.objectives:
         value += TAKE * float(p)
     return value
@@ -109,6 +113,7 @@ class OddsBot:
         self.plan: str | None = None
         self.vehicle: str | None = None
         self.movers: list[str] = []
+        self.purpose = "attack"  # of the move chosen at activation
         # Judgements of enemy fire, kept while the enemy's units and the smoke stay as they are.
         self.memo: dict[tuple[Any, ...], Any] = {}
         self.memo_key: tuple[Any, ...] = ()
@@ -127,8 +132,14 @@ class OddsBot:
         return min(h.distance(g) for g in self.goals(state, side))
 
     def holding(self, state: GameState, unit: Unit) -> bool:
-        """The first Good Order unit on an objective its side holds stays put (the others move on)."""
+        """The first Good Order unit on an objective its side holds stays put while a Good Order
+        enemy could come and take it (the hex stays held when left empty: the victory rule);
+        the others move on."""
         if unit.hex not in state.objectives or state.control.get(unit.hex) != unit.side:
+            return False
+        last = state.turn >= state.turns
+        if not any(e.good_order and e.hex.distance(unit.hex) <= 5 and not (last and e.acted)
+                   for e in state.alive(rules.other(unit.side))):
             return False
         keepers = [u for u in state.in_hex(unit.hex, unit.side) if u.good_order and u.kind != "medic"]
         return unit is (keepers[0] if keepers else unit)
@@ -199,11 +210,25 @@ class OddsBot:
                 tuple(sorted(_key(p) for p in state.spotted)), state.phase)
 
     # -- what a place is worth ----------------------------------------------------------------
-    def place_value(self, state: GameState, movers: Sequence[Unit], place: Place) -> float:
-        """Good Order movers: nearer the objectives still needed, an objective taken; shaken
+    def stranded(self, state: GameState, side: str) -> dict[Place, int]:
+        """Places of shaken units with no Good Order leader, hero or medic to rally them (RAL 2),
+        and how many units wait there."""
+        out: dict[Place, int] = {}
+        for u in state.alive(side):
+            if u.shaken and not u.vehicle and not any(
+                    x.good_order and x.kind in ("leader", "hero", "medic") for x in state.at(u.place, side)):
+                out[u.place] = out.get(u.place, 0) + 1
+        return out
+
+    def place_value(self, state: GameState, movers: Sequence[Unit], place: Place, purpose: str = "attack") -> float:
+        """Good Order movers: nearer the objectives still needed, an objective taken; a leader
+        sent to rally (``purpose`` ``"rescue"``): shaken units with no one to rally them; shaken
         movers: a Good Order leader or hero to rally with (RAL 2), a medic, cover."""
         side = movers[0].side
         h = place[0]
+        if purpose == "rescue":
+            return max((n * (2.0 - 0.6 * (h.distance(p[0]) + abs(p[1] - place[1])))
+                        for p, n in self.stranded(state, side).items()), default=0.0)
         if all(u.shaken for u in movers):
             helpers = [u for u in state.alive(side) if u.good_order and u.kind in ("leader", "hero", "medic")
                        and u not in movers]
@@ -217,17 +242,18 @@ class OddsBot:
         return value
 
     def plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
-                  moved: bool = False) -> tuple[float, Place | None]:
+                  moved: bool = False, purpose: str = "attack") -> tuple[float, Place | None]:
         """Every place the stack can reach this impulse (the ruleset's ``movement.steps``), each
         by the path inviting least opportunity fire; the best place's score net of that risk
         and of the exposure after, and the first step toward it (``None``: stay)."""
-        memo = ("plan", tuple(u.id for u in movers), mode, total, moved, self.own_fingerprint(state, movers[0].side))
+        memo = ("plan", tuple(u.id for u in movers), mode, total, moved, purpose,
+                self.own_fingerprint(state, movers[0].side))
         if memo not in self.memo:
-            self.memo[memo] = self._plan_move(state, movers, mode, total, moved)
+            self.memo[memo] = self._plan_move(state, movers, mode, total, moved, purpose)
         return self.memo[memo]
 
     def _plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
-                   moved: bool) -> tuple[float, Place | None]:
+                   moved: bool, purpose: str) -> tuple[float, Place | None]:
         start = movers[0].place
         side = movers[0].side
         weight = self.late(state)
@@ -245,10 +271,10 @@ class OddsBot:
         def final(p: Place, risk: float) -> float:
             if p not in exposure:
                 exposure[p] = self.exposure_risk(state, movers, p, marks)
-            return self.place_value(state, movers, p) - weight * (risk + exposure[p])
+            return self.place_value(state, movers, p, purpose) - weight * (risk + exposure[p])
 
         best: tuple[float, Place | None] = (
-            self.place_value(state, movers, start) - weight * self.exposure_risk(state, movers, start, moved and marks),
+            self.place_value(state, movers, start, purpose) - weight * self.exposure_risk(state, movers, start, moved and marks),
             None)
         # Every step costs at least 1 MP: taking nodes by MP spent, each node's least risk is final.
         nodes: dict[tuple[Place, int], tuple[float, Place | None]] = {(start, 0): (0.0, None)}
@@ -299,6 +325,32 @@ class OddsBot:
         """Expected damage, more where the target stands on an objective (it must be cleared)."""
         value = expected_damage(rules.fire_odds(state, shooters, place, **kw))
         return value * (1.5 if place[0] in state.objectives else 1.0)
+
+    def turn_given_up(self, state: GameState, firers: Sequence[Unit]) -> float:
+        """Opportunity fire marks the firers (OPF 1c): the move they would have made this turn
+        is given up, worth its gain (the last turn's dash onto an objective above all)."""
+        if any(u.acted for u in firers):
+            return 0.0
+        movers = self.movers_for(state, firers)
+        return max(0.0, self.move_gain(state, movers, "attack")) if movers else 0.0
+
+    def move_gain(self, state: GameState, movers: Sequence[Unit], purpose: str) -> float:
+        """What moving the stack now gains over leaving it where it is (its best plan, normal
+        or crawling)."""
+        place = movers[0].place
+        stay = self.place_value(state, movers, place, purpose) - self.late(state) * \
+            self.exposure_risk(state, movers, place, False)
+        return max(self.plan_move(state, movers, mode, movement.allowance(movers, mode), purpose=purpose)[0]
+                   for mode in ("normal", "crawl") if mode in movement.modes_for(movers)) - stay
+
+    def rescuers(self, state: GameState, units: Sequence[Unit]) -> list[Unit]:
+        """A Good Order leader (else hero) not needed where it stands, to go and rally shaken
+        units elsewhere that have no one (RAL 2)."""
+        if any(u.shaken for u in units) or not self.stranded(state, units[0].side):
+            return []
+        helpers = sorted((u for u in units if u.good_order and u.kind in ("leader", "hero") and not self.holding(state, u)),
+                         key=lambda u: (u.kind != "leader", u.id))
+        return helpers[:1]
 
     def movers_for(self, state: GameState, units: Sequence[Unit]) -> list[Unit]:
         """Who moves from a place: Good Order units not holding an objective — but a Good Order
@@ -359,7 +411,7 @@ class OddsBot:
                 targets = {state.units[i].id for i in r["targets"]}
                 rows = [row for row in rules.fire_odds(state, firers, _place(r["at"]), opportunity=True, moving=True)
                         if row[0] in targets]
-                scores.append(expected_damage(rows))
+                scores.append(expected_damage(rows) - self.turn_given_up(state, firers))
             return max(range(len(data)), key=lambda i: scores[i])
         if kind == kinds.VEHICLE_TARGET:
             v = state.units[decision.context["unit"]]
@@ -394,6 +446,7 @@ class OddsBot:
         (expected damage), or the best move (the planned place's gain over staying)."""
         best: tuple[float, int, str | None, list[str]] = (0.25, 0, None, [])  # passing: wait for targets
         self.vehicle = None
+        self.purpose = "attack"
         for i, d in enumerate(data):
             if d.get("pass"):
                 continue
@@ -415,16 +468,17 @@ class OddsBot:
             value, _target = self.best_fire(state, units)
             if value > best[0]:
                 best = (value, i, "fire", [u.id for u in units if fire.can_fire(u)])
-            movers = self.movers_for(state, units)
-            if movers:
-                total = movement.allowance(movers, "normal")
-                stay = self.place_value(state, movers, place) - self.late(state) * \
-                    self.exposure_risk(state, movers, place, False)
-                gain = max(self.plan_move(state, movers, mode, movement.allowance(movers, mode))[0]
-                           for mode in ("normal", "crawl") if mode in movement.modes_for(movers)) - stay
-                del total
+            candidates = [(self.movers_for(state, units), "attack")]
+            rescuers = self.rescuers(state, units)
+            if rescuers:
+                candidates.append((rescuers, "rescue"))
+            for movers, purpose in candidates:
+                if not movers:
+                    continue
+                gain = self.move_gain(state, movers, purpose)
                 if gain > best[0]:
                     best = (gain, i, "move", [u.id for u in movers])
+                    self.purpose = purpose
         self.plan = best[2]
         self.movers = best[3]
         if self.plan is not None and best[3] and state.units[best[3][0]].vehicle:
@@ -439,6 +493,9 @@ class OddsBot:
                            and not state.units[d["unit"]].vehicle)]
         return picked
 
+    def purpose_of(self, movers: Sequence[Unit]) -> str:
+        return self.purpose if sorted(u.id for u in movers) == sorted(self.movers) else "attack"
+
     def _mode(self, state: GameState, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
         """Normal or crawl, whichever plan scores better (crawl: one hex, no opportunity fire at
         unexposed movers, CRL 1); a vehicle moves normally."""
@@ -446,14 +503,16 @@ class OddsBot:
         modes = [d["mode"] for d in data]
         if movers[0].vehicle:
             return modes.index("normal")
-        scores = {m: self.plan_move(state, movers, m, movement.allowance(movers, m))[0]
+        purpose = self.purpose_of(movers)
+        scores = {m: self.plan_move(state, movers, m, movement.allowance(movers, m), purpose=purpose)[0]
                   for m in ("normal", "crawl") if m in modes}
         return modes.index(max(scores, key=lambda m: (scores[m], m == "normal")))
 
     def _step(self, state: GameState, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
         movers = [state.units[i] for i in context["units"]]
         moved = any(u.markers & {"move", "crawl", "stealth", "assault"} for u in movers)
-        _score, first = self.plan_move(state, movers, context["mode"], int(context["mp_left"]), moved)
+        _score, first = self.plan_move(state, movers, context["mode"], int(context["mp_left"]), moved,
+                                       self.purpose_of(movers))
         for i, d in enumerate(data):
             if first is None and d.get("stop"):
                 return i
@@ -496,7 +555,8 @@ class OddsBot:
         return value
 
     def vehicle_plan(self, state: GameState, v: Unit) -> tuple[float, str]:
-        """Fire at the best target, or close on the objectives."""
+        """Fire at the best target, or close on the objectives; with neither, hunt: drive toward
+        the nearest enemy until something is in sight ("hunt")."""
         places, tanks = vehicles.vehicle_targets(state, v)
         best = 0.0
         if v.good_order:
@@ -508,6 +568,8 @@ class OddsBot:
         move = 0.6 + 0.1 * state.turn if gain > 3 else 0.0
         if 0 < gain <= 3 and state.turn >= state.turns // 2:
             move = 1.0 + 0.3 * state.turn  # late on, a vehicle takes an objective it can enter
+        if best == 0.0 and move == 0.0 and v.good_order and state.alive(rules.other(v.side)):
+            return (0.5, "hunt")
         return (best, "fire") if best >= move else (move, "move")
 
     def vehicle_goal_distance(self, state: GameState, v: Unit) -> int:
@@ -529,6 +591,8 @@ class OddsBot:
         late = state.turn >= state.turns // 2
 
         def dist(h: Hex) -> int:
+            if self.plan == "hunt":
+                return min(e.hex.distance(h) for e in state.alive(rules.other(side))) + 1
             if late:
                 moved = Unit(v.id, v.side, v.type, h, 0)
                 return self.vehicle_goal_distance(state, moved) + 3
