@@ -4,9 +4,12 @@ Run: ``uv run pytest benchmarks/test_bench_odds.py -p no:cacheprovider --benchma
 Ratios (``<baseline>_over_ours``) are in each benchmark's extra_info; nothing asserts on time.
 """
 
+import statistics
+import time
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from wargamekit import odds
 from wargamekit.dice import Die
@@ -164,13 +167,14 @@ def test_distribution_ten_d6_one_by_one(compare, benchmark):
 
 
 def seven_faces(dice):
-    """Seven d6 returned face by face: 279,936 outcomes, no two of which can merge."""
+    """Seven d6 returned face by face: 279,936 outcomes, no two of which can merge (but no
+    control flow depends on a die: one run of the procedure, the outcome laid out as a table)."""
     return tuple(dice.d6("face") for _ in range(7))
 
 
-def test_distribution_branches_that_cannot_merge(compare, benchmark):
-    """Branches per second when every branch is its own outcome (target: >= 200,000/s), vs
-    icepool mapping the seven dice to their tuple."""
+def test_distribution_outcomes_that_cannot_merge(compare, benchmark):
+    """Outcomes per second when every outcome is its own (a joint table, no branching control
+    flow), vs icepool mapping the seven dice to their tuple."""
     forms = {"icepool_map_tuple": lambda: icepool.map(lambda *faces: faces, *[D6_ICE] * 7),
              "icepool_tupleize": lambda: icepool.tupleize(*[D6_ICE] * 7)}
     dist = compare(lambda: odds.distribution(seven_faces), forms, rounds=3, ours_rounds=3)
@@ -180,20 +184,55 @@ def test_distribution_branches_that_cannot_merge(compare, benchmark):
     assert len(dist) == 6**7 and set(dist.values()) == {Fraction(1, 6**7)}
 
 
-def six_hits_in_order(dice):
-    """Six d6 each steering the code (a hit on 4+), the sequence returned: 64 runs of the
-    procedure, one per branch — the path where nothing can be deferred."""
-    return tuple("hit" if dice.d6("to hit") >= 4 else "miss" for _ in range(6))
+def hits_in_order(n):
+    def procedure(dice):
+        return tuple("hit" if dice.d6("to hit") >= 4 else "miss" for _ in range(n))
+
+    procedure.__name__ = f"{n}_hits_in_order"
+    procedure.__doc__ = (f"{n} d6 each steering the code (a hit on 4+), the sequence returned: "
+                         f"{2**n} runs of the procedure, one per branch; no two branches can merge.")
+    return procedure
 
 
-def test_distribution_reexecuted_branches(compare, benchmark):
-    """Branches per second when every branch is a run of the procedure, vs icepool (which,
-    written declaratively, needs no runs at all)."""
-    # icepool's best form maps each die to hit/miss first (64 outcomes, not 6**6 faces).
+six_hits_in_order = hits_in_order(6)
+
+
+def _median_seconds(fn, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+class _ConstantDice:
+    """Dice that always roll 3: one run of a procedure with no engine at all behind it."""
+
+    def d6(self, purpose):
+        return 3
+
+
+@pytest.mark.parametrize("n", [6, 10])
+def test_distribution_branches_that_cannot_merge(compare, benchmark, n):
+    """Branches per second when control flow branches on every die, so every branch is a run
+    of the procedure and its own outcome (target: >= 200,000/s), vs icepool (which, written
+    declaratively, needs no runs at all). ``procedure_alone_s`` is one run of the bare
+    procedure on constant dice, times the branches: the floor of any engine that re-runs it
+    (``ours_over_procedure_alone`` is how much the engine adds on top)."""
+    procedure = hits_in_order(n)
+    # icepool's best form maps each die to hit/miss first (2**n outcomes, not 6**n faces).
     forms = {"icepool_map_hits": lambda: icepool.map(
-        lambda *hits: hits, *[D6_ICE.map(lambda f: "hit" if f >= 4 else "miss")] * 6)}
-    dist = compare(lambda: odds.distribution(six_hits_in_order), forms, rounds=20, ours_rounds=20)
+        lambda *hits: hits, *[D6_ICE.map(lambda f: "hit" if f >= 4 else "miss")] * n)}
+    dist = compare(lambda: odds.distribution(procedure), forms, rounds=20 if n < 8 else 5,
+                   ours_rounds=20 if n < 8 else 5)
     _record_best(benchmark, list(forms))
-    benchmark.extra_info["branches"] = len(dist)
-    benchmark.extra_info["branches_per_s"] = len(dist) / benchmark.extra_info["ours_median_s"]
-    assert len(dist) == 64 and set(dist.values()) == {Fraction(1, 64)}
+    constant = _ConstantDice()
+    alone = _median_seconds(lambda: [procedure(constant) for _ in range(2**n)], 5)
+    ours = benchmark.extra_info["ours_median_s"]
+    benchmark.extra_info.update(
+        branches=len(dist), branches_per_s=len(dist) / ours, target_branches_per_s=200_000,
+        procedure_alone_s=alone, ours_over_procedure_alone=ours / alone,
+        procedure_alone_branches_per_s=2**n / alone,
+    )
+    assert len(dist) == 2**n and set(dist.values()) == {Fraction(1, 2**n)}

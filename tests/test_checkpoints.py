@@ -365,3 +365,68 @@ def test_a_save_whose_choice_does_not_replay_names_it_when_the_load_starts_from_
     with pytest.raises(SaveError, match=r"\$\.choices\[15\] does not replay"):
         Game.load(broken, rulesets={ruleset.name: ruleset})
     assert ruleset.setups == setups, "the load started from the played game's snapshot"
+
+
+class CountingTally(Tally):
+    """Tally counting how often its scenario is structured."""
+
+    name = "counting_tally"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.structured = 0
+
+    def load_scenario(self, data, *, source=None):
+        self.structured += 1
+        return super().load_scenario(data, source=source)
+
+
+def test_a_load_of_a_live_game_s_save_reuses_its_checked_scenario_and_its_snapshots():
+    ruleset = CountingTally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    structured, setups = ruleset.structured, ruleset.setups
+    loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+    assert (ruleset.structured, ruleset.setups) == (structured, setups)
+    assert loaded.log_text() == game.log_text()
+    game_module._LADDERS.clear()
+    Game.load(save, rulesets={ruleset.name: ruleset})
+    assert (ruleset.structured, ruleset.setups) == (structured + 1, setups + 1)
+
+
+def test_a_loaded_game_dropped_does_not_hide_the_game_still_played():
+    import gc
+
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    rulesets = {ruleset.name: ruleset}
+    Game.load(save, rulesets=rulesets)  # registers itself, then is dropped
+    gc.collect()
+    setups = ruleset.setups
+    assert Game.load(save, rulesets=rulesets).log_text() == game.log_text()
+    assert ruleset.setups == setups, "the load started from the played game's snapshot"
+
+
+def test_a_load_from_a_snapshot_checks_the_digest_of_the_whole_log():
+    import attrs
+
+    from wargamekit import SaveError
+    from wargamekit.saves import log_digest
+
+    ruleset = Tally()
+    game = _played(ruleset)
+    save = SaveFile.from_json(game.save().to_json())
+    rulesets = {ruleset.name: ruleset}
+    loaded = Game.load(save, rulesets=rulesets)
+    assert loaded._log_base is not None, "the load started from a snapshot"
+    assert loaded._log_digest() == log_digest(loaded.log_lines()) == save.log_digest
+    # The last answer changed to the other legal one: the choices replay, to another log.
+    other = attrs.evolve(save, choices=[*save.choices[:-1], 1 - save.choices[-1]])
+    setups = ruleset.setups
+    with pytest.raises(SaveError, match=r"\$\.log_digest: the save's choices replay to another log"):
+        Game.load(other, rulesets=rulesets)
+    assert ruleset.setups == setups, "the refused load started from a snapshot too"
+    wrong = attrs.evolve(save, log_digest="sha256:" + "0" * 64)
+    with pytest.raises(SaveError, match=r"\$\.log_digest"):
+        Game.load(wrong, rulesets=rulesets)

@@ -233,3 +233,21 @@ def test_distance_is_max_of_cube_deltas(a, b):
     """The half-sum distance formula equals the max of the three cube deltas."""
     assert a.distance(b) == max(abs(a.q - b.q), abs(a.r - b.r), abs(a.s - b.s))
     assert (a - b).length() == a.distance(b)
+
+
+def test_a_line_drawn_again_from_its_cached_offsets_is_the_same_line():
+    """hex_line keeps short lines' offsets in the interned grid: drawing the same displacement
+    again, from anywhere (near the grid's edge, or outside it where nothing is cached), still
+    gives the float definition's hexes."""
+    from wargamekit.geometry import hex as hexmod
+
+    hexmod._LINE_OFFSETS.clear()
+    deltas = Hex(0, 0).disk(6) + [Hex(40, -3), Hex(-41, 20)]  # 41: longer than what is cached
+    for origin in (Hex(0, 0), Hex(7, -3), Hex(250, 0), Hex(-256, 256), Hex(300, -5)):
+        for d in deltas:
+            b = Hex(origin.q + d.q, origin.r + d.r)
+            for nudge in (1, -1):
+                first, again = hex_line(origin, b, nudge=nudge), hex_line(origin, b, nudge=nudge)
+                assert first == again == _float_line(origin, b, nudge), (origin, d, nudge)
+    assert (1, 0, 1) in hexmod._LINE_OFFSETS and (40, -3, -1) in hexmod._LINE_OFFSETS
+    assert (-41, 20, 1) not in hexmod._LINE_OFFSETS

@@ -535,3 +535,23 @@ def test_reachable_disk_extraction_on_a_large_map(seed, layout):
     for s, b, got in zip(starts, budgets, many, strict=True):
         full = m.cost_field(s, "infantry", stop=zoc)
         assert got == {hx: float(full[m.offset(hx)]) for hx in hexes if full[m.offset(hx)] <= b}
+
+
+def test_line_of_sight_from_cached_line_offsets_equals_reference():
+    """Short lines' offsets are cached per map (the common query steps through them): every
+    pair asked twice, and again after the terrain changes, gives the brute-force counts."""
+    rng = np.random.default_rng(7)
+    for layout in OffsetLayout:
+        m = _los_map(rng, layout, sides=False)
+        hexes = m.hexes()
+        pairs = [(a, b) for a in hexes[::3] for b in hexes[::2]]
+        for _ in range(2):
+            for a, b in pairs:
+                ref = _reference_los(m, a, b, edge="primary", hexside_at_ends=False)
+                los = m.line_of_sight(a, b)
+                assert los.clear == (ref[0] == 0) and (los.blocking, los.hindering, los.between) == ref
+        m.terrain[:] = rng.choice([0, 1, 2], size=m.terrain.shape)
+        m.invalidate()
+        for a, b in pairs:
+            ref = _reference_los(m, a, b, edge="primary", hexside_at_ends=False)
+            assert (m.line_of_sight(a, b).blocking, m.line_of_sight(a, b).hindering) == ref[:2]

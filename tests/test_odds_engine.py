@@ -73,6 +73,8 @@ steps = st.deferred(
             st.tuples(st.just("const"), st.sampled_from(["+", "*", "<", "=="]), st.integers(0, 9),
                       st.integers(-2, 3)),
             st.tuples(st.just("if"), st.integers(0, 9), st.integers(1, 4), steps, steps),
+            # a fresh die branched on at once and dropped: what re-runs replay as a plain face
+            st.tuples(st.just("fresh_if"), st.integers(2, 4), st.integers(0, 9), steps, steps),
             st.tuples(st.just("drop"), st.integers(0, 9)),
             st.tuples(st.just("index"), st.integers(0, 9)),
             st.tuples(st.just("pick"), st.integers(2, 3)),
@@ -123,6 +125,14 @@ def run_program(dice, program, ret):
                 values.append(OPS[step[1]](values[step[2] % len(values)], step[3]))
             elif kind == "if":
                 if values[step[1] % len(values)] >= step[2]:
+                    execute(step[3])
+                else:
+                    execute(step[4])
+            elif kind == "fresh_if":
+                budget[0] += 1
+                if budget[0] > 4:
+                    continue
+                if (dice.roll(Die(1, step[1]), "fresh")[0] * 3 + step[2]) % 5 >= 2:
                     execute(step[3])
                 else:
                     execute(step[4])
@@ -384,3 +394,48 @@ def test_code_that_needs_real_ints_is_told_about_lazy_false():
         odds.distribution(serialises)
     assert "pass lazy=False" in "".join(caught.value.__notes__)
     assert odds.distribution(serialises, lazy=False) == {f'{{"face": {v}}}': Fraction(1, 6) for v in range(1, 7)}
+
+
+# -- re-runs replay their prefix (dice forced alone come back as plain faces) ------------------------
+def test_dice_forced_alone_in_another_order_than_drawn_replay_exactly():
+    """Two dice drawn, the second branched on first, and a third only on some branches: the
+    replayed prefix takes each die's class at the depth it was forced, in order."""
+
+    def proc(dice):
+        a = dice.d6("a") * 2
+        b = dice.d10("b")
+        first = b >= 7  # forced first, with a still alive (a is no reader of b)
+        if first:
+            del b
+            if a + 1 > 7:  # a alone now: a derived value of one die
+                return "b high", "a high", dice.d6("c") >= 5
+            return "b high", "a low"
+        if a >= 6:
+            return "b low", "a high" if dice.d20("d") > 10 else "a mid"
+        return "b low", "a low", int(b)
+
+    assert same(odds.distribution(proc), brute(proc))
+
+
+def test_a_procedure_drawing_other_dice_on_a_re_run_is_refused():
+    calls = [0]
+
+    def proc(dice):
+        calls[0] += 1
+        return "hit" if (dice.d6("x") if calls[0] == 1 else dice.d10("x")) >= 4 else "miss"
+
+    with pytest.raises(odds.ImpureProcedureError, match="drew other dice"):
+        odds.distribution(proc)
+
+
+def test_every_branch_re_runs_the_procedure_once():
+    """Six dice each branched on: 64 runs, one per branch, each with the exact probability."""
+    runs = [0]
+
+    def six_hits(dice):
+        runs[0] += 1
+        return tuple("hit" if dice.d6("to hit") >= 4 else "miss" for _ in range(6))
+
+    dist = odds.distribution(six_hits)
+    assert runs[0] == 64 and len(dist) == 64 and set(dist.values()) == {Fraction(1, 64)}
+    assert dist == brute(six_hits)

@@ -139,3 +139,40 @@ def test_validate_and_load_scenario_file_read_the_same_files(tmp_path):
         Skirmish().load_scenario_file(other)
     result = CliRunner().invoke(cli, ["validate", "--ruleset", "skirmish", str(other)])
     assert result.exit_code == 2 and "the scenario is for ruleset 'tank_solo'" in result.output
+
+
+def test_a_cached_toml_parse_hands_out_detached_copies():
+    text = 'name = "x"\n[[units]]\nname = "Guard"\nhexes = [1, 2]\n'
+    first = read_toml_text(text, cache=True)
+    first["units"][0]["hexes"].append(3)
+    first["name"] = "changed"
+    assert read_toml_text(text, cache=True) == read_toml_text(text) == {
+        "name": "x", "units": [{"name": "Guard", "hexes": [1, 2]}]}
+
+
+def test_copy_data_detaches_what_deepcopy_would():
+    import copy
+
+    from wargamekit.scenario import copy_data
+
+    inner = {"set": {1, 2}}
+    data = {"a": [1, {"b": [2.5, None, True]}], "odd": inner, "t": (1, [2])}
+    copied = copy_data(data)
+    assert copied == copy.deepcopy(data) == data
+    assert copied["a"][1] is not data["a"][1] and copied["odd"]["set"] is not inner["set"]
+    assert copied["t"][1] is not data["t"][1]
+    assert list(copied) == list(data), "the order of keys is kept"
+
+
+def test_a_bundled_scenario_is_read_once_and_handed_out_as_fresh_copies():
+    from wargamekit.errors import UnknownScenarioError
+    from wargamekit.plugins import installed_rulesets
+
+    ruleset = installed_rulesets()["skirmish"]
+    first = ruleset.scenario_data("default")
+    first.clear()
+    again = ruleset.scenario_data("default")
+    assert again and again == ruleset.scenario_data("default") and again is not ruleset.scenario_data("default")
+    for bad in ("no such scenario", ["default"], 3):
+        with pytest.raises(UnknownScenarioError):
+            ruleset.scenario_data(bad)

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from wargamekit import Game
 from wargamekit.cli import cli
 from wargamekit.players import RandomBot
-from wargamekit.viewer import ViewerError, write_viewer
+from wargamekit.viewer import ViewerError, _decode_pictures, _encode_pictures, write_viewer
 
 
 def _played(ruleset: str, seed: int, until=None) -> Game:
@@ -31,10 +31,17 @@ def _save(game: Game, path: Path) -> Path:
     return path
 
 
-def _data(page: str) -> dict:
+def _raw(page: str) -> dict:
     found = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
     assert found is not None
     return json.loads(found.group(1))
+
+
+def _data(page: str) -> dict:
+    """The page's data with every picture whole again (``{"kind", "body"}``)."""
+    data = _raw(page)
+    data["pictures"] = [{"kind": k, "body": b} for k, b in _decode_pictures(data)]
+    return data
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +106,31 @@ def test_steps_follow_the_answers(skirmish_save: Path) -> None:
     assert data["pictures"][steps[-1]["pic"]]["body"] in game.ruleset.render_svg(game.state)
     assert [t["label"] for t in data["turns"]] == [e.text for e in game.log if e.kind == "turn"]
     assert data["result"].startswith(f"{game.outcome.winner} wins")
+
+
+def test_pictures_are_stored_as_differences() -> None:
+    """Consecutive SVGs share most of their tags: each is stored as runs copied from the one
+    before plus its new tags, and reads back exactly, text pictures untouched."""
+    one = '<svg>\n<g id="map"><path d="M0"/></g>\n<text x="1">A</text>\n</svg>'
+    two = one.replace(">A<", ">B<")
+    pictures = [("svg", one), ("svg", two), ("text", "a summary"), ("svg", one)]
+    data = _encode_pictures(pictures)
+    assert _decode_pictures(data) == pictures
+    # the second picture names only its one new tag; the rest are copied runs
+    new = [op for op in data["pictures"][1]["ops"] if isinstance(op, int)]
+    assert [data["parts"][i] for i in new] == ['\n<text x="1">B</text>']
+    assert data["pictures"][3]["base"] == 1  # the text picture is no base
+
+
+def test_a_tank_duel_page_is_small(tank_game: Game) -> None:
+    """A page was one whole SVG per step (a 210-answer tank duel made 11 MB); stored as
+    differences it is a small fraction of that, and every picture reads back exactly."""
+    page = write_viewer(tank_game.save(), side="all")
+    data = _data(page)
+    whole = sum(len(p["body"]) for p in data["pictures"])
+    assert len(data["pictures"]) > 3
+    assert len(page) < whole / 3, (len(page), whole)
+    assert data["pictures"][-1]["body"] == tank_game.ruleset.render_svg(tank_game.state, side=None).split("?>", 1)[-1].lstrip()
 
 
 def test_a_ruleset_without_pictures_shows_text(tmp_path: Path) -> None:
@@ -196,6 +228,9 @@ def test_browser_steps_through_a_save(browser, skirmish_save: Path, tmp_path: Pa
         return now["picture"]
 
     assert browser.find_element(By.ID, "whose").text.startswith("everything")
+    # the page's script rebuilds every stored picture exactly as Python reads it back
+    rebuilt = browser.execute_script("return data.pictures.map((p, k) => p.kind === 'svg' ? svgBody(k) : p.body);")
+    assert rebuilt == [p["body"] for p in data["pictures"]]
     first = expect(0)
     # the first step whose picture differs from the start (a unit moved)
     moved = next(i for i, s in enumerate(steps) if s["pic"] != steps[0]["pic"])
@@ -229,10 +264,50 @@ def test_browser_steps_through_a_save(browser, skirmish_save: Path, tmp_path: Pa
 def test_public_picture_hides_face_down_pieces() -> None:
     """maneuver_locale: pieces start face down (each side sees only its own arms); the public
     picture shows neither side's, so it differs from both sides' pictures."""
-    game = _played("maneuver_locale", 2, until=lambda g: len(g.choices) >= 4)
+    played = _played("maneuver_locale", 2, until=lambda g: len(g.choices) >= 4)
+    # up to the first piece turned face-up (seed 2: Austria's first assault reveals its leader)
+    first = next((i for i, e in enumerate(played.log) if e.kind == "reveal"), len(played.log))
+    game = played.replay(played.choices[: sum(e.kind == "choice" for e in played.log[:first]) - 1])
+    assert game.choices and not any(e.kind == "reveal" for e in game.log)
     data = _data(write_viewer(game.save()))
     public = data["pictures"][data["steps"][-1]["pic"]]["body"]
     assert public in game.ruleset.render_svg(game.state, side="(public observer)")
     assert 'data-face="up"' not in public  # no piece has been revealed yet
     for side in game.ruleset.sides:
         assert 'data-face="up"' in game.ruleset.render_svg(game.state, side=side)  # its own
+
+
+def test_viewing_a_save_tells_observers_nothing() -> None:
+    """An observer (``wargamekit_event``) hears each event of a game once, while it is played.
+    Writing the viewer steps through the game again (answer by answer); that is a replay, so
+    the observer hears nothing more — as after a load, an undo or a fork (docs/design.md,
+    Plugins). The game stepped through is the same: the page's log is the game's public log."""
+    from wargamekit import hookimpl, plugin_manager
+
+    heard: list[str] = []
+
+    class Counter:
+        @hookimpl
+        def wargamekit_event(self, game, event):
+            heard.append(event.text)
+
+    from rulesets import DiceRace
+
+    pm = plugin_manager(load_entry_points=False, plugins=[Counter()])
+    game = Game.new(DiceRace(), seed=2, plugin_manager=pm)
+    game.play({side: RandomBot(20 + i) for i, side in enumerate(game.ruleset.sides)})
+    assert heard == [e.text for e in game.log]
+    played = len(heard)
+    page = write_viewer(game)
+    assert len(heard) == played, "viewing the game told the observer its events again"
+    assert [e["text"] for e in _data(page)["events"]] == [e.text for e in game.log if e.audience is None]
+    loaded = Game.load(game.save(), rulesets={"dice_race": DiceRace()}, plugin_manager=pm)
+    write_viewer(loaded, "all")
+    assert len(heard) == played
+    # Outside the viewer the game is heard as before: a new answer after a silent block.
+    again = Game.new(DiceRace(), seed=2, plugin_manager=pm)
+    with again.silently():
+        again.answer(game.choices[0])
+    quiet = len(heard)
+    again.answer(game.choices[1])
+    assert len(heard) > quiet

@@ -14,7 +14,7 @@ Commands:
   (``--as SIDE``; by default the public view) and its result.
 * ``wargamekit view SAVE`` — write a self-contained HTML page to step through a save in a
   browser (``--as SIDE``; by default the public view).
-* ``wargamekit validate SCENARIO`` — check a scenario file.
+* ``wargamekit validate SCENARIO`` — check a scenario file (``--addon NAME``: with an add-on it needs).
 * ``wargamekit odds RULESET ...`` — the ruleset's own odds calculator.
 * ``wargamekit simulate RULESET`` — a balance study: many seeded bot games on every core (or a
   Dask or Ray cluster), results as Parquet, a report of win rates (see :mod:`wargamekit.simulate`).
@@ -43,7 +43,7 @@ import click
 
 from . import __version__
 from . import plugins as _plugins
-from .errors import InvalidChoiceError, QuitGame, WargamekitError
+from .errors import InvalidChoiceError, QuitGame, ScenarioError, WargamekitError
 from .game import Game
 from .players import STOPS, Player, RandomBot, TerminalPlayer, UndoRequest, bot_seed
 from .plugins import find_ruleset
@@ -753,7 +753,9 @@ def view(save_file: Path, as_side: str, out: Path | None) -> None:
 @cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--ruleset", "ruleset_name", metavar="NAME", help="The ruleset (default: the file's top-level `ruleset` key).")
-def validate(scenario: Path, ruleset_name: str | None) -> None:
+@click.option("--addon", "addons", multiple=True, metavar="NAME",
+              help="An installed add-on the scenario is for (repeatable): what it adds counts as known.")
+def validate(scenario: Path, ruleset_name: str | None, addons: tuple[str, ...] = ()) -> None:
     """Check a scenario file: print "ok" or the error."""
     data = read_toml_file(scenario)
     named = data.get("ruleset")
@@ -767,6 +769,14 @@ def validate(scenario: Path, ruleset_name: str | None) -> None:
     structured = ruleset.load_scenario_file(scenario)
     # Setting up catches what only the ruleset's own cross-checks see (setup rolls no dice).
     ruleset.setup(structured, dict(ruleset.options()))
+    # Starting a game (to its first decision, with the add-ons named) catches what a ruleset
+    # checks only where a game's add-ons are known (maneuver_locale's arms).
+    try:
+        Game.new(ruleset, ruleset.read_scenario_file(scenario), plugin_manager=plugin_manager(addons))
+    except ScenarioError as exc:
+        if exc.source is not None:
+            raise
+        raise ScenarioError(exc.reason, path=exc.path, source=str(scenario)) from None
     click.echo("ok")
 
 

@@ -23,12 +23,13 @@ receives a :class:`~wargamekit.context.RulesContext`, and players a
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import pickle
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -55,7 +56,7 @@ from .events import Event, Outcome
 from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
-from .saves import SAVE_FORMAT, SaveFile, log_digest
+from .saves import SAVE_FORMAT, SaveFile, log_digest, log_hasher
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ __all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game
 DEFAULT_DECISION_LIMIT = 200_000
 
 #: What a replay rebuilds (and puts back if the replay fails).
-_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots")
+_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots", "_log_base")
 
 #: A snapshot is kept at a checkpoint only this many answers after the previous one (a ruleset
 #: with a checkpoint every impulse does not pay a state copy every impulse) ...
@@ -100,16 +101,28 @@ class _Snapshot:
     n_rolls: int
     frozen: Any
     pickled: bool
+    #: the SHA-256 of the log up to here, once a load has needed it (see prefix_digest)
+    _digest: list[Any] = field(factory=list, eq=False)
 
     def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
         parts = pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)
         parts[2].rolls = self.rolls[: self.n_rolls]
         return parts
 
+    def prefix_digest(self) -> Any:
+        """A SHA-256 hasher fed the log's lines up to this checkpoint (as :func:`log_digest`
+        feeds them), computed once: a load restarting here hashes only the lines since."""
+        if not self._digest:
+            self._digest.append(log_hasher(e.to_json() for e in self.events[: self.n_events]))
+        return self._digest[0]
 
-#: (ruleset, plugin manager, scenario, seed, options) → the game that last played them, so a
-#: load in the same process starts from that game's snapshots. Weak: it keeps no game alive.
-_LADDERS: OrderedDict[tuple[Any, ...], weakref.ref[Game]] = OrderedDict()
+
+#: (ruleset, plugin manager, scenario, seed, options) → the games that last played them (most
+#: recent last), so a load in the same process starts from their snapshots. Weak: it keeps no
+#: game alive. Several, because a game loaded and dropped must not hide the one still played.
+_LADDERS: OrderedDict[tuple[Any, ...], list[weakref.ref[Game]]] = OrderedDict()
+#: how many games of the same inputs _LADDERS remembers
+_LADDER_GAMES = 4
 
 
 def _check_seed(seed: Any) -> int:
@@ -168,6 +181,8 @@ class Game:
     _snapshots: list[_Snapshot] = field(factory=list, repr=False)
     _snapshot_spacing: int = field(factory=lambda: SNAPSHOT_SPACING, repr=False)
     _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
+    #: the snapshot the current play-through restarted at (its events begin the log), or None
+    _log_base: _Snapshot | None = field(default=None, repr=False)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -216,15 +231,35 @@ class Game:
         options: Mapping[str, Any] | None,
         dice: Dice | None,
         plugin_manager: pluggy.PluginManager | None,
+        twin: bool = False,
     ) -> Game:
-        """Check the inputs of :meth:`new` and build the game, not yet started."""
+        """Check the inputs of :meth:`new` and build the game, not yet started.
+
+        With ``twin`` (a load), a live game of this process with the very same inputs lends
+        its scenario data and structured scenario: those inputs were checked when it was built.
+        """
+        if twin and dice is None and isinstance(scenario, Mapping):
+            found = _twin(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager)
+            if found is not None:
+                return cls(
+                    ruleset=ruleset,
+                    scenario_data=found.scenario_data,  # never changed: replays share it too
+                    scenario_name=None,
+                    seed=found.seed,
+                    options=dict(found.options),
+                    plugin_manager=plugin_manager,
+                    scenario_template=found._scenario_template,
+                    ladder_key=found._ladder_key,
+                )
         scenario_name: str | None
         if scenario is None or isinstance(scenario, str):
             scenario_name = scenario or "default"
             data = ruleset.scenario_data(scenario_name)
         elif isinstance(scenario, Mapping):
+            from .scenario import copy_data  # here: importing cattrs is no cost of ``import wargamekit``
+
             scenario_name = None
-            data = copy.deepcopy(dict(scenario))  # the caller's later changes are not the game's
+            data = copy_data(dict(scenario))  # the caller's later changes are not the game's
         else:
             raise TypeError(f"scenario: expected a bundled scenario's name or a mapping, got {scenario!r}")
         seed = _check_seed(seed)
@@ -248,6 +283,7 @@ class Game:
         dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
         scenario = copy.deepcopy(self._scenario_template)
         ctx = self._new_context(scenario, None, dice, InterruptStack(), [])
+        self._log_base = None
         self.choices = []
         self._snapshots = []
         ctx.state = self.ruleset.setup(scenario, self.options)
@@ -317,20 +353,23 @@ class Game:
         self._register_ladder()
 
     def _key(self) -> tuple[Any, ...]:
-        """What makes two games the same game (ids are safe: a live game holds both objects)."""
+        """What makes two games the same game (see :func:`_ladder_key`)."""
         if self._ladder_key is None:
-            self._ladder_key = (
-                id(self.ruleset), id(self.plugin_manager), self.seed,
-                json.dumps(self.scenario_data, sort_keys=True, default=repr),
-                json.dumps(self.options, sort_keys=True, default=repr),
-            )
+            self._ladder_key = _ladder_key(self.ruleset, self.plugin_manager, self.seed, self.scenario_data,
+                                           self.options)
         return self._ladder_key
 
     def _register_ladder(self) -> None:
         if self._dice_template is not None:
             return  # custom dice are not a seed: nothing else can have the same inputs
         key = self._key()
-        _LADDERS[key] = weakref.ref(self)
+        refs = _LADDERS.get(key)
+        if refs is None:
+            refs = _LADDERS[key] = []
+        elif refs[-1]() is self:
+            return  # already the most recent (every snapshot of a game registers it)
+        refs[:] = [ref for ref in refs if (game := ref()) is not None and game is not self][1 - _LADDER_GAMES :]
+        refs.append(weakref.ref(self))
         _LADDERS.move_to_end(key)
         while len(_LADDERS) > _LADDER_CACHE_SIZE:
             _LADDERS.popitem(last=False)
@@ -338,18 +377,20 @@ class Game:
     def _start_point(self, choices: list[Answer]) -> tuple[_Snapshot, list[_Snapshot]] | None:
         """The latest snapshot on the path of ``choices`` and the ladder holding it (this
         game's, else that of the last game in this process with the same inputs), or ``None``."""
-        ladders = [self._snapshots]
-        if not self._snapshots and self._dice_template is None:
-            other = _LADDERS.get(self._key())
-            game = other() if other is not None else None
-            if game is not None and game.ruleset is self.ruleset:
-                ladders.append(game._snapshots)
+        if self._snapshots or self._dice_template is not None:
+            ladders = [self._snapshots]
+        else:
+            ladders = [game._snapshots for game in _ladder_games(self._key()) if game.ruleset is self.ruleset]
+        best: tuple[_Snapshot, list[_Snapshot]] | None = None
         for ladder in ladders:
             for index in range(len(ladder) - 1, -1, -1):
                 snap = ladder[index]
+                if best is not None and snap.position <= best[0].position:
+                    break
                 if snap.position <= len(choices) and list(snap.choices) == choices[: snap.position]:
-                    return snap, ladder[: index + 1]
-        return None
+                    best = snap, ladder[: index + 1]
+                    break
+        return best
 
     def _restore(self, snap: _Snapshot, ladder: list[_Snapshot]) -> None:
         """Restart the procedure at ``snap`` (the last of ``ladder``, the snapshots on its path):
@@ -357,6 +398,7 @@ class Game:
         state, scenario, dice, answered, enabled = snap.thaw()
         interrupts = InterruptStack(enabled=enabled, answered=answered)
         ctx = self._new_context(scenario, state, dice, interrupts, snap.events[: snap.n_events])
+        self._log_base = snap
         self.choices = list(snap.choices)
         self._snapshots = ladder
         self._procedure = self.ruleset.play(ctx)
@@ -540,6 +582,7 @@ class Game:
                 the failing answer itself is raised.
         """
         before = {name: getattr(self, name) for name in _REPLAYED}
+        quiet_before = self._replaying  # a replay inside ``silently()`` stays silent after it
         self._replaying = True
         try:
             start = self._start_point(choices)
@@ -562,7 +605,22 @@ class Game:
                 setattr(self, name, value)
             raise
         finally:
-            self._replaying = False
+            self._replaying = quiet_before
+
+    @contextlib.contextmanager
+    def silently(self) -> Iterator[Game]:
+        """Answers given inside the ``with`` block are a replay of answers already played:
+        observers (``wargamekit_event``) are not told their events, as they are not told a
+        load's, an undo's or a fork's. For stepping through a recorded game (the save viewer,
+        :func:`wargamekit.viewer.write_viewer`); a game being played should be heard.
+        The game is played exactly as outside the block (the log is the same).
+        """
+        before = self._replaying
+        self._replaying = True
+        try:
+            yield self
+        finally:
+            self._replaying = before
 
     def play(
         self,
@@ -639,6 +697,18 @@ class Game:
         """The log as one JSON-lines text (what determinism tests compare byte for byte)."""
         return "\n".join(self.log_lines(side)) + "\n"
 
+    def _log_digest(self) -> str:
+        """:func:`log_digest` of the whole log; after a restart at a snapshot, the snapshot's
+        hash of the lines before it goes on with the lines since (the same bytes hashed)."""
+        log = self.log
+        base = self._log_base
+        if base is None or not base.n_events or log[base.n_events - 1] is not base.events[base.n_events - 1]:
+            return log_digest(e.to_json() for e in log)
+        hasher = base.prefix_digest().copy()
+        if len(log) > base.n_events:
+            hasher = log_hasher((e.to_json() for e in log[base.n_events :]), hasher)
+        return "sha256:" + hasher.hexdigest()
+
     # -- saves, undo, fork -----------------------------------------------------------------
     def save(self) -> SaveFile:
         """The save of this game (write it with :meth:`SaveFile.to_json`)."""
@@ -656,7 +726,7 @@ class Game:
             options=dict(self.options),
             choices=copy.deepcopy(self.choices),
             addons=list(addons_in_effect(self.plugin_manager)),
-            log_digest=log_digest(self.log_lines()),
+            log_digest=self._log_digest(),
         )
 
     @classmethod
@@ -709,7 +779,7 @@ class Game:
             )
         if save.scenario_name is not None:
             try:
-                ruleset.scenario_data(save.scenario_name)
+                ruleset.scenario_data(save.scenario_name)  # that it exists (parsed once, cached)
             except UnknownScenarioError as exc:
                 raise SaveError(f"$.scenario_name: {exc}") from None
         if isinstance(plugin_manager, str) and plugin_manager != "saved":
@@ -719,7 +789,7 @@ class Game:
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
-                plugin_manager=manager,
+                plugin_manager=manager, twin=True,
             )
             game.scenario_name = save.scenario_name
             game._replay(list(save.choices), where="$.choices")
@@ -727,7 +797,7 @@ class Game:
             raise
         except WargamekitError as exc:
             raise SaveError(f"the save does not load: {exc}") from None
-        digest = log_digest(game.log_lines())
+        digest = game._log_digest()
         if digest != save.log_digest:
             raise SaveError(
                 f"$.log_digest: the save's choices replay to another log than the one saved "
@@ -768,6 +838,41 @@ class Game:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self.choices):
             raise InvalidChoiceError(f"cannot undo {n!r} of {len(self.choices)} choices")
         self._replay(self.choices[: len(self.choices) - n])
+
+
+def _ladder_key(
+    ruleset: Ruleset, plugin_manager: Any, seed: int, scenario: Mapping[str, Any], options: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    """What makes two games the same game (ids are safe: a live game holds both objects). As in
+    a save, the scenario's keys are sorted."""
+    return (
+        id(ruleset), id(plugin_manager), seed, json.dumps(scenario, sort_keys=True, default=repr),
+        json.dumps(options, sort_keys=True, default=repr),
+    )
+
+
+def _twin(
+    ruleset: Ruleset, scenario: Mapping[str, Any], *, seed: Any, options: Mapping[str, Any] | None,
+    plugin_manager: Any,
+) -> Game | None:
+    """The live game of this process (its ladder's) with exactly these inputs, or ``None``."""
+    if not _LADDERS:
+        return None
+    try:
+        merged = ruleset.resolve_options(options)
+        key = _ladder_key(ruleset, plugin_manager, _check_seed(seed), scenario, merged)
+    except (WargamekitError, TypeError, ValueError):
+        return None  # refused (in its usual order) by the ordinary path
+    for game in _ladder_games(key):
+        if game.ruleset is ruleset and game._scenario_template is not None:
+            return game
+    return None
+
+
+def _ladder_games(key: tuple[Any, ...]) -> list[Game]:
+    """The live games :data:`_LADDERS` holds for ``key``, most recent first."""
+    refs = _LADDERS.get(key, ())
+    return [game for ref in reversed(refs) if (game := ref()) is not None]
 
 
 def _saved_plugin_manager(save: SaveFile) -> pluggy.PluginManager | None:

@@ -30,6 +30,7 @@ __all__ = [
     "wargamekit_add_hookspecs",
     "wargamekit_event",
     "wargamekit_game_statistics",
+    "wargamekit_observation_encoder",
     "wargamekit_rulesets",
 ]
 
@@ -102,8 +103,9 @@ def wargamekit_event(game: ObservedGame, event: Event) -> None:
     Called for games whose plugin manager holds the observer (observers are add-ons: ask for
     them like any other, see :doc:`/hooks`). The events an answer causes are told only once
     the answer stands (after the ruleset accepted it), so an observer never sees the events of a
-    rejected choice; replays (load, undo, fork, the rebuild after a rejected choice) are silent,
-    so each event of the game is seen exactly once.
+    rejected choice; replays (load, undo, fork, the rebuild after a rejected choice, the save
+    viewer stepping through a game inside :meth:`Game.silently <wargamekit.game.Game.silently>`)
+    are silent, so each event of the game is seen exactly once, when it is played.
 
     An observer is told everything (secret events included: it is the host's plugin, like a
     log writer), but only as values: it never receives the live game, so it cannot change it.
@@ -139,5 +141,35 @@ def wargamekit_game_statistics(ruleset: Ruleset, state: Any, outcome: Any) -> di
     """
 
 
+# -------------------------------------------------------------------------------------------
+# Reinforcement learning
+# -------------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def wargamekit_observation_encoder(ruleset: Ruleset) -> Any:
+    """Provide the encoder of ``ruleset``'s player views into numpy arrays, for
+    :mod:`wargamekit.rl` (every ruleset's PettingZoo environment).
+
+    A ruleset's plugin module implements it (conventionally in a small module ``rl.py`` of the
+    plugin, imported into the plugin module) and answers ``None`` for rulesets it does not
+    know (check ``ruleset.name``); the first answer that is not ``None`` is used. A ruleset
+    without one gets :class:`wargamekit.rl.GenericEncoder`.
+
+    The encoder only ever receives the side's :class:`~wargamekit.view.PlayerView` (the
+    ruleset's redacted :meth:`~wargamekit.ruleset.Ruleset.view` of the state, the side's log,
+    its pending decision), never the state, so an observation cannot hold what the side may
+    not see. Its contract and the observation layout are in :mod:`wargamekit.rl` and
+    :doc:`/rl`.
+
+    Implementing it is optional, and it cannot change a game: an add-on implementing only this
+    hook is not recorded in saves.
+
+    :param ruleset: the ruleset an environment is being built for.
+    :returns: a :class:`wargamekit.rl.ObservationEncoder`, or ``None``.
+    """
+
+
 def _all() -> list[Any]:  # pragma: no cover - helper for docs
-    return [wargamekit_rulesets, wargamekit_add_hookspecs, wargamekit_event, wargamekit_game_statistics]
+    return [wargamekit_rulesets, wargamekit_add_hookspecs, wargamekit_event, wargamekit_game_statistics,
+            wargamekit_observation_encoder]

@@ -61,7 +61,8 @@ hookimpl = pluggy.HookimplMarker("wargamekit")
 
 #: The core's own hooks (every other hook is published by a ruleset or an add-on).
 CORE_HOOKS = frozenset(
-    {"wargamekit_rulesets", "wargamekit_add_hookspecs", "wargamekit_event", "wargamekit_game_statistics"}
+    {"wargamekit_rulesets", "wargamekit_add_hookspecs", "wargamekit_event", "wargamekit_game_statistics",
+     "wargamekit_observation_encoder"}
 )
 
 

@@ -82,6 +82,10 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+#: (scenario package, name) -> the bundled scenario file's text, read once per process
+_BUNDLED: dict[tuple[str, Any], str] = {}
+
+
 class Ruleset:
     """Base class for rulesets. Subclass it and override what your rules need.
 
@@ -116,12 +120,21 @@ class Ruleset:
 
         if self.scenario_package is None:
             raise UnknownScenarioError(f"ruleset {self.name!r} bundles no scenarios")
-        if not isinstance(name, str) or name not in self.scenario_names():
-            raise UnknownScenarioError(
-                f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
-            )
-        resource = resources.files(self.scenario_package) / f"{name}.toml"
-        return read_toml_text(resource.read_text(encoding="utf-8"), source=f"{self.name}:{name}")
+        # Read once per process (bundled files do not change under it): every Game.new and
+        # load asks again; each gets its own copy.
+        key = (self.scenario_package, name)
+        try:
+            text = _BUNDLED.get(key)
+        except TypeError:  # an unhashable name: refused below
+            text = None
+        if text is None:
+            if not isinstance(name, str) or name not in self.scenario_names():
+                raise UnknownScenarioError(
+                    f"ruleset {self.name!r} has no scenario {name!r}; it has {self.scenario_names()}"
+                )
+            resource = resources.files(self.scenario_package) / f"{name}.toml"
+            text = _BUNDLED[key] = resource.read_text(encoding="utf-8")
+        return read_toml_text(text, source=f"{self.name}:{name}", cache=True)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         """Structure raw scenario data into :attr:`scenario_type`, or raise

@@ -26,7 +26,7 @@ from attrs import field, frozen
 from .errors import SaveError, ScenarioError
 from .events import json_default
 
-__all__ = ["SAVE_FORMAT", "AddonRecord", "SaveFile", "log_digest"]
+__all__ = ["SAVE_FORMAT", "AddonRecord", "SaveFile", "log_digest", "log_hasher"]
 
 #: The save format this wargamekit writes and reads (3: the add-ons in effect and the digest of
 #: the log are recorded; 2 had neither).
@@ -42,6 +42,22 @@ def log_digest(lines: Iterable[str]) -> str:
     """
     text = "\n".join(lines) + "\n"
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def log_hasher(lines: Iterable[str], start: Any = None) -> Any:
+    """A SHA-256 hasher fed ``lines`` as :func:`log_digest` feeds them, after what ``start``
+    (another such hasher, left unchanged) was fed: the digest of a log can go on from the
+    digest of its first part. Lines fed in parts give the digest of all of them at once.
+
+    >>> first = log_hasher(['{"kind": "x"}'])
+    >>> "sha256:" + log_hasher(['{"kind": "y"}'], first).hexdigest() == log_digest(['{"kind": "x"}', '{"kind": "y"}'])
+    True
+    """
+    hasher = hashlib.sha256() if start is None else start.copy()
+    text = "\n".join(lines)
+    if text or start is None:
+        hasher.update((text + "\n").encode("utf-8"))
+    return hasher
 
 
 @frozen

@@ -17,6 +17,8 @@ wargamekit.errors.ScenarioError: $[1].strength: invalid value for type, expected
 
 from __future__ import annotations
 
+import copy
+import datetime
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,7 +29,7 @@ import cattrs.v
 from .errors import HexLabelError, ScenarioError
 from .geometry.hex import Hex, HexLabels
 
-__all__ = ["converter", "map_hex", "read_toml_file", "read_toml_text", "structure"]
+__all__ = ["converter", "copy_data", "map_hex", "read_toml_file", "read_toml_text", "structure"]
 
 T = TypeVar("T")
 
@@ -100,8 +102,48 @@ def structure(data: Any, cls: type[T], *, source: str | None = None) -> T:
         raise ScenarioError(message + more, path=path, source=source) from None
 
 
-def read_toml_text(text: str, *, source: str | None = None) -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes a :class:`ScenarioError`."""
+#: values :func:`copy_data` shares rather than copies (immutable, as TOML and JSON give them)
+_SHARED = frozenset({str, int, float, bool, type(None), datetime.datetime, datetime.date, datetime.time})
+
+
+def copy_data(value: Any) -> Any:
+    """A detached copy of raw scenario data: what :func:`copy.deepcopy` gives, in a fraction of
+    the time for plain data (dicts and lists are rebuilt in order, immutable scalars shared;
+    anything else is deep-copied). Hot: every game built from data copies it.
+
+    >>> data = {"units": [{"name": "Guard"}]}
+    >>> copied = copy_data(data)
+    >>> copied == data and copied["units"][0] is not data["units"][0]
+    True
+    """
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _SHARED else copy_data(item) for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in _SHARED else copy_data(item) for item in value]
+    if kind in _SHARED:
+        return value
+    return copy.deepcopy(value)
+
+
+#: TOML text -> its parsed data, for bundled scenarios read again and again (every new game)
+_PARSED: dict[str, dict[str, Any]] = {}
+
+
+def read_toml_text(text: str, *, source: str | None = None, cache: bool = False) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes a :class:`ScenarioError`.
+
+    With ``cache``, the parse of the same text is kept (bounded) and a fresh copy returned.
+    """
+    if cache:
+        known = _PARSED.get(text)
+        if known is None:
+            known = read_toml_text(text, source=source)
+            if len(_PARSED) >= 64:
+                _PARSED.clear()
+            _PARSED[text] = known
+        copied: dict[str, Any] = copy_data(known)
+        return copied
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

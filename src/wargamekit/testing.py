@@ -41,6 +41,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+import pluggy
 from attrs import define, field, frozen
 
 from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
@@ -89,12 +90,14 @@ def play_random_game(
     check_invariants: bool = True,
     max_decisions: int = 100_000,
     structured: bool = False,
+    plugin_manager: pluggy.PluginManager | None = None,
 ) -> Game:
     """Play one game between random bots (seeded from ``seed``) and return it, finished.
 
     With ``structured=True`` every decision must pass :func:`check_decision_structure`.
+    ``plugin_manager``: the game's add-ons (as for :meth:`Game.new <wargamekit.game.Game.new>`).
     """
-    game = Game.new(ruleset, scenario, seed=seed, options=options)
+    game = Game.new(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager)
     players = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)}
 
     def before_ask(g: Game, decision: Decision) -> None:
@@ -230,6 +233,7 @@ def check_ruleset(
     structured: bool = True,
     non_interference: bool = True,
     reveals: Collection[str] = (),
+    plugin_manager: pluggy.PluginManager | None = None,
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
@@ -239,6 +243,8 @@ def check_ruleset(
     (the event kinds by which the rules show a secret's consequence); every bundled ruleset
     passes it. A ruleset with hidden information should assert
     ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
+    ``plugin_manager`` runs every game with its add-ons (an add-on's own conformance test);
+    the save/load check reloads with the same manager.
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.
@@ -250,7 +256,7 @@ def check_ruleset(
         game_seed = seed + index
         game = play_random_game(
             ruleset, scenario, seed=game_seed, options=options, max_decisions=max_decisions,
-            structured=structured,
+            structured=structured, plugin_manager=plugin_manager,
         )
         assert isinstance(game.outcome, Outcome)
         winners[game.outcome.winner] = winners.get(game.outcome.winner, 0) + 1
@@ -263,7 +269,7 @@ def check_ruleset(
         again = game.replay()
         assert again.log_text() == text, f"{ruleset.name}: replay differs (seed {game_seed})"
         save = SaveFile.from_json(game.save().to_json())
-        loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+        loaded = Game.load(save, rulesets={ruleset.name: ruleset}, plugin_manager=plugin_manager)
         assert loaded.log_text() == text, f"{ruleset.name}: save/load differs (seed {game_seed})"
         assert loaded.outcome == game.outcome
         if game.choices:
@@ -276,7 +282,7 @@ def check_ruleset(
     if non_interference:
         pairs = check_non_interference(
             ruleset, scenario, seeds=range(seed, seed + min(games, 2)), options=options,
-            reveals=reveals, max_decisions=max_decisions,
+            reveals=reveals, max_decisions=max_decisions, plugin_manager=plugin_manager,
         )
     return ConformanceReport(
         games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs
@@ -520,6 +526,7 @@ def check_non_interference(
     horizon: int = 60,
     reveals: Collection[str] = (),
     max_decisions: int = 100_000,
+    plugin_manager: pluggy.PluginManager | None = None,
 ) -> int:
     """Assert that no side's view depends on another side's secrets.
 
@@ -552,7 +559,7 @@ def check_non_interference(
     render = type(ruleset).render_svg is not Ruleset.render_svg
     compared = 0
     for seed in seeds:
-        reference = _probe_game(ruleset, scenario, seed, options, {})
+        reference = _probe_game(ruleset, scenario, seed, options, {}, plugin_manager)
         secret_decisions: list[tuple[int, Decision]] = []
 
         def note(game: Game, decision: Decision, found: list[tuple[int, Decision]] = secret_decisions) -> None:
@@ -576,7 +583,7 @@ def check_non_interference(
                 hiders: tuple[str, ...] = (decision.side,)
                 where = f"answer {at} ({decision.kind or decision.prompt}, secret decision of {decision.side})"
                 for answer in _alternatives(decision, alternatives):
-                    game = _probe_game(ruleset, scenario, seed, options, {})
+                    game = _probe_game(ruleset, scenario, seed, options, {}, plugin_manager)
                     _answer_all(game, choices[:at])
                     since = len(game.log)
                     try:
@@ -589,7 +596,7 @@ def check_non_interference(
                 hiders = audience
                 where = f"secret draw {draw} (after answer {clock}, seen by {', '.join(audience) or 'nobody'})"
                 for face in range(min(faces, alternatives)):
-                    game = _probe_game(ruleset, scenario, seed, options, {draw: face})
+                    game = _probe_game(ruleset, scenario, seed, options, {draw: face}, plugin_manager)
                     # The draw was made while answer ``clock`` was applied (clock 0: at the start).
                     _answer_all(game, choices[: max(clock - 1, 0)])
                     since = len(game.log) if clock else 0
@@ -625,8 +632,12 @@ def check_non_interference(
 def _probe_game(
     ruleset: Ruleset, scenario: str | Mapping[str, Any] | None, seed: int,
     options: Mapping[str, Any] | None, overrides: dict[int, int],
+    plugin_manager: pluggy.PluginManager | None = None,
 ) -> Game:
-    game = Game.new(ruleset, scenario, seed=seed, options=options, dice=_ProbeDice(seed=seed, overrides=overrides, clock=lambda: 0))
+    game = Game.new(
+        ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager,
+        dice=_ProbeDice(seed=seed, overrides=overrides, clock=lambda: 0),
+    )
     # The template's clock cannot know the game; the live dice is told now (draws before the
     # first answer are at clock 0 anyway). Every replay builds its dice from the template.
     dice = game.dice

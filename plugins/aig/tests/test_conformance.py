@@ -12,6 +12,9 @@ def test_conformance_training():
     """check_ruleset passes on the training battle, every decision with a kind and option data."""
     report = check_ruleset(Aig(), "training", games=3, structured=True, deep_checks=1)
     assert report.games == 3 and report.decisions > 0
+    # AIG has no hidden information (every decision and roll is public): the non-interference
+    # check runs (check_ruleset's default) and has no secret to fork.
+    assert report.non_interference_pairs == 0
 
 
 def test_bots_read_structure_not_prose():

@@ -10,6 +10,9 @@ def test_conformance_village():
     every option with data; replays, saves and undo reproduce the log."""
     report = check_ruleset(LnL(), "default", games=4, structured=True)
     assert report.games == 4 and report.decisions > 100
+    # LnL as implemented has no hidden information (every decision and roll is public): the
+    # non-interference check runs (check_ruleset's default) and has no secret to fork.
+    assert report.non_interference_pairs == 0
 
 
 def test_conformance_with_the_other_a11_reading():

@@ -15,11 +15,12 @@ def test_conformance(ruleset, scenario):
     leak, and every decision has a kind and every option data. The non-interference check has
     secrets to fork: each side's secret set-up shuffle (the handles of its pieces, handles.py)
     and the secret choices among face-down pieces (which guns declare or fire, which cavalry
-    moves on). What the rules show of them comes out by ``reveal`` (a piece turned face-up)
-    and ``move`` (a piece moved) events; the rest of the other side's view must not change."""
+    moves on). What the rules show of them comes out by ``reveal`` (a piece turned face-up),
+    ``move`` (a piece moved) and ``declare`` (a gun's declaration, made face-up: Artillery
+    Bombardment) events; the rest of the other side's view must not change."""
     report = check_ruleset(
         ruleset, scenario, games=12, max_decisions=5000, structured=True, non_interference=True,
-        reveals={"reveal", "move"},
+        reveals={"reveal", "move", "declare"},
     )
     assert report.games == 12 and report.decisions > 0
     assert report.non_interference_pairs > 0
@@ -36,15 +37,17 @@ def test_same_seed_and_answers_give_the_same_log(ruleset):
 
 def test_the_only_dice_are_the_secret_set_up_shuffle(ruleset):
     """The source's combat is diceless: whole games roll no dice but the set-up shuffle that
-    gives the pieces their secret handles (handles.py: within each starting position of several
-    pieces, one draw per place), each roll seen by its side only."""
+    deals the pieces to their positions and gives them their secret handles (handles.py: within
+    each set-up area or shared starting position, one draw per place), each roll seen by its
+    side only."""
     game = play_random_game(ruleset, "default", seed=3)
     rolls = [e for e in game.log if e.kind == "roll"]
-    assert rolls and all("secret order of the pieces" in e.text for e in rolls)
+    assert rolls and all("secret order of the pieces" in e.text or "secret deal" in e.text for e in rolls)
     first_move = next(i for i, e in enumerate(game.log) if e.kind == "choice")
     assert all(game.log.index(e) < first_move for e in rolls)
-    # default.toml: Austria 6+3+2 pieces in shared positions, France 3+2: (5+2+1) + (2+1) draws
-    assert [len([e for e in rolls if e.audience == (side,)]) for side in ruleset.sides] == [8, 3]
+    # default.toml: Austria Alessandria 6, Lobbi 3, the bridgehead area 3; France the front
+    # area 6, the rear area 4: (5+2+2) + (5+3) draws
+    assert [len([e for e in rolls if e.audience == (side,)]) for side in ruleset.sides] == [9, 8]
 
 
 @pytest.mark.parametrize("scenario", ["default", "training"])

@@ -43,18 +43,65 @@ def test_the_attack_of_issue_12_now_identifies_nothing(ruleset, seed):
 
 def test_a_handle_says_nothing_of_which_piece_of_its_starting_position_it_is(ruleset):
     """The handles of a starting position shared by several pieces are dealt by a secret
-    shuffle: over seeds, the first handle at Marengo (F01 infantry 3, F02 infantry 3, F03
-    artillery 2) is each of the three, while Austria's view of the French set-up is the same."""
+    shuffle: over seeds, the first handle at Alessandria (A01-A06: infantry 3, 3, 2, 2,
+    cavalry 3, artillery 2) is each of several, while France's view of the Austrian set-up
+    is the same."""
     behind: set[str] = set()
     views = set()
     for seed in range(12):
         game = Game.new(ruleset, "default", seed=seed)
-        marengo = [p for p in game.state.at("marengo") if p.side == "france"]
-        behind.add(marengo[0].origin)
-        seen = ruleset.view(game.state, "austria")
-        views.add(tuple((p.id, p.locale, p.approach, p.arm, p.origin) for p in seen.of("france")))
-    assert behind == {"F01", "F02", "F03"}
+        alessandria = [p for p in game.state.at("alessandria") if p.side == "austria"]
+        behind.add(alessandria[0].origin)
+        seen = ruleset.view(game.state, "france")
+        views.add(tuple((p.id, p.locale, p.approach, p.arm, p.origin) for p in seen.of("austria")))
+    assert len(behind) >= 4 and behind <= {f"A0{n}" for n in range(1, 7)}
     assert len(views) == 1
+
+
+@pytest.mark.parametrize("scenario", ["default", "training"])
+def test_no_face_down_piece_is_known_from_the_set_up(ruleset, scenario):
+    """Issue 12's singleton leak: a piece alone at its starting position was known from the
+    public scenario (default: five French pieces and one Austrian gun). Now each side's view
+    of the other's set-up is the same over seeds, and behind every enemy handle stand pieces
+    of at least two arms or strengths, so the view does not determine any face-down piece —
+    the source reveals a piece only when the rules turn it face-up (Assaults: 表にする)."""
+    for side in ruleset.sides:
+        enemy = ruleset.sides[1 - ruleset.sides.index(side)]
+        views = set()
+        behind: dict[str, set[tuple[str, int]]] = {}
+        for seed in range(30):
+            game = Game.new(ruleset, scenario, seed=seed)
+            seen = ruleset.view(game.state, side)
+            views.add(tuple((p.id, p.locale, p.approach, p.arm, p.steps, p.origin) for p in seen.of(enemy)))
+            for p in game.state.of(enemy):
+                behind.setdefault(p.id, set()).add((p.arm.key, p.steps))
+        assert len(views) == 1, f"{side}'s view of the set-up depends on {enemy}'s deal"
+        known = {handle: faces for handle, faces in behind.items() if len(faces) < 2}
+        assert not known, f"{side} knows {enemy}'s face-down pieces from the set-up: {known}"
+
+
+def test_a_set_up_area_keeps_each_position_s_count(ruleset):
+    """The deal fills the area's positions with as many pieces as the scenario puts there:
+    France's rear area (San Giuliano 2, Frugarolo 1, Tortona 1) over seeds."""
+    for seed in range(6):
+        game = Game.new(ruleset, "default", seed=seed)
+        counts = {loc: len(game.state.at(loc)) for loc in ("sanjuliano", "frugarolo", "tortona")}
+        assert counts == {"sanjuliano": 2, "frugarolo": 1, "tortona": 1}
+        rear = sorted(p.origin for loc in counts for p in game.state.at(loc))
+        assert rear == ["F07", "F08", "F09", "F10"]
+
+
+def test_a_set_up_area_holds_one_side(ruleset):
+    """Scenario data: an area naming pieces of both sides is refused at the field."""
+    import copy
+
+    from wargamekit.errors import ScenarioError
+
+    data = copy.deepcopy(ruleset.scenario_data("default"))
+    data["pieces"][0]["setup_area"] = "front"
+    with pytest.raises(ScenarioError) as info:
+        Game.new(ruleset, data)
+    assert info.value.path == "$.pieces[12].setup_area"  # F01, the first French piece
 
 
 def test_the_owner_knows_its_handles_the_opponent_does_not(ruleset):

@@ -10,7 +10,13 @@ import pytest
 from wargamekit import Choose, Game, Option
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.bots import HeuristicBot
-from wargamekit_tank_solo.cautious_bot import SHOT_THRESHOLD, CautiousBot, defensive_risk, incoming_threat
+from wargamekit_tank_solo.cautious_bot import (
+    SHOT_THRESHOLD,
+    CautiousBot,
+    defensive_risk,
+    defensive_risk_at,
+    incoming_threat,
+)
 from wargamekit_tank_solo.combat import FireAt, fire_label, shot_for
 from wargamekit_tank_solo.fire import shot_odds
 from wargamekit_tank_solo.kinds import FIRE_SELECTION, FIRE_TARGET, MOVE_STEP, fire_data, step_data
@@ -102,6 +108,26 @@ def test_defensive_risk_uses_the_defenders_present_gun_facing(make_state):
     assert defensive_risk(state, tank, step) == pytest.approx(expected) and expected > 0
     tiger.turret = (tiger.turret + 3) % 6  # the Tiger's turret now faces away
     assert defensive_risk(state, tank, step) == 0.0
+
+
+def test_every_step_into_a_hex_risks_the_defensive_fire_at_its_start(make_state):
+    """2-2 (the mover is fired at in the hex it leaves; 5 iii: in the hex entered when it
+    clears a wreck): the bot weighs the risk once per hex fired at, and each step's risk is
+    that hex's; turning in place risks no defensive fire."""
+    state = make_state([("A", "t34_85", "0510", "S"), ("B", "tiger", "0810", "NW")], wrecks=["0511"])
+    tank = state.tank(1)
+    steps = step_options(state, tank, MoveBudget(remaining=3, must_spend=False, leap=False))
+    into = [s for s in steps if s.to is not None]
+    assert {s.clears_wreck for s in into} == {True, False}
+    for s in into:
+        where = s.to if s.clears_wreck else tank.hex
+        assert defensive_risk(state, tank, s) == defensive_risk_at(state, tank, where)
+    assert defensive_risk_at(state, tank, tank.hex) > 0
+    assert all(defensive_risk(state, tank, s) == 0.0 for s in steps if s.to is None)
+    bot, risks = CautiousBot(0), {}
+    values = [bot.step_value(state, tank, s, places={}, risks=risks) for s in steps]
+    assert set(risks) <= {tank.hex, label_hex("0511")}
+    assert values == [bot.step_value(state, tank, s) for s in steps]
 
 
 def _fire_menu(state, firer, target, fire, rule):

@@ -1,5 +1,6 @@
-"""Restarts at checkpoints (issue 9): each turn (回合), combat step and mover opens with one, and a
-restart there gives the log a full replay gives; the view a bot reads is detached from the game.
+"""Restarts at checkpoints (issue 9): each turn (回合), combat step, mover, step of a move and leap
+target opens with one, and a restart there gives the log a full replay gives; the view a bot reads
+is detached from the game.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ import pytest
 from wargamekit import Game
 from wargamekit import game as game_module
 from wargamekit.players import bot_seed
-from wargamekit.testing import check_checkpoints
+from wargamekit.testing import check_checkpoints, play_random_game
 from wargamekit_tank_solo import TankSolo
+from wargamekit_tank_solo.maps import hex_label
 
 RULESET = TankSolo()
 ALL_ON = {name: True for name in RULESET.options()} | {"surrender": False}
@@ -75,3 +77,47 @@ def test_the_view_is_detached_and_hides_only_the_opponent_s_rounds():
     seen.scenario.wrecks.append("0101")
     assert (game.save().to_json(), RULESET.summary(state)) == before
     assert RULESET.view(state, "B").scenario.zones == state.scenario.zones
+
+
+def test_a_restart_inside_a_leap_fire_goes_on_with_it(monkeypatch, new_game, pick):
+    """作战阶段 1-2 注2: the leap under way (its start, the targets tried, the target named) and
+    its move are state, with a checkpoint before each target is named and each step; a fork
+    there is the game itself, back to the start and all."""
+    monkeypatch.setattr(game_module, "SNAPSHOT_SPACING", 0)  # a snapshot at every checkpoint
+    game = new_game([("bt7", "0601", "S")], [("tiger", "0612", "N")], dice=[3])
+    pick(game, "leap fire with BT-7 #1")
+    pick(game, "leap toward Tiger I #2")
+    pick(game, "forward to 0602")
+    assert [label for _, label in game.checkpoints][-4:] == [
+        "turn 1 fire selection", "turn 1 leap fire of #1, target 1", "turn 1 #1 step 0", "turn 1 #1 step 1"]
+    assert game.state.leap.target == 2 and game.state.moving.budget.remaining == 4  # 5 MP, one step
+    forked = game.fork()
+    assert forked.checkpoints[-1] == game.checkpoints[-1]
+    assert (forked.state.leap, forked.state.moving) == (game.state.leap, game.state.moving)
+    for played in (game, forked):
+        pick(played, "stops and fires")
+        pick(played, "holds fire")
+        assert hex_label(played.state.tank(1).hex) == "0601"  # back to the start (注2)
+        assert (played.state.leap, played.state.moving) == (None, None)
+        assert played.state.tank(1).tried == ["leap"]
+    assert forked.log_text() == game.log_text()
+
+
+@pytest.mark.parametrize(("seed", "options"), [(8, None), (3, ALL_ON)], ids=["default", "all optional rules"])
+def test_a_restart_at_each_step_of_a_move_or_leap_plays_on_to_the_same_game(monkeypatch, seed, options):
+    """2-1 (moves, under defensive fire 2-2) and 1-2 (leaps): a checkpoint before each step and
+    each leap target named. A fork at them (some 15 of each game), given the remaining answers, is the game itself,
+    byte for byte, in a random-bot game (random bots leap; every optional rule on too: engine
+    checks after a move, forced spotting)."""
+    monkeypatch.setattr(game_module, "SNAPSHOT_SPACING", 0)
+    monkeypatch.setattr(game_module, "SNAPSHOT_LIMIT", 10_000)
+    game = play_random_game(RULESET, seed=seed, options=options, check_invariants=False)
+    last = {position: label for position, label in game.checkpoints}  # the latest at each position
+    inside = [(p, label) for p, label in last.items() if " step " in label or "leap fire of" in label]
+    assert any(" step " in label for _, label in inside) and any("leap fire of" in label for _, label in inside)
+    for position, label in inside[:: max(1, len(inside) // 15)]:  # some 15 of them, spread over the game
+        forked = game.replay(game.choices[:position])
+        assert forked.checkpoints[-1] == (position, label)
+        for choice in game.choices[position:]:
+            forked.answer(choice)
+        assert forked.log_text() == game.log_text(), label

@@ -371,6 +371,13 @@ def _run(q: int, r0: int, r1: int) -> list[Hex]:
     return [_hex(q, r) for r in range(r0, r1)]
 
 
+#: (dq, dr, nudge) -> the flat grid offsets of that line's hexes from its start, for lines up to
+#: _LINE_CACHE_RANGE long (a cache: emptied past _LINE_CACHE_MAX lines, refilled as needed)
+_LINE_OFFSETS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_LINE_CACHE_RANGE = 40
+_LINE_CACHE_MAX = 1 << 14
+
+
 def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
     """The hexes on the straight line from ``a`` to ``b``, both included.
 
@@ -403,6 +410,17 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
         raise ValueError(f"nudge must be +1 or -1, got {nudge}")
     aq, ar = a.q, a.r
     dq, dr = b.q - aq, b.r - ar
+    offsets = _LINE_OFFSETS.get((dq, dr, nudge))
+    if offsets is not None and -_BOX <= aq <= _BOX and -_BOX <= ar <= _BOX and -_BOX <= aq + dq <= _BOX \
+            and -_BOX <= ar + dr <= _BOX:
+        # Hot (rule code draws short lines again and again): a line seen before is its cached
+        # offsets in the interned grid from the start's index (no arithmetic per hex).
+        base = (aq + _BOX) * _SPAN + ar + _BOX
+        grid = _GRID
+        line = [grid[base + o] for o in offsets]
+        if None in line:
+            line = [grid[base + o] or _fill(base + o) for o in offsets]
+        return line  # type: ignore[return-value]
     adq, adr, ads = abs(dq), abs(dr), abs(dq + dr)
     n = (adq + adr + ads) >> 1
     if n == 0:
@@ -431,6 +449,10 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
             line = [grid[base + alpha * i + beta * ((d2 * i + k) // n2)] for i in range(n + 1)]
         if None in line:
             line = [grid[j] or _fill(j) for j in (base + alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))]
+        if n <= _LINE_CACHE_RANGE:
+            if len(_LINE_OFFSETS) >= _LINE_CACHE_MAX:
+                _LINE_OFFSETS.clear()
+            _LINE_OFFSETS[(dq, dr, nudge)] = tuple(alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))
         return line  # type: ignore[return-value]
     if adq == n:
         return [_hex(aq + st * i, ar + (d2 * i + k) // n2) for i in range(n + 1)]

@@ -416,6 +416,23 @@ def _read_only(arr: np.ndarray) -> bool:
 
 
 _EDGES = ("primary", "worse", "better")
+
+#: A map's line cache (the last of its LOS tables) holds, for lines up to _LOS_CACHE_RANGE
+#: long, key ``dq * _LINE_KEY + dr`` -> the flat offsets from the origin of the hexes strictly
+#: between the ends of that line (primary nudge). It is emptied past _LOS_CACHE_MAX lines.
+_LOS_CACHE_RANGE = 40
+_LOS_CACHE_MAX = 1 << 14
+_LINE_KEY = 1 << 12
+
+
+def _cache_line(lines: dict[int, tuple[int, ...]], dq: int, dr: int, n: int, alpha: int, beta: int,
+                sec: int) -> tuple[int, ...]:
+    """The offsets line_of_sight's loop steps through for this line, kept for the next time."""
+    if len(lines) >= _LOS_CACHE_MAX:
+        lines.clear()
+    d2, n2 = 2 * sec, 2 * n
+    offsets = lines[dq * _LINE_KEY + dr] = tuple(alpha * i + beta * ((d2 * i + n) // n2) for i in range(1, n))
+    return offsets
 _NO_EXTRA: frozenset[int] = frozenset()
 
 
@@ -1202,7 +1219,7 @@ class HexMap:
             OffMapError: If ``a`` or ``b`` is off the map.
             ValueError: If ``edge`` is unknown or ``los_class`` has the wrong shape.
         """
-        stride, qmin, rmin, _ncell, onmap, code, sides = self._los or self._los_tables()
+        stride, qmin, rmin, _ncell, onmap, code, sides, lines = self._los or self._los_tables()
         ar, br = a.r - rmin, b.r - rmin
         ia = (a.q - qmin) * stride + ar
         ib = (b.q - qmin) * stride + br
@@ -1228,17 +1245,30 @@ class HexMap:
             alpha, beta, sec = (-stride if dq + dr < 0 else stride), 1 - stride, dr
         if (sides is None and los_class is None and blocking is None and elevation_hook is None
                 and (edge == "primary" or not _has_tie(n, sec))):
-            # The common query: _walk's tight loop, inlined, stopping at the first block.
+            # The common query: _walk's tight loop, inlined, stopping at the first block. A short
+            # line seen before steps through its cached offsets from ``ia`` (no arithmetic).
             nb = nh = 0
-            num, d2, n2 = n, 2 * sec, 2 * n
-            for i in range(1, n):
-                num += d2
-                if c := code[ia + alpha * i + beta * (num // n2)]:  # most hexes are clear: one test
-                    if c == 2:
-                        nb = 1
-                        break
-                    if c == 1:
-                        nh += 1
+            if n <= _LOS_CACHE_RANGE:
+                offsets = lines.get(dq * _LINE_KEY + dr)
+                if offsets is None:
+                    offsets = _cache_line(lines, dq, dr, n, alpha, beta, sec)
+                for o in offsets:
+                    if c := code[ia + o]:  # most hexes are clear: one test
+                        if c == 2:
+                            nb = 1
+                            break
+                        if c == 1:
+                            nh += 1
+            else:  # long lines mostly stop early at a block: a table would cost more than steps
+                num, d2, n2 = n, 2 * sec, 2 * n
+                for i in range(1, n):
+                    num += d2
+                    if c := code[ia + alpha * i + beta * (num // n2)]:
+                        if c == 2:
+                            nb = 1
+                            break
+                        if c == 1:
+                            nh += 1
             los = _object_new(LineOfSight)
             if nb:
                 _set_clear(los, False)
@@ -1294,7 +1324,8 @@ class HexMap:
         return i
 
     def _los_tables(self) -> tuple:
-        """``(stride, qmin, rmin, ncell, onmap, code, sides)``: the grid and the class tables, cached until :meth:`invalidate`."""
+        """``(stride, qmin, rmin, ncell, onmap, code, sides, lines)``: the grid, the class tables
+        and a cache of short lines' offsets (see _LOS_CACHE_RANGE), kept until :meth:`invalidate`."""
         grid = self._grid or self._los_grid()
         code = grid.code_of(self.los_class())
         sides = None
@@ -1302,7 +1333,7 @@ class HexMap:
         if hs is not None and hs.any():
             table, _lut = _side_tables(hs, self.width, self.height, _axial_grid(self.width, self.height, self.layout), 2)
             sides = tuple(table.tolist())
-        self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides)
+        self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides, {})
         return self._los
 
     def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> tuple[int, ...]:

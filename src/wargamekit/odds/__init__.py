@@ -47,14 +47,18 @@ What makes a procedure fast or slow
 * Fast: adding, subtracting, multiplying, comparing and returning die values, however many dice
   (a total of ten d6 rolled one by one is one run, well under a millisecond); reading faces only
   through arithmetic; returning a tuple of die values.
-* Each forced value is a branch point, and each branch is a whole run of the procedure (tens of
-  microseconds for a few dice). Branching on every die one by one (``if dice.d6(...) >= 4`` in a
-  loop) therefore costs one run per combination of the forced values. Compute a total and
-  test the total once, rather than testing each die.
+* Each forced value is a branch point, and each branch is a whole run of the procedure.
+  Branching on every die one by one (``if dice.d6(...) >= 4`` in a loop) therefore costs one
+  run per combination of the forced values. A re-run replays its prefix cheaply: a die that was
+  forced alone there (nothing else alive read it, as in ``if dice.d6(...) >= 4``) comes back as
+  a plain ``int`` face of the class its branch takes, with no lazy value and no forcing — a
+  few microseconds a run for a handful of dice, against a few more for each die new to the
+  run. Still, compute a total and test the total once, rather than testing each die.
 * Forcing a value that other live die values depend on lays out the combinations of their dice;
   keep such sets small (a handful of dice), or drop the values you no longer need.
-* A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False``. Code that
-  needs real ints can use ``operator.index(value)`` (a forced value), or run with
+* A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False`` (though on a
+  re-run a die replayed as above is a plain ``int``: never steer a procedure by the type of a
+  die value). Code that needs real ints can use ``operator.index(value)`` (a forced value), or run with
   ``distribution(..., lazy=False)``, which hands out plain faces and runs the procedure once per
   combination of faces (the way every procedure was enumerated before).
 
@@ -92,7 +96,7 @@ from typing import Any, TypeVar
 import numpy as np
 from attrs import define, field, frozen
 
-from ..dice import D6, Dice, Die, PoolRoll, _pool_classes, _pool_face_classes
+from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_face_classes
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
@@ -141,6 +145,11 @@ def _die_table(die: Die) -> _LeafTable:
     return table
 
 
+_D6_TABLE = _die_table(D6)
+_D10_TABLE = _die_table(D10_ZERO)
+_D20_TABLE = _die_table(D20)
+
+
 def _pool_table(n: int, target: int, double_at: int | None) -> _LeafTable:
     """The faces of an ``n``-die pool as a multiset of face classes (sorted representative
     faces), weighted by the number of ways of rolling each: 66 rows for 10 dice."""
@@ -175,10 +184,12 @@ class EnumeratingDice(Dice):
     lazy: bool = field(default=True, kw_only=True)
     branch_limit: int = field(default=DEFAULT_BRANCH_LIMIT, kw_only=True)
     name: str = field(default="procedure", kw_only=True)
+    #: the run before and the depth this one's path bumps (its prefix is replayed from it)
+    prior: tuple[World, int] | None = field(default=None, kw_only=True, repr=False)
     world: World = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        self.world = World(self.path, branch_limit=self.branch_limit, name=self.name)
+        self.world = World(self.path, branch_limit=self.branch_limit, name=self.name, prior=self.prior)
 
     @property
     def trail(self) -> list[tuple[int, int]]:
@@ -187,6 +198,19 @@ class EnumeratingDice(Dice):
 
     def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
         return self.world.draw(weights, purpose)
+
+    # The common dice straight to the world (hot: a re-run of the procedure draws them all).
+    def d6(self, purpose: str) -> Any:
+        """One six-sided die (lazy)."""
+        return self.world.leaf(_D6_TABLE, purpose) if self.lazy else Dice.d6(self, purpose)
+
+    def d10(self, purpose: str) -> Any:
+        """One ten-sided die read 0–9 (lazy)."""
+        return self.world.leaf(_D10_TABLE, purpose) if self.lazy else Dice.d10(self, purpose)
+
+    def d20(self, purpose: str) -> Any:
+        """One twenty-sided die (lazy)."""
+        return self.world.leaf(_D20_TABLE, purpose) if self.lazy else Dice.d20(self, purpose)
 
     def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[Any, ...]:
         """Roll ``n`` of ``die``: lazy values (or, with ``lazy=False``, one branch per face)."""
@@ -256,13 +280,23 @@ def _outcome_node(world: World, outcome: Any, name: str) -> Any:
         resolved = _apply(_identity, (outcome,))  # a pinned value comes back plain
         return resolved._node if type(resolved) is RandomValue else resolved
     if kind is tuple:
+        for part in outcome:
+            if type(part) is RandomValue or type(part) is tuple:
+                break
+        else:
+            return _hashed(outcome, name)  # no lazy value: hashed whole (parts in order)
         parts = [_outcome_node(world, part, name) for part in outcome]
         nodes = [p for p in parts if type(p) is _Node]
         if not nodes:
             return tuple(parts)
         return _Node(world._id(), _tuple_of, tuple(parts), frozenset().union(*(p.leaves for p in nodes)))
+    return _hashed(outcome, name)
+
+
+def _hashed(outcome: Any, name: str) -> Any:
+    """``outcome`` once hashed: an object holding die values resolves them here, as branch points."""
     try:
-        hash(outcome)  # an object holding die values resolves them here, as branch points
+        hash(outcome)
     except TypeError:
         raise TypeError(
             f"{name!r} returned {outcome!r}, which is not hashable; return a tuple or a frozen value"
@@ -305,8 +339,8 @@ def distribution(
     path: list[int] = []
     branches = 0
     start = perf_counter()
+    dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
     while True:
-        dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
         world = dice.world
         world.start, world.branches_before = start, branches
         try:
@@ -323,17 +357,27 @@ def distribution(
             if type(outcome) is _Node:
                 weights, denominator = world.outcome(outcome)
             else:
-                weights = {outcome: world.scale * prod(g.total for g in world.groups)}
+                weights = None
+                weight = world.scale
+                if world.groups:
+                    weight *= prod(g.total for g in world.groups)
                 denominator = world.denominator
         finally:
             world.active = False
         acc = per_denominator.get(denominator)
-        if acc is None:
-            per_denominator[denominator] = weights  # a fresh dict: World.outcome builds it
+        if weights is None:  # one plain outcome (the common case of a branching procedure)
+            if acc is None:
+                per_denominator[denominator] = {outcome: weight}
+            else:
+                acc[outcome] = acc.get(outcome, 0) + weight
+            branches += 1
         else:
-            for value, weight in weights.items():
-                acc[value] = acc.get(value, 0) + weight
-        branches += len(weights)
+            if acc is None:
+                per_denominator[denominator] = weights  # a fresh dict: World.outcome builds it
+            else:
+                for value, weight in weights.items():
+                    acc[value] = acc.get(value, 0) + weight
+            branches += len(weights)
         if branches > branch_limit:
             raise world.refuse()
         # Advance to the next path: bump the deepest branch point that still has alternatives.
@@ -346,6 +390,9 @@ def distribution(
         if perf_counter() - start > PROJECTION_AFTER_S:
             world.project(branches)
         path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
+        # The same dice service for the next run, on a new world that replays this one's prefix.
+        dice.path = path
+        dice.world = World(path, branch_limit=branch_limit, name=name, prior=(world, depth))
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:
         (totals,) = per_denominator.values()

@@ -19,6 +19,14 @@ pins the node to it and conditions the world:
 At the end the outcome (a value, a tuple of values, or any hashable object) is evaluated the
 same way, so one run can stand for thousands of dice combinations. Weights stay integers; a run
 carries one integer denominator (the product of the totals of the dice it drew).
+
+Re-runs replay their prefix cheaply. The next run repeats the last one up to the deepest branch
+point it bumps (depth ``d``), so the last run's record says how that prefix went: which draws
+were dice forced on the common path (one die nothing else read: ``if dice.d6(...) >= 4``), at
+which depth, and which face stands for each of their forced values. A re-run hands such a draw
+out as a plain face of the class its path takes at that depth (the die is dead once forced, so
+no other face could ever be told apart), with that class's weight: no lazy value, no forcing.
+The other branch points up to ``d`` are forced again as usual, at the depths they had.
 """
 
 from __future__ import annotations
@@ -84,7 +92,7 @@ class _Group:
 
 
 _EMPTY: frozenset[Any] = frozenset()
-_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], dict[Any, int]]] = {}
+_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], tuple[list[Any], list[Any], list[int]]]] = {}
 _MISSING = object()
 
 # A table is (groups, data): with no groups, data maps value -> weight; otherwise it maps
@@ -107,12 +115,36 @@ def _append(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
 _SERIALS = itertools.count()
 
 
-class World:
-    """The state of one run of a procedure under enumeration (see the module docstring)."""
+#: What a run learned about one draw forced alone: (its depth, a face per forced value, each
+#: value's weight, the draw's table) — see "Re-runs replay their prefix" above.
+_Fate = tuple[int, list[Any], list[int], "_LeafTable"]
 
-    def __init__(self, path: Sequence[int], *, branch_limit: int, name: str) -> None:
+
+class World:
+    """The state of one run of a procedure under enumeration (see the module docstring).
+
+    ``prior`` is the run before and the depth this run's path bumps (its last index): the
+    prefix up to there is replayed from that run's record.
+    """
+
+    def __init__(self, path: Sequence[int], *, branch_limit: int, name: str,
+                 prior: tuple[World, int] | None = None) -> None:
         self.path = path
         self.trail: list[tuple[int, int]] = []
+        self.draws = 0  # leaves drawn so far (a draw's number is its place in this sequence)
+        self.draw_of: dict[int, tuple[int, _LeafTable]] = {}  # leaf id -> (draw number, table)
+        self.fates: dict[int, _Fate] = {}  # draw number -> fate, for draws forced alone
+        self.explicit: list[int] = []  # depths of the branch points forced as lazy values
+        self.replayed: dict[int, _Fate] = {}  # the prior run's fates (those up to ``bumped`` hold)
+        self.bumped = -1  # the depth this run's path bumps
+        self.again: list[int] = []  # depths (reversed) of the prior's other branch points there
+        if prior is not None:
+            before, depth = prior
+            self.trail = before.trail[:depth]
+            self.trail.append((path[depth], before.trail[depth][1]))
+            self.replayed = before.fates
+            self.bumped = depth
+            self.again = [d for d in reversed(before.explicit) if d <= depth]
         self.branch_limit = branch_limit
         self.name = name
         self.active = True
@@ -142,14 +174,31 @@ class World:
         self.refs.append(weakref.ref(value))
         return value
 
-    def leaf(self, table: _LeafTable, purpose: str) -> RandomValue:
-        """A fresh die (or any weighted draw) as a lazy value."""
+    def leaf(self, table: _LeafTable, purpose: str) -> Any:
+        """A fresh die (or any weighted draw) as a lazy value — or, replaying the prefix, the
+        plain face standing for the value it is forced to there (see the module docstring)."""
+        draw = self.draws
+        self.draws = draw + 1
+        fate = self.replayed.get(draw)
+        if fate is not None and fate[0] <= self.bumped:
+            depth, faces, weights, drawn = fate
+            if drawn is not table:
+                raise ImpureProcedureError(
+                    f"{purpose}: the procedure drew other dice when run again; it must be a "
+                    "pure function of its arguments and the dice"
+                )
+            index = self.path[depth]
+            self.scale *= weights[index]
+            self.denominator *= table.total
+            self.fates[draw] = fate
+            return faces[index]
         self._next += 3
         lid = self._next - 2  # the leaf, its group and its node take three fresh ids
         group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, table.marginal)
         self.groups[group] = None
         self.where[lid] = group
         self.purposes[lid] = purpose
+        self.draw_of[lid] = (draw, table)
         self.denominator *= table.total
         return self.wrap(_Node(lid + 2, None, lid, frozenset((lid,))))
 
@@ -168,7 +217,21 @@ class World:
         self.denominator *= count
         return self._choose(count, purpose)
 
-    def _choose(self, count: int, purpose: str) -> int:
+    def _choose(self, count: int, purpose: str, *, alone: bool = False) -> int:
+        """The alternative this run takes at its next branch point (``alone``: a die forced
+        alone, whose depth goes in its fate rather than in :attr:`explicit`)."""
+        if self.again:
+            # A branch point of the replayed prefix, at the depth it had in the run before.
+            depth = self.again.pop()
+            index, known = self.trail[depth]
+            if count != known:
+                raise ImpureProcedureError(
+                    f"{purpose}: the procedure drew other dice when run again; it must be a "
+                    "pure function of its arguments and the dice"
+                )
+            self.depth = depth
+            self.explicit.append(depth)
+            return index
         depth = len(self.trail)
         if depth < len(self.path):
             index = self.path[depth]
@@ -183,6 +246,9 @@ class World:
                 # A run this deep and this slow (``while dice.d6(...) != 6``) may never end.
                 self.project(self.branches_before)
         self.trail.append((index, count))
+        self.depth = depth
+        if not alone:
+            self.explicit.append(depth)
         return index
 
     def project(self, branches: int) -> None:
@@ -229,15 +295,32 @@ class World:
             # The common case, ``if dice.d6(...) >= 4``: one die that nothing else alive reads.
             (lid,) = node.leaves
             group = self.where[lid]
-            if (len(group.cols) == 1 and group in self.groups
-                    and not any(lid in leaves for leaves in readers)):
-                dist = self._one_die(node, lid, group.marginal(0))
-                values = list(dist)
-                value = values[self._choose(len(values), self.purposes[lid])]
-                self.scale *= dist[value]
-                del self.groups[group]
-                pins[node.nid] = value
-                return value
+            if len(group.cols) == 1 and group in self.groups:
+                for leaves in readers:
+                    if lid in leaves:
+                        break
+                else:
+                    return self._force_alone(node, lid, group)
+        return self._force_joint(node, handle, readers)
+
+    def _force_alone(self, node: _Node, lid: int, group: _Group) -> Any:
+        """Force ``node``, a function of the one die ``lid`` that nothing else alive reads."""
+        values, faces, weights = self._one_die(node, lid, group.marginal(0))
+        # A fresh die's group (not one conditioned by an earlier force) can be replayed.
+        draw = self.draw_of.get(lid) if group._first is not None else None
+        index = self._choose(len(faces), self.purposes[lid], alone=draw is not None)
+        value = values[index]
+        self.scale *= weights[index]
+        del self.groups[group]
+        self.pins[node.nid] = value
+        if draw is not None:
+            # Nothing can read this die again: a re-run may hand out a face instead.
+            self.fates[draw[0]] = (self.depth, faces, weights, draw[1])
+        return value
+
+    def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
+        """Force ``node`` in general: lay out (or join) the groups it touches."""
+        pins = self.pins
         others: set[int] = set().union(*readers)
         gmemo: dict[int, frozenset[_Group]] = {}
         touched = self._groups_of(node, gmemo)
@@ -275,8 +358,9 @@ class World:
         pins[node.nid] = value
         return value
 
-    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> dict[Any, int]:
-        """The distribution of ``node``, a function of the one die ``lid`` (its marginal given).
+    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> tuple[list[Any], list[Any], list[int]]:
+        """The distribution of ``node``, a function of the one die ``lid`` (its marginal given):
+        its values, a face of the die giving each and each value's weight, in the same order.
 
         ``die OP constant`` is memoised by die table (it recurs in every run): ``if
         dice.d6(...) >= 4`` costs a dict lookup after the first time.
@@ -298,14 +382,20 @@ class World:
                 return known[1]
         fn = self._compile(node, {lid: 0})
         dist: dict[Any, int] = {}
-        for v, w in marginal.items():
-            v = fn((v,))
-            dist[v] = dist.get(v, 0) + w
+        face_of: dict[Any, Any] = {}
+        for face, w in marginal.items():
+            v = fn((face,))
+            if v in dist:
+                dist[v] += w
+            else:
+                dist[v] = w
+                face_of[v] = face
+        found = list(dist), list(face_of.values()), list(dist.values())
         if key is not None:
             if len(_ONE_DIE) > 4096:
                 _ONE_DIE.clear()
-            _ONE_DIE[key] = (marginal, dist)  # the marginal kept alive: its id stays its own
-        return dist
+            _ONE_DIE[key] = (marginal, found)  # the marginal kept alive: its id stays its own
+        return found
 
     def _merge(self, groups: tuple[_Group, ...], data: dict[Any, int], value: Any, others: set[int]) -> None:
         """Replace ``groups`` by one group of the rows consistent with ``value``, keeping only the

@@ -19,3 +19,6 @@ def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
     from wargamekit_skirmish import hookspecs
 
     pluginmanager.add_hookspecs(hookspecs)
+
+
+from wargamekit_skirmish.rl import wargamekit_observation_encoder  # noqa: E402, F401 - the RL encoder hook

@@ -19,3 +19,6 @@ def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
     from wargamekit_aig import hookspecs
 
     pluginmanager.add_hookspecs(hookspecs)
+
+
+from wargamekit_aig.rl import wargamekit_observation_encoder  # noqa: E402, F401 - the RL encoder hook

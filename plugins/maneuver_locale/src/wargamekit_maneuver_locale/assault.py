@@ -74,7 +74,7 @@ def participants(state: GameState, side: str, locale: str, target: str) -> list[
     return [
         p
         for p in state.at(locale, target)
-        if p.side == side and not (p.arm is Arm.ARTILLERY and p.last_fired == state.player_turn)
+        if p.side == side and not (p.arm is not None and p.arm.gun and p.last_fired == state.player_turn)
     ]
 
 
@@ -85,7 +85,7 @@ def defensive_guns(state: GameState, locale: str, facing: str) -> list[Piece]:
     return [
         p
         for p in state.at(locale, facing)
-        if p.arm is Arm.ARTILLERY and not p.declared and p.last_fired < pt - 1 and p.last_declared < pt - 1
+        if p.arm is not None and p.arm.gun and not p.declared and p.last_fired < pt - 1 and p.last_declared < pt - 1
     ]
 
 
@@ -95,7 +95,7 @@ def can_assault(state: GameState, side: str, locale: str, target: str) -> bool:
         return False
     mine = participants(state, side, locale, target)
     width = state.board.width(target, locale)
-    fighters = [combatant(p) for p in mine if p.arm is not Arm.ARTILLERY]
+    fighters = [combatant(p) for p in mine if p.arm is not None and p.arm.leads]
     return (
         any(c.steps >= 2 for c in fighters)
         and leading_problem([max(fighters, key=lambda c: c.steps)], width, attacker=True) is None
@@ -203,7 +203,7 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
     )
 
     # 3. the defender's leading pieces (0 allowed)
-    fighters = [p for p in defenders if p.id in state.pieces and p.arm is not Arm.ARTILLERY]
+    fighters = [p for p in defenders if p.id in state.pieces and p.arm is not None and p.arm.leads]
     d_lead = yield from choose_leading(enemy, fighters, False)
 
     # 4. result
@@ -212,7 +212,7 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
     modifier = assault_modifier(ctx.hooks, a_fighting, d_fighting, terrain)
     r = resolve_assault(a_fighting, d_fighting, terrain=terrain, modifier=modifier)
     attacker_won = r.winner == ATTACKER
-    added = f" {r.modifier:+d} (add-ons)" if r.modifier else ""
+    added = (f" {r.arm_bonus:+d} (arms)" if r.arm_bonus else "") + (f" {r.modifier:+d} (add-ons)" if r.modifier else "")
     ctx.event(
         "assault-result",
         f"result {r.attack_steps} - terrain {r.terrain} - {r.defence_steps}{added} = {r.result:+d}: "
@@ -265,14 +265,14 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
             kind=kinds.PURSUIT,
             context={**where, "limit": limit},
             max_count=limit,
-            constraint=only_arm(state, Arm.CAVALRY, "only cavalry that did not lead may pursue"),
+            constraint=only_arm(state, "pursues", "only cavalry that did not lead may pursue"),
         )
         if chasers:
             riders = [state.pieces[i] for i in chasers]
             reveal(ctx, riders, "Assaults: pursuing cavalry")
             # Asked whatever the defence holds (its pieces may be face-down), so the question
             # tells the attacker nothing; the answer is checked here.
-            if any(p.arm is Arm.CAVALRY for p in d_side):
+            if any(p.arm is not None and p.arm.pursues for p in d_side):
                 ctx.event("pursuit", f"no pursuit: {enemy} has cavalry in {names[target]}", side=side)
             else:
                 n = pursuit_losses(sum(p.steps or 0 for p in riders), terrain)
@@ -345,7 +345,8 @@ def assault_preview(
         known(p)
         for p in view.at(target, locale)
         if p.side != attacker
-        and p.arm is Arm.ARTILLERY
+        and p.arm is not None
+        and p.arm.gun
         and p.id in {g.id for g in defensive_guns(view, target, locale)}
     ]
     return preview_assault(

@@ -24,7 +24,6 @@ from wargamekit import Choose, Decision, Option, YesNo
 from . import kinds, rules
 from .changes import piece_subset, reveal, take_losses
 from .resolution import bombardment_losses, bombardment_target
-from .scenario import Arm
 from .state import RESERVE, Context, GameState, Piece
 
 __all__ = ["declarable", "declare_bombardment", "fire_bombardment"]
@@ -32,7 +31,7 @@ __all__ = ["declarable", "declare_bombardment", "fire_bombardment"]
 
 def declarable(state: GameState, piece: Piece) -> str | None:
     """Why ``piece`` may not declare a bombardment now, or ``None`` if it may."""
-    if piece.arm is not Arm.ARTILLERY:
+    if piece.arm is None or not piece.arm.gun:
         return f"{piece.id} is not artillery"
     if piece.in_reserve:
         return f"{piece.id} is not on an approach"

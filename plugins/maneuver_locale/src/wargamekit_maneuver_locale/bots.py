@@ -29,7 +29,6 @@ from . import kinds
 from .assault import HIDDEN_GUESS, assault_preview, participants
 from .movement import AssaultAction, EndTurn, GroupMove, RoadMenu, group_pieces
 from .resolution import Combatant, leading_limit, legal_leading_sets
-from .scenario import Arm
 from .state import RESERVE, GameState, Piece
 from .turn import Action
 
@@ -227,7 +226,7 @@ class HeuristicBot(SeededBot):
         if kind == kinds.CAVALRY:
             return []  # stay in the reserve, ready to block
         if kind in (kinds.DECLARE, kinds.PURSUIT):
-            want = [i for i, p in enumerate(pieces) if p.arm in (Arm.CAVALRY, Arm.ARTILLERY)]
+            want = [i for i, p in enumerate(pieces) if p.arm is not None and (p.arm.pursues or p.arm.gun)]
             picked = want[: decision.upper]
             return picked if _legal(decision, picked) else []
         # groups, blocks and defensive guns: as many as allowed, strongest first

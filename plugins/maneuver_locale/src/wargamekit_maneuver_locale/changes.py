@@ -15,7 +15,6 @@ from wargamekit import Choose, ChooseSubset, Data, Decision, Option
 from wargamekit.decisions import freeze_data
 
 from . import kinds
-from .scenario import Arm
 from .state import Context, GameState, Piece
 
 __all__ = [
@@ -233,15 +232,16 @@ def piece_subset(
     )
 
 
-def only_arm(state: GameState, arm: Arm, reason: str) -> Callable[[tuple[str, ...]], str | None]:
-    """A subset constraint: every chosen piece (by id) is of ``arm``, else ``reason``.
+def only_arm(state: GameState, ability: str, reason: str) -> Callable[[tuple[str, ...]], str | None]:
+    """A subset constraint: every chosen piece (by id) has an arm with ``ability`` (a true
+    :class:`~.arms.ArmType` field: ``"pursues"``, ``"enters_approach"``), else ``reason``.
 
     The arms are read now: the decision keeps its meaning after the game moves on (a check
     that forks a past decision asks it again)."""
-    arms = {pid: p.arm for pid, p in state.pieces.items()}
+    able = {pid: p.arm is not None and bool(getattr(p.arm, ability)) for pid, p in state.pieces.items()}
 
     def check(ids: tuple[str, ...]) -> str | None:
-        return reason if any(arms[i] is not arm for i in ids) else None
+        return reason if not all(able[i] for i in ids) else None
 
     return check
 

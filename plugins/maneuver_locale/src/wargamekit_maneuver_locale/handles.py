@@ -1,26 +1,29 @@
-"""Handles: what the game calls a piece, so that a face-down piece cannot be looked up.
+"""Handles and the set-up deal: what the game calls a piece, and where it starts, so that a
+face-down piece cannot be looked up.
 
 The scenario's order of battle is public (package data, copied into every save): it maps each
 scenario id to an arm and a strength. Were the pieces called by those ids in play, every
-face-down piece would be identified by reading the scenario. So at set-up each piece gets a
-*handle* (``"F-3"``) instead:
+face-down piece would be identified by reading the scenario; were each piece's starting
+position fixed, a piece alone at its position would be. So at set-up:
 
-* the handles are numbered, per side, in the order of the set-up positions (locale and
-  approach, in the order they first appear in the scenario) — public facts only;
-* within a position, the pieces are ordered by a **secret shuffle**, drawn through the game's
-  dice inside ``ctx.dice.secret(side)``: the owner's log records the draws, the opponent's
-  does not, and the owner is told its handles (an event only it sees).
+* each side's pieces are **dealt** to their starting positions by a secret shuffle, drawn
+  through the game's dice inside ``ctx.dice.secret(side)``: the pieces of one *set-up area*
+  (``PieceSpec.setup_area``) are shuffled and fill the area's positions, each keeping the
+  number of pieces the scenario lists there; a piece without an area is shuffled among those
+  listed at its own position. The owner's log records the draws, the opponent's does not;
+* each piece gets a *handle* (``"F-3"``), numbered per side in the order of the starting
+  positions (locale and approach, in the order they first appear in the scenario) — public
+  facts only — and, within a position, in dealt order. The owner is told its handles (an
+  event only it sees).
 
-So the opponent's view of the set-up — handles and positions — is the same whatever the
-shuffle drew (the non-interference check forks these draws and finds nothing), and the handle
-of a piece that shares its starting position says nothing of which piece of that position it
-is. What the set-up itself says stays public: a piece alone at its starting position is known
-from the scenario, as the order of battle of a printed game with a fixed set-up is. A piece's
-identity (its scenario id, :attr:`~.state.Piece.origin`) is revealed with its arm and steps
-when the rules turn it face up (the ``reveal`` event, :func:`.changes.reveal`).
+So the opponent's view of the set-up — handles and positions — is the same whatever the deal
+drew (the non-interference check forks these draws), and what it knows of the piece behind a
+handle is the order of battle of that position's area. A piece's identity (its scenario id,
+:attr:`~.state.Piece.origin`) is revealed with its arm and steps when the rules turn it face
+up (the ``reveal`` event, :func:`.changes.reveal`).
 
-With the option ``scenario_ids`` (an open game) the pieces keep their scenario ids and no
-dice are drawn: the rules tests name pieces as their scenarios do.
+With the option ``scenario_ids`` (an open game) the pieces keep their scenario ids and
+positions and no dice are drawn: the rules tests name pieces as their scenarios do.
 """
 
 from __future__ import annotations
@@ -39,30 +42,42 @@ def handle_prefixes(sides: tuple[str, ...]) -> dict[str, str]:
 
 
 def assign_handles(ctx: Context) -> None:
-    """Rename every piece by its handle (see the module's docstring), drawing each side's
-    secret shuffle through ``ctx.dice`` inside ``ctx.dice.secret(side)``."""
+    """Deal every side's pieces to their starting positions and rename them by their handles
+    (see the module's docstring), drawing each side's secret deal through ``ctx.dice`` inside
+    ``ctx.dice.secret(side)``."""
     state = ctx.state
     prefixes = handle_prefixes(state.sides)
-    stacks: dict[tuple[str, str, str], list[Piece]] = {}
-    for p in state.pieces.values():
-        stacks.setdefault((p.side, p.locale, p.approach), []).append(p)
+    areas = _setup_areas(ctx)
     for side in state.sides:
         with ctx.dice.secret(side):
-            for (owner, _, _), stack in stacks.items():
+            for (owner, area, _), (places, pieces) in areas.items():
                 if owner != side:
                     continue
-                where = stack[0].where(state.board.names)
+                if len(places) == 1:
+                    label = f"{side}: secret order of the pieces in {pieces[0].where(state.board.names)}"
+                else:
+                    label = f"{side}: secret deal of the pieces of set-up area {area}"
                 # Fisher-Yates: one uniform draw per place, from the last down to the second.
-                for i in range(len(stack) - 1, 0, -1):
-                    j = ctx.dice.integer(0, i, f"{side}: secret order of the pieces in {where}")
-                    stack[i], stack[j] = stack[j], stack[i]
+                for i in range(len(pieces) - 1, 0, -1):
+                    j = ctx.dice.integer(0, i, label)
+                    pieces[i], pieces[j] = pieces[j], pieces[i]
+                # the area's positions keep their counts: the shuffled pieces fill them in order
+                dealt = iter(pieces)
+                for (locale, approach), count in places.items():
+                    for _ in range(count):
+                        p = next(dealt)
+                        p.locale, p.approach = locale, approach
+    stacks: dict[tuple[str, str, str], list[Piece]] = {}
+    for _places, pieces in areas.values():
+        for p in pieces:
+            stacks.setdefault((p.side, p.locale, p.approach), []).append(p)
     counts = dict.fromkeys(state.sides, 0)
     renamed: dict[str, Piece] = {}
-    for (side, _, _), stack in stacks.items():
-        for p in stack:
-            counts[side] += 1
+    for key in _positions(ctx):
+        for p in stacks.get(key, ()):
+            counts[p.side] += 1
             p.origin = p.id
-            p.id = f"{prefixes[side]}-{counts[side]}"
+            p.id = f"{prefixes[p.side]}-{counts[p.side]}"
             renamed[p.id] = p
     state.pieces = renamed
     for side in state.sides:
@@ -73,3 +88,23 @@ def assign_handles(ctx: Context) -> None:
             audience=(side,),
             handles={p.id: p.origin for p in mine},
         )
+
+
+def _positions(ctx: Context) -> list[tuple[str, str, str]]:
+    """Every starting position (side, locale, approach), in the order it first appears in the
+    scenario: the public order the handles are numbered in."""
+    return list(dict.fromkeys((p.side, p.locale, p.approach) for p in ctx.scenario.pieces))
+
+
+def _setup_areas(ctx: Context) -> dict[tuple[str, str, str], tuple[dict[tuple[str, str], int], list[Piece]]]:
+    """Each side's set-up areas, in the order they first appear in the scenario — keyed by
+    (side, area name, position), the position only for a piece without an area, which is an
+    area of its own position (its pieces only) — with the area's positions and the number of
+    pieces each starts with, and its pieces in scenario order."""
+    areas: dict[tuple[str, str, str], tuple[dict[tuple[str, str], int], list[Piece]]] = {}
+    for spec in ctx.scenario.pieces:
+        own = "" if spec.setup_area else f"{spec.locale}/{spec.approach}"
+        places, pieces = areas.setdefault((spec.side, spec.setup_area, own), ({}, []))
+        places[spec.locale, spec.approach] = places.get((spec.locale, spec.approach), 0) + 1
+        pieces.append(ctx.state.pieces[spec.id])
+    return areas

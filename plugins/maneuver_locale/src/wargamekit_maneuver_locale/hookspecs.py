@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from .arms import ArmType
     from .resolution import Combatant
 
-__all__ = ["maneuver_locale_assault_modifier"]
+__all__ = ["maneuver_locale_arms", "maneuver_locale_assault_modifier"]
 
 hookspec = pluggy.HookspecMarker("wargamekit")
 
@@ -43,4 +44,22 @@ def maneuver_locale_assault_modifier(
 
     Returns:
         The modifier to add, or ``None`` for none.
+    """
+
+
+@hookspec
+def maneuver_locale_arms() -> list[ArmType] | None:
+    """New piece types (arms), as data, beside the source's infantry, cavalry and artillery.
+
+    Called when a game starts (before the set-up's handles are dealt), to give each piece of
+    the scenario its arm; not firstresult: every add-on's arms join the source's three. A
+    scenario names an arm by its key (``pieces[].arm``); a game without the add-on refuses
+    such a scenario (``$.pieces[i].arm``). What the arm may do is data of the
+    :class:`~wargamekit_maneuver_locale.arms.ArmType` — whether it leads in assaults, fires
+    as a gun, pursues, moves onto an approach after entering, retreats from the reserve
+    without loss, and its ``assault_bonus`` — which the rules, the assault preview and the bot
+    read. A key must not repeat one of the source's arms or another add-on's.
+
+    Returns:
+        The add-on's arms, or ``None`` for none.
     """

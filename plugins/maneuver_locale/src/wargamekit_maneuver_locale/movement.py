@@ -38,7 +38,6 @@ from wargamekit.decisions import freeze_data
 
 from . import kinds, rules
 from .changes import only_arm, piece_subset, place
-from .scenario import Arm
 from .state import RESERVE, Context, GameState, Occupancy, Piece
 
 __all__ = [
@@ -334,7 +333,7 @@ def compulsory_pieces(
     return [
         p
         for p in (state if occ is None else occ).at(locale, target)
-        if p.side == side and not (p.arm is Arm.ARTILLERY and p.last_fired == state.player_turn)
+        if p.side == side and not (p.arm is not None and p.arm.gun and p.last_fired == state.player_turn)
     ]
 
 
@@ -369,8 +368,8 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
         rule=rules.CAVALRY,
         kind=kinds.CAVALRY,
         context={"locale": locale},
-        constraint=only_arm(state, Arm.CAVALRY, "only cavalry may move onto an approach right after entering a locale"),
-        why_not=lambda p: None if p.arm is Arm.CAVALRY else f"{p.arm.value if p.arm else 'this piece'} (only cavalry may)",
+        constraint=only_arm(state, "enters_approach", "only cavalry may move onto an approach right after entering a locale"),
+        why_not=lambda p: None if p.arm is not None and p.arm.enters_approach else f"{p.arm.key if p.arm else 'this piece'} (only cavalry may)",
         secret=True,
     )
     if not chosen:

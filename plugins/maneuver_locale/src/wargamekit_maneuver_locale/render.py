@@ -10,14 +10,12 @@ from __future__ import annotations
 from wargamekit.render import PieceGlyph, render_locale_map
 from wargamekit.render import with_legend as core_with_legend
 
-from .scenario import Arm
 from .state import GameState
 
 __all__ = ["MAX_WIDTH", "SIDE_COLORS", "legend_lines", "render_state"]
 
 #: Drawing colours of the sides, by position in the scenario's side list.
 SIDE_COLORS = ("#1f4e9c", "#b91c1c")
-_ARM = {Arm.INFANTRY: "Inf", Arm.CAVALRY: "Cav", Arm.ARTILLERY: "Art"}
 _SCALE = 2.2
 
 
@@ -36,7 +34,8 @@ def render_state(view: GameState, title: str = "") -> str:
         if p.arm is None:
             glyph = PieceGlyph(p.locale, "", colors[p.side], None, face_up=False, approach=p.approach or None)
         else:
-            name = _ARM[p.arm] if p.face_up else f"({_ARM[p.arm]})"
+            short = p.arm.short or p.arm.key[:3].title()
+            name = short if p.face_up else f"({short})"
             glyph = PieceGlyph(p.locale, f"{p.id} {name}", colors[p.side], p.steps, face_up=True,
                                approach=p.approach or None)
         glyphs.append(glyph)

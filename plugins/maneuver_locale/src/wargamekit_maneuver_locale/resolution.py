@@ -22,7 +22,8 @@ from attrs import frozen
 from wargamekit.errors import InvalidChoiceError
 from wargamekit.geometry.locale import ApproachWidth
 
-from .scenario import MIN_TERRAIN, Arm
+from .arms import Arm, ArmType  # noqa: F401  (Arm: the doctests name it)
+from .scenario import MIN_TERRAIN
 
 __all__ = [
     "AssaultResult",
@@ -48,7 +49,7 @@ class Combatant:
     """A piece as combat sees it: id, arm and steps."""
 
     id: str
-    arm: Arm
+    arm: ArmType
     steps: int
 
 
@@ -60,7 +61,7 @@ def leading_limit(width: ApproachWidth) -> int:
 def leading_problem(chosen: Sequence[Combatant], width: ApproachWidth, *, attacker: bool) -> str | None:
     """Why ``chosen`` are not legal leading pieces, or ``None`` if they are.
 
-    Assaults: infantry or cavalry only; 1 on a narrow approach, 2 on a wide one; two may not mix
+    Assaults: infantry or cavalry only (arms that lead, :attr:`.arms.ArmType.leads`); 1 on a narrow approach, 2 on a wide one; two may not mix
     infantry and cavalry; the attacker needs at least one piece of 2+ steps (the defender may
     choose none).
 
@@ -70,10 +71,12 @@ def leading_problem(chosen: Sequence[Combatant], width: ApproachWidth, *, attack
     limit = leading_limit(width)
     if len(chosen) > limit:
         return f"at most {limit} leading piece(s) on a {width.value} approach"
-    if any(c.arm is Arm.ARTILLERY for c in chosen):
-        return "leading pieces are infantry or cavalry, not artillery"
-    if len({c.arm for c in chosen}) > 1:
-        return "two leading pieces may not mix infantry and cavalry"
+    for c in chosen:
+        if not c.arm.leads:
+            return f"leading pieces are infantry or cavalry, not {c.arm.key}"
+    mixed = [c.arm.key for c in chosen if c.arm.key != chosen[0].arm.key]
+    if mixed:
+        return f"two leading pieces may not mix {chosen[0].arm.key} and {mixed[0]}"
     if attacker:
         if not chosen:
             return "the attacker must choose leading pieces"
@@ -102,10 +105,13 @@ class AssaultResult:
         attack_steps: the attacker's leading steps.
         terrain: the defender's terrain effect.
         defence_steps: the defender's leading steps.
-        result: attack_steps − terrain − defence_steps.
+        result: attack_steps − terrain − defence_steps + arm_bonus + modifier.
         winner: ``"attacker"`` (result ≥ 1) or ``"defender"``.
         attacker_losses: steps the attacker loses.
         defender_losses: steps the defender loses.
+        modifier: what add-ons' hooks added (:func:`assault_modifier`).
+        arm_bonus: the attacker's leading arm's ``assault_bonus`` less the defender's
+            (:attr:`.arms.ArmType.assault_bonus`; 0 with the source's arms).
     """
 
     attack_steps: int
@@ -116,6 +122,7 @@ class AssaultResult:
     attacker_losses: int
     defender_losses: int
     modifier: int = 0
+    arm_bonus: int = 0
 
 
 def assault_modifier(
@@ -139,12 +146,18 @@ def resolve_assault(
     """Assaults — 判定 and 損害適用: result and step losses.
 
     The result is the attacker's leading steps minus the defender's terrain effect minus the
-    defender's leading steps (plus ``modifier``, what add-ons add: :func:`assault_modifier`);
-    1 or more is an attacker's win. The winner loses 1 step, the loser 1 + |result|.
+    defender's leading steps (plus ``modifier``, what add-ons add: :func:`assault_modifier`,
+    and the leading arms' :attr:`~.arms.ArmType.assault_bonus`, the attacker's less the
+    defender's, each counted once); 1 or more is an attacker's win. The winner loses 1 step,
+    the loser 1 + |result|.
     """
     attack = sum(c.steps for c in attacker_leading)
     defence = sum(c.steps for c in defender_leading)
-    result = attack - terrain - defence + modifier
+    # Leading pieces are of one arm (they may not mix), so a side's arm bonus counts once.
+    bonus = (attacker_leading[0].arm.assault_bonus if attacker_leading else 0) - (
+        defender_leading[0].arm.assault_bonus if defender_leading else 0
+    )
+    result = attack - terrain - defence + bonus + modifier
     winner = ATTACKER if result >= 1 else DEFENDER
     loser_losses = 1 + abs(result)
     return AssaultResult(
@@ -156,6 +169,7 @@ def resolve_assault(
         attacker_losses=1 if winner == ATTACKER else loser_losses,
         defender_losses=loser_losses if winner == ATTACKER else 1,
         modifier=modifier,
+        arm_bonus=bonus,
     )
 
 
@@ -290,7 +304,7 @@ def preview_assault(
     if problem:
         raise ValueError(f"[Assaults — leading pieces] {problem}")
     lines = []
-    fighters = [c for c in defender_pieces if c.arm is not Arm.ARTILLERY]
+    fighters = [c for c in defender_pieces if c.arm.leads]
     for n_guns in range(len(defender_guns) + 1):
         for guns in combinations(defender_guns, n_guns):
             fire = sum(g.steps for g in guns)
@@ -304,8 +318,8 @@ def preview_assault(
                 outcome = resolve_assault(remaining, lead, terrain=terrain, modifier=modifier)
                 pursuit, pursuers = 0, 0
                 defence = [*defender_pieces, *defender_others]
-                if outcome.winner == ATTACKER and not any(c.arm is Arm.CAVALRY for c in defence):
-                    spare = [c for c in attacker_others if c.arm is Arm.CAVALRY]
+                if outcome.winner == ATTACKER and not any(c.arm.pursues for c in defence):
+                    spare = [c for c in attacker_others if c.arm.pursues]
                     pursuit, pursuers = _best_pursuit(spare, width, terrain)
                 lines.append(
                     PreviewLine(

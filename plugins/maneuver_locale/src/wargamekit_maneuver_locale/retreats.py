@@ -19,7 +19,6 @@ from wargamekit import Choose, Decision, Option
 
 from . import kinds, rules
 from .changes import eliminate, place, take_losses
-from .scenario import Arm
 from .state import RESERVE, Context, GameState
 
 __all__ = ["retreat_destinations", "retreat_locale"]
@@ -45,13 +44,13 @@ def retreat_locale(ctx: Context, locale: str, attacker_locale: str) -> Generator
     names = state.board.names
     ctx.event("retreat", f"{side} retreats from {names[locale]}", side=side, locale=locale)
     for p in state.at(locale):
-        if p.arm is Arm.ARTILLERY:
+        if p.arm is not None and p.arm.gun:
             eliminate(ctx, p, "Retreats: artillery is removed")
     for where, pieces in state.groups(locale):
         if where == attacker_locale:
             pass  # the attacked approach retreats without loss
         elif where == RESERVE:
-            infantry = [p for p in pieces if p.arm is not Arm.CAVALRY]
+            infantry = [p for p in pieces if p.arm is None or not p.arm.reserve_retreat_free]
             if infantry:
                 yield from take_losses(
                     ctx,

@@ -10,22 +10,23 @@ from wargamekit.errors import ScenarioError
 from wargamekit.players import Player
 from wargamekit.sequencing import PlayerTurns, Turn, play_turns
 
+from .arms import BUILTIN_ARMS, ArmType, arm_types
 from .changes import update_control
 from .handles import assign_handles
-from .scenario import ManeuverScenario, validate
+from .scenario import ManeuverScenario, check_arms, validate
 from .state import Board, Context, GameState, Piece
 from .turn import player_turn
 from .victory import final_outcome, sudden_outcome
 from .view import redact, summary_text
 
-__all__ = ["ManeuverLocale"]
+__all__ = ["ManeuverLocale", "resolve_arms"]
 
 
 class ManeuverLocale(Ruleset):
     """The locale/approach manoeuvre system of the Bonaparte at Marengo family."""
 
     name = "maneuver_locale"
-    version = "0.3"
+    version = "0.4"
     description = "Locales and approaches (Bonaparte at Marengo family): commands, maneuver attacks, assaults"
     sides = ("austria", "france")
     scenario_type = ManeuverScenario
@@ -44,9 +45,11 @@ class ManeuverLocale(Ruleset):
 
     def setup(self, scenario: ManeuverScenario, options: Mapping[str, Any]) -> GameState:
         board = Board.from_scenario(scenario)
+        # An arm the source does not have is an add-on's: the game's add-ons are known only
+        # when play starts (``resolve_arms``), so it stands as its key until then.
         pieces = {
-            p.id: Piece(id=p.id, side=p.side, arm=p.arm, steps=p.steps, locale=p.locale, approach=p.approach,
-                        origin=p.id)
+            p.id: Piece(id=p.id, side=p.side, arm=BUILTIN_ARMS.get(p.arm) or ArmType(p.arm, p.arm, "?"),
+                        steps=p.steps, locale=p.locale, approach=p.approach, origin=p.id)
             for p in scenario.pieces
         }
         state = GameState(
@@ -71,6 +74,7 @@ class ManeuverLocale(Ruleset):
         # player turn resets what the last one used up (``start_turn``), so a restart skips the
         # set-up (the handles are in the state) and the player turns already played.
         if state.player_turn == 0:
+            resolve_arms(ctx)
             if not ctx.options["scenario_ids"]:
                 assign_handles(ctx)  # the game's first (secret) draws: face-down pieces get handles
             ctx.event("setup", f"{ctx.scenario.title}: {len(state.pieces)} pieces, {state.turn_limit} turns")
@@ -130,3 +134,17 @@ class ManeuverLocale(Ruleset):
         from .odds_cli import odds
 
         return odds
+
+
+def resolve_arms(ctx: Context) -> None:
+    """Give every piece its arm's data: the source's arms or the game's add-ons'
+    (:func:`~.arms.arm_types` through ``ctx.hooks``), before anything reads them.
+
+    Raises:
+        ScenarioError: a piece names an arm neither the source nor the game's add-ons have
+            (``$.pieces[i].arm``).
+    """
+    arms = arm_types(ctx.hooks)
+    check_arms(ctx.scenario, arms, source=None)
+    for spec in ctx.scenario.pieces:
+        ctx.state.pieces[spec.id].arm = arms[spec.arm]

@@ -11,13 +11,15 @@ cross-field checks (unknown locales, missing approaches, over-full locales), eac
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Collection
 from itertools import pairwise
 
 from attrs import frozen
 
 from wargamekit.errors import ScenarioError
 from wargamekit.geometry.locale import ApproachWidth, RoadClass
+
+from .arms import Arm
 
 __all__ = [
     "Arm",
@@ -26,24 +28,9 @@ __all__ = [
     "ManeuverScenario",
     "PieceSpec",
     "RoadSpec",
+    "check_arms",
     "validate",
 ]
-
-
-class Arm(enum.Enum):
-    """The three arms of the source: infantry (歩兵), cavalry (騎兵), artillery (砲兵)."""
-
-    INFANTRY = "infantry"
-    CAVALRY = "cavalry"
-    ARTILLERY = "artillery"
-
-    def __repr__(self) -> str:
-        return f"Arm.{self.name}"
-
-    @property
-    def letter(self) -> str:
-        """One letter for compact labels: I, C or A."""
-        return self.name[0]
 
 
 @frozen
@@ -108,18 +95,25 @@ class PieceSpec:
         id: its id in the order of battle (public data: in play the piece is called by a
             secret handle instead, :mod:`.handles`, unless the option ``scenario_ids`` is on).
         side: its side.
-        arm: infantry, cavalry or artillery.
+        arm: the key of its arm: ``infantry``, ``cavalry``, ``artillery`` or an arm an add-on
+            publishes (:mod:`.arms`); checked when a game starts, against the game's add-ons.
         steps: its strength in steps.
         locale: where it starts.
         approach: the locale whose approach it starts on ("" : the reserve).
+        setup_area: its set-up area ("": its own starting position). The pieces of one side
+            that name the same area are dealt face-down, by a secret shuffle, to the area's
+            starting positions (each position keeps the number of pieces the scenario puts
+            there): the opponent knows the area's order of battle, not which piece stands
+            where (:mod:`.handles`). A provisional set-up rule, not from the source.
     """
 
     id: str
     side: str
-    arm: Arm
+    arm: str
     steps: int
     locale: str
     approach: str = ""
+    setup_area: str = ""
 
 
 @frozen
@@ -226,6 +220,10 @@ def validate(s: ManeuverScenario, *, sides: tuple[str, ...], source: str | None 
         if p.approach and (p.locale, p.approach) not in seen:
             raise _fail(f"locale {p.locale!r} has no approach facing {p.approach!r}", f"$.pieces[{i}].approach", source)
         counts[p.locale] = counts.get(p.locale, 0) + 1
+    area_sides: dict[str, str] = {}
+    for i, p in enumerate(s.pieces):
+        if p.setup_area and area_sides.setdefault(p.setup_area, p.side) != p.side:
+            raise _fail(f"set-up area {p.setup_area!r} holds pieces of both sides", f"$.pieces[{i}].setup_area", source)
     holders: dict[str, str] = {}
     for i, p in enumerate(s.pieces):
         other = holders.setdefault(p.locale, p.side)
@@ -235,3 +233,20 @@ def validate(s: ManeuverScenario, *, sides: tuple[str, ...], source: str | None 
         cap = loc.capacity or s.default_capacity
         if counts.get(loc.id, 0) > cap:
             raise _fail(f"{counts[loc.id]} pieces start in a locale holding {cap}", f"$.locales[{i}].capacity", source)
+
+
+def check_arms(s: ManeuverScenario, arms: Collection[str], *, source: str | None = None) -> None:
+    """Every piece's arm is one of ``arms`` (the keys of :func:`.arms.arm_types`: the source's
+    three and the game's add-ons'). Run when a game starts, where its add-ons are known.
+
+    Raises:
+        ScenarioError: naming the first piece whose arm is unknown (``$.pieces[i].arm``).
+    """
+    for i, p in enumerate(s.pieces):
+        if p.arm not in arms:
+            raise _fail(
+                f"unknown arm {p.arm!r}; the arms in this game are {sorted(arms)} (an add-on's arm "
+                "needs the add-on in the game)",
+                f"$.pieces[{i}].arm",
+                source,
+            )

@@ -16,7 +16,8 @@ from wargamekit import RulesContext
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
 from wargamekit.ruleset import other_side
 
-from .scenario import Arm, ManeuverScenario
+from .arms import ArmType
+from .scenario import ManeuverScenario
 
 __all__ = ["Board", "Context", "GameState", "Occupancy", "Piece", "RESERVE", "other_side"]
 
@@ -130,7 +131,8 @@ class Piece:
             set-up by a secret shuffle, :mod:`.handles`; it says nothing about the piece's
             place in the scenario's order of battle).
         side: owner.
-        arm: infantry, cavalry or artillery; ``None`` in a view where the piece is hidden.
+        arm: its arm (:class:`~.arms.ArmType`: infantry, cavalry, artillery or an add-on's);
+            ``None`` in a view where the piece is hidden.
         steps: strength; ``None`` in a view where the piece is hidden.
         locale: the locale it is in.
         approach: the adjacent locale whose approach it is on, or ``RESERVE``.
@@ -145,7 +147,7 @@ class Piece:
 
     id: str
     side: str
-    arm: Arm | None
+    arm: ArmType | None
     steps: int | None
     locale: str
     approach: str = RESERVE

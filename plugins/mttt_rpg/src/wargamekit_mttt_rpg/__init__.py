@@ -5,6 +5,7 @@
 ['battle', 'default', 'duel']
 """
 
+from .added_actions import CombatAction
 from .attack import (
     AttackOdds,
     AttackProfile,
@@ -19,6 +20,7 @@ from .ruleset import MtttRpg
 __all__ = [
     "AttackOdds",
     "AttackProfile",
+    "CombatAction",
     "DefenseProfile",
     "MtttRpg",
     "attack_odds",

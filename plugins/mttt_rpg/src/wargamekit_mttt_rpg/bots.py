@@ -23,8 +23,10 @@ from wargamekit import Choose, ChooseNumber, ChooseSubset, PlayerView, SeededBot
 from wargamekit.decisions import Answer, Data, Decision
 
 from . import kinds
+from .added_actions import ADDON, combat_action_types
 from .attack import DECISIVE, WITHERING, attack_odds, hit_chance
 from .defense import attack_profile, defense_modes, defense_profile
+from .sheets import Effect
 from .state import ROUTED, Combatant, Scene
 
 __all__ = ["HeuristicBot", "attack_value"]
@@ -156,6 +158,10 @@ class HeuristicBot(SeededBot):
                 value = sum(attack_value(scene, unit, t, a["attack"], self._hooks) for t in targets)
             elif what == "spell":
                 value = self._spell_value(scene, unit, a)
+            elif what == ADDON:  # an add-on's combat action: its effect, less the initiative it costs
+                added = combat_action_types(self._hooks)[a["name"]]
+                target = scene.unit(a["target"]) if a.get("target") else unit
+                value = _effect_value(added.effect, target) - added.initiative * INITIATIVE_VALUE
             elif what == "rally":
                 value = 6.0
             elif what == "recover":
@@ -176,15 +182,7 @@ class HeuristicBot(SeededBot):
     def _spell_value(self, scene: Scene, unit: Combatant, a: Data) -> float:
         spell = next(s for s in unit.sheet.spells if s.name == a["name"])
         target = scene.unit(a["target"]) if a.get("target") else unit
-        if spell.effect.kind == "heal":
-            return 3.0 if target.hp * 2 <= target.hp_max else 0.0
-        if spell.effect.kind == "withering_blast":
-            if target.sheet.chaos_phases > 0 or target.kind == "noncombatant":
-                return 0.0
-            return 0.5 * min(spell.effect.amount, max(0, target.initiative)) + (
-                2.5 if target.initiative <= spell.effect.amount else 0
-            )
-        return 0.0
+        return _effect_value(spell.effect, target)
 
     def _close_in(self, scene: Scene, unit: Combatant, actions: list[Data]) -> int:
         fighters = [e for e in scene.enemies(unit) if e.kind != "noncombatant"]
@@ -263,6 +261,18 @@ class HeuristicBot(SeededBot):
             return min(decision.high, 3)
         # the +x of a roll: keep the points for the dice, where a boost is cheapest; aiming: 1 tick
         return decision.low
+
+
+def _effect_value(effect: Effect, target: Combatant) -> float:
+    """The bot's value of an effect on ``target`` (a spell's or an add-on's combat action's):
+    a heal for the badly hurt, a blast at a foe who feels it; other effects none."""
+    if effect.kind == "heal":
+        return 3.0 if target.hp * 2 <= target.hp_max else 0.0
+    if effect.kind == "withering_blast":
+        if target.sheet.chaos_phases > 0 or target.kind == "noncombatant":
+            return 0.0
+        return 0.5 * min(effect.amount, max(0, target.initiative)) + (2.5 if target.initiative <= effect.amount else 0)
+    return 0.0
 
 
 def _affordable(items: list[Data], available: dict[tuple[str, str], int]) -> bool:

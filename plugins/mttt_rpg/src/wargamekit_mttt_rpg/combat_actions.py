@@ -14,6 +14,7 @@ from attrs import field, frozen
 from wargamekit import Choose, ChooseNumber, IllegalChoiceError, Option
 
 from . import kinds, movement
+from .added_actions import ADDON, offered, perform_added
 from .attack import DECISIVE, WITHERING, decisive_damage, hit_chance
 from .attack_flow import attack
 from .battle_groups import (
@@ -56,7 +57,8 @@ class Action:
     def data(self) -> dict[str, Any]:
         """What the action is, for programs: ``{"action": kind}`` with its ``target`` (a unit
         id), ``attack`` (withering or decisive), ``delta`` (range bands) and ``name`` (a spell,
-        a weapon, or the battle group passed through) where it has them."""
+        a weapon, the battle group passed through, or the key of an add-on's combat action,
+        ``"action": "addon"``) where it has them."""
         out: dict[str, Any] = {"action": self.kind}
         for key, value in (
             ("target", self.target),
@@ -188,6 +190,22 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                             label=f"cast {spell.name} on {t.name} ({spell.cost} {spell.pool} MP)",
                         )
                     )
+    if ctx.hooks is not None:  # the add-ons' combat actions (added_actions.py)
+        for added, t in offered(scene, unit, ctx.hooks):
+            effect = added.effect
+            price = ", ".join(
+                p for p in (f"−{added.initiative} initiative" if added.initiative else "",
+                            f"{added.cost} {added.pool} MP" if added.cost else "") if p
+            )
+            out.append(
+                Action(
+                    ADDON,
+                    t.id,
+                    name=added.key,
+                    label=f"{added.name} on {t.name} ({effect.kind.replace('_', ' ')} {effect.amount}"
+                    + (f"; {price})" if price else ")"),
+                )
+            )
     out.append(Action("full_defense", label="full defense (+5 defense until your next turn)"))
     if unit.kind == "character" and any(
         a.id != unit.id and scene.distance(unit.id, a.id) <= 1 for a in scene.allies(unit)
@@ -348,6 +366,9 @@ def perform(ctx: Context, unit: Combatant, action: Action, same_tick: list[str])
         floor = len(ctx.interrupts.items)
         ctx.interrupts.push(item)
         yield from open_window(ctx, f"casting {spell.name}", active=unit.id, floor=floor)
+    elif kind == ADDON:
+        assert action.name is not None and target is not None
+        yield from perform_added(ctx, unit, action.name, target.id)
     elif kind == "full_defense":
         unit.full_defense = True
         ctx.event("full-defense", f"{unit.name} takes full defense (+5 until her next turn)", unit=unit.id)

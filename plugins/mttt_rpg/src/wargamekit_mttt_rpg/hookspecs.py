@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from .added_actions import CombatAction
     from .state import Combatant, Scene
 
-__all__ = ["mttt_rpg_attack_modifier", "mttt_rpg_defense_modifier"]
+__all__ = ["mttt_rpg_attack_modifier", "mttt_rpg_combat_actions", "mttt_rpg_defense_modifier"]
 
 hookspec = pluggy.HookspecMarker("wargamekit")
 
@@ -60,4 +61,22 @@ def mttt_rpg_defense_modifier(
 
     Returns:
         The modifier to add, or ``None`` for none.
+    """
+
+
+@hookspec
+def mttt_rpg_combat_actions() -> list[CombatAction] | None:
+    """New combat actions (战斗行动), as data.
+
+    Called whenever the active step's menu is built (in play, and so in every bot's menu) and
+    when a chosen action is carried out; not firstresult: every add-on's actions are offered,
+    after the spells, one option per legal target, with the option data ``{"action":
+    "addon", "name": key, "target": unit id}``. What an action does is data of the
+    :class:`~wargamekit_mttt_rpg.added_actions.CombatAction`: its initiative cost, its mana
+    (pool and cost), who may take it and its effect — one of the effect primitives spells are
+    made of (:class:`~wargamekit_mttt_rpg.sheets.Effect`), applied through the interrupt stack
+    as a standard spell is. A key must not repeat another add-on's.
+
+    Returns:
+        The add-on's combat actions, or ``None`` for none.
     """

@@ -19,3 +19,6 @@ def wargamekit_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
     from . import hookspecs
 
     pluginmanager.add_hookspecs(hookspecs)
+
+
+from .rl import wargamekit_observation_encoder  # noqa: E402, F401 - the RL encoder hook

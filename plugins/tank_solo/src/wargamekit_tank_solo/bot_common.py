@@ -26,6 +26,7 @@ from .state import GameState, Tank, other_side
 from .vehicles import kill_points, vehicle_table
 
 __all__ = [
+    "STATELESS_KINDS",
     "OddsBot",
     "acting_tank",
     "best_shot",
@@ -38,6 +39,7 @@ __all__ = [
     "kill_value",
     "nearest_enemy",
     "option_data",
+    "stateless_answer",
     "turn_toward",
 ]
 
@@ -103,8 +105,10 @@ class OddsBot(SeededBot):
     hooks: Any = None
 
     def choose(self, decision: Decision, view: Any) -> Any:
-        state: GameState = view.state
         self.hooks = getattr(view, "hooks", None)  # a hand-made view (tests) has no plugins
+        if decision.kind in STATELESS_KINDS:  # the view's state is built on first read: not at all here
+            return stateless_answer(decision, self.rng, hooks=self.hooks)
+        state: GameState = view.state
         own = {
             kinds.MOVE_STEP: self._move,
             kinds.FIRE_TARGET: self._fire_menu,
@@ -139,9 +143,26 @@ def option_data(decision: Decision) -> list[Data]:
     return [o.data for o in getattr(decision, "options", ())]
 
 
+#: The kinds :func:`stateless_answer` answers from the decision alone (about a third of a bot
+#: game's decisions), so the bots build no view of the state for them.
+STATELESS_KINDS = frozenset({kinds.SECOND_ROUND, kinds.FREE_POINTS, kinds.PICK_TANK, kinds.DEPLOY_ZONE,
+                             kinds.DEPLOY_FACING, kinds.SPECIAL_ROUND, kinds.NEXT_MOVER, kinds.LEAP_TARGET})
+
+
 def common_answer(state: GameState, decision: Decision, rng: Any, *, hooks: Any = None) -> Any:
     """The answer both bots give to a decision that is not about when to fire or where to move
     (dispatched on its kind; an unknown kind gets a random legal answer)."""
+    kind = decision.kind
+    if kind == kinds.DEPLOY_HEX:
+        return _deploy(state, decision, option_data(decision))
+    if kind == kinds.LOAD_SPECIAL:
+        return _load(state, option_data(decision))
+    return stateless_answer(decision, rng, hooks=hooks)
+
+
+def stateless_answer(decision: Decision, rng: Any, *, hooks: Any = None) -> Any:
+    """:func:`common_answer` for the kinds of :data:`STATELESS_KINDS`, which it answers from the
+    decision (its kind, context and option data) alone; any other kind gets a random legal answer."""
     kind = decision.kind
     if kind == kinds.SECOND_ROUND:
         return True  # a second shot at a heavier tank is free
@@ -153,12 +174,8 @@ def common_answer(state: GameState, decision: Decision, rng: Any, *, hooks: Any 
         return _pick_tank(data, hooks)
     if kind == kinds.DEPLOY_ZONE:
         return 0  # the first offered (north)
-    if kind == kinds.DEPLOY_HEX:
-        return _deploy(state, decision, data)
     if kind == kinds.DEPLOY_FACING:
         return index_of(data, "facing", decision.context["toward_enemy"])  # toward the enemy's zone
-    if kind == kinds.LOAD_SPECIAL:
-        return _load(state, data)
     if kind == kinds.SPECIAL_ROUND:
         return _special_round(data)
     if kind == kinds.NEXT_MOVER:

@@ -49,7 +49,7 @@ from .sight import can_see
 from .state import GameState, Tank, other_side
 from .vehicles import kill_points
 
-__all__ = ["CautiousBot", "defensive_risk", "incoming_threat"]
+__all__ = ["CautiousBot", "defensive_risk", "defensive_risk_at", "incoming_threat"]
 
 #: Fire (aimed, advance) only with at least this kill chance.
 SHOT_THRESHOLD = 0.2
@@ -100,7 +100,12 @@ def defensive_risk(state: GameState, tank: Tank, step: Step, *, hooks: Any = Non
     starting hex; the hex entered when clearing a wreck, 5 iii)."""
     if step.to is None or tank.hex is None:
         return 0.0
-    where = step.to if step.clears_wreck else tank.hex
+    return defensive_risk_at(state, tank, step.to if step.clears_wreck else tank.hex, hooks=hooks)
+
+
+def defensive_risk_at(state: GameState, tank: Tank, where: Hex, *, hooks: Any = None) -> float:
+    """:func:`defensive_risk` of a step that has ``tank`` fired at in ``where`` (every step that
+    does not clear a wreck: its starting hex, so a move's steps share it)."""
     survive = 1.0
     for d in state.living(other_side(tank.side)):
         if d.defensive_lock or not can_fire_now(state, d) or d.hex == where:
@@ -192,20 +197,24 @@ class CautiousBot(OddsBot):
         fire = "leap" if decision.context["leap"] else "advance"
         best, best_value = len(data) - 1, -1e9
         places: dict[tuple[Hex, int | None], tuple[float, float, float, int, int]] = {}
+        risks: dict[Hex, float] = {}
         for i, d in enumerate(data):
             if d["action"] == "rotate_turret":
                 continue
-            value = self.step_value(state, tank, step_of(d), fire, places=places)
+            value = self.step_value(state, tank, step_of(d), fire, places=places, risks=risks)
             if value > best_value:
                 best, best_value = i, value
         return best
 
     def step_value(self, state: GameState, tank: Tank, step: Step, fire: str = "advance", *,
-                   places: dict[tuple[Hex, int | None], tuple[float, float, float, int, int]] | None = None) -> float:
+                   places: dict[tuple[Hex, int | None], tuple[float, float, float, int, int]] | None = None,
+                   risks: dict[Hex, float] | None = None) -> float:
         """The score of ``step`` for ``tank`` (see the module doc); higher is better.
 
         ``places``: the scores of places already weighed for this move (many steps end in the
-        same place: turning in place, stopping), filled as they are computed.
+        same place: turning in place, stopping), filled as they are computed; ``risks``: the
+        same for the defensive-fire risk by the hex fired at (every step into a new hex but a
+        wreck clearing is fired at in the starting hex).
         """
         assert tank.hex is not None
         at = step.to if step.to is not None else tank.hex
@@ -217,7 +226,16 @@ class CautiousBot(OddsBot):
             if places is not None:
                 places[key] = place
         offence, survive, cover, close, near = place
-        risk = (1 - survive) + defensive_risk(state, tank, step, hooks=self.hooks)
+        if step.to is None:
+            fired_at = 0.0  # turning in place or stopping: no defensive fire (2-2 is before a step into a hex)
+        else:
+            where = step.to if step.clears_wreck else tank.hex
+            fired_at = risks.get(where, -1.0) if risks is not None else -1.0
+            if fired_at < 0:
+                fired_at = defensive_risk_at(state, tank, where, hooks=self.hooks)
+                if risks is not None:
+                    risks[where] = fired_at
+        risk = (1 - survive) + fired_at
         value = (offence - RISK_WEIGHT * kill_points(tank.vehicle_class) * risk + COVER_BONUS * cover
                  - CLOSE_PENALTY * close - APPROACH * near - 0.001 * step.cost)
         if step.kind == "stop":

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Generator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -20,6 +19,8 @@ from .turn import play_all_turns
 from .victory import elimination, final_outcome, surrender
 
 __all__ = ["TankSolo"]
+
+T = TypeVar("T")
 
 
 class TankSolo(Ruleset):
@@ -51,8 +52,9 @@ class TankSolo(Ruleset):
     def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
         """Opening phase (:func:`~wargamekit_tank_solo.opening.opening`), then alternating turns
         (:func:`~wargamekit_tank_solo.turn.play_all_turns`) until a side is eliminated,
-        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each turn, combat step
-        and mover; a restart there (``state.turn`` set) skips the opening and goes on in that turn."""
+        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each turn, combat step,
+        mover, step of a move and leap target; a restart there (``state.turn`` set) skips the
+        opening and goes on in that turn."""
         state = ctx.state
         try:
             outcome = None
@@ -74,21 +76,22 @@ class TankSolo(Ruleset):
         loadout in the scenario (``state.scenario.forces``) is redacted the same way.
 
         Cheap and detached (built once per decision a bot reads): the tanks and the state's
-        containers are copied one level down, hexes (immutable values) are shared, and the
-        scenario's few lists and dicts are copied too.
+        containers are copied one level down, hexes and the records of a move or leap under way
+        (immutable values) are shared, and the scenario's few lists and dicts are copied too.
         """
-        return attrs.evolve(
-            state,
-            scenario=_scenario_view(state.scenario, side),
-            options=dict(state.options),
-            tanks=[_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks],
-            wrecks=list(state.wrecks),
-            zones=dict(state.zones),
-            points_spent=dict(state.points_spent),
-            starting_tanks=dict(state.starting_tanks),
-            score=dict(state.score),
-            own_turns=dict(state.own_turns),
-        )
+        # Hot (a bot builds one per decision): a shallow copy, then the mutable fields replaced
+        # by copies (attrs.evolve costs several times as much).
+        seen = _copy_state(state)
+        seen.scenario = _scenario_view(state.scenario, side)
+        seen.options = dict(state.options)
+        seen.tanks = [_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks]
+        seen.wrecks = list(state.wrecks)
+        seen.zones = dict(state.zones)
+        seen.points_spent = dict(state.points_spent)
+        seen.starting_tanks = dict(state.starting_tanks)
+        seen.score = dict(state.score)
+        seen.own_turns = dict(state.own_turns)
+        return seen
 
     def check_invariants(self, state: GameState) -> None:
         """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
@@ -140,8 +143,39 @@ class TankSolo(Ruleset):
         return odds_command()
 
 
-#: Every field of a tank, in ``__init__`` order: one C call reads them all (the view's hot path).
-_TANK_VALUES = operator.attrgetter(*(a.name for a in attrs.fields(Tank)))
+#: The state's fields that a view copies (lists, dicts, the scenario) rather than shares.
+_STATE_COPIED = ("scenario", "options", "tanks", "wrecks", "zones", "points_spent", "starting_tanks", "score",
+                 "own_turns")
+# A container field added to GameState later must be copied too, or views would share it with the game.
+assert {a.name for a in attrs.fields(GameState) if hasattr(a.default, "factory")} | {"scenario", "options"} == set(
+    _STATE_COPIED)
+#: The scenario's container fields' slot setters (it is frozen: the view sets them on its copy).
+_set_forces, _set_zones, _set_wrecks = (TankSoloScenario.__dict__[name].__set__ for name in ("forces", "zones", "wrecks"))
+assert {a.name for a in attrs.fields(TankSoloScenario) if hasattr(a.default, "factory")} == {"forces", "zones", "wrecks"}
+
+
+def _shallow_copier(cls: type[T]) -> Callable[[T], T]:
+    """A function returning a shallow copy of a slotted attrs instance of ``cls`` (no
+    ``__attrs_post_init__``): one assignment per field, written out for ``cls`` (through the
+    slots' own setters for a frozen class). Passing every field through ``__init__`` costs about
+    twice as much, and views copy every tank per decision."""
+    assert not hasattr(cls, "__attrs_post_init__")
+    names = [a.name for a in attrs.fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    if cls.__setattr__ is object.__setattr__:
+        body = "".join(f"    copy.{name} = obj.{name}\n" for name in names)
+    else:  # frozen: what attrs' __init__ does for it
+        namespace.update({f"set_{name}": cls.__dict__[name].__set__ for name in names})
+        body = "".join(f"    set_{name}(copy, obj.{name})\n" for name in names)
+    exec(f"def shallow_copy(obj):\n    copy = new(cls)\n{body}    return copy\n", namespace)
+    copier: Callable[[T], T] = namespace["shallow_copy"]
+    return copier
+
+
+#: Shallow copies of a tank, the state and the scenario (the view's hot path).
+_copy_tank = _shallow_copier(Tank)
+_copy_state = _shallow_copier(GameState)
+_copy_scenario = _shallow_copier(TankSoloScenario)
 #: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
 _TANK_MUTABLE = ("specials", "tried", "veteran_by_fire", "path_this_turn")
 # A mutable field added to Tank later must be copied too, or views would share it with the game.
@@ -151,10 +185,10 @@ assert {a.name for a in attrs.fields(Tank) if hasattr(a.default, "factory")} == 
 def _tank_view(tank: Tank, *, hide: bool) -> Tank:
     """A copy of ``tank`` sharing nothing mutable with it; ``hide``: its special rounds face down.
 
-    Built positionally from all its fields (``attrs.evolve`` costs twice as much, and views are
-    built at every decision a bot reads), then its lists and dicts replaced by copies.
+    A shallow copy (:func:`_shallow_copier`: views are built at every decision a bot reads),
+    then its lists and dicts replaced by copies.
     """
-    seen = Tank(*_TANK_VALUES(tank))
+    seen = _copy_tank(tank)
     seen.specials = ["hidden"] * len(tank.specials) if hide else list(tank.specials)
     seen.tried = list(tank.tried)
     seen.veteran_by_fire = dict(tank.veteran_by_fire)
@@ -171,9 +205,10 @@ def _scenario_view(scenario: TankSoloScenario, side: str | None) -> TankSoloScen
         hidden = side is not None and force_side != side
         return attrs.evolve(e, specials=["hidden"] * len(e.specials) if hidden else list(e.specials))
 
-    return attrs.evolve(
-        scenario,
-        forces={force_side: [entry(force_side, e) for e in entries] for force_side, entries in scenario.forces.items()},
-        zones=dict(scenario.zones),
-        wrecks=list(scenario.wrecks),
-    )
+    # A shallow copy, then its containers replaced, as the state's (a view per decision a bot reads).
+    seen = _copy_scenario(scenario)
+    _set_forces(seen, {force_side: [entry(force_side, e) for e in entries]
+                       for force_side, entries in scenario.forces.items()})
+    _set_zones(seen, dict(scenario.zones))
+    _set_wrecks(seen, list(scenario.wrecks))
+    return seen

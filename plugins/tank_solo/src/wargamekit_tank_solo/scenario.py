@@ -66,8 +66,9 @@ def force_problem(models: list[str], scenario: TankSoloScenario,
     chosen = [table[m] for m in models]
     if len(chosen) > scenario.max_tanks:
         return f"at most {scenario.max_tanks} tanks (开场阶段 1)"
+    classes = [v.vehicle_class for v in chosen]  # counted in C: every pick's menu asks this of every model
     for cls, limit in (("heavy", scenario.max_heavy), ("light", scenario.max_light)):
-        if sum(v.vehicle_class == cls for v in chosen) > limit:
+        if classes.count(cls) > limit:
             return f"at most {limit} {cls} tanks (开场阶段 1)"
     if sum(v.price for v in chosen) > budget_for(models, scenario, table):
         return f"over the budget of {budget_for(models, scenario, table)} points (开场阶段 1)"

@@ -5,9 +5,9 @@ All mutable state is here; rules read and change it, resolution functions never 
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from attrs import define, field
+from attrs import define, field, frozen
 
 from wargamekit import RulesContext
 from wargamekit.geometry import Hex
@@ -17,7 +17,10 @@ from .maps import Map, facing_name, hex_label, load_map
 from .scenario import SIDES, TankSoloScenario
 from .vehicles import Gun, VehicleModel, vehicle
 
-__all__ = ["Context", "GameState", "Tank", "other_side"]
+if TYPE_CHECKING:
+    from .movement import MoveBudget
+
+__all__ = ["Context", "GameState", "LeapInProgress", "MoveInProgress", "Tank", "other_side"]
 
 
 def other_side(side: str) -> str:
@@ -125,6 +128,43 @@ class Tank:
         return text
 
 
+@frozen
+class MoveInProgress:
+    """A tank's move between two of its steps (标准规则修改部分 3), kept in the state so that play
+    can restart there (the checkpoint before each step): the rest of the move reads only this.
+
+    Attributes:
+        tank: the moving tank's id.
+        points: the movement points it set out with (basic and free).
+        budget: where it stands in its movement (points left, free turn, debt).
+        asked: steps offered so far (names the checkpoint).
+    """
+
+    tank: int
+    points: int
+    budget: MoveBudget
+    asked: int = 0
+
+
+@frozen
+class LeapInProgress:
+    """A leap fire under way (作战阶段 1-2), kept in the state so that play can restart inside it
+    (the checkpoints before each target is named and each step of the leap).
+
+    Attributes:
+        tank: the leaping tank's id.
+        start: where it set out, to go back to when it cannot fire (注2): hex, hull, turret,
+            turret rotations used, path this turn, lit marker, spotting credit.
+        tried: targets named already that it could not fire at.
+        target: the target named for the leap being made, while it moves and fires.
+    """
+
+    tank: int
+    start: tuple[Hex, int, int, int, tuple[Hex, ...], int, int]
+    tried: tuple[int, ...] = ()
+    target: int | None = None
+
+
 @define
 class GameState:
     """The whole position.
@@ -145,6 +185,8 @@ class GameState:
         own_turns: how many turns each side has had.
         phase: a short name of the current phase, for the summary.
         surrendered: the side that surrendered, if any.
+        moving: the move under way between two steps, if any (a restart goes on with it).
+        leap: the leap fire under way, if any (a restart goes on with it).
     """
 
     scenario: TankSoloScenario
@@ -162,6 +204,8 @@ class GameState:
     own_turns: dict[str, int] = field(factory=lambda: {s: 0 for s in SIDES})
     phase: str = "opening"
     surrendered: str | None = None
+    moving: MoveInProgress | None = None
+    leap: LeapInProgress | None = None
 
     @property
     def map(self) -> Map:

@@ -22,6 +22,8 @@ from collections.abc import Callable, Generator, Hashable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+import attrs
+
 from wargamekit import Choose, ChooseNumber, Decision, Option, Response, ask
 from wargamekit.context import Checkpoint
 from wargamekit.geometry import Hex
@@ -50,7 +52,7 @@ from .optional_rules import (
     hybrid_engine_check,
     spotting_progress,
 )
-from .state import Context, GameState, Tank, other_side
+from .state import Context, GameState, LeapInProgress, MoveInProgress, Tank, other_side
 from .vehicles import free_point_cap
 
 __all__ = [
@@ -107,9 +109,10 @@ def play_all_turns(ctx: Context) -> Generator[Any, Any, None]:  # decisions and 
     }
 
     # Checkpoints (restart points): the start of each turn, of fire selection and advance fire,
-    # and each pick of the next mover (the movement phase is most of a turn's answers). A
-    # restart finds ``state.turn == N`` and ``state.phase`` the phase it stopped in: the cycle
-    # begins turn N again and the phases before that one, done already, are skipped.
+    # each pick of the next mover and each step of a move and of a leap (moves are most of a
+    # turn's answers). A restart finds ``state.turn == N`` and ``state.phase`` the phase it
+    # stopped in: the cycle begins turn N again and the phases before that one, done already,
+    # are skipped; a leap or move under way (``state.leap``, ``state.moving``) goes on there.
     order = [step for phase, steps in PHASES.items() for step in (steps or [phase])]
     resume = (state.turn, order.index(state.phase)) if state.turn else None
 
@@ -128,7 +131,7 @@ def play_all_turns(ctx: Context) -> Generator[Any, Any, None]:  # decisions and 
             if procedure is maintenance_phase:
                 # before anything of the turn happens: every marker of the last turn is set
                 yield ctx.checkpoint(f"turn {turn.number}")
-            elif procedure is not movement_phase:  # the movement phase's are per mover
+            elif procedure is not movement_phase and state.leap is None:  # movement: per mover
                 yield ctx.checkpoint(f"turn {turn.number} {step}")
             return (yield from procedure(ctx, side))
 
@@ -190,7 +193,7 @@ def maintenance_phase(ctx: Context, side: str) -> Generator[Decision, Any, None]
 
 
 # -- 1. fire selection -----------------------------------------------------------------------------
-def fire_selection(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult | None]:
+def fire_selection(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any, TurnResult | None]:
     """1: designate tanks one at a time for aimed fire (1-1) or leap fire (1-2). A tank that
     fires is done for the turn (fire marker); one that does not may try the other form or move.
 
@@ -198,6 +201,8 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision, Any, TurnResu
     (``TurnResult(end=True)``, with ``GameState.surrendered`` set).
     """
     state = ctx.state
+    if state.leap is not None:  # a restart inside a leap fire (at one of its checkpoints)
+        yield from _designated(ctx, state.tank(state.leap.tank), "leap")
     while True:
         options = []
         for tank in state.living(side):
@@ -222,31 +227,48 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision, Any, TurnResu
             return TurnResult(end=True)
         if action == "movement":
             return None
-        tank = state.tank(tank_id)
-        if action == "aimed":
-            fired = yield from fire_menu(ctx, tank, "aimed", rule="作战阶段 1-1 精准射击")
-        else:
-            fired = yield from leap_fire(ctx, tank)
-        if fired:
-            tank.fired = True
-        else:
-            tank.tried.append(action)
+        yield from _designated(ctx, state.tank(tank_id), action)
 
 
-def leap_fire(ctx: Context, tank: Tank) -> Generator[Decision, Any, bool]:
+def _designated(ctx: Context, tank: Tank, action: str) -> Generator[Decision | Checkpoint, Any, None]:
+    """1-1 / 1-2: ``tank``, designated for ``action`` (``"aimed"`` or ``"leap"``), fires and
+    takes the fire marker, or has tried that form of fire this turn."""
+    if action == "aimed":
+        fired = yield from fire_menu(ctx, tank, "aimed", rule="作战阶段 1-1 精准射击")
+    else:
+        fired = yield from leap_fire(ctx, tank)
+    if fired:
+        tank.fired = True
+    else:
+        tank.tried.append(action)
+
+
+def leap_fire(ctx: Context, tank: Tank) -> Generator[Decision | Checkpoint, Any, bool]:
     """1-2: name a target, move up to the basic movement points (no free points, no wreck
     clearing, no defensive fire against it), turn the turret and fire at -3 (US -2). If it
     cannot fire at that target after moving, it goes back to where it started and may name
-    another target (注2)."""
+    another target (注2).
+
+    The leap under way is kept in ``state.leap`` (checkpoints before each target is named and
+    each step); a restart inside it finds it set and goes on with it."""
     state = ctx.state
     assert tank.hex is not None
-    start = (tank.hex, tank.hull, tank.turret, tank.rotations_used, list(tank.path_this_turn), tank.lit,
-             tank.spotting_credit)
-    tried: list[int] = []
+    if state.leap is None:  # else a restart inside this leap fire
+        state.leap = LeapInProgress(tank.id, (tank.hex, tank.hull, tank.turret, tank.rotations_used,
+                                              tuple(tank.path_this_turn), tank.lit, tank.spotting_credit))
+    fired = False
     while tank.alive:
-        enemies = [e for e in _leap_targets(state, tank) if e.id not in tried]
+        leap = state.leap
+        assert leap is not None
+        if leap.target is not None:  # a restart inside the leap's move
+            fired = yield from _leap_at(ctx, tank, leap.target)
+            if fired:
+                break
+            continue
+        yield ctx.checkpoint(f"turn {state.turn} leap fire of #{tank.id}, target {len(leap.tried) + 1}")
+        enemies = [e for e in _leap_targets(state, tank) if e.id not in leap.tried]
         if not enemies:
-            return False
+            break
         options = [Option(e.id, f"leap toward {e.name} in {hex_label(e.hex)} (range {tank.hex.distance(e.hex)})",
                           data={"target": e.id, "hex": hex_label(e.hex), "range": tank.hex.distance(e.hex)})
                    for e in enemies if e.hex is not None]
@@ -256,19 +278,33 @@ def leap_fire(ctx: Context, tank: Tank) -> Generator[Decision, Any, bool]:
                               options=tuple(options), rule="作战阶段 1-2 跃进射击", kind=kinds.LEAP_TARGET,
                               context={"tank": tank.id, "points": tank.spec.movement, "turn": state.turn})
         if target is None:
-            return False
-        yield from move_tank(ctx, tank, tank.spec.movement, must_spend=False, leap=True)
-        fired = yield from fire_menu(ctx, tank, "leap", only=target, rule="作战阶段 1-2 跃进射击")
+            break
+        state.leap = attrs.evolve(leap, target=target)
+        fired = yield from _leap_at(ctx, tank, target)
         if fired:
-            return True
-        tried.append(target)
-        where = hex_label(tank.hex) if tank.hex is not None else "?"
-        why = why_not_fire(state, tank, state.tank(target), "leap") or "it did not fire"
-        (tank.hex, tank.hull, tank.turret, tank.rotations_used, path, tank.lit, tank.spotting_credit) = start
-        tank.path_this_turn = list(path)
-        ctx.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name} from {where}: {why}; "
-                   f"it returns to {hex_label(tank.hex)} and may name another target (leap fire, note 2)",
-                   tank=tank.id)
+            break
+    state.leap = None
+    return fired
+
+
+def _leap_at(ctx: Context, tank: Tank, target: int) -> Generator[Decision | Checkpoint, Any, bool]:
+    """1-2: the leap toward the named ``target`` (``state.leap`` holds it): move, then fire at it,
+    or go back to the start and note it as tried (注2)."""
+    state = ctx.state
+    yield from move_tank(ctx, tank, tank.spec.movement, must_spend=False, leap=True)
+    fired = yield from fire_menu(ctx, tank, "leap", only=target, rule="作战阶段 1-2 跃进射击")
+    if fired:
+        return True
+    leap = state.leap
+    assert leap is not None
+    state.leap = attrs.evolve(leap, tried=(*leap.tried, target), target=None)
+    where = hex_label(tank.hex) if tank.hex is not None else "?"
+    why = why_not_fire(state, tank, state.tank(target), "leap") or "it did not fire"
+    (tank.hex, tank.hull, tank.turret, tank.rotations_used, path, tank.lit, tank.spotting_credit) = leap.start
+    tank.path_this_turn = list(path)
+    ctx.event("leap-cancel", f"{tank.name} cannot fire at {state.tank(target).name} from {where}: {why}; "
+               f"it returns to {hex_label(tank.hex)} and may name another target (leap fire, note 2)",
+               tank=tank.id)
     return False
 
 
@@ -294,6 +330,11 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any
     more, within its cap and the pool); a tank given free points must use every point."""
     state = ctx.state
     hybrid = bool(state.options.get("hybrid_drive"))
+    if state.moving is not None:  # a restart between two steps of a move: finish it first
+        tank = state.tank(state.moving.tank)
+        spent = yield from move_tank(ctx, tank, state.moving.points, must_spend=state.moving.budget.must_spend,
+                                     leap=False)
+        _after_move(ctx, tank, spent)
     while True:
         # A checkpoint before each pick: which tanks have moved and the free points left are state.
         yield ctx.checkpoint(f"turn {state.turn} movement {sum(t.moved for t in state.tanks if t.side == side)}")
@@ -325,11 +366,15 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any
         ctx.event("declare-move", f"{tank.name} declares {points} MP ({tank.spec.movement} basic + {free} free)",
                    tank=tank.id, points=points, free=free)
         spent = yield from move_tank(ctx, tank, points, must_spend=free > 0, leap=False)
-        # 10-1: the roll is for free points actually used (spent beyond the basic points), not
-        # merely given (a tank stopped by a HESH hit may never reach them).
-        if (spent > tank.spec.movement and state.options.get("unreliable_engines") and tank.spec.hybrid
-                and tank.alive):
-            hybrid_engine_check(ctx, tank)
+        _after_move(ctx, tank, spent)
+
+
+def _after_move(ctx: Context, tank: Tank, spent: int) -> None:
+    """10-1: the roll is for free points actually used (spent beyond the basic points), not
+    merely given (a tank stopped by a HESH hit may never reach them)."""
+    if (spent > tank.spec.movement and ctx.state.options.get("unreliable_engines") and tank.spec.hybrid
+            and tank.alive):
+        hybrid_engine_check(ctx, tank)
 
 
 def move_menu(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bool) -> Choose:
@@ -351,17 +396,36 @@ def move_menu(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bool)
                            "must_spend": budget.must_spend, "turn": state.turn})
 
 
-def move_tank(ctx: Context, tank: Tank, points: int, *, must_spend: bool, leap: bool) -> Generator[Decision, Any, int]:
+def move_tank(ctx: Context, tank: Tank, points: int, *, must_spend: bool,
+              leap: bool) -> Generator[Decision | Checkpoint, Any, int]:
     """Move ``tank`` step by step (see :mod:`~wargamekit_tank_solo.movement`); outside leap fire
     each step into a new hex opens a defensive fire window first. Returns the points spent.
 
     A tank immobilised by defensive fire stays where it was fired at: in the step's starting
     hex, or in the hex it moves into when it was fired at there (5 ii forced spotting, 5 iii
-    clearing a wreck: "the target counts as in the position after the move")."""
+    clearing a wreck: "the target counts as in the position after the move").
+
+    The move under way is kept in ``state.moving`` with a checkpoint before each step; a
+    restart there finds it set (for this tank) and goes on with it."""
+    state = ctx.state
+    moving = state.moving
+    if moving is None or moving.tank != tank.id:
+        moving = MoveInProgress(tank.id, points, MoveBudget(remaining=points, must_spend=must_spend, leap=leap))
+    spent = yield from _steps(ctx, tank, moving)
+    state.moving = None
+    return spent
+
+
+def _steps(ctx: Context, tank: Tank, moving: MoveInProgress) -> Generator[Decision | Checkpoint, Any, int]:
+    """:func:`move_tank`'s steps, from where ``moving`` stands; returns the points spent."""
     state = ctx.state
     hybrid = bool(state.options.get("hybrid_drive")) and tank.spec.hybrid
-    budget = MoveBudget(remaining=points, must_spend=must_spend, leap=leap)
+    points, budget, asked = moving.points, moving.budget, moving.asked
+    leap = budget.leap
     while tank.alive and not tank.immobilised:
+        state.moving = MoveInProgress(tank.id, points, budget, asked)
+        yield ctx.checkpoint(f"turn {state.turn} #{tank.id} step {asked}")
+        asked += 1
         spent = points - budget.remaining
         pick = yield from ask(move_menu(state, tank, budget, hybrid=hybrid))
         if isinstance(pick, RotateTurret):

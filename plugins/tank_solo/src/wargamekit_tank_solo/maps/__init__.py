@@ -121,14 +121,20 @@ class Map:
 
     def zone_hexes(self, zone: str) -> list[Hex]:
         """The enterable hexes of deployment zone ``"north"`` or ``"south"``, in label order."""
-        z = self.zones[zone]
-        out = []
-        for col in range(z.cols[0], z.cols[1] + 1):
-            for row in range(z.rows[0], z.rows[1] + 1):
-                h = Hex.from_offset(col - 1, row - 1, LAYOUT)
-                if self.enterable(h):
-                    out.append(h)
-        return out
+        return list(_zone_hexes(self, zone))
+
+
+@cache
+def _zone_hexes(m: Map, zone: str) -> tuple[Hex, ...]:
+    # cached: a map never changes, and every deployment asks for its zone again
+    z = m.zones[zone]
+    out = []
+    for col in range(z.cols[0], z.cols[1] + 1):
+        for row in range(z.rows[0], z.rows[1] + 1):
+            h = Hex.from_offset(col - 1, row - 1, LAYOUT)
+            if m.enterable(h):
+                out.append(h)
+    return tuple(out)
 
 
 def map_names() -> list[str]:
