@@ -224,6 +224,44 @@ def test_a_state_pickle_refuses_is_copied_the_slow_way():
     assert forked.state.note() == "not picklable"
 
 
+@define(eq=False)
+class Board:
+    """A static part of the state (never changed in play)."""
+
+    cells: list[int] = field(factory=lambda: list(range(100)))
+
+
+@define
+class BoardState(TallyState):
+    board: Board = field(factory=Board)
+
+
+class SharedBoard(Tally):
+    """Tally with a static board in its state, declared a shared type."""
+
+    name = "shared_board"
+    shared_types = (Board,)
+
+    def setup(self, scenario, options):
+        self.setups += 1
+        return BoardState(tally={"a": 0, "b": 0})
+
+
+def test_a_restart_shares_the_ruleset_s_shared_types_and_copies_the_rest():
+    """``Ruleset.shared_types``: snapshots keep the static board by reference (every restart
+    holds the game's own board) and copy the rest; the logs are those of a full replay."""
+    game = _played(SharedBoard())
+    assert all(snap.shared == (game.state.board,) for snap in game._snapshots)
+    forked = game.fork()
+    forked.undo(3)
+    assert forked.state.board is game.state.board
+    assert forked.state is not game.state and forked.state.tally is not game.state.tally
+    assert forked.log_text() == _full_replay(forked).log_text()
+    assert check_checkpoints(game, points=4) >= 4
+    plain = _played(Tally())
+    assert all(snap.shared == () for snap in plain._snapshots), "nothing is shared unless declared"
+
+
 def test_a_ruleset_without_checkpoints_replays_from_the_start_as_before():
     from rulesets import DiceRace
 

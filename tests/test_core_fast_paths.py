@@ -208,6 +208,27 @@ def test_fast_pickle_loads_back_what_plain_pickle_does():
     assert _GETTERS[_Custom] is False and _GETTERS[_Dicty] is False
 
 
+def test_sharing_pickle_keeps_shared_types_by_reference_and_copies_the_rest():
+    """``dumps_sharing``: instances of the shared types come back as the same objects (once
+    each, however often they are referred to); everything else is copied as ``dumps`` copies."""
+    from wargamekit._fastpickle import dumps_sharing, loads_sharing
+
+    board = _Frozen((1, 2))
+    unit = _Unit("A", Hex(1, 2), parent=board)
+    state = {"board": board, "units": [unit], "again": board, "one": _One(3)}
+    data, shared = dumps_sharing(state, frozenset({_Frozen}))
+    assert shared == (board,) and shared[0] is board
+    back = loads_sharing(data, shared)
+    assert back["board"] is board and back["again"] is board and back["units"][0].parent is board
+    assert back["units"][0] is not unit and back["units"][0].name == "A" and back["one"] == _One(3)
+    back["units"][0].steps = 0
+    assert unit.steps == 2, "the copy shares nothing mutable with the original"
+    with pytest.raises(pickle.UnpicklingError, match="loads_sharing"):
+        pickle.loads(data)  # the bytes alone do not hold the shared object
+    plain, none = dumps_sharing(state, frozenset())
+    assert none == () and pickle.loads(plain)["board"] == board
+
+
 def test_fast_pickle_refuses_what_pickle_refuses():
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         dumps(_One(lambda: 1))
@@ -241,3 +262,16 @@ def test_the_logs_events_are_the_events_event_would_build():
         assert made == built and repr(made) == repr(built) and made.to_json() == built.to_json()
     with pytest.raises(TypeError, match="is not JSON data"):
         new_event("k", "t", {"x": object()}, None)
+
+
+def test_a_response_s_option_data_is_what_freezing_it_gives():
+    """``Response.option_data`` wraps flat data (frozen already) without freezing it again; data
+    with nested values, and no data, take freeze_data: the same option data either way."""
+    from wargamekit import Response
+
+    for data in ({"id": 3, "name": "Ward", "target": None, "cost": 1.5, "playable": False}, {"to": [1, 2], "x": {"y": 1}}):
+        response = Response("Ward", "blue", resolve=lambda: None, data=data)
+        assert response.option_data() == freeze_data({"respond": freeze_data(data)})
+        assert response.option_data() == {"respond": dict(response.data)}
+    nameless = Response("Ward", "blue", resolve=lambda: None)
+    assert nameless.option_data() == {"respond": {"name": "Ward"}}

@@ -92,3 +92,54 @@ def test_detached_copy_shares_nothing_and_copies_what_pickle_refuses():
     copied["units"][0]["steps"] = 0
     assert state["units"][0]["steps"] == 2
     assert copied["rule"]() == "kept"
+
+
+# -- field_copier: the views' field-by-field copy ------------------------------------------------
+
+import attrs  # noqa: E402
+
+from wargamekit.view import field_copier  # noqa: E402
+
+
+@attrs.define
+class _Plain:
+    name: str
+    hex: Hex
+    orders: list[str] = attrs.Factory(list)
+    seen: set[str] = attrs.Factory(set)
+    notes: dict[str, int] = attrs.Factory(lambda: {"a": 1})
+    kept: list[int] = attrs.Factory(list)
+
+
+@attrs.define
+class _Converted:
+    values: dict[str, int] = attrs.field(converter=dict)
+    acted: set[str] = attrs.Factory(set)
+
+
+@attrs.frozen
+class _Frozen:
+    name: str
+    tags: tuple[str, ...] = ()
+
+
+def test_field_copier_copies_every_field_and_fresh_containers_but_those_skipped():
+    original = _Plain("A", Hex(1, 2), ["hold"], {"x"}, {"b": 2}, [7])
+    copy_plain = field_copier(_Plain, skip=("kept",))
+    assert copy_plain.__code__.co_filename == "<copy of _Plain>", "a plain class gets its own copy function"
+    copied = copy_plain(original)
+    assert copied == original and copied is not original
+    assert copied.orders is not original.orders and copied.seen is not original.seen
+    assert copied.notes is not original.notes
+    assert copied.kept is original.kept, "skipped: the caller copies it"
+    assert copied.hex is original.hex, "immutable values are shared"
+    copied.orders.append("fire")
+    assert original.orders == ["hold"]
+
+
+def test_field_copier_goes_through_init_where_init_does_more_than_assign():
+    converted = _Converted({"a": 1}, {"x"})
+    copied = field_copier(_Converted)(converted)
+    assert copied == converted and copied.values is not converted.values and copied.acted is not converted.acted
+    frozen = _Frozen("A", ("t",))
+    assert field_copier(_Frozen)(frozen) == frozen

@@ -6,6 +6,10 @@ slotted attrs instances (units, hexes, maps). attrs pickles those through its ge
 field values read by one C :func:`operator.attrgetter`, which attrs' own ``__setstate__`` reads
 back (it accepts a tuple of the field values in field order). The loaded objects are the same;
 any class that customises its pickling in any way takes pickle's ordinary path.
+
+:func:`dumps_sharing` and :func:`loads_sharing` also keep instances of given types *by
+reference*: a snapshot of a game state does not copy the map that never changes (a ruleset's
+:attr:`~wargamekit.ruleset.Ruleset.shared_types`), it names the one object in memory.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["dumps"]
+__all__ = ["dumps", "dumps_sharing", "loads_sharing"]
 
 #: class -> its field getter, or ``False`` for a class pickled the ordinary way
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | bool] = {}
@@ -57,10 +61,23 @@ def _getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | bool:
     return getter
 
 
+def _shared(index: int) -> Any:
+    """Stands in the pickle for a shared object: :func:`loads_sharing` resolves it."""
+    raise pickle.UnpicklingError("a pickle with shared objects must be read by loads_sharing")
+
+
 class _Pickler(pickle.Pickler):
+    #: types whose instances are kept by reference, and the instances met so far
+    shared_types: frozenset[type] = frozenset()
+    shared: list[Any]
+
     def reducer_override(self, obj: Any) -> Any:
-        # Called by pickle for every object that is not a builtin container or scalar.
+        # Called by pickle for every object that is not a builtin container or scalar (after
+        # the memo: an object met twice is reduced once).
         cls = type(obj)
+        if cls in self.shared_types:
+            self.shared.append(obj)
+            return (_shared, (len(self.shared) - 1,))
         getter = _GETTERS.get(cls)
         if getter is None:
             getter = _getter(cls)
@@ -77,3 +94,46 @@ def dumps(obj: Any) -> bytes:
     buffer = io.BytesIO()
     _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     return buffer.getvalue()
+
+
+def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple[Any, ...]]:
+    """Like :func:`dumps`, but instances of ``shared_types`` are not copied: the bytes refer to
+    them by position in the returned tuple, which :func:`loads_sharing` needs back. For objects
+    that never change while the bytes live (a game's static map), so a snapshot need not copy
+    them; only in the process that pickled them (the objects are in memory, not in the bytes).
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class Map:
+    ...     hexes: tuple[int, ...]
+    >>> board = Map((1, 2, 3))
+    >>> data, shared = dumps_sharing({"map": board, "units": [1, 2]}, frozenset({Map}))
+    >>> back = loads_sharing(data, shared)
+    >>> back["map"] is board, back["units"] == [1, 2]
+    (True, True)
+    """
+    buffer = io.BytesIO()
+    pickler = _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.shared_types = shared_types
+    pickler.shared = []
+    pickler.dump(obj)
+    return buffer.getvalue(), tuple(pickler.shared)
+
+
+class _SharingUnpickler(pickle.Unpickler):
+    def __init__(self, data: bytes, shared: tuple[Any, ...]) -> None:
+        super().__init__(io.BytesIO(data))
+        self._shared = shared
+
+    def find_class(self, module: str, name: str) -> Any:
+        # once per pickle (pickle memoizes the global): each reference becomes shared[index]
+        if module == __name__ and name == "_shared":
+            return self._shared.__getitem__
+        return super().find_class(module, name)
+
+
+def loads_sharing(data: bytes, shared: tuple[Any, ...]) -> Any:
+    """Read back what :func:`dumps_sharing` wrote, with ``shared``, the tuple it returned."""
+    if not shared:
+        return pickle.loads(data)
+    return _SharingUnpickler(data, shared).load()

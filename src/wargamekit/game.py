@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import pickle
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -37,7 +36,7 @@ import attrs
 import numpy as np
 from attrs import define, field, frozen
 
-from ._fastpickle import dumps as fast_dumps
+from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
@@ -89,7 +88,9 @@ class _Snapshot:
     ``frozen`` holds the state, the scenario, the dice (their generator included) and the
     interrupt stack's answered keys and switch, copied together (so references between them
     survive) as pickle bytes — immutable, so forks share snapshots — or, for a state pickle
-    refuses, as a deep copy that every restore copies again.
+    refuses, as a deep copy that every restore copies again. ``shared`` holds the objects of the
+    ruleset's :attr:`~wargamekit.ruleset.Ruleset.shared_types` that the bytes refer to rather
+    than copy (they never change, so every restore may hold the same ones).
     """
 
     position: int  # answers given when the checkpoint was reached
@@ -101,11 +102,12 @@ class _Snapshot:
     n_rolls: int
     frozen: Any
     pickled: bool
+    shared: tuple[Any, ...] = ()
     #: the SHA-256 of the log up to here, once a load has needed it (see prefix_digest)
     _digest: list[Any] = field(factory=list, eq=False)
 
     def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
-        parts = pickle.loads(self.frozen) if self.pickled else copy.deepcopy(self.frozen)
+        parts = loads_sharing(self.frozen, self.shared) if self.pickled else copy.deepcopy(self.frozen)
         parts[2].rolls = self.rolls[: self.n_rolls]
         return parts
 
@@ -279,9 +281,12 @@ class Game:
 
     def _start(self) -> None:
         # Every (re)start plays on a fresh copy of the scenario as loaded: a ruleset that changes
-        # its scenario object during play must not change what a replay starts from.
+        # its scenario object during play must not change what a replay starts from (unless the
+        # ruleset declares its scenario type shared: never changed in play).
         dice = copy.deepcopy(self._dice_template) if self._dice_template else SeededDice(self.seed)
-        scenario = copy.deepcopy(self._scenario_template)
+        scenario = self._scenario_template
+        if type(scenario) not in self.ruleset.shared_type_set:  # a shared type never changes in play
+            scenario = copy.deepcopy(scenario)
         ctx = self._new_context(scenario, None, dice, InterruptStack(), [])
         self._log_base = None
         self.choices = []
@@ -337,15 +342,18 @@ class Game:
         try:
             parts = (ctx.state, ctx.scenario, dice, ctx.interrupts.answered, ctx.interrupts.enabled)
             frozen_parts: Any
+            shared: tuple[Any, ...] = ()
             try:
-                frozen_parts, pickled = fast_dumps(parts), True  # hot: see _fastpickle
+                # hot: see _fastpickle; what never changes (the ruleset's shared types) is not copied
+                frozen_parts, shared = dumps_sharing(parts, self.ruleset.shared_type_set)
+                pickled = True
             except Exception:  # noqa: BLE001 - a state holding a lambda: copy it the slow way
                 frozen_parts, pickled = copy.deepcopy(parts), False
         finally:
             dice.on_roll, dice.rolls = on_roll, rolls
         self._snapshots.append(
             _Snapshot(position, checkpoint.label, tuple(self.choices), ctx._events, len(ctx._events),
-                      rolls, len(rolls), frozen_parts, pickled)
+                      rolls, len(rolls), frozen_parts, pickled, shared)
         )
         if len(self._snapshots) > SNAPSHOT_LIMIT:
             half = len(self._snapshots) // 2

@@ -93,7 +93,12 @@ class Response:
     def option_data(self) -> Data:
         """The data of the option offering this response: ``{"respond": data}`` (or the name
         when the ruleset gave no data)."""
-        return freeze_data({"respond": self.data or {"name": self.name}})
+        data = self.data
+        if data and all(type(value) in _FLAT for value in data.values()):
+            # hot (every poll that offers something): flat data is frozen already, so wrapping
+            # it is what freeze_data would build, without walking it again
+            return Data({"respond": data})
+        return freeze_data({"respond": data or {"name": self.name}})
 
     @key.validator
     def _hashable(self, _attribute: Any, key: Any) -> None:
@@ -116,6 +121,9 @@ class TimingPoint:
 
 
 Offers = Callable[[str, TimingPoint], Sequence[Response]]
+
+#: JSON scalars: a response's data holding only these is frozen as it is
+_FLAT = frozenset((str, int, float, bool, type(None)))
 
 _PASS = freeze_data({"pass": True})
 

@@ -97,6 +97,11 @@ class Ruleset:
         scenario_type: the attrs class a scenario file structures into (via cattrs).
         scenario_package: the package holding bundled scenario TOML files (``default.toml``
             must exist there), read with :mod:`importlib.resources`.
+        shared_types: types whose instances never change once :meth:`setup` has built them (a
+            static map, a frozen scenario): a snapshot at a checkpoint keeps a reference to them
+            instead of a copy, so every restart holds the same objects, and a scenario of such a
+            type is not copied for each (re)start of a game. Default: none (every snapshot
+            copies the whole state and scenario).
     """
 
     name: ClassVar[str] = ""
@@ -105,6 +110,12 @@ class Ruleset:
     sides: ClassVar[tuple[str, ...]] = ()
     scenario_type: ClassVar[type | None] = None
     scenario_package: ClassVar[str | None] = None
+    shared_types: ClassVar[tuple[type, ...]] = ()
+
+    @property
+    def shared_type_set(self) -> frozenset[type]:
+        """:attr:`shared_types` as a set (what the snapshot pickler looks classes up in)."""
+        return frozenset(self.shared_types)
 
     # -- scenarios -------------------------------------------------------------------------
     def scenario_names(self) -> list[str]:

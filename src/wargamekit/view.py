@@ -8,15 +8,19 @@ the plugin hooks (so a bot's exact odds see the same add-ons as the rules).
 A view's state is built once per :class:`PlayerView` (one per decision a player is asked) and
 only when read; what it costs is the ruleset's :meth:`Ruleset.view
 <wargamekit.ruleset.Ruleset.view>`, whose contract is there. :func:`detached_copy` is the fast
-whole-state copy the default uses.
+whole-state copy the default uses; :func:`field_copier` the copy of one attrs class, field by field,
+for a ruleset's own view.
 """
 
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
 
 from ._fastpickle import dumps as fast_dumps
 from .decisions import Decision
@@ -26,7 +30,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .ruleset import Ruleset
 
-__all__ = ["PlayerView", "detached_copy"]
+__all__ = ["PlayerView", "detached_copy", "field_copier"]
 
 T = TypeVar("T")
 
@@ -47,6 +51,65 @@ def detached_copy(obj: T) -> T:
         return copied
     except Exception:  # noqa: BLE001 - whatever pickle refuses, deepcopy may still copy
         return copy.deepcopy(obj)
+
+
+def field_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[T], T]:
+    """A function that copies an instance of the attrs class ``cls`` field by field (every
+    field read, so a field added later is copied too), with a fresh copy of each field whose
+    default is a factory (its lists, sets and dicts) but those in ``skip`` (the caller copies
+    them): a few microseconds, against tens for ``attrs.evolve`` or a pickle round trip. For a
+    ruleset's :meth:`~wargamekit.ruleset.Ruleset.view`, which copies what changes in play at
+    every decision a bot reads; the other fields are shared, so they must be immutable (or
+    copied by the caller).
+
+    A plain slotted class (not frozen; no converter, validator or ``__attrs_post_init__``:
+    ``__init__`` only assigns) is copied by a function written for it, one assignment per field — twice as
+    fast as calling ``__init__`` with every field (a combatant has seventy); any other class
+    through its ``__init__``.
+
+    >>> import attrs
+    >>> @attrs.define
+    ... class Unit:
+    ...     name: str
+    ...     steps: int = 2
+    ...     orders: list[str] = attrs.Factory(list)
+    >>> unit = Unit("A", orders=["hold"])
+    >>> copy_unit = field_copier(Unit)
+    >>> seen = copy_unit(unit)
+    >>> seen == unit, seen is unit, seen.orders is unit.orders
+    (True, False, False)
+    """
+    fields = attrs.fields(cls)  # type: ignore[arg-type]
+    assert all(f.init and f.alias == f.name for f in fields), f"{cls.__name__}: fields must be __init__ arguments"
+    containers = {
+        # a plain list, dict or set is copied by its own type (cheaper than copy.copy)
+        f.name: f.default.factory if f.default.factory in (list, dict, set) else copy.copy
+        for f in fields
+        if isinstance(f.default, attrs.Factory) and f.name not in skip  # type: ignore[arg-type]
+    }
+    plain = (
+        "__slots__" in cls.__dict__
+        and cls.__setattr__ is object.__setattr__  # not frozen, no on_setattr hooks
+        and not hasattr(cls, "__attrs_post_init__")
+        and all(f.converter is None and f.validator is None and f.on_setattr is None for f in fields)
+    )
+    if plain:
+        lines = [f"    new.{f.name} = " + (f"copy_{f.name}(obj.{f.name})" if f.name in containers else f"obj.{f.name}")
+                 for f in fields]
+        source = "def copy_of(obj):\n    new = new_instance(cls)\n" + "\n".join(lines) + "\n    return new\n"
+        scope: dict[str, Any] = {"new_instance": object.__new__, "cls": cls, **{f"copy_{k}": v for k, v in containers.items()}}
+        exec(compile(source, f"<copy of {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own source
+        copy_fields: Callable[[T], T] = scope["copy_of"]
+        return copy_fields
+    values = operator.attrgetter(*(f.name for f in fields))
+
+    def copy_of(obj: Any) -> Any:
+        new = cls(*values(obj))
+        for name, copy_value in containers.items():
+            object.__setattr__(new, name, copy_value(getattr(obj, name)))
+        return new
+
+    return copy_of
 
 
 class PlayerView:

@@ -8,6 +8,7 @@ from wargamekit import odds
 from wargamekit_lnl import fire, rules
 from wargamekit_lnl.fire import Attack, Target, dft
 from wargamekit_lnl.scenario import parse_hex as H
+from wargamekit_lnl.state import Unit
 from wargamekit_lnl.testing import context, scenario, unit
 
 
@@ -190,6 +191,11 @@ def test_exact_odds_compose_to_the_full_procedure():
 
 @pytest.mark.parametrize("kind", ["medic", "sniper"])
 def test_smc11_medics_and_snipers_do_not_fire(kind):
-    """SMC 1.1: a medic cannot attack; a sniper fires only through its own procedure (not built)."""
-    ctx = context(village(unit("us-x", "us", kind, "0203")))
+    """SMC 1.1: a medic cannot attack; a sniper fires only through its own procedure (SMC 2.3,
+    ``sniper.snipe``), never small arms (it is placed in play, SMC 2.1, so it is added here)."""
+    if kind == "medic":
+        ctx = context(village(unit("us-x", "us", kind, "0203")))
+    else:
+        ctx = context(village())
+        ctx.state.units["us-x"] = Unit("us-x", "us", kind, H("0203"))
     assert not fire.can_fire(ctx.state.units["us-x"])

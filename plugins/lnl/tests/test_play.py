@@ -55,3 +55,10 @@ def test_summary_and_svg_show_units_markers_and_facing():
     svg = LnL().render_svg(state)
     assert svg.startswith("<?xml") or svg.startswith("<svg")
     assert "OBJ" in svg and any(u.id.split("-")[-1] in svg for u in state.alive())
+
+
+def test_odds_command_sniper():
+    """SMC 2.3 / D8 from the command line: a squad in woods (+2): casualty 1/36, shaken 5/36."""
+    result = CliRunner().invoke(LnL().odds_command(), ["sniper", "--drm", "2"])
+    assert result.exit_code == 0, result.output
+    assert "reduced" in result.output and "1/36" in result.output and "5/36" in result.output

@@ -429,3 +429,77 @@ def test_smoke_and_no_fire_into_melee():
     assert rules.targets_for(s2, [s2.units["us-1"]], [[s2.units["us-1"]]]) == [(H("0503"), 0)]
     s2.melee.add((H("0503"), 0))
     assert rules.targets_for(s2, [s2.units["us-1"]], [[s2.units["us-1"]]]) == []
+
+
+# -- MEL 1.5 reinforcement moves (U11 reading) ------------------------------------------------------
+def locked_melee(*extra, fought=False):
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0303"), unit("de-1", "german", "de_squad", "0303"),
+                            unit("us-2", "us", "us_squad", "0203"), *extra]), dice=[3, 4])
+    s = ctx.state
+    s.melee.add((H("0303"), 0))
+    if fought:
+        s.melee_fought.add((H("0303"), 0))
+    return ctx
+
+
+def test_mel15_a_locked_melee_takes_reinforcements_even_after_its_melee_this_turn():
+    """MEL 1.5: a hex under a melee marker may be entered (a reinforcement move), also when its
+    melee was fought this turn (MEL 4 bars only a new melee elsewhere in that hex's turn)."""
+    for fought in (False, True):
+        ctx = locked_melee(fought=fought)
+        s = ctx.state
+        options = movement.steps(s, [s.units["us-2"]], (H("0203"), 0), 0, 4, "normal", 0)
+        assert (H("0303"), 0, 1) in options
+    ctx = locked_melee()
+    s = ctx.state
+    s.melee.clear()
+    s.melee_fought.add((H("0303"), 0))  # a decided melee this turn: the hex takes no new one
+    assert all(h != H("0303") for h, _l, _c in movement.steps(s, [s.units["us-2"]], (H("0203"), 0), 0, 4, "normal", 0))
+
+
+def test_mel15_reinforcements_fight_at_once_if_the_hex_has_not_fought_this_turn():
+    """MEL 1.5 (U11): us-2 joins us-1; all the side's units in the hex attack (A26): melee FP
+    2 + 2 = 4 against 3, odds 2:1 → kill number 7 (D5); 2D6 3 + 4 = 7 eliminates de-1 and the
+    marker goes."""
+    ctx = locked_melee()
+    s = ctx.state
+    s.units["us-2"].hex = H("0303")
+    rules.reinforce_melee(ctx, "us", (H("0303"), 0), [s.units["us-2"]])
+    assert not s.units["de-1"].alive and (H("0303"), 0) not in s.melee and ctx.dice.remaining == []
+
+
+def test_mel15_reinforcements_after_this_turns_melee_wait_locked():
+    """MEL 1.5 with MEL 4: the hex has fought this turn, so the reinforcements join the locked
+    units and nothing is rolled; the hex stays under its melee marker."""
+    ctx = locked_melee(fought=True)
+    s = ctx.state
+    s.units["us-2"].hex = H("0303")
+    rules.reinforce_melee(ctx, "us", (H("0303"), 0), [s.units["us-2"]])
+    assert s.units["de-1"].alive and (H("0303"), 0) in s.melee and ctx.dice.remaining == [3, 4]
+    assert [e.kind for e in ctx.log][-1] == "reinforce"
+
+
+# -- LOS 3.3 elevation (U9 reading) -----------------------------------------------------------------
+def test_los33_elevation_sees_over_lower_terrain_and_a_crest_blocks():
+    """LOS 3.3: woods at 0303 block 0103 → 0503 on level ground; from a hill at 0103 (elevation 1)
+    the woods are seen over, but not woods next to the lower end (0403); woods lower than both
+    ends of a hill-to-hill line are seen over; a hill between two low hexes is a crest and blocks
+    even though its terrain is open."""
+    ctx = context(two(terrain={"woods": ["0303"]}))
+    s = ctx.state
+    assert visible(s, H("0103"), H("0503")) is None
+    ctx = context(two(terrain={"woods": ["0303"], "hills": ["0103"]}))
+    s = ctx.state
+    assert s.elevation(H("0103")) == 1 and s.elevation(H("0303")) == 0
+    line = visible(s, H("0103"), H("0503"))
+    assert line is not None and line.hindering == 0
+    assert visible(s, H("0503"), H("0103")) is not None  # LOS is the same both ways
+    s.map.set_terrain(H("0403"), 2)  # woods next to the lower end still screen it
+    assert visible(s, H("0103"), H("0503")) is None
+    ctx = context(two(terrain={"woods": ["0303"], "hills": ["0103", "0503"]}))
+    assert visible(ctx.state, H("0103"), H("0503")) is not None
+    ctx = context(two(terrain={"hills": ["0303"]}))
+    assert visible(ctx.state, H("0103"), H("0503")) is None
+    assert visible(ctx.state, H("0103"), H("0303")) is not None  # the hill itself is seen
+    with pytest.raises(ScenarioError, match="off the 10 x 6 map"):
+        context(two(terrain={"hills": ["1103"]}))

@@ -6,6 +6,7 @@ import pytest
 
 from wargamekit import Game, ScriptedDice, odds
 from wargamekit_lnl import LnL, fire, kinds, rules, vehicles
+from wargamekit_lnl.scenario import hex_label
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.state import stacking_ok
 from wargamekit_lnl.testing import answer, context, scenario, unit
@@ -176,8 +177,8 @@ def test_heavy_weapon_exact_odds():
 
 
 def test_vmv3_overrun_then_no_fire_into_its_own_hex():
-    """VMV 3.3–3.4: 1D6 + HE 4 + MGs 6 + 2 against 1D6: 1 + 12 − 6 = 7, a damage check for every
-    defender (A54): 3 + 7 ≥ 5 + 3 → reduced. Afterwards the vehicle shares the hex and neither its
+    """VMV 3.3–3.4: 1D6 + HE 4 + MGs 6 + 2 + commander 1 against 1D6: 1 + 13 − 6 = 8, a damage
+    check for every defender (A54): 3 + 8 ≥ 5 + 3 → reduced. Afterwards the vehicle shares the hex and neither its
     gun nor its MGs fire into it."""
     ctx = context(scenario([unit("us-t", "us", "sherman", "0203", facing=1), unit("de-1", "german", "de_squad", "0303")]),
                   dice=[1, 6, 3])
@@ -188,3 +189,98 @@ def test_vmv3_overrun_then_no_fire_into_its_own_hex():
     assert not s.units["de-1"].alive and s.units["de-1/half"].shaken
     assert vehicles.vehicle_targets(s, tank) == ([], [])
     assert vehicles.mg_fp(tank, H("0303")) == 0 and vehicles.gun_shot(s, tank, H("0303")) is None
+
+
+def test_ral24_tank_commander_rallies_only_his_own_tank():
+    """RAL 2.4 (U16): the Sherman's commander (leadership 1) helps his own tank's rally on top of
+    VEH 3's −2: 2D6 9 − 2 − 1 = 6 ≤ morale 6 rallies (without him 7 > 6 would fail); he is not a
+    leader counter, so a shaken squad beside the tank has no one to rally it."""
+    ctx = context(scenario([unit("us-t", "us", "sherman", "0103", facing=1), unit("us-1", "us", "us_squad", "0103"),
+                            unit("de-1", "german", "de_squad", "0503")]), dice=[4, 5])
+    s = ctx.state
+    tank, squad = s.units["us-t"], s.units["us-1"]
+    tank.shaken = squad.shaken = True
+    assert rules.rally_drm(s, tank) == 3 and rules.may_rally(s, squad, set()) is None
+    rules.try_rally(ctx, tank, "self", set())
+    assert tank.good_order and ctx.dice.remaining == []
+
+
+def test_vmv33_overrun_adds_the_commanders_leadership():
+    """VMV 3.3: the overrun value counts the commander's leadership: 1D6 1 + HE 3 + MG 2 + 2 +
+    commander 1 = 9 against 1D6 5: difference 4; the squad's damage check 1 + 4 = 5 ≤ morale 5:
+    no effect (the die of 1 gives no hero on an even 1D6)."""
+    ctx = context(scenario([unit("de-t", "german", "pz4", "0203", facing=1), unit("us-1", "us", "us_squad", "0303")]),
+                  dice=[1, 5, 1, 2])
+    s = ctx.state
+    tank = s.units["de-t"]
+    tank.hex = H("0303")
+    LnL().overrun(ctx, tank, (H("0303"), 0))
+    assert s.units["us-1"].good_order and ctx.dice.remaining == []
+    events = [e for e in ctx.log if e.kind == "overrun"]
+    assert events[-1].data["difference"] == 4
+
+
+def test_vmv35_infantry_surviving_an_overrun_counter_attacks():
+    """VMV 3.5: the half-track (MG 4 + 2, no commander) overruns a US squad: 1 + 6 against 6,
+    difference 1; the damage check 1 + 1 ≤ 5 leaves it in Good Order (the die of 1: no hero on an
+    even 1D6). The squad counter-attacks at once (IVV 2–4): morale 2 + 2 ≤ 5, then 1D6 1 + FP 2 +
+    satchel 3 = 6 > 1D6 4 + lowest armour 0: the half-track is destroyed and its crew dies (IVV 5)."""
+    data = scenario([unit("de-h", "german", "halftrack", "0203", facing=1),
+                     unit("us-1", "us", "us_squad", "0303", weapons=["satchel"]),
+                     unit("us-2", "us", "us_squad", "0106")])
+    game = Game.new(LnL(), data, dice=ScriptedDice([3, 4, 1, 6, 1, 2, 2, 2, 1, 4]))
+    assert game.pending.kind == kinds.WEAPONS  # RAL 4: the squad could drop its satchel charge
+    answer(game, action="done")
+    answer(game, hex="0203")
+    answer(game, action="move")
+    answer(game, mode="normal")
+    answer(game, step="forward")
+    d = game.pending
+    assert d.kind == kinds.COUNTER_ATTACK and d.side == "us"
+    assert d.context["vehicle"] == "de-h" and list(d.context["units"]) == ["us-1"]
+    answer(game, attack=True)
+    s = game.state
+    assert not s.units["de-h"].alive and "de-h/crew" not in s.units and s.wrecks == {H("0303"): 1}
+    assert s.units["us-1"].good_order and "ops" in s.units["us-1"].markers
+
+
+def test_vmv35_holding_leaves_the_vehicle_alone():
+    """VMV 3.5 is a choice: holding rolls nothing and the vehicle stays in the hex."""
+    data = scenario([unit("de-h", "german", "halftrack", "0203", facing=1),
+                     unit("us-1", "us", "us_squad", "0303", weapons=["satchel"]),
+                     unit("us-2", "us", "us_squad", "0106")])
+    game = Game.new(LnL(), data, dice=ScriptedDice([3, 4, 1, 6, 1, 2]))
+    for key, value in (("action", "done"), ("hex", "0203"), ("action", "move"), ("mode", "normal"), ("step", "forward"), ("attack", False)):
+        answer(game, **{key: value})
+    s = game.state
+    assert s.units["de-h"].alive and s.units["de-h"].hex == H("0303") and not s.units["us-1"].markers
+
+
+def test_vmv14_infantry_moves_with_its_vehicle_into_the_same_hexes():
+    """VMV 1.4 (U14 reading): the Sherman and the squad in its hex are activated together and
+    move together, each paying its own MP: into brush (tank 2, squad 2), brush again (4 and 4);
+    the squad's 4 MP are spent, so the tank (2 MP left) may only turn or stop. Infantry of
+    another hex cannot join; two vehicles are never activated together."""
+    first = H("0203").neighbour(0)
+    second = first.neighbour(0)
+    data = scenario([unit("us-t", "us", "sherman", "0203", facing=0), unit("us-1", "us", "us_squad", "0203"),
+                     unit("us-l", "us", "leader_1", "0203"), unit("us-2", "us", "us_squad", "0103"),
+                     unit("de-1", "german", "de_squad", "1001")],
+                    terrain={"brush": [hex_label(first), hex_label(second)]})
+    game = Game.new(LnL(), data, dice=ScriptedDice([4, 3]))
+    answer(game, hex="0203")
+    d = game.pending
+    assert d.kind == kinds.UNITS
+    assert "VMV 1.4" in d.constraint(("us-t", "us-1", "us-l", "us-2"))  # the leader reaches 0103, the tank does not
+    assert "on its own" not in (d.constraint(("us-t", "us-1")) or "")
+    game.answer([i for i, o in enumerate(d.options) if o.data["unit"] in ("us-t", "us-1")])
+    d = game.pending  # only "move" (asked of nobody), only a normal move: the steps
+    assert d.kind == kinds.VEHICLE_STEP and list(d.context["escort"]) == ["us-1"]
+    answer(game, step="forward")
+    answer(game, step="forward")
+    s = game.state
+    assert s.units["us-1"].hex == s.units["us-t"].hex == second
+    d = game.pending
+    assert d.context["mp_left"] == 2 and {o.data.get("step") for o in d.options} == {None, "left", "right"}
+    answer(game, stop=True)
+    assert "move" in s.units["us-1"].markers and "move" in s.units["us-t"].markers

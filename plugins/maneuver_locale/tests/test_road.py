@@ -93,3 +93,29 @@ def test_road_moves_cost_commands_only_when_secondary(kit):
         "C -> D (primary road, 0 commands)",
         "C -> B -> A (primary road, 0 commands)",
     ]
+
+
+def test_the_action_menu_offers_road_movement_exactly_when_a_road_move_exists(ruleset):
+    """移動 — road移動: the action menu asks ``has_road_move`` (it stops at the first legal path)
+    whether to offer road movement; in every action menu of seeded random games it must agree
+    with ``road_moves``, which lists every move (pieces, 3 steps, primary roads free, no enemy
+    locale, no two entries on a step, at most 3 pieces a turn)."""
+    from wargamekit import Game, RandomBot
+    from wargamekit_maneuver_locale import kinds
+    from wargamekit_maneuver_locale.movement import has_road_move, road_moves
+    from wargamekit_maneuver_locale.state import Occupancy
+
+    seen = {True: 0, False: 0}
+
+    def check(game, decision):
+        if decision.kind == kinds.ACTION:
+            state, side = game.state, decision.side
+            offered = has_road_move(state, side, Occupancy(state))
+            assert offered == bool(road_moves(state, side)), (game.seed, len(game.choices))
+            assert offered == any(option.data["action"] == "road" for option in decision.options)
+            seen[offered] += 1
+
+    for seed in range(4):
+        game = Game.new(ruleset, seed=seed)
+        game.play({side: RandomBot(seed * 2 + i) for i, side in enumerate(ruleset.sides)}, before_ask=check)
+    assert seen[True] > 20 and seen[False] > 20, seen

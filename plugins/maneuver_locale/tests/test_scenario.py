@@ -70,3 +70,12 @@ def test_scenario_file_error_names_the_file(ruleset, tmp_path):
     path.write_text('title = "x"\nsides = ["austria", "france"]\nturns = "many"\n', encoding="utf-8")
     with pytest.raises(ScenarioError, match="bad.toml"):
         ruleset.load_scenario_file(path)
+
+
+def test_games_on_the_same_map_share_one_board_and_other_maps_get_their_own(ruleset):
+    """A board never changes, so it is built once per map (with its distance table) and the
+    games on that map share it; a scenario with another map gets another board."""
+    one, two = Game.new(ruleset, seed=1), Game.new(ruleset, seed=2)
+    assert one.state.board is two.state.board
+    training = Game.new(ruleset, "training", seed=1)
+    assert training.state.board is not one.state.board

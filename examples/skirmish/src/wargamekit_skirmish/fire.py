@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from fractions import Fraction
-from functools import cache
 
 from attrs import frozen
 
@@ -83,13 +82,20 @@ def resolve_fire(dice: Dice, shot: Shot) -> Effect:
     return Effect.HIT if total >= 8 else Effect.MISS
 
 
-@cache
 def shot_odds(shot: Shot) -> dict[Effect, Fraction]:
-    """The exact odds of each effect of ``shot`` (5.2), cached: a :class:`Shot` is a frozen
-    value, and the same shots recur in every fire menu of a game."""
-    from wargamekit.odds import distribution
+    """The exact odds of each effect of ``shot`` (5.2), cached by its modifier: the only part
+    of a shot :func:`resolve_fire` reads, so shots of many ranges, arcs and covers share a
+    dozen distributions (hot: every fire menu labels each target with its odds)."""
+    odds = _ODDS_BY_MODIFIER.get(shot.modifier)
+    if odds is None:
+        from wargamekit.odds import distribution
 
-    return distribution(resolve_fire, shot)
+        odds = _ODDS_BY_MODIFIER[shot.modifier] = distribution(resolve_fire, shot)
+    return odds
+
+
+#: modifier -> the odds of a shot with that modifier (see :func:`shot_odds`)
+_ODDS_BY_MODIFIER: dict[int, dict[Effect, Fraction]] = {}
 
 
 def target_label(name: str, shot: Shot) -> str:

@@ -10,9 +10,10 @@ from typing import Any
 
 import attrs
 
-from wargamekit import Choose, Decision, Outcome, Player, Response, RulesContext, Ruleset
+from wargamekit import Choose, Decision, Option, Outcome, Player, Response, RulesContext, Ruleset
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, play_turns
+from wargamekit.view import field_copier
 from wargamekit_skirmish import fire, movement, victory
 from wargamekit_skirmish.scenario import SIDES, SkirmishScenario, check_scenario, hex_label
 from wargamekit_skirmish.state import CLEAR_CODE, HILL, WOODS, SkirmishState, Unit, initial_state
@@ -29,6 +30,25 @@ Context = RulesContext[SkirmishState, SkirmishScenario]
 
 #: id(live map) -> (a weak reference to it, its read-only copy), dropped when the live map goes.
 _PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
+
+
+# hot (every decision a bot reads its view): copies field by field, cheaper than attrs.evolve
+_copy_unit = field_copier(Unit)
+_copy_state = field_copier(SkirmishState)
+
+
+# Hot (every activation): the move and facing menus' options depend on the hex or the facing
+# alone, so each is built once and offered again (options are frozen values).
+_MOVE_OPTIONS: dict[Hex, Option] = {}
+_FACING_OPTIONS = tuple(Option(d, movement.HEXSIDE_NAMES[d], data={"facing": d}) for d in movement.CLOCKWISE)
+
+
+def _move_option(h: Hex) -> Option:
+    """The move menu's option of hex ``h``: its label and its axial coordinates."""
+    option = _MOVE_OPTIONS.get(h)
+    if option is None:
+        option = _MOVE_OPTIONS[h] = Option(h, hex_label(h), data={"hex": [h.q, h.r]})
+    return option
 
 
 def _read_only(hexmap: HexMap) -> HexMap:
@@ -55,6 +75,8 @@ class Skirmish(Ruleset):
     sides = SIDES
     scenario_type = SkirmishScenario
     scenario_package = "wargamekit_skirmish.scenarios"
+    # the map never changes after setup: snapshots at checkpoints refer to it rather than copy it
+    shared_types = (HexMap,)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> SkirmishScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
@@ -121,9 +143,8 @@ class Skirmish(Ruleset):
                                             kind=KIND_ACTIVATE, context={"turn": state.turn},
                                             data=lambda name: {"unit": name}))]
         state.active = unit.name
-        where = yield Choose.of(side, f"Move {unit.name} to?", movement.destinations(state, unit), rule=MOVE,
-                                label=hex_label, secret=True, kind=KIND_MOVE, context={"unit": unit.name},
-                                data=lambda h: {"hex": [h.q, h.r]})
+        where = yield Choose.of(side, f"Move {unit.name} to?", [_move_option(h) for h in movement.destinations(state, unit)],
+                                rule=MOVE, secret=True, kind=KIND_MOVE, context={"unit": unit.name})
         if where != unit.hex:
             seen = fire.visible(state, unit, ctx.other_side(side))
             unit.hex = where
@@ -132,9 +153,8 @@ class Skirmish(Ruleset):
                       unit=unit.name, to=hex_label(where))
         # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
         hidden = not fire.visible(state, unit, ctx.other_side(side))
-        facing = yield Choose.of(side, f"Face {unit.name} toward?", movement.CLOCKWISE, rule=FACE,
-                                 label=lambda d: movement.HEXSIDE_NAMES[d], secret=hidden,
-                                 kind=KIND_FACE, context={"unit": unit.name}, data=lambda d: {"facing": d})
+        facing = yield Choose.of(side, f"Face {unit.name} toward?", _FACING_OPTIONS, rule=FACE, secret=hidden,
+                                 kind=KIND_FACE, context={"unit": unit.name})
         unit.facing = facing
         if ctx.options["reaction_fire"]:
             yield from ctx.interrupts.window(f"{unit.name} ends its move", [ctx.other_side(side)],
@@ -194,11 +214,12 @@ class Skirmish(Ruleset):
         Cheap and detached: the units a side sees are copied (a unit's hex is a frozen value,
         shared), and the map, which never changes after setup, is one read-only copy per game.
         """
-        units = {n: attrs.evolve(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        units = {n: _copy_unit(u) for n, u in state.units.items() if side is None or fire.visible(state, u, side)}
+        seen = _copy_state(state)  # its step counts: a fresh copy
+        seen.map, seen.units = _read_only(state.map), units
         # which hidden unit is acting is hidden too
-        active = state.active if state.active in units else None
-        return attrs.evolve(state, map=_read_only(state.map), units=units, active=active,
-                            destroyed=dict(state.destroyed))
+        seen.active = state.active if state.active in units else None
+        return seen
 
     def check_invariants(self, state: SkirmishState) -> None:
         hexes = [u.hex for u in state.alive()]

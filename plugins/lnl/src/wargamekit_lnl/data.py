@@ -63,7 +63,8 @@ class MachineGun:
 @frozen
 class VehicleSpec:
     """A vehicle's data (VEH, D7): movement type and MP, armour by location (−1: unarmoured),
-    the main gun (boxed HE FP, penetration, to-hit bands, red H) and its MGs."""
+    the main gun (boxed HE FP, penetration, to-hit bands, red H), its MGs and its tank
+    commander's leadership (0: no commander)."""
 
     move_type: str
     armour: dict[str, int]
@@ -74,6 +75,7 @@ class VehicleSpec:
     red_h: bool = False
     red_armour: bool = False
     mgs: list[MachineGun] = Factory(list)
+    commander: int = 0  # the tank commander's leadership (RAL 2.4, VMV 3.3; U16: a field, not a counter)
 
     def to_hit_number(self, distance: int) -> int | None:
         """The to-hit number at ``distance`` (HWF 3), ``None`` beyond the gun's range."""
@@ -103,6 +105,7 @@ class UnitType:
     self_rally: bool = False
     leadership: int = 0
     vehicle: VehicleSpec | None = None
+    arrow: bool = False  # a weapon team with a facing arrow (MOV 8, HWF 2): it fires in its front arc
 
     @property
     def single_man(self) -> bool:
@@ -119,6 +122,8 @@ class WeaponType:
     range: int
     melee: bool = False
     jam: bool = False
+    nation: str = ""  # the side whose weapon it is (SW 3.3: a captured SW); "" for any side
+    tripod: bool = False  # a tripod MG (MOV 1.3): its carrier moves only while it is stowed
 
 
 @frozen
@@ -183,6 +188,9 @@ _TERRAIN_TYPES: tuple[TerrainType, ...] = (
 )
 _HEXSIDES: tuple[HexsideFeature, ...] = (HexsideFeature(WALL, "wall", extra_cost=1, los=CLEAR),)
 TERRAIN = TerrainTable(_TERRAIN_TYPES, _HEXSIDES)
+
+#: HWF 2 / D12: a weapon team's (and a vehicle's hull MG's) front arc, in hexsides (180°).
+FRONT_ARC = 3
 
 #: Defensive DRM of a wall hexside the fire crosses into the target hex (provisional).
 WALL_DRM = 1

@@ -15,18 +15,19 @@ from functools import cache
 from attrs import frozen
 
 from wargamekit import Dice, odds
-from wargamekit.geometry import Hex, hex_line
+from wargamekit.geometry import Hex, HexsideFacing, hex_line, in_fire_arc
 from wargamekit_lnl.data import (
     COUNTERS,
     DFT_CASUALTY_MARGIN,
     DRM_CAP,
+    FRONT_ARC,
     HINDRANCE_DRM,
     SMOKE_DRM,
     WALL_DRM,
     effects,
 )
 from wargamekit_lnl.los import visible
-from wargamekit_lnl.state import GameState, Place, Unit
+from wargamekit_lnl.state import GameState, Place, Unit, Weapon
 
 __all__ = [
     "Attack",
@@ -202,7 +203,7 @@ def unit_fp(unit: Unit, *, hero_or_lead: bool) -> tuple[Fraction, Fraction, bool
     Inherent FP counts in full for the lead firer and heroes, half for the others (FPR 2.1–2.3);
     SWs count in full (FPR 2.4), an SMC's SW at half rounded up (SW 2.3, A7)."""
     own = unit.spec.fp + (COUNTERS.skills[unit.skill].fire if unit.skill else 0)
-    sws = sorted((w for w in unit.weapons if not w.jammed), key=lambda w: -w.spec.fp)
+    sws = sorted((w for w in unit.weapons if w.usable), key=lambda w: -w.spec.fp)
     inherent = Fraction(own) if hero_or_lead else Fraction(own, 2)
     if not sws:
         return inherent, Fraction(0), False
@@ -217,9 +218,24 @@ def unit_fp(unit: Unit, *, hero_or_lead: bool) -> tuple[Fraction, Fraction, bool
     return Fraction(0), Fraction(math.ceil(sws[0].spec.fp / 2)), sws[0].spec.jam  # SW 2.3
 
 
+def used_weapons(unit: Unit) -> list[Weapon]:
+    """The SWs whose FP :func:`unit_fp` counts: a squad's best SW, or its two best when they beat
+    its own FP plus one (SW 2.1); anyone else's best SW (SW 2.2–2.4)."""
+    own = unit.spec.fp + (COUNTERS.skills[unit.skill].fire if unit.skill else 0)
+    sws = sorted((w for w in unit.weapons if w.usable), key=lambda w: -w.spec.fp)
+    if unit.kind == "squad" and len(sws) > 1 and sum(w.spec.fp for w in sws[:2]) > Fraction(own) + sws[0].spec.fp:
+        return sws[:2]
+    return sws[:1]
+
+
+def captured(unit: Unit) -> list[Weapon]:
+    """SW 3.3: the enemy SWs among those the unit fires."""
+    return [w for w in used_weapons(unit) if w.spec.nation and w.spec.nation != unit.side]
+
+
 def reach(unit: Unit, distance: int) -> int | None:
     """1 in normal range, 2 at long range (FIR 1.2: boxed range doubled, FP halved), else None."""
-    rng = max([unit.spec.range] + [w.spec.range for w in unit.weapons if not w.jammed])
+    rng = max([unit.spec.range] + [w.spec.range for w in unit.weapons if w.usable])
     if distance <= rng:
         return 1
     if unit.spec.boxed and distance <= 2 * rng:
@@ -283,6 +299,11 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
     return min(drm, DRM_CAP)
 
 
+def in_arc(unit: Unit, target: Hex) -> bool:
+    """HWF 2 (D12): ``target`` lies in the front arc of a team's facing arrow (its own hex never)."""
+    return unit.hex != target and in_fire_arc(unit.hex, HexsideFacing(unit.facing), target, FRONT_ARC)
+
+
 def leadership_at(units: Sequence[Unit]) -> int:
     """The best leadership of a Good Order leader among ``units`` (LDR 2.3–2.4, A3: own hex)."""
     return max((u.leadership for u in units), default=0)
@@ -293,6 +314,8 @@ def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportu
     """FPR 1–3: the attack the ``firers`` would make at the units at ``place``, or ``None`` if
     they may not (range, LOS)."""
     origin = firers[0].hex
+    if any(u.spec.arrow and not in_arc(u, place[0]) for u in firers):
+        return None  # HWF 2: a weapon team fires only in its front arc
     line = visible(state, origin, place[0])
     if line is None:
         return None

@@ -17,11 +17,19 @@ __all__ = [
     "OPPORTUNITY_FIRE",
     "RALLY",
     "SMOKE_HEX",
+    "SNIPER",
+    "SNIPER_COLUMN",
+    "SNIPER_PLACE",
+    "SNIPER_TARGET",
+    "TEAM_FACING",
     "SPOT_TARGET",
     "UNITS",
     "VEHICLE_STEP",
     "VEHICLE_TARGET",
     "AT_TARGET",
+    "COUNTER_ATTACK",
+    "DROP_WEAPON",
+    "WEAPONS",
     "WITHDRAW_HEX",
 ]
 
@@ -40,3 +48,11 @@ OPPORTUNITY_FIRE = "lnl.opportunity_fire"  # the response window when an enemy e
 VEHICLE_STEP = "lnl.vehicle_step"  # a vehicle's next move: forward, reverse, turn, or stop
 VEHICLE_TARGET = "lnl.vehicle_target"  # what a vehicle's gun and MGs fire at (a hex or a vehicle)
 AT_TARGET = "lnl.at_target"  # which vehicle the infantry attacks in melee (IVV)
+COUNTER_ATTACK = "lnl.counter_attack"  # after an overrun: the surviving infantry counter-attacks the vehicle or holds
+WEAPONS = "lnl.weapons"  # rally phase, after the rally actions: drop, destroy or exchange a support weapon, or done
+DROP_WEAPON = "lnl.drop_weapon"  # operations phase: which support weapon a squad or leader drops
+SNIPER = "lnl.sniper"  # the window at each impulse start: place a sniper, or pass
+SNIPER_COLUMN = "lnl.sniper_column"  # the map column the sniper is placed in
+SNIPER_PLACE = "lnl.sniper_place"  # where in that column the sniper is placed
+SNIPER_TARGET = "lnl.sniper_target"  # which enemy unit the sniper fires at (or hold, on placement)
+TEAM_FACING = "lnl.team_facing"  # after a weapon team with an arrow moves: the hexside it faces (MOV 8)

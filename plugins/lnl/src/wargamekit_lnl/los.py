@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from wargamekit.geometry import BLOCKING, HINDERING, Hex, LineOfSight
+from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
@@ -17,14 +18,38 @@ HINDRANCES_THAT_BLOCK = 3
 def sight(state: GameState, a: Hex, b: Hex) -> LineOfSight:
     """LOS 1–4: a line from centre to centre (SET 2), the hexes between counted, the origin's and
     the target's own terrain excluded (LOS 2), units never blocking (LOS 4); smoke hindering
-    (D13); along a hexside the worse of the two lines counts (A34)."""
+    (D13); along a hexside the worse of the two lines counts (A34). LOS 3.3: elevation — a hex
+    between higher than both ends blocks (a crest), and lower ground is seen over from above
+    (:func:`_seen_over`); a building's upper level sees as its ground floor (U9)."""
     cls = state.map.los_class()
     if state.smoke:
         cls = np.array(cls, copy=True)
         for h in state.smoke:
             c, r = state.map.offset(h)
             cls[c, r] = max(int(cls[c, r]), HINDERING)
+    elevation = state.map.elevation
+    if elevation.any():  # LOS 3.3 (only maps with hills pay for it)
+        ea, eb = int(elevation[state.map.offset(a)]), int(elevation[state.map.offset(b)])
+        crest = elevation > max(ea, eb)
+        return state.map.line_of_sight(a, b, los_class=cls, edge="worse", elevation_hook=_seen_over(a, b),
+                                       blocking=crest if crest.any() else None)
     return state.map.line_of_sight(a, b, los_class=cls, edge="worse")
+
+
+def _seen_over(a: Hex, b: Hex) -> ElevationHook:
+    """LOS 3.3 (U9 reading): a hex between lower than the higher end is seen over — its terrain
+    neither blocks nor hinders — unless it is next to the lower end (whose own surroundings still
+    screen it); with both ends level, a hex lower than both is seen over."""
+
+    def seen_over(h: Hex, e: int, ea: int, eb: int) -> bool:
+        if e >= max(ea, eb):
+            return False
+        if ea == eb:
+            return True
+        low = a if ea < eb else b
+        return h.distance(low) > 1
+
+    return seen_over
 
 
 def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:

@@ -14,6 +14,8 @@ from wargamekit_lnl.state import GameState, Unit, stacking_ok
 __all__ = ["MODES", "allowance", "modes_for", "step_cost", "steps"]
 
 MODES = ("normal", "crawl", "stealth", "assault")
+#: SW 3.2: MP to pick up a loose SW during a move.
+PICKUP_COST = 2
 
 
 def modes_for(movers: Sequence[Unit]) -> list[str]:
@@ -72,7 +74,9 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     minimum (MOV 4: not for shaken movers, not ending adjacent to an enemy; A17: not into an
     enemy hex). Crawl: one hex with all MP, not into a hex costing all of it (CRL 1, CRL 1.3).
     Assault: not into an enemy hex (AST 1.3), not a hex costing all of it (AST 1.2). Friends
-    may be passed through within stacking (MOV 5)."""
+    may be passed through within stacking (MOV 5). A hex under a melee marker may be entered
+    (a reinforcement move, MEL 1.5) even after its melee this turn; any other enemy hex only if
+    no melee was fought there this turn (MEL 4)."""
     side = movers[0].side
     here, level = at
     left = total - spent
@@ -88,9 +92,10 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
         if any(v.vehicle for v in state.at((h, lvl), _other(state, side))):
             continue  # IVV 1: infantry attack vehicles from next door, never by entering their hex
         enemies = [u for u in state.at((h, lvl), _other(state, side)) if not u.vehicle]
-        if enemies and (mode in ("assault", "crawl") or (h, lvl) in state.melee or (h, lvl) in state.melee_fought
+        locked = (h, lvl) in state.melee
+        if enemies and (mode in ("assault", "crawl") or ((h, lvl) in state.melee_fought and not locked)
                         or not any(can_attack(u) for u in movers)):
-            continue  # AST 1.3; MEL 4 one melee per hex per turn; MEL 1.5 reinforcement not built
+            continue  # AST 1.3; MEL 4 one melee per hex per turn (a locked melee takes reinforcements, MEL 1.5)
         if mode in ("assault", "crawl") and cost >= total:
             continue
         friends = [u for u in state.at((h, lvl), side) if u not in movers]

@@ -1,17 +1,17 @@
-"""``wargamekit odds lnl``: exact odds of a fire attack, a melee and a rally."""
+"""``wargamekit odds lnl``: exact odds of a fire attack, a melee, a rally and a sniper shot."""
 
 from __future__ import annotations
 
 import click
 
 from wargamekit import odds
-from wargamekit_lnl import fire, melee
+from wargamekit_lnl import fire, melee, sniper
 from wargamekit_lnl.rules import rally_roll
 
 
 @click.group(name="lnl")
 def odds_command() -> None:
-    """Exact odds for Lock 'n Load tactical (FPR, MEL, RAL)."""
+    """Exact odds for Lock 'n Load tactical (FPR, MEL, RAL, SMC 2)."""
 
 
 @odds_command.command(name="fire")
@@ -51,3 +51,18 @@ def rally_odds(morale: int, leadership: int, favourable: bool) -> None:
     """The chance of a rally roll (RAL 2.1)."""
     p = odds.probability(rally_roll, morale, leadership + (2 if favourable else 0))
     click.echo(f"rallies {p} ({float(p):.1%})")
+
+
+@odds_command.command(name="sniper")
+@click.option("--drm", default=0, show_default=True, help="Target terrain DRM + 1 per hindering hex (D8).")
+@click.option("--kind", default="squad", show_default=True,
+              type=click.Choice(["squad", "half", "team", "leader", "hero", "medic", "scout", "sniper"]))
+@click.option("--morale", default=5, show_default=True)
+@click.option("--shaken", is_flag=True, help="The target is already shaken.")
+@click.option("--casualty", default=4, show_default=True, help="The table's casualty number (D8).")
+@click.option("--shaken-at", "shaken_at", default=6, show_default=True, help="The table's shaken number (D8).")
+def sniper_odds(drm: int, kind: str, morale: int, shaken: bool, casualty: int, shaken_at: int) -> None:
+    """The outcome of a sniper shot at one unit (SMC 2.3, provisional table D8)."""
+    shot = sniper.SniperShot(drm, casualty, shaken_at, fire.Target(kind, morale, shaken))
+    for result, p in sniper.snipe_odds(shot).items():
+        click.echo(f"{result:20} {str(p):>9}  {float(p):6.1%}")

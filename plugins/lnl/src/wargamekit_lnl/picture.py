@@ -23,7 +23,7 @@ def status(u: Unit) -> str:
     if u.wounded:
         bits.append("wounded")
     bits += sorted(u.markers)
-    bits += [w.spec.name + (" (jammed)" if w.jammed else "") for w in u.weapons]
+    bits += [w.spec.name + (" (jammed)" if w.jammed else "") + (" (stowed)" if w.stowed else "") for w in u.weapons]
     return ", ".join(bits)
 
 
@@ -40,10 +40,15 @@ def summary(state: GameState) -> str:
         lines.append("Melee: " + ", ".join(sorted(where(p) for p in state.melee)))
     if state.wrecks:
         lines.append("Wrecks: " + ", ".join(sorted(hex_label(h) for h in state.wrecks)))
+    hills = sorted(hex_label(h) for h in state.map.hexes() if state.elevation(h))
+    if hills:
+        lines.append("Hills (elevation 1): " + ", ".join(hills))
+    if any(state.snipers.values()):
+        lines.append("Snipers to place: " + ", ".join(f"{s} {n}" for s, n in sorted(state.snipers.items()) if n))
     for side in SIDES:
         lines.append(f"{side}:")
         for u in sorted(state.alive(side), key=lambda u: (hex_label(u.hex), u.level, u.id)):
-            extra = ", ".join(x for x in (f"facing {u.facing}" if u.vehicle else "", status(u)) if x)
+            extra = ", ".join(x for x in (f"facing {u.facing}" if u.vehicle or u.spec.arrow else "", status(u)) if x)
             lines.append(f"  {where(u.place):7} {u.id:14} {u.type:12} {extra}")
     return "\n".join(lines)
 
@@ -56,7 +61,7 @@ def picture(state: GameState) -> str:
         sub = ("SHK " if u.shaken else "") + ("WND " if u.wounded else "") + \
               " ".join(m.upper()[:3] for m in sorted(u.markers)) + (" L1" if u.level else "")
         name = u.type.upper() if u.vehicle else SHORT[u.kind]
-        facing = HexsideFacing(u.facing) if u.vehicle else None
+        facing = HexsideFacing(u.facing) if u.vehicle or u.spec.arrow else None
         turret = HexsideFacing(u.turret) if u.vehicle else None
         units.append(UnitGlyph(u.hex, f"{name} {u.id.split('-')[-1]}", SIDE_COLORS[u.side], facing, turret,
                                sublabel=sub.strip()))
@@ -64,6 +69,7 @@ def picture(state: GameState) -> str:
     markers += [Marker(h, f"SMOKE {n}", color="#cbd5e0") for h, n in sorted(state.smoke.items(), key=lambda x: hex_label(x[0]))]
     markers += [Marker(p[0], "MELEE", color="#fc8181") for p in sorted(state.melee, key=lambda p: hex_label(p[0]))]
     markers += [Marker(h, f"OBJ {state.control.get(h, '-')}", color="#faf089") for h in state.objectives]
+    markers += [Marker(h, "HILL", color="#c4a66a") for h in state.map.hexes() if state.elevation(h)]
     markers += [Marker(h, "WRECK" + (f" x{n}" if n > 1 else ""), color="#718096", text_color="white")
                 for h, n in sorted(state.wrecks.items(), key=lambda x: hex_label(x[0]))]
     return render_hex_map(state.map, terrain_colors=COLORS, units=units, markers=markers, label_base=1, legend=True,

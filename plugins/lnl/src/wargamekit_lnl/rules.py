@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from wargamekit import Dice, odds
+from wargamekit import Dice, InvalidChoiceError, odds
 from wargamekit_lnl import fire, melee
 from wargamekit_lnl.data import COUNTERS, effects
 from wargamekit_lnl.los import exposed, spot_threshold, visible
@@ -118,14 +118,18 @@ def fire_at(ctx: Context, firers: Sequence[Unit], place: Place, *, opportunity: 
         extra = _hook_sum(ctx.hooks.lnl_fire_modifier(state=state, firers=list(firers), place=place))
     attack = fire.plan_fire(state, firers, place, opportunity=opportunity, moving=opportunity, extra=extra)
     assert attack is not None, "fire planned against an impossible target"
+    used = {u.id: fire.captured(u) for u in firers}  # SW 3.3
     defenders = list(targets) if targets is not None else state.at(place, other(firers[0].side))
     vehicles_hit = [u for u in defenders if u.vehicle]
     defenders = [u for u in defenders if not u.vehicle]
+    checked = False
     for v in vehicles_hit:  # SAV: every vehicle its own comparison
-        small_arms_on_vehicle(ctx, firers, v, attack.fp, attack.drm)
+        checked = small_arms_on_vehicle(ctx, firers, v, attack.fp, attack.drm) or checked
     if not defenders:
         for u in firers:
             u.markers.add("fire")
+        if not checked:
+            discard_captured(ctx, used)
         return []
     checks = []
     for u in defenders:
@@ -143,11 +147,13 @@ def fire_at(ctx: Context, firers: Sequence[Unit], place: Place, *, opportunity: 
     if result.jammed:  # SW 3.4
         for u in firers:
             for w in u.weapons:
-                if w.spec.jam and not w.jammed:
+                if w.spec.jam and w.usable:
                     w.jammed = True
                     ctx.event("jam", f"{u.id}'s {w.spec.name} jams", unit=u.id, weapon=w.id)
     affected: list[Unit] = []
     if not result.hit:
+        if not checked:
+            discard_captured(ctx, used)
         return affected
     for u, (res, hero) in zip(defenders, result.checks, strict=True):
         if res != fire.NO_EFFECT:
@@ -158,6 +164,84 @@ def fire_at(ctx: Context, firers: Sequence[Unit], place: Place, *, opportunity: 
         if hero:
             create_hero(ctx, u.side, place)
     return affected
+
+
+def discard_captured(ctx: Context, used: dict[str, list[Weapon]]) -> None:
+    """SW 3.3 (A9 reading): a captured (enemy) SW fired without putting any enemy into a damage
+    check is discarded — removed from play, not dropped. ``used``: each firer's captured SWs
+    fired (taken before the shot, so one that jammed in it counts)."""
+    for uid, weapons in used.items():
+        u = ctx.state.units[uid]
+        for w in weapons:
+            u.weapons.remove(w)
+            ctx.event("discard", f"{u.id} discards the captured {w.spec.name} (SW 3.3)", unit=u.id, weapon=w.id)
+
+
+def drop_weapon(ctx: Context, unit: Unit, weapon_id: str) -> None:
+    """SW 3.1–3.2, RAL 4: the unit puts the SW down loose in its hex."""
+    weapon = _carried(unit, weapon_id)
+    unit.weapons.remove(weapon)
+    ctx.state.loose.setdefault(unit.place, []).append(weapon)
+    ctx.event("drop", f"{unit.id} drops its {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+
+
+def destroy_weapon(ctx: Context, unit: Unit, weapon_id: str) -> None:
+    """SW 3.1, RAL 4: the unit destroys the SW (removed from play)."""
+    weapon = _carried(unit, weapon_id)
+    unit.weapons.remove(weapon)
+    ctx.event("destroy", f"{unit.id} destroys its {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+
+
+def pick_up(ctx: Context, unit: Unit, weapon_id: str) -> None:
+    """RAL 4, SW 3.2: the unit takes a loose SW lying at its place (friend's or foe's)."""
+    pile = ctx.state.loose.get(unit.place, [])
+    weapon = next((w for w in pile if w.id == weapon_id), None)
+    if weapon is None:
+        raise InvalidChoiceError(f"SW 3.2: no loose SW {weapon_id!r} at {where(unit.place)}")
+    if len(unit.weapons) >= carry_limit(unit):
+        raise InvalidChoiceError(f"SW 1: {unit.id} cannot carry another SW")
+    pile.remove(weapon)
+    if not pile:
+        del ctx.state.loose[unit.place]
+    unit.weapons.append(weapon)
+    ctx.event("pickup", f"{unit.id} picks up {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+
+
+def exchange_weapons(ctx: Context, unit: Unit, weapon_id: str, to: Unit, back_id: str | None) -> None:
+    """RAL 4: two units at one place swap SWs (``back_id``), or ``unit`` hands one to ``to``."""
+    weapon = _carried(unit, weapon_id)
+    back = _carried(to, back_id) if back_id is not None else None
+    if unit.place != to.place or unit.side != to.side:
+        raise InvalidChoiceError(f"RAL 4: {unit.id} and {to.id} are not friends at one place")
+    if back is None and len(to.weapons) >= carry_limit(to):
+        raise InvalidChoiceError(f"SW 1: {to.id} cannot carry another SW")
+    unit.weapons.remove(weapon)
+    to.weapons.append(weapon)
+    if back is not None:
+        to.weapons.remove(back)
+        unit.weapons.append(back)
+    ctx.event("exchange", f"{unit.id} hands its {weapon.spec.name} to {to.id}", unit=unit.id, weapon=weapon.id,
+              to=to.id, back=back_id)
+
+
+def change_state(ctx: Context, unit: Unit, weapon_id: str, *, stowed: bool) -> None:
+    """RAL 5 (U7): a Good Order squad or half-squad with no enemy in its hex stows or sets up a
+    tripod MG (MOV 1.3)."""
+    weapon = _carried(unit, weapon_id)
+    if not weapon.spec.tripod:
+        raise InvalidChoiceError(f"RAL 5: {weapon.spec.name} has no state to change (only tripod MGs, U7)")
+    if unit.kind not in ("squad", "half") or unit.shaken or ctx.state.in_hex(unit.hex, other(unit.side)):
+        raise InvalidChoiceError(f"RAL 5: {unit.id} must be a Good Order squad or half-squad with no enemy in its hex")
+    weapon.stowed = stowed
+    ctx.event("sw-state", f"{unit.id} {'stows' if stowed else 'sets up'} its {weapon.spec.name}", unit=unit.id,
+              weapon=weapon.id, stowed=stowed)
+
+
+def _carried(unit: Unit, weapon_id: str) -> Weapon:
+    for w in unit.weapons:
+        if w.id == weapon_id:
+            return w
+    raise InvalidChoiceError(f"SW: {unit.id} carries no SW {weapon_id!r}")
 
 
 def fire_odds(state: GameState, firers: Sequence[Unit], place: Place, **kw: bool) -> list[tuple[str, dict[str, Fraction]]]:
@@ -230,6 +314,18 @@ def fight_melee(ctx: Context, side: str, place: Place, movers: Sequence[Unit] | 
         ctx.event("melee-locked", f"The melee at {where(place)} goes on", hex=hex_label(place[0]), level=place[1])
 
 
+def reinforce_melee(ctx: Context, side: str, place: Place, movers: Sequence[Unit]) -> None:
+    """MEL 1.5 (U11 reading): units entering a hex under a melee marker join that melee. If no
+    melee has been fought there this turn, it is fought at once with the entering side attacking
+    with all its units in the hex (MEL 5, A26); if one has (MEL 4), they join the locked units
+    and fight in a later turn."""
+    state = ctx.state
+    ctx.event("reinforce", f"{', '.join(u.id for u in movers)} reinforce the melee at {where(place)}",
+              hex=hex_label(place[0]), level=place[1], units=[u.id for u in movers])
+    if place not in state.melee_fought:
+        fight_melee(ctx, side, place)
+
+
 def melee_odds(state: GameState, attackers: Sequence[Unit], place: Place) -> Fraction | None:
     """Exact chance that the attackers' round eliminates the defenders (MEL 7–8)."""
     atk = [u for u in attackers if melee.can_melee(u, attacking=True)]
@@ -250,9 +346,12 @@ def rally_roll(dice: Dice, morale: int, drm: int) -> bool:
 
 def rally_drm(state: GameState, unit: Unit) -> int:
     """RAL 2.1a–b: a Good Order leader's leadership in the hex (not the unit's own), −2 more in
-    favourable terrain (a building's upper level too)."""
+    favourable terrain (a building's upper level too). A vehicle: −2 (VEH 3) and the leadership
+    of the tank commander riding in it, who rallies only his own tank (RAL 2.4, U16)."""
     if unit.vehicle:
-        return 2  # VEH 3: vehicles self-rally with DR −2
+        spec = unit.spec.vehicle
+        assert spec is not None
+        return 2 + spec.commander  # VEH 3: DR −2; RAL 2.4: its own commander's leadership
     helpers = [u for u in state.at(unit.place, unit.side) if u is not unit]
     return fire.leadership_at(helpers) + (2 if effects(state.terrain(unit.hex)).favourable else 0)
 
@@ -265,7 +364,8 @@ def rally_odds(state: GameState, unit: Unit) -> Fraction:
 def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
     """RAL 2.2–2.5 (A4): a shaken unit may try with a Good Order leader or a hero in the hex
     (HER 2.5: a hero helps only where no leader is), a Good Order medic (RAL 2.5: one more try
-    beyond the limit), or a self-rally ability (RAL 2.3); one try per rally phase (D15).
+    beyond the limit), or a self-rally ability (RAL 2.3; a sniper, whose one permitted action when
+    shaken is to rally, RAL 2.7); one try per rally phase (D15).
     Returns the helper that allows the try, or ``None``."""
     if not unit.shaken:
         return None
@@ -276,7 +376,7 @@ def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
             return "leader"
         if any(u.kind == "hero" for u in mates):
             return "hero"
-        if unit.spec.self_rally or unit.vehicle:  # RAL 2.3, VEH 3
+        if unit.spec.self_rally or unit.vehicle or unit.kind == "sniper":  # RAL 2.3, VEH 3; RAL 2.7
             return "self"
     if medics and unit.rally_tries <= 1:
         return medics[0].id
@@ -448,15 +548,17 @@ def stacking_ok_for(state: GameState, unit: Unit) -> bool:
     return stacking_ok([*state.at(unit.place, unit.side), unit], state.wrecks.get(unit.hex, 0))
 
 
-def small_arms_on_vehicle(ctx: Context, firers: Sequence[Unit], vehicle: Unit, fp: int, drm: int) -> None:
+def small_arms_on_vehicle(ctx: Context, firers: Sequence[Unit], vehicle: Unit, fp: int, drm: int) -> bool:
     """SAV 2–3: armoured vehicles (always buttoned here, VEH 1) have only their external crew
-    at risk (SAV 2.4; none are modelled): only unarmoured vehicles are attacked."""
+    at risk (SAV 2.4; none are modelled): only unarmoured vehicles are attacked. Returns whether
+    the vehicle took a damage check (SW 3.3)."""
     from wargamekit_lnl import vehicles
 
     if not vehicles.unarmoured(vehicle):
         ctx.event("no-effect", f"{vehicle.id}: small arms cannot hurt a buttoned armoured vehicle (SAV 2.4)",
                   unit=vehicle.id)
-        return
+        return False
     defence = vehicles.defence_vs_small_arms(ctx.state, vehicle, firers[0].hex)
-    result = vehicles.small_arms_vs_vehicle(ctx.dice, fp, drm, defence, vehicle.morale)
+    result, checked = vehicles.small_arms_hit_vehicle(ctx.dice, fp, drm, defence, vehicle.morale)
     vehicle_lost(ctx, vehicle, result)
+    return checked

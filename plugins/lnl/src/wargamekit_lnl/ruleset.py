@@ -13,7 +13,7 @@ from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
-from wargamekit_lnl import fire, kinds, movement, rules, vehicles
+from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
@@ -35,7 +35,7 @@ class LnL(Ruleset):
     """Lock 'n Load tactical, v4.1 core rules summary: squads, leaders, heroes, support weapons."""
 
     name = "lnl"
-    version = "0.2"
+    version = "0.3"
     description = "Lock 'n Load tactical (v4.1 summary): squads, leaders, heroes, support weapons, melee."
     sides = SIDES
     scenario_type = LnLScenario
@@ -62,7 +62,6 @@ class LnL(Ruleset):
             from wargamekit import InvalidChoiceError
 
             raise InvalidChoiceError(f"option unable: 'skip' or 'pass' (A11), not {ctx.options['unable']!r}")
-        ctx.interrupts.enabled = bool(ctx.options["opportunity_fire"])
         ended: list[Outcome] = []
 
         def phase(name: str, body: Callable[[Turn[Any]], Procedure]) -> Callable[[Turn[Any]], Generator[Any, Any, TurnResult]]:
@@ -165,6 +164,7 @@ class LnL(Ruleset):
             pick = yield from ctx.ask(Choose(side=side, prompt="Rally phase: what next?", options=tuple(options),
                                              rule=RALLY, kind=kinds.RALLY, context={"turn": state.turn, "side": side}))
             if pick[0] == "done":
+                yield from self.weapon_handling(ctx, side)
                 return
             if pick[0] == "rally":
                 rules.try_rally(ctx, state.units[pick[1]], pick[2], medic_used)
@@ -175,18 +175,77 @@ class LnL(Ruleset):
             elif pick[0] == "merge":
                 rules.merge_halves(ctx, state.units[pick[1]], state.units[pick[2]])
             else:
-                unit = state.units[pick[1]]
-                pile = state.loose[unit.place]
-                weapon = next(w for w in pile if w.id == pick[2])
-                pile.remove(weapon)
-                unit.weapons.append(weapon)
-                ctx.event("pickup", f"{unit.id} picks up {weapon.spec.name}", unit=unit.id, weapon=weapon.id)
+                rules.pick_up(ctx, state.units[pick[1]], pick[2])
+
+    def weapon_handling(self, ctx: Context, side: str) -> Procedure:
+        """SW 3.1, RAL 4 (A5: RAL 4 is the broader rule): any Good Order infantry unit may drop,
+        destroy or exchange (hand over, or swap) the SWs it carries within its hex; RAL 5: a Good
+        Order squad or half-squad with no enemy in its hex may stow or set up a tripod MG
+        (MOV 1.3). Each SW is handled once per rally phase (a limit of this implementation, so
+        the phase ends)."""
+        state = ctx.state
+        handled: set[str] = set()
+        while True:
+            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            units = [u for u in state.alive(side) if u.good_order and not u.vehicle]
+            for u in units:
+                for w in u.weapons:
+                    if w.id in handled:
+                        continue
+                    if w.spec.tripod and u.kind in ("squad", "half") and not state.in_hex(u.hex, other(side)):
+                        change = "setup" if w.stowed else "stow"  # RAL 5 (U7: a tripod's two states)
+                        options.append(Option((change, u.id, w.id), f"{u.id} {'sets up' if w.stowed else 'stows'}"
+                                              f" its {w.spec.name}", data={"action": change, "unit": u.id,
+                                                                           "weapon": w.id}))
+                    for action in ("drop", "destroy"):
+                        options.append(Option((action, u.id, w.id), f"{u.id} {action}s its {w.spec.name}",
+                                              data={"action": action, "unit": u.id, "weapon": w.id}))
+                    for t in units:
+                        if t is u or t.place != u.place:
+                            continue
+                        if len(t.weapons) < rules.carry_limit(t):
+                            options.append(Option(("exchange", u.id, w.id, t.id, None),
+                                                  f"{u.id} hands its {w.spec.name} to {t.id}",
+                                                  data={"action": "exchange", "unit": u.id, "weapon": w.id,
+                                                        "to": t.id}))
+                        if u.id < t.id:
+                            for back in t.weapons:
+                                if back.id not in handled:
+                                    options.append(Option(("exchange", u.id, w.id, t.id, back.id),
+                                                          f"{u.id} swaps its {w.spec.name} for {t.id}'s {back.spec.name}",
+                                                          data={"action": "exchange", "unit": u.id, "weapon": w.id,
+                                                                "to": t.id, "back": back.id}))
+            if len(options) == 1:
+                return
+            pick = yield from ctx.ask(Choose(side=side, prompt="Support weapons: what next?", options=tuple(options),
+                                             rule="RAL 4", kind=kinds.WEAPONS,
+                                             context={"turn": state.turn, "side": side}))
+            if pick[0] == "done":
+                return
+            unit = state.units[pick[1]]
+            handled.add(pick[2])
+            if pick[0] in ("stow", "setup"):
+                rules.change_state(ctx, unit, pick[2], stowed=pick[0] == "stow")
+            elif pick[0] == "drop":
+                rules.drop_weapon(ctx, unit, pick[2])
+            elif pick[0] == "destroy":
+                rules.destroy_weapon(ctx, unit, pick[2])
+            else:
+                if pick[4] is not None:
+                    handled.add(pick[4])
+                rules.exchange_weapons(ctx, unit, pick[2], state.units[pick[3]], pick[4])
 
     # -- OPS --------------------------------------------------------------------------------------
     def ready(self, state: GameState, side: str) -> list[Unit]:
         """Units that may still be activated (OPS 1, OPS 4, A12): no action marker, and not in a
         melee hex that has already fought this turn (MEL 4)."""
-        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
+                and (u.kind != "sniper" or self.sniper_targets(state, u))]
+
+    def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
+        """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""
+        table = state.sniper_table
+        return sniper.targets(state, u, table.casualty, table.shaken)
 
     def operations_phase(self, ctx: Context, ended: list[Outcome]) -> Procedure:
         """OPS 1: impulses alternate from the initiative player; the phase ends when no unit can
@@ -224,16 +283,34 @@ class LnL(Ruleset):
     def impulse(self, ctx: Context, side: str) -> Generator[Decision, Any, bool]:
         """OPS 2–3: activate a hex (one building level), pick the units, pick their one action."""
         state = ctx.state
+        # SMC 2.1 (A57): a sniper may be placed at any time — at the start of every impulse,
+        # either side first offered in turn.
+        if any(state.snipers.values()):
+            yield from ctx.interrupts.window("impulse start", [side, other(side)], self._sniper_offers(ctx),
+                                             rule="SMC 2.1", kind=kinds.SNIPER)
         ready = self.ready(state, side)
+        if not ready:
+            ctx.event("pass", f"{side} has nothing left to activate", side=side)
+            return False
+        # SMC 2.2: a sniper is activated on its own, as an option of its own.
+        snipers = [u for u in ready if u.kind == "sniper"]
+        ready = [u for u in ready if u.kind != "sniper"]
         places = sorted({u.place for u in ready}, key=_place_key)
-        start = yield from ctx.ask(Choose.of(
-            side, "Activate which hex?", [None, *places], rule=ACTIVATE,
-            label=lambda p: "pass" if p is None else where(p), kind=kinds.ACTIVATE,
+        pick = yield from ctx.ask(Choose.of(
+            side, "Activate which hex?", [None, *places, *snipers], rule=ACTIVATE,
+            label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(p.place)}" if isinstance(p, Unit)
+            else where(p), kind=kinds.ACTIVATE,
             context={"turn": state.turn, "side": side},
-            data=lambda p: {"pass": True} if p is None else place_data(p)))
-        if start is None:
+            data=lambda p: {"pass": True} if p is None else {**place_data(p.place), "sniper": p.id}
+            if isinstance(p, Unit) else place_data(p)))
+        if pick is None:
             ctx.event("pass", f"{side} passes", side=side)
             return False
+        if isinstance(pick, Unit):
+            ctx.event("activate", f"{side} activates the sniper {pick.id}", side=side, units=[pick.id], action="snipe")
+            yield from self.snipe(ctx, pick)
+            return True
+        start: Place = pick
         # Candidate units: the hex's, plus every ready unit a chain of leaders could reach.
         here = [u for u in ready if u.place == start]
         candidates = list(here)
@@ -245,8 +322,11 @@ class LnL(Ruleset):
             chosen = [state.units[v] for v in values]
             if not any(u.place == start for u in chosen):
                 return "activate at least one unit of the chosen hex"
-            if any(u.vehicle for u in chosen) and len(chosen) > 1:
-                return "a vehicle is activated on its own (FIR 2, VMV 1.4 not built)"
+            tanks = [u for u in chosen if u.vehicle]
+            if len(tanks) > 1:
+                return "a vehicle is activated on its own (FIR 2, OPS 3.2a)"
+            if tanks and any(u.place != tanks[0].place for u in chosen):
+                return "infantry moving with a vehicle is activated in its hex (VMV 1.4)"
             allowed = self.reach_places(state, side, start, chosen)
             if any(u.place not in allowed for u in chosen):
                 return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
@@ -268,11 +348,15 @@ class LnL(Ruleset):
                                               data=lambda a: {"action": a}))
         ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
                   side=side, units=[u.id for u in chosen], action=action)
-        if chosen[0].vehicle:
+        tank = next((u for u in chosen if u.vehicle), None)
+        if tank is not None:
             if action == "move":
-                yield from self.vehicle_move(ctx, chosen[0])
+                yield from self.vehicle_move(ctx, tank, [u for u in chosen if u is not tank])
             else:
-                yield from self.vehicle_fire(ctx, chosen[0])
+                yield from self.vehicle_fire(ctx, tank)
+            return True
+        if action == "snipe":
+            yield from self.snipe(ctx, chosen[0])
             return True
         if action == "anti-tank":
             yield from self.anti_tank(ctx, chosen)
@@ -286,6 +370,8 @@ class LnL(Ruleset):
             yield from self.smoke_action(ctx, chosen)
         elif action == "spot":
             yield from self.spot_action(ctx, chosen)
+        elif action == "drop":
+            yield from self.drop_action(ctx, chosen)
         elif action == "melee":
             for u in chosen:
                 u.markers.add("ops")
@@ -297,6 +383,8 @@ class LnL(Ruleset):
     def actions(self, state: GameState, groups: list[list[Unit]]) -> list[str]:
         """OPS 3: the actions every activated unit can take together."""
         units = [u for g in groups for u in g]
+        if any(u.vehicle for u in units) and len(units) > 1:
+            return ["move"]  # VMV 1.4: infantry and a vehicle activated together move together
         if units[0].vehicle:
             v = units[0]
             out = ["move"]
@@ -320,7 +408,23 @@ class LnL(Ruleset):
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
+        if len(groups) == 1 and self.droppers(units):
+            out.append("drop")  # SW 3.2
         return out
+
+    def droppers(self, units: list[Unit]) -> list[Unit]:
+        """SW 3.2: the Good Order squads and leaders among ``units`` that carry an SW."""
+        return [u for u in units if u.good_order and u.kind in ("squad", "leader") and u.weapons]
+
+    def drop_action(self, ctx: Context, units: list[Unit]) -> Procedure:
+        """SW 3.2: a Good Order squad or leader puts one SW down in its hex; dropping costs
+        nothing (the rule prices only picking up), so it leaves no marker."""
+        pairs = [(u, w) for u in self.droppers(units) for w in u.weapons]
+        unit, weapon = yield from ctx.ask(Choose.of(
+            units[0].side, "Drop which support weapon?", pairs, rule="SW 3.2", kind=kinds.DROP_WEAPON,
+            label=lambda p: f"{p[0].id}: {p[1].spec.name}", context={"units": [u.id for u in units]},
+            data=lambda p: {"unit": p[0].id, "weapon": p[1].id}))
+        rules.drop_weapon(ctx, unit, weapon.id)
 
     # -- MOV / CRL / STL / AST --------------------------------------------------------------------
     def move(self, ctx: Context, movers: list[Unit]) -> Procedure:
@@ -338,16 +442,40 @@ class LnL(Ruleset):
         spent = moved = 0
         while movers:
             here = movers[0].place
-            options = movement.steps(state, movers, here, spent, total, mode, moved)
+            options: list[tuple[Any, ...]] = []
+            if not any(u.set_up for u in movers):  # MOV 1.3: a set-up tripod MG holds its carrier
+                options = list(movement.steps(state, movers, here, spent, total, mode, moved))
+            if mode != "crawl":  # SW 3.2: any mover able to use SWs picks up a loose one for 2 MP
+                options += [(here[0], here[1], movement.PICKUP_COST, u.id, w.id)
+                            for u in movers for w in rules.loose_weapon(state, here)
+                            if len(u.weapons) < rules.carry_limit(u) and total - spent >= movement.PICKUP_COST]
+
+            def step_label(o: tuple[Any, ...] | None) -> str:
+                if o is None:
+                    return "stop"
+                if len(o) > 3:
+                    return f"{o[3]} picks up {o[4]} ({o[2]} MP)"
+                return f"{where((o[0], o[1]))} ({o[2]} MP)"
+
+            def step_data(o: tuple[Any, ...] | None) -> dict[str, Any]:
+                if o is None:
+                    return {"stop": True}
+                extra = {"pickup": o[4], "unit": o[3]} if len(o) > 3 else {}
+                return {**place_data((o[0], o[1])), "cost": o[2], **extra}
+
             step = yield from ctx.ask(Choose.of(
                 side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
-                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP,
-                label=lambda o: "stop" if o is None else f"{where((o[0], o[1]))} ({o[2]} MP)",
+                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label,
                 context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
                          **place_data(here)},
-                data=lambda o: {"stop": True} if o is None else {**place_data((o[0], o[1])), "cost": o[2]}))
+                data=step_data))
             if step is None:
                 break
+            if len(step) > 3:  # SW 3.2: picking up spends MP but enters no hex (no opportunity fire)
+                spent += step[2]
+                rules.pick_up(ctx, state.units[step[3]], step[4])
+                total = min(total, movement.allowance(movers, mode))  # MOV 1.1: an SMC now carries one
+                continue
             h, level, cost = step
             spent += cost
             moved += 1
@@ -357,6 +485,9 @@ class LnL(Ruleset):
             ctx.event("move", f"{', '.join(u.id for u in movers)} enter {where((h, level))}", hex=hex_label(h),
                       level=level, units=[u.id for u in movers], mode=mode)
             place = (h, level)
+            if place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
+                rules.reinforce_melee(ctx, side, place, movers)
+                break
             if state.at(place, other(side)):  # MOV 6: stop and melee
                 rules.fight_melee(ctx, side, place, movers)
                 break
@@ -373,6 +504,10 @@ class LnL(Ruleset):
         for u in everyone:
             if u.alive:
                 u.markers.add(marker)  # MOV 10, CRL 2, STL 6, AST 3
+        if moved:
+            for u in everyone:
+                if u.alive and u.spec.arrow:
+                    yield from self.team_facing(ctx, u)
         if mode == "assault":  # AST 2.3: fire in the same impulse
             shooters = [u for u in everyone if u.alive and fire.can_fire(u) and u.place == everyone[0].place]
             if shooters:
@@ -385,6 +520,19 @@ class LnL(Ruleset):
                         data=lambda p: {"hold": True} if p is None else place_data(p)))
                     if target is not None:
                         rules.fire_at(ctx, shooters, target)
+
+    def team_facing(self, ctx: Context, team: Unit) -> Procedure:
+        """MOV 8: a weapon team with an arrow may face any hexside on entering a new hex. Only
+        the facing in the last hex entered can matter (it fires in no hex it passes through), so
+        it is asked once, after the move."""
+        facing = yield from ctx.ask(Choose.of(
+            team.side, f"{team.id} at {where(team.place)}: face which hexside?", list(range(6)), rule="MOV 8",
+            kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == team.facing else ""),
+            context={"unit": team.id, "facing": team.facing, **place_data(team.place)},
+            data=lambda d: {"facing": d}))
+        if facing != team.facing:
+            team.facing = facing
+            ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
 
     def _opportunity(self, ctx: Context, movers: list[Unit], place: Place) -> Callable[[str, Any], list[Response]]:
         """OPF 1–2: each enemy hex's waiting units (no move/fire/crawl/stealth marker, OPF 1c;
@@ -434,6 +582,71 @@ class LnL(Ruleset):
 
         return offers
 
+    # -- SMC 2: the sniper ---------------------------------------------------------------------
+    def _sniper_offers(self, ctx: Context) -> Callable[[str, Any], list[Response]]:
+        """SMC 2.1: a side with a sniper in hand may place one (a response in the window)."""
+        state = ctx.state
+
+        def offers(side: str, point: Any) -> list[Response]:
+            if point.depth or state.snipers.get(side, 0) <= 0:
+                return []
+            return [Response(f"{side} places a sniper", side, resolve=partial(self.place_sniper, ctx, side),
+                             key=("sniper", state.turn, state.counter, side), data={"sniper": side})]
+
+        return offers
+
+    def place_sniper(self, ctx: Context, side: str) -> Procedure:
+        """SMC 2.1–2.2: put a sniper on a place of a hex with no enemy units; it may fire at once
+        at one exposed enemy unit in its LOS (A57: 可立[即] = immediately)."""
+        state = ctx.state
+        unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", state.map.hexes()[0])
+        places = sniper.placements(state, side, unit)
+        # Two questions (the map column, then the place in it) keep each one short: a whole map
+        # of places would not fit a program's action space.
+        columns = sorted({hex_label(p[0])[:2] for p in places})
+        column = yield from ctx.ask(Choose.of(side, "Place the sniper in which map column?", columns,
+                                              rule="SMC 2.1", kind=kinds.SNIPER_COLUMN, context={"side": side},
+                                              data=lambda c: {"column": c}))
+        place = yield from ctx.ask(Choose.of(side, "Place the sniper where?",
+                                             [p for p in places if hex_label(p[0])[:2] == column], rule="SMC 2.1",
+                                             kind=kinds.SNIPER_PLACE, label=where,
+                                             context={"side": side, "column": column}, data=place_data))
+        unit.hex, unit.level = place
+        state.units[unit.id] = unit
+        state.snipers[side] -= 1
+        ctx.event("sniper", f"{side} places the sniper {unit.id} at {where(place)}", unit=unit.id, side=side,
+                  hex=hex_label(place[0]), level=place[1])
+        yield from self.snipe(ctx, unit, optional=True)
+
+    def snipe(self, ctx: Context, unit: Unit, *, optional: bool = False) -> Procedure:
+        """SMC 2.2–2.3: 2D6 against one exposed enemy unit (D8), the exact odds beside each
+        target; the sniper gets a fire marker (FPR 7)."""
+        state = ctx.state
+        shots = dict((u.id, shot) for u, shot in self.sniper_targets(state, unit))
+        options: list[str | None] = [*shots]
+        if optional:
+            options = [None, *options]
+        if not shots:
+            return
+
+        def label(uid: str | None) -> str:
+            if uid is None:
+                return "hold fire"
+            dist = sniper.snipe_odds(shots[uid])
+            bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
+            return f"{uid} at {where(state.units[uid].place)}: {bad or 'no effect'}"
+
+        target = yield from ctx.ask(Choose.of(unit.side, f"{unit.id} fires at?", options, rule="SMC 2.3",
+                                              kind=kinds.SNIPER_TARGET, label=label, context={"unit": unit.id},
+                                              data=lambda u: {"hold": True} if u is None else {"unit": u}))
+        if target is None:
+            return
+        victim = state.units[target]
+        result = sniper.snipe(ctx.dice, shots[target])
+        unit.markers.add("fire")
+        ctx.event("snipe", f"{unit.id} fires at {victim.id}: {result}", unit=unit.id, target=victim.id, result=result)
+        rules.apply_damage(ctx, victim, result)
+
     def withdraw(self, ctx: Context, units: list[Unit]) -> Procedure:
         """MOV 7: each unit takes a morale check (A4: −2 in favourable terrain); those that pass
         leave the melee hex for an adjacent hex without enemies; the melee marker goes when one
@@ -459,6 +672,9 @@ class LnL(Ruleset):
                 gone.append(u)
         ctx.event("withdraw", f"{len(gone)} of {len(units)} withdraw to {hex_label(dest)}",
                   units=[u.id for u in gone], hex=hex_label(dest))
+        for u in gone:
+            if u.spec.arrow:
+                yield from self.team_facing(ctx, u)  # MOV 8: it entered a new hex
         if not state.at(place, side):
             state.melee.discard(place)
             if gone and ctx.options["opportunity_fire"]:
@@ -485,22 +701,34 @@ class LnL(Ruleset):
                 u.markers.add("fire")
 
     # -- VMV / VEH / HWF / IVV --------------------------------------------------------------------
-    def vehicle_move(self, ctx: Context, v: Unit) -> Procedure:
+    def vehicle_move(self, ctx: Context, v: Unit, escort: Sequence[Unit] = ()) -> Procedure:
         """VMV 1–3: forward into the hex in front, turning 1 MP a hexside (A51), reversing at
         double cost, never into a hex with an enemy vehicle (VMV 1.3); half MP when shaken
         (VEH 3) or assault moving (VMV 2.2); entering an infantry hex is an overrun (VMV 3), with
-        4 MP to spare, never in an assault (VMV 2.3), ignoring opportunity fire (VMV 3.1)."""
+        4 MP to spare, never in an assault (VMV 2.3), ignoring opportunity fire (VMV 3.1).
+
+        VMV 1.4 (U14 reading): infantry activated with the vehicle in its hex (``escort``) moves
+        with it, hex by hex, into the same hexes: a normal move, each paying its own MP (the
+        infantry MOV 1 costs from its own allowance, no minimum move), never into an enemy hex;
+        opportunity fire at a hex they enter may hit any of them, and an escort made shaken stops
+        there (MOV 2.3) while the rest go on."""
         state = ctx.state
         side = v.side
-        modes = ["normal"] if v.shaken else ["normal", "assault"]
+        escort = list(escort)
+        moved_with: list[Unit] = []
+        modes = ["normal"] if v.shaken or escort else ["normal", "assault"]
         mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
-                                            context={"units": [v.id]}, data=lambda m: {"mode": m}))
+                                            context={"units": [v.id, *(u.id for u in escort)]},
+                                            data=lambda m: {"mode": m}))
         total = vehicles.mp_of(v)
         if mode == "assault":
             total = -(-total // 2)
         spent = 0
+        foot_total, foot_spent = (movement.allowance(escort, "normal"), 0) if escort else (0, 0)
         marker = "move" if mode == "normal" else "assault"
         v.markers.add(marker)
+        for u in escort:
+            u.markers.add("move")
         while v.alive and v.good_order:
             options: list[tuple[str, int, int]] = []
             left = total - spent
@@ -512,9 +740,11 @@ class LnL(Ruleset):
                 enemies = state.at((h, 0), other(side))
                 if any(e.vehicle for e in enemies) or cost == float("inf"):
                     continue
-                friends = [u for u in state.at((h, 0), side) if u is not v]
-                if not stacking_ok([*friends, v], state.wrecks.get(h, 0)):
+                friends = [u for u in state.at((h, 0), side) if u is not v and u not in escort]
+                if not stacking_ok([*friends, v, *escort], state.wrecks.get(h, 0)):
                     continue
+                if escort and (enemies or foot_spent + movement.step_cost(state, v.hex, h, escort) > foot_total):
+                    continue  # VMV 1.4: the infantry must enter the same hex, with its own MP
                 need = cost + (4 if enemies else 0)
                 if enemies and (mode == "assault" or step == "reverse"):
                     continue
@@ -526,7 +756,8 @@ class LnL(Ruleset):
                 side, f"{v.id} at {hex_label(v.hex)} facing {v.facing} ({left} MP left)?", [None, *options],
                 rule="VMV 1", kind=kinds.VEHICLE_STEP,
                 label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)",
-                context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex)},
+                context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex),
+                         "escort": [u.id for u in escort]},
                 data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
             if step is None:
                 break
@@ -536,27 +767,39 @@ class LnL(Ruleset):
                 v.facing = v.turret = direction
                 ctx.event("turn-vehicle", f"{v.id} turns to face {direction}", unit=v.id, facing=direction)
                 continue
+            if escort:
+                foot_spent += movement.step_cost(state, v.hex, v.hex.neighbour(direction), escort)
             v.hex = v.hex.neighbour(direction)
-            ctx.event("move", f"{v.id} {'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
-                      hex=hex_label(v.hex), level=0, units=[v.id], mode=mode)
+            for u in escort:
+                u.hex, u.level = v.hex, 0
+                if u not in moved_with:
+                    moved_with.append(u)
+            ctx.event("move", f"{', '.join([v.id, *(u.id for u in escort)])} "
+                      f"{'reverses' if name == 'reverse' else 'moves'} to {hex_label(v.hex)}",
+                      hex=hex_label(v.hex), level=0, units=[v.id, *(u.id for u in escort)], mode=mode)
             place = (v.hex, 0)
             if state.at(place, other(side)):
                 self.overrun(ctx, v, place)
+                yield from self.counter_attack(ctx, v, place)
                 break
             if ctx.options["opportunity_fire"]:
                 yield from ctx.interrupts.window(f"{v.id} enters {where(place)}", [other(side)],
-                                                 self._opportunity(ctx, [v], place), rule=OPF,
+                                                 self._opportunity(ctx, [v, *escort], place), rule=OPF,
                                                  kind=kinds.OPPORTUNITY_FIRE)
+            escort = [u for u in escort if u.alive and u.good_order]  # MOV 2.3, A65
+        for u in moved_with:
+            if u.alive and u.spec.arrow:
+                yield from self.team_facing(ctx, u)  # MOV 8: a team that moved with the vehicle
         if mode == "assault" and v.alive and v.good_order:  # VMV 2.2: fire after an assault move
             yield from self.vehicle_fire(ctx, v, assault=True, optional=True)
 
     def overrun(self, ctx: Context, v: Unit, place: Place) -> None:
-        """VMV 3.3–3.4: gun FP + MG FP + 2 + commander (none built: U16) + 1D6 against 1D6; the
-        difference is a damage check for every defending unit (A54: as FPR 4)."""
+        """VMV 3.3–3.4: gun FP + MG FP + 2 + the tank commander's leadership (U16) + 1D6 against
+        1D6; the difference is a damage check for every defending unit (A54: as FPR 4)."""
         state = ctx.state
         spec = v.spec.vehicle
         assert spec is not None
-        value = spec.he + sum(mg.fp for mg in spec.mgs) + 2
+        value = spec.he + sum(mg.fp for mg in spec.mgs) + 2 + spec.commander
         diff = vehicles.overrun(ctx.dice, value)
         defenders = [u for u in state.at(place, other(v.side)) if not u.vehicle]
         ctx.event("overrun", f"{v.id} overruns {where(place)}: difference {diff}", unit=v.id, hex=hex_label(place[0]),
@@ -614,7 +857,8 @@ class LnL(Ruleset):
         line = visible(state, v.hex, place[0])
         if mg and men and line is not None:
             attack = fire.Attack(mg - (2 if assault else 0), -line.hindering + (1 if opportunity else 0),
-                                 fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
+                                 fire.terrain_drm(state, v.hex, place, sniper=any(u.kind == "sniper" for u in men)),
+                                 fire.leadership_at(men))
             ctx.event("mg", f"{v.id}'s MGs fire at {where(place)} (FP {attack.fp})", unit=v.id, fp=attack.fp)
             self._resolve_men(ctx, attack, men, place)
 
@@ -667,6 +911,12 @@ class LnL(Ruleset):
         v = yield from ctx.ask(Choose.of(side, "Attack which vehicle?", targets, rule="IVV", kind=kinds.AT_TARGET,
                                          label=lambda u: u.id, context={"units": [u.id for u in units]},
                                          data=lambda u: {"vehicle": u.id}))
+        self.at_attacks(ctx, units, v)
+
+    def at_attacks(self, ctx: Context, units: list[Unit], v: Unit) -> None:
+        """IVV 2–5 against one vehicle: each unit's morale check (−2 in favourable terrain), then
+        its attack alone, the leadership going to the first attacker only (IVV 3)."""
+        state = ctx.state
         spec = v.spec.vehicle
         assert spec is not None
         lead = fire.leadership_at(units)
@@ -685,6 +935,26 @@ class LnL(Ruleset):
                       vehicle=v.id, destroyed=killed)
             if killed:
                 rules.vehicle_lost(ctx, v, vehicles.DESTROYED, melee_kill=True)
+
+    def counter_attack(self, ctx: Context, v: Unit, place: Place) -> Procedure:
+        """VMV 3.5: infantry surviving an overrun may melee the vehicle at once — its owner
+        chooses to attack or hold; every Good Order melee-capable unit in the hex then attacks as
+        in IVV 2–5 (morale check first, one at a time, leadership to one unit), ending with an
+        ops-complete marker (U18)."""
+        state = ctx.state
+        enemy = other(v.side)
+        able = [u for u in state.at(place, enemy) if vehicles.can_at_melee(u)]
+        if not able or not v.alive:
+            return
+        attack = yield from ctx.ask(Choose.of(
+            enemy, f"{v.id} has overrun {where(place)}: counter-attack it?", [False, True], rule="VMV 3.5",
+            kind=kinds.COUNTER_ATTACK, label=lambda a: "counter-attack" if a else "hold",
+            context={"vehicle": v.id, "units": [u.id for u in able], **place_data(place)},
+            data=lambda a: {"attack": a}))
+        if attack:
+            ctx.event("counter-attack", f"{', '.join(u.id for u in able)} counter-attack {v.id}", vehicle=v.id,
+                      units=[u.id for u in able])
+            self.at_attacks(ctx, able, v)
 
     # -- SMK / SPT --------------------------------------------------------------------------------
     def smoke_action(self, ctx: Context, units: list[Unit]) -> Procedure:

@@ -13,7 +13,7 @@ from wargamekit.geometry import Hex, HexLabels, OffsetLayout
 from wargamekit.scenario import map_hex
 from wargamekit_lnl.data import COUNTERS
 
-__all__ = ["LAYOUT", "SIDES", "LnLScenario", "check_scenario", "hex_label", "parse_hex"]
+__all__ = ["LAYOUT", "SIDES", "LnLScenario", "SniperTable", "check_scenario", "hex_label", "parse_hex"]
 
 #: Flat-top hexes, odd columns shoved down, printed labels from 0101.
 LAYOUT = OffsetLayout.ODD_Q
@@ -50,12 +50,23 @@ class WallSpec:
 
 @frozen
 class TerrainSpec:
-    """The hexes that are not open ground."""
+    """The hexes that are not open ground, and the hills (elevation 1)."""
 
     brush: list[str] = Factory(list)
     woods: list[str] = Factory(list)
     buildings: list[str] = Factory(list)
     walls: list[WallSpec] = Factory(list)
+    hills: list[str] = Factory(list)  # hexes at elevation 1 (SET 2, LOS 3.3); their terrain is as listed above
+
+
+@frozen
+class SniperTable:
+    """The sniper's attack table (SMC 2.3, D8) — PROVISIONAL, not from the source: 2D6 + the
+    target's terrain DRM + 1 per hindering hex; at or below ``casualty`` a casualty, at or below
+    ``shaken`` a shaken result."""
+
+    casualty: int = 4
+    shaken: int = 6
 
 
 @frozen
@@ -73,6 +84,7 @@ class LnLScenario:
     terrain: TerrainSpec = Factory(TerrainSpec)
     control: dict[str, list[str]] = Factory(dict)
     snipers: dict[str, int] = Factory(dict)
+    sniper_table: SniperTable = Factory(SniperTable)
     note: str = ""
 
 
@@ -91,7 +103,7 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
             raise fail(f"$.{name}", f"side {side!r} is not one of {list(SIDES)}")
     if s.turns < 1:
         raise fail("$.turns", "a game lasts at least one turn")
-    for kind in ("brush", "woods", "buildings"):
+    for kind in ("brush", "woods", "buildings", "hills"):
         for i, label in enumerate(getattr(s.terrain, kind)):
             on_map(label, f"$.terrain.{kind}[{i}]")
     for i, wall in enumerate(s.terrain.walls):
@@ -105,9 +117,13 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
             raise fail(f"$.control.{side}", f"side {side!r} is not one of {list(SIDES)}")
         for i, label in enumerate(labels):
             on_map(label, f"$.control.{side}[{i}]")
-    for side in s.snipers:
+    for side, count in s.snipers.items():
         if side not in SIDES:
             raise fail(f"$.snipers.{side}", f"side {side!r} is not one of {list(SIDES)}")
+        if count < 0:
+            raise fail(f"$.snipers.{side}", f"{count} snipers: a count is 0 or more (SMC 2.1)")
+    if not 2 <= s.sniper_table.casualty <= s.sniper_table.shaken:
+        raise fail("$.sniper_table", "the sniper table needs 2 <= casualty <= shaken (SMC 2.3, D8)")
     seen: set[str] = set()
     for i, u in enumerate(s.units):
         path = f"$.units[{i}]"
@@ -126,6 +142,8 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
             if w not in COUNTERS.weapons:
                 raise fail(f"{path}.weapons[{j}]", f"no support weapon {w!r}; there are {sorted(COUNTERS.weapons)}")
         kind = COUNTERS.units[u.type].kind
+        if kind == "sniper":
+            raise fail(f"{path}.type", "SMC 2.1: snipers are not deployed at the start; give the side one in `snipers`")
         limit = {"squad": 2, "half": 1, "team": 1, "medic": 0, "sniper": 0, "vehicle": 0}.get(kind, 1)
         if len(u.weapons) > limit:
             raise fail(f"{path}.weapons", f"a {kind} carries at most {limit} support weapon(s) (SW 1, SMC 1.1)")

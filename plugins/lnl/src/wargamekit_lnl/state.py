@@ -6,7 +6,7 @@ from attrs import define, field
 
 from wargamekit.geometry import Hex, HexMap
 from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
-from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, hex_label, parse_hex
+from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, SniperTable, hex_label, parse_hex
 
 __all__ = ["ACTION_MARKERS", "GameState", "Unit", "Weapon", "initial_state"]
 
@@ -24,6 +24,12 @@ class Weapon:
     id: str
     type: str
     jammed: bool = False
+    stowed: bool = False  # a tripod MG packed up to be carried (MOV 1.3); it cannot fire so
+
+    @property
+    def usable(self) -> bool:
+        """It can fire: not jammed (SW 3.4), not stowed (MOV 1.3)."""
+        return not self.jammed and not self.stowed
 
     @property
     def spec(self) -> WeaponType:
@@ -89,6 +95,11 @@ class Unit:
         return self.spec.vehicle is not None
 
     @property
+    def set_up(self) -> bool:
+        """It carries a tripod MG that is not stowed, and so may not move (MOV 1.3)."""
+        return any(w.spec.tripod and not w.stowed for w in self.weapons)
+
+    @property
     def acted(self) -> bool:
         """Has an action marker this turn (A12: a unit acts once per turn)."""
         return bool(self.markers & ACTION_MARKERS)
@@ -110,7 +121,8 @@ class GameState:
     objectives: list[Hex]
     control: dict[Hex, str]
     tie_winner: str
-    snipers: dict[str, int] = field(factory=dict)
+    snipers: dict[str, int] = field(factory=dict)  # snipers each side may still place (SMC 2.1)
+    sniper_table: SniperTable = field(factory=SniperTable)  # the scenario's sniper table (D8)
     turn: int = 0
     phase: str = "set-up"
     heroes_created: dict[str, int] = field(factory=lambda: {s: 0 for s in SIDES})
@@ -137,6 +149,10 @@ class GameState:
     def terrain(self, h: Hex) -> int:
         """The terrain code at a hex's centre (SET 2)."""
         return int(self.map.terrain[self.map.offset(h)])
+
+    def elevation(self, h: Hex) -> int:
+        """The elevation at a hex's centre (SET 2; hills are 1)."""
+        return int(self.map.elevation[self.map.offset(h)])
 
     def levels(self, h: Hex) -> int:
         """How many levels the hex has (1, or 2 for a two-storey building)."""
@@ -175,6 +191,8 @@ def initial_state(s: LnLScenario) -> GameState:
     for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
         for label in labels:
             hexmap.set_terrain(parse_hex(label), code)
+    for label in s.terrain.hills:  # SET 2: the hex centre's elevation
+        hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
     for wall in s.terrain.walls:
         hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
     units: dict[str, Unit] = {}
@@ -188,7 +206,7 @@ def initial_state(s: LnLScenario) -> GameState:
                               facing=spec.facing, turret=spec.facing)
     control = {parse_hex(h): side for side, labels in s.control.items() for h in labels}
     state = GameState(hexmap, units, s.turns, s.initiative, [parse_hex(h) for h in s.objectives], control,
-                      s.tie_winner, dict(s.snipers))
+                      s.tie_winner, dict(s.snipers), s.sniper_table)
     for side in SIDES:
         for place in {u.place for u in state.alive(side)}:
             if not stacking_ok(state.at(place, side)):

@@ -16,7 +16,7 @@ from attrs import frozen
 
 from wargamekit import Dice, odds
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
-from wargamekit_lnl import fire
+from wargamekit_lnl import data, fire
 from wargamekit_lnl.data import VEHICLE_COST, VEHICLE_WALL, effects
 from wargamekit_lnl.los import visible
 from wargamekit_lnl.state import GameState, Place, Unit
@@ -38,7 +38,7 @@ __all__ = [
 MISS, NO_EFFECT, SHAKEN, ABANDONED, DESTROYED, FAILED = "miss", "no effect", "shaken", "abandoned", "destroyed", "failed"
 
 #: Width of the hull MG's front arc in hexsides (VEH 4: an MG without * fires only forward; D12).
-FRONT_ARC = 3
+FRONT_ARC = data.FRONT_ARC
 
 
 # -- HWF 3: to hit --------------------------------------------------------------------------------
@@ -139,14 +139,19 @@ def gun_vs_infantry_odds(shot: GunShot, attack: fire.Attack, target: fire.Target
 def small_arms_vs_vehicle(dice: Dice, fp: int, drm: int, defence: int, morale: int) -> str:
     """SAV 2–3: 1D6 + total FP against 1D6 + terrain + lowest armour; greater → the vehicle's
     damage check (A56: 1D6 + difference; above morale shaken, morale + 3 or more abandoned)."""
+    return small_arms_hit_vehicle(dice, fp, drm, defence, morale)[0]
+
+
+def small_arms_hit_vehicle(dice: Dice, fp: int, drm: int, defence: int, morale: int) -> tuple[str, bool]:
+    """:func:`small_arms_vs_vehicle` and whether the vehicle took a damage check (SW 3.3)."""
     a = dice.d6("small arms: attacker") + fp + drm
     d = dice.d6("small arms: vehicle") + defence
     if a <= d:
-        return NO_EFFECT
+        return NO_EFFECT, False
     value = dice.d6("vehicle damage check") + (a - d)
     if value >= morale + 3:
-        return ABANDONED
-    return SHAKEN if value > morale else NO_EFFECT
+        return ABANDONED, True
+    return (SHAKEN if value > morale else NO_EFFECT), True
 
 
 def at_melee(dice: Dice, value: int, armour: int) -> bool:
@@ -235,7 +240,8 @@ def he_attack(state: GameState, unit: Unit, place: Place, *, moving: bool = Fals
     defenders = [u for u in state.at(place) if u.side != unit.side and not u.vehicle]
     marked = any(u.markers & {"move", "assault"} for u in defenders)
     fp = spec.he + (1 if moving or marked else 0) - (1 if spec.red_h else 0)
-    return fire.Attack(fp, 0, fire.terrain_drm(state, unit.hex, place), fire.leadership_at(defenders))
+    sniper = any(u.kind == "sniper" for u in defenders)  # SMC 2.4: doubled against heavy weapons too
+    return fire.Attack(fp, 0, fire.terrain_drm(state, unit.hex, place, sniper=sniper), fire.leadership_at(defenders))
 
 
 def penetration_for(unit: Unit, target: Unit) -> Penetration:

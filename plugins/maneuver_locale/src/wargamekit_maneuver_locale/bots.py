@@ -51,14 +51,23 @@ class HeuristicBot(SeededBot):
     _hooks: Any = None
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
-        state: GameState = view.state
         self._hooks = getattr(view, "hooks", None)
         side = decision.side
         kind = decision.kind
         data: list[Data] = [o.data for o in getattr(decision, "options", ())]
+        # answered without the state (view.state is a copy made on first read: not made here)
         if kind == kinds.BOMBARD:
             return True
-        if isinstance(decision, ChooseSubset):
+        subset = isinstance(decision, ChooseSubset)
+        if subset and kind == kinds.COMPULSORY_JOIN:
+            return []  # moving on: the reserve stays, ready to block
+        if subset and kind == kinds.CAVALRY:
+            return []  # stay in the reserve, ready to block
+        if not subset and kind in (kinds.BLOCK, kinds.DEFENSIVE_FIRE):
+            return max(i for i, d in enumerate(data) if "respond" in d)  # respond: block / fire
+        state: GameState = view.state
+        if subset:
+            assert isinstance(decision, ChooseSubset)
             return self._subset(decision, state, side, data)
         if kind == kinds.ACTION:
             return self._action(state, side, [_action_of(d) for d in data])
@@ -66,8 +75,6 @@ class HeuristicBot(SeededBot):
             return self._compulsory(state, side, data)
         if kind in (kinds.ROAD_PIECE, kinds.ROAD_MOVE):
             return self._road(state, side, kind, data)
-        if kind in (kinds.BLOCK, kinds.DEFENSIVE_FIRE):
-            return max(i for i, d in enumerate(data) if "respond" in d)  # respond: block / fire
         if kind == kinds.RETREAT:
             return self._retreat(state, side, [d["locale"] for d in data])
         if kind == kinds.STEP_LOSS:
@@ -213,8 +220,6 @@ class HeuristicBot(SeededBot):
                 if best:
                     return best[1]
             return []
-        if kind == kinds.COMPULSORY_JOIN:
-            return []  # moving on: the reserve stays, ready to block
         if kind == kinds.GROUP:
             # a maneuver attack from the reserve and an approach: the approach's pieces alone
             # cannot be blocked, so leave the reserve out when the enemy has a reserve to block
@@ -223,8 +228,6 @@ class HeuristicBot(SeededBot):
                 target = pieces[ahead[0]].approach
                 if any(q.side != side and q.in_reserve for q in state.at(target)):
                     return ahead[: decision.upper]
-        if kind == kinds.CAVALRY:
-            return []  # stay in the reserve, ready to block
         if kind in (kinds.DECLARE, kinds.PURSUIT):
             want = [i for i, p in enumerate(pieces) if p.arm is not None and (p.arm.pursues or p.arm.gun)]
             picked = want[: decision.upper]

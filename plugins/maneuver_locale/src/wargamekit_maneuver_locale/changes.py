@@ -248,7 +248,12 @@ def only_arm(state: GameState, ability: str, reason: str) -> Callable[[tuple[str
 
 def update_control(state: GameState) -> None:
     """A locale is controlled by the last side to hold it alone (provisional victory data)."""
+    # hot (after every move): each locale's holder from one pass over the pieces, not a scan
+    # per locale (the first piece in set-up order, as GameState.holder finds it)
+    holders: dict[str, str] = {}
+    for p in state.pieces.values():
+        holders.setdefault(p.locale, p.side)
     for loc in state.board.locale_ids():
-        holder = state.holder(loc)
+        holder = holders.get(loc)
         if holder:
             state.control[loc] = holder

@@ -27,7 +27,8 @@ cavalry move onto an approach is part of the move that entered the locale (no ex
 from __future__ import annotations
 
 import functools
-from collections.abc import Generator
+import weakref
+from collections.abc import Generator, Iterator
 from itertools import pairwise
 from typing import Any
 
@@ -38,7 +39,7 @@ from wargamekit.decisions import freeze_data
 
 from . import kinds, rules
 from .changes import only_arm, piece_subset, place
-from .state import RESERVE, Context, GameState, Occupancy, Piece
+from .state import RESERVE, Board, Context, GameState, Occupancy, Piece
 
 __all__ = [
     "AssaultAction",
@@ -199,6 +200,26 @@ def option_data(action: Any) -> Data:
     return freeze_data(action.data())
 
 
+#: board -> action -> its menu option (see :func:`menu_option`)
+_MENU_OPTIONS: weakref.WeakKeyDictionary[Board, dict[Any, Option]] = weakref.WeakKeyDictionary()
+
+
+def menu_option(board: Board, action: Any) -> Option:
+    """The menu :class:`~wargamekit.Option` of ``action`` (a frozen action value: a move,
+    road move, assault, end of turn or compulsory choice) on ``board``: its label and data.
+
+    Hot (every decision of the command phase offers a dozen actions): an action's label and
+    data depend only on the action and the board's names, so each option is built once per
+    board and the same frozen option is offered again."""
+    options = _MENU_OPTIONS.get(board)
+    if options is None:
+        options = _MENU_OPTIONS[board] = {}
+    option = options.get(action)
+    if option is None:
+        option = options[action] = Option(action, action.label(board.names), data=option_data(action))
+    return option
+
+
 def enterable(state: GameState, locale: str, side: str, n: int = 1, occ: Occupancy | None = None) -> bool:
     """Whether ``n`` pieces of ``side`` may enter ``locale`` by a move: no enemy, room
     (provisional capacity), and not a locale won by assault this turn (Assaults — 後処理).
@@ -207,8 +228,8 @@ def enterable(state: GameState, locale: str, side: str, n: int = 1, occ: Occupan
     return where.holder(locale) != state.enemy(side) and where.room(locale) >= n and locale not in state.won_by_assault
 
 
-def _unmoved(state: GameState | Occupancy, side: str, locale: str, where: str) -> list[Piece]:
-    return [p for p in state.at(locale, where) if p.side == side and not p.moved]
+def _has_unmoved(occ: Occupancy, side: str, locale: str, where: str) -> bool:
+    return any(p.side == side and not p.moved for p in occ.pieces_at(locale, where))
 
 
 def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> list[GroupMove]:
@@ -220,14 +241,13 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     occ = occ or Occupancy(state)
     enemy = state.enemy(side)
     out = []
-    for loc in state.board.locale_ids():
-        if occ.holder(loc) != side:
-            continue
-        reserve = _unmoved(occ, side, loc, RESERVE)
-        for n in state.board.neighbours(loc):
+    board = state.board
+    for loc in occ.held_by(side):  # in the board's order, as the menu lists them
+        reserve = _has_unmoved(occ, side, loc, RESERVE)
+        for n in board.neighbours(loc):
             ahead = occ.holder(n)
             # a move into n may take the reserve and the approach facing n as one group
-            into = tuple(where for where in (RESERVE, n) if _unmoved(occ, side, loc, where))
+            into = ((RESERVE,) if reserve else ()) + ((n,) if _has_unmoved(occ, side, loc, n) else ())
             if ahead == enemy:
                 if reserve:
                     out.append(GroupMove("approach", loc, (RESERVE,), n))
@@ -243,7 +263,13 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
 
 def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
     """The pieces that may take part in ``move``: the unmoved pieces of ``side`` at its sources."""
-    return [p for where in move.sources for p in _unmoved(state, side, move.locale, where)]
+    at = move.locale
+    # one pass over the pieces (in set-up order within each source), not a scan per source
+    found: dict[str, list[Piece]] = {where: [] for where in move.sources}
+    for p in state.pieces.values():
+        if p.locale == at and p.approach in found and p.side == side and not p.moved:
+            found[p.approach].append(p)
+    return [p for where in move.sources for p in found[where]]
 
 
 def group_limit(state: GameState, move: GroupMove) -> int:
@@ -275,6 +301,26 @@ def road_moves(state: GameState, side: str, occ: Occupancy | None = None) -> dic
     return out
 
 
+def has_road_move(state: GameState, side: str, occ: Occupancy) -> bool:
+    """Whether ``side`` has any road move (``road_moves`` is not empty), without building them.
+
+    Hot (every action menu only asks whether to offer road movement): stops at the first
+    legal path; :func:`road_moves` builds them all when the player picks road movement."""
+    if len(state.road_pieces) >= ROAD_PIECES:
+        return False
+    board = state.board
+    searched = set()
+    for p in state.of(side):
+        if p.moved or not p.in_reserve or p.locale in searched:
+            continue
+        searched.add(p.locale)
+        for path in _iter_road_paths(state, p.locale, side, occ):
+            # a path costs 1 command unless every step is on a primary road (see _best_roads)
+            if state.commands >= 1 or all(board.is_primary(a, b) for a, b in pairwise(path)):
+                return True
+    return False
+
+
 def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[tuple[str, ...], int]]:
     """The road moves from ``start`` as ``(path, cost)``: the cheapest, then shortest, then
     first path to each destination, sorted by cost, length and destination."""
@@ -293,34 +339,40 @@ def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list
 
 
 def _road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[str, ...]]:
-    enemy = state.enemy(side)
-    found: list[tuple[str, ...]] = []
+    return list(_iter_road_paths(state, start, side, occ))
 
-    def walk(path: tuple[str, ...]) -> None:
+
+def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> Iterator[tuple[str, ...]]:
+    """The road paths from ``start`` one at a time (the action menu stops at the first): up to
+    3 steps, never into an enemy locale or a locale won by assault this turn, nor into a locale
+    another piece entered by road on the same step; a path ends where there is room."""
+    enemy = state.enemy(side)
+
+    def walk(path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
         if len(path) > 1 and occ.room(path[-1]) >= 1:
-            found.append(path)
+            yield path
         if len(path) - 1 == ROAD_STEPS:
             return
         for n in state.board.road_neighbours(path[-1]):
             step = len(path)
             if n in path or occ.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
                 continue
-            walk((*path, n))
+            yield from walk((*path, n))
 
-    walk((start,))
-    return found
+    return walk((start,))
 
 
-def compulsory_groups(state: GameState, side: str) -> list[tuple[str, str]]:
-    """Approaches of ``side`` whose locale ahead holds no enemy (移動 — 先のlocaleに敵が存在しない場合)."""
+def compulsory_groups(state: GameState, side: str, occ: Occupancy | None = None) -> list[tuple[str, str]]:
+    """Approaches of ``side`` whose locale ahead holds no enemy (移動 — 先のlocaleに敵が存在しない場合).
+    ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     enemy = state.enemy(side)
-    occ = Occupancy(state)  # hot (before every action menu): one index, not a scan per approach
-    out = []
-    for loc in state.board.locale_ids():
-        for n in state.board.neighbours(loc):
-            if occ.holder(n) != enemy and compulsory_pieces(state, side, loc, n, occ):
-                out.append((loc, n))
-    return out
+    # hot (before every action menu): only the approaches the index says side stands on
+    occ = occ or Occupancy(state)
+    return [
+        (loc, n)
+        for loc, n in occ.approaches(side)
+        if occ.holder(n) != enemy and compulsory_pieces(state, side, loc, n, occ)
+    ]
 
 
 def compulsory_pieces(
@@ -387,4 +439,4 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     place(ctx, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
 
 
-__all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces"]
+__all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces", "has_road_move", "menu_option"]

@@ -7,7 +7,8 @@ opponent) until revealed (leading pieces in an assault, guns declaring or firing
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Sequence
 
 import networkx as nx
 from attrs import define, field, frozen
@@ -17,7 +18,7 @@ from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMa
 from wargamekit.ruleset import other_side
 
 from .arms import ArmType
-from .scenario import ManeuverScenario
+from .scenario import ApproachSpec, LocaleSpec, ManeuverScenario
 
 __all__ = ["Board", "Context", "GameState", "Occupancy", "Piece", "RESERVE", "other_side"]
 
@@ -62,21 +63,34 @@ class Board:
 
     @classmethod
     def from_scenario(cls, s: ManeuverScenario) -> Board:
-        """Build the board of a (validated) scenario."""
+        """The board of a (validated) scenario: built once per map and shared by the games on
+        it (a board never changes; building it, with its distance table, was a tenth of a new
+        game)."""
+        roads = tuple((road.road_class, tuple(road.locales)) for road in s.roads)
+        return _board(tuple(s.locales), tuple(s.approaches), roads, s.default_capacity)
+
+    @classmethod
+    def _build(
+        cls,
+        locales: tuple[LocaleSpec, ...],
+        approaches: tuple[ApproachSpec, ...],
+        roads: tuple[tuple[RoadClass, tuple[str, ...]], ...],
+        default_capacity: int,
+    ) -> Board:
         m = LocaleMap()
-        for loc in s.locales:
-            m.add_locale(Locale(loc.id, loc.name, loc.capacity or s.default_capacity))
-        for ap in s.approaches:
+        for loc in locales:
+            m.add_locale(Locale(loc.id, loc.name, loc.capacity or default_capacity))
+        for ap in approaches:
             m.add_approach(Approach(ap.facing, ap.locale, ap.width, ap.terrain))
-        for road in s.roads:
-            m.add_road(road.road_class, road.locales)
+        for road_class, road_locales in roads:
+            m.add_road(road_class, list(road_locales))
         distances = {k: dict(sorted(v.items())) for k, v in sorted(nx.all_pairs_shortest_path_length(m.graph))}
         return cls(
             map=m,
-            names={loc.id: loc.name for loc in s.locales},
-            positions={loc.id: (loc.x, loc.y) for loc in s.locales},
-            capacity={loc.id: loc.capacity or s.default_capacity for loc in s.locales},
-            objectives={loc.id: loc.objective for loc in s.locales if loc.objective},
+            names={loc.id: loc.name for loc in locales},
+            positions={loc.id: (loc.x, loc.y) for loc in locales},
+            capacity={loc.id: loc.capacity or default_capacity for loc in locales},
+            objectives={loc.id: loc.objective for loc in locales if loc.objective},
             distances=distances,
         )
 
@@ -120,6 +134,17 @@ class Board:
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
         return list(self._locale_ids)
+
+
+@functools.lru_cache(maxsize=16)
+def _board(
+    locales: tuple[LocaleSpec, ...],
+    approaches: tuple[ApproachSpec, ...],
+    roads: tuple[tuple[RoadClass, tuple[str, ...]], ...],
+    default_capacity: int,
+) -> Board:
+    """The board of a map (see :meth:`Board.from_scenario`), kept for the next game on it."""
+    return Board._build(locales, approaches, roads, default_capacity)
 
 
 @define
@@ -225,7 +250,13 @@ class GameState:
     # -- queries ------------------------------------------------------------------------------
     def enemy(self, side: str) -> str:
         """The opponent of ``side``."""
-        return other_side(self.sides, side)
+        sides = self.sides  # hot (every menu asks it dozens of times): two sides, no scan
+        if len(sides) == 2:
+            if side == sides[0]:
+                return sides[1]
+            if side == sides[1]:
+                return sides[0]
+        return other_side(sides, side)  # raises: not a side, or not two sides
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given; ``RESERVE`` for the reserve)."""
@@ -279,13 +310,22 @@ class Occupancy:
 
     def __init__(self, state: GameState) -> None:
         self._state = state
-        self._holders: dict[str, str] = {}
-        self._locales: dict[str, list[Piece]] = {}
-        self._places: dict[tuple[str, str], list[Piece]] = {}
+        holders: dict[str, str] = {}
+        locales: dict[str, list[Piece]] = {}
+        places: dict[tuple[str, str], list[Piece]] = {}
         for p in state.pieces.values():  # set-up order, as the state's own queries keep it
-            self._holders.setdefault(p.locale, p.side)
-            self._locales.setdefault(p.locale, []).append(p)
-            self._places.setdefault((p.locale, p.approach), []).append(p)
+            here = locales.get(p.locale)
+            if here is None:  # the locale's first piece: its holder
+                locales[p.locale] = [p]
+                holders[p.locale] = p.side
+            else:
+                here.append(p)
+            place = places.get((p.locale, p.approach))
+            if place is None:
+                places[p.locale, p.approach] = [p]
+            else:
+                place.append(p)
+        self._holders, self._locales, self._places = holders, locales, places
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
@@ -295,6 +335,22 @@ class Occupancy:
         """Pieces in ``locale`` (only those at ``approach`` if given), a fresh list."""
         found = self._locales.get(locale) if approach is None else self._places.get((locale, approach))
         return list(found) if found else []
+
+    def held_by(self, side: str) -> list[str]:
+        """The locales where ``side`` has pieces, sorted (the board's order of locales)."""
+        return sorted(loc for loc, holder in self._holders.items() if holder == side)
+
+    def pieces_at(self, locale: str, approach: str) -> Sequence[Piece]:
+        """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""
+        return self._places.get((locale, approach), ())
+
+    def approaches(self, side: str) -> list[tuple[str, str]]:
+        """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
+        the board's locales and of each locale's neighbours."""
+        return sorted(
+            place for place, pieces in self._places.items()
+            if place[1] != RESERVE and any(p.side == side for p in pieces)
+        )
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold."""

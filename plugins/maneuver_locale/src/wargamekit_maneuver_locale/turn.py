@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Decision, Option
+from wargamekit import Choose, Decision
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
 from . import kinds, rules
@@ -40,7 +40,8 @@ from .movement import (
     group_limit,
     group_moves,
     group_pieces,
-    option_data,
+    has_road_move,
+    menu_option,
     road_moves,
 )
 from .state import RESERVE, Context, GameState, Occupancy
@@ -54,16 +55,16 @@ Action = GroupMove | RoadMenu | AssaultAction | EndTurn
 PHASES = ("bombardment", "commands", "declarations")
 
 
-def legal_actions(state: GameState, side: str) -> list[Action]:
-    """The action menu of ``side`` now: group moves, road movement, assaults, end of turn."""
-    occ = Occupancy(state)  # hot (every decision of the command phase): index the pieces once
+def legal_actions(state: GameState, side: str, occ: Occupancy | None = None) -> list[Action]:
+    """The action menu of ``side`` now: group moves, road movement, assaults, end of turn.
+    ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
+    occ = occ or Occupancy(state)  # hot (every decision of the command phase): index the pieces once
     actions: list[Action] = list(group_moves(state, side, occ))
-    if road_moves(state, side, occ):
+    if has_road_move(state, side, occ):  # the menu only says whether; the road menu lists them
         actions.append(RoadMenu())
-    for loc in state.board.locale_ids():
-        for n in state.board.neighbours(loc):
-            if any(p.side == side for p in occ.at(loc, n)) and can_assault(state, side, loc, n):
-                actions.append(AssaultAction(loc, n))
+    for loc, n in occ.approaches(side):  # the approaches side stands on, in board order
+        if can_assault(state, side, loc, n):
+            actions.append(AssaultAction(loc, n))
     actions.append(EndTurn())
     return actions
 
@@ -119,13 +120,13 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
     """One action of the command phase: first any compulsory move, then the action menu (a
     group move, road movement, an assault, or the end of the turn — a pass)."""
     state = ctx.state
-    yield from settle_compulsory(ctx, side)
-    names = state.board.names
-    actions = legal_actions(state, side)
+    occ = yield from settle_compulsory(ctx, side)
+    board = state.board
+    actions = legal_actions(state, side, occ)
     action = yield Choose(
         side=side,
         prompt=f"Turn {state.turn}, {side}: {state.commands} command(s) left — your action? ('?' shows the map)",
-        options=[Option(a, a.label(names), data=option_data(a)) for a in actions],
+        options=[menu_option(board, a) for a in actions],
         rule=rules.COMMAND,
         kind=kinds.ACTION,
         context={"turn": state.turn, "side": side, "phase": state.phase, "commands": state.commands},
@@ -141,17 +142,20 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
     return TurnResult()
 
 
-def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, None]:
+def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, Occupancy]:
     """移動 — 先のlocaleに敵が存在しない場合: a group on an approach with no enemy ahead must
     return to the reserve (0 commands, marked as moved) or move on into that locale (1).
 
     Moving on is a move from one locale to another, so the locale's unmoved reserve pieces
     may go along for the same command (移動 — command: one group from the same locale to the
     same locale), as many as the locale ahead has room for.
+
+    Returns the :class:`~.state.Occupancy` of the settled state (the action menu reads it).
     """
     state = ctx.state
     names = state.board.names
-    while groups := compulsory_groups(state, side):
+    board = state.board
+    while groups := compulsory_groups(state, side, occ := Occupancy(state)):
         loc, target = groups[0]
         options = compulsory_options(state, side, loc, target)
         pieces = compulsory_pieces(state, side, loc, target)
@@ -160,7 +164,7 @@ def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, None]
                 side=side,
                 prompt=f"No enemy ahead of {', '.join(p.id for p in pieces)} on the {names[loc]} approach facing "
                 f"{names[target]}: return or move on?",
-                options=[Option(o, o.label(names), data=option_data(o)) for o in options],
+                options=[menu_option(board, o) for o in options],
                 rule=rules.COMPULSORY,
                 kind=kinds.COMPULSORY,
                 context={"locale": loc, "target": target, "pieces": [p.id for p in pieces]},
@@ -187,6 +191,7 @@ def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, None]
             yield from cavalry_onto_approach(ctx, side, pieces, target)
         else:
             place(ctx, pieces, loc, RESERVE, "compulsory move: back to the reserve, marked as moved")
+    return occ
 
 
 def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, Any, None]:
@@ -236,7 +241,7 @@ def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     move = yield Choose(
         side=side,
         prompt=f"Road move of {pid}: to where?",
-        options=[Option(m, m.label(names), data=option_data(m)) for m in options[pid]],
+        options=[menu_option(state.board, m) for m in options[pid]],
         rule=rules.ROAD,
         kind=kinds.ROAD_MOVE,
         context={"piece": pid, "commands": state.commands},

@@ -242,10 +242,12 @@ class HeuristicBot(SeededBot):
             return True
         if not item.get("target") or effect not in ("defense", "protection", "withering_blast", "heal", "gain_initiative"):
             return False  # nothing else helps (a rush, burning soul jade)
+        if effect in ("defense", "protection") and not attack_declared:
+            return False  # decided without the scene: most windows are not an attack declared
         scene = scene_of()
         target = scene.unit(item["target"])
         if effect in ("defense", "protection"):
-            return attack_declared and target.id == scene.attack_target
+            return target.id == scene.attack_target
         if effect == "withering_blast":
             return target.sheet.chaos_phases == 0
         if effect == "heal":

@@ -24,12 +24,12 @@ from typing import Any
 import attrs
 from attrs import frozen
 
-from wargamekit import ChooseSubset, Option, Response
+from wargamekit import ChooseSubset, Data, Option, Response
 from wargamekit.interrupts import Offers, TimingPoint
 
 from . import kinds
 from .initiative import change_initiative
-from .sheets import Effect
+from .sheets import CharacterSheet, Effect, Spell
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
 __all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
@@ -67,6 +67,8 @@ class Timing:
 
 
 def _committed(ctx: Context, unit: Combatant, pool: str) -> int:
+    if not ctx.interrupts.items:  # hot (every poll of every window): usually nothing is on the stack
+        return 0
     return sum(
         item.data["cost"]
         for item in ctx.interrupts.items
@@ -74,6 +76,17 @@ def _committed(ctx: Context, unit: Combatant, pool: str) -> int:
         and item.data.get("caster") == unit.id
         and item.data.get("pool") == pool
     )
+
+
+def _committed_by_caster(ctx: Context) -> dict[tuple[str, str], int]:
+    """:func:`_committed` of every caster and pool at once: ``(caster, pool) -> mana``."""
+    out: dict[tuple[str, str], int] = {}
+    for item in ctx.interrupts.items:
+        data = item.data
+        if isinstance(data, dict) and "caster" in data and "pool" in data:
+            key = (data["caster"], data["pool"])
+            out[key] = out.get(key, 0) + data["cost"]
+    return out
 
 
 def _mana(unit: Combatant, pool: str) -> int:
@@ -238,17 +251,35 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     name) and ``resolution`` (true at the resolution point of an item inside that window)."""
 
     def offer(side: str, point: TimingPoint) -> list[Response]:
+        # Hot: every side is polled at every timing point of every turn, and most polls offer
+        # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
         out: list[Response] = []
         top = point.top
         at = {"timing": timing.name, "resolution": point.timing != opening}
-        for unit in scene:
-            if unit.side != side or not unit.fighting or unit.kind != "character":
+        committed = _committed_by_caster(ctx)  # the stack's mana, summed once per poll
+        # the fighting characters (who may respond, or be rushed), in scene order, found once
+        characters = [u for u in scene if u.kind == "character" and u.fighting]
+        quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
+
+        def quiet_reason() -> str | None:
+            if not quiet:
+                quiet.append(_quiet(scene, side, timing, point, point.timing != opening))
+            return quiet[0]
+
+        def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
+            # ``at`` with the marks _marked would add, for a spell built with them (the response
+            # is built once, not built and then copied with its marks)
+            why = quiet_reason()
+            if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
+                why = f"{target.name} is unhurt"
+            return at if why is None else {**at, "playable": False, "why": why}
+
+        for unit in characters:
+            if unit.side != side:
                 continue
-            for spell in unit.sheet.spells:
-                if spell.timing != "instant":
-                    continue
-                if _mana(unit, spell.pool) - _committed(ctx, unit, spell.pool) < spell.cost:
+            for spell in _instant_spells(unit.sheet):
+                if _mana(unit, spell.pool) - committed.get((unit.id, spell.pool), 0) < spell.cost:
                     continue
                 if spell.effect.kind == "counter":
                     if top is None or top.controller == side or "id" not in top.data:
@@ -265,19 +296,34 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             countering=top.data["id"],
                             countering_name=top.name,
                             key=("counter", top.data["id"], unit.id),
-                            at=at,
+                            at=marked_at(),
                         )
                     )
                     continue
                 for target in _targets(scene, unit, spell.effect, None):
                     out.append(
-                        make_response(ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target, at=at)
+                        make_response(
+                            ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
+                            at=marked_at(target, spell.effect),
+                        )
                     )
-            out.extend(_instant_actions(ctx, unit, at))
-        quiet = _quiet(scene, side, timing, point, point.timing != opening)
-        return [_marked(scene, r, quiet) for r in out]
+            for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
+                out.append(_marked(scene, action, quiet_reason()))
+        return out
 
     return offer
+
+
+#: id of a character sheet -> (the sheet, its instant spells): sheets are frozen library data
+_INSTANT_SPELLS: dict[int, tuple[CharacterSheet, tuple[Spell, ...]]] = {}
+
+
+def _instant_spells(sheet: CharacterSheet) -> tuple[Spell, ...]:
+    """The instant spells (瞬间法术) of ``sheet``, in its order (found once per sheet)."""
+    held = _INSTANT_SPELLS.get(id(sheet))
+    if held is None or held[0] is not sheet:
+        held = _INSTANT_SPELLS[id(sheet)] = (sheet, tuple(s for s in sheet.spells if s.timing == "instant"))
+    return held[1]
 
 
 #: Timing points at which the other side announces what it does: a player may want to answer.
@@ -309,7 +355,7 @@ def _quiet(scene: Scene, side: str, timing: Timing, point: TimingPoint, resoluti
 def _marked(scene: Scene, response: Response, quiet: str | None) -> Response:
     """``response`` with ``playable: False`` and the reason in its data when it would do
     nothing now (a heal on an unhurt target) or the point is quiet (see :func:`_quiet`)."""
-    data = dict(response.data or {})
+    data: Mapping[str, Any] = response.data or {}
     why = quiet
     if data.get("effect") == "heal" and data.get("target") is not None:
         target = scene.unit(data["target"])
@@ -317,7 +363,8 @@ def _marked(scene: Scene, response: Response, quiet: str | None) -> Response:
             why = f"{target.name} is unhurt"
     if why is None:
         return response
-    return attrs.evolve(response, data={**data, "playable": False, "why": why})
+    # the response's data is frozen already: add to it without freezing it all again
+    return attrs.evolve(response, data=Data({**data, "playable": False, "why": why}))
 
 
 def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:
@@ -362,24 +409,29 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
     return out
 
 
-def _instant_actions(ctx: Context, unit: Combatant, at: Mapping[str, Any]) -> list[Response]:
-    from .movement import rush_response
-
+def _instant_actions(
+    ctx: Context, unit: Combatant, at: Mapping[str, Any], characters: list[Combatant] | None = None
+) -> list[Response]:
+    """The instant actions ``unit`` may take now: a rush (跟步), burning invested soul jade.
+    ``characters``: the scene's fighting characters, if the caller has them (the rush's only
+    possible targets)."""
     scene: Scene = ctx.state
     out = []
     if not unit.prone and unit.engaged_by is None:
-        # hot (every poll of every window): the scene's fighting enemies, without a list of them
-        for enemy in scene:
+        # hot (every poll of every window): only the fighting characters can be rushed
+        for enemy in scene if characters is None else characters:
             if (
                 enemy.side == unit.side
-                or not enemy.fighting
                 or enemy.kind != "character"
+                or not enemy.fighting
                 or enemy.id in unit.rushing
                 or scene.distance(unit.id, enemy.id) != 0
             ):
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
+            from .movement import rush_response  # here: movement imports this module
+
             out.append(rush_response(ctx, unit, enemy, key=("rush", scene.round, unit.id, enemy.id), at=at))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:

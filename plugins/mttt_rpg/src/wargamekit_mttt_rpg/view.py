@@ -9,46 +9,17 @@ shared, read-only library.
 
 from __future__ import annotations
 
-import copy
-import operator
-from typing import Any
-
-import attrs
-
 from wargamekit.sequencing import InitiativeTrack
+from wargamekit.view import field_copier
 
 from .state import Combatant, Scene
 
 __all__ = ["scene_view"]
 
 
-def _copier(cls: type, *, skip: tuple[str, ...] = ()) -> Any:
-    """A function that copies an instance of the attrs class ``cls`` through its ``__init__``
-    (every field read, so a field added later is copied too), with a fresh copy of each field
-    whose default is a factory (its lists, sets and dicts) but those in ``skip`` (the caller
-    copies them): a few microseconds, against tens for ``attrs.evolve`` or a pickle round trip."""
-    fields = attrs.fields(cls)
-    assert all(f.init and f.alias == f.name for f in fields), f"{cls.__name__}: fields must be __init__ arguments"
-    values = operator.attrgetter(*(f.name for f in fields))
-    containers = [
-        # a plain list, dict or set is copied by its own type (cheaper than copy.copy)
-        (f.name, f.default.factory if f.default.factory in (list, dict, set) else copy.copy)
-        for f in fields
-        if isinstance(f.default, attrs.Factory) and f.name not in skip  # type: ignore[arg-type]
-    ]
-
-    def copy_of(obj: Any) -> Any:
-        new = cls(*values(obj))
-        for name, copy_value in containers:
-            object.__setattr__(new, name, copy_value(getattr(obj, name)))
-        return new
-
-    return copy_of
-
-
-_combatant = _copier(Combatant)
-_track = _copier(InitiativeTrack)
-_scene = _copier(Scene, skip=("track",))
+_combatant = field_copier(Combatant)
+_track = field_copier(InitiativeTrack)
+_scene = field_copier(Scene, skip=("track",))
 
 
 def scene_view(scene: Scene) -> Scene:

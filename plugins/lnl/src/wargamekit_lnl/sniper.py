@@ -1,0 +1,108 @@
+"""SMC 2 — the sniper (狙击手): placed at any time in a hex with no enemy units (SMC 2.1), never
+moving, firing at once at one exposed enemy unit in its LOS (SMC 2.2) with 2D6 (SMC 2.3, D8).
+
+The source gives no sniper table (D8): :class:`SniperTable` is scenario data, provisional and
+labelled on the docs page. :func:`snipe` is a pure function of the dice and a frozen shot, so
+:func:`wargamekit.odds.distribution` gives its exact odds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+from attrs import frozen
+
+from wargamekit import Dice, odds
+from wargamekit_lnl import fire
+from wargamekit_lnl.data import HINDRANCE_DRM
+from wargamekit_lnl.los import exposed, visible
+from wargamekit_lnl.state import GameState, Place, Unit, single_men, squad_equivalents
+
+__all__ = ["SniperShot", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
+
+
+@frozen
+class SniperShot:
+    """One sniper attack, everything but the dice.
+
+    Attributes:
+        drm: added to the 2D6: the target hex's terrain DRM (FPR 3, capped at 4) and +1 per
+            hindering hex between (D3).
+        casualty: a final result at or below it is a casualty (D8).
+        shaken: at or below it (and above ``casualty``) the target is shaken (D8).
+        target: the damage-check view of the one target unit (its kind and state decide what
+            a casualty or a shaken result does, as on the DFT, FPR 5 / D4).
+    """
+
+    drm: int
+    casualty: int
+    shaken: int
+    target: fire.Target
+
+
+def snipe(dice: Dice, shot: SniperShot) -> str:
+    """SMC 2.3 with the provisional table (D8): 2D6 + DRM ≤ ``casualty`` → a casualty (a squad
+    reduced, a half-squad, team or crew eliminated, a single-man counter wounded, a wounded one
+    eliminated); ≤ ``shaken`` → shaken (a casualty if already shaken, as on the DFT, D4); else no
+    effect."""
+    value = sum(dice.nd6(2, "sniper")) + shot.drm
+    t = shot.target
+    if value <= shot.casualty:
+        return fire.dft(t.morale + 99, t)
+    if value <= shot.shaken:
+        return fire.dft(t.morale + 1, t)
+    return fire.NO_EFFECT
+
+
+@cache
+def snipe_odds(shot: SniperShot) -> dict[str, Fraction]:
+    """Exact odds of each result of a sniper shot."""
+    return odds.distribution(snipe, shot)
+
+
+def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken: int) -> SniperShot | None:
+    """The shot ``sniper`` would fire at ``target``, or ``None`` if it may not (SMC 2.2: exposed,
+    in LOS and range (the sniper counter's), not in a melee hex (FIR 1.3); infantry only)."""
+    if target.vehicle or target.side == sniper.side or not target.alive or not exposed(state, target):
+        return None
+    if target.place in state.melee or sniper.hex.distance(target.hex) > sniper.spec.range:
+        return None
+    line = visible(state, sniper.hex, target.hex)
+    if line is None:
+        return None
+    # SMC 2.4: a sniper's terrain is not doubled against an enemy sniper.
+    drm = fire.terrain_drm(state, sniper.hex, target.place) + HINDRANCE_DRM * line.hindering
+    return SniperShot(drm, casualty, shaken, fire.Target.of(state, target))
+
+
+def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[tuple[Unit, SniperShot]]:
+    """Every enemy unit the sniper may fire at, with its shot (none when it is shaken, RAL 2.7)."""
+    if sniper.shaken or not sniper.alive:
+        return []
+    out = []
+    for u in state.alive():
+        shot = shot_at(state, sniper, u, casualty, shaken)
+        if shot is not None:
+            out.append((u, shot))
+    return out
+
+
+def placements(state: GameState, side: str, sniper: Unit) -> list[Place]:
+    """SMC 2.1: every place (ground, or a building's upper level) of a hex with no enemy units
+    where one more single-man counter keeps the stacking limit (SET 3.2)."""
+    out: list[Place] = []
+    for h in state.map.hexes():
+        if state.in_hex(h, _other(side)):
+            continue
+        for level in range(state.levels(h)):
+            here = state.at((h, level), side)
+            if single_men([*here, sniper]) <= 2 and squad_equivalents(here) <= 3:
+                out.append((h, level))
+    return out
+
+
+def _other(side: str) -> str:
+    from wargamekit_lnl.rules import other
+
+    return other(side)
