@@ -14,8 +14,15 @@ def test_bots_read_structure_not_prose():
     check_prose_independence(LnL(), {"us": RandomBot, "german": OddsBot}, seeds=[2])
 
 
+def test_odds_bot_against_itself_reads_structure_not_prose():
+    """The same with the odds bot on both sides, and with vehicles (combined arms)."""
+    assert check_prose_independence(LnL(), {"us": OddsBot, "german": OddsBot}, scenario="combined_arms",
+                                    seeds=[3]) > 50
+
+
 def test_odds_bot_beats_random_quick_check():
-    """A quick check of the figure measured by scripts/bot_vs_random.py (village, both sides)."""
+    """A quick check of the figure measured by ``wargamekit simulate`` (village, both sides; see
+    docs/rulesets/lnl.md, "The bots")."""
     ruleset = LnL()
     wins = 0
     for seed in range(6):

@@ -2,20 +2,38 @@
 
 It reads only decision kinds, contexts and option data, the state in its view and the
 ruleset's pure functions (fire and melee planning, exact odds) — never prompts or labels.
+
+How it judges (each a function below):
+
+- :func:`threat_worth`: what an enemy group's fire at a place is expected to cost the units
+  there, from the exact odds of every damage-check result;
+- :meth:`OddsBot.opportunity_risk` / :meth:`OddsBot.exposure_risk`: the fire a stack invites by
+  entering a hex (enemy units still able to opportunity-fire) and by standing there marked
+  afterwards (enemy units that have not acted yet);
+- :meth:`OddsBot.place_value`: what a place is worth to a stack — an objective taken, the
+  distance to the objectives still needed, a Good Order leader for shaken units;
+- :meth:`OddsBot.plan_move`: every place the stack can reach with its MP (the ruleset's own
+  ``movement.steps``), the path inviting least fire, and the best place net of that risk;
+- melee: the exact chance the movers' round eliminates the defenders, less the chance of the
+  swapped round (MEL 9) eliminating them.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import Any
+
+from attrs import evolve
 
 from wargamekit import Decision, PlayerView, RandomBot
 from wargamekit.decisions import Answer
 from wargamekit.geometry import Hex
-from wargamekit_lnl import fire, kinds, rules, vehicles
+from wargamekit_lnl import fire, kinds, movement, rules, vehicles
 from wargamekit_lnl.data import effects
-from wargamekit_lnl.los import visible
+from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.scenario import parse_hex
 from wargamekit_lnl.state import GameState, Place, Unit
 
@@ -28,22 +46,79 @@ def expected_damage(rows: Sequence[tuple[str, Mapping[str, Fraction]]]) -> float
     return sum(float(p) * WORTH[res] for _uid, dist in rows for res, p in dist.items())
 
 
+#: Markers that keep an enemy unit from opportunity fire (OPF 1c).
+NO_OPPORTUNITY = frozenset({"move", "fire", "crawl", "stealth"})
+#: Markers a move leaves that expose the movers until the turn ends (SPT 3).
+EXPOSING = frozenset({"move", "assault"})
+#: How likely an enemy is to take a shot it is offered: an opportunity-fire window is usually
+#: answered; a later impulse may go elsewhere.
+OPPORTUNITY_CHANCE, LATER_CHANCE = 0.6, 0.3
+#: The worth of an objective hex taken, and of each hex nearer the objectives still needed.
+TAKE, HEX = 4.0, 1.0
+
+
 def _place(data: Mapping[str, Any]) -> Place:
     return (parse_hex(data["hex"]), int(data.get("level", 0)))
 
 
+def _key(place: Place) -> tuple[int, int, int]:
+    return (place[0].q, place[0].r, place[1])
+
+
+@cache
+def _target_worth(attack: fire.Attack, target: fire.Target) -> float:
+    return sum(float(p) * WORTH[res] for res, p in fire.outcome_odds(attack, target).items())
+
+
+def threat_worth(attack: fire.Attack | None, state: GameState, movers: Sequence[Unit]) -> float:
+    """The expected worth (``WORTH``) of the damage an enemy ``attack`` (``fire.plan_fire``: at a
+    place, opportunity fire at a mover with OPF 4–5) would do to ``movers`` standing there (exact
+    odds of every damage check, the movers' own leader helping)."""
+    if attack is None:
+        return 0.0
+    attack = evolve(attack, leadership=fire.leadership_at(movers))
+    return sum(_target_worth(attack, fire.Target.of(state, u)) for u in movers)
+
+
+def melee_value(state: GameState, movers: Sequence[Unit], place: Place, here: Place) -> float:
+    """Entering an enemy place (MOV 6): the exact chance ``p`` the movers' round eliminates the
+    defenders (each worth an elimination, and an objective taken), less the chance the swapped
+    round (MEL 9) eliminates the movers, and a little for a melee left locked; no one able to
+    attack is worth a loss."""
+    p = rules.melee_odds(state, movers, place)
+    if p is None:
+        return -5.0
+    enemies = state.at(place, rules.other(movers[0].side))
+    back = [u for u in enemies if rules.melee.can_melee(u, attacking=True)]
+    q = rules.melee_odds(state, back, here) if back else None
+    q = Fraction(0) if q is None else q
+    lost = float((1 - p) * q)
+    locked = float((1 - p) * (1 - q))
+    value = float(p) * WORTH[fire.ELIMINATED] * len(enemies) - lost * WORTH[fire.ELIMINATED] * len(movers) \
+        - 0.5 * locked
+    if place[0] in state.objectives:
+        value += TAKE * float(p)
+    return value
+
+
 class OddsBot:
-    """Fires where the exact odds are best, moves on the objectives it does not hold through
-    cover and away from waiting enemy guns, assaults a hex when the melee odds are good, holds
-    the objectives it has, opportunity-fires when the expected damage is worth the unit's turn,
-    and rallies the likeliest units first."""
+    """Fires where the exact odds are best; moves on the objectives it does not hold along the
+    path that invites least fire; assaults a hex when the melee odds are good; keeps a leader
+    with shaken units and sends shaken units to a leader; holds the objectives it has;
+    opportunity-fires when the expected damage is worth the unit's turn; rallies the likeliest
+    units first."""
 
     def __init__(self, seed: int = 0) -> None:
         self.fallback = RandomBot(seed)
         self.plan: str | None = None
         self.vehicle: str | None = None
+        self.movers: list[str] = []
+        self.purpose = "attack"  # of the move chosen at activation
+        # Judgements of enemy fire, kept while the enemy's units and the smoke stay as they are.
+        self.memo: dict[tuple[Any, ...], Any] = {}
+        self.memo_key: tuple[Any, ...] = ()
 
-    # -- helpers ------------------------------------------------------------------------------
+    # -- what the side wants ------------------------------------------------------------------
     def goals(self, state: GameState, side: str) -> list[Hex]:
         """The objectives a majority needs, nearest to the side's units first: those not held;
         when all are held, the held ones (to stay on)."""
@@ -57,21 +132,183 @@ class OddsBot:
         return min(h.distance(g) for g in self.goals(state, side))
 
     def holding(self, state: GameState, unit: Unit) -> bool:
-        """The first Good Order unit on an objective its side holds stays put (the others move on)."""
+        """The first Good Order unit on an objective its side holds stays put while a Good Order
+        enemy could come and take it (the hex stays held when left empty: the victory rule);
+        the others move on."""
         if unit.hex not in state.objectives or state.control.get(unit.hex) != unit.side:
+            return False
+        last = state.turn >= state.turns
+        if not any(e.good_order and e.hex.distance(unit.hex) <= 5 and not (last and e.acted)
+                   for e in state.alive(rules.other(unit.side))):
             return False
         keepers = [u for u in state.in_hex(unit.hex, unit.side) if u.good_order and u.kind != "medic"]
         return unit is (keepers[0] if keepers else unit)
 
-    def danger(self, state: GameState, side: str, h: Hex) -> float:
-        """Enemy units that could still opportunity-fire at ``h``, weighted by cover."""
-        n = 0
-        for e in state.alive(rules.other(side)):
-            if e.good_order and fire.can_fire(e) and not (e.markers & {"move", "fire", "crawl", "stealth"}) \
-                    and e.hex.distance(h) <= e.spec.range and visible(state, e.hex, h) is not None:
-                n += 1
-        cover = effects(state.terrain(h)).drm
-        return n * (0.6 if cover == 0 else 0.25 / cover)
+    def late(self, state: GameState) -> float:
+        """How much the fire a move invites still matters: fully early on, less in the last
+        turns, when only the objectives held at the end count."""
+        left = state.turns - state.turn
+        return 1.0 if left >= 3 else 0.6 if left >= 1 else 0.3
+
+    # -- fire the stack invites -----------------------------------------------------------------
+    def enemy_groups(self, state: GameState, side: str, *, waiting: bool) -> list[list[Unit]]:
+        """Enemy infantry by place that can still fire: ``waiting`` — at a mover now (OPF 1c,
+        1d); otherwise — in a later impulse (no action marker yet)."""
+        memo = ("groups", side, waiting)
+        if memo in self.memo:
+            return self.memo[memo]
+        groups: dict[Place, list[Unit]] = {}
+        for u in state.alive(rules.other(side)):
+            if not fire.can_fire(u) or u.place in state.melee:
+                continue
+            if (u.markers & NO_OPPORTUNITY) if waiting else u.acted:
+                continue
+            groups.setdefault(u.place, []).append(u)
+        self.memo[memo] = out = list(groups.values())
+        return out
+
+    def fire_risk(self, state: GameState, movers: Sequence[Unit], place: Place, *, waiting: bool) -> float:
+        """Expected worth of the damage enemy fire would do to ``movers`` at ``place``."""
+        memo = ("risk", tuple((u.id, u.shaken, u.wounded) for u in movers), place, waiting)
+        if memo in self.memo:
+            return self.memo[memo]
+        risk = 0.0
+        for g in self.enemy_groups(state, movers[0].side, waiting=waiting):
+            key = ("attack", tuple(u.id for u in g), place, waiting)
+            if key not in self.memo:
+                self.memo[key] = fire.plan_fire(state, g, place, opportunity=waiting, moving=waiting)
+            risk += threat_worth(self.memo[key], state, movers)
+        for v in state.alive(rules.other(movers[0].side)):
+            if v.vehicle and v.good_order and not (v.markers & ({"move", "fire"} if waiting else {"move", "fire", "ops"})):
+                risk += self.vehicle_value(state, v, place, list(movers))
+        self.memo[memo] = risk
+        return risk
+
+    def opportunity_risk(self, state: GameState, movers: Sequence[Unit], place: Place) -> float:
+        """The fire entering ``place`` invites now (OPF 1)."""
+        return OPPORTUNITY_CHANCE * self.fire_risk(state, movers, place, waiting=True)
+
+    def exposure_risk(self, state: GameState, movers: Sequence[Unit], place: Place, marked: bool) -> float:
+        """The fire standing at ``place`` invites for the rest of the turn: exposed by a move
+        marker (SPT 3), open ground (SPT 1) or a Good Order enemy next to it (SPT 4)."""
+        h = place[0]
+        exposed = marked or (effects(state.terrain(h)).open and place[1] == 0) or place in state.spotted \
+            or any(e.good_order and e.hex.distance(h) <= 1 for e in state.alive(rules.other(movers[0].side)))
+        return LATER_CHANCE * self.fire_risk(state, movers, place, waiting=False) if exposed else 0.0
+
+    def enemy_fingerprint(self, state: GameState, side: str) -> tuple[Any, ...]:
+        """What enemy fire depends on: the enemy's units, their markers and SWs, the smoke."""
+        units = tuple((u.id, u.place, u.shaken, u.wounded, tuple(sorted(u.markers)),
+                       tuple(w.jammed for w in u.weapons)) for u in state.alive(rules.other(side)))
+        return (side, state.turn, units, tuple(sorted((_key((h, 0)), n) for h, n in state.smoke.items())),
+                tuple(sorted(_key(p) for p in state.melee)))
+
+    def own_fingerprint(self, state: GameState, side: str) -> tuple[Any, ...]:
+        """What a move plan depends on besides the enemy: the side's units, control, spotting."""
+        units = tuple((u.id, u.place, u.shaken, u.wounded, tuple(sorted(u.markers))) for u in state.alive(side))
+        return (units, tuple(sorted((_key((h, 0)), s) for h, s in state.control.items())),
+                tuple(sorted(_key(p) for p in state.spotted)), state.phase)
+
+    # -- what a place is worth ----------------------------------------------------------------
+    def stranded(self, state: GameState, side: str) -> dict[Place, int]:
+        """Places of shaken units with no Good Order leader, hero or medic to rally them (RAL 2),
+        and how many units wait there."""
+        out: dict[Place, int] = {}
+        for u in state.alive(side):
+            if u.shaken and not u.vehicle and not any(
+                    x.good_order and x.kind in ("leader", "hero", "medic") for x in state.at(u.place, side)):
+                out[u.place] = out.get(u.place, 0) + 1
+        return out
+
+    def place_value(self, state: GameState, movers: Sequence[Unit], place: Place, purpose: str = "attack") -> float:
+        """Good Order movers: nearer the objectives still needed, an objective taken; a leader
+        sent to rally (``purpose`` ``"rescue"``): shaken units with no one to rally them; shaken
+        movers: a Good Order leader or hero to rally with (RAL 2), a medic, cover."""
+        side = movers[0].side
+        h = place[0]
+        if purpose == "rescue":
+            return max((n * (2.0 - 0.6 * (h.distance(p[0]) + abs(p[1] - place[1])))
+                        for p, n in self.stranded(state, side).items()), default=0.0)
+        if all(u.shaken for u in movers):
+            helpers = [u for u in state.alive(side) if u.good_order and u.kind in ("leader", "hero", "medic")
+                       and u not in movers]
+            if not helpers:
+                return 0.5 * effects(state.terrain(h)).drm
+            near = min(h.distance(x.hex) + (0 if x.level == place[1] else 1) for x in helpers)
+            return -HEX * near + 0.3 * effects(state.terrain(h)).drm
+        value = -HEX * self.goal_distance(state, side, h)
+        if h in state.objectives and state.control.get(h) != side and not state.in_hex(h, rules.other(side)):
+            value += TAKE
+        return value
+
+    def plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
+                  moved: bool = False, purpose: str = "attack") -> tuple[float, Place | None]:
+        """Every place the stack can reach this impulse (the ruleset's ``movement.steps``), each
+        by the path inviting least opportunity fire; the best place's score net of that risk
+        and of the exposure after, and the first step toward it (``None``: stay)."""
+        memo = ("plan", tuple(u.id for u in movers), mode, total, moved, purpose,
+                self.own_fingerprint(state, movers[0].side))
+        if memo not in self.memo:
+            self.memo[memo] = self._plan_move(state, movers, mode, total, moved, purpose)
+        return self.memo[memo]
+
+    def _plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
+                   moved: bool, purpose: str) -> tuple[float, Place | None]:
+        start = movers[0].place
+        side = movers[0].side
+        weight = self.late(state)
+        targetable = mode in ("normal", "assault") or (mode == "crawl" and all(exposed(state, u) for u in movers))
+        entering: dict[Place, float] = {}
+
+        def enter_risk(p: Place) -> float:
+            if p not in entering:
+                entering[p] = self.opportunity_risk(state, movers, p) if targetable else 0.0
+            return entering[p]
+
+        marks = mode in ("normal", "assault")
+        exposure: dict[Place, float] = {}
+
+        def final(p: Place, risk: float) -> float:
+            if p not in exposure:
+                exposure[p] = self.exposure_risk(state, movers, p, marks)
+            return self.place_value(state, movers, p, purpose) - weight * (risk + exposure[p])
+
+        best: tuple[float, Place | None] = (
+            self.place_value(state, movers, start, purpose) - weight * self.exposure_risk(state, movers, start, moved and marks),
+            None)
+        # Every step costs at least 1 MP: taking nodes by MP spent, each node's least risk is final.
+        nodes: dict[tuple[Place, int], tuple[float, Place | None]] = {(start, 0): (0.0, None)}
+        places = {_key(start): start}
+        reached: dict[Place, list[tuple[int, float]]] = {start: [(0, 0.0)]}
+        heap = [(0, _key(start))]
+        while heap:
+            spent, k = heapq.heappop(heap)
+            place = places[k]
+            risk, first = nodes[(place, spent)]
+            if spent and place != start:
+                score = final(place, risk)
+                if score > best[0]:
+                    best = (score, first)
+            for h, lvl, cost in movement.steps(state, movers, place, spent, total, mode, int(moved or spent > 0)):
+                nxt = (h, lvl)
+                step = nxt if first is None else first
+                if state.at(nxt, rules.other(side)):  # MOV 6: entering starts a melee, the move ends
+                    score = melee_value(state, movers, nxt, place) - weight * risk
+                    if score > best[0]:
+                        best = (score, step)
+                    continue
+                r = risk + enter_risk(nxt)
+                node = (nxt, spent + cost)
+                # A node reached with no less MP spent and no less risk than another is no better.
+                if any(s <= spent + cost and q <= r for s, q in reached.get(nxt, ())):
+                    continue
+                reached.setdefault(nxt, []).append((spent + cost, r))
+                if node not in nodes or r < nodes[node][0] - 1e-12:
+                    if node not in nodes:
+                        heapq.heappush(heap, (spent + cost, _key(nxt)))
+                    nodes[node] = (r, step)
+                    places[_key(nxt)] = nxt
+        return best
 
     def best_fire(self, state: GameState, units: list[Unit]) -> tuple[float, Place | None]:
         shooters = [u for u in units if fire.can_fire(u) and not u.acted]
@@ -79,15 +316,63 @@ class OddsBot:
             return 0.0, None
         best: tuple[float, Place | None] = (0.0, None)
         for place in rules.targets_for(state, shooters, [shooters]):
-            value = expected_damage(rules.fire_odds(state, shooters, place))
+            value = self.fire_value(state, shooters, place)
             if value > best[0]:
                 best = (value, place)
         return best
+
+    def fire_value(self, state: GameState, shooters: Sequence[Unit], place: Place, **kw: bool) -> float:
+        """Expected damage, more where the target stands on an objective (it must be cleared)."""
+        value = expected_damage(rules.fire_odds(state, shooters, place, **kw))
+        return value * (1.5 if place[0] in state.objectives else 1.0)
+
+    def turn_given_up(self, state: GameState, firers: Sequence[Unit]) -> float:
+        """Opportunity fire marks the firers (OPF 1c): the move they would have made this turn
+        is given up, worth its gain (the last turn's dash onto an objective above all)."""
+        if any(u.acted for u in firers):
+            return 0.0
+        movers = self.movers_for(state, firers)
+        return max(0.0, self.move_gain(state, movers, "attack")) if movers else 0.0
+
+    def move_gain(self, state: GameState, movers: Sequence[Unit], purpose: str) -> float:
+        """What moving the stack now gains over leaving it where it is (its best plan, normal
+        or crawling)."""
+        place = movers[0].place
+        stay = self.place_value(state, movers, place, purpose) - self.late(state) * \
+            self.exposure_risk(state, movers, place, False)
+        return max(self.plan_move(state, movers, mode, movement.allowance(movers, mode), purpose=purpose)[0]
+                   for mode in ("normal", "crawl") if mode in movement.modes_for(movers)) - stay
+
+    def rescuers(self, state: GameState, units: Sequence[Unit]) -> list[Unit]:
+        """A Good Order leader (else hero) not needed where it stands, to go and rally shaken
+        units elsewhere that have no one (RAL 2)."""
+        if any(u.shaken for u in units) or not self.stranded(state, units[0].side):
+            return []
+        helpers = sorted((u for u in units if u.good_order and u.kind in ("leader", "hero") and not self.holding(state, u)),
+                         key=lambda u: (u.kind != "leader", u.id))
+        return helpers[:1]
+
+    def movers_for(self, state: GameState, units: Sequence[Unit]) -> list[Unit]:
+        """Who moves from a place: Good Order units not holding an objective — but a Good Order
+        leader (else hero) stays with shaken units to rally them next turn (RAL 2); with no
+        helper there, the shaken units go to one."""
+        shaken = [u for u in units if u.shaken]
+        go = [u for u in units if u.good_order and not self.holding(state, u) and u.kind != "medic"]
+        helpers = sorted((u for u in units if u.good_order and u.kind in ("leader", "hero")),
+                         key=lambda u: (u.kind != "leader", u.id))
+        if shaken and helpers:
+            return [u for u in go if u is not helpers[0]]
+        medics = [u for u in units if u.kind == "medic" and u.good_order]
+        return go + medics if go else shaken
 
     # -- decisions ----------------------------------------------------------------------------
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
         state: GameState = view.state
         side = decision.side
+        seen = self.enemy_fingerprint(state, side)
+        if seen != self.memo_key:
+            self.memo.clear()
+            self.memo_key = seen
         data = [o.data for o in getattr(decision, "options", ())]
         kind = decision.kind
         if kind == kinds.RALLY:
@@ -103,14 +388,12 @@ class OddsBot:
                     return actions.index(wanted)
             return 0
         if kind == kinds.MOVE_MODE:
-            modes = [d["mode"] for d in data]
-            return modes.index("normal")
+            return self._mode(state, decision.context, data)
         if kind == kinds.MOVE_STEP:
-            return self._step(state, side, decision.context, data)
+            return self._step(state, decision.context, data)
         if kind in (kinds.FIRE_TARGET, kinds.ASSAULT_FIRE):
             units = [state.units[i] for i in decision.context["units"]]
-            scores = [-0.1 if d.get("hold") else expected_damage(rules.fire_odds(state, units, _place(d)))
-                      for d in data]
+            scores = [-0.1 if d.get("hold") else self.fire_value(state, units, _place(d)) for d in data]
             return max(range(len(data)), key=lambda i: scores[i])
         if kind == kinds.OPPORTUNITY_FIRE:
             scores = []
@@ -128,7 +411,7 @@ class OddsBot:
                 targets = {state.units[i].id for i in r["targets"]}
                 rows = [row for row in rules.fire_odds(state, firers, _place(r["at"]), opportunity=True, moving=True)
                         if row[0] in targets]
-                scores.append(expected_damage(rows))
+                scores.append(expected_damage(rows) - self.turn_given_up(state, firers))
             return max(range(len(data)), key=lambda i: scores[i])
         if kind == kinds.VEHICLE_TARGET:
             v = state.units[decision.context["unit"]]
@@ -156,11 +439,14 @@ class OddsBot:
         if action == "rally":
             num, den = d["p"]
             return 1 + num / den
-        return {"heal": 3.0, "merge": 2.5, "pickup": 2.2, "done": 0.0}[action]
+        return {"heal": 3.0, "merge": 2.5, "pickup": 2.2, "done": 0.0}.get(action, 0.0)
 
     def _activate(self, state: GameState, side: str, data: list[Mapping[str, Any]]) -> int:
-        best: tuple[float, int, str | None] = (0.25, 0, None)  # passing: the defender waits for targets
+        """The impulse worth most: a vehicle's fire or move, a melee to fight, the best fire
+        (expected damage), or the best move (the planned place's gain over staying)."""
+        best: tuple[float, int, str | None, list[str]] = (0.25, 0, None, [])  # passing: wait for targets
         self.vehicle = None
+        self.purpose = "attack"
         for i, d in enumerate(data):
             if d.get("pass"):
                 continue
@@ -169,92 +455,81 @@ class OddsBot:
             for v in (u for u in state.at(place, side) if u.vehicle and not u.acted):
                 score, plan = self.vehicle_plan(state, v)
                 if score > best[0]:
-                    best = (score, i, plan)
-                    self.vehicle = v.id
+                    best = (score, i, plan, [v.id])
             if not units:
                 continue
             if place in state.melee:
                 atk = [u for u in units if rules.melee.can_melee(u, attacking=True)]
                 p = rules.melee_odds(state, atk, place) if atk else None
                 score, plan = (2.0 * float(p), "melee") if p is not None else (0.3, "withdraw")
-            else:
-                value, _target = self.best_fire(state, units)
-                score, plan = value, "fire"
-                movers = [u for u in units if not self.holding(state, u)]
-                if movers:
-                    gain = self.goal_distance(state, side, place[0])
-                    # The attack must reach the objectives in time: moving gains weight each turn.
-                    move_score = 1.0 + 0.2 * state.turn if gain else 0.0
-                    if gain and gain <= 2 and all(u.good_order for u in movers):
-                        move_score = 4.0  # an objective within reach this impulse: take it
-                    for lvl in range(state.levels(place[0])):
-                        above = (place[0], lvl)
-                        if lvl != place[1] and state.at(above, rules.other(side)):
-                            p = rules.melee_odds(state, movers, above)
-                            if p is not None:
-                                move_score = max(move_score, 3.0 * float(p))  # climb and melee (MEL 1.4)
-                    if any(u.shaken for u in movers) and self.danger(state, side, place[0]) > 0:
-                        move_score = max(move_score, 0.4)  # shaken units leave the line of fire
-                    if move_score > score:
-                        score, plan = move_score, "move"
-            if score > best[0]:
-                best = (score, i, plan)
-                self.vehicle = None
+                if score > best[0]:
+                    best = (score, i, plan, [u.id for u in units])
+                continue
+            value, _target = self.best_fire(state, units)
+            if value > best[0]:
+                best = (value, i, "fire", [u.id for u in units if fire.can_fire(u)])
+            candidates = [(self.movers_for(state, units), "attack")]
+            rescuers = self.rescuers(state, units)
+            if rescuers:
+                candidates.append((rescuers, "rescue"))
+            for movers, purpose in candidates:
+                if not movers:
+                    continue
+                gain = self.move_gain(state, movers, purpose)
+                if gain > best[0]:
+                    best = (gain, i, "move", [u.id for u in movers])
+                    self.purpose = purpose
         self.plan = best[2]
+        self.movers = best[3]
+        if self.plan is not None and best[3] and state.units[best[3][0]].vehicle:
+            self.vehicle = best[3][0]
         return best[1]
 
     def _units(self, state: GameState, decision: Decision, data: list[Mapping[str, Any]]) -> Answer:
         start = (parse_hex(decision.context["hex"]), int(decision.context["level"]))
-        if self.vehicle is not None:
-            return [next(i for i, d in enumerate(data) if d["unit"] == self.vehicle)]
-        picked = []
-        for i, d in enumerate(data):
-            u = state.units[d["unit"]]
-            if u.place != start:
-                continue
-            if u.vehicle or (self.plan == "fire" and not fire.can_fire(u)):
-                continue
-            if self.plan == "move" and self.holding(state, u) and u.good_order:
-                continue
-            picked.append(i)
+        picked = [i for i, d in enumerate(data) if d["unit"] in self.movers and state.units[d["unit"]].place == start]
         if not picked:
             picked = [next(i for i, d in enumerate(data) if state.units[d["unit"]].place == start
                            and not state.units[d["unit"]].vehicle)]
         return picked
 
-    def _step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
+    def purpose_of(self, movers: Sequence[Unit]) -> str:
+        return self.purpose if sorted(u.id for u in movers) == sorted(self.movers) else "attack"
+
+    def _mode(self, state: GameState, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
+        """Normal or crawl, whichever plan scores better (crawl: one hex, no opportunity fire at
+        unexposed movers, CRL 1); a vehicle moves normally."""
         movers = [state.units[i] for i in context["units"]]
-        here = movers[0].hex
-        shaken = any(u.shaken for u in movers)
+        modes = [d["mode"] for d in data]
+        if movers[0].vehicle:
+            return modes.index("normal")
+        purpose = self.purpose_of(movers)
+        scores = {m: self.plan_move(state, movers, m, movement.allowance(movers, m), purpose=purpose)[0]
+                  for m in ("normal", "crawl") if m in modes}
+        return modes.index(max(scores, key=lambda m: (scores[m], m == "normal")))
 
-        def score(d: Mapping[str, Any]) -> float:
-            h = here if d.get("stop") else parse_hex(d["hex"])
-            place = (h, 0 if d.get("stop") else int(d["level"]))
-            enemies = [] if d.get("stop") else state.at(place, rules.other(side))
-            if enemies:
-                p = rules.melee_odds(state, movers, place)
-                if p is None:
-                    return -5.0
-                # The swapped round (MEL 9) may wipe the movers out: weigh it in.
-                back = [u for u in enemies if rules.melee.can_melee(u, attacking=True)]
-                q = rules.melee_odds(state, back, (here, 0)) if back else None
-                q = Fraction(0) if q is None else q
-                return 6.0 * float(p) - 5.0 * float((1 - p) * q) - 1.0
-            cover = effects(state.terrain(h)).drm
-            value = -1.0 * self.goal_distance(state, side, h) + 0.2 * cover - 0.4 * self.danger(state, side, h)
-            if shaken:
-                # Shaken units rally only beside a Good Order leader (RAL 2): seek one, in cover.
-                helpers = [u.hex for u in state.alive(side) if u.good_order and u.kind in ("leader", "hero", "medic")
-                           and u not in movers]
-                near = min((h.distance(x) for x in helpers), default=0)
-                value = 0.8 * cover - 2.0 * self.danger(state, side, h) - 0.7 * near
-            if h in state.objectives and state.control.get(h) != side and not d.get("stop"):
-                value += 3.0
-            if d.get("stop") and h in self.goals(state, side):
-                value += 0.5
-            return value
+    def _step(self, state: GameState, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
+        movers = [state.units[i] for i in context["units"]]
+        moved = any(u.markers & {"move", "crawl", "stealth", "assault"} for u in movers)
+        _score, first = self.plan_move(state, movers, context["mode"], int(context["mp_left"]), moved,
+                                       self.purpose_of(movers))
+        for i, d in enumerate(data):
+            if first is None and d.get("stop"):
+                return i
+            if first is not None and not d.get("stop") and _place(d) == first:
+                return i
+        return next(i for i, d in enumerate(data) if d.get("stop"))
 
-        return max(range(len(data)), key=lambda i: score(data[i]))
+    def danger(self, state: GameState, side: str, h: Hex) -> float:
+        """Enemy units that could still opportunity-fire at ``h``, weighted by cover (a
+        vehicle's path: its armour, not the damage check, decides)."""
+        n = 0
+        for e in state.alive(rules.other(side)):
+            if e.good_order and fire.can_fire(e) and not (e.markers & NO_OPPORTUNITY) \
+                    and e.hex.distance(h) <= e.spec.range and visible(state, e.hex, h) is not None:
+                n += 1
+        cover = effects(state.terrain(h)).drm
+        return n * (0.6 if cover == 0 else 0.25 / cover)
 
     # -- vehicles -----------------------------------------------------------------------------
     def vehicle_value(self, state: GameState, v: Unit, place: Place, targets: Sequence[Unit]) -> float:
@@ -280,7 +555,8 @@ class OddsBot:
         return value
 
     def vehicle_plan(self, state: GameState, v: Unit) -> tuple[float, str]:
-        """Fire at the best target, or close on the objectives."""
+        """Fire at the best target, or close on the objectives; with neither, hunt: drive toward
+        the nearest enemy until something is in sight ("hunt")."""
         places, tanks = vehicles.vehicle_targets(state, v)
         best = 0.0
         if v.good_order:
@@ -292,6 +568,8 @@ class OddsBot:
         move = 0.6 + 0.1 * state.turn if gain > 3 else 0.0
         if 0 < gain <= 3 and state.turn >= state.turns // 2:
             move = 1.0 + 0.3 * state.turn  # late on, a vehicle takes an objective it can enter
+        if best == 0.0 and move == 0.0 and v.good_order and state.alive(rules.other(v.side)):
+            return (0.5, "hunt")
         return (best, "fire") if best >= move else (move, "move")
 
     def vehicle_goal_distance(self, state: GameState, v: Unit) -> int:
@@ -313,6 +591,8 @@ class OddsBot:
         late = state.turn >= state.turns // 2
 
         def dist(h: Hex) -> int:
+            if self.plan == "hunt":
+                return min(e.hex.distance(h) for e in state.alive(rules.other(side))) + 1
             if late:
                 moved = Unit(v.id, v.side, v.type, h, 0)
                 return self.vehicle_goal_distance(state, moved) + 3
