@@ -82,3 +82,28 @@ def test_the_move_plan_takes_an_empty_objective_in_reach():
     squad.hex = parse_hex("0604")
     score, first = bot.plan_move(state, [squad], "normal", 4)
     assert first == (parse_hex("0704"), 0) and score > 0
+
+
+def test_the_kinds_of_0_3_get_real_answers():
+    """lnl 0.3's decisions go to the bot's judgement, not the random fallback: RAL 4 keeps the
+    side's weapons (a tripod is set up, nothing dropped); SMC 2.3 aims the sniper at a leader;
+    MOV 8 faces the MG team toward the most enemies (HWF 2's front arc); VMV 3.5 counter-attacks."""
+    from attrs import evolve
+
+    from wargamekit_lnl import fire
+
+    state = village()
+    bot = OddsBot(0)
+    keep = [{"action": "drop"}, {"action": "destroy"}, {"action": "exchange"}, {"action": "done"}]
+    assert bot._weapons(keep) == 3
+    assert bot._weapons([{"action": "drop"}, {"action": "setup"}, {"action": "done"}]) == 1
+    leader, squad = state.units["us-ldr1"], state.units["us-1"]
+    values = [bot._sniper_target_value(state, d) for d in ({"hold": True}, {"unit": squad.id}, {"unit": leader.id})]
+    assert values == sorted(values) and values[0] < values[1] < values[2]
+    team = state.units["de-mg"]
+    us = state.alive("us")
+    best = max(range(6), key=lambda f: bot._facing_value(state, team, f))
+    counts = [sum(fire.in_arc(evolve(team, facing=f), u.hex) for u in us) for f in range(6)]
+    assert counts[best] == max(counts) > 0
+    assert team.facing == state.units["de-mg"].facing  # judging a facing changed nothing
+

@@ -432,7 +432,45 @@ class OddsBot:
             return 0
         if kind == kinds.WITHDRAW_HEX:
             return max(range(len(data)), key=lambda i: effects(state.terrain(parse_hex(data[i]["hex"]))).drm)
+        if kind == kinds.WEAPONS:
+            return self._weapons(data)
+        if kind == kinds.SNIPER:
+            # SMC 2.1: a sniper placed now fires at once; one kept back fires no better later
+            return next((i for i, d in enumerate(data) if not d.get("pass")), 0)
+        if kind == kinds.SNIPER_TARGET:
+            return max(range(len(data)), key=lambda i: self._sniper_target_value(state, data[i]))
+        if kind == kinds.TEAM_FACING:
+            team = state.units[decision.context["unit"]]
+            return max(range(len(data)), key=lambda i: self._facing_value(state, team, data[i]["facing"]))
+        if kind == kinds.COUNTER_ATTACK:
+            # VMV 3.5: the overrunning vehicle is alone in the infantry's hex: attack it
+            return next((i for i, d in enumerate(data) if d["attack"]), 0)
         return self.fallback.choose(decision, view)
+
+    @staticmethod
+    def _weapons(data: list[Mapping[str, Any]]) -> int:
+        """RAL 4/5 (SW 3.1): set up a stowed tripod MG so it can fire; never drop, destroy or
+        swap a weapon the side still carries (the random fallback did, at random)."""
+        for wanted in ("setup", "done"):
+            for i, d in enumerate(data):
+                if d["action"] == wanted:
+                    return i
+        return 0
+
+    @staticmethod
+    def _sniper_target_value(state: GameState, d: Mapping[str, Any]) -> float:
+        """SMC 2.3: a leader hit costs a whole stack its leadership; any target beats holding."""
+        if d.get("hold"):
+            return 0.0
+        return 2.0 if state.units[d["unit"]].kind in ("leader", "hero") else 1.0
+
+    @staticmethod
+    def _facing_value(state: GameState, team: Unit, facing: int) -> tuple[int, int]:
+        """MOV 8 / HWF 2: the hexside whose front arc holds the most enemy units (ties: keep the
+        facing it has)."""
+        faced = evolve(team, facing=facing)
+        enemies = sum(fire.in_arc(faced, u.hex) for u in state.alive(rules.other(team.side)))
+        return enemies, facing == team.facing
 
     def _rally_score(self, d: Mapping[str, Any]) -> float:
         action = d["action"]
