@@ -85,18 +85,16 @@ def test_the_move_plan_takes_an_empty_objective_in_reach():
 
 
 def test_the_kinds_of_0_3_get_real_answers():
-    """lnl 0.3's decisions go to the bot's judgement, not the random fallback: RAL 4 keeps the
-    side's weapons (a tripod is set up, nothing dropped); SMC 2.3 aims the sniper at a leader;
-    MOV 8 faces the MG team toward the most enemies (HWF 2's front arc); VMV 3.5 counter-attacks."""
+    """lnl 0.3's decisions go to the bot's judgement, not the random fallback: SMC 2.3 aims the
+    sniper at a leader; MOV 8 faces the MG team toward the most enemies (HWF 2's front arc);
+    VMV 3.5 holds rather than counter-attack an overrunning vehicle."""
     from attrs import evolve
 
     from wargamekit_lnl import fire
 
     state = village()
     bot = OddsBot(0)
-    keep = [{"action": "drop"}, {"action": "destroy"}, {"action": "exchange"}, {"action": "done"}]
-    assert bot._weapons(keep) == 3
-    assert bot._weapons([{"action": "drop"}, {"action": "setup"}, {"action": "done"}]) == 1
+    assert bot._counter_attack([{"attack": True}, {"attack": False}]) == 1
     leader, squad = state.units["us-ldr1"], state.units["us-1"]
     values = [bot._sniper_target_value(state, d) for d in ({"hold": True}, {"unit": squad.id}, {"unit": leader.id})]
     assert values == sorted(values) and values[0] < values[1] < values[2]

@@ -432,8 +432,6 @@ class OddsBot:
             return 0
         if kind == kinds.WITHDRAW_HEX:
             return max(range(len(data)), key=lambda i: effects(state.terrain(parse_hex(data[i]["hex"]))).drm)
-        if kind == kinds.WEAPONS:
-            return self._weapons(data)
         if kind == kinds.SNIPER:
             # SMC 2.1: a sniper placed now fires at once; one kept back fires no better later
             return next((i for i, d in enumerate(data) if not d.get("pass")), 0)
@@ -443,19 +441,14 @@ class OddsBot:
             team = state.units[decision.context["unit"]]
             return max(range(len(data)), key=lambda i: self._facing_value(state, team, data[i]["facing"]))
         if kind == kinds.COUNTER_ATTACK:
-            # VMV 3.5: the overrunning vehicle is alone in the infantry's hex: attack it
-            return next((i for i, d in enumerate(data) if d["attack"]), 0)
+            return self._counter_attack(data)
         return self.fallback.choose(decision, view)
 
     @staticmethod
-    def _weapons(data: list[Mapping[str, Any]]) -> int:
-        """RAL 4/5 (SW 3.1): set up a stowed tripod MG so it can fire; never drop, destroy or
-        swap a weapon the side still carries (the random fallback did, at random)."""
-        for wanted in ("setup", "done"):
-            for i, d in enumerate(data):
-                if d["action"] == wanted:
-                    return i
-        return 0
+    def _counter_attack(data: list[Mapping[str, Any]]) -> int:
+        """VMV 3.5: hold: each attacker must first pass a morale check (IVV 2) against a vehicle
+        that has just overrun it, and a failed one leaves the hex's infantry worse off."""
+        return next((i for i, d in enumerate(data) if not d["attack"]), 0)
 
     @staticmethod
     def _sniper_target_value(state: GameState, d: Mapping[str, Any]) -> float:
