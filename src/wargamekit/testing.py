@@ -559,23 +559,8 @@ def check_non_interference(
     render = type(ruleset).render_svg is not Ruleset.render_svg
     compared = 0
     for seed in seeds:
-        reference = _probe_game(ruleset, scenario, seed, options, {}, plugin_manager)
-        secret_decisions: list[tuple[int, Decision]] = []
-
-        def note(game: Game, decision: Decision, found: list[tuple[int, Decision]] = secret_decisions) -> None:
-            if decision.secret:
-                found.append((len(game.choices), decision))
-
-        players = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)}
-        reference.play(players, before_ask=note, max_decisions=max_decisions)
-        choices = list(reference.choices)
-        dice = reference.dice
-        assert isinstance(dice, _ProbeDice)
-        moments: list[tuple[str, Any]] = [("decision", item) for item in secret_decisions]
-        moments += [("draw", item) for item in dice.secret_draws if item[1] > 1]
-        moments.sort(key=lambda m: m[1][0] if m[0] == "decision" else m[1][3])
-        if len(moments) > positions:
-            moments = [moments[i * len(moments) // positions] for i in range(positions)]
+        choices, moments = _secret_moments(ruleset, scenario, seed, options, plugin_manager, max_decisions,
+                                           positions)
         for what, item in moments:
             forks: list[tuple[Any, Game, int]] = []
             if what == "decision":
@@ -627,6 +612,34 @@ def check_non_interference(
                                     f"{part}: {_first_difference_of(str(a), str(b))}"
                                 )
     return compared
+
+
+def _secret_moments(
+    ruleset: Ruleset, scenario: Any, seed: int, options: Mapping[str, Any] | None, plugin_manager: Any,
+    max_decisions: int, positions: int,
+) -> tuple[list[Answer], list[tuple[str, Any]]]:
+    """One seeded random game's answers and its secret moments, in play order, at most
+    ``positions`` of them spread over the game: ``("decision", (at, decision))`` for a secret
+    decision, ``("draw", draw)`` for a secret roll with more than one face (the probe dice's
+    record). The non-interference checks (views here, observations in ``wargamekit.rl``) fork
+    the game at each."""
+    reference = _probe_game(ruleset, scenario, seed, options, {}, plugin_manager)
+    secret_decisions: list[tuple[int, Decision]] = []
+
+    def note(game: Game, decision: Decision) -> None:
+        if decision.secret:
+            secret_decisions.append((len(game.choices), decision))
+
+    players = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)}
+    reference.play(players, before_ask=note, max_decisions=max_decisions)
+    dice = reference.dice
+    assert isinstance(dice, _ProbeDice)
+    moments: list[tuple[str, Any]] = [("decision", item) for item in secret_decisions]
+    moments += [("draw", item) for item in dice.secret_draws if item[1] > 1]
+    moments.sort(key=lambda m: m[1][0] if m[0] == "decision" else m[1][3])
+    if len(moments) > positions:
+        moments = [moments[i * len(moments) // positions] for i in range(positions)]
+    return list(reference.choices), moments
 
 
 def _probe_game(

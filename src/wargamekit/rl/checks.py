@@ -12,11 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ..decisions import Decision
 from ..errors import IllegalChoiceError, InvalidChoiceError
 from ..game import Game
-from ..players import RandomBot, bot_seed
-from ..testing import _alternatives, _answer_all, _observe, _play_on, _probe_game, _ProbeDice
+from ..testing import _alternatives, _answer_all, _observe, _play_on, _probe_game, _secret_moments
 from .aec import WargameEnv
 
 __all__ = ["check_observation_non_interference"]
@@ -52,23 +50,7 @@ def check_observation_non_interference(
     options = env.game_options
     compared = 0
     for seed in seeds:
-        reference = _probe_game(ruleset, scenario, seed, options, {})
-        secret: list[tuple[int, Decision]] = []
-
-        def note(game: Game, decision: Decision, found: list[tuple[int, Decision]] = secret) -> None:
-            if decision.secret:
-                found.append((len(game.choices), decision))
-
-        players = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)}
-        reference.play(players, before_ask=note, max_decisions=max_decisions)
-        choices = list(reference.choices)
-        dice = reference.dice
-        assert isinstance(dice, _ProbeDice)
-        moments: list[tuple[str, Any]] = [("decision", item) for item in secret]
-        moments += [("draw", item) for item in dice.secret_draws if item[1] > 1]
-        moments.sort(key=lambda m: m[1][0] if m[0] == "decision" else m[1][3])
-        if len(moments) > positions:
-            moments = [moments[i * len(moments) // positions] for i in range(positions)]
+        choices, moments = _secret_moments(ruleset, scenario, seed, options, None, max_decisions, positions)
         for what, item in moments:
             forks: list[tuple[Any, Game, int]] = []
             if what == "decision":
