@@ -22,6 +22,7 @@ from .actions import SUBSET_ENUMERATION_LIMIT, ActionCursor, ActionSpaceError, I
 from .encoding import (
     FORMS,
     GenericEncoder,
+    GenericOptionRows,
     HexPlanes,
     ObservationEncoder,
     clip01,
@@ -62,6 +63,7 @@ __all__ = [
     "ActionCursor",
     "ActionSpaceError",
     "GenericEncoder",
+    "GenericOptionRows",
     "HexPlanes",
     "IllegalActionError",
     "ObservationEncoder",

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..events import Outcome
     from ..view import PlayerView
 
-__all__ = ["FORMS", "Bounds", "GenericEncoder", "HexPlanes", "clip01", "ObservationEncoder", "decision_block", "decision_block_size", "kinds_of", "unit_bounds"]
+__all__ = ["FORMS", "Bounds", "GenericEncoder", "GenericOptionRows", "HexPlanes", "clip01", "ObservationEncoder", "decision_block", "decision_block_size", "kinds_of", "unit_bounds"]
 
 #: The decision forms, in the order of the decision block's one-hot.
 FORMS = ("choose", "subset", "number", "yesno")
@@ -105,7 +105,23 @@ class ObservationEncoder:
         return {side: 1.0 if side == outcome.winner else -1.0 for side in sides}
 
 
-class GenericEncoder(ObservationEncoder):
+class GenericOptionRows(ObservationEncoder):
+    """An encoder whose option rows are the generic ones (width 3, in ``[0, 1]``): 1 for a real
+    option; 1 if it is a response window's pass (:func:`~wargamekit.players.is_pass`); 1 if it
+    is a "hold"/"none" option (its data says ``{"hold": True}`` or ``{"none": True}``). A
+    ruleset's encoder derives from it to keep these rows and write only its view block."""
+
+    def option_bounds(self, view: PlayerView) -> Bounds:
+        return unit_bounds(3)
+
+    def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
+        option = decision.options[index]
+        data: Mapping[str, Any] = option.data or {}
+        return np.array([1.0, float(is_pass(option)),
+                         float(data.get("hold") is True or data.get("none") is True)], np.float32)
+
+
+class GenericEncoder(GenericOptionRows):
     """The encoder of a ruleset without its own: only what every game has.
 
     View block (length ``len(sides) + 3``, all in ``[0, 1]``):
@@ -145,14 +161,6 @@ class GenericEncoder(ObservationEncoder):
         out[s + 2] = min(1.0, math.log1p(len(view.log)) / math.log1p(self.EVENTS))
         return out
 
-    def option_bounds(self, view: PlayerView) -> Bounds:
-        return unit_bounds(3)
-
-    def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
-        option = decision.options[index]
-        data: Mapping[str, Any] = option.data or {}
-        return np.array([1.0, float(is_pass(option)),
-                         float(data.get("hold") is True or data.get("none") is True)], np.float32)
 
 
 class HexPlanes:

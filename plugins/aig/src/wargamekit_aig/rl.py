@@ -8,7 +8,7 @@ unit's, 2 own unit routed, 3 enemy unit routed, 4 own unit disordered, 5 enemy u
 disordered, 6 own leader, 7 enemy leader, 8 own unit's facing / 5, 9 enemy unit's facing / 5;
 then 3 numbers: turn / last turn, this side is active, 1.
 
-Option row (width 3): as :class:`~wargamekit.rl.GenericEncoder` (a real option, a pass, a
+Option row (width 3): as :class:`~wargamekit.rl.GenericOptionRows` (a real option, a pass, a
 "none"/"hold" option).
 """
 
@@ -19,13 +19,12 @@ from typing import Any
 import numpy as np
 
 from wargamekit import PlayerView, Ruleset, hookimpl
-from wargamekit.decisions import Choose, ChooseSubset
-from wargamekit.rl import GenericEncoder, HexPlanes, ObservationEncoder, clip01, kinds_of, unit_bounds
+from wargamekit.rl import GenericOptionRows, HexPlanes, ObservationEncoder, clip01, kinds_of, unit_bounds
 
 CHANNELS = 10
 
 
-class AigEncoder(ObservationEncoder):
+class AigEncoder(GenericOptionRows):
     """See the module's docstring for the layout."""
 
     def __init__(self) -> None:
@@ -58,11 +57,6 @@ class AigEncoder(ObservationEncoder):
         tail = [clip01(state.turn / max(state.last_turn, 1)), float(state.active == view.side), 1.0]
         return np.concatenate([planes.flat(grid), np.asarray(tail, np.float32)])
 
-    def option_bounds(self, view: PlayerView) -> Any:
-        return unit_bounds(3)
-
-    def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
-        return GenericEncoder.encode_option(self, view, decision, index)  # type: ignore[arg-type]
 
 
 @hookimpl

@@ -9,7 +9,7 @@ shaken units / 4, 3 enemy shaken units / 4, 4 an objective, 5 controlled by this
 6 controlled by the enemy, 7 smoke; then 3 numbers: turn / turns, this side has the
 initiative, 1.
 
-Option row (width 3): as :class:`~wargamekit.rl.GenericEncoder` (a real option, a pass, a
+Option row (width 3): as :class:`~wargamekit.rl.GenericOptionRows` (a real option, a pass, a
 "none"/"hold" option).
 """
 
@@ -20,13 +20,12 @@ from typing import Any
 import numpy as np
 
 from wargamekit import PlayerView, Ruleset, hookimpl
-from wargamekit.decisions import Choose, ChooseSubset
-from wargamekit.rl import GenericEncoder, HexPlanes, ObservationEncoder, clip01, kinds_of, unit_bounds
+from wargamekit.rl import GenericOptionRows, HexPlanes, ObservationEncoder, clip01, kinds_of, unit_bounds
 
 CHANNELS = 8
 
 
-class LnlEncoder(ObservationEncoder):
+class LnlEncoder(GenericOptionRows):
     """See the module's docstring for the layout."""
 
     max_actions = 64
@@ -60,11 +59,6 @@ class LnlEncoder(ObservationEncoder):
         tail = [clip01(state.turn / max(state.turns, 1)), float(state.initiative == view.side), 1.0]
         return np.concatenate([planes.flat(grid), np.asarray(tail, np.float32)])
 
-    def option_bounds(self, view: PlayerView) -> Any:
-        return unit_bounds(3)
-
-    def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
-        return GenericEncoder.encode_option(self, view, decision, index)  # type: ignore[arg-type]
 
 
 @hookimpl

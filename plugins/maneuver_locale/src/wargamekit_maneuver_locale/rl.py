@@ -11,7 +11,7 @@ approach), 9 face up, 10 moved this player turn, 11 a gun that declared bombardm
 12 eliminated; then 6 numbers: turn / turn limit, commands left / commands per turn, locales
 this side controls / locales, locales the enemy controls / locales, this side is active, 1.
 
-Option row (width 3): as :class:`~wargamekit.rl.GenericEncoder` (a real option, a pass, a
+Option row (width 3): as :class:`~wargamekit.rl.GenericOptionRows` (a real option, a pass, a
 "none"/"hold" option).
 """
 
@@ -22,14 +22,13 @@ from typing import Any
 import numpy as np
 
 from wargamekit import PlayerView, Ruleset, hookimpl
-from wargamekit.decisions import Choose, ChooseSubset
-from wargamekit.rl import GenericEncoder, ObservationEncoder, clip01, kinds_of, unit_bounds
+from wargamekit.rl import GenericOptionRows, ObservationEncoder, clip01, kinds_of, unit_bounds
 
 PIECE = 13
 ARMS = ("infantry", "cavalry", "artillery")
 
 
-class ManeuverLocaleEncoder(ObservationEncoder):
+class ManeuverLocaleEncoder(GenericOptionRows):
     """See the module's docstring for the layout."""
 
     max_actions = 64
@@ -74,11 +73,6 @@ class ManeuverLocaleEncoder(ObservationEncoder):
                 sum(v not in ("", view.side) for v in state.control.values()) / places, float(active), 1.0]
         return np.concatenate([rows.reshape(-1), np.asarray(tail, np.float32)])
 
-    def option_bounds(self, view: PlayerView) -> Any:
-        return unit_bounds(3)
-
-    def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
-        return GenericEncoder.encode_option(self, view, decision, index)  # type: ignore[arg-type]
 
 
 @hookimpl

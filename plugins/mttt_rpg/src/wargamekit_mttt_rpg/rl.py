@@ -8,7 +8,7 @@ absent), 8 HP / max HP, 9 order MP / order cap, 10 a character (not a battle gro
 noncombatant), 11 battle group size left / size, 12 prone, 13 acting now; then 3 numbers:
 round / round limit, the phase is the combat rounds' (not preparation), 1.
 
-Option row (width 3): as :class:`~wargamekit.rl.GenericEncoder` (a real option, a pass, a
+Option row (width 3): as :class:`~wargamekit.rl.GenericOptionRows` (a real option, a pass, a
 "none"/"hold" option).
 """
 
@@ -19,14 +19,13 @@ from typing import Any
 import numpy as np
 
 from wargamekit import PlayerView, Ruleset, hookimpl
-from wargamekit.decisions import Choose, ChooseSubset
-from wargamekit.rl import GenericEncoder, ObservationEncoder, clip01, kinds_of, unit_bounds
+from wargamekit.rl import GenericOptionRows, ObservationEncoder, clip01, kinds_of, unit_bounds
 
 ROW = 14
 STATUSES = ("active", "helpless", "withdrawn", "routed", "gone", "absent")
 
 
-class MtttRpgEncoder(ObservationEncoder):
+class MtttRpgEncoder(GenericOptionRows):
     """See the module's docstring for the layout."""
 
     max_actions = 64
@@ -60,11 +59,6 @@ class MtttRpgEncoder(ObservationEncoder):
         tail = [clip01(scene.round / max(scene.round_limit, 1)), float(scene.phase != "preparation"), 1.0]
         return np.concatenate([rows.reshape(-1), np.asarray(tail, np.float32)])
 
-    def option_bounds(self, view: PlayerView) -> Any:
-        return unit_bounds(3)
-
-    def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
-        return GenericEncoder.encode_option(self, view, decision, index)  # type: ignore[arg-type]
 
 
 @hookimpl

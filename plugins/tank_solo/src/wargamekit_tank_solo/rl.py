@@ -20,14 +20,14 @@ import numpy as np
 
 from wargamekit import PlayerView, Ruleset, hookimpl
 from wargamekit.decisions import Choose, ChooseSubset
-from wargamekit.rl import GenericEncoder, ObservationEncoder, clip01, kinds_of, unit_bounds
+from wargamekit.rl import GenericOptionRows, ObservationEncoder, clip01, kinds_of, unit_bounds
 
 TANK = 11
 #: the most options one decision offers (a move lists the reachable hexes of the map)
 ACTIONS = 128
 
 
-class TankSoloEncoder(ObservationEncoder):
+class TankSoloEncoder(GenericOptionRows):
     """See the module's docstring for the layout."""
 
     max_actions = ACTIONS
@@ -65,11 +65,8 @@ class TankSoloEncoder(ObservationEncoder):
                 clip01(state.score.get(other, 0) / 20), 1.0]
         return np.concatenate([rows.reshape(-1), np.asarray(tail, np.float32)])
 
-    def option_bounds(self, view: PlayerView) -> Any:
-        return unit_bounds(3)
-
     def encode_option(self, view: PlayerView, decision: Choose | ChooseSubset, index: int) -> np.ndarray:
-        row = GenericEncoder.encode_option(self, view, decision, index)  # type: ignore[arg-type]
+        row = super().encode_option(view, decision, index)
         row[2] = max(row[2], float("target" in decision.options[index].data))
         return row
 
