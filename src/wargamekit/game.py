@@ -786,10 +786,7 @@ class Game:
                 f"the installed version is {ruleset.version}"
             )
         if save.scenario_name is not None:
-            try:
-                ruleset.scenario_data(save.scenario_name)  # that it exists (parsed once, cached)
-            except UnknownScenarioError as exc:
-                raise SaveError(f"$.scenario_name: {exc}") from None
+            _check_scenario_name(ruleset, save.scenario_name)
         if isinstance(plugin_manager, str) and plugin_manager != "saved":
             raise TypeError(f"plugin_manager: expected 'saved', a plugin manager or None, got {plugin_manager!r}")
         manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
@@ -881,6 +878,27 @@ def _ladder_games(key: tuple[Any, ...]) -> list[Game]:
     """The live games :data:`_LADDERS` holds for ``key``, most recent first."""
     refs = _LADDERS.get(key, ())
     return [game for ref in reversed(refs) if (game := ref()) is not None]
+
+
+#: ruleset -> the names of its bundled scenarios that a load found: checked once per process
+#: (bundled files do not change under it), not by a copy of the scenario's data at every load
+_KNOWN_SCENARIOS: weakref.WeakKeyDictionary[Ruleset, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _check_scenario_name(ruleset: Ruleset, name: str) -> None:
+    """Refuse a save naming a scenario the ruleset does not bundle."""
+    try:
+        known = _KNOWN_SCENARIOS.setdefault(ruleset, set())
+    except TypeError:  # a ruleset that is not hashable: checked every time
+        known = set()
+    if isinstance(name, str) and name in known:
+        return
+    try:
+        ruleset.scenario_data(name)  # that it exists
+    except UnknownScenarioError as exc:
+        raise SaveError(f"$.scenario_name: {exc}") from None
+    if isinstance(name, str):
+        known.add(name)
 
 
 def _saved_plugin_manager(save: SaveFile) -> pluggy.PluginManager | None:
