@@ -723,16 +723,17 @@ class Game:
         if self._dice_template is not None:
             raise SaveError("a game on a custom dice service cannot be saved (its dice are not a seed)")
         from .plugins import addons_in_effect
+        from .scenario import copy_data  # deepcopy's result for plain data, in a fraction of its time
 
         return SaveFile(
             format=SAVE_FORMAT,
             ruleset=self.ruleset.name,
             ruleset_version=self.ruleset.version,
             scenario_name=self.scenario_name,
-            scenario=copy.deepcopy(self.scenario_data),
+            scenario=copy_data(self.scenario_data),
             seed=self.seed,
             options=dict(self.options),
-            choices=copy.deepcopy(self.choices),
+            choices=copy_data(self.choices),
             addons=list(addons_in_effect(self.plugin_manager)),
             log_digest=self._log_digest(),
         )
