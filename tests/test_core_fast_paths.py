@@ -234,6 +234,33 @@ def test_fast_pickle_refuses_what_pickle_refuses():
         dumps(_One(lambda: 1))
 
 
+
+def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
+    """The seeded dice's PCG64 generator reduces to its state (no entropy read on load): the
+    copy has the same state, draws the same numbers from there, and stays one object where the
+    original was referred to twice; the original is not disturbed."""
+    from wargamekit._fastpickle import _pcg64_generator
+    from wargamekit.dice import SeededDice
+
+    dice = SeededDice(11)
+    for _ in range(7):
+        dice.d6("warm up")
+    rng = dice._rng
+    while not rng.bit_generator.state["has_uint32"]:  # half a 64-bit draw left buffered
+        rng.integers(0, 10, dtype=np.uint32)
+    data = dumps({"dice": dice, "again": rng})
+    assert b"_pcg64_generator" in data and b"PCG64" in data
+    back = pickle.loads(data)
+    assert back["again"] is back["dice"]._rng
+    assert back["again"].bit_generator.state == rng.bit_generator.state
+    assert [back["dice"].d6("x") for _ in range(20)] == [dice.d6("x") for _ in range(20)]
+    assert back["again"].integers(0, 10, 5, dtype=np.uint32).tolist() == rng.integers(0, 10, 5, dtype=np.uint32).tolist()
+    assert type(_pcg64_generator(rng.bit_generator.state).bit_generator) is np.random.PCG64
+    # another bit generator takes numpy's own reduce
+    other = np.random.Generator(np.random.MT19937(3))
+    assert b"_pcg64_generator" not in dumps(other)
+    assert pickle.loads(dumps(other)).bit_generator.state["state"]["pos"] == other.bit_generator.state["state"]["pos"]
+
 def test_choose_of_builds_the_options_option_would():
     """``Choose.of`` builds its options through the slots (a hot path); they are exactly the
     options ``Option(value, label, data=...)`` gives."""
