@@ -8,12 +8,13 @@ from typing import Any
 import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
+from wargamekit.geometry import HexMap
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_aig import rally
 from wargamekit_aig.activation import LeaderAction, activation_sequence, sync
 from wargamekit_aig.kinds import Context
-from wargamekit_aig.scenario import SIDES, AigScenario, check_scenario
+from wargamekit_aig.scenario import SIDES, AigScenario, Tables, check_scenario
 from wargamekit_aig.state import Banner, GameState, Leader, Unit, initial_state
 
 #: The view's copiers (one assignment per field: views are built at every decision a bot reads).
@@ -33,6 +34,9 @@ class Aig(Ruleset):
     sides = SIDES
     scenario_type = AigScenario
     scenario_package = "wargamekit_aig.scenarios"
+    #: Never changed once setup has built them (the map's layers are read-only, the scenario and its
+    #: tables are frozen and never written): a checkpoint's snapshot refers to them instead of pickling the map and its caches.
+    shared_types = (HexMap, AigScenario, Tables)
 
     def scenario_names(self) -> list[str]:
         return ["default", "training", "battle"]
