@@ -3,13 +3,39 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from weakref import WeakKeyDictionary
 
-from wargamekit.geometry import Hex
+from wargamekit.geometry import Hex, HexMap
 from wargamekit_aig.facing import enemy_zoi, engaged_with
 from wargamekit_aig.state import GameState, Leader, Unit
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
 LEADER_MA, BANNER_MA = 8, 6
+
+#: Per map (its layers are read-only, so an entry never goes stale): the hexes reachable from a
+#: start by (start, budget, cost type, blocked hexes). A cache: the rules ask the same search
+#: again and again while nothing that blocks has moved (each individual order re-reads the
+#: issuer's command range, group orders test every command), and each search is a scipy call.
+_REACH: WeakKeyDictionary[HexMap, dict[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]]] = (
+    WeakKeyDictionary())
+#: Searches kept per map before the cache starts again (a game asks a few thousand distinct ones).
+_REACH_KEPT = 4096
+
+
+def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: frozenset[Hex]) -> Mapping[Hex, float]:
+    """``state.map.reachable(start, budget, cost, blocked=blocked)``, remembered per map: the
+    same mapping object for the same question (callers must not change it)."""
+    table = _REACH.get(state.map)
+    if table is None:
+        table = _REACH.setdefault(state.map, {})
+    key = (start, budget, cost, blocked)
+    got = table.get(key)
+    if got is None:
+        if len(table) >= _REACH_KEPT:
+            table.clear()
+        got = table[key] = state.map.reachable(start, budget, cost, blocked=blocked)
+    return got
 
 
 def _blocked(state: GameState, side: str) -> set[Hex]:
@@ -20,12 +46,13 @@ def _blocked(state: GameState, side: str) -> set[Hex]:
     return enemies | (enemy_zoi(state, side) - friends)
 
 
-def command_distances(state: GameState, leader: Leader, reach: int | None = None) -> dict[Hex, float]:
+def command_distances(state: GameState, leader: Leader, reach: int | None = None) -> Mapping[Hex, float]:
     """§4.2.2: hexes reachable from the leader by a path of at most ``reach`` hexes (default his
-    command range) not blocked by enemy units, enemy ZOI or impassable terrain."""
+    command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
+    mapping: read it, do not change it)."""
     limit = leader.range if reach is None else reach
-    blocked = _blocked(state, leader.side) - {leader.hex}
-    return state.map.reachable(leader.hex, limit, "command", blocked=blocked)
+    blocked = frozenset(_blocked(state, leader.side) - {leader.hex})
+    return reach_from(state, leader.hex, limit, "command", blocked)
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
@@ -50,13 +77,32 @@ def leader_ma(state: GameState, leader: Leader) -> int:
     return BANNER_MA if state.carries_banner(leader) else LEADER_MA
 
 
+def _leader_blocked(state: GameState, leader: Leader) -> set[Hex]:
+    """§4.4.1: the hexes an ordered leader may not enter: enemy units, and enemy ZOI unless a
+    friendly combat unit stands there (he stacks with it)."""
+    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
+    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
+    return (enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex}
+
+
 def leader_destinations(state: GameState, leader: Leader, mp: float | None = None) -> dict[Hex, float]:
     """§4.2.5, §4.4.1: where an ordered leader may move with ``mp`` movement points (default his
     whole MA): not into enemy units, and not into enemy ZOI alone (a hex with a friendly combat
     unit is fine: he stacks with it, §4.4.1)."""
-    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
-    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
-    stop = enemy_zoi(state, leader.side) - friends
     budget = leader_ma(state, leader) if mp is None else mp
-    reach = state.map.reachable(leader.hex, budget, "leader", blocked=(enemies | stop) - {leader.hex})
+    reach = reach_from(state, leader.hex, budget, "leader", frozenset(_leader_blocked(state, leader)))
     return {h: c for h, c in reach.items() if math.isfinite(c)}
+
+
+def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -> bool:
+    """Whether :func:`leader_destinations` holds a hex besides his own: whether he may enter an
+    adjacent hex within ``mp`` (every path starts with such a step and no step is free, so no
+    search is needed to know that a move is possible at all)."""
+    budget = leader_ma(state, leader) if mp is None else mp
+    blocked = _leader_blocked(state, leader)
+    here, m = leader.hex, state.map
+    for d in range(6):
+        h = here.neighbour(d)
+        if h in m and h not in blocked and m.movement_cost(here, h, "leader") <= budget:
+            return True
+    return False

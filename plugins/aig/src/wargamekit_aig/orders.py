@@ -22,6 +22,7 @@ from wargamekit_aig.command import (
     command_distances,
     in_melee,
     in_range,
+    leader_can_move,
     leader_destinations,
     leader_in_range,
     leader_ma,
@@ -130,10 +131,10 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
         if not moved_self and self_cost <= left and (issuer.oc or not in_melee(state, issuer)):
-            if len(leader_destinations(state, issuer)) > 1:
+            if leader_can_move(state, issuer):
                 options.append({"order": "move_self", "cost": self_cost})
         elif own_mp is not None and own_mp > 0 and (issuer.oc or not in_melee(state, issuer)):
-            if len(leader_destinations(state, issuer, own_mp)) > 1:
+            if leader_can_move(state, issuer, own_mp):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
             if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
@@ -407,10 +408,11 @@ def unit_ma(unit: Unit) -> int:
     return DISORDERED_MA if unit.cavalry and unit.disordered else unit.ma
 
 
-def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool
-                 ) -> list[dict[str, Any]]:
+def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool,
+                 shots: dict[str, missile.Shot] | None = None) -> list[dict[str, Any]]:
     """The unit's legal next steps (§6.3 forward into a front hex; §6.3.1 turn; §6.3.4 turn in
-    melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop)."""
+    melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop).
+    ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
     engaged = bool(engaged_with(state, unit))
@@ -438,7 +440,7 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
             e.cavalry for e in engaged_with(state, unit)):
         options.append({"step": "disengage"})
     if can_fire:
-        for name in missile.targets(state, unit):
+        for name in missile.targets(state, unit) if shots is None else shots:
             options.append({"step": "fire", "target": name})
     if unit.back_type and spent == 0 and not unit.moved and not unit.fired and not engaged and not unit.disordered:
         options.append({"step": "dismount", "type": unit.back_type, "ma": unit.back_ma})
@@ -487,8 +489,8 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
                    and ld.rank_value < escort.rank_value]
     while unit.alive and not unit.routed:
         can_fire = not unit.fired and missile.can_fire(unit) is None
-        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged)
         shots = missile.targets(state, unit) if can_fire else {}
+        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots)
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
