@@ -23,18 +23,24 @@ _REACH: WeakKeyDictionary[HexMap, dict[tuple[Hex, float, str, frozenset[Hex]], d
 _REACH_KEPT = 4096
 
 
-def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: frozenset[Hex]) -> Mapping[Hex, float]:
+def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: set[Hex]) -> Mapping[Hex, float]:
     """``state.map.reachable(start, budget, cost, blocked=blocked)``, remembered per map: the
-    same mapping object for the same question (callers must not change it)."""
+    same mapping object for the same question (callers must not change it).
+
+    D2: no step costs less than 1, so a path within ``budget`` never goes farther than
+    ``budget`` hexes and blocked hexes beyond that cannot change the answer: they are left out
+    of the question (a unit moving far away does not make it a new one).
+    """
     table = _REACH.get(state.map)
     if table is None:
         table = _REACH.setdefault(state.map, {})
-    key = (start, budget, cost, blocked)
+    near = frozenset(h for h in blocked if start.distance(h) <= budget)
+    key = (start, budget, cost, near)
     got = table.get(key)
     if got is None:
         if len(table) >= _REACH_KEPT:
             table.clear()
-        got = table[key] = state.map.reachable(start, budget, cost, blocked=blocked)
+        got = table[key] = state.map.reachable(start, budget, cost, blocked=near)
     return got
 
 
@@ -51,8 +57,7 @@ def command_distances(state: GameState, leader: Leader, reach: int | None = None
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
     mapping: read it, do not change it)."""
     limit = leader.range if reach is None else reach
-    blocked = frozenset(_blocked(state, leader.side) - {leader.hex})
-    return reach_from(state, leader.hex, limit, "command", blocked)
+    return reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
@@ -90,7 +95,7 @@ def leader_destinations(state: GameState, leader: Leader, mp: float | None = Non
     whole MA): not into enemy units, and not into enemy ZOI alone (a hex with a friendly combat
     unit is fine: he stacks with it, §4.4.1)."""
     budget = leader_ma(state, leader) if mp is None else mp
-    reach = reach_from(state, leader.hex, budget, "leader", frozenset(_leader_blocked(state, leader)))
+    reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
     return {h: c for h, c in reach.items() if math.isfinite(c)}
 
 
@@ -103,6 +108,6 @@ def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -
     here, m = leader.hex, state.map
     for d in range(6):
         h = here.neighbour(d)
-        if h in m and h not in blocked and m.movement_cost(here, h, "leader") <= budget:
+        if h in m and h not in blocked and state.step_cost(here, h, "leader") <= budget:
             return True
     return False

@@ -418,7 +418,7 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     engaged = bool(engaged_with(state, unit))
     for h in front_hexes(state, unit):
         d = unit.hex.direction_to(h)
-        cost = state.map.movement_cost(unit.hex, h, unit.type)
+        cost = state.step_cost(unit.hex, h, unit.type)
         if not math.isfinite(cost):
             continue
         other = state.unit_at(h)
@@ -428,7 +428,7 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
             beyond = h.neighbour(d)
             if beyond in state.map and state.unit_at(beyond) is None:
-                extra = state.map.movement_cost(h, beyond, unit.type)
+                extra = state.step_cost(h, beyond, unit.type)
                 total = cost + 1 + extra
                 if math.isfinite(total) and total <= left:
                     options.append({"step": "pass", "hex": hex_label(beyond), "through": other.name, "cost": total})
@@ -776,7 +776,7 @@ def withdrawal_hexes(state: GameState, unit: Unit, mover: Unit) -> list[Hex]:
             continue
         if state.enemy_leader_in(h, unit.side):
             continue
-        if not math.isfinite(state.map.movement_cost(unit.hex, h, unit.type)):
+        if not math.isfinite(state.step_cost(unit.hex, h, unit.type)):
             continue
         zone = enemy_zoi(state, unit.side) if zone is None else zone
         if h not in zone:

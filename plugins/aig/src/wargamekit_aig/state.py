@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from attrs import define, field
 
@@ -36,6 +37,10 @@ _FEATURES: Any = (
     HexsideFeature(STREAM, "stream", 1, {"command": 0, "rout": 0}),
 )
 TERRAIN = TerrainTable(_TYPES, _FEATURES)
+
+#: Per map (its layers are read-only in play, so an entry never goes stale): the cost of a step
+#: by (from, to, cost type). A cache: every unit step's menu prices each front hex again.
+_STEP_COSTS: WeakKeyDictionary[HexMap, dict[tuple[Hex, Hex, str], float]] = WeakKeyDictionary()
 
 
 @define
@@ -246,6 +251,18 @@ class GameState:
         """§4.1: the leader carries his side's banner (MA 6 instead of 8)."""
         b = self.banners.get(leader.side)
         return b is not None and not b.captured and b.carrier == leader.name
+
+    def step_cost(self, from_hex: Hex, to_hex: Hex, unit_type: str) -> float:
+        """``self.map.movement_cost(from_hex, to_hex, unit_type)`` (D2 terrain and hexside costs),
+        remembered per map."""
+        table = _STEP_COSTS.get(self.map)
+        if table is None:
+            table = _STEP_COSTS.setdefault(self.map, {})
+        key = (from_hex, to_hex, unit_type)
+        cost = table.get(key)
+        if cost is None:
+            cost = table[key] = self.map.movement_cost(from_hex, to_hex, unit_type)
+        return cost
 
     def is_terrain(self, h: Hex, code: int) -> bool:
         """Whether ``h`` is of terrain ``code``."""
