@@ -119,6 +119,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
     while (left > 0 or (own_mp or 0) > 0) and issuer.alive and not phase.failed:
         options: list[dict[str, Any]] = []
         reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
+        stacked = state.stacked_unit(issuer)
         for u in state.live_units(issuer.side):
             if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
                 continue
@@ -126,7 +127,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "rally", "unit": u.name})
                 continue
             options.append({"order": "activate", "unit": u.name})
-            if state.stacked_unit(issuer) is u and not moved_self:
+            if stacked is u and not moved_self:
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
@@ -139,15 +140,16 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         for other in state.live_leaders(issuer.side):
             if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
                 continue
-            cost = 2 if in_melee(state, other) else 1
             if other.junior and not relay:
                 superior = state.leaders.get(other.superior)
                 if issuer.oc and (superior is None or not superior.alive) and not other.promoted:
                     options.append({"order": "promote", "leader": other.name})
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
-            elif not other.junior and issuer.oc and cost <= left and not other.finished:
-                options.append({"order": "move_leader", "leader": other.name, "cost": cost})
+            elif not other.junior and issuer.oc and not other.finished:
+                cost = 2 if in_melee(state, other) else 1
+                if cost <= left:
+                    options.append({"order": "move_leader", "leader": other.name, "cost": cost})
         if phase.seized and not phase.acted and any(o["order"] == "activate" for o in options) and not relay:
             pass  # §5.4.5: a seizer must first make a unit move or fire
         else:
@@ -264,17 +266,13 @@ def promote(ctx: Context, junior: Leader) -> None:
 def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None) -> list[Unit]:
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
     twice his command range, not yet ordered this phase."""
-    reach = set(_reach(state, leader, twice=True))
+    reach = command_distances(state, leader, 2 * leader.range)
     out = []
     for u in state.live_units(leader.side):
         mine = leader.activates(u) if command is None else u.command == command
         if mine and not u.routed and not u.banned and u.ordered_phase != phase.number and u.hex in reach:
             out.append(u)
     return out
-
-
-def _reach(state: GameState, leader: Leader, *, twice: bool = False) -> list[Hex]:
-    return list(command_distances(state, leader, leader.range * (2 if twice else 1)))
 
 
 def group_check(state: GameState, leader: Leader) -> int | None:
