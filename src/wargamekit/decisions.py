@@ -539,10 +539,11 @@ class ChooseSubset(Decision):
         return tuple(self.options[i].value for i in answer)  # type: ignore[union-attr]
 
     def random_answer(self, rng: np.random.Generator, attempts: int = 200) -> Answer:
+        count, low, high = len(self.options), self.min_count, self.upper
+        constraint = self.constraint
         for _ in range(attempts):
-            size = int(rng.integers(self.min_count, self.upper + 1))
-            picked = sorted(int(i) for i in rng.choice(len(self.options), size=size, replace=False))
-            if self.constraint is None or not self.constraint(self.value_of(picked)):
+            picked = _random_subset(rng, count, low, high)
+            if constraint is None or not constraint(self.value_of(picked)):
                 return picked
         # Constraints can make random sampling hopeless; fall back to a systematic search.
         from itertools import combinations
@@ -555,6 +556,51 @@ class ChooseSubset(Decision):
 
     def describe(self, answer: Answer) -> str:
         return ", ".join(self.options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
+
+
+# The random bot's subset sample, from the draws numpy's own calls make. Hot: a
+# ``ChooseSubset.random_answer`` was ``rng.integers`` + ``rng.choice`` (~7 µs a try, most of it
+# argument handling; 10% of a random maneuver_locale game). Both draw bounded integers by
+# Lemire's method on the bit generator's 32-bit draws, which its ctypes interface gives for
+# ~0.3 µs. ``tests/test_core_fast_paths.py`` compares both, answers and generator state.
+
+
+def _bounded(next_uint32: Callable[[Any], int], state: Any, bound: int) -> int:
+    """A uniform integer in ``[0, bound]`` (``bound < 2**32 - 1``), drawn as numpy draws it:
+    nothing for ``bound == 0``, else Lemire's multiply-and-reject on 32-bit draws."""
+    if bound == 0:
+        return 0
+    span = bound + 1
+    product = next_uint32(state) * span
+    if product & 0xFFFFFFFF < span:  # maybe in the biased sliver: numpy's exact rejection
+        threshold = (0xFFFFFFFF - bound) % span
+        while product & 0xFFFFFFFF < threshold:
+            product = next_uint32(state) * span
+    return product >> 32
+
+
+def _random_subset(rng: np.random.Generator, count: int, low: int, high: int) -> list[int]:
+    """``sorted(rng.choice(count, size=rng.integers(low, high + 1), replace=False))``, from the
+    same draws, leaving ``rng`` where those calls would.
+
+    For ``count <= 10000`` numpy's ``choice`` draws Floyd's algorithm — for ``j`` in ``count -
+    size .. count - 1`` a bounded integer in ``[0, j]``, taken unless already picked (then
+    ``j`` is) — and then shuffles the sample (a bounded integer in ``[0, i]`` for ``i`` from
+    ``size - 1`` down to 1), whose order the sort loses but whose draws count.
+    """
+    if count > 10000:  # numpy shuffles a whole range instead: let it
+        size = int(rng.integers(low, high + 1))
+        return sorted(int(i) for i in rng.choice(count, size=size, replace=False))
+    draws = rng.bit_generator.ctypes
+    next_uint32, state = draws.next_uint32, draws.state
+    size = low + _bounded(next_uint32, state, high - low)
+    picked: set[int] = set()
+    for j in range(count - size, count):
+        drawn = _bounded(next_uint32, state, j)
+        picked.add(j if drawn in picked else drawn)
+    for i in range(size - 1, 0, -1):
+        _bounded(next_uint32, state, i)
+    return sorted(picked)
 
 
 @frozen(kw_only=True)
