@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from wargamekit.decisions import ChooseSubset, Data, Option, _freeze, freeze_data
+from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
 
@@ -345,3 +345,24 @@ def test_random_subset_answers_are_those_of_generator_choice():
         for decision in decisions:
             assert decision.random_answer(ours) == reference(decision, theirs)
     assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def test_random_answers_are_those_of_generator_integers():
+    """Every random answer (Choose, ChooseNumber, YesNo) is the one ``rng.integers`` gave, and
+    leaves the generator where it did: one option or one number draws nothing, a range wider
+    than 32 bits is numpy's own call."""
+    from wargamekit.decisions import ChooseNumber, YesNo
+
+    cases = [
+        (Choose.of("a", "p", list(range(n))), lambda rng, n=n: int(rng.integers(0, n))) for n in (1, 2, 3, 6, 1000)
+    ] + [
+        (ChooseNumber(side="a", prompt="p", low=low, high=high), lambda rng, low=low, high=high: int(rng.integers(low, high + 1)))
+        for low, high in ((3, 3), (-5, 4), (0, 2**31), (1, 2**32 - 1), (0, 2**40))
+    ] + [(YesNo(side="a", prompt="p"), lambda rng: bool(rng.integers(0, 2)))]
+    ours, numpy_calls = np.random.Generator(np.random.PCG64(11)), np.random.Generator(np.random.PCG64(11))
+    for _ in range(200):
+        for decision, reference in cases:
+            answer = decision.random_answer(ours)
+            expected = reference(numpy_calls)
+            assert answer == expected and type(answer) is type(expected)
+    assert ours.bit_generator.state == numpy_calls.bit_generator.state
