@@ -160,7 +160,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             return
         pick = yield from ctx.ask(Choose.of(
             issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
-            rule="5.2.2 individual orders", label=_order_label, kind=kinds.ORDER,
+            rule="5.2.2 individual orders", label=_order_label, lazy_labels=True, kind=kinds.ORDER,
             context={"leader": issuer.name, "left": left, "relay": relay, "phase": phase.number},
             data=lambda o: o))
         order = pick["order"]
@@ -446,16 +446,17 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     return options
 
 
-def _labelled_step(shots: dict[str, missile.Shot], unit: Unit, o: dict[str, Any]) -> str:
-    """The step's label with its exact odds: a volley's hit chance, a turn's morale check."""
+def _labelled_step(shots: dict[str, missile.Shot], cohesion: int, fired_upon: bool, o: dict[str, Any]) -> str:
+    """The step's label with its exact odds: a volley's hit chance, a turn's morale check (for a
+    unit of ``cohesion``, ``fired_upon`` this activation or not, as it was when offered)."""
     from wargamekit_aig.odds_calc import check_odds
 
     if o["step"] == "fire":
         return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
     if o["step"] == "melee_turn":
-        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(unit.cohesion - 2, -1)))})"
-    if o["step"] == "turn" and unit.fired_upon:
-        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(unit.cohesion))})"
+        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(cohesion - 2, -1)))})"
+    if o["step"] == "turn" and fired_upon:
+        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(cohesion))})"
     return _step_label(o)
 
 
@@ -492,7 +493,8 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
-            label=partial(_labelled_step, shots, unit),
+            # lazy labels (made only for the option chosen): a bot never reads the odds in them
+            label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy_labels=True,
             kind=kinds.UNIT_STEP,
             context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
             data=lambda o: o))
@@ -614,7 +616,7 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
     hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
-        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)",
+        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy_labels=True,
         kind=kinds.LEADER_MOVE, context={"leader": leader.name},
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
@@ -943,7 +945,7 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
         shocks = {f.name: melee.shock_of(state, unit, f) for f in foes}
         target = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name}: melee whom?", values, rule="3.2.2 melee segment",
-            label=partial(_melee_label, shocks),
+            label=partial(_melee_label, shocks), lazy_labels=True,
             kind=kinds.MELEE, context={"unit": unit.name, "no_check": unit.no_check, "phase": phase.number},
             data=lambda n: {"hold": True} if n is None else {"target": n}))
         if target is not None:
