@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from weakref import WeakKeyDictionary
 
-from wargamekit.geometry import Hex, HexMap
+from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
-from wargamekit_aig.state import GameState, Leader, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
 LEADER_MA, BANNER_MA = 8, 6
 
-#: Per map (its layers are read-only, so an entry never goes stale): the hexes reachable from a
-#: start by (start, budget, cost type, blocked hexes). A cache: the rules ask the same search
-#: again and again while nothing that blocks has moved (each individual order re-reads the
-#: issuer's command range, group orders test every command), and each search is a scipy call.
-_REACH: WeakKeyDictionary[HexMap, dict[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]]] = (
-    WeakKeyDictionary())
-#: Searches kept per map before the cache starts again (a game asks a few thousand distinct ones).
-_REACH_KEPT = 4096
+#: Per map: the hexes reachable from a start by (start, budget, cost type, blocked hexes). A
+#: cache: the rules ask the same search again and again while nothing that blocks has moved
+#: (each individual order re-reads the issuer's command range, group orders test every
+#: command), and each search is a scipy call. A game asks a few hundred distinct ones.
+_REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
 
 
 def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: set[Hex]) -> Mapping[Hex, float]:
@@ -31,15 +27,11 @@ def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: 
     ``budget`` hexes and blocked hexes beyond that cannot change the answer: they are left out
     of the question (a unit moving far away does not make it a new one).
     """
-    table = _REACH.get(state.map)
-    if table is None:
-        table = _REACH.setdefault(state.map, {})
+    table = _REACH.table(state.map)
     near = frozenset(h for h in blocked if start.distance(h) <= budget)
     key = (start, budget, cost, near)
     got = table.get(key)
     if got is None:
-        if len(table) >= _REACH_KEPT:
-            table.clear()
         got = table[key] = state.map.reachable(start, budget, cost, blocked=near)
     return got
 

@@ -30,7 +30,7 @@ def step_c(ctx: Context) -> Procedure:
     """§3.4.c reload (D5, provisional): a missile unit neither routed nor in enemy ZOI gets its
     full volleys back."""
     state = ctx.state
-    zones: dict[str, set[Hex]] = {}  # each side's enemy ZOI, once (reloading moves nothing)
+    zones: dict[str, frozenset[Hex]] = {}  # each side's enemy ZOI, once (reloading moves nothing)
     for unit in state.live_units():
         if unit.side not in zones:
             zones[unit.side] = enemy_zoi(state, unit.side)

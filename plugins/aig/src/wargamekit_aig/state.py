@@ -7,7 +7,7 @@ moved, ammunition); leaders their finished side (§2.2.2) and skip status (§5.4
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 from attrs import astuple, define, field
@@ -38,9 +38,38 @@ _FEATURES: Any = (
 )
 TERRAIN = TerrainTable(_TYPES, _FEATURES)
 
-#: Per map (its layers are read-only in play, so an entry never goes stale): the cost of a step
-#: by (from, to, cost type). A cache: every unit step's menu prices each front hex again.
-_STEP_COSTS: WeakKeyDictionary[HexMap, dict[tuple[Hex, Hex, str], float]] = WeakKeyDictionary()
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class PerMap(Generic[K, V]):
+    """A cache of facts about one map (its layers are read-only in play, so an entry never goes
+    stale): a table per map, held weakly, and at most ``kept`` entries in each (then it starts
+    again). The last map's table is kept at hand: the rules ask it thousands of times a game.
+    """
+
+    def __init__(self, kept: int = 1 << 16) -> None:
+        self.kept = kept
+        self._tables: WeakKeyDictionary[HexMap, dict[K, V]] = WeakKeyDictionary()
+        self._last: tuple[HexMap, dict[K, V]] | None = None
+
+    def table(self, m: HexMap) -> dict[K, V]:
+        """The table of ``m`` (emptied when it has grown to ``kept`` entries)."""
+        last = self._last
+        if last is not None and last[0] is m:
+            table = last[1]
+        else:
+            kept = self._tables.get(m)
+            table = self._tables[m] = {} if kept is None else kept
+            self._last = (m, table)
+        if len(table) >= self.kept:
+            table.clear()
+        return table
+
+
+#: The cost of a step by (from, to, cost type). A cache: every unit step's menu prices each
+#: front hex again.
+_STEP_COSTS: PerMap[tuple[Hex, Hex, str], float] = PerMap()
 
 
 @define
@@ -255,9 +284,7 @@ class GameState:
     def step_cost(self, from_hex: Hex, to_hex: Hex, unit_type: str) -> float:
         """``self.map.movement_cost(from_hex, to_hex, unit_type)`` (D2 terrain and hexside costs),
         remembered per map."""
-        table = _STEP_COSTS.get(self.map)
-        if table is None:
-            table = _STEP_COSTS.setdefault(self.map, {})
+        table = _STEP_COSTS.table(self.map)
         key = (from_hex, to_hex, unit_type)
         cost = table.get(key)
         if cost is None:
