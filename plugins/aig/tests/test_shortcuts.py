@@ -77,3 +77,18 @@ def test_4_4_1_a_leader_hemmed_in_by_enemy_zoi_may_not_move(k):
     t.state.units["a"].hex = parse_hex("0704")
     assert leader_can_move(t.state, oc)
     assert parse_hex("0704") in leader_destinations(t.state, oc)
+
+
+def test_views_share_one_read_only_copy_of_the_tables():
+    """The view (Ruleset.view contract): the scenario's tables as they are, read-only, one copy per
+    game; changing a view's unit changes nothing in the game."""
+    game = Game.new(Aig(), "training", seed=0)
+    seen, again = Aig().view(game.state, "red"), Aig().view(game.state, "blue")
+    assert dict(seen.tables.weapons) == game.state.tables.weapons
+    assert dict(seen.tables.shock_value) == game.state.tables.shock_value
+    assert seen.tables is again.tables
+    with pytest.raises(TypeError):
+        seen.tables.weapons["bow"] = None  # type: ignore[index]
+    name = next(iter(seen.units))
+    seen.units[name].hits += 3
+    assert game.state.units[name].hits == again.units[name].hits == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -20,6 +21,23 @@ from wargamekit_aig.state import Banner, GameState, Leader, Unit, initial_state
 #: The view's copiers (one assignment per field: views are built at every decision a bot reads).
 _copy_state, _copy_unit = field_copier(GameState), field_copier(Unit)
 _copy_leader, _copy_banner = field_copier(Leader), field_copier(Banner)
+
+#: The views' read-only copy of each game's tables, made once (by the tables' id, the tables
+#: themselves kept so that the id is not reused): they never change in play.
+_SEEN_TABLES: dict[int, tuple[Tables, Tables]] = {}
+
+
+def _seen_tables(tables: Tables) -> Tables:
+    got = _SEEN_TABLES.get(id(tables))
+    if got is None:
+        if len(_SEEN_TABLES) >= 64:
+            _SEEN_TABLES.clear()
+        # the dicts as read-only proxies: a view's reader reads them as it reads the dicts
+        copy = attrs.evolve(tables, weapons=MappingProxyType(dict(tables.weapons)),  # type: ignore[arg-type]
+                            shock_value=MappingProxyType(dict(tables.shock_value)))  # type: ignore[arg-type]
+        got = _SEEN_TABLES[id(tables)] = (tables, copy)
+    return got[1]
+
 
 #: §3 / §3.4: the game turn's phases as data; the rally phase's five steps in order.
 GAME_TURN = {"leader action": [], "rally": ["a", "b", "c", "d", "e"]}
@@ -111,16 +129,16 @@ class Aig(Ruleset):
 
         Cheap and detached (built once per decision a bot reads): the state, units, leaders and
         banners are copied field by field with their lists and dicts (every other field is an
-        immutable value), the scenario's tables one level down; the map, whose layers are made
-        read-only at setup and never change in play, is shared. The restart bookkeeping
-        (``sequence``, ``underway``) is no part of the position and is left out.
+        immutable value); the map, whose layers are made read-only at setup, and a read-only
+        copy of the scenario's tables (their dicts as mapping proxies), made once per game, are
+        shared: neither changes in play. The restart bookkeeping (``sequence``, ``underway``) is
+        no part of the position and is left out.
         """
         seen = _copy_state(state)
         seen.units = {n: _copy_unit(u) for n, u in state.units.items()}
         seen.leaders = {n: _copy_leader(ld) for n, ld in state.leaders.items()}
         seen.banners = {s: _copy_banner(b) for s, b in state.banners.items()}
-        seen.tables = attrs.evolve(state.tables, weapons=dict(state.tables.weapons),
-                                   shock_value=dict(state.tables.shock_value))
+        seen.tables = _seen_tables(state.tables)
         seen.withdrawal = dict(state.withdrawal)
         seen.sequence = seen.underway = None
         return seen
