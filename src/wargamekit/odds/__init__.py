@@ -105,6 +105,7 @@ from ._engine import (
     World,
     _apply,
     _LeafTable,
+    _Missed,
     _Node,
     _tuple_of,
 )
@@ -199,18 +200,43 @@ class EnumeratingDice(Dice):
     def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
         return self.world.draw(weights, purpose)
 
-    # The common dice straight to the world (hot: a re-run of the procedure draws them all).
+    # The common dice straight to the world (hot: a re-run of the procedure draws them all, and
+    # most of them are faces on the world's tape: see "Re-runs replay their prefix" in _engine).
     def d6(self, purpose: str) -> Any:
         """One six-sided die (lazy)."""
-        return self.world.leaf(_D6_TABLE, purpose) if self.lazy else Dice.d6(self, purpose)
+        world = self.world
+        draw = world.draws
+        tape = world.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None and entry[1] is _D6_TABLE:
+                world.draws = draw + 1
+                return entry[0]
+        return world.leaf(_D6_TABLE, purpose) if self.lazy else Dice.d6(self, purpose)
 
     def d10(self, purpose: str) -> Any:
         """One ten-sided die read 0–9 (lazy)."""
-        return self.world.leaf(_D10_TABLE, purpose) if self.lazy else Dice.d10(self, purpose)
+        world = self.world
+        draw = world.draws
+        tape = world.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None and entry[1] is _D10_TABLE:
+                world.draws = draw + 1
+                return entry[0]
+        return world.leaf(_D10_TABLE, purpose) if self.lazy else Dice.d10(self, purpose)
 
     def d20(self, purpose: str) -> Any:
         """One twenty-sided die (lazy)."""
-        return self.world.leaf(_D20_TABLE, purpose) if self.lazy else Dice.d20(self, purpose)
+        world = self.world
+        draw = world.draws
+        tape = world.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None and entry[1] is _D20_TABLE:
+                world.draws = draw + 1
+                return entry[0]
+        return world.leaf(_D20_TABLE, purpose) if self.lazy else Dice.d20(self, purpose)
 
     def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[Any, ...]:
         """Roll ``n`` of ``die``: lazy values (or, with ``lazy=False``, one branch per face)."""
@@ -280,10 +306,7 @@ def _outcome_node(world: World, outcome: Any, name: str) -> Any:
         resolved = _apply(_identity, (outcome,))  # a pinned value comes back plain
         return resolved._node if type(resolved) is RandomValue else resolved
     if kind is tuple:
-        for part in outcome:
-            if type(part) is RandomValue or type(part) is tuple:
-                break
-        else:
+        if _NESTED.isdisjoint(map(type, outcome)):  # one pass in C: hot, once per run
             return _hashed(outcome, name)  # no lazy value: hashed whole (parts in order)
         parts = [_outcome_node(world, part, name) for part in outcome]
         nodes = [p for p in parts if type(p) is _Node]
@@ -291,6 +314,9 @@ def _outcome_node(world: World, outcome: Any, name: str) -> Any:
             return tuple(parts)
         return _Node(world._id(), _tuple_of, tuple(parts), frozenset().union(*(p.leaves for p in nodes)))
     return _hashed(outcome, name)
+
+
+_NESTED = frozenset((RandomValue, tuple))  # parts of a tuple outcome that are laid out one by one
 
 
 def _hashed(outcome: Any, name: str) -> Any:
@@ -340,9 +366,13 @@ def distribution(
     branches = 0
     start = perf_counter()
     dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
+    prior: tuple[World, int] | None = None
+    runs = missed = 0
+    guessing = True
     while True:
         world = dice.world
         world.start, world.branches_before = start, branches
+        runs += 1
         try:
             try:
                 returned = procedure(dice, *args, **kwargs)
@@ -362,6 +392,17 @@ def distribution(
                 if world.groups:
                     weight *= prod(g.total for g in world.groups)
                 denominator = world.denominator
+        except _Missed as miss:
+            if miss.world is not world:
+                raise  # an outer enumeration's guess: that enumeration redoes its run
+            # A guessed die was used otherwise: redo this run with lazy dice only, and stop
+            # guessing where guesses keep missing (they cost a run each time).
+            world.specs.pop(miss.draw, None)
+            missed += 1
+            if missed > 16 and missed * 8 > runs:
+                guessing = False
+            dice.world = World(path, branch_limit=branch_limit, name=name, prior=prior, guessing=False)
+            continue
         finally:
             world.active = False
         acc = per_denominator.get(denominator)
@@ -392,7 +433,8 @@ def distribution(
         path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
         # The same dice service for the next run, on a new world that replays this one's prefix.
         dice.path = path
-        dice.world = World(path, branch_limit=branch_limit, name=name, prior=(world, depth))
+        prior = (world, depth)
+        dice.world = World(path, branch_limit=branch_limit, name=name, prior=prior, guessing=guessing)
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:
         (totals,) = per_denominator.values()

@@ -92,7 +92,7 @@ class _Group:
 
 
 _EMPTY: frozenset[Any] = frozenset()
-_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], tuple[list[Any], list[Any], list[int]]]] = {}
+_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], _OneDie]] = {}
 _MISSING = object()
 
 # A table is (groups, data): with no groups, data maps value -> weight; otherwise it maps
@@ -115,9 +115,10 @@ def _append(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
 _SERIALS = itertools.count()
 
 
-#: What a run learned about one draw forced alone: (its depth, a face per forced value, each
-#: value's weight, the draw's table) — see "Re-runs replay their prefix" above.
-_Fate = tuple[int, list[Any], list[int], "_LeafTable"]
+#: What a run learned about one die forced alone (see "Re-runs replay their prefix" above):
+#: (its depth, its draw number, a face per forced value, each value's weight, the draw's table,
+#: and the product of the weights and of the totals of the fates before it in the run).
+_Fate = tuple[int, int, list[Any], list[int], "_LeafTable", int, int]
 
 
 class World:
@@ -127,24 +128,22 @@ class World:
     prefix up to there is replayed from that run's record.
     """
 
+    # Slots: a world is built per run, and its attributes are read on every draw and force.
+    __slots__ = (
+        "path", "trail", "draws", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
+        "specs", "guessing",
+        "explicit", "again", "branch_limit", "name", "active", "groups", "where", "purposes",
+        "pins", "refs", "scale", "denominator", "_next", "start", "serial", "branches_before",
+        "depth",
+    )
+
     def __init__(self, path: Sequence[int], *, branch_limit: int, name: str,
-                 prior: tuple[World, int] | None = None) -> None:
+                 prior: tuple[World, int] | None = None, guessing: bool = True) -> None:
         self.path = path
-        self.trail: list[tuple[int, int]] = []
+        self.guessing = guessing  # hand out a _Guess for a fresh die with a spec
         self.draws = 0  # leaves drawn so far (a draw's number is its place in this sequence)
         self.draw_of: dict[int, tuple[int, _LeafTable]] = {}  # leaf id -> (draw number, table)
-        self.fates: dict[int, _Fate] = {}  # draw number -> fate, for draws forced alone
         self.explicit: list[int] = []  # depths of the branch points forced as lazy values
-        self.replayed: dict[int, _Fate] = {}  # the prior run's fates (those up to ``bumped`` hold)
-        self.bumped = -1  # the depth this run's path bumps
-        self.again: list[int] = []  # depths (reversed) of the prior's other branch points there
-        if prior is not None:
-            before, depth = prior
-            self.trail = before.trail[:depth]
-            self.trail.append((path[depth], before.trail[depth][1]))
-            self.replayed = before.fates
-            self.bumped = depth
-            self.again = [d for d in reversed(before.explicit) if d <= depth]
         self.branch_limit = branch_limit
         self.name = name
         self.active = True
@@ -153,14 +152,66 @@ class World:
         self.purposes: dict[int, str] = {}  # leaf id -> purpose of the draw
         self.pins: dict[int, Any] = {}  # node id -> forced value
         self.refs: list[weakref.ref[RandomValue]] = []
-        self.scale = 1
-        self.denominator = 1
         self._next = 0
         self.start = perf_counter()  # of the whole enumeration (distribution sets it)
         # A nested enumeration's worlds are newer. (A module-level counter: writing a class
         # attribute would invalidate the interpreter's attribute caches for World every run.)
         self.serial = next(_SERIALS)
         self.branches_before = 0  # branches of the runs before this one
+        self.depth = -1
+        if prior is None:
+            self.trail: list[tuple[int, int]] = []
+            self.again: list[int] = []  # depths (reversed) of the prior's other branch points
+            #: the dice forced alone, in the order of their depths (the record a re-run replays)
+            self.fates: list[_Fate] = []
+            #: per draw number, ``(face, table)`` to hand out as a plain face, or ``None`` for
+            #: a fresh lazy die; extended as the run draws, and kept as the next run's tape
+            self.tape: list[tuple[Any, _LeafTable] | None] = []
+            self.fscale = self.fden = self.scale = self.denominator = 1
+            self.monotone = True  # the fates' draw numbers rise with their depths
+            #: per draw number, how the last run that drew a fresh die there forced it alone
+            #: (``die OP constant``): shared by the runs of one enumeration
+            self.specs: dict[int, _Spec] = {}
+        else:
+            before, depth = prior
+            self.trail = before.trail[:depth]
+            self.trail.append((path[depth], before.trail[depth][1]))
+            self.again = [d for d in reversed(before.explicit) if d <= depth]
+            self.specs = before.specs
+            self._replay(before, depth)
+
+    def _replay(self, before: World, bumped: int) -> None:
+        """Take over ``before``'s fates up to depth ``bumped`` as this run's tape and weights."""
+        fates = before.fates
+        j = len(fates)
+        while j and fates[j - 1][0] > bumped:
+            j -= 1
+        kept = fates[:j]  # the records are the same; only the bumped one's class changes
+        if j and kept[-1][0] == bumped:
+            _, draw, faces, weights, table, fscale, fden = kept[-1]
+            index = self.trail[bumped][0]
+            scale, den = fscale * weights[index], fden * table.total
+            bumped_entry: tuple[Any, _LeafTable] | None = (faces[index], table)
+        else:
+            scale, den = (fates[j][5], fates[j][6]) if j < len(fates) else (before.fscale, before.fden)
+            bumped_entry = None
+        self.fates = kept
+        self.fscale = self.scale = scale
+        self.fden = self.denominator = den
+        if before.monotone:
+            # The kept fates are the first draws that were forced alone: the tape before, cut
+            # after the last of them, already holds their faces (all but the bumped one's).
+            self.monotone = True
+            tape = before.tape[:kept[-1][1] + 1] if kept else []
+            if bumped_entry is not None:
+                tape[kept[-1][1]] = bumped_entry
+        else:
+            self.monotone = all(a[1] < b[1] for a, b in itertools.pairwise(kept))
+            tape = [None] * (max(f[1] for f in kept) + 1) if kept else []
+            trail = self.trail
+            for depth, draw, faces, _, table, _, _ in kept:
+                tape[draw] = (faces[trail[depth][0]], table)
+        self.tape = tape
 
     # -- building ----------------------------------------------------------------------------
     def _id(self) -> int:
@@ -176,22 +227,33 @@ class World:
 
     def leaf(self, table: _LeafTable, purpose: str) -> Any:
         """A fresh die (or any weighted draw) as a lazy value — or, replaying the prefix, the
-        plain face standing for the value it is forced to there (see the module docstring)."""
+        plain face standing for the value it is forced to there (see the module docstring).
+
+        The dice service hands out a taped face itself (the hot path of a re-run); this is the
+        general form."""
         draw = self.draws
         self.draws = draw + 1
-        fate = self.replayed.get(draw)
-        if fate is not None and fate[0] <= self.bumped:
-            depth, faces, weights, drawn = fate
-            if drawn is not table:
-                raise ImpureProcedureError(
-                    f"{purpose}: the procedure drew other dice when run again; it must be a "
-                    "pure function of its arguments and the dice"
-                )
-            index = self.path[depth]
-            self.scale *= weights[index]
-            self.denominator *= table.total
-            self.fates[draw] = fate
-            return faces[index]
+        tape = self.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None:
+                if entry[1] is not table:
+                    raise ImpureProcedureError(
+                        f"{purpose}: the procedure drew other dice when run again; it must be a "
+                        "pure function of its arguments and the dice"
+                    )
+                return entry[0]
+        else:
+            tape.append(None)
+            if self.guessing:
+                spec = self.specs.get(draw)
+                if spec is not None and spec[0] is table:
+                    # Guess the die is forced alone as in the run before (checked as it goes).
+                    self.denominator *= table.total
+                    self.scale *= table.total  # until forced: the die's faces all count
+                    guess = _Guess.__new__(_Guess)
+                    guess._world, guess._draw, guess._spec, guess._value = self, draw, spec, _MISSING
+                    return guess
         self._next += 3
         lid = self._next - 2  # the leaf, its group and its node take three fresh ids
         group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, table.marginal)
@@ -305,7 +367,7 @@ class World:
 
     def _force_alone(self, node: _Node, lid: int, group: _Group) -> Any:
         """Force ``node``, a function of the one die ``lid`` that nothing else alive reads."""
-        values, faces, weights = self._one_die(node, lid, group.marginal(0))
+        values, faces, weights, how = self._one_die(node, lid, group.marginal(0))
         # A fresh die's group (not one conditioned by an earlier force) can be replayed.
         draw = self.draw_of.get(lid) if group._first is not None else None
         index = self._choose(len(faces), self.purposes[lid], alone=draw is not None)
@@ -315,7 +377,17 @@ class World:
         self.pins[node.nid] = value
         if draw is not None:
             # Nothing can read this die again: a re-run may hand out a face instead.
-            self.fates[draw[0]] = (self.depth, faces, weights, draw[1])
+            number, table = draw
+            fates = self.fates
+            if fates and fates[-1][1] >= number:
+                self.monotone = False
+            fates.append((self.depth, number, faces, weights, table, self.fscale, self.fden))
+            self.fscale *= weights[index]
+            self.fden *= table.total
+            self.tape[number] = (faces[index], table)
+            if how is not None:
+                # ``die OP constant``: the next run drawing this die may guess the same.
+                self.specs[number] = (table, *how, values, faces, weights)
         return value
 
     def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
@@ -358,9 +430,10 @@ class World:
         pins[node.nid] = value
         return value
 
-    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> tuple[list[Any], list[Any], list[int]]:
+    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> _OneDie:
         """The distribution of ``node``, a function of the one die ``lid`` (its marginal given):
-        its values, a face of the die giving each and each value's weight, in the same order.
+        its values, a face of the die giving each and each value's weight, in the same order,
+        and for ``die OP constant`` (a :class:`_Guess` can check) ``(OP, side, type, constant)``.
 
         ``die OP constant`` is memoised by die table (it recurs in every run): ``if
         dice.d6(...) >= 4`` costs a dict lookup after the first time.
@@ -390,7 +463,7 @@ class World:
             else:
                 dist[v] = w
                 face_of[v] = face
-        found = list(dist), list(face_of.values()), list(dist.values())
+        found = list(dist), list(face_of.values()), list(dist.values()), key[:4] if key else None
         if key is not None:
             if len(_ONE_DIE) > 4096:
                 _ONE_DIE.clear()
@@ -710,6 +783,151 @@ class _LeafTable:
         self.marginal = marginal
 
 
+# -- guesses -------------------------------------------------------------------------------------
+#: A die forced alone by ``die OP constant``: (its table, OP, side of the die (0: left), the
+#: constant's type, the constant, and the values, faces and weights of the force).
+_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any], list[Any], list[int]]
+_OneDie = tuple[list[Any], list[Any], list[int], tuple[Callable[[Any, Any], Any], int, type, Any] | None]
+
+
+class _Missed(BaseException):
+    """A :class:`_Guess` was used otherwise than guessed: the run is redone without guessing.
+
+    A ``BaseException``, so that a procedure's ``except Exception`` does not swallow it."""
+
+    def __init__(self, world: World, draw: int) -> None:
+        super().__init__("a guessed die was used otherwise than guessed")
+        self.world = world
+        self.draw = draw
+
+
+class _Guess:
+    """A fresh die handed out on the guess that the run forces it alone by the same
+    ``die OP constant`` as the run before that drew a die there (the :class:`_Spec`).
+
+    Re-runs of a procedure that branches on every die (``if dice.d6(...) >= 4``) meet a fresh
+    die once per branch; forcing it through a :class:`RandomValue` and its expression node,
+    group and liveness check costs several times a whole replayed run. The guess settles it
+    at once when the guessed operation comes, as :meth:`World._force_alone` would (the same
+    branch point at the same moment, the same values in the same order, so the runs and the
+    result are the same), and anything else done with it — another operation, hashing, ``int``,
+    ``bool`` — raises :class:`_Missed`: :func:`~wargamekit.odds.distribution` then redoes the run
+    without guessing. The same comparison again gives the same value; a die never used is
+    summed out, as a lazy one would be.
+    """
+
+    __slots__ = ("_world", "_draw", "_spec", "_value")
+    _world: World
+    _draw: int
+    _spec: _Spec
+    _value: Any
+
+    def _settle(self) -> Any:
+        value = self._value
+        if value is not _MISSING:
+            return value
+        world = self._world
+        if not world.active:
+            raise ValueError(
+                "a die value was used after its procedure returned (or in another run); "
+                "resolve it inside the procedure"
+            )
+        if world.again:
+            # A branch point of the replayed prefix comes first: its depth is not ours to take.
+            raise _Missed(world, self._draw)
+        table, _, _, _, _, values, faces, weights = self._spec
+        index = world._choose(len(faces), "a guessed die", alone=True)
+        total = table.total
+        world.scale = world.scale // total * weights[index]
+        fates = world.fates
+        number = self._draw
+        if fates and fates[-1][1] >= number:
+            world.monotone = False
+        fates.append((world.depth, number, faces, weights, table, world.fscale, world.fden))
+        world.fscale *= weights[index]
+        world.fden *= total
+        world.tape[number] = (faces[index], table)
+        self._value = value = values[index]
+        return value
+
+    def _miss(self) -> BaseException:
+        if not self._world.active:
+            return ValueError(
+                "a die value was used after its procedure returned (or in another run); "
+                "resolve it inside the procedure"
+            )
+        return _Missed(self._world, self._draw)
+
+    def __bool__(self) -> bool:
+        raise self._miss()
+
+    def __index__(self) -> int:
+        raise self._miss()
+
+    def __int__(self) -> int:
+        raise self._miss()
+
+    def __float__(self) -> float:
+        raise self._miss()
+
+    def __complex__(self) -> complex:
+        raise self._miss()
+
+    def __hash__(self) -> int:
+        raise self._miss()
+
+    def __format__(self, spec: str) -> str:
+        raise self._miss()
+
+    def __str__(self) -> str:
+        raise self._miss()
+
+    def __repr__(self) -> str:
+        if self._value is not _MISSING:
+            return f"<a die guessed {self._value!r}>"
+        return "<a die under a guess>"
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise self._miss()
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        raise self._miss()
+
+    def __neg__(self) -> Any:
+        raise self._miss()
+
+    def __pos__(self) -> Any:
+        raise self._miss()
+
+    def __abs__(self) -> Any:
+        raise self._miss()
+
+    def __invert__(self) -> Any:
+        raise self._miss()
+
+    def __trunc__(self) -> Any:
+        raise self._miss()
+
+    def __floor__(self) -> Any:
+        raise self._miss()
+
+    def __ceil__(self) -> Any:
+        raise self._miss()
+
+
+def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any], Any]:
+    def operation(self: _Guess, other: Any) -> Any:
+        spec = self._spec
+        if spec[1] is fn and spec[2] == side and type(other) is spec[3] and (
+                other is spec[4] or other == spec[4]):
+            return self._settle()
+        raise self._miss()
+
+    return operation
+
+
 # -- lazy values ---------------------------------------------------------------------------------
 def _apply(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     """``fn(*args)`` where some args may be lazy: a lazy value, or the plain result if none is."""
@@ -863,3 +1081,10 @@ for _name, _rounding in [("trunc", operator.methodcaller("__trunc__")),
                          ("floor", operator.methodcaller("__floor__")),
                          ("ceil", operator.methodcaller("__ceil__"))]:
     setattr(RandomValue, f"__{_name}__", lambda self, _fn=_rounding: _apply(_fn, (self,)))
+# A guess takes the same operations, and settles only on the one it guesses (see _Guess).
+for _name, _fn in _OPERATORS:
+    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
+    setattr(_Guess, f"__r{_name}__", _guessed(_fn, 1))
+for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
+                   ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
+    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
