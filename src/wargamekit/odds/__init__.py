@@ -207,7 +207,7 @@ class EnumeratingDice(Dice):
         world = self.world
         draw = world.draws
         tape = world.tape
-        if draw < len(tape):
+        if draw < len(tape):  # (not try/except IndexError: a fresh die would pay a raise)
             entry = tape[draw]
             if entry is not None and entry[1] is _D6_TABLE:
                 world.draws = draw + 1
@@ -219,7 +219,7 @@ class EnumeratingDice(Dice):
         world = self.world
         draw = world.draws
         tape = world.tape
-        if draw < len(tape):
+        if draw < len(tape):  # (not try/except IndexError: a fresh die would pay a raise)
             entry = tape[draw]
             if entry is not None and entry[1] is _D10_TABLE:
                 world.draws = draw + 1
@@ -231,7 +231,7 @@ class EnumeratingDice(Dice):
         world = self.world
         draw = world.draws
         tape = world.tape
-        if draw < len(tape):
+        if draw < len(tape):  # (not try/except IndexError: a fresh die would pay a raise)
             entry = tape[draw]
             if entry is not None and entry[1] is _D20_TABLE:
                 world.draws = draw + 1
@@ -366,16 +366,19 @@ def distribution(
     branches = 0
     start = perf_counter()
     dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
+    dice.world.start = start
     prior: tuple[World, int] | None = None
     runs = missed = 0
     guessing = True
+    arguments = bool(args or kwargs)
     while True:
         world = dice.world
-        world.start, world.branches_before = start, branches
+        world.branches_before = branches  # (its start is the first world's)
         runs += 1
         try:
             try:
-                returned = procedure(dice, *args, **kwargs)
+                # (A call with no arguments to unpack: it is made once per run.)
+                returned: Any = procedure(dice, *args, **kwargs) if arguments else procedure(dice)
             except TypeError as exc:
                 if lazy:
                     exc.add_note(
@@ -383,7 +386,14 @@ def distribution(
                         f"{name!r} needs real ints, pass lazy=False to distribution)"
                     )
                 raise
-            outcome = _outcome_node(world, returned, name)
+            if type(returned) is tuple and _NESTED.isdisjoint(map(type, returned)):
+                outcome: Any = returned  # _outcome_node's common case, inline
+                try:
+                    hash(outcome)
+                except TypeError:
+                    _hashed(outcome, name)  # raises the clear error
+            else:
+                outcome = _outcome_node(world, returned, name)
             if type(outcome) is _Node:
                 weights, denominator = world.outcome(outcome)
             else:
@@ -401,7 +411,7 @@ def distribution(
             missed += 1
             if missed > 16 and missed * 8 > runs:
                 guessing = False
-            dice.world = World(path, branch_limit=branch_limit, name=name, prior=prior, guessing=False)
+            dice.world = prior[0].next_run(prior[1], False)  # type: ignore[index]  # (never the first run)
             continue
         finally:
             world.active = False
@@ -428,13 +438,12 @@ def distribution(
             depth -= 1
         if depth < 0:
             break
-        if perf_counter() - start > PROJECTION_AFTER_S:
+        if not runs & 63 and perf_counter() - start > PROJECTION_AFTER_S:  # (the clock: now and then)
             world.project(branches)
-        path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
-        # The same dice service for the next run, on a new world that replays this one's prefix.
-        dice.path = path
+        # The same dice service for the next run, on a new world that replays this one's prefix
+        # and takes the next alternative at ``depth`` (its trail is the path taken).
         prior = (world, depth)
-        dice.world = World(path, branch_limit=branch_limit, name=name, prior=prior, guessing=guessing)
+        dice.world = world.next_run(depth, guessing)
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:
         (totals,) = per_denominator.values()

@@ -38,6 +38,7 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import product
 from math import prod
 from time import perf_counter
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import BranchLimitError, ImpureProcedureError
@@ -94,6 +95,10 @@ class _Group:
 _EMPTY: frozenset[Any] = frozenset()
 _ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], _OneDie]] = {}
 _MISSING = object()
+#: The empty, read-only stand-in for a world's lazy bookkeeping before its first lazy value (a
+#: write to it fails loudly rather than leak into another world).
+_NONE_YET: Any = MappingProxyType({})
+_NO_AGAIN: Any = ()  # no branch point forced as a lazy value (read-only: replaced to add one)
 
 # A table is (groups, data): with no groups, data maps value -> weight; otherwise it maps
 # (row index per group, value) -> weight, and the weights exclude those groups' own row weights.
@@ -125,7 +130,9 @@ class World:
     """The state of one run of a procedure under enumeration (see the module docstring).
 
     ``prior`` is the run before and the depth this run's path bumps (its last index): the
-    prefix up to there is replayed from that run's record.
+    prefix up to there is replayed from that run's record. With a prior, ``path`` may be
+    ``None``: the run then takes the next alternative at that depth (what
+    :func:`~wargamekit.odds.distribution` does, without building a path per run).
     """
 
     # Slots: a world is built per run, and its attributes are read on every draw and force.
@@ -137,31 +144,35 @@ class World:
         "depth",
     )
 
-    def __init__(self, path: Sequence[int], *, branch_limit: int, name: str,
+    def __init__(self, path: Sequence[int] | None, *, branch_limit: int, name: str,
                  prior: tuple[World, int] | None = None, guessing: bool = True) -> None:
-        self.path = path
         self.guessing = guessing  # hand out a _Guess for a fresh die with a spec
         self.draws = 0  # leaves drawn so far (a draw's number is its place in this sequence)
-        self.draw_of: dict[int, tuple[int, _LeafTable]] = {}  # leaf id -> (draw number, table)
-        self.explicit: list[int] = []  # depths of the branch points forced as lazy values
+        #: depths of the branch points forced as lazy values (a list from the first one)
+        self.explicit: list[int] = _NO_AGAIN
         self.branch_limit = branch_limit
         self.name = name
         self.active = True
-        self.groups: dict[_Group, None] = {}  # live groups, in creation order
-        self.where: dict[int, _Group] = {}  # leaf id -> its group
-        self.purposes: dict[int, str] = {}  # leaf id -> purpose of the draw
-        self.pins: dict[int, Any] = {}  # node id -> forced value
-        self.refs: list[weakref.ref[RandomValue]] = []
+        # The lazy values' bookkeeping starts empty and read-only, shared by every world: most
+        # re-runs of a branching procedure make no lazy value (see _begin_lazy).
+        self.draw_of: dict[int, tuple[int, _LeafTable]] = _NONE_YET  # leaf id -> (draw, table)
+        self.groups: dict[_Group, None] = _NONE_YET  # live groups, in creation order
+        self.where: dict[int, _Group] = _NONE_YET  # leaf id -> its group
+        self.purposes: dict[int, str] = _NONE_YET  # leaf id -> purpose of the draw
+        self.pins: dict[int, Any] = _NONE_YET  # node id -> forced value
+        self.refs: list[weakref.ref[RandomValue]] = _NONE_YET  # every lazy value handed out
         self._next = 0
-        self.start = perf_counter()  # of the whole enumeration (distribution sets it)
         # A nested enumeration's worlds are newer. (A module-level counter: writing a class
         # attribute would invalidate the interpreter's attribute caches for World every run.)
         self.serial = next(_SERIALS)
         self.branches_before = 0  # branches of the runs before this one
         self.depth = -1
         if prior is None:
+            self.path: Sequence[int] = path or ()
+            self.start = perf_counter()  # of the whole enumeration
             self.trail: list[tuple[int, int]] = []
-            self.again: list[int] = []  # depths (reversed) of the prior's other branch points
+            #: depths (reversed) of the prior's other branch points (popped only while any)
+            self.again: list[int] = _NO_AGAIN
             #: the dice forced alone, in the order of their depths (the record a re-run replays)
             self.fates: list[_Fate] = []
             #: per draw number, ``(face, table)`` to hand out as a plain face, or ``None`` for
@@ -174,11 +185,56 @@ class World:
             self.specs: dict[int, _Spec] = {}
         else:
             before, depth = prior
-            self.trail = before.trail[:depth]
-            self.trail.append((path[depth], before.trail[depth][1]))
-            self.again = [d for d in reversed(before.explicit) if d <= depth]
+            self.start = before.start
+            taken, count = before.trail[depth]
+            self.trail = trail = before.trail[:depth]
+            trail.append((taken + 1 if path is None else path[depth], count))
+            # Past ``depth`` the trail is new: the path has nothing more to say.
+            self.path = ()
+            explicit = before.explicit
+            self.again = [d for d in reversed(explicit) if d <= depth] if explicit else _NO_AGAIN
             self.specs = before.specs
             self._replay(before, depth)
+
+    def next_run(self, bumped: int, guessing: bool) -> World:
+        """The world of the next run: this one's, taking the next alternative at depth
+        ``bumped`` (``World(None, prior=(self, bumped), ...)`` without the keyword call and the
+        general case's branches: it is built once per run)."""
+        world = World.__new__(World)
+        world.guessing = guessing
+        world.draws = 0
+        world.explicit = _NO_AGAIN
+        world.branch_limit = self.branch_limit
+        world.name = self.name
+        world.active = True
+        world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
+        world.refs = _NONE_YET
+        world._next = 0
+        world.serial = next(_SERIALS)
+        world.branches_before = 0
+        world.depth = -1
+        world.start = self.start
+        world.path = ()
+        taken, count = self.trail[bumped]
+        world.trail = trail = self.trail[:bumped]
+        taken += 1
+        trail.append((taken, count))
+        explicit = self.explicit
+        world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
+        world.specs = self.specs
+        fates = self.fates
+        if not self.monotone or not fates or fates[-1][0] != bumped:
+            world._replay(self, bumped)
+            return world
+        # _replay's usual case, inline: the last die forced alone takes its next class.
+        _, draw, faces, weights, table, fscale, fden = fates[-1]
+        world.fates = fates[:]
+        world.fscale = world.scale = fscale * weights[taken]
+        world.fden = world.denominator = fden * table.total
+        world.monotone = True
+        world.tape = tape = self.tape[:draw + 1]
+        tape[draw] = (faces[taken], table)
+        return world
 
     def _replay(self, before: World, bumped: int) -> None:
         """Take over ``before``'s fates up to depth ``bumped`` as this run's tape and weights."""
@@ -225,6 +281,16 @@ class World:
         self.refs.append(weakref.ref(value))
         return value
 
+    def _begin_lazy(self) -> None:
+        """The bookkeeping of lazy values, for the run's first one (every lazy value comes from
+        a leaf, so nothing writes to it before)."""
+        self.draw_of = {}
+        self.groups = {}
+        self.where = {}
+        self.purposes = {}
+        self.pins = {}
+        self.refs = []
+
     def leaf(self, table: _LeafTable, purpose: str) -> Any:
         """A fresh die (or any weighted draw) as a lazy value — or, replaying the prefix, the
         plain face standing for the value it is forced to there (see the module docstring).
@@ -254,6 +320,8 @@ class World:
                     guess = _Guess.__new__(_Guess)
                     guess._world, guess._draw, guess._spec, guess._value = self, draw, spec, _MISSING
                     return guess
+        if self.groups is _NONE_YET:
+            self._begin_lazy()
         self._next += 3
         lid = self._next - 2  # the leaf, its group and its node take three fresh ids
         group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, table.marginal)
@@ -292,6 +360,8 @@ class World:
                     "pure function of its arguments and the dice"
                 )
             self.depth = depth
+            if self.explicit is _NO_AGAIN:
+                self.explicit = []
             self.explicit.append(depth)
             return index
         depth = len(self.trail)
@@ -310,6 +380,8 @@ class World:
         self.trail.append((index, count))
         self.depth = depth
         if not alone:
+            if self.explicit is _NO_AGAIN:
+                self.explicit = []
             self.explicit.append(depth)
         return index
 
@@ -387,7 +459,8 @@ class World:
             self.tape[number] = (faces[index], table)
             if how is not None:
                 # ``die OP constant``: the next run drawing this die may guess the same.
-                self.specs[number] = (table, *how, values, faces, weights)
+                self.specs[number] = (table, *how, values, faces, weights, (0, len(faces)),
+                                      (faces[0], table), weights[0], values[0], table.total)
         return value
 
     def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
@@ -785,8 +858,11 @@ class _LeafTable:
 
 # -- guesses -------------------------------------------------------------------------------------
 #: A die forced alone by ``die OP constant``: (its table, OP, side of the die (0: left), the
-#: constant's type, the constant, and the values, faces and weights of the force).
-_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any], list[Any], list[int]]
+#: constant's type, the constant, and the values, faces and weights of the force; then, for
+#: the guess's usual first alternative, its trail entry, tape entry, weight and value, and the
+#: table's total).
+_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any], list[Any], list[int],
+              tuple[int, int], tuple[Any, _LeafTable], int, Any, int]
 _OneDie = tuple[list[Any], list[Any], list[int], tuple[Callable[[Any, Any], Any], int, type, Any] | None]
 
 
@@ -823,9 +899,6 @@ class _Guess:
     _value: Any
 
     def _settle(self) -> Any:
-        value = self._value
-        if value is not _MISSING:
-            return value
         world = self._world
         if not world.active:
             raise ValueError(
@@ -835,8 +908,15 @@ class _Guess:
         if world.again:
             # A branch point of the replayed prefix comes first: its depth is not ours to take.
             raise _Missed(world, self._draw)
-        table, _, _, _, _, values, faces, weights = self._spec
-        index = world._choose(len(faces), "a guessed die", alone=True)
+        table, _, _, _, _, values, faces, weights = self._spec[:8]
+        trail = world.trail
+        depth = len(trail)
+        if depth < len(world.path) or depth & 1023 == 1023:
+            index = world._choose(len(faces), "a guessed die", alone=True)
+        else:  # _choose's usual case, inline: a new branch point, its first alternative
+            index = 0
+            trail.append((0, len(faces)))
+            world.depth = depth
         total = table.total
         world.scale = world.scale // total * weights[index]
         fates = world.fates
@@ -922,7 +1002,29 @@ def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any]
         spec = self._spec
         if spec[1] is fn and spec[2] == side and type(other) is spec[3] and (
                 other is spec[4] or other == spec[4]):
-            return self._settle()
+            value = self._value
+            if value is not _MISSING:
+                return value
+            world = self._world
+            trail = world.trail
+            depth = len(trail)
+            if not world.active or world.again or world.path or depth & 1023 == 1023:
+                return self._settle()
+            # _settle's usual case, inline (the hot path of a branching procedure): a new
+            # branch point at its first alternative, with the figures the spec has ready.
+            trail.append(spec[8])
+            world.depth = depth
+            world.scale = world.scale // spec[12] * spec[10]
+            number = self._draw
+            fates = world.fates
+            if fates and fates[-1][1] >= number:
+                world.monotone = False
+            fates.append((depth, number, spec[6], spec[7], spec[0], world.fscale, world.fden))
+            world.fscale *= spec[10]
+            world.fden *= spec[12]
+            world.tape[number] = spec[9]
+            self._value = value = spec[11]
+            return value
         raise self._miss()
 
     return operation
