@@ -100,6 +100,7 @@ from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
+    _NONE_YET,
     PROJECTION_AFTER_S,
     RandomValue,
     World,
@@ -386,8 +387,10 @@ def distribution(
                         f"{name!r} needs real ints, pass lazy=False to distribution)"
                     )
                 raise
-            if type(returned) is tuple and _NESTED.isdisjoint(map(type, returned)):
-                outcome: Any = returned  # _outcome_node's common case, inline
+            if type(returned) is tuple and (world.refs is _NONE_YET or _NESTED.isdisjoint(map(type, returned))):
+                # _outcome_node's common case, inline: a tuple with no lazy value in it (none
+                # at all when the run made none), hashed whole.
+                outcome: Any = returned
                 try:
                     hash(outcome)
                 except TypeError:
@@ -411,7 +414,8 @@ def distribution(
             missed += 1
             if missed > 16 and missed * 8 > runs:
                 guessing = False
-            dice.world = prior[0].next_run(prior[1], False)  # type: ignore[index]  # (never the first run)
+            before, bumped = prior  # type: ignore[misc]  # (never the first run: it has no guess)
+            dice.world = world.redo(before, bumped)
             continue
         finally:
             world.active = False

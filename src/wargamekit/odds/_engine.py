@@ -196,10 +196,8 @@ class World:
             self.specs = before.specs
             self._replay(before, depth)
 
-    def next_run(self, bumped: int, guessing: bool) -> World:
-        """The world of the next run: this one's, taking the next alternative at depth
-        ``bumped`` (``World(None, prior=(self, bumped), ...)`` without the keyword call and the
-        general case's branches: it is built once per run)."""
+    def _blank(self, guessing: bool) -> World:
+        """A world for another run of this enumeration, with nothing drawn yet."""
         world = World.__new__(World)
         world.guessing = guessing
         world.draws = 0
@@ -215,25 +213,48 @@ class World:
         world.depth = -1
         world.start = self.start
         world.path = ()
-        taken, count = self.trail[bumped]
-        world.trail = trail = self.trail[:bumped]
+        world.specs = self.specs
+        return world
+
+    def next_run(self, bumped: int, guessing: bool) -> World:
+        """The world of the next run, taking the next alternative at depth ``bumped``.
+
+        This run must be over: the next one takes over its trail, fates and tape, cut after
+        ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them; this is built once
+        per run). After a :class:`_Missed`, :meth:`redo` starts that run again."""
+        world = self._blank(guessing)
+        trail = self.trail
+        taken, count = trail[bumped]
         taken += 1
-        trail.append((taken, count))
+        del trail[bumped + 1:]
+        trail[bumped] = (taken, count)
+        world.trail = trail
         explicit = self.explicit
         world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
-        world.specs = self.specs
         fates = self.fates
         if not self.monotone or not fates or fates[-1][0] != bumped:
             world._replay(self, bumped)
             return world
         # _replay's usual case, inline: the last die forced alone takes its next class.
         _, draw, faces, weights, table, fscale, fden = fates[-1]
-        world.fates = fates[:]
+        world.fates = fates
         world.fscale = world.scale = fscale * weights[taken]
         world.fden = world.denominator = fden * table.total
         world.monotone = True
-        world.tape = tape = self.tape[:draw + 1]
+        world.tape = tape = self.tape
+        del tape[draw + 1:]
         tape[draw] = (faces[taken], table)
+        return world
+
+    def redo(self, prior: World, bumped: int) -> World:
+        """This run (the next after ``prior``, bumping depth ``bumped``) from its start again,
+        with no guess. Its trail up to ``bumped`` and its fates up to there are as they began
+        (a run only adds after them); ``prior``'s explicit branch points are untouched."""
+        world = self._blank(False)
+        world.trail = self.trail[:bumped + 1]
+        explicit = prior.explicit
+        world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
+        world._replay(self, bumped)
         return world
 
     def _replay(self, before: World, bumped: int) -> None:
