@@ -51,14 +51,16 @@ What makes a procedure fast or slow
   Branching on every die one by one (``if dice.d6(...) >= 4`` in a loop) therefore costs one
   run per combination of the forced values. A re-run replays its prefix cheaply: a die that was
   forced alone there (nothing else alive read it, as in ``if dice.d6(...) >= 4``) comes back as
-  a plain ``int`` face of the class its branch takes, with no lazy value and no forcing — a
-  few microseconds a run for a handful of dice, against a few more for each die new to the
-  run. Still, compute a total and test the total once, rather than testing each die.
+  a plain ``int`` face of the class its branch takes, with no lazy value and no forcing; and a
+  die new to the run, drawn where the run before forced one alone by the same comparison with
+  a constant, is guessed to be forced the same way (checked: a die used otherwise has its run
+  redone lazily). A run costs a few microseconds beyond the procedure itself (about 200,000
+  runs a second). Still, compute a total and test the total once, rather than testing each die.
 * Forcing a value that other live die values depend on lays out the combinations of their dice;
   keep such sets small (a handful of dice), or drop the values you no longer need.
 * A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False`` (though on a
-  re-run a die replayed as above is a plain ``int``: never steer a procedure by the type of a
-  die value). Code that needs real ints can use ``operator.index(value)`` (a forced value), or run with
+  re-run a die replayed as above is a plain ``int``, and a guessed one is neither: never steer a
+  procedure by the type of a die value). Code that needs real ints can use ``operator.index(value)`` (a forced value), or run with
   ``distribution(..., lazy=False)``, which hands out plain faces and runs the procedure once per
   combination of faces (the way every procedure was enumerated before).
 
@@ -368,7 +370,8 @@ def distribution(
     start = perf_counter()
     dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
     dice.world.start = start
-    prior: tuple[World, int] | None = None
+    before: World | None = None  # the run before this one, and the depth this one bumps
+    bumped = -1
     runs = missed = 0
     guessing = True
     arguments = bool(args or kwargs)
@@ -414,7 +417,7 @@ def distribution(
             missed += 1
             if missed > 16 and missed * 8 > runs:
                 guessing = False
-            before, bumped = prior  # type: ignore[misc]  # (never the first run: it has no guess)
+            assert before is not None  # (never the first run: it has no guess)
             dice.world = world.redo(before, bumped)
             continue
         finally:
@@ -446,7 +449,7 @@ def distribution(
             world.project(branches)
         # The same dice service for the next run, on a new world that replays this one's prefix
         # and takes the next alternative at ``depth`` (its trail is the path taken).
-        prior = (world, depth)
+        before, bumped = world, depth
         dice.world = world.next_run(depth, guessing)
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:

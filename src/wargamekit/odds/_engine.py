@@ -23,10 +23,23 @@ carries one integer denominator (the product of the totals of the dice it drew).
 Re-runs replay their prefix cheaply. The next run repeats the last one up to the deepest branch
 point it bumps (depth ``d``), so the last run's record says how that prefix went: which draws
 were dice forced on the common path (one die nothing else read: ``if dice.d6(...) >= 4``), at
-which depth, and which face stands for each of their forced values. A re-run hands such a draw
-out as a plain face of the class its path takes at that depth (the die is dead once forced, so
-no other face could ever be told apart), with that class's weight: no lazy value, no forcing.
-The other branch points up to ``d`` are forced again as usual, at the depths they had.
+which depth, and which face stands for each of their forced values (its *fates*, in the order
+of their depths). A re-run hands such a draw out as a plain face of the class its path takes at
+that depth (the die is dead once forced, so no other face could ever be told apart): the faces
+wait on a *tape* indexed by draw number, and the weights of the whole replayed prefix are two
+products carried in the fates, so a replayed draw costs one list lookup. The other branch
+points up to ``d`` are forced again as usual, at the depths they had. The next run takes over
+the last one's trail, fates and tape, cut after ``d`` (the last run is over).
+
+Past the prefix, a re-run of a procedure that branches on every die meets one fresh die per
+branch, which the lazy path (a value, its node and group, a comparison node, the liveness check)
+would cost several times the rest of the run. So each die forced alone by ``die OP constant``
+leaves a *spec* under its draw number; a later run that draws a fresh die of the same kind there
+hands out a :class:`_Guess` instead: it settles when the same operation comes, at that moment,
+with the same values in the same order as forcing would (the runs and the result are the same),
+and anything else done with it raises :class:`_Missed`, upon which
+:func:`~wargamekit.odds.distribution` redoes the run without guessing (and stops guessing where
+guesses keep missing).
 """
 
 from __future__ import annotations
@@ -197,7 +210,8 @@ class World:
             self._replay(before, depth)
 
     def _blank(self, guessing: bool) -> World:
-        """A world for another run of this enumeration, with nothing drawn yet."""
+        """A world for another run of this enumeration, with nothing drawn yet (:meth:`next_run`
+        has the same lines inline: keep them in step)."""
         world = World.__new__(World)
         world.guessing = guessing
         world.draws = 0
@@ -222,7 +236,23 @@ class World:
         This run must be over: the next one takes over its trail, fates and tape, cut after
         ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them; this is built once
         per run). After a :class:`_Missed`, :meth:`redo` starts that run again."""
-        world = self._blank(guessing)
+        # _blank, inline (a call less per run)
+        world = World.__new__(World)
+        world.guessing = guessing
+        world.draws = 0
+        world.explicit = _NO_AGAIN
+        world.branch_limit = self.branch_limit
+        world.name = self.name
+        world.active = True
+        world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
+        world.refs = _NONE_YET
+        world._next = 0
+        world.serial = next(_SERIALS)
+        world.branches_before = 0
+        world.depth = -1
+        world.start = self.start
+        world.path = ()
+        world.specs = self.specs
         trail = self.trail
         taken, count = trail[bumped]
         taken += 1
