@@ -2,6 +2,20 @@
 
 Run: ``uv run pytest benchmarks/test_bench_odds.py -p no:cacheprovider --benchmark-enable``
 Ratios (``<baseline>_over_ours``) are in each benchmark's extra_info; nothing asserts on time.
+
+What each ``test_distribution_*`` measures, by the shape of the procedure:
+
+* values that merge (``2d6_plus_1_vs_d6_plus_2``, ``reroll_doubles``, ``six/ten_d6_one_by_one``):
+  lazy die values combine without re-running; ``ours_over_best_icepool`` (target: at most 3;
+  ten d6 under 10 ms).
+* ``outcomes_that_cannot_merge``: one run, a joint table of 6**7 outcomes (no branching
+  control flow): outcomes per second.
+* ``branches_that_cannot_merge``: control flow branches on every die and every branch is its
+  own outcome: one run of the procedure per branch; ``branches_per_cpu_s`` (runs per CPU
+  second, target 200,000) and ``branches_per_s`` (wall time: low when the machine is shared).
+* ``branches_that_merge``: the same branching control flow, outcomes merging into ``n + 1``
+  totals: still one run per branch (``branches_per_cpu_s``), against icepool's sum of ``n``
+  hit-or-miss dice — what to write instead when the odds, not the code, matter.
 """
 
 import statistics

@@ -173,6 +173,28 @@ def _pool_table(n: int, target: int, double_at: int | None) -> _LeafTable:
     return table
 
 
+def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) -> Callable[..., Any]:
+    """``EnumeratingDice.d6`` and the like: one die of ``table``, drawn where the world says.
+
+    Hot: a re-run of a procedure draws every die again, and most of them are faces on the
+    world's tape (see "Re-runs replay their prefix" in ``_engine``), handed out here without a
+    call into the world; anything else goes to :meth:`World.leaf`."""
+
+    def die(self: EnumeratingDice, purpose: str) -> Any:
+        world = self.world
+        draw = world.draws
+        tape = world.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None and entry[1] is table:
+                world.draws = draw + 1
+                return entry[0]
+        return world.leaf(table, purpose) if self.lazy else plain(self, purpose)
+
+    die.__doc__ = doc
+    return die
+
+
 @define
 class EnumeratingDice(Dice):
     """The dice service :func:`distribution` runs a procedure with; a user rarely builds one.
@@ -203,43 +225,10 @@ class EnumeratingDice(Dice):
     def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
         return self.world.draw(weights, purpose)
 
-    # The common dice straight to the world (hot: a re-run of the procedure draws them all, and
-    # most of them are faces on the world's tape: see "Re-runs replay their prefix" in _engine).
-    def d6(self, purpose: str) -> Any:
-        """One six-sided die (lazy)."""
-        world = self.world
-        draw = world.draws
-        tape = world.tape
-        if draw < len(tape):  # (not try/except IndexError: a fresh die would pay a raise)
-            entry = tape[draw]
-            if entry is not None and entry[1] is _D6_TABLE:
-                world.draws = draw + 1
-                return entry[0]
-        return world.leaf(_D6_TABLE, purpose) if self.lazy else Dice.d6(self, purpose)
-
-    def d10(self, purpose: str) -> Any:
-        """One ten-sided die read 0–9 (lazy)."""
-        world = self.world
-        draw = world.draws
-        tape = world.tape
-        if draw < len(tape):  # (not try/except IndexError: a fresh die would pay a raise)
-            entry = tape[draw]
-            if entry is not None and entry[1] is _D10_TABLE:
-                world.draws = draw + 1
-                return entry[0]
-        return world.leaf(_D10_TABLE, purpose) if self.lazy else Dice.d10(self, purpose)
-
-    def d20(self, purpose: str) -> Any:
-        """One twenty-sided die (lazy)."""
-        world = self.world
-        draw = world.draws
-        tape = world.tape
-        if draw < len(tape):  # (not try/except IndexError: a fresh die would pay a raise)
-            entry = tape[draw]
-            if entry is not None and entry[1] is _D20_TABLE:
-                world.draws = draw + 1
-                return entry[0]
-        return world.leaf(_D20_TABLE, purpose) if self.lazy else Dice.d20(self, purpose)
+    # The common dice straight to the world (hot: see _die_method).
+    d6 = _die_method(_D6_TABLE, Dice.d6, "One six-sided die (lazy).")
+    d10 = _die_method(_D10_TABLE, Dice.d10, "One ten-sided die read 0–9 (lazy).")
+    d20 = _die_method(_D20_TABLE, Dice.d20, "One twenty-sided die (lazy).")
 
     def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[Any, ...]:
         """Roll ``n`` of ``die``: lazy values (or, with ``lazy=False``, one branch per face)."""
