@@ -28,6 +28,10 @@ conformance check or a test reads is the structure:
 (:attr:`Decision.form` names the decision *type*: ``"choose"``, ``"subset"``, ``"number"`` or
 ``"yesno"``.)
 
+A label that is costly to write (exact odds) may be *lazy*: a zero-argument callable, made only
+when the label is first read — a bot never reads it, and the log reads only the chosen option's
+(see :class:`Option`; ``Choose.of(..., lazy_labels=True)``).
+
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
 ...               kind="demo.activate", context={"phase": "command"},
 ...               data=lambda name: {"unit": name.lower()})
