@@ -377,15 +377,19 @@ def test_random_subset_answers_are_those_of_generator_choice():
 def test_random_answers_are_those_of_generator_integers():
     """Every random answer (Choose, ChooseNumber, YesNo) is the one ``rng.integers`` gave, and
     leaves the generator where it did: one option or one number draws nothing, a range wider
-    than 32 bits is numpy's own call."""
+    than 32 bits, or bounds given as numpy integers (subset sizes too), is numpy's own call."""
     from wargamekit.decisions import ChooseNumber, YesNo
 
     cases = [
         (Choose.of("a", "p", list(range(n))), lambda rng, n=n: int(rng.integers(0, n))) for n in (1, 2, 3, 6, 1000)
     ] + [
         (ChooseNumber(side="a", prompt="p", low=low, high=high), lambda rng, low=low, high=high: int(rng.integers(low, high + 1)))
-        for low, high in ((3, 3), (-5, 4), (0, 2**31), (1, 2**32 - 1), (0, 2**40))
-    ] + [(YesNo(side="a", prompt="p"), lambda rng: bool(rng.integers(0, 2)))]
+        for low, high in ((3, 3), (-5, 4), (0, 2**31), (1, 2**32 - 1), (0, 2**40), (np.int64(0), np.int64(2**32 - 2)))
+    ] + [(YesNo(side="a", prompt="p"), lambda rng: bool(rng.integers(0, 2)))] + [
+        (ChooseSubset(side="a", prompt="p", options=[Option(i, str(i)) for i in range(5)], min_count=np.int64(1),
+                      max_count=np.int64(3)),
+         lambda rng: _choice_sample(rng, 5, int(rng.integers(1, 4))))
+    ]
     ours, numpy_calls = np.random.Generator(np.random.PCG64(11)), np.random.Generator(np.random.PCG64(11))
     for _ in range(200):
         for decision, reference in cases:

@@ -28,6 +28,10 @@ conformance check or a test reads is the structure:
 (:attr:`Decision.form` names the decision *type*: ``"choose"``, ``"subset"``, ``"number"`` or
 ``"yesno"``.)
 
+A label that is costly to write (exact odds) may be *lazy*: a zero-argument callable, made only
+when the label is first read — a bot never reads it, and the log reads only the chosen option's
+(see :class:`Option`; ``Choose.of(..., lazy_labels=True)``).
+
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
 ...               kind="demo.activate", context={"phase": "command"},
 ...               data=lambda name: {"unit": name.lower()})
@@ -583,10 +587,11 @@ def _bounded(next_uint32: Callable[[Any], int], state: Any, bound: int) -> int:
 def _random_int(rng: np.random.Generator, low: int, high: int) -> int:
     """``int(rng.integers(low, high + 1))`` from the same draw (the random bot's every answer:
     the call costs ~1.3 µs, the draw ~0.5 µs)."""
-    if not 0 <= high - low < 0xFFFFFFFF:
-        return int(rng.integers(low, high + 1))  # a wide range, or an error: numpy's own
+    if type(low) is not int or type(high) is not int or not 0 <= high - low < 0xFFFFFFFF:
+        # numpy integers (whose products overflow), a wide range or an error: numpy's own call
+        return int(rng.integers(low, high + 1))
     draws = rng.bit_generator.ctypes
-    return int(low) + _bounded(draws.next_uint32, draws.state, high - low)
+    return low + _bounded(draws.next_uint32, draws.state, high - low)
 
 
 def _random_subset(rng: np.random.Generator, count: int, low: int, high: int) -> list[int]:
@@ -598,7 +603,8 @@ def _random_subset(rng: np.random.Generator, count: int, low: int, high: int) ->
     ``j`` is) — and then shuffles the sample (a bounded integer in ``[0, i]`` for ``i`` from
     ``size - 1`` down to 1), whose order the sort loses but whose draws count.
     """
-    if count > 10000:  # numpy shuffles a whole range instead: let it
+    if count > 10000 or type(low) is not int or type(high) is not int:
+        # numpy shuffles a whole range instead (or a count is a numpy integer): numpy's own calls
         size = int(rng.integers(low, high + 1))
         return sorted(int(i) for i in rng.choice(count, size=size, replace=False))
     draws = rng.bit_generator.ctypes
