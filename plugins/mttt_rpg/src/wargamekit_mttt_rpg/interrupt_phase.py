@@ -254,12 +254,15 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
-        out: list[Response] = []
-        top = point.top
-        at = {"timing": timing.name, "resolution": point.timing != opening}
         committed = _committed_by_caster(ctx)  # the stack's mana, summed once per poll
         # the fighting characters (who may respond, or be rushed), in scene order, found once
         characters = [u for u in scene if u.kind == "character" and u.fighting]
+        top = point.top
+        responders = [u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, top)]
+        if not responders:
+            return []  # most polls: nothing to build
+        out: list[Response] = []
+        at = {"timing": timing.name, "resolution": point.timing != opening}
         quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
 
         def quiet_reason() -> str | None:
@@ -275,9 +278,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 why = f"{target.name} is unhurt"
             return at if why is None else {**at, "playable": False, "why": why}
 
-        for unit in characters:
-            if unit.side != side:
-                continue
+        for unit in responders:
             for spell in _instant_spells(unit.sheet):
                 if _mana(unit, spell.pool) - committed.get((unit.id, spell.pool), 0) < spell.cost:
                     continue
@@ -324,6 +325,66 @@ def _instant_spells(sheet: CharacterSheet) -> tuple[Spell, ...]:
     if held is None or held[0] is not sheet:
         held = _INSTANT_SPELLS[id(sheet)] = (sheet, tuple(s for s in sheet.spells if s.timing == "instant"))
     return held[1]
+
+
+#: id of a character sheet -> (the sheet, its cheapest instant spells, see :func:`_cheapest`)
+_CHEAPEST: dict[int, tuple[CharacterSheet, tuple[tuple[str, int, bool], ...]]] = {}
+
+
+def _cheapest(sheet: CharacterSheet) -> tuple[tuple[str, int, bool], ...]:
+    """``(pool, cost, counter)``: the cost of the cheapest instant spell of ``sheet`` in each
+    pool, counterspells (which need an item to counter) apart from the rest."""
+    held = _CHEAPEST.get(id(sheet))
+    if held is None or held[0] is not sheet:
+        cost: dict[tuple[str, bool], int] = {}
+        for spell in _instant_spells(sheet):
+            key = (spell.pool, spell.effect.kind == "counter")
+            cost[key] = min(spell.cost, cost.get(key, spell.cost))
+        held = _CHEAPEST[id(sheet)] = (sheet, tuple((pool, c, counter) for (pool, counter), c in cost.items()))
+    return held[1]
+
+
+def _may_respond(
+    ctx: Context,
+    unit: Combatant,
+    characters: list[Combatant],
+    committed: Mapping[tuple[str, str], int],
+    top: Response | None,
+) -> bool:
+    """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
+    true whenever :func:`offers` would build one for her (an affordable instant spell with
+    something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
+    ``characters``: the scene's fighting characters; ``committed``: the stack's mana by caster
+    and pool; ``top``: the stack's top item."""
+    # Hot: most polls offer nothing, and this spares building them (see ``offers``).
+    scene: Scene = ctx.state
+    counterable = top is not None and top.controller != unit.side and "id" in top.data
+    for pool, cost, counter in _cheapest(unit.sheet):
+        if (counterable or not counter) and _mana(unit, pool) - committed.get((unit.id, pool), 0) >= cost:
+            return True
+    if not unit.prone and unit.engaged_by is None:
+        for enemy in characters:
+            if (
+                enemy.side != unit.side
+                and enemy.id not in unit.rushing
+                and scene.distance(unit.id, enemy.id) == 0
+                and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
+            ):
+                return True
+    return scene.boss_fight and unit.ignited and any(inv.name not in unit.converted for inv in unit.sheet.invested)
+
+
+def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
+    """The key of ``unit``'s rush after ``enemy``: one a round."""
+    return ("rush", scene.round, unit.id, enemy.id)
+
+
+def _nobody_responds(ctx: Context) -> bool:
+    """Whether no side has anything to offer at a window opening on an empty stack (see
+    :func:`_may_respond`)."""
+    scene: Scene = ctx.state
+    characters = [u for u in scene if u.kind == "character" and u.fighting]
+    return not any(_may_respond(ctx, u, characters, {}, None) for u in characters)
 
 
 #: Timing points at which the other side announces what it does: a player may want to answer.
@@ -432,7 +493,7 @@ def _instant_actions(
                 continue  # 跟步: only if you can follow the way she moves
             from .movement import rush_response  # here: movement imports this module
 
-            out.append(rush_response(ctx, unit, enemy, key=("rush", scene.round, unit.id, enemy.id), at=at))
+            out.append(rush_response(ctx, unit, enemy, key=_rush_key(scene, unit, enemy), at=at))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
@@ -488,6 +549,10 @@ def open_window(
     depth = len(ctx.interrupts.items)
     if timing.triggers and ctx.interrupts.enabled:
         yield from _answer_triggers(ctx, timing, order, shown)
+    if not ctx.interrupts.items and not floor and _nobody_responds(ctx):
+        # Most windows: the stack is empty and nobody can answer, so every side would pass at
+        # once and the window close with nothing resolved.
+        return []
     resolved = yield from ctx.interrupts.window(
         shown,
         order,
