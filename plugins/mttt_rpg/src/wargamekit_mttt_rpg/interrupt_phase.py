@@ -122,7 +122,7 @@ def make_response(
     at: Mapping[str, Any] | None = None,
 ) -> Response:
     """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves; ``at``:
-    where it is offered (see :func:`offers`), added to its data."""
+    where it is offered (see :func:`offers`: names to JSON scalars), added to its data."""
     scene: Scene = ctx.state
     scene.next_item += 1
     item_id = scene.next_item
@@ -178,17 +178,21 @@ def make_response(
         resolve=resolve,
         is_legal=is_legal,
         key=key,
-        data={
-            "id": item_id,
-            "name": name,
-            "caster": caster_id,
-            "pool": pool,
-            "cost": cost,
-            "effect": effect.kind,
-            "target": target_id,
-            "amount": effect.amount,
-            **(at or {}),
-        },
+        # Frozen here rather than by the Response (hot: every offer of every poll): ids,
+        # names and numbers, and ``at``'s JSON scalars, are what freeze_data would keep as they are.
+        data=Data(
+            {
+                "id": item_id,
+                "name": name,
+                "caster": caster_id,
+                "pool": pool,
+                "cost": cost,
+                "effect": effect.kind,
+                "target": target_id,
+                "amount": effect.amount,
+                **(at or {}),
+            }
+        ),
     )
 
 
@@ -358,9 +362,11 @@ def _may_respond(
     and pool; ``top``: the stack's top item."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
+    sheet = unit.sheet
     counterable = top is not None and top.controller != unit.side and "id" in top.data
-    for pool, cost, counter in _cheapest(unit.sheet):
-        if (counterable or not counter) and _mana(unit, pool) - committed.get((unit.id, pool), 0) >= cost:
+    for pool, cost, counter in _cheapest(sheet):
+        mana = unit.order_mp if pool == "order" else unit.distortion_mp
+        if (counterable or not counter) and mana - committed.get((unit.id, pool), 0) >= cost:
             return True
     if not unit.prone and unit.engaged_by is None:
         for enemy in characters:
@@ -371,12 +377,18 @@ def _may_respond(
                 and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
             ):
                 return True
-    return scene.boss_fight and unit.ignited and any(inv.name not in unit.converted for inv in unit.sheet.invested)
+    return scene.boss_fight and unit.ignited and any(inv.name not in unit.converted for inv in sheet.invested)
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
     """The key of ``unit``'s rush after ``enemy``: one a round."""
     return ("rush", scene.round, unit.id, enemy.id)
+
+
+def _closes_at_once(ctx: Context, floor: int | None) -> bool:
+    """Whether a window opening now (resolving down to ``floor``) would close at once with
+    nothing resolved: the stack is empty and nobody can answer, so every side would pass."""
+    return not ctx.interrupts.items and not floor and _nobody_responds(ctx)
 
 
 def _nobody_responds(ctx: Context) -> bool:
@@ -536,6 +548,9 @@ def open_window(
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
+    answering = bool(triggers) and ctx.interrupts.enabled
+    if not answering and _closes_at_once(ctx, floor):
+        return []  # most windows: before anything is built for them
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
@@ -547,12 +562,10 @@ def open_window(
     else:
         shown = name
     depth = len(ctx.interrupts.items)
-    if timing.triggers and ctx.interrupts.enabled:
+    if answering:
         yield from _answer_triggers(ctx, timing, order, shown)
-    if not ctx.interrupts.items and not floor and _nobody_responds(ctx):
-        # Most windows: the stack is empty and nobody can answer, so every side would pass at
-        # once and the window close with nothing resolved.
-        return []
+        if _closes_at_once(ctx, floor):
+            return []
     resolved = yield from ctx.interrupts.window(
         shown,
         order,

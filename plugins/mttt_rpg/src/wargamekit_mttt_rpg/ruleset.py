@@ -25,6 +25,9 @@ class MtttRpg(Ruleset):
     sides = ("heroes", "foes")
     scenario_type = MtttScenario
     scenario_package = "wargamekit_mttt_rpg.scenarios"
+    #: The scenario never changes once loaded (the scene copies what it needs from it), so a
+    #: checkpoint's snapshot keeps it instead of a copy.
+    shared_types = (MtttScenario,)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         return validate(super().load_scenario(data, source=source), source)
