@@ -19,6 +19,7 @@ windows poll nobody; mandatory turn responses (轮响应) still resolve.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 import attrs
@@ -135,48 +136,13 @@ def make_response(
         price = f", {cost} {pool} MP" if cost else ""
         label = f"{caster.name}: {name}{on} ({effect.kind.replace('_', ' ')} {effect.amount}{price})"
 
-    def is_legal() -> str | None:
-        s: Scene = ctx.state
-        me = s.unit(caster_id)
-        if item_id in s.countered:
-            return "countered"
-        if not me.fighting:
-            return f"{me.name} can no longer act"
-        if _mana(me, pool) < cost:
-            return f"{me.name} lacks the mana"
-        if target_id is not None:
-            them = s.unit(target_id)
-            if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
-                return f"{them.name} is no longer a legal target"
-            if s.distance(caster_id, target_id) > effect.range:
-                return f"{them.name} is out of range"
-        if countering is not None and not any(
-            isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
-        ):
-            return "the countered item is gone"
-        return None
-
-    def resolve() -> Generator[Any, Any, None]:
-        s: Scene = ctx.state
-        me = s.unit(caster_id)
-        if pool == "order":
-            me.order_mp -= cost
-        else:
-            me.distortion_mp -= cost
-        yield from apply_effect(
-            ctx,
-            me,
-            None if target_id is None else s.unit(target_id),
-            effect,
-            countering=countering,
-            name=name,
-        )
-
     return Response(
         name=label,
         controller=caster.side,
-        resolve=resolve,
-        is_legal=is_legal,
+        # partials, not closures: built for every offer of every poll, and a closure over these
+        # nine names costs a cell each
+        resolve=partial(_resolve_item, ctx, caster_id, target_id, effect, pool, cost, countering, name),
+        is_legal=partial(_item_fizzles, ctx, item_id, caster_id, target_id, effect, pool, cost, countering),
         key=key,
         # Frozen here rather than by the Response (hot: every offer of every poll): ids,
         # names and numbers, and ``at``'s JSON scalars, are what freeze_data would keep as they are.
@@ -193,6 +159,67 @@ def make_response(
                 **(at or {}),
             }
         ),
+    )
+
+
+def _item_fizzles(
+    ctx: Context,
+    item_id: int,
+    caster_id: str,
+    target_id: str | None,
+    effect: Effect,
+    pool: str,
+    cost: int,
+    countering: int | None,
+) -> str | None:
+    """Why the stack item :func:`make_response` built (``item_id``) fizzles at resolution, or
+    ``None`` if it is still legal."""
+    s: Scene = ctx.state
+    me = s.unit(caster_id)
+    if item_id in s.countered:
+        return "countered"
+    if not me.fighting:
+        return f"{me.name} can no longer act"
+    if _mana(me, pool) < cost:
+        return f"{me.name} lacks the mana"
+    if target_id is not None:
+        them = s.unit(target_id)
+        if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
+            return f"{them.name} is no longer a legal target"
+        if s.distance(caster_id, target_id) > effect.range:
+            return f"{them.name} is out of range"
+    if countering is not None and not any(
+        isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
+    ):
+        return "the countered item is gone"
+    return None
+
+
+def _resolve_item(
+    ctx: Context,
+    caster_id: str,
+    target_id: str | None,
+    effect: Effect,
+    pool: str,
+    cost: int,
+    countering: int | None,
+    name: str,
+) -> Generator[Any, Any, None]:
+    """What the stack item :func:`make_response` built does when it resolves: its caster pays
+    ``cost`` mana from ``pool``, then its effect applies."""
+    s: Scene = ctx.state
+    me = s.unit(caster_id)
+    if pool == "order":
+        me.order_mp -= cost
+    else:
+        me.distortion_mp -= cost
+    yield from apply_effect(
+        ctx,
+        me,
+        None if target_id is None else s.unit(target_id),
+        effect,
+        countering=countering,
+        name=name,
     )
 
 
@@ -262,7 +289,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # the fighting characters (who may respond, or be rushed), in scene order, found once
         characters = [u for u in scene if u.kind == "character" and u.fighting]
         top = point.top
-        responders = [u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, top)]
+        counterable = top is not None and top.controller != side and "id" in top.data
+        responders = [
+            u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, counterable)
+        ]
         if not responders:
             return []  # most polls: nothing to build
         out: list[Response] = []
@@ -353,17 +383,16 @@ def _may_respond(
     unit: Combatant,
     characters: list[Combatant],
     committed: Mapping[tuple[str, str], int],
-    top: Response | None,
+    counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
     ``characters``: the scene's fighting characters; ``committed``: the stack's mana by caster
-    and pool; ``top``: the stack's top item."""
+    and pool; ``counterable``: whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
     sheet = unit.sheet
-    counterable = top is not None and top.controller != unit.side and "id" in top.data
     for pool, cost, counter in _cheapest(sheet):
         mana = unit.order_mp if pool == "order" else unit.distortion_mp
         if (counterable or not counter) and mana - committed.get((unit.id, pool), 0) >= cost:
@@ -396,7 +425,7 @@ def _nobody_responds(ctx: Context) -> bool:
     :func:`_may_respond`)."""
     scene: Scene = ctx.state
     characters = [u for u in scene if u.kind == "character" and u.fighting]
-    return not any(_may_respond(ctx, u, characters, {}, None) for u in characters)
+    return not any(_may_respond(ctx, u, characters, {}, False) for u in characters)
 
 
 #: Timing points at which the other side announces what it does: a player may want to answer.
