@@ -69,14 +69,14 @@ class Action:
         a weapon, the battle group passed through, or the key of an add-on's combat action,
         ``"action": "addon"``) where it has them."""
         out: dict[str, Any] = {"action": self.kind}
-        for key, value in (
-            ("target", self.target),
-            ("attack", self.kind_of_attack),
-            ("delta", self.delta),
-            ("name", self.name),
-        ):
-            if value:
-                out[key] = value
+        if self.target:
+            out["target"] = self.target
+        if self.kind_of_attack:
+            out["attack"] = self.kind_of_attack
+        if self.delta:
+            out["delta"] = self.delta
+        if self.name:
+            out["name"] = self.name
         # frozen here (hot: every option of every menu): ids, names and numbers are what
         # freeze_data would keep as they are
         return Data(out)

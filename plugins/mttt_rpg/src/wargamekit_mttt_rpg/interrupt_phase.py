@@ -29,8 +29,11 @@ from wargamekit import ChooseSubset, Data, Option, Response
 from wargamekit.interrupts import Offers, TimingPoint
 
 from . import kinds
+from .damage import apply_withering
 from .initiative import change_initiative
+from .movement import rush_response
 from .sheets import CharacterSheet, Effect, Spell
+from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
 __all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
@@ -233,8 +236,6 @@ def apply_effect(
     name: str,
 ) -> Generator[Any, Any, None]:
     """Apply a spell's or triggered effect's effect."""
-    from .damage import apply_withering
-
     scene: Scene = ctx.state
     if effect.kind == "counter":
         assert countering is not None
@@ -394,8 +395,12 @@ def _may_respond(
     scene: Scene = ctx.state
     sheet = unit.sheet
     for pool, cost, counter in _cheapest(sheet):
+        if counter and not counterable:
+            continue
         mana = unit.order_mp if pool == "order" else unit.distortion_mp
-        if (counterable or not counter) and mana - committed.get((unit.id, pool), 0) >= cost:
+        if committed:  # usually nothing is on the stack
+            mana -= committed.get((unit.id, pool), 0)
+        if mana >= cost:
             return True
     if not unit.prone and unit.engaged_by is None:
         for enemy in characters:
@@ -532,8 +537,6 @@ def _instant_actions(
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
-            from .movement import rush_response  # here: movement imports this module
-
             out.append(rush_response(ctx, unit, enemy, key=_rush_key(scene, unit, enemy), at=at))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
@@ -554,8 +557,6 @@ def _instant_actions(
 
 def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
     """What the second stage of burning ``name`` does when it resolves (see :func:`.soul.convert`)."""
-    from .soul import convert
-
     return lambda: convert(ctx, ctx.state.unit(uid), name, jade)
 
 

@@ -11,6 +11,7 @@ from wargamekit.decisions import Decision
 from .combat_round import play_scene
 from .scenario import MtttScenario, build_scene, validate
 from .state import Context, Scene
+from .view import scene_view
 
 __all__ = ["MtttRpg"]
 
@@ -46,8 +47,6 @@ class MtttRpg(Ruleset):
     def view(self, state: Scene, side: str | None) -> Scene:
         """Everything (the combat scene hides nothing from either side), as a cheap detached
         copy (:func:`.view.scene_view`)."""
-        from .view import scene_view
-
         return scene_view(state)
 
     def check_invariants(self, state: Scene) -> None:
