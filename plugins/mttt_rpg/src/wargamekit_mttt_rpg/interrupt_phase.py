@@ -299,6 +299,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         out: list[Response] = []
         at = {"timing": timing.name, "resolution": point.timing != opening}
         quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
+        marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
 
         def quiet_reason() -> str | None:
             if not quiet:
@@ -311,7 +312,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             why = quiet_reason()
             if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
                 why = f"{target.name} is unhurt"
-            return at if why is None else {**at, "playable": False, "why": why}
+            marked = marks.get(why)
+            if marked is None:
+                marked = marks[why] = {**at, "playable": False, "why": why}
+            return marked
 
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
