@@ -32,6 +32,7 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
+from .ranges import pair
 from .sheets import CharacterSheet, Effect, Spell
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
@@ -398,7 +399,8 @@ def _may_respond(
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
     sheet = unit.sheet
-    for pool, cost, counter in _cheapest(sheet):
+    held = _CHEAPEST.get(id(sheet))  # _cheapest(sheet), its cache read inline
+    for pool, cost, counter in held[1] if held is not None and held[0] is sheet else _cheapest(sheet):
         if counter and not counterable:
             continue
         mana = unit.order_mp if pool == "order" else unit.distortion_mp
@@ -411,11 +413,15 @@ def _may_respond(
             if (
                 enemy.side != unit.side
                 and enemy.id not in unit.rushing
-                and scene.distance(unit.id, enemy.id) == 0
+                and scene.distances[pair(unit.id, enemy.id)] == 0  # Scene.distance of two units, inlined
                 and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
             ):
                 return True
-    return scene.boss_fight and unit.ignited and any(inv.name not in unit.converted for inv in sheet.invested)
+    if scene.boss_fight and unit.ignited:
+        for invested in sheet.invested:
+            if invested.name not in unit.converted:
+                return True
+    return False
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
