@@ -144,13 +144,18 @@ def visible(state: SkirmishState, unit: Unit, to_side: str) -> bool:
                for e in state.alive(to_side))
 
 
+def target_shot(state: SkirmishState, firer: Unit, target: Unit, *, snap: bool = False) -> Shot | None:
+    """5.1 The shot ``firer`` may take at ``target`` now (a live enemy it sees), else None."""
+    if not target.alive or target.side == firer.side or not visible(state, target, firer.side):
+        return None
+    return shot_at(state, firer, target, snap=snap)
+
+
 def targets(state: SkirmishState, firer: Unit, *, snap: bool = False) -> dict[str, Shot]:
     """5.1 The enemy units ``firer`` may fire at now (visible ones only), with their shots."""
     found = {}
     for enemy in state.alive():
-        if enemy.side != firer.side and visible(state, enemy, firer.side):
-            shot = shot_at(state, firer, enemy, snap=snap)
-            if shot is not None:
-                found[enemy.name] = shot
+        shot = target_shot(state, firer, enemy, snap=snap)
+        if shot is not None:
+            found[enemy.name] = shot
     return found
-

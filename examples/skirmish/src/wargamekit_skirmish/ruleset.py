@@ -181,7 +181,7 @@ class Skirmish(Ruleset):
         def offers(side: str, point: Any) -> list[Response]:
             out = []
             for unit in state.alive(side):
-                shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
+                shot = None if unit.spent else fire.target_shot(state, unit, mover, snap=True)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
                                         resolve=partial(self.shoot, ctx, unit, mover, shot),
