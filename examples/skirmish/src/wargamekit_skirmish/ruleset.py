@@ -75,8 +75,9 @@ class Skirmish(Ruleset):
     sides = SIDES
     scenario_type = SkirmishScenario
     scenario_package = "wargamekit_skirmish.scenarios"
-    # the map never changes after setup: snapshots at checkpoints refer to it rather than copy it
-    shared_types = (HexMap,)
+    # the map never changes after setup, nor the (frozen) scenario: snapshots at checkpoints
+    # refer to them rather than copy them
+    shared_types = (HexMap, SkirmishScenario)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> SkirmishScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
