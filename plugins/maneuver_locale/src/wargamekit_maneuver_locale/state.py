@@ -144,7 +144,8 @@ class Board:
 
     def is_primary(self, a: str, b: str) -> bool:
         """Whether a primary road joins the adjacent locales a and b."""
-        return RoadClass.PRIMARY in self.road_classes(a, b)
+        classes = self._road_classes.get((a, b))  # hot (every road step priced): no list copy
+        return RoadClass.PRIMARY in (classes if classes is not None else self.road_classes(a, b))
 
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
