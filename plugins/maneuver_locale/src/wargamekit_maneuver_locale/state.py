@@ -322,7 +322,7 @@ class Occupancy:
     one after anything moves.
     """
 
-    __slots__ = ("_state", "_holders", "_locales", "_places", "_unmoved")
+    __slots__ = ("_state", "_holders", "_locales", "_places", "_unmoved", "_on_approaches")
 
     def __init__(self, state: GameState) -> None:
         self._state = state
@@ -330,9 +330,12 @@ class Occupancy:
         locales: dict[str, list[Piece]] = {}
         places: dict[tuple[str, str], list[Piece]] = {}
         unmoved: set[tuple[str, str, str]] = set()
+        on_approaches: set[tuple[str, str, str]] = set()
         for p in state.pieces.values():  # set-up order, as the state's own queries keep it
             if not p.moved:
                 unmoved.add((p.side, p.locale, p.approach))
+            if p.approach != RESERVE:
+                on_approaches.add((p.side, p.locale, p.approach))
             here = locales.get(p.locale)
             if here is None:  # the locale's first piece: its holder
                 locales[p.locale] = [p]
@@ -344,7 +347,8 @@ class Occupancy:
                 places[p.locale, p.approach] = [p]
             else:
                 place.append(p)
-        self._holders, self._locales, self._places, self._unmoved = holders, locales, places, unmoved
+        self._holders, self._locales, self._places = holders, locales, places
+        self._unmoved, self._on_approaches = unmoved, on_approaches
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
@@ -370,10 +374,7 @@ class Occupancy:
     def approaches(self, side: str) -> list[tuple[str, str]]:
         """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
         the board's locales and of each locale's neighbours."""
-        return sorted(
-            place for place, pieces in self._places.items()
-            if place[1] != RESERVE and any(p.side == side for p in pieces)
-        )
+        return sorted((locale, facing) for who, locale, facing in self._on_approaches if who == side)
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold."""
