@@ -150,11 +150,9 @@ def visible(state: SkirmishState, unit: Unit, to_side: str) -> bool:
 
 def target_shot(state: SkirmishState, firer: Unit, target: Unit, *, snap: bool = False) -> Shot | None:
     """5.1 The shot ``firer`` may take at ``target`` now (a live enemy it sees), else None."""
-    if not target.alive or target.side == firer.side:
+    if not target.alive or target.side == firer.side or not visible(state, target, firer.side):
         return None
-    # the arc and range tests of shot_at are cheaper than concealment's lines of sight
-    shot = shot_at(state, firer, target, snap=snap)
-    return shot if shot is not None and visible(state, target, firer.side) else None
+    return shot_at(state, firer, target, snap=snap)
 
 
 def targets(state: SkirmishState, firer: Unit, *, snap: bool = False) -> dict[str, Shot]:
