@@ -289,14 +289,20 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
     (SMC 2.4), at most 4 (A30: the cap applies last)."""
     h, _level = place
     drm = effects(state.terrain(h)).drm
-    if origin != h:
-        line = hex_line(origin, h)
-        before = line[-2]
-        if state.wall(h, h.direction_to(before)):
-            drm += WALL_DRM
+    if origin != h and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
+        drm += WALL_DRM
     if sniper:
         drm *= 2
     return min(drm, DRM_CAP)
+
+
+@cache
+def _entry_side(oq: int, or_: int, hq: int, hr: int) -> int:
+    """The hexside of hex ``(hq, hr)`` that the line from ``(oq, or_)`` enters it by (D2).
+
+    Memoized by coordinates (pure geometry; a line was traced per target of every fire menu)."""
+    h = Hex(hq, hr)
+    return h.direction_to(hex_line(Hex(oq, or_), h)[-2])
 
 
 def in_arc(unit: Unit, target: Hex) -> bool:

@@ -72,6 +72,9 @@ class LnL(Ruleset):
     sides = SIDES
     scenario_type = LnLScenario
     scenario_package = "wargamekit_lnl.scenarios"
+    #: The map never changes after set-up (SET 2) and the scenario is frozen: snapshots keep
+    #: them by reference (pickling the map was most of a snapshot's cost).
+    shared_types = (HexMap, LnLScenario)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> LnLScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
@@ -279,8 +282,11 @@ class LnL(Ruleset):
     def ready(self, state: GameState, side: str) -> list[Unit]:
         """Units that may still be activated (OPS 1, OPS 4, A12): no action marker, and not in a
         melee hex that has already fought this turn (MEL 4)."""
+        table = state.sniper_table
+        # A sniper is ready if it has any target: the first one found will do (the whole list,
+        # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
         return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
-                and (u.kind != "sniper" or self.sniper_targets(state, u))]
+                and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
     def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
         """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""

@@ -19,7 +19,7 @@ from wargamekit_lnl.data import HINDRANCE_DRM
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.state import GameState, Place, Unit, single_men, squad_equivalents
 
-__all__ = ["SniperShot", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
+__all__ = ["SniperShot", "has_target", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
 
 
 @frozen
@@ -86,6 +86,13 @@ def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[
         if shot is not None:
             out.append((u, shot))
     return out
+
+
+def has_target(state: GameState, sniper: Unit, casualty: int, shaken: int) -> bool:
+    """Whether :func:`targets` is not empty (it stops at the first target)."""
+    if sniper.shaken or not sniper.alive:
+        return False
+    return any(shot_at(state, sniper, u, casualty, shaken) is not None for u in state.alive())
 
 
 def placements(state: GameState, side: str, sniper: Unit) -> list[Place]:
