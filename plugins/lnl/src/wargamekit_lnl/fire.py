@@ -261,11 +261,12 @@ def firepower(firers: Sequence[Unit], target: Hex, *, opportunity: bool = False)
         if band is None:
             return None
         parts.append(band)
-    lead = max(range(len(firers)), key=lambda i: unit_fp(firers[i], hero_or_lead=True)[0] + unit_fp(firers[i], hero_or_lead=True)[1])
+    full = [unit_fp(u, hero_or_lead=True) for u in firers]  # each firer's FP as the lead firer, once
+    lead = max(range(len(firers)), key=lambda i: full[i][0] + full[i][1])
     total = Fraction(0)
     jam = False
     for i, unit in enumerate(firers):
-        inherent, sw, j = unit_fp(unit, hero_or_lead=(i == lead or unit.kind == "hero"))
+        inherent, sw, j = full[i] if i == lead or unit.kind == "hero" else unit_fp(unit, hero_or_lead=False)
         if opportunity:
             if unit.spec.fp == 0 and not unit.weapons:
                 inherent = Fraction(-1)  # OPF 4

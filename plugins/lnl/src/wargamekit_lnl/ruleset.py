@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -453,11 +453,11 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        if all(fire.can_fire(u) for u in units) and rules.targets_for(state, units, groups):
+        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups):
             out.append("fire")
         if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
             out.append("smoke")  # SMK 1
-        if all(u.good_order for u in units) and len(groups) == 1 and self.spot_targets(state, units):
+        if all(u.good_order for u in units) and len(groups) == 1 and next(self._spot_targets(state, units), None):
             out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
@@ -621,10 +621,11 @@ class LnL(Ruleset):
                             data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
             for origin in sorted(groups, key=_place_key):
                 firers = groups[origin]
-                if fire.plan_fire(state, firers, place, opportunity=True, moving=True) is None:
+                attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
+                if attack is None:
                     continue
                 ids = {u.id for u in targets}
-                rows = [r for r in rules.fire_odds(state, firers, place, opportunity=True, moving=True) if r[0] in ids]
+                rows = [r for r in rules.attack_odds(state, attack, place, other(side)) if r[0] in ids]
                 out.append(Response(
                     f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
                     resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
@@ -1023,11 +1024,17 @@ class LnL(Ruleset):
 
     def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
         """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
+        return list(self._spot_targets(state, units))
+
+    def _spot_targets(self, state: GameState, units: list[Unit]) -> Iterator[Place]:
+        # A generator: the action menu only asks whether there is one.
         if any(u.markers for u in units):
-            return []
-        side = units[0].side
-        places = sorted({u.place for u in state.alive(other(side)) if not exposed(state, u)}, key=_place_key)
-        return [p for p in places if rules.spot_drm(state, units, p) is not None]
+            return
+        enemies = state.alive(other(units[0].side))
+        for p in sorted({u.place for u in enemies}, key=_place_key):
+            if any(u.place == p and not exposed(state, u) for u in enemies) \
+                    and rules.spot_drm(state, units, p) is not None:
+                yield p
 
     def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:
         """SPT 7: one spotting check against one place."""

@@ -64,9 +64,12 @@ def snipe_odds(shot: SniperShot) -> dict[str, Fraction]:
 def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken: int) -> SniperShot | None:
     """The shot ``sniper`` would fire at ``target``, or ``None`` if it may not (SMC 2.2: exposed,
     in LOS and range (the sniper counter's), not in a melee hex (FIR 1.3); infantry only)."""
-    if target.vehicle or target.side == sniper.side or not target.alive or not exposed(state, target):
+    # The cheap tests first (exposure reads every unit): ready() asks this at every impulse.
+    if target.vehicle or target.side == sniper.side or not target.alive:
         return None
     if target.place in state.melee or sniper.hex.distance(target.hex) > sniper.spec.range:
+        return None
+    if not exposed(state, target):
         return None
     line = visible(state, sniper.hex, target.hex)
     if line is None:
