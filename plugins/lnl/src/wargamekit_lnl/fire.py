@@ -188,8 +188,12 @@ def full_odds(attack: Attack, target: Target) -> dict[tuple[str, bool], Fraction
     return out
 
 
+@cache
 def outcome_odds(attack: Attack, target: Target) -> dict[str, Fraction]:
-    """Exact probability of each damage-check result for one target (FPR 1–5)."""
+    """Exact probability of each damage-check result for one target (FPR 1–5).
+
+    Memoized, as :func:`full_odds` (option labels of every fire menu and opportunity-fire
+    offer show it): the dict returned is shared, to read only."""
     merged: dict[str, Fraction] = {}
     for (res, _hero), p in full_odds(attack, target).items():
         merged[res] = merged.get(res, Fraction(0)) + p

@@ -288,6 +288,14 @@ class LnL(Ruleset):
         return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
                 and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
+    def can_act(self, state: GameState, side: str) -> bool:
+        """Whether :meth:`ready` is not empty. The alternation asks it of both sides before every
+        impulse: an ordinary unit settles it, a sniper's targets are looked for only if none."""
+        units = [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+        table = state.sniper_table
+        return any(u.kind != "sniper" for u in units) or any(
+            sniper.has_target(state, u, table.casualty, table.shaken) for u in units if u.kind == "sniper")
+
     def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
         """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""
         table = state.sniper_table
@@ -299,7 +307,7 @@ class LnL(Ruleset):
         state = ctx.state
         first = state.initiative if state.impulse is None else state.impulse[1]
         impulses: AlternatingImpulses[str] = AlternatingImpulses((first, other(first)),
-                                       can_act=lambda s: bool(self.ready(state, s)), pass_limit=3,
+                                       can_act=lambda s: self.can_act(state, s), pass_limit=3,
                                        unable=ctx.options["unable"])
         if state.impulse is not None:  # a restart at an impulse: the sequence goes on from it
             impulses.impulse, impulses.consecutive_passes = state.impulse[0] - 1, state.impulse[2]
