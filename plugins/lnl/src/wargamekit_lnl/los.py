@@ -115,8 +115,7 @@ def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | No
 def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     """Whether ``side``'s units at ``place`` are exposed (SPT 1–6), ignoring adjacency (SPT 4)."""
     h, level = place
-    terrain = state.terrain(h)
-    if effects(terrain).open and level == 0:  # SPT 1
+    if level == 0 and effects(state.terrain(h)).open:  # SPT 1
         return True
     if place in state.spotted:  # SPT 2, SPT 6
         return True
@@ -131,7 +130,9 @@ def exposed(state: GameState, unit: Unit) -> bool:
     unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
     if unit.vehicle or hex_exposed(state, unit.place, unit.side):
         return True  # vehicles are always exposed (a reading: the source is silent)
-    return any(e.good_order and e.hex.distance(unit.hex) <= 1 for e in state.alive() if e.side != unit.side)
+    h, side = unit.hex, unit.side
+    # One pass over the units, no list of them built (every fire, spot and sniper menu asks).
+    return any(e.alive and e.side != side and e.good_order and e.hex.distance(h) <= 1 for e in state.units.values())
 
 
 def spot_threshold(state: GameState, h: Hex) -> int:

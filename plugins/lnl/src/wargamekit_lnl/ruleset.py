@@ -1040,8 +1040,9 @@ class LnL(Ruleset):
             return
         enemies = state.alive(other(units[0].side))
         for p in sorted({u.place for u in enemies}, key=_place_key):
-            if any(u.place == p and not exposed(state, u) for u in enemies) \
-                    and rules.spot_drm(state, units, p) is not None:
+            # LOS first: memoized, where exposure reads every unit.
+            if rules.spot_drm(state, units, p) is not None \
+                    and any(u.place == p and not exposed(state, u) for u in enemies):
                 yield p
 
     def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:
