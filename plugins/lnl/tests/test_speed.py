@@ -1,7 +1,8 @@
 """The speed shortcuts (issue 9) give the answers they stand for.
 
-The memo of lines of sight, the "is there any target" tests of the action menu, the impulse
-alternation's ``can_act`` and the sniper's ``has_target`` are checked against the full
+The memo of lines of sight, the "is there any target" tests of the action menu (and
+``fire.in_reach``, what they test instead of planning the attack), the impulse alternation's
+``can_act`` and the sniper's ``has_target`` are checked against the full
 computations they replace, written here as the rules were before the shortcuts, at every
 decision of seeded random games on both bundled scenarios.
 """
@@ -69,6 +70,10 @@ def test_shortcuts_agree_with_the_full_answers_in_random_games():
             for place in sorted({u.place for u in ready}, key=lambda p: (p[0].q, p[0].r, p[1])):
                 group = [u for u in ready if u.place == place]
                 if all(fire.can_fire(u) for u in group):
+                    for enemy in {u.place for u in state.alive(rules.other(side))}:
+                        reach = fire.in_reach(state, group, enemy)
+                        assert (reach is None) == (fire.plan_fire(state, group, enemy) is None)
+                        seen[f"in reach {reach is not None}"] += 1
                     full = _fire_targets(state, group)
                     assert rules.targets_for(state, group, [group]) == full
                     assert rules.has_target(state, group, [group]) == bool(full)
@@ -84,7 +89,7 @@ def test_shortcuts_agree_with_the_full_answers_in_random_games():
     # Both answers of every test came up (the comparison is not vacuous; a sniper without a
     # target: the next test).
     assert seen["sniper target True"]
-    for what in ("line", "can act", "fire target", "spot target"):
+    for what in ("line", "can act", "in reach", "fire target", "spot target"):
         both = [k for k in seen if k.startswith(what)]
         assert len(both) == 2, (what, seen)
 

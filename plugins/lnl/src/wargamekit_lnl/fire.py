@@ -15,7 +15,7 @@ from functools import cache
 from attrs import frozen
 
 from wargamekit import Dice, odds
-from wargamekit.geometry import Hex, HexsideFacing, hex_line, in_fire_arc
+from wargamekit.geometry import Hex, HexsideFacing, LineOfSight, hex_line, in_fire_arc
 from wargamekit_lnl.data import (
     COUNTERS,
     DFT_CASUALTY_MARGIN,
@@ -36,6 +36,7 @@ __all__ = [
     "damage_check",
     "dft",
     "firepower",
+    "in_reach",
     "plan_fire",
     "resolve_fire",
     "terrain_drm",
@@ -320,19 +321,30 @@ def leadership_at(units: Sequence[Unit]) -> int:
     return max((u.leadership for u in units), default=0)
 
 
+def in_reach(state: GameState, firers: Sequence[Unit], place: Place) -> LineOfSight | None:
+    """Whether the ``firers`` may fire at ``place`` at all — every weapon team's front arc holds
+    it (HWF 2), the LOS is not blocked (FIR 1.1) and every firer is in range (FIR 1.2) — as the
+    LOS they would fire along, else ``None``. :func:`plan_fire` is ``None`` exactly when this
+    is; menus that only ask whether a target exists need no firepower."""
+    target = place[0]
+    if any(u.spec.arrow and not in_arc(u, target) for u in firers):
+        return None
+    line = visible(state, firers[0].hex, target)
+    if line is None or any(reach(u, u.hex.distance(target)) is None for u in firers):
+        return None
+    return line
+
+
 def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportunity: bool = False,
               moving: bool = False, extra: int = 0) -> Attack | None:
     """FPR 1–3: the attack the ``firers`` would make at the units at ``place``, or ``None`` if
-    they may not (range, LOS)."""
-    origin = firers[0].hex
-    if any(u.spec.arrow and not in_arc(u, place[0]) for u in firers):
-        return None  # HWF 2: a weapon team fires only in its front arc
-    line = visible(state, origin, place[0])
+    they may not (:func:`in_reach`)."""
+    line = in_reach(state, firers, place)
     if line is None:
         return None
+    origin = firers[0].hex
     fp = firepower(firers, place[0], opportunity=opportunity)
-    if fp is None:
-        return None
+    assert fp is not None  # every firer is in range (in_reach)
     drm = leadership_at(firers) - HINDRANCE_DRM * line.hindering  # FPR 1.1, 1.2 (D3)
     if moving:
         drm += 1  # OPF 5 (A43)

@@ -74,10 +74,11 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
 #: by every game on the same map (a random game asks the same few hundred lines thousands of
 #: times; the line walk, with smoke merged into the classes, was a seventh of a game).
 _BY_CONTENT: dict[tuple[object, ...], dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]] = {}
-#: id of a map -> (a weak reference to it, the layers and table its contents key was taken
-#: from, that key): checking the layers' bytes per query is cheap, and catches any change to
-#: the map (a test's ``set_terrain``, a direct write to the elevation layer).
-_BY_MAP: dict[int, tuple[weakref.ref[HexMap], bytes, bytes, bytes, object, tuple[object, ...]]] = {}
+#: id of a map -> (a weak reference to it, the layers and table its contents were read from,
+#: the memo of those contents): checking the layers' bytes per query is cheap, and catches any
+#: change to the map (a test's ``set_terrain``, a direct write to the elevation layer).
+_BY_MAP: dict[int, tuple[weakref.ref[HexMap], bytes, bytes, bytes, object,
+                         dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]]] = {}
 #: Bounds of the memo (map contents, smoke layouts per map): oldest forgotten first.
 _CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
 _NO_SMOKE: frozenset[Hex] = frozenset()
@@ -90,19 +91,20 @@ def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | No
     held = _BY_MAP.get(id(m))
     if held is not None and held[0]() is m and held[1] == terrain and held[2] == elevation \
             and held[3] == hexsides and held[4] is m.table:
-        content = held[5]
+        smokes = held[5]
     else:
         sides = m.hexside_los_class()
         content = (m.width, m.height, m.layout, m.los_class().tobytes(), elevation,
                    None if sides is None else sides.tobytes())
+        found = _BY_CONTENT.get(content)
+        if found is None:
+            if len(_BY_CONTENT) >= _CONTENTS_KEPT:
+                del _BY_CONTENT[next(iter(_BY_CONTENT))]
+            found = _BY_CONTENT[content] = {}
+        smokes = found
         key = id(m)
         _BY_MAP[key] = (weakref.ref(m, lambda _ref: _BY_MAP.pop(key, None)), terrain, elevation, hexsides, m.table,
-                        content)
-    smokes = _BY_CONTENT.get(content)
-    if smokes is None:
-        if len(_BY_CONTENT) >= _CONTENTS_KEPT:
-            del _BY_CONTENT[next(iter(_BY_CONTENT))]
-        smokes = _BY_CONTENT[content] = {}
+                        smokes)
     smoke = frozenset(state.smoke) if state.smoke else _NO_SMOKE
     lines = smokes.get(smoke)
     if lines is None:

@@ -509,7 +509,7 @@ def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence
     enemies = state.alive(other(firers[0].side))
     for p in sorted({u.place for u in enemies}, key=lambda p: (p[0].q, p[0].r, p[1])):
         if p not in state.melee and any(u.place == p and exposed(state, u) for u in enemies) \
-                and all(fire.plan_fire(state, g, p) is not None for g in groups):
+                and all(fire.in_reach(state, g, p) is not None for g in groups):
             yield p
 
 

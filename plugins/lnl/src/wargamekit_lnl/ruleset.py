@@ -450,8 +450,7 @@ class LnL(Ruleset):
         if units[0].vehicle:
             v = units[0]
             out = ["move"]
-            places, tanks = vehicles.vehicle_targets(state, v)
-            if v.good_order and (places or tanks):
+            if v.good_order and any(vehicles.vehicle_targets(state, v)):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
         in_melee = [g[0].place in state.melee for g in groups]

@@ -92,7 +92,7 @@ class Unit:
     @property
     def vehicle(self) -> bool:
         """A vehicle (VEH)."""
-        return self.spec.vehicle is not None
+        return COUNTERS.units[self.type].vehicle is not None  # self.spec, inlined (as in kind)
 
     @property
     def set_up(self) -> bool:
