@@ -542,7 +542,8 @@ def check_non_interference(
     (up to ``alternatives`` answers or faces). Each fork plays on (every decision of B's
     answered the same way: the first option) until another side A is asked, the game ends or
     ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)``
-    serialised by content, the log filtered for A, the decision A is asked with its prose,
+    serialised by content (attrs fields marked :data:`wargamekit.view.CACHE`, derived caches
+    that change no result, left out), the log filtered for A, the decision A is asked with its prose,
     kind, context and option data, and ``render_svg(state, A)`` where the ruleset draws one.
 
     A secret may come out by the rules: an event whose kind is in ``reveals`` (the unit that

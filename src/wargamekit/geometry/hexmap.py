@@ -526,9 +526,11 @@ class HexMap:
     elevation: np.ndarray = field(default=_zeros("elevation", np.int16), on_setattr=_forget)
     hexsides: np.ndarray = field(default=_zeros("hexsides", np.int8), on_setattr=_forget)
     label_base: int = field(default=0, kw_only=True)
-    # Derived caches. They hold only values that are never written in place (read-only arrays,
-    # bytes), so a deep copy of the map may share them; invalidate() replaces them. The lines
-    # traced, which follow whatever the rules looked at, are cached outside (_LINE_CACHES).
+    # Derived caches (metadata CACHE: left out of the views the non-interference check
+    # compares). They hold only values that are never written in place (read-only arrays,
+    # bytes; a graph's edge positions are filled in once, the same whoever asks), so a deep
+    # copy of the map may share them; invalidate() replaces them. The lines traced, which
+    # follow whatever the rules looked at, are cached outside every map (_LINE_CACHES).
     _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False, metadata=CACHE)
     _csr: dict[str, _Graph] = field(factory=dict, init=False, repr=False, metadata=CACHE)
     _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False, metadata=CACHE)
