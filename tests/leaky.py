@@ -8,6 +8,7 @@ import copy
 from attrs import define
 
 from wargamekit import Choose, Outcome, Ruleset, YesNo
+from wargamekit.geometry import DIRECTIONS, Hex, HexMap, TerrainTable, TerrainType
 
 LEAKS = ("live state", "public log", "option label", "option data", "svg", "secret roll", "reveal")
 
@@ -74,3 +75,44 @@ class Loadout(Ruleset):
     def render_svg(self, state, side=None):
         drawn = state if self.leak == "svg" else self.view(state, side)
         return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{drawn.rounds} {drawn.codes}</text></svg>'
+
+
+@define
+class SightlineState:
+    map: HexMap
+    looks: dict[str, int | None]
+
+
+class Sightline(Ruleset):
+    """Side b's sentry secretly faces one of six hexsides; facing the road (0-2), the rules
+    trace its line of sight that way (a rule whose traced lines, and whether any is traced,
+    depend on a hidden value); then side a reacts. Honest: the view hides the facing and keeps
+    the map, which views get as deep copies (sharing its derived caches)."""
+
+    name = "sightline"
+    version = "1.0"
+    sides = ("a", "b")
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "woods", 2, los=1)])
+        return SightlineState(map=HexMap(9, 9, table), looks={"a": None, "b": None})
+
+    def play(self, ctx):
+        state = ctx.state
+        sentry = Hex.from_offset(4, 4)
+        facing = yield Choose.of("b", "Face which hexside?", list(range(6)), secret=True, kind="sightline.face")
+        state.looks["b"] = facing
+        if facing < 3:  # facing the road, the sentry looks down it: a line only then, and its own
+            dq, dr = DIRECTIONS[facing]
+            state.map.line_of_sight(sentry, Hex(sentry.q + 3 * dq, sentry.r + 3 * dr))
+        yield Choose.of("a", "Hold or advance?", ["hold", "advance"], kind="sightline.react")
+        return Outcome(None, "nothing decisive")
+
+    def view(self, state, side):
+        seen = copy.deepcopy(state)
+        if side is not None:
+            seen.looks = {s: (v if s == side else None) for s, v in state.looks.items()}
+        return seen

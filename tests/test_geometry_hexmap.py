@@ -444,6 +444,24 @@ def test_deepcopy_copies_layers_and_keeps_caches_apart():
     assert c.terrain is not m.terrain
 
 
+
+def test_lines_traced_on_a_map_do_not_reach_its_copies():
+    """A deep copy (a player's view of the map) shares the map's derived tables, but not
+    what the map traced after it: the lines a rule traces can follow a hidden unit's facing,
+    so they are cached outside every map (a copy pickles the same before and after)."""
+    import copy
+    import pickle
+
+    m = HexMap(9, 9, TABLE)
+    centre = m.hex_at(4, 4)
+    assert m.line_of_sight(centre, m.hex_at(4, 1)).clear  # the tables are built before the copy
+    seen = copy.deepcopy(m)
+    before = pickle.dumps(seen)
+    for h in m.hexes():  # every line from the centre, on the live map only
+        m.line_of_sight(centre, h, edge="worse")
+    assert pickle.dumps(seen) == before
+
+
 # -- reachable on the cached graph, many units in one call ---------------------------------------
 
 

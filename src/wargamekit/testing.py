@@ -52,7 +52,7 @@ from .game import Game
 from .players import Player, RandomBot, bot_seed
 from .ruleset import Ruleset
 from .saves import SaveFile
-from .view import PlayerView
+from .view import CACHE, PlayerView
 
 __all__ = [
     "ConformanceReport",
@@ -381,10 +381,14 @@ class _ProbeDice(SeededDice):
         return self.overrides.get(index, picked)
 
 
+(_CACHE_KEY,) = CACHE
+
+
 def _stable(value: Any, depth: int = 0) -> Any:
     """A plain, deterministic picture of ``value`` (attrs and dataclasses by field, mappings
-    sorted, sets sorted, arrays as lists, other objects by their attributes), so two views
-    compare by content and never by identity or memory address."""
+    sorted, sets sorted, arrays as lists, other objects by their attributes; attrs fields
+    marked :data:`~wargamekit.view.CACHE` left out), so two views compare by content and never
+    by identity, memory address or which queries filled a cache."""
     if depth > 60:
         return "<too deep>"
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -403,9 +407,11 @@ def _stable(value: Any, depth: int = 0) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted((_stable(v, depth + 1) for v in value), key=repr)
     if attrs.has(type(value)):
+        # a derived cache (metadata CACHE) is left out: no result depends on it (see CACHE)
         return {
             "__type__": type(value).__qualname__,
-            **{a.name: _stable(getattr(value, a.name), depth + 1) for a in attrs.fields(type(value))},
+            **{a.name: _stable(getattr(value, a.name), depth + 1) for a in attrs.fields(type(value))
+               if not a.metadata.get(_CACHE_KEY)},
         }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
@@ -536,7 +542,8 @@ def check_non_interference(
     (up to ``alternatives`` answers or faces). Each fork plays on (every decision of B's
     answered the same way: the first option) until another side A is asked, the game ends or
     ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)``
-    serialised by content, the log filtered for A, the decision A is asked with its prose,
+    serialised by content (attrs fields marked :data:`wargamekit.view.CACHE`, derived caches
+    that change no result, left out), the log filtered for A, the decision A is asked with its prose,
     kind, context and option data, and ``render_svg(state, A)`` where the ruleset draws one.
 
     A secret may come out by the rules: an event whose kind is in ``reveals`` (the unit that

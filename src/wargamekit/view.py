@@ -18,6 +18,7 @@ import copy
 import operator
 import pickle
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -30,9 +31,18 @@ if TYPE_CHECKING:
     from .game import Game
     from .ruleset import Ruleset
 
-__all__ = ["PlayerView", "detached_copy", "field_copier"]
+__all__ = ["CACHE", "PlayerView", "detached_copy", "field_copier"]
 
 T = TypeVar("T")
+
+#: attrs field metadata (``field(..., metadata=CACHE)``) that marks a derived cache: a value
+#: worked out from the object's other fields and kept for speed, which changes no result. What
+#: such a field holds depends on which queries ran (a map's movement graph for the unit types
+#: searched, its LOS tables once a line was traced), and those can follow a hidden unit, so the
+#: non-interference check (:func:`wargamekit.testing.check_non_interference`) leaves it out of
+#: the view it compares: a player reads it only through private attributes, never through the
+#: rules' answers. Never mark anything else: a field so marked is not checked for leaks.
+CACHE: Mapping[str, bool] = MappingProxyType({"wargamekit.cache": True})
 
 
 def detached_copy(obj: T) -> T:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
@@ -39,6 +40,7 @@ from wargamekit.geometry.hexbatch import (
 
 from .._convert import as_tuple
 from ..errors import OffMapError
+from ..view import CACHE
 
 __all__ = [
     "CLEAR",
@@ -417,9 +419,13 @@ def _read_only(arr: np.ndarray) -> bool:
 
 _EDGES = ("primary", "worse", "better")
 
-#: A map's line cache (the last of its LOS tables) holds, for lines up to _LOS_CACHE_RANGE
-#: long, key ``dq * _LINE_KEY + dr`` -> the flat offsets from the origin of the hexes strictly
-#: between the ends of that line (primary nudge). It is emptied past _LOS_CACHE_MAX lines.
+#: The line caches, one per grid stride (the flat offsets depend on nothing else): for lines
+#: up to _LOS_CACHE_RANGE long, key ``dq * _LINE_KEY + dr`` -> the flat offsets from the origin
+#: of the hexes strictly between the ends of that line (primary nudge). Each is emptied past
+#: _LOS_CACHE_MAX lines. They are the process's, never a map's: which lines were traced can
+#: depend on a hidden unit (its facing decides which lines a rule traces), and a map reaches
+#: players' views (as a deep copy, or pickled), so it must not carry that history.
+_LINE_CACHES: defaultdict[int, dict[int, tuple[int, ...]]] = defaultdict(dict)
 _LOS_CACHE_RANGE = 40
 _LOS_CACHE_MAX = 1 << 14
 _LINE_KEY = 1 << 12
@@ -520,17 +526,20 @@ class HexMap:
     elevation: np.ndarray = field(default=_zeros("elevation", np.int16), on_setattr=_forget)
     hexsides: np.ndarray = field(default=_zeros("hexsides", np.int8), on_setattr=_forget)
     label_base: int = field(default=0, kw_only=True)
-    # Derived caches. They hold only values that are never written in place (read-only arrays,
-    # bytes), so a deep copy of the map may share them; invalidate() replaces them.
-    _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
-    _csr: dict[str, _Graph] = field(factory=dict, init=False, repr=False)
-    _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
-    _grid: _LosGrid | None = field(default=None, init=False, repr=False)
-    _hexlist: np.ndarray | None = field(default=None, init=False, repr=False)
-    _axial: np.ndarray | None = field(default=None, init=False, repr=False)
-    _disks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False)
-    _los: tuple | None = field(default=None, init=False, repr=False)
-    _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False)
+    # Derived caches (metadata CACHE: left out of the views the non-interference check
+    # compares). They hold only values that are never written in place (read-only arrays,
+    # bytes; a graph's edge positions are filled in once, the same whoever asks), so a deep
+    # copy of the map may share them; invalidate() replaces them. The lines traced, which
+    # follow whatever the rules looked at, are cached outside every map (_LINE_CACHES).
+    _graphs: dict[str, tuple[np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False, metadata=CACHE)
+    _csr: dict[str, _Graph] = field(factory=dict, init=False, repr=False, metadata=CACHE)
+    _nbr: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False, metadata=CACHE)
+    _grid: _LosGrid | None = field(default=None, init=False, repr=False, metadata=CACHE)
+    _hexlist: np.ndarray | None = field(default=None, init=False, repr=False, metadata=CACHE)
+    _axial: np.ndarray | None = field(default=None, init=False, repr=False, metadata=CACHE)
+    _disks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False, metadata=CACHE)
+    _los: tuple | None = field(default=None, init=False, repr=False, metadata=CACHE)
+    _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False, metadata=CACHE)
 
     def __attrs_post_init__(self) -> None:
         if self.width <= 0 or self.height <= 0:
@@ -1219,7 +1228,7 @@ class HexMap:
             OffMapError: If ``a`` or ``b`` is off the map.
             ValueError: If ``edge`` is unknown or ``los_class`` has the wrong shape.
         """
-        stride, qmin, rmin, _ncell, onmap, code, sides, lines = self._los or self._los_tables()
+        stride, qmin, rmin, _ncell, onmap, code, sides = self._los or self._los_tables()
         ar, br = a.r - rmin, b.r - rmin
         ia = (a.q - qmin) * stride + ar
         ib = (b.q - qmin) * stride + br
@@ -1249,6 +1258,7 @@ class HexMap:
             # line seen before steps through its cached offsets from ``ia`` (no arithmetic).
             nb = nh = 0
             if n <= _LOS_CACHE_RANGE:
+                lines = _LINE_CACHES[stride]
                 offsets = lines.get(dq * _LINE_KEY + dr)
                 if offsets is None:
                     offsets = _cache_line(lines, dq, dr, n, alpha, beta, sec)
@@ -1324,8 +1334,8 @@ class HexMap:
         return i
 
     def _los_tables(self) -> tuple:
-        """``(stride, qmin, rmin, ncell, onmap, code, sides, lines)``: the grid, the class tables
-        and a cache of short lines' offsets (see _LOS_CACHE_RANGE), kept until :meth:`invalidate`."""
+        """``(stride, qmin, rmin, ncell, onmap, code, sides)``: the grid and the class tables,
+        kept until :meth:`invalidate` (short lines' offsets are cached apart: _LINE_CACHES)."""
         grid = self._grid or self._los_grid()
         code = grid.code_of(self.los_class())
         sides = None
@@ -1333,7 +1343,7 @@ class HexMap:
         if hs is not None and hs.any():
             table, _lut = _side_tables(hs, self.width, self.height, _axial_grid(self.width, self.height, self.layout), 2)
             sides = tuple(table.tolist())
-        self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides, {})
+        self._los = (grid.stride, grid.qmin, grid.rmin, grid.ncell, grid.onmap, code, sides)
         return self._los
 
     def _user_code(self, grid: _LosGrid, los_class: np.ndarray) -> tuple[int, ...]:
