@@ -360,3 +360,42 @@ def test_window_decisions_carry_the_rulesets_context_beside_the_cores():
     assert ask.kind == "demo.react"
     assert dict(ask.context) == {"mover": "A1", "timing": "enemy moves", "depth": 0, "top": None}
     assert [dict(o.data) for o in ask.options][1] == {"respond": {"unit": "B1"}}
+
+
+def test_a_polls_decision_is_what_the_plain_constructors_build():
+    """The poll builds its decisions through fast paths (issue 9): the decision, its context
+    (nested ruleset data, the top item's data) and its options equal what ``Choose``,
+    ``Option`` and ``freeze_data`` build from plain dicts, in the same key order."""
+    from wargamekit import Option
+    from wargamekit.decisions import freeze_data
+
+    stack = InterruptStack()
+    stack.push(Response("charge", "a", resolve=lambda: None, key="c", data={"unit": "A1", "to": [3, 4]}))
+    offer = [Response("volley", "b", resolve=lambda: None, key="v", data={"unit": "B1", "at": ("A1",)}),
+             Response("flee", "b", resolve=lambda: None, key="f")]
+    extra = {"mover": {"id": "A1", "path": [[1, 2]]}, "timing": "ignored"}
+    ask = next(stack.window("enemy moves", ["b"], lambda s, p: offer, rule="7.2", kind="demo.react",
+                            context=extra, floor=0))
+    plain = Choose(
+        side="b", prompt="enemy moves: respond?", rule="7.2", kind="demo.react",
+        options=(Option(None, "pass", data={"pass": True}),
+                 Option(0, "volley", data={"respond": {"unit": "B1", "at": ["A1"]}}),
+                 Option(1, "flee", data={"respond": {"name": "flee"}})),
+        context={**extra, "timing": "enemy moves", "depth": 1, "top": {"unit": "A1", "to": [3, 4]}},
+    )
+    assert ask == plain and ask.options == plain.options
+    assert list(ask.context) == list(plain.context) == ["mover", "timing", "depth", "top"]
+    assert ask.context == freeze_data(plain.context) and type(ask.context["top"]) is type(plain.context["top"])
+
+
+def test_a_response_is_built_as_attrs_would():
+    """Response's hand-written __init__ (issue 9) freezes its data and keeps every field."""
+    import attrs
+
+    resolve, legal = (lambda: None), (lambda: None)
+    r = Response("ward", "a", resolve, legal, ("k", 1), {"to": [1, 2]}, payload=[5])
+    assert (r.name, r.controller, r.resolve, r.is_legal, r.key, r.payload) == ("ward", "a", resolve, legal, ("k", 1), [5])
+    assert r.data == {"to": (1, 2)} and type(r.data).__name__ == "Data"
+    assert Response("ward", "a", resolve).data == {} and attrs.evolve(r, key="j").key == "j"
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        r.name = "other"  # type: ignore[misc]

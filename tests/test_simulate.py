@@ -3,6 +3,7 @@ Parquet results, resuming, saves, the statistics hook and the report."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import numpy as np
@@ -65,6 +66,27 @@ def test_rows_are_the_games_played_alone(reference):
 
 def test_two_workers_give_the_same_rows(reference):
     assert run_study(STUDY, workers=2).equals(reference)
+
+
+def _gc_settings():
+    return gc.get_threshold(), gc.isenabled(), gc.get_freeze_count()
+
+
+def test_worker_processes_freeze_what_is_loaded_and_the_callers_collector_is_left_alone(reference):
+    """docs/balance.md "On a cluster": the local workers (the runner's own processes) freeze
+    what is loaded and collect less often; the caller's process keeps its settings."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from wargamekit.simulate import runner
+
+    before = _gc_settings()
+    run_study(STUDY, workers=1)
+    run_study(STUDY, workers=2)
+    assert _gc_settings() == before
+    with ProcessPoolExecutor(1, initializer=runner._prepare_worker, initargs=("tank_solo",)) as pool:
+        threshold, enabled, frozen = pool.submit(_gc_settings).result()
+    assert threshold == runner.WORKER_GC_THRESHOLD == (10_000, 10, 10)
+    assert enabled and frozen > before[2]
 
 
 def test_alternate_rotates_the_seats():

@@ -57,13 +57,13 @@ from typing import Any
 
 from attrs import define, field, frozen
 
-from .decisions import Choose, Data, Decision, Option, freeze_data
+from .decisions import Choose, Data, Decision, Option, _option, freeze_data
 from .errors import UnresolvedItemError
 
 __all__ = ["InterruptStack", "Response", "TimingPoint"]
 
 
-@frozen
+@frozen(init=False)
 class Response:
     """An item that can go on the stack.
 
@@ -87,8 +87,29 @@ class Response:
     resolve: Callable[[], Any] = field(eq=False, repr=False)
     is_legal: Callable[[], str | None] | None = field(default=None, eq=False, repr=False)
     key: Hashable | None = field(default=None)
-    data: Data = field(default=None, eq=False, repr=False, converter=freeze_data)
+    data: Data = field(default=None, eq=False, repr=False)
     payload: Any = field(default=None, eq=False, repr=False)
+
+    def __init__(
+        self,
+        name: str,
+        controller: str,
+        resolve: Callable[[], Any],
+        is_legal: Callable[[], str | None] | None = None,
+        key: Hashable | None = None,
+        data: Mapping[str, Any] | None = None,
+        payload: Any = None,
+    ) -> None:
+        # By hand, through the slots' own setters: what attrs' __init__ does (freeze the data,
+        # check the key), ~1 µs cheaper. Hot: a ruleset builds responses at every poll.
+        _set_name(self, name)
+        _set_controller(self, controller)
+        _set_resolve(self, resolve)
+        _set_is_legal(self, is_legal)
+        _set_key(self, key)
+        _set_data(self, freeze_data(data))
+        _set_payload(self, payload)
+        _check_key(name, key)
 
     def option_data(self) -> Data:
         """The data of the option offering this response: ``{"respond": data}`` (or the name
@@ -100,15 +121,19 @@ class Response:
             return Data({"respond": data})
         return freeze_data({"respond": data or {"name": self.name}})
 
-    @key.validator
-    def _hashable(self, _attribute: Any, key: Any) -> None:
-        try:
-            hash(key)
-        except TypeError:
-            # Otherwise the error comes later, from the stack, far from the rule that built it.
-            raise TypeError(
-                f"response {self.name!r}: its key {key!r} must be hashable (use a tuple, not a list)"
-            ) from None
+
+
+def _check_key(name: str, key: Any) -> None:
+    try:
+        hash(key)
+    except TypeError:
+        # Otherwise the error comes later, from the stack, far from the rule that built it.
+        raise TypeError(f"response {name!r}: its key {key!r} must be hashable (use a tuple, not a list)") from None
+
+
+_set_name, _set_controller, _set_resolve, _set_is_legal, _set_key, _set_data, _set_payload = (
+    Response.__dict__[name].__set__ for name in ("name", "controller", "resolve", "is_legal", "key", "data", "payload")
+)
 
 
 @frozen
@@ -122,10 +147,23 @@ class TimingPoint:
 
 Offers = Callable[[str, TimingPoint], Sequence[Response]]
 
+_set_timing, _set_top, _set_depth = (TimingPoint.__dict__[name].__set__ for name in ("timing", "top", "depth"))
+
+
+def _timing_point(timing: str, top: Response | None, depth: int) -> TimingPoint:
+    """``TimingPoint(timing, top, depth)`` through the slots (hot: one per poll of a side)."""
+    point = object.__new__(TimingPoint)
+    _set_timing(point, timing)
+    _set_top(point, top)
+    _set_depth(point, depth)
+    return point
+
 #: JSON scalars: a response's data holding only these is frozen as it is
 _FLAT = frozenset((str, int, float, bool, type(None)))
 
 _PASS = freeze_data({"pass": True})
+#: every poll's first option (frozen, so one serves every decision)
+_PASS_OPTION = Option(None, "pass", data=_PASS)
 
 
 @define
@@ -291,32 +329,38 @@ class InterruptStack:
     ) -> Generator[Decision, Any, None]:
         passes = 0
         turn = 0
+        items, answered = self.items, self.answered
+        frozen_extra: Data | None = None
+        # Hot: every poll of every side (mttt_rpg opens a window at nearly every action).
+        # What is built here is what the plain constructors build (same values, same order).
         while passes < len(order):
             side = order[turn % len(order)]
             turn += 1
-            point = TimingPoint(timing, self.top, len(self.items))
-            available = [r for r in offers(side, point) if not self.is_answered(r.key)]
+            top = items[-1] if items else None
+            depth = len(items)
+            available = [
+                r for r in offers(side, _timing_point(timing, top, depth)) if r.key is None or r.key not in answered
+            ]
             if not available:
                 passes += 1
                 continue
-            top = self.top
+            if frozen_extra is None:
+                frozen_extra = freeze_data(extra)
+            # ``top.data`` is frozen already: the context is frozen once, not walked again
+            top_data = None if top is None else (top.data or freeze_data({"name": top.name}))
+            fields = {**frozen_extra, "timing": timing, "depth": depth, "top": top_data}
             # Plain values (``None`` to pass, else an index into ``available``): the player
             # never holds a response, whose closures reach the live game.
             pick = yield Choose(
                 side=side,
                 prompt=f"{timing}: respond?",
                 options=(
-                    Option(None, "pass", data=_PASS),
-                    *(Option(i, r.name, data=r.option_data()) for i, r in enumerate(available)),
+                    _PASS_OPTION,
+                    *(_option(i, r.name, r.option_data()) for i, r in enumerate(available)),
                 ),
                 rule=rule,
                 kind=kind,
-                context={
-                    **(extra or {}),
-                    "timing": timing,
-                    "depth": len(self.items),
-                    "top": None if top is None else (top.data or {"name": top.name}),
-                },
+                context=Data(fields) if type(timing) is str else fields,
             )
             if pick is None:
                 passes += 1
