@@ -217,3 +217,22 @@ def test_a_stack_does_not_walk_on_through_a_killing_zone():
     assert bot.stop_chance(state, stack, (parse_hex("0505"), 0)) == 0.0
     _score, first = bot.plan_move(state, stack, "normal", 4)
     assert first == (parse_hex("0505"), 0)
+
+
+def test_a_waiting_vehicle_can_stop_a_move_too():
+    """OPF 1 / VEH 4: the half-track at 1106 (no marker: it may opportunity-fire) covers 0907
+    with its MGs, so entering 0907 may stop a squad there; far out of its reach, at 0105, not;
+    once it has moved, only the German squads next door may still stop the squad at 0907."""
+    from wargamekit_lnl.bots import OPPORTUNITY_CHANCE
+
+    state = crossroads()
+    bot = OddsBot(0)
+    squad, halftrack = state.units["us-1"], state.units["de-ht"]
+    near, far = (parse_hex("0907"), 0), (parse_hex("0105"), 0)
+    assert bot.vehicle_break_chance(state, halftrack, near, [squad]) > 0.5
+    assert bot.vehicle_break_chance(state, halftrack, far, [squad]) == 0.0
+    before = bot.stop_chance(state, [squad], near)
+    assert before >= OPPORTUNITY_CHANCE * bot.vehicle_break_chance(state, halftrack, near, [squad])
+    halftrack.markers.add("move")  # OPF 1c: marked, it no longer fires at movers
+    bot.memo.clear()
+    assert bot.stop_chance(state, [squad], near) < before  # the German squads at 0906 still can

@@ -12,8 +12,16 @@ How it judges (each a function below):
   afterwards (enemy units that have not acted yet);
 - :meth:`OddsBot.place_value`: what a place is worth to a stack — an objective taken, the
   distance to the objectives still needed, a Good Order leader for shaken units;
+- :func:`break_chance` / :meth:`OddsBot.stop_chance`: the chance opportunity fire breaks a
+  mover on the way, which stops it (MOV 2.3), so a place's gain counts at the chance of getting
+  there;
+- :func:`stranding_worth` / :meth:`OddsBot.reserve`: what a hit costs a hex holding every
+  leader, hero and medic of the side (the units broken with them have no one to rally them),
+  and the rallier kept back so that it does not;
 - :meth:`OddsBot.plan_move`: every place the stack can reach with its MP (the ruleset's own
   ``movement.steps``), the path inviting least fire, and the best place net of that risk;
+- :meth:`OddsBot.plan_vehicle_move`: every hex and facing a vehicle can reach, and the best end
+  net of the enemy guns on the way (:meth:`OddsBot.gun_danger`);
 - melee: the exact chance the movers' round eliminates the defenders, less the chance of the
   swapped round (MEL 9) eliminating them.
 """
@@ -79,6 +87,16 @@ def threat_worth(attack: fire.Attack | None, state: GameState, movers: Sequence[
         return 0.0
     attack = evolve(attack, leadership=fire.leadership_at(movers))
     return sum(_target_worth(attack, fire.Target.of(state, u)) for u in movers)
+
+
+def vehicle_mg_attack(state: GameState, v: Unit, place: Place, men: Sequence[Unit]) -> fire.Attack | None:
+    """VEH 4: the small-arms attack of the vehicle's MGs that reach ``place`` at the infantry
+    ``men`` there (``None``: no MG reaches, no LOS, or no one to hit)."""
+    mg = vehicles.mg_fp(v, place[0])
+    line = visible(state, v.hex, place[0])
+    if not mg or not men or line is None:
+        return None
+    return fire.Attack(mg, -line.hindering, fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
 
 
 #: Units that let shaken units in their hex rally (RAL 2.2, HER 2.5, RAL 2.5).
@@ -237,7 +255,8 @@ class OddsBot:
             risk += threat_worth(self.memo[key], state, movers) + stranding_worth(self.memo[key], state, group)
         for v in state.alive(rules.other(movers[0].side)):
             if v.vehicle and v.good_order and not (v.markers & ({"move", "fire"} if waiting else {"move", "fire", "ops"})):
-                risk += self.vehicle_value(state, v, place, list(movers))
+                risk += self.vehicle_value(state, v, place, list(movers)) \
+                    + stranding_worth(vehicle_mg_attack(state, v, place, group), state, group)
         self.memo[memo] = risk
         return risk
 
@@ -246,8 +265,9 @@ class OddsBot:
         return OPPORTUNITY_CHANCE * self.fire_risk(state, movers, place, waiting=True)
 
     def stop_chance(self, state: GameState, movers: Sequence[Unit], place: Place) -> float:
-        """The chance entering ``place`` ends the move there: some waiting enemy group fires
-        (``OPPORTUNITY_CHANCE``) and breaks a mover (:func:`break_chance`)."""
+        """The chance entering ``place`` ends the move there: some waiting enemy group or
+        vehicle fires (``OPPORTUNITY_CHANCE``) and breaks a mover (:func:`break_chance`; a
+        vehicle: its MGs, or its HE shell breaking the likeliest mover)."""
         memo = ("stop", tuple((u.id, u.shaken, u.wounded) for u in movers), place)
         if memo not in self.memo:
             go_on = 1.0
@@ -256,8 +276,29 @@ class OddsBot:
                 if key not in self.memo:
                     self.memo[key] = fire.plan_fire(state, g, place, opportunity=True, moving=True)
                 go_on *= 1.0 - OPPORTUNITY_CHANCE * break_chance(self.memo[key], state, movers)
+            for v in state.alive(rules.other(movers[0].side)):
+                if v.vehicle and v.good_order and not v.markers & {"move", "fire"}:
+                    go_on *= 1.0 - OPPORTUNITY_CHANCE * self.vehicle_break_chance(state, v, place, movers)
             self.memo[memo] = 1.0 - go_on
         return self.memo[memo]
+
+    @staticmethod
+    def vehicle_break_chance(state: GameState, v: Unit, place: Place, movers: Sequence[Unit]) -> float:
+        """The chance the vehicle's opportunity fire at ``place`` breaks one of the ``movers``:
+        its MGs (VEH 4) or else its HE shell (HWF 3, HWI 1–2, +1 at movers), at its likeliest."""
+        men = [u for u in movers if not u.vehicle]
+        if not men:
+            return 0.0
+        mgs = vehicle_mg_attack(state, v, place, men)
+        by_mg = break_chance(evolve(mgs, drm=mgs.drm + 1) if mgs is not None else None, state, men)  # OPF 5
+        shot = vehicles.gun_shot(state, v, place[0])
+        by_he = 0.0
+        if shot is not None:
+            he = vehicles.he_attack(state, v, place, moving=True)
+            for u in men:
+                dist = vehicles.gun_vs_infantry_odds(shot, he, fire.Target.of(state, u))
+                by_he = max(by_he, float(1 - dist.get(vehicles.MISS, 0) - dist.get(fire.NO_EFFECT, 0)))
+        return 1.0 - (1.0 - by_mg) * (1.0 - by_he)
 
     def exposure_risk(self, state: GameState, movers: Sequence[Unit], place: Place, marked: bool) -> float:
         """The fire standing at ``place`` invites for the rest of the turn: exposed by a move
@@ -371,7 +412,9 @@ class OddsBot:
                 nxt = (h, lvl)
                 step = nxt if first is None else first
                 if state.at(nxt, rules.other(side)):  # MOV 6: entering starts a melee, the move ends
-                    score = arrive(melee_value(state, movers, nxt, place), survive) - weight * risk
+                    # Won, the movers stand in the hex, exposed by the melee (SPT 4) for the turn.
+                    score = arrive(melee_value(state, movers, nxt, place), survive) \
+                        - weight * (risk + self.exposure_risk(state, movers, nxt, True))
                     if score > best[0]:
                         best = (score, step)
                     continue
@@ -576,6 +619,8 @@ class OddsBot:
             units = [u for u in state.at(place, side) if not u.acted and not u.vehicle]
             for v in (u for u in state.at(place, side) if u.vehicle and not u.acted):
                 score, plan = self.vehicle_plan(state, v)
+                if plan in ("move", "hunt") and self.plan_vehicle_move(state, v, vehicles.mp_of(v), plan == "hunt") is None:
+                    continue  # nowhere better to go: unmarked, it can still opportunity-fire (OPF 1c)
                 if score > best[0]:
                     best = (score, i, plan, [v.id])
             if not units:
@@ -673,11 +718,9 @@ class OddsBot:
             for u in men:
                 dist = vehicles.gun_vs_infantry_odds(shot, attack, fire.Target.of(state, u))
                 value += sum(float(p) * WORTH.get(k, 0.0) for k, p in dist.items())
-        mg = vehicles.mg_fp(v, place[0])
-        line = visible(state, v.hex, place[0])
-        if mg and men and line is not None:
-            attack = fire.Attack(mg, -line.hindering, fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
-            value += expected_damage([(u.id, fire.outcome_odds(attack, fire.Target.of(state, u))) for u in men])
+        mgs = vehicle_mg_attack(state, v, place, men)
+        if mgs is not None:
+            value += expected_damage([(u.id, fire.outcome_odds(mgs, fire.Target.of(state, u))) for u in men])
         return value
 
     def vehicle_plan(self, state: GameState, v: Unit) -> tuple[float, str]:
@@ -711,7 +754,7 @@ class OddsBot:
             return d if d > 3 else 0  # close to within 3 hexes and support the infantry
         return min(v.hex.distance(h) for h in open_goals)
 
-    def vehicle_aims(self, state: GameState, v: Unit) -> tuple[Callable[[Hex], int], Callable[[Hex, int], float]]:
+    def vehicle_aims(self, state: GameState, v: Unit, hunt: bool) -> tuple[Callable[[Hex], int], Callable[[Hex, int], float]]:
         """What a vehicle's move aims at: the distance still to go from a hex (hunting: to the
         nearest enemy; late on: onto an objective it can enter; else: within 3 hexes of the
         objectives the infantry needs), and how a facing there is worth keeping the thick front
@@ -721,7 +764,7 @@ class OddsBot:
         late = state.turn >= state.turns // 2
 
         def dist(h: Hex) -> int:
-            if self.plan == "hunt":
+            if hunt:
                 return min(e.hex.distance(h) for e in state.alive(rules.other(side))) + 1
             if late:
                 return self.vehicle_goal_distance(state, evolve(v, hex=h, level=0)) + 3
@@ -757,13 +800,13 @@ class OddsBot:
             loss += OPPORTUNITY_CHANCE * float(dist.get(vehicles.DESTROYED, 0) + dist.get(vehicles.ABANDONED, 0))
         return 5.0 * loss
 
-    def plan_vehicle_move(self, state: GameState, v: Unit, mp_left: int) -> tuple[str, int] | None:
+    def plan_vehicle_move(self, state: GameState, v: Unit, mp_left: int, hunt: bool = False) -> tuple[str, int] | None:
         """Every hex and facing the vehicle can reach with the MP it has left (VMV 1: forward,
         reverse at double cost, a hexside turn 1 MP; never into an enemy vehicle's hex or past
         the stacking limit; an overrun, VMV 3, with 4 MP to spare, ends the plan), each by the
         cheapest way; the best end — nearer its aim, front toward the enemy armour, least
         exposed to enemy guns on the way — and the first step toward it (``None``: stop)."""
-        dist, facing_score = self.vehicle_aims(state, v)
+        dist, facing_score = self.vehicle_aims(state, v, hunt)
         side = v.side
         start = (v.hex, v.facing)
 
@@ -826,7 +869,7 @@ class OddsBot:
         """The first step of :meth:`plan_vehicle_move` (stop when it plans none, or when the
         step is not offered: an escort's own limits, VMV 1.4)."""
         v = state.units[context["unit"]]
-        first = self.plan_vehicle_move(state, v, int(context["mp_left"]))
+        first = self.plan_vehicle_move(state, v, int(context["mp_left"]), self.plan == "hunt")
         for i, d in enumerate(data):
             if first is None and d.get("stop"):
                 return i
