@@ -353,6 +353,17 @@ class OddsBot:
             value += TAKE
         return value
 
+    def melee_place_value(self, state: GameState, movers: Sequence[Unit], target: Place, frm: Place,
+                          purpose: str = "attack") -> float:
+        """A melee (MOV 6) on the scale of :meth:`place_value`: the place the movers attack from,
+        what the melee itself is worth (:func:`melee_value`), and, at the chance they win, the
+        step into the hex. (Scored alone, a melee worth nothing beat every move not taking an
+        objective, whose place values are below zero.)"""
+        base = self.place_value(state, movers, frm, purpose)
+        p = rules.melee_odds(state, movers, target)
+        won = float(p) if p is not None else 0.0
+        return base + melee_value(state, movers, target, frm) + won * (self.place_value(state, movers, target, purpose) - base)
+
     def plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
                   moved: bool = False, purpose: str = "attack") -> tuple[float, Place | None]:
         """Every place the stack can reach this impulse (the ruleset's ``movement.steps``), each
@@ -413,7 +424,7 @@ class OddsBot:
                 step = nxt if first is None else first
                 if state.at(nxt, rules.other(side)):  # MOV 6: entering starts a melee, the move ends
                     # Won, the movers stand in the hex, exposed by the melee (SPT 4) for the turn.
-                    score = arrive(melee_value(state, movers, nxt, place), survive) \
+                    score = arrive(self.melee_place_value(state, movers, nxt, place, purpose), survive) \
                         - weight * (risk + self.exposure_risk(state, movers, nxt, True))
                     if score > best[0]:
                         best = (score, step)
