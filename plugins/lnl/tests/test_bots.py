@@ -236,3 +236,23 @@ def test_a_waiting_vehicle_can_stop_a_move_too():
     halftrack.markers.add("move")  # OPF 1c: marked, it no longer fires at movers
     bot.memo.clear()
     assert bot.stop_chance(state, [squad], near) < before  # the German squads at 0906 still can
+
+
+def test_the_weapons_are_kept_and_a_leader_hands_its_sw_to_a_squad():
+    """RAL 4 / SW 3.1: the bot never drops or destroys an SW; MOV 1.1 and SW 2.1–2.3: a leader
+    carrying one (2 MP less for it and the stack it leads, half FP) hands it to a squad."""
+    from wargamekit_lnl.state import Weapon
+
+    state = crossroads()
+    bot = OddsBot(0)
+    options = [{"action": "done"}, {"action": "drop", "unit": "us-1", "weapon": "bar-1"},
+               {"action": "destroy", "unit": "us-1", "weapon": "bar-1"},
+               {"action": "exchange", "unit": "us-1", "weapon": "bar-1", "to": "us-3"},
+               {"action": "exchange", "unit": "us-1", "weapon": "bar-1", "to": "us-ldr"}]
+    values = [bot._weapons_value(state, d) for d in options]
+    assert max(range(len(options)), key=values.__getitem__) == 0  # done
+    leader = state.units["us-ldr"]
+    leader.weapons.append(Weapon("bar-9", "bar"))
+    options.append({"action": "exchange", "unit": "us-ldr", "weapon": "bar-9", "to": "us-2"})
+    values = [bot._weapons_value(state, d) for d in options]
+    assert max(range(len(options)), key=values.__getitem__) == len(options) - 1

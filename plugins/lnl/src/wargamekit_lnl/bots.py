@@ -587,6 +587,8 @@ class OddsBot:
             return max(range(len(data)), key=lambda i: self._facing_value(state, team, data[i]["facing"]))
         if kind == kinds.COUNTER_ATTACK:
             return self._counter_attack(data)
+        if kind == kinds.WEAPONS:
+            return max(range(len(data)), key=lambda i: self._weapons_value(state, data[i]))
         return self.fallback.choose(decision, view)
 
     @staticmethod
@@ -594,6 +596,20 @@ class OddsBot:
         """VMV 3.5: hold: each attacker must first pass a morale check (IVV 2) against a vehicle
         that has just overrun it, and a failed one leaves the hex's infantry worse off."""
         return next((i for i, d in enumerate(data) if not d["attack"]), 0)
+
+    @staticmethod
+    def _weapons_value(state: GameState, d: Mapping[str, Any]) -> float:
+        """RAL 4, SW 1–2: keep the SWs ("done": never drop or destroy one, SW 3.1), except that
+        a single-man counter hands its SW to a squad or half-squad of its hex: carrying one costs
+        it 2 MP (MOV 1.1), and so the whole stack it leads, and it fires it at half FP (SW 2.3)
+        where a squad adds it in full (SW 2.1–2.2)."""
+        if d["action"] == "done":
+            return 0.0
+        if d["action"] == "exchange" and d.get("back") is None:
+            giver, taker = state.units[d["unit"]], state.units[d["to"]]
+            if giver.spec.single_man and taker.kind in ("squad", "half"):
+                return 1.0
+        return -1.0
 
     @staticmethod
     def _sniper_target_value(state: GameState, d: Mapping[str, Any]) -> float:
