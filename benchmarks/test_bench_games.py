@@ -16,16 +16,19 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
 * ``test_cold_first_game`` — a **fresh Python process** that imports wargamekit, finds the
   ruleset and plays one random-bot game: ``extra_info`` has the first game's seconds (timed in
   the child, imports excluded), the imports' seconds, and the first game over a warm one.
-* ``test_restart`` — ``undo`` (one answer), ``fork`` and ``load`` (of the game's save) at
-  decisions 50, 100 and 200 of a random-bot game, for every ruleset. ``extra_info`` has the
-  cost in *ordinary answers* (the game's own answers given one by one on a fresh game, the
-  average of the first ``at`` of them), the target (20 answers) and, measured in the same run,
-  a full replay from the start (what every restart cost before checkpoints).
-  ``load`` is a load in the process where the game was played (it starts from that game's
-  snapshots); ``load_cold`` is a load with no game of those inputs in the process (as in a
-  fresh process): it replays from the start, checkpoints or not. A ruleset whose random games
-  all end before decision 200 is played on a longer scenario (``LONGER``), said in
-  ``extra_info["scenario"]``.
+* ``test_restart`` — ``undo`` (one answer), ``fork`` and ``load`` (of the game's save, read
+  from its JSON text) at decisions 50, 100 and 200 of a random-bot game, for every ruleset.
+  ``extra_info`` has the cost in *ordinary answers*: the game's own answers given one by one
+  on a fresh game (its start, ``Game.new``, not counted), the average of the first ``at`` of
+  them. Both are CPU times (the machine is shared), measured in the same passes, interleaved
+  (a pass times the answers once, then the restart several times; the medians of all passes
+  are compared), so load that comes and goes weighs on both alike. Also the target (20
+  answers) and, measured in the same run, a full replay from the start (what every restart
+  cost before checkpoints). ``load`` is a load in the process where the game was played (it
+  starts from that game's snapshots); ``load_cold`` is a load with no game of those inputs in
+  the process (as in a fresh process): it replays from the start, checkpoints or not. A
+  ruleset whose random games all end before decision 200 is played on a longer scenario
+  (``LONGER``), said in ``extra_info["scenario"]``.
 
 Nothing here asserts on timings; the figures go to ``extra_info``.
 """
@@ -40,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -231,6 +235,12 @@ def _long_game(name: str) -> tuple[Game, str | dict | None]:
     pytest.skip(f"{name}: no random game of 40 seeds reaches decision {max(POSITIONS)}")
 
 
+def _cpu_once(fn: Callable[[], object]) -> float:
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
 @pytest.mark.parametrize("at", POSITIONS)
 @pytest.mark.parametrize("op", ["undo", "fork", "load", "load_cold"])
 @pytest.mark.parametrize("name", RULESETS)
@@ -239,45 +249,61 @@ def test_restart(benchmark, name, op, at):
     ruleset = played.ruleset
     choices = played.choices[:at]
 
-    def answers() -> Game:  # the game at decision ``at``, answer by answer: ordinary answers
+    def answers_cpu_s() -> float:
+        """CPU seconds of the ``at`` answers on a fresh game (its start is no answer)."""
         game = Game.new(ruleset, scenario, seed=played.seed)
+        t0 = time.process_time()
         for choice in choices:
             game.answer(choice)
-        return game
+        return time.process_time() - t0
 
-    answers()
-    answer_s = _median(answers, 5) / at
-    game = answers()
-    save = SaveFile.from_json(game.save().to_json())
+    game = Game.new(ruleset, scenario, seed=played.seed)
+    for choice in choices:
+        game.answer(choice)
+    text = game.save().to_json()
     rulesets = {ruleset.name: ruleset}
+
+    def load() -> Game:  # what loading the save file costs once its bytes are read
+        return Game.load(SaveFile.from_json(text), rulesets=rulesets)
 
     def full_replay() -> Game:  # what every restart cost before checkpoints
         game_module._LADDERS.clear()
-        return Game.load(save, rulesets=rulesets)
+        return load()
 
+    def undo_cpu_s() -> float:
+        other = game.fork()  # setup: the undo is timed on a copy, the game stays at ``at``
+        return _cpu_once(lambda: other.undo(1))
+
+    timed: Callable[[], float] = {
+        "undo": undo_cpu_s,
+        "fork": lambda: _cpu_once(game.fork),
+        "load": lambda: _cpu_once(load),
+        "load_cold": lambda: _cpu_once(full_replay),
+    }[op]
     if op == "undo":
         result = benchmark.pedantic(lambda g: g.undo(1), setup=lambda: ((game.fork(),), {}), rounds=20)
-    elif op == "fork":
-        result = benchmark.pedantic(game.fork, rounds=20, warmup_rounds=1)
-    elif op == "load":
-        result = benchmark.pedantic(lambda: Game.load(save, rulesets=rulesets), rounds=20, warmup_rounds=1)
     else:
-        result = benchmark.pedantic(full_replay, rounds=10, warmup_rounds=1)
-        game_module._LADDERS.clear()
-    ours = _ours_median(benchmark, {"fork": game.fork, "load": lambda: Game.load(save, rulesets=rulesets),
-                                    "load_cold": full_replay, "undo": lambda: game.fork().undo(1)}[op], 10)
-    replay_s = _median(full_replay, 5)
+        result = benchmark.pedantic({"fork": game.fork, "load": load, "load_cold": full_replay}[op],
+                                    rounds=20 if op != "load_cold" else 10, warmup_rounds=1)
     if op in ("fork", "load", "load_cold"):
         assert result.log_text() == game.log_text()
+    # The unit and the cost in the same passes, interleaved; CPU time, medians of all passes.
+    per_answer, costs = [], []
+    for _ in range(5):
+        per_answer.append(answers_cpu_s() / at)
+        costs.extend(timed() for _ in range(4 if op != "load_cold" else 2))
+    replay_s = statistics.median(_cpu_once(full_replay) for _ in range(3))  # last: it drops the ladders
+    game_module._LADDERS.clear()
+    answer_s, cost_s = statistics.median(per_answer), statistics.median(costs)
     benchmark.extra_info.update(
         scenario="default" if scenario is None else f"default with {LONGER[name]}",
         seed=played.seed,
         checkpoints=len(game.checkpoints),
-        ordinary_answer_s=answer_s,
-        cost_s=ours,
-        cost_in_answers=ours / answer_s,
+        ordinary_answer_cpu_s=answer_s,
+        cost_cpu_s=cost_s,
+        cost_in_answers=cost_s / answer_s,
         target_answers=TARGET_ANSWERS,
-        cost_in_answers_over_target=ours / answer_s / TARGET_ANSWERS,
-        full_replay_s=replay_s,
-        full_replay_over_ours=replay_s / ours,
+        cost_in_answers_over_target=cost_s / answer_s / TARGET_ANSWERS,
+        full_replay_cpu_s=replay_s,
+        full_replay_over_ours=replay_s / cost_s,
     )

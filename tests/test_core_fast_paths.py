@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from wargamekit.decisions import Data, Option, _freeze, freeze_data
+from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
 
@@ -234,6 +234,33 @@ def test_fast_pickle_refuses_what_pickle_refuses():
         dumps(_One(lambda: 1))
 
 
+
+def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
+    """The seeded dice's PCG64 generator reduces to its state (no entropy read on load): the
+    copy has the same state, draws the same numbers from there, and stays one object where the
+    original was referred to twice; the original is not disturbed."""
+    from wargamekit._fastpickle import _pcg64_generator
+    from wargamekit.dice import SeededDice
+
+    dice = SeededDice(11)
+    for _ in range(7):
+        dice.d6("warm up")
+    rng = dice._rng
+    while not rng.bit_generator.state["has_uint32"]:  # half a 64-bit draw left buffered
+        rng.integers(0, 10, dtype=np.uint32)
+    data = dumps({"dice": dice, "again": rng})
+    assert b"_pcg64_generator" in data and b"PCG64" in data
+    back = pickle.loads(data)
+    assert back["again"] is back["dice"]._rng
+    assert back["again"].bit_generator.state == rng.bit_generator.state
+    assert [back["dice"].d6("x") for _ in range(20)] == [dice.d6("x") for _ in range(20)]
+    assert back["again"].integers(0, 10, 5, dtype=np.uint32).tolist() == rng.integers(0, 10, 5, dtype=np.uint32).tolist()
+    assert type(_pcg64_generator(rng.bit_generator.state).bit_generator) is np.random.PCG64
+    # another bit generator takes numpy's own reduce
+    other = np.random.Generator(np.random.MT19937(3))
+    assert b"_pcg64_generator" not in dumps(other)
+    assert pickle.loads(dumps(other)).bit_generator.state["state"]["pos"] == other.bit_generator.state["state"]["pos"]
+
 def test_choose_of_builds_the_options_option_would():
     """``Choose.of`` builds its options through the slots (a hot path); they are exactly the
     options ``Option(value, label, data=...)`` gives."""
@@ -275,3 +302,98 @@ def test_a_response_s_option_data_is_what_freezing_it_gives():
         assert response.option_data() == {"respond": dict(response.data)}
     nameless = Response("Ward", "blue", resolve=lambda: None)
     assert nameless.option_data() == {"respond": {"name": "Ward"}}
+
+
+def _choice_sample(rng: np.random.Generator, count: int, size: int) -> list[int]:
+    """What the random bot's subset sample was before the fast path: ``Generator.choice``."""
+    return sorted(int(i) for i in rng.choice(count, size=size, replace=False))
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 4, 5, 7, 8, 13, 64, 10000, 10001])
+def test_subset_sample_is_generator_choice_draw_for_draw(count):
+    """``_random_subset`` gives what ``rng.integers`` and ``rng.choice(count, size,
+    replace=False)`` give, sorted, and leaves the generator in the same state (the 32-bit
+    half-draw buffer included), for every size range up to 8 options (spread above), from
+    fresh and part-used generators."""
+    from wargamekit.decisions import _random_subset
+
+    if count <= 8:
+        ranges = [(low, high) for high in range(count + 1) for low in range(high + 1)]
+    else:
+        ranges = [(0, count), (1, 3), (count // 50, count // 50 + 2), (count - 1, count), (count, count)]
+    for low, high in ranges:
+        for seed in range(6):
+            ours, numpy_calls = (np.random.Generator(np.random.PCG64(seed)) for _ in range(2))
+            if seed % 2:  # leave half a 64-bit draw in the buffer first
+                ours.integers(0, 6)
+                numpy_calls.integers(0, 6)
+            for _ in range(3):
+                size = int(numpy_calls.integers(low, high + 1))
+                expected = _choice_sample(numpy_calls, count, size)
+                assert _random_subset(ours, count, low, high) == expected
+                assert ours.bit_generator.state == numpy_calls.bit_generator.state
+            assert ours.integers(0, 1000) == numpy_calls.integers(0, 1000)
+
+
+def test_bounded_draw_rejects_as_numpy_does():
+    """The rare rejection of Lemire's method (a 32-bit draw in the biased sliver) is numpy's:
+    a bound whose sliver is large (2**31 + 1 values) rejects about half the draws."""
+    from wargamekit.decisions import _bounded
+
+    ours, numpy_calls = np.random.Generator(np.random.PCG64(3)), np.random.Generator(np.random.PCG64(3))
+    draws = ours.bit_generator.ctypes
+    for bound in [2**31, 2**31 + 5, 3 * 2**30, 6, 2**32 - 2]:
+        for _ in range(200):
+            assert _bounded(draws.next_uint32, draws.state, bound) == numpy_calls.integers(0, bound + 1)
+    assert ours.bit_generator.state == numpy_calls.bit_generator.state
+
+
+def test_random_subset_answers_are_those_of_generator_choice():
+    """The random bot's subset answers (the draws the logs depend on) are those of the form
+    that called ``Generator.choice``, constraints and retries included."""
+
+    def reference(decision: ChooseSubset, rng: np.random.Generator) -> list[int]:
+        while True:  # every constraint below has a legal subset that random sampling finds
+            size = int(rng.integers(decision.min_count, decision.upper + 1))
+            picked = _choice_sample(rng, len(decision.options), size)
+            if decision.constraint is None or not decision.constraint(decision.value_of(picked)):
+                return picked
+
+    decisions = [
+        ChooseSubset(side="a", prompt="p", options=[Option(i, str(i)) for i in range(n)], min_count=low,
+                     max_count=high, constraint=constraint)
+        for n, low, high, constraint in [
+            (1, 0, 1, None), (2, 1, 2, None), (3, 0, 3, lambda v: None if sum(v) % 2 else "odd sums only"),
+            (6, 1, 3, None), (9, 0, None, lambda v: None if len(v) != 4 else "not four"), (4, 4, 4, None),
+        ]
+    ]
+    ours, theirs = np.random.Generator(np.random.PCG64(7)), np.random.Generator(np.random.PCG64(7))
+    for _ in range(300):
+        for decision in decisions:
+            assert decision.random_answer(ours) == reference(decision, theirs)
+    assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def test_random_answers_are_those_of_generator_integers():
+    """Every random answer (Choose, ChooseNumber, YesNo) is the one ``rng.integers`` gave, and
+    leaves the generator where it did: one option or one number draws nothing, a range wider
+    than 32 bits, or bounds given as numpy integers (subset sizes too), is numpy's own call."""
+    from wargamekit.decisions import ChooseNumber, YesNo
+
+    cases = [
+        (Choose.of("a", "p", list(range(n))), lambda rng, n=n: int(rng.integers(0, n))) for n in (1, 2, 3, 6, 1000)
+    ] + [
+        (ChooseNumber(side="a", prompt="p", low=low, high=high), lambda rng, low=low, high=high: int(rng.integers(low, high + 1)))
+        for low, high in ((3, 3), (-5, 4), (0, 2**31), (1, 2**32 - 1), (0, 2**40), (np.int64(0), np.int64(2**32 - 2)))
+    ] + [(YesNo(side="a", prompt="p"), lambda rng: bool(rng.integers(0, 2)))] + [
+        (ChooseSubset(side="a", prompt="p", options=[Option(i, str(i)) for i in range(5)], min_count=np.int64(1),
+                      max_count=np.int64(3)),
+         lambda rng: _choice_sample(rng, 5, int(rng.integers(1, 4))))
+    ]
+    ours, numpy_calls = np.random.Generator(np.random.PCG64(11)), np.random.Generator(np.random.PCG64(11))
+    for _ in range(200):
+        for decision, reference in cases:
+            answer = decision.random_answer(ours)
+            expected = reference(numpy_calls)
+            assert answer == expected and type(answer) is type(expected)
+    assert ours.bit_generator.state == numpy_calls.bit_generator.state

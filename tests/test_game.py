@@ -459,3 +459,32 @@ def test_play_until_stops_before_a_decision_and_can_go_on():
     assert len(game.choices) == 3 and game.pending is not None
     game.play(players)
     assert game.log_text() == whole.log_text()
+
+
+def test_a_save_naming_a_scenario_the_ruleset_does_not_bundle_is_refused_every_time(monkeypatch):
+    """A load checks that the scenario a save names is bundled (its data is in the save, but the
+    name must mean something); the names found are remembered, so a load does not copy the
+    scenario's data again to check it. An unknown name is refused before and after a good one,
+    and nothing else is remembered."""
+    from wargamekit import game as game_module
+    from wargamekit_skirmish import Skirmish
+
+    skirmish = Skirmish()
+    monkeypatch.setattr(game_module, "_KNOWN_SCENARIOS", __import__("weakref").WeakKeyDictionary())
+    game = Game.new(skirmish, seed=3)
+    game.answer(0)
+    data = _save_dict(game)
+    assert data["scenario_name"] == "default"
+    asked = []
+    real = Skirmish.scenario_data
+    monkeypatch.setattr(Skirmish, "scenario_data", lambda self, name="default": asked.append(name) or real(self, name))
+    for name in ("nosuch", "default", "default", "nosuch"):
+        data["scenario_name"] = name
+        save = SaveFile.from_json(json.dumps(data))
+        if name == "nosuch":
+            with pytest.raises(SaveError, match=r"\$\.scenario_name: .*no scenario 'nosuch'"):
+                Game.load(save, rulesets={"skirmish": skirmish})
+        else:
+            assert Game.load(save, rulesets={"skirmish": skirmish}).log_text() == game.log_text()
+    assert asked == ["nosuch", "default", "nosuch"]  # the second load of "default": not asked again
+    assert game_module._KNOWN_SCENARIOS[skirmish] == {"default"}

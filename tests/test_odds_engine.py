@@ -439,3 +439,132 @@ def test_every_branch_re_runs_the_procedure_once():
     dist = odds.distribution(six_hits)
     assert runs[0] == 64 and len(dist) == 64 and set(dist.values()) == {Fraction(1, 64)}
     assert dist == brute(six_hits)
+
+
+# -- guesses: a fresh die forced alone as the run before forced the die drawn there -----------------
+def test_a_guess_used_otherwise_is_redone_with_lazy_dice():
+    """The second die is branched on (``>= 3``) while the first is low, then added to while it
+    is high: the run that meets it there guesses, misses, and is redone — exactly once."""
+    calls = [0]
+
+    def proc(dice):
+        calls[0] += 1
+        if dice.d6("a") >= 4:
+            return "high", dice.d6("b") + 1
+        return "low", "b high" if dice.d6("b") >= 3 else "b low"
+
+    dist = odds.distribution(proc)
+    assert calls[0] == 4
+    assert dist == brute(proc)
+    # runs: low/b<3, low/b>=3, high (guessed, missed) and high again: four calls for three runs
+
+
+def test_a_guess_that_holds_settles_like_the_lazy_die():
+    """Ten dice each branched on by the same comparison: every run after the first guesses its
+    fresh dice; the odds and the number of runs are those of the lazy engine."""
+    runs = [0]
+
+    def hits(dice):
+        runs[0] += 1
+        return tuple("hit" if dice.d6("to hit") >= 5 else "miss" for _ in range(10))
+
+    dist = odds.distribution(hits)
+    assert runs[0] == 1024 and len(dist) == 1024
+    assert dist[("hit",) * 10] == Fraction(1, 3**10)
+    assert dist[("miss",) * 10] == Fraction(2**10, 3**10)
+    assert sum(dist.values()) == 1
+
+
+def test_a_guessed_die_used_after_the_procedure_returned_is_an_error():
+    """A guess kept past its run (never used in it) cannot be read later, like a lazy die."""
+    escaped = []
+
+    def leak(dice):
+        if dice.d6("a") >= 4:
+            escaped.append(dice.d6("b"))  # a guess: the low branch compared this die
+            return "high"
+        return "low", "b high" if dice.d6("b") >= 3 else "b low"
+
+    dist = odds.distribution(leak)
+    guess = escaped[-1]
+    assert isinstance(guess, _engine._Guess)
+    with pytest.raises(ValueError, match="after its procedure returned"):
+        bool(guess >= 3)
+    with pytest.raises(ValueError, match="after its procedure returned"):
+        int(guess)
+    assert dist == brute(leak)
+
+
+def test_an_outer_guess_used_by_an_inner_enumeration_redoes_the_outer_run():
+    """An inner ``distribution`` adding the outer die to its own meets the outer guess: the
+    outer run is redone with lazy dice, and the odds are exact."""
+
+    def inner(dice, bonus):
+        return dice.d6("inner") + bonus >= 6
+
+    def outer(dice):
+        if dice.d6("a") >= 4:
+            return odds.distribution(inner, dice.d6("b")).get(True, Fraction(0))
+        return "b high" if dice.d6("b") >= 3 else "b low"
+
+    assert odds.distribution(outer) == brute(outer)
+
+
+guessing_steps = st.deferred(
+    lambda: st.lists(
+        st.one_of(
+            # a fresh die branched on by ``die OP constant``: what later runs guess
+            st.tuples(st.just("cmp"), st.integers(2, 4), st.sampled_from(["<", ">=", "=="]),
+                      st.integers(1, 4), guessing_steps, guessing_steps),
+            # a fresh die kept (added to the total): a guess at that draw misses
+            st.tuples(st.just("keep"), st.integers(2, 4)),
+            # a fresh die compared with a constant of another value or type: misses too
+            st.tuples(st.just("other"), st.integers(2, 4), st.sampled_from([2, 2.0, 3])),
+            # a fresh die drawn and dropped: a guess never used is summed out
+            st.tuples(st.just("drop"), st.integers(2, 4)),
+        ),
+        max_size=3,
+    )
+)
+
+
+def run_guessing(dice, program):
+    labels: list[str] = []
+    total: Any = 0
+    budget = [0]
+
+    def execute(body):
+        nonlocal total
+        for step in body:
+            budget[0] += 1
+            if budget[0] > 5:
+                return
+            die = Die(1, step[1])
+            if step[0] == "cmp":
+                if OPS_GUESS[step[2]](dice.roll(die, "cmp")[0], step[3]):
+                    labels.append("y")
+                    execute(step[4])
+                else:
+                    labels.append("n")
+                    execute(step[5])
+            elif step[0] == "keep":
+                total = total + dice.roll(die, "keep")[0]
+            elif step[0] == "other":
+                labels.append("o" if dice.roll(die, "other")[0] >= step[2] else "x")
+            else:
+                dice.roll(die, "drop")
+
+    execute(program)
+    return "".join(labels), total
+
+
+OPS_GUESS = {"<": operator.lt, ">=": operator.ge, "==": operator.eq}
+
+
+@settings(max_examples=200, deadline=None)
+@given(program=guessing_steps)
+def test_random_procedures_with_guesses_match_brute_force(program):
+    """Random procedures whose branches draw dice at the same places and use them alike or
+    otherwise (compared, added, compared with another constant, dropped) give the brute-force
+    odds: guesses that hold settle as lazy dice, guesses that miss are redone."""
+    assert same(odds.distribution(run_guessing, program), brute(run_guessing, program))

@@ -7,6 +7,11 @@ field values read by one C :func:`operator.attrgetter`, which attrs' own ``__set
 back (it accepts a tuple of the field values in field order). The loaded objects are the same;
 any class that customises its pickling in any way takes pickle's ordinary path.
 
+The dice's :class:`numpy.random.Generator` (PCG64) reduces to its bit generator's state, a
+small dict: numpy's own reduce makes the loader seed a fresh PCG64 from the operating system's
+entropy before setting the state (a quarter of a restart's thaw); here it is seeded from one
+fixed seed sequence instead. Same state, same draws.
+
 :func:`dumps_sharing` and :func:`loads_sharing` also keep instances of given types *by
 reference*: a snapshot of a game state does not copy the map that never changes (a ruleset's
 :attr:`~wargamekit.ruleset.Ruleset.shared_types`), it names the one object in memory.
@@ -22,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+import numpy as np
 
 __all__ = ["dumps", "dumps_sharing", "loads_sharing"]
 
@@ -61,6 +67,19 @@ def _getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | bool:
     return getter
 
 
+#: the bit generator's seed before its state is set (any seed will do: the state replaces it);
+#: one sequence built once, so no load hashes a seed or reads the system's entropy
+_ANY_SEED = np.random.SeedSequence(0)
+
+
+def _pcg64_generator(state: Any) -> np.random.Generator:
+    """A PCG64 generator at ``state``, its bit generator's ``state`` dict (what :class:`_Pickler`
+    reduces one to)."""
+    bit_generator = np.random.PCG64(_ANY_SEED)
+    bit_generator.state = state
+    return np.random.Generator(bit_generator)
+
+
 def _shared(index: int) -> Any:
     """Stands in the pickle for a shared object: :func:`loads_sharing` resolves it."""
     raise pickle.UnpicklingError("a pickle with shared objects must be read by loads_sharing")
@@ -82,6 +101,8 @@ class _Pickler(pickle.Pickler):
         if getter is None:
             getter = _getter(cls)
         if getter is False:
+            if cls is np.random.Generator and type(obj.bit_generator) is np.random.PCG64:
+                return (_pcg64_generator, (obj.bit_generator.state,))  # the dice's generator
             return NotImplemented
         # What object.__reduce_ex__ gives (cls.__new__, then attrs' __setstate__), with the
         # state as the tuple of field values instead of a dict built in Python.

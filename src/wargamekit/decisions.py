@@ -28,6 +28,10 @@ conformance check or a test reads is the structure:
 (:attr:`Decision.form` names the decision *type*: ``"choose"``, ``"subset"``, ``"number"`` or
 ``"yesno"``.)
 
+A label that is costly to write (exact odds) may be *lazy*: a zero-argument callable, made only
+when the label is first read — a bot never reads it, and the log reads only the chosen option's
+(see :class:`Option`; ``Choose.of(..., lazy_labels=True)``).
+
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
 ...               kind="demo.activate", context={"phase": "command"},
 ...               data=lambda name: {"unit": name.lower()})
@@ -44,6 +48,7 @@ wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
@@ -59,6 +64,7 @@ __all__ = [
     "ChooseSubset",
     "Data",
     "Decision",
+    "LabelSource",
     "Option",
     "YesNo",
     "freeze_data",
@@ -178,26 +184,90 @@ def freeze_data(value: Mapping[str, Any] | None, where: str = "data") -> Data:
 _EMPTY = Data()
 
 
-@frozen
+#: What may stand for a label: the text itself, or a zero-argument callable that makes it (a
+#: lazy label, see :class:`Option`).
+LabelSource: TypeAlias = str | Callable[[], str]
+
+
+@frozen(init=False)
 class Option:
     """One legal option of a :class:`Choose` or :class:`ChooseSubset`.
 
     Args:
         value: what the procedure receives when this option is chosen (any object).
         label: what the deciding player reads; also what
-            :class:`~wargamekit.players.ScriptedPlayer` accepts instead of an index.
+            :class:`~wargamekit.players.ScriptedPlayer` accepts instead of an index. Either the
+            text, or a zero-argument callable that makes it: a *lazy label* (below).
         public: what the log shows everyone when this option is chosen, where the label holds
             facts only the chooser may know (a face-down piece's arm and strength). ``None``:
             the label is public.
         data: what the option *is*, for programs: a JSON-able mapping of ids, coordinates and
             action names (``{"action": "fire", "tank": 3, "target": 7}``). Bots read this, never
             the label.
+
+    **Lazy labels.** A label that is costly to write (exact odds in an opportunity-fire offer)
+    may be given as a zero-argument callable. It is called on the first read of
+    :attr:`label` (and at most once; the text is kept and the callable dropped), so a bot that
+    reads only :attr:`data` never pays for it, and only the chosen option's label is made,
+    when the game logs the choice. To every reader the option is as if built with the text:
+    ``option.label`` is a ``str``, and so are the log, labels matched by
+    :class:`~wargamekit.players.ScriptedPlayer` and what a terminal prints.
+
+    * The callable is called while the decision is pending, or later (a copy, a test reading
+      an old decision): it must make the label the option had when it was offered, so let it
+      read what does not change once the decision is asked (the values it closes over, the
+      state while the decision is pending), never roll dice or change anything.
+    * Equality and hashing are those of the text: an option with a lazy label equals the same
+      option built with the text it makes, so comparing or hashing options makes their labels.
+    * A pickle or copy carries the text (it is made first): a copy never calls back into the
+      game that built the option.
+
+    >>> made = []
+    >>> def odds_label():
+    ...     made.append("odds")
+    ...     return "fire at T-34 #2 (58%)"
+    >>> option = Option(("fire", 2), odds_label, data={"target": 2})
+    >>> made  # nothing made yet
+    []
+    >>> option.label, option.label, made
+    ('fire at T-34 #2 (58%)', 'fire at T-34 #2 (58%)', ['odds'])
+    >>> option == Option(("fire", 2), "fire at T-34 #2 (58%)", data={"target": 2})
+    True
     """
 
     value: Any
     label: str
-    public: str | None = None
-    data: Data = field(default=None, converter=freeze_data)
+    public: str | None
+    data: Data
+    # A lazy label's callable until its first read (a _LazyOption), else None.
+    _make_label: Callable[[], str] | None = field(init=False, eq=False, repr=False)
+
+    def __init__(
+        self,
+        value: Any,
+        label: LabelSource,
+        public: str | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> None:
+        _set_value(self, value)
+        _set_label_source(self, label)
+        _set_public(self, public)
+        _set_data(self, freeze_data(data))
+
+    # By hand rather than by attrs (which compares classes): a _LazyOption equals the Option
+    # built with the text it makes.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Option):
+            return NotImplemented
+        return (self.value, self.label, self.public, self.data) == (other.value, other.label, other.public, other.data)
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.label, self.public, self.data))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles and copies carry the label's text: a callable may not pickle, and a copy
+        # must not call back into the game that built the option.
+        return (Option, (self.value, self.label, self.public, self.data))
 
     @property
     def public_label(self) -> str:
@@ -205,33 +275,91 @@ class Option:
         return self.label if self.public is None else self.public
 
 
+# The slots' own setters and getter: building an Option through them is cheaper than through
+# object.__setattr__. Hot: a bot game builds tens of thousands of options in Choose.of.
+_set_value = Option.__dict__["value"].__set__
+_label_slot = Option.__dict__["label"]
+_get_label, _set_label = _label_slot.__get__, _label_slot.__set__
+_set_public = Option.__dict__["public"].__set__
+_set_data = Option.__dict__["data"].__set__
+_make_label_slot = Option.__dict__["_make_label"]
+_get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__set__
+_new_option = object.__new__
+_set_class = object.__setattr__
+
+
+class _LazyOption(Option):
+    """An :class:`Option` whose label is not made yet.
+
+    A subclass, so that only a lazy option pays for the check on reading ``label``: a plain
+    option's attributes stay plain slot reads. It has the same slots as :class:`Option`, which
+    it becomes (by a class assignment) once its label is made; until then its label slot is
+    unset.
+    """
+
+    __slots__ = ()
+
+    @property
+    def label(self) -> str:
+        make = _get_make_label(self)
+        if make is not None:
+            made = make()
+            if type(made) is not str:
+                raise TypeError(f"a lazy option label must make a str, {make!r} made {made!r}")
+            _set_label(self, made)
+            _set_make_label(self, None)  # the callable may hold the live game: let it go
+        # From now on a plain Option: every later read is a slot read.
+        _set_class(self, "__class__", Option)
+        return _get_label(self)
+
+    def __repr__(self) -> str:
+        self.label  # noqa: B018 - made first, so the option reads as the Option it becomes
+        return Option.__repr__(self)
+
+
+def _set_label_source(option: Option, label: LabelSource) -> None:
+    """Set ``option``'s label: the text, or (a lazy label) its callable, making the option a
+    :class:`_LazyOption`."""
+    if type(label) is str or not callable(label):
+        _set_label(option, label)
+        _set_make_label(option, None)
+    elif type(option) is Option or type(option) is _LazyOption:
+        _set_make_label(option, label)
+        _set_class(option, "__class__", _LazyOption)
+    else:
+        raise TypeError(f"{type(option).__name__}: a lazy label is for an Option itself, not a subclass")
+
+
 def _option_tuple(options: Iterable[Option]) -> tuple[Option, ...]:
     return tuple(options)
 
 
-# The slots' own setters: building an Option through them is what its attrs __init__ does (no
-# validators; ``data`` converted by freeze_data), about a third cheaper. Hot: a bot game builds
-# tens of thousands of options in Choose.of.
-_set_value = Option.__dict__["value"].__set__
-_set_label = Option.__dict__["label"].__set__
-_set_public = Option.__dict__["public"].__set__
-_set_data = Option.__dict__["data"].__set__
-_new_option = object.__new__
-
-
-def _option(value: Any, label: str, data: Mapping[str, Any] | None) -> Option:
+def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> Option:
     """``Option(value, label, data=data)``, built through the slots."""
-    option = _new_option(Option)
+    if type(label) is str or not callable(label):
+        option = _new_option(Option)
+        _set_label(option, label)
+        _set_make_label(option, None)
+    else:
+        option = _new_option(_LazyOption)
+        _set_make_label(option, label)
     _set_value(option, value)
-    _set_label(option, label)
     _set_public(option, None)
     _set_data(option, freeze_data(data))
     return option
 
 
 def _to_options(
-    values: Iterable[Any], label: Callable[[Any], str], data: Callable[[Any], Mapping[str, Any]] | None
+    values: Iterable[Any],
+    label: Callable[[Any], str],
+    data: Callable[[Any], Mapping[str, Any]] | None,
+    lazy: bool = False,
 ) -> tuple[Option, ...]:
+    if lazy:
+        return tuple(
+            v if isinstance(v, Option) else _option(v, partial(label, v), None if data is None else data(v))
+            for v in values
+        )
     return tuple(
         v if isinstance(v, Option) else _option(v, label(v), None if data is None else data(v))
         for v in values
@@ -311,12 +439,17 @@ class Choose(Decision):
         kind: str = "",
         context: Mapping[str, Any] | None = None,
         data: Callable[[Any], Mapping[str, Any]] | None = None,
+        lazy_labels: bool = False,
     ) -> Choose:
         """Build from plain values or :class:`Option` objects: a plain value's label is
-        ``label(value)`` and its data ``data(value)``."""
+        ``label(value)`` and its data ``data(value)``.
+
+        With ``lazy_labels=True`` each plain value's label is lazy (see :class:`Option`):
+        ``label(value)`` is called only when that option's label is first read.
+        """
         return cls(
             side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context,
-            options=_to_options(values, label, data),
+            options=_to_options(values, label, data, lazy_labels),
         )
 
     @property
@@ -337,7 +470,7 @@ class Choose(Decision):
         return self.options[int(answer)].value  # type: ignore[arg-type]
 
     def random_answer(self, rng: np.random.Generator) -> Answer:
-        return int(rng.integers(0, len(self.options)))
+        return _random_int(rng, 0, len(self.options) - 1)
 
     def describe(self, answer: Answer) -> str:
         return self.options[int(answer)].public_label  # type: ignore[arg-type]
@@ -410,10 +543,11 @@ class ChooseSubset(Decision):
         return tuple(self.options[i].value for i in answer)  # type: ignore[union-attr]
 
     def random_answer(self, rng: np.random.Generator, attempts: int = 200) -> Answer:
+        count, low, high = len(self.options), self.min_count, self.upper
+        constraint = self.constraint
         for _ in range(attempts):
-            size = int(rng.integers(self.min_count, self.upper + 1))
-            picked = sorted(int(i) for i in rng.choice(len(self.options), size=size, replace=False))
-            if self.constraint is None or not self.constraint(self.value_of(picked)):
+            picked = _random_subset(rng, count, low, high)
+            if constraint is None or not constraint(self.value_of(picked)):
                 return picked
         # Constraints can make random sampling hopeless; fall back to a systematic search.
         from itertools import combinations
@@ -426,6 +560,63 @@ class ChooseSubset(Decision):
 
     def describe(self, answer: Answer) -> str:
         return ", ".join(self.options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
+
+
+# The random bot's answers, from the draws numpy's own calls make. Hot: a
+# ``ChooseSubset.random_answer`` was ``rng.integers`` + ``rng.choice`` (~7 µs a try, most of it
+# argument handling; 10% of a random maneuver_locale game), every other answer one
+# ``rng.integers`` (~1.3 µs). Both draw bounded integers by Lemire's method on the bit
+# generator's 32-bit draws, which its ctypes interface gives for ~0.3 µs.
+# ``tests/test_core_fast_paths.py`` compares both, answers and generator state.
+
+
+def _bounded(next_uint32: Callable[[Any], int], state: Any, bound: int) -> int:
+    """A uniform integer in ``[0, bound]`` (``bound < 2**32 - 1``), drawn as numpy draws it:
+    nothing for ``bound == 0``, else Lemire's multiply-and-reject on 32-bit draws."""
+    if bound == 0:
+        return 0
+    span = bound + 1
+    product = next_uint32(state) * span
+    if product & 0xFFFFFFFF < span:  # maybe in the biased sliver: numpy's exact rejection
+        threshold = (0xFFFFFFFF - bound) % span
+        while product & 0xFFFFFFFF < threshold:
+            product = next_uint32(state) * span
+    return product >> 32
+
+
+def _random_int(rng: np.random.Generator, low: int, high: int) -> int:
+    """``int(rng.integers(low, high + 1))`` from the same draw (the random bot's every answer:
+    the call costs ~1.3 µs, the draw ~0.5 µs)."""
+    if type(low) is not int or type(high) is not int or not 0 <= high - low < 0xFFFFFFFF:
+        # numpy integers (whose products overflow), a wide range or an error: numpy's own call
+        return int(rng.integers(low, high + 1))
+    draws = rng.bit_generator.ctypes
+    return low + _bounded(draws.next_uint32, draws.state, high - low)
+
+
+def _random_subset(rng: np.random.Generator, count: int, low: int, high: int) -> list[int]:
+    """``sorted(rng.choice(count, size=rng.integers(low, high + 1), replace=False))``, from the
+    same draws, leaving ``rng`` where those calls would.
+
+    For ``count <= 10000`` numpy's ``choice`` draws Floyd's algorithm — for ``j`` in ``count -
+    size .. count - 1`` a bounded integer in ``[0, j]``, taken unless already picked (then
+    ``j`` is) — and then shuffles the sample (a bounded integer in ``[0, i]`` for ``i`` from
+    ``size - 1`` down to 1), whose order the sort loses but whose draws count.
+    """
+    if count > 10000 or type(low) is not int or type(high) is not int:
+        # numpy shuffles a whole range instead (or a count is a numpy integer): numpy's own calls
+        size = int(rng.integers(low, high + 1))
+        return sorted(int(i) for i in rng.choice(count, size=size, replace=False))
+    draws = rng.bit_generator.ctypes
+    next_uint32, state = draws.next_uint32, draws.state
+    size = low + _bounded(next_uint32, state, high - low)
+    picked: set[int] = set()
+    for j in range(count - size, count):
+        drawn = _bounded(next_uint32, state, j)
+        picked.add(j if drawn in picked else drawn)
+    for i in range(size - 1, 0, -1):
+        _bounded(next_uint32, state, i)
+    return sorted(picked)
 
 
 @frozen(kw_only=True)
@@ -453,7 +644,7 @@ class ChooseNumber(Decision):
         return int(answer)  # type: ignore[arg-type]
 
     def random_answer(self, rng: np.random.Generator) -> Answer:
-        return int(rng.integers(self.low, self.high + 1))
+        return _random_int(rng, self.low, self.high)
 
 
 @frozen(kw_only=True)
@@ -471,7 +662,7 @@ class YesNo(Decision):
         return bool(answer)
 
     def random_answer(self, rng: np.random.Generator) -> Answer:
-        return bool(rng.integers(0, 2))
+        return bool(_random_int(rng, 0, 1))
 
     def describe(self, answer: Answer) -> str:
         return "yes" if answer else "no"

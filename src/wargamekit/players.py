@@ -107,10 +107,11 @@ class ScriptedPlayer:
 def resolve_labels(decision: Decision, raw: Any) -> Any:
     """Turn option labels into indices for choose/subset decisions; leave other answers alone."""
     if isinstance(decision, (Choose, ChooseSubset)):
-        labels = [o.label for o in decision.options]
 
         def index(item: Any) -> Any:
             if isinstance(item, str):
+                # Read only for an answer given as a label, so an index leaves lazy labels unmade.
+                labels = [o.label for o in decision.options]
                 if item not in labels:
                     raise InvalidChoiceError(f"{decision.prompt}: no option {item!r}; options are {labels}")
                 found = [i for i, label in enumerate(labels) if label == item]

@@ -1,5 +1,7 @@
 """Sequence of play (3), movement (4), reaction fire (6) and victory (8), with forced dice."""
 
+import random
+
 import pytest
 
 from wargamekit import Game, InvalidChoiceError, ScriptedDice
@@ -48,6 +50,23 @@ def test_movement_costs_and_occupied_hexes_4_1():
     assert "0202" not in reach  # occupied by B
     assert "0302" in reach  # two clear hexes round B
     assert game.pending.rule == "3.2 Activation"
+
+
+def test_destinations_are_the_maps_reachable_hexes_in_cost_order_4_1():
+    """4.1: the move menu's hexes and their order are the core's ``HexMap.reachable`` with the
+    other units' hexes blocked, sorted by cost, then hex, wherever the units stand."""
+    rng = random.Random(4)
+    state = Game.new(Skirmish(), seed=0).state  # Hill 112: woods and hills to cost 2
+    hexes = state.map.hexes()
+    for _ in range(200):
+        spots = rng.sample(hexes, len(state.units))
+        for unit, spot in zip(state.units.values(), spots, strict=True):
+            unit.hex = spot
+        unit = rng.choice(list(state.units.values()))
+        unit.move = rng.randint(1, 6)
+        others = [u.hex for u in state.alive() if u is not unit]
+        reach = state.map.reachable(unit.hex, unit.move, "infantry", blocked=others)
+        assert destinations(state, unit) == sorted(reach, key=lambda h: (reach[h], h.q, h.r))
 
 
 def test_a_hit_removes_a_step_and_a_kill_eliminates_5_3_8_1():

@@ -106,6 +106,7 @@ def test_the_action_menu_offers_road_movement_exactly_when_a_road_move_exists(ru
     from wargamekit_maneuver_locale.state import Occupancy
 
     seen = {True: 0, False: 0}
+    free = {True: 0, False: 0}  # menus with no command left: only a primary-road path is free
 
     def check(game, decision):
         if decision.kind == kinds.ACTION:
@@ -114,8 +115,11 @@ def test_the_action_menu_offers_road_movement_exactly_when_a_road_move_exists(ru
             assert offered == bool(road_moves(state, side)), (game.seed, len(game.choices))
             assert offered == any(option.data["action"] == "road" for option in decision.options)
             seen[offered] += 1
+            if state.commands < 1:
+                free[offered] += 1
 
     for seed in range(4):
         game = Game.new(ruleset, seed=seed)
         game.play({side: RandomBot(seed * 2 + i) for i, side in enumerate(ruleset.sides)}, before_ask=check)
     assert seen[True] > 20 and seen[False] > 20, seen
+    assert free[True] > 0 and free[False] > 0, free

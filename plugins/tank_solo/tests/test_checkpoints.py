@@ -31,7 +31,7 @@ def test_checkpoints_open_each_turn_phase_and_mover(monkeypatch):
     monkeypatch.setattr(game_module, "SNAPSHOT_SPACING", 0)  # a snapshot at every checkpoint
     monkeypatch.setattr(game_module, "SNAPSHOT_LIMIT", 10_000)
     game = _bot_game(4)
-    labels = [label for _, label in game.checkpoints]
+    labels = [label for _, label in game.checkpoints if not label.startswith("opening: ")]  # those: below
     assert labels[0] == "turn 1"
     last = max(e.data["turn"] for e in game.log if e.kind == "turn")
     assert last > 2
@@ -121,3 +121,81 @@ def test_a_restart_at_each_step_of_a_move_or_leap_plays_on_to_the_same_game(monk
         for choice in game.choices[position:]:
             forked.answer(choice)
         assert forked.log_text() == game.log_text(), label
+
+
+# -- the opening (游戏开场阶段): half of a short game's decisions ----------------------------------
+#: the opening's decisions that a checkpoint opens, and the start of its label
+_OPENING_LABELS = {"tank_solo.pick_tank": " picks tank ", "tank_solo.deploy_hex": "opening: deploy #",
+                   "tank_solo.load_special": " loads round "}
+
+
+def _opening_game(monkeypatch, seed: int, options: dict | None = None) -> tuple[Game, list]:
+    """A random-bot game with a snapshot at every checkpoint, and its decisions, position by position."""
+    monkeypatch.setattr(game_module, "SNAPSHOT_SPACING", 0)
+    monkeypatch.setattr(game_module, "SNAPSHOT_LIMIT", 10_000)
+    game = play_random_game(RULESET, seed=seed, options=options, check_invariants=False)
+    reference = Game.new(RULESET, None, seed=seed, options=options or {})
+    pending = []
+    for choice in game.choices:
+        pending.append(reference.pending)
+        reference.answer(choice)
+    return game, pending
+
+
+@pytest.mark.parametrize("seed", [4, 8])
+def test_checkpoints_open_each_pick_deployment_and_round_loaded(monkeypatch, seed):
+    """开场阶段 1 and 3: a checkpoint before each pick of the force selection (调配军力), each tank's
+    deployment (行军布阵) and each special round loaded, named for it; none in the first player's
+    roll or before the zone is chosen."""
+    game, pending = _opening_game(monkeypatch, seed)
+    opening = [(position, label) for position, label in game.checkpoints if label.startswith("opening: ")]
+    first_turn = game.checkpoints[[label for _, label in game.checkpoints].index("turn 1")][0]
+    assert opening and all(position < first_turn for position, _ in opening)
+    asked = [(p, d) for p, d in enumerate(pending[:first_turn]) if d.kind in _OPENING_LABELS]
+    assert {d.kind for _, d in asked} == set(_OPENING_LABELS)
+    for position, decision in asked:
+        here = [label for p, label in opening if p == position]
+        assert here and _OPENING_LABELS[decision.kind] in here[-1], (position, decision.prompt, here)
+        if decision.kind == "tank_solo.deploy_hex":
+            assert here[-1] == f"opening: deploy #{decision.context['tank']}"
+        else:
+            assert here[-1].startswith(f"opening: {decision.context['side']} ")
+    # every checkpoint of the opening stands before one of those decisions, or before a pick the
+    # side finds it cannot make (no tank fits the budget: it has finished, and the game goes on)
+    for position, label in opening:
+        if pending[position].kind not in _OPENING_LABELS:
+            assert " picks tank " in label, (position, label, pending[position].kind)
+
+
+@pytest.mark.parametrize(("seed", "options"), [(8, None), (3, ALL_ON)], ids=["default", "all optional rules"])
+def test_a_restart_at_each_opening_checkpoint_plays_on_to_the_same_game(monkeypatch, seed, options):
+    """A fork at every checkpoint of the opening asks the very decision the game asked there
+    (prompt, options and context: the picks so far, the sides finished, the rounds loaded in
+    their order) and, given the remaining answers, is the game itself, byte for byte."""
+    game, pending = _opening_game(monkeypatch, seed, options)
+    opening = [(p, label) for p, label in game.checkpoints if label.startswith("opening: ")]
+    assert len(opening) > 10
+    for position, label in opening:
+        forked = game.replay(game.choices[:position])
+        assert forked.checkpoints[-1][0] == position and forked.checkpoints[-1][1].startswith("opening: ")
+        assert forked._log_base is not None and forked._log_base.label == forked.checkpoints[-1][1], label
+        assert forked.pending == pending[position], label
+        for choice in game.choices[position:]:
+            forked.answer(choice)
+        assert forked.log_text() == game.log_text(), label
+
+
+def test_a_restart_while_a_side_loads_keeps_its_rounds_secret(monkeypatch):
+    """开场阶段 3 (背面放置): a restart between two rounds a side loads goes on with the rounds it
+    loaded, in order; the other side's view shows as many face-down markers, not their kinds."""
+    game, pending = _opening_game(monkeypatch, 4)
+    position, label = next((p, label) for p, label in game.checkpoints if label.endswith("loads round 2"))
+    forked = game.replay(game.choices[:position])
+    loading = forked.state.opening
+    side = label.split()[1]
+    assert loading is not None and loading.side == side and len(loading.loaded) == 1
+    assert loading.loaded == pending[position].context["loaded"]
+    other = "B" if side == "A" else "A"
+    assert RULESET.view(forked.state, side).opening == loading
+    assert RULESET.view(forked.state, other).opening.loaded == ("hidden",)
+    assert RULESET.view(forked.state, None).opening == loading

@@ -51,14 +51,16 @@ What makes a procedure fast or slow
   Branching on every die one by one (``if dice.d6(...) >= 4`` in a loop) therefore costs one
   run per combination of the forced values. A re-run replays its prefix cheaply: a die that was
   forced alone there (nothing else alive read it, as in ``if dice.d6(...) >= 4``) comes back as
-  a plain ``int`` face of the class its branch takes, with no lazy value and no forcing — a
-  few microseconds a run for a handful of dice, against a few more for each die new to the
-  run. Still, compute a total and test the total once, rather than testing each die.
+  a plain ``int`` face of the class its branch takes, with no lazy value and no forcing; and a
+  die new to the run, drawn where the run before forced one alone by the same comparison with
+  a constant, is guessed to be forced the same way (checked: a die used otherwise has its run
+  redone lazily). A run costs a few microseconds beyond the procedure itself (about 200,000
+  runs a second). Still, compute a total and test the total once, rather than testing each die.
 * Forcing a value that other live die values depend on lays out the combinations of their dice;
   keep such sets small (a handful of dice), or drop the values you no longer need.
 * A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False`` (though on a
-  re-run a die replayed as above is a plain ``int``: never steer a procedure by the type of a
-  die value). Code that needs real ints can use ``operator.index(value)`` (a forced value), or run with
+  re-run a die replayed as above is a plain ``int``, and a guessed one is neither: never steer a
+  procedure by the type of a die value). Code that needs real ints can use ``operator.index(value)`` (a forced value), or run with
   ``distribution(..., lazy=False)``, which hands out plain faces and runs the procedure once per
   combination of faces (the way every procedure was enumerated before).
 
@@ -100,11 +102,13 @@ from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
+    _NONE_YET,
     PROJECTION_AFTER_S,
     RandomValue,
     World,
     _apply,
     _LeafTable,
+    _Missed,
     _Node,
     _tuple_of,
 )
@@ -169,6 +173,28 @@ def _pool_table(n: int, target: int, double_at: int | None) -> _LeafTable:
     return table
 
 
+def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) -> Callable[..., Any]:
+    """``EnumeratingDice.d6`` and the like: one die of ``table``, drawn where the world says.
+
+    Hot: a re-run of a procedure draws every die again, and most of them are faces on the
+    world's tape (see "Re-runs replay their prefix" in ``_engine``), handed out here without a
+    call into the world; anything else goes to :meth:`World.leaf`."""
+
+    def die(self: EnumeratingDice, purpose: str) -> Any:
+        world = self.world
+        draw = world.draws
+        tape = world.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None and entry[1] is table:
+                world.draws = draw + 1
+                return entry[0]
+        return world.leaf(table, purpose) if self.lazy else plain(self, purpose)
+
+    die.__doc__ = doc
+    return die
+
+
 @define
 class EnumeratingDice(Dice):
     """The dice service :func:`distribution` runs a procedure with; a user rarely builds one.
@@ -199,18 +225,10 @@ class EnumeratingDice(Dice):
     def _pick(self, weights: Sequence[int], purpose: str, forced_kind: str) -> int:
         return self.world.draw(weights, purpose)
 
-    # The common dice straight to the world (hot: a re-run of the procedure draws them all).
-    def d6(self, purpose: str) -> Any:
-        """One six-sided die (lazy)."""
-        return self.world.leaf(_D6_TABLE, purpose) if self.lazy else Dice.d6(self, purpose)
-
-    def d10(self, purpose: str) -> Any:
-        """One ten-sided die read 0–9 (lazy)."""
-        return self.world.leaf(_D10_TABLE, purpose) if self.lazy else Dice.d10(self, purpose)
-
-    def d20(self, purpose: str) -> Any:
-        """One twenty-sided die (lazy)."""
-        return self.world.leaf(_D20_TABLE, purpose) if self.lazy else Dice.d20(self, purpose)
+    # The common dice straight to the world (hot: see _die_method).
+    d6 = _die_method(_D6_TABLE, Dice.d6, "One six-sided die (lazy).")
+    d10 = _die_method(_D10_TABLE, Dice.d10, "One ten-sided die read 0–9 (lazy).")
+    d20 = _die_method(_D20_TABLE, Dice.d20, "One twenty-sided die (lazy).")
 
     def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[Any, ...]:
         """Roll ``n`` of ``die``: lazy values (or, with ``lazy=False``, one branch per face)."""
@@ -280,10 +298,7 @@ def _outcome_node(world: World, outcome: Any, name: str) -> Any:
         resolved = _apply(_identity, (outcome,))  # a pinned value comes back plain
         return resolved._node if type(resolved) is RandomValue else resolved
     if kind is tuple:
-        for part in outcome:
-            if type(part) is RandomValue or type(part) is tuple:
-                break
-        else:
+        if _NESTED.isdisjoint(map(type, outcome)):  # one pass in C: hot, once per run
             return _hashed(outcome, name)  # no lazy value: hashed whole (parts in order)
         parts = [_outcome_node(world, part, name) for part in outcome]
         nodes = [p for p in parts if type(p) is _Node]
@@ -291,6 +306,9 @@ def _outcome_node(world: World, outcome: Any, name: str) -> Any:
             return tuple(parts)
         return _Node(world._id(), _tuple_of, tuple(parts), frozenset().union(*(p.leaves for p in nodes)))
     return _hashed(outcome, name)
+
+
+_NESTED = frozenset((RandomValue, tuple))  # parts of a tuple outcome that are laid out one by one
 
 
 def _hashed(outcome: Any, name: str) -> Any:
@@ -340,12 +358,20 @@ def distribution(
     branches = 0
     start = perf_counter()
     dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
+    dice.world.start = start
+    before: World | None = None  # the run before this one, and the depth this one bumps
+    bumped = -1
+    runs = missed = 0
+    guessing = True
+    arguments = bool(args or kwargs)
     while True:
         world = dice.world
-        world.start, world.branches_before = start, branches
+        world.branches_before = branches  # (its start is the first world's)
+        runs += 1
         try:
             try:
-                returned = procedure(dice, *args, **kwargs)
+                # (A call with no arguments to unpack: it is made once per run.)
+                returned: Any = procedure(dice, *args, **kwargs) if arguments else procedure(dice)
             except TypeError as exc:
                 if lazy:
                     exc.add_note(
@@ -353,7 +379,16 @@ def distribution(
                         f"{name!r} needs real ints, pass lazy=False to distribution)"
                     )
                 raise
-            outcome = _outcome_node(world, returned, name)
+            if type(returned) is tuple and (world.refs is _NONE_YET or _NESTED.isdisjoint(map(type, returned))):
+                # _outcome_node's common case, inline: a tuple with no lazy value in it (none
+                # at all when the run made none), hashed whole.
+                outcome: Any = returned
+                try:
+                    hash(outcome)
+                except TypeError:
+                    _hashed(outcome, name)  # raises the clear error
+            else:
+                outcome = _outcome_node(world, returned, name)
             if type(outcome) is _Node:
                 weights, denominator = world.outcome(outcome)
             else:
@@ -362,6 +397,18 @@ def distribution(
                 if world.groups:
                     weight *= prod(g.total for g in world.groups)
                 denominator = world.denominator
+        except _Missed as miss:
+            if miss.world is not world:
+                raise  # an outer enumeration's guess: that enumeration redoes its run
+            # A guessed die was used otherwise: redo this run with lazy dice only, and stop
+            # guessing where guesses keep missing (they cost a run each time).
+            world.specs.pop(miss.draw, None)
+            missed += 1
+            if missed > 16 and missed * 8 > runs:
+                guessing = False
+            assert before is not None  # (never the first run: it has no guess)
+            dice.world = world.redo(before, bumped)
+            continue
         finally:
             world.active = False
         acc = per_denominator.get(denominator)
@@ -387,12 +434,12 @@ def distribution(
             depth -= 1
         if depth < 0:
             break
-        if perf_counter() - start > PROJECTION_AFTER_S:
+        if not runs & 63 and perf_counter() - start > PROJECTION_AFTER_S:  # (the clock: now and then)
             world.project(branches)
-        path = [index for index, _ in trail[:depth]] + [trail[depth][0] + 1]
-        # The same dice service for the next run, on a new world that replays this one's prefix.
-        dice.path = path
-        dice.world = World(path, branch_limit=branch_limit, name=name, prior=(world, depth))
+        # The same dice service for the next run, on a new world that replays this one's prefix
+        # and takes the next alternative at ``depth`` (its trail is the path taken).
+        before, bumped = world, depth
+        dice.world = world.next_run(depth, guessing)
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:
         (totals,) = per_denominator.values()

@@ -23,10 +23,23 @@ carries one integer denominator (the product of the totals of the dice it drew).
 Re-runs replay their prefix cheaply. The next run repeats the last one up to the deepest branch
 point it bumps (depth ``d``), so the last run's record says how that prefix went: which draws
 were dice forced on the common path (one die nothing else read: ``if dice.d6(...) >= 4``), at
-which depth, and which face stands for each of their forced values. A re-run hands such a draw
-out as a plain face of the class its path takes at that depth (the die is dead once forced, so
-no other face could ever be told apart), with that class's weight: no lazy value, no forcing.
-The other branch points up to ``d`` are forced again as usual, at the depths they had.
+which depth, and which face stands for each of their forced values (its *fates*, in the order
+of their depths). A re-run hands such a draw out as a plain face of the class its path takes at
+that depth (the die is dead once forced, so no other face could ever be told apart): the faces
+wait on a *tape* indexed by draw number, and the weights of the whole replayed prefix are two
+products carried in the fates, so a replayed draw costs one list lookup. The other branch
+points up to ``d`` are forced again as usual, at the depths they had. The next run takes over
+the last one's trail, fates and tape, cut after ``d`` (the last run is over).
+
+Past the prefix, a re-run of a procedure that branches on every die meets one fresh die per
+branch, which the lazy path (a value, its node and group, a comparison node, the liveness check)
+would cost several times the rest of the run. So each die forced alone by ``die OP constant``
+leaves a *spec* under its draw number; a later run that draws a fresh die of the same kind there
+hands out a :class:`_Guess` instead: it settles when the same operation comes, at that moment,
+with the same values in the same order as forcing would (the runs and the result are the same),
+and anything else done with it raises :class:`_Missed`, upon which
+:func:`~wargamekit.odds.distribution` redoes the run without guessing (and stops guessing where
+guesses keep missing).
 """
 
 from __future__ import annotations
@@ -38,6 +51,7 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import product
 from math import prod
 from time import perf_counter
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import BranchLimitError, ImpureProcedureError
@@ -92,8 +106,12 @@ class _Group:
 
 
 _EMPTY: frozenset[Any] = frozenset()
-_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], tuple[list[Any], list[Any], list[int]]]] = {}
+_ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], _OneDie]] = {}
 _MISSING = object()
+#: The empty, read-only stand-in for a world's lazy bookkeeping before its first lazy value (a
+#: write to it fails loudly rather than leak into another world).
+_NONE_YET: Any = MappingProxyType({})
+_NO_AGAIN: Any = ()  # no branch point forced as a lazy value (read-only: replaced to add one)
 
 # A table is (groups, data): with no groups, data maps value -> weight; otherwise it maps
 # (row index per group, value) -> weight, and the weights exclude those groups' own row weights.
@@ -115,52 +133,192 @@ def _append(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
 _SERIALS = itertools.count()
 
 
-#: What a run learned about one draw forced alone: (its depth, a face per forced value, each
-#: value's weight, the draw's table) — see "Re-runs replay their prefix" above.
-_Fate = tuple[int, list[Any], list[int], "_LeafTable"]
+#: What a run learned about one die forced alone (see "Re-runs replay their prefix" above):
+#: (its depth, its draw number, a face per forced value, each value's weight, the draw's table,
+#: and the product of the weights and of the totals of the fates before it in the run).
+_Fate = tuple[int, int, list[Any], list[int], "_LeafTable", int, int]
 
 
 class World:
     """The state of one run of a procedure under enumeration (see the module docstring).
 
     ``prior`` is the run before and the depth this run's path bumps (its last index): the
-    prefix up to there is replayed from that run's record.
+    prefix up to there is replayed from that run's record. With a prior, ``path`` may be
+    ``None``: the run then takes the next alternative at that depth (what
+    :func:`~wargamekit.odds.distribution` does, without building a path per run).
     """
 
-    def __init__(self, path: Sequence[int], *, branch_limit: int, name: str,
-                 prior: tuple[World, int] | None = None) -> None:
-        self.path = path
-        self.trail: list[tuple[int, int]] = []
+    # Slots: a world is built per run, and its attributes are read on every draw and force.
+    __slots__ = (
+        "path", "trail", "draws", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
+        "specs", "guessing",
+        "explicit", "again", "branch_limit", "name", "active", "groups", "where", "purposes",
+        "pins", "refs", "scale", "denominator", "_next", "start", "serial", "branches_before",
+        "depth",
+    )
+
+    def __init__(self, path: Sequence[int] | None, *, branch_limit: int, name: str,
+                 prior: tuple[World, int] | None = None, guessing: bool = True) -> None:
+        self.guessing = guessing  # hand out a _Guess for a fresh die with a spec
         self.draws = 0  # leaves drawn so far (a draw's number is its place in this sequence)
-        self.draw_of: dict[int, tuple[int, _LeafTable]] = {}  # leaf id -> (draw number, table)
-        self.fates: dict[int, _Fate] = {}  # draw number -> fate, for draws forced alone
-        self.explicit: list[int] = []  # depths of the branch points forced as lazy values
-        self.replayed: dict[int, _Fate] = {}  # the prior run's fates (those up to ``bumped`` hold)
-        self.bumped = -1  # the depth this run's path bumps
-        self.again: list[int] = []  # depths (reversed) of the prior's other branch points there
-        if prior is not None:
-            before, depth = prior
-            self.trail = before.trail[:depth]
-            self.trail.append((path[depth], before.trail[depth][1]))
-            self.replayed = before.fates
-            self.bumped = depth
-            self.again = [d for d in reversed(before.explicit) if d <= depth]
+        #: depths of the branch points forced as lazy values (a list from the first one)
+        self.explicit: list[int] = _NO_AGAIN
         self.branch_limit = branch_limit
         self.name = name
         self.active = True
-        self.groups: dict[_Group, None] = {}  # live groups, in creation order
-        self.where: dict[int, _Group] = {}  # leaf id -> its group
-        self.purposes: dict[int, str] = {}  # leaf id -> purpose of the draw
-        self.pins: dict[int, Any] = {}  # node id -> forced value
-        self.refs: list[weakref.ref[RandomValue]] = []
-        self.scale = 1
-        self.denominator = 1
+        # The lazy values' bookkeeping starts empty and read-only, shared by every world: most
+        # re-runs of a branching procedure make no lazy value (see _begin_lazy).
+        self.draw_of: dict[int, tuple[int, _LeafTable]] = _NONE_YET  # leaf id -> (draw, table)
+        self.groups: dict[_Group, None] = _NONE_YET  # live groups, in creation order
+        self.where: dict[int, _Group] = _NONE_YET  # leaf id -> its group
+        self.purposes: dict[int, str] = _NONE_YET  # leaf id -> purpose of the draw
+        self.pins: dict[int, Any] = _NONE_YET  # node id -> forced value
+        self.refs: list[weakref.ref[RandomValue]] = _NONE_YET  # every lazy value handed out
         self._next = 0
-        self.start = perf_counter()  # of the whole enumeration (distribution sets it)
         # A nested enumeration's worlds are newer. (A module-level counter: writing a class
         # attribute would invalidate the interpreter's attribute caches for World every run.)
         self.serial = next(_SERIALS)
         self.branches_before = 0  # branches of the runs before this one
+        self.depth = -1
+        if prior is None:
+            self.path: Sequence[int] = path or ()
+            self.start = perf_counter()  # of the whole enumeration
+            self.trail: list[tuple[int, int]] = []
+            #: depths (reversed) of the prior's other branch points (popped only while any)
+            self.again: list[int] = _NO_AGAIN
+            #: the dice forced alone, in the order of their depths (the record a re-run replays)
+            self.fates: list[_Fate] = []
+            #: per draw number, ``(face, table)`` to hand out as a plain face, or ``None`` for
+            #: a fresh lazy die; extended as the run draws, and kept as the next run's tape
+            self.tape: list[tuple[Any, _LeafTable] | None] = []
+            self.fscale = self.fden = self.scale = self.denominator = 1
+            self.monotone = True  # the fates' draw numbers rise with their depths
+            #: per draw number, how the last run that drew a fresh die there forced it alone
+            #: (``die OP constant``): shared by the runs of one enumeration
+            self.specs: dict[int, _Spec] = {}
+        else:
+            before, depth = prior
+            self.start = before.start
+            taken, count = before.trail[depth]
+            self.trail = trail = before.trail[:depth]
+            trail.append((taken + 1 if path is None else path[depth], count))
+            # Past ``depth`` the trail is new: the path has nothing more to say.
+            self.path = ()
+            explicit = before.explicit
+            self.again = [d for d in reversed(explicit) if d <= depth] if explicit else _NO_AGAIN
+            self.specs = before.specs
+            self._replay(before, depth)
+
+    def _blank(self, guessing: bool) -> World:
+        """A world for another run of this enumeration, with nothing drawn yet (:meth:`next_run`
+        has the same lines inline: keep them in step)."""
+        world = World.__new__(World)
+        world.guessing = guessing
+        world.draws = 0
+        world.explicit = _NO_AGAIN
+        world.branch_limit = self.branch_limit
+        world.name = self.name
+        world.active = True
+        world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
+        world.refs = _NONE_YET
+        world._next = 0
+        world.serial = next(_SERIALS)
+        world.branches_before = 0
+        world.depth = -1
+        world.start = self.start
+        world.path = ()
+        world.specs = self.specs
+        return world
+
+    def next_run(self, bumped: int, guessing: bool) -> World:
+        """The world of the next run, taking the next alternative at depth ``bumped``.
+
+        This run must be over: the next one takes over its trail, fates and tape, cut after
+        ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them; this is built once
+        per run). After a :class:`_Missed`, :meth:`redo` starts that run again."""
+        # _blank, inline (a call less per run)
+        world = World.__new__(World)
+        world.guessing = guessing
+        world.draws = 0
+        world.explicit = _NO_AGAIN
+        world.branch_limit = self.branch_limit
+        world.name = self.name
+        world.active = True
+        world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
+        world.refs = _NONE_YET
+        world._next = 0
+        world.serial = next(_SERIALS)
+        world.branches_before = 0
+        world.depth = -1
+        world.start = self.start
+        world.path = ()
+        world.specs = self.specs
+        trail = self.trail
+        taken, count = trail[bumped]
+        taken += 1
+        del trail[bumped + 1:]
+        trail[bumped] = (taken, count)
+        world.trail = trail
+        explicit = self.explicit
+        world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
+        fates = self.fates
+        if not self.monotone or not fates or fates[-1][0] != bumped:
+            world._replay(self, bumped)
+            return world
+        # _replay's usual case, inline: the last die forced alone takes its next class.
+        _, draw, faces, weights, table, fscale, fden = fates[-1]
+        world.fates = fates
+        world.fscale = world.scale = fscale * weights[taken]
+        world.fden = world.denominator = fden * table.total
+        world.monotone = True
+        world.tape = tape = self.tape
+        del tape[draw + 1:]
+        tape[draw] = (faces[taken], table)
+        return world
+
+    def redo(self, prior: World, bumped: int) -> World:
+        """This run (the next after ``prior``, bumping depth ``bumped``) from its start again,
+        with no guess. Its trail up to ``bumped`` and its fates up to there are as they began
+        (a run only adds after them); ``prior``'s explicit branch points are untouched."""
+        world = self._blank(False)
+        world.trail = self.trail[:bumped + 1]
+        explicit = prior.explicit
+        world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
+        world._replay(self, bumped)
+        return world
+
+    def _replay(self, before: World, bumped: int) -> None:
+        """Take over ``before``'s fates up to depth ``bumped`` as this run's tape and weights."""
+        fates = before.fates
+        j = len(fates)
+        while j and fates[j - 1][0] > bumped:
+            j -= 1
+        kept = fates[:j]  # the records are the same; only the bumped one's class changes
+        if j and kept[-1][0] == bumped:
+            _, draw, faces, weights, table, fscale, fden = kept[-1]
+            index = self.trail[bumped][0]
+            scale, den = fscale * weights[index], fden * table.total
+            bumped_entry: tuple[Any, _LeafTable] | None = (faces[index], table)
+        else:
+            scale, den = (fates[j][5], fates[j][6]) if j < len(fates) else (before.fscale, before.fden)
+            bumped_entry = None
+        self.fates = kept
+        self.fscale = self.scale = scale
+        self.fden = self.denominator = den
+        if before.monotone:
+            # The kept fates are the first draws that were forced alone: the tape before, cut
+            # after the last of them, already holds their faces (all but the bumped one's).
+            self.monotone = True
+            tape = before.tape[:kept[-1][1] + 1] if kept else []
+            if bumped_entry is not None:
+                tape[kept[-1][1]] = bumped_entry
+        else:
+            self.monotone = all(a[1] < b[1] for a, b in itertools.pairwise(kept))
+            tape = [None] * (max(f[1] for f in kept) + 1) if kept else []
+            trail = self.trail
+            for depth, draw, faces, _, table, _, _ in kept:
+                tape[draw] = (faces[trail[depth][0]], table)
+        self.tape = tape
 
     # -- building ----------------------------------------------------------------------------
     def _id(self) -> int:
@@ -174,24 +332,47 @@ class World:
         self.refs.append(weakref.ref(value))
         return value
 
+    def _begin_lazy(self) -> None:
+        """The bookkeeping of lazy values, for the run's first one (every lazy value comes from
+        a leaf, so nothing writes to it before)."""
+        self.draw_of = {}
+        self.groups = {}
+        self.where = {}
+        self.purposes = {}
+        self.pins = {}
+        self.refs = []
+
     def leaf(self, table: _LeafTable, purpose: str) -> Any:
         """A fresh die (or any weighted draw) as a lazy value — or, replaying the prefix, the
-        plain face standing for the value it is forced to there (see the module docstring)."""
+        plain face standing for the value it is forced to there (see the module docstring).
+
+        The dice service hands out a taped face itself (the hot path of a re-run); this is the
+        general form."""
         draw = self.draws
         self.draws = draw + 1
-        fate = self.replayed.get(draw)
-        if fate is not None and fate[0] <= self.bumped:
-            depth, faces, weights, drawn = fate
-            if drawn is not table:
-                raise ImpureProcedureError(
-                    f"{purpose}: the procedure drew other dice when run again; it must be a "
-                    "pure function of its arguments and the dice"
-                )
-            index = self.path[depth]
-            self.scale *= weights[index]
-            self.denominator *= table.total
-            self.fates[draw] = fate
-            return faces[index]
+        tape = self.tape
+        if draw < len(tape):
+            entry = tape[draw]
+            if entry is not None:
+                if entry[1] is not table:
+                    raise ImpureProcedureError(
+                        f"{purpose}: the procedure drew other dice when run again; it must be a "
+                        "pure function of its arguments and the dice"
+                    )
+                return entry[0]
+        else:
+            tape.append(None)
+            if self.guessing:
+                spec = self.specs.get(draw)
+                if spec is not None and spec[0] is table:
+                    # Guess the die is forced alone as in the run before (checked as it goes).
+                    self.denominator *= table.total
+                    self.scale *= table.total  # until forced: the die's faces all count
+                    guess = _Guess.__new__(_Guess)
+                    guess._world, guess._draw, guess._spec, guess._value = self, draw, spec, _MISSING
+                    return guess
+        if self.groups is _NONE_YET:
+            self._begin_lazy()
         self._next += 3
         lid = self._next - 2  # the leaf, its group and its node take three fresh ids
         group = _Group(lid + 1, (lid,), table.rows, table.weights, table.total, table.marginal)
@@ -230,6 +411,8 @@ class World:
                     "pure function of its arguments and the dice"
                 )
             self.depth = depth
+            if self.explicit is _NO_AGAIN:
+                self.explicit = []
             self.explicit.append(depth)
             return index
         depth = len(self.trail)
@@ -248,6 +431,8 @@ class World:
         self.trail.append((index, count))
         self.depth = depth
         if not alone:
+            if self.explicit is _NO_AGAIN:
+                self.explicit = []
             self.explicit.append(depth)
         return index
 
@@ -305,7 +490,7 @@ class World:
 
     def _force_alone(self, node: _Node, lid: int, group: _Group) -> Any:
         """Force ``node``, a function of the one die ``lid`` that nothing else alive reads."""
-        values, faces, weights = self._one_die(node, lid, group.marginal(0))
+        values, faces, weights, how = self._one_die(node, lid, group.marginal(0))
         # A fresh die's group (not one conditioned by an earlier force) can be replayed.
         draw = self.draw_of.get(lid) if group._first is not None else None
         index = self._choose(len(faces), self.purposes[lid], alone=draw is not None)
@@ -315,7 +500,18 @@ class World:
         self.pins[node.nid] = value
         if draw is not None:
             # Nothing can read this die again: a re-run may hand out a face instead.
-            self.fates[draw[0]] = (self.depth, faces, weights, draw[1])
+            number, table = draw
+            fates = self.fates
+            if fates and fates[-1][1] >= number:
+                self.monotone = False
+            fates.append((self.depth, number, faces, weights, table, self.fscale, self.fden))
+            self.fscale *= weights[index]
+            self.fden *= table.total
+            self.tape[number] = (faces[index], table)
+            if how is not None:
+                # ``die OP constant``: the next run drawing this die may guess the same.
+                self.specs[number] = (table, *how, values, faces, weights, (0, len(faces)),
+                                      (faces[0], table), weights[0], values[0], table.total)
         return value
 
     def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
@@ -358,9 +554,10 @@ class World:
         pins[node.nid] = value
         return value
 
-    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> tuple[list[Any], list[Any], list[int]]:
+    def _one_die(self, node: _Node, lid: int, marginal: dict[Any, int]) -> _OneDie:
         """The distribution of ``node``, a function of the one die ``lid`` (its marginal given):
-        its values, a face of the die giving each and each value's weight, in the same order.
+        its values, a face of the die giving each and each value's weight, in the same order,
+        and for ``die OP constant`` (a :class:`_Guess` can check) ``(OP, side, type, constant)``.
 
         ``die OP constant`` is memoised by die table (it recurs in every run): ``if
         dice.d6(...) >= 4`` costs a dict lookup after the first time.
@@ -390,7 +587,7 @@ class World:
             else:
                 dist[v] = w
                 face_of[v] = face
-        found = list(dist), list(face_of.values()), list(dist.values())
+        found = list(dist), list(face_of.values()), list(dist.values()), key[:4] if key else None
         if key is not None:
             if len(_ONE_DIE) > 4096:
                 _ONE_DIE.clear()
@@ -710,6 +907,180 @@ class _LeafTable:
         self.marginal = marginal
 
 
+# -- guesses -------------------------------------------------------------------------------------
+#: A die forced alone by ``die OP constant``: (its table, OP, side of the die (0: left), the
+#: constant's type, the constant, and the values, faces and weights of the force; then, for
+#: the guess's usual first alternative, its trail entry, tape entry, weight and value, and the
+#: table's total).
+_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any], list[Any], list[int],
+              tuple[int, int], tuple[Any, _LeafTable], int, Any, int]
+_OneDie = tuple[list[Any], list[Any], list[int], tuple[Callable[[Any, Any], Any], int, type, Any] | None]
+
+
+class _Missed(BaseException):
+    """A :class:`_Guess` was used otherwise than guessed: the run is redone without guessing.
+
+    A ``BaseException``, so that a procedure's ``except Exception`` does not swallow it."""
+
+    def __init__(self, world: World, draw: int) -> None:
+        super().__init__("a guessed die was used otherwise than guessed")
+        self.world = world
+        self.draw = draw
+
+
+class _Guess:
+    """A fresh die handed out on the guess that the run forces it alone by the same
+    ``die OP constant`` as the run before that drew a die there (the :class:`_Spec`).
+
+    Re-runs of a procedure that branches on every die (``if dice.d6(...) >= 4``) meet a fresh
+    die once per branch; forcing it through a :class:`RandomValue` and its expression node,
+    group and liveness check costs several times a whole replayed run. The guess settles it
+    at once when the guessed operation comes, as :meth:`World._force_alone` would (the same
+    branch point at the same moment, the same values in the same order, so the runs and the
+    result are the same), and anything else done with it — another operation, hashing, ``int``,
+    ``bool`` — raises :class:`_Missed`: :func:`~wargamekit.odds.distribution` then redoes the run
+    without guessing. The same comparison again gives the same value; a die never used is
+    summed out, as a lazy one would be.
+    """
+
+    __slots__ = ("_world", "_draw", "_spec", "_value")
+    _world: World
+    _draw: int
+    _spec: _Spec
+    _value: Any
+
+    def _settle(self) -> Any:
+        world = self._world
+        if not world.active:
+            raise ValueError(
+                "a die value was used after its procedure returned (or in another run); "
+                "resolve it inside the procedure"
+            )
+        if world.again:
+            # A branch point of the replayed prefix comes first: its depth is not ours to take.
+            raise _Missed(world, self._draw)
+        table, _, _, _, _, values, faces, weights = self._spec[:8]
+        trail = world.trail
+        depth = len(trail)
+        if depth < len(world.path) or depth & 1023 == 1023:
+            index = world._choose(len(faces), "a guessed die", alone=True)
+        else:  # _choose's usual case, inline: a new branch point, its first alternative
+            index = 0
+            trail.append((0, len(faces)))
+            world.depth = depth
+        total = table.total
+        world.scale = world.scale // total * weights[index]
+        fates = world.fates
+        number = self._draw
+        if fates and fates[-1][1] >= number:
+            world.monotone = False
+        fates.append((world.depth, number, faces, weights, table, world.fscale, world.fden))
+        world.fscale *= weights[index]
+        world.fden *= total
+        world.tape[number] = (faces[index], table)
+        self._value = value = values[index]
+        return value
+
+    def _miss(self) -> BaseException:
+        if not self._world.active:
+            return ValueError(
+                "a die value was used after its procedure returned (or in another run); "
+                "resolve it inside the procedure"
+            )
+        return _Missed(self._world, self._draw)
+
+    def __bool__(self) -> bool:
+        raise self._miss()
+
+    def __index__(self) -> int:
+        raise self._miss()
+
+    def __int__(self) -> int:
+        raise self._miss()
+
+    def __float__(self) -> float:
+        raise self._miss()
+
+    def __complex__(self) -> complex:
+        raise self._miss()
+
+    def __hash__(self) -> int:
+        raise self._miss()
+
+    def __format__(self, spec: str) -> str:
+        raise self._miss()
+
+    def __str__(self) -> str:
+        raise self._miss()
+
+    def __repr__(self) -> str:
+        if self._value is not _MISSING:
+            return f"<a die guessed {self._value!r}>"
+        return "<a die under a guess>"
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise self._miss()
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        raise self._miss()
+
+    def __neg__(self) -> Any:
+        raise self._miss()
+
+    def __pos__(self) -> Any:
+        raise self._miss()
+
+    def __abs__(self) -> Any:
+        raise self._miss()
+
+    def __invert__(self) -> Any:
+        raise self._miss()
+
+    def __trunc__(self) -> Any:
+        raise self._miss()
+
+    def __floor__(self) -> Any:
+        raise self._miss()
+
+    def __ceil__(self) -> Any:
+        raise self._miss()
+
+
+def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any], Any]:
+    def operation(self: _Guess, other: Any) -> Any:
+        spec = self._spec
+        if spec[1] is fn and spec[2] == side and type(other) is spec[3] and (
+                other is spec[4] or other == spec[4]):
+            value = self._value
+            if value is not _MISSING:
+                return value
+            world = self._world
+            trail = world.trail
+            depth = len(trail)
+            if not world.active or world.again or world.path or depth & 1023 == 1023:
+                return self._settle()
+            # _settle's usual case, inline (the hot path of a branching procedure): a new
+            # branch point at its first alternative, with the figures the spec has ready.
+            trail.append(spec[8])
+            world.depth = depth
+            world.scale = world.scale // spec[12] * spec[10]
+            number = self._draw
+            fates = world.fates
+            if fates and fates[-1][1] >= number:
+                world.monotone = False
+            fates.append((depth, number, spec[6], spec[7], spec[0], world.fscale, world.fden))
+            world.fscale *= spec[10]
+            world.fden *= spec[12]
+            world.tape[number] = spec[9]
+            self._value = value = spec[11]
+            return value
+        raise self._miss()
+
+    return operation
+
+
 # -- lazy values ---------------------------------------------------------------------------------
 def _apply(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     """``fn(*args)`` where some args may be lazy: a lazy value, or the plain result if none is."""
@@ -863,3 +1234,10 @@ for _name, _rounding in [("trunc", operator.methodcaller("__trunc__")),
                          ("floor", operator.methodcaller("__floor__")),
                          ("ceil", operator.methodcaller("__ceil__"))]:
     setattr(RandomValue, f"__{_name}__", lambda self, _fn=_rounding: _apply(_fn, (self,)))
+# A guess takes the same operations, and settles only on the one it guesses (see _Guess).
+for _name, _fn in _OPERATORS:
+    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
+    setattr(_Guess, f"__r{_name}__", _guessed(_fn, 1))
+for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
+                   ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
+    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))

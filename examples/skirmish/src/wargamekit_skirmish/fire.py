@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from fractions import Fraction
 
 from attrs import frozen
@@ -14,7 +15,7 @@ from attrs import frozen
 from wargamekit import Dice, InvalidChoiceError
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
 from wargamekit_skirmish.scenario import MAX_FIREPOWER, MAX_RANGE, MIN_FIREPOWER
-from wargamekit_skirmish.state import WOODS, SkirmishState, Unit
+from wargamekit_skirmish.state import SkirmishState, Unit, in_woods
 
 #: 5.1 A unit fires into its front half: the 3 hexsides centred on the one it faces.
 FIRE_ARC = 3
@@ -98,11 +99,14 @@ def shot_odds(shot: Shot) -> dict[Effect, Fraction]:
 _ODDS_BY_MODIFIER: dict[int, dict[Effect, Fraction]] = {}
 
 
+@functools.lru_cache(maxsize=4096)
 def target_label(name: str, shot: Shot) -> str:
     """A fire menu's line: the target with its range and the shot's exact odds (5.2).
 
     >>> target_label("Gruppe A", Shot(firepower=2, range=3))
     'Gruppe A (range 3, modifier +1: hit 58%, kill 8%)'
+
+    Hot (every fire menu labels each target): a shot is a frozen value, so each line is made once.
     """
     p = shot_odds(shot)
     hit = p.get(Effect.HIT, 0) + p.get(Effect.KILL, 0)
@@ -130,7 +134,7 @@ def shot_at(state: SkirmishState, firer: Unit, target: Unit, *, from_hex: Hex | 
     # 1. Hills block; one woods hex between hinders, two or more block.
     if not los.clear or los.hindering >= BLOCKING_WOODS:
         return None
-    cover = int(state.map.terrain[state.map.offset(target.hex)] == WOODS)
+    cover = int(in_woods(state.map, target.hex))
     arc = arc_of(target.hex, HexsideFacing(target.facing), here)
     return Shot(firepower(firer), distance, los.hindering, cover, arc, snap)
 
@@ -138,19 +142,24 @@ def shot_at(state: SkirmishState, firer: Unit, target: Unit, *, from_hex: Hex | 
 def visible(state: SkirmishState, unit: Unit, to_side: str) -> bool:
     """7. Concealment: a unit in woods is hidden from the enemy unless an enemy unit within 3 hexes
     sees it (line of sight not blocked); a unit elsewhere is always seen."""
-    if unit.side == to_side or state.map.terrain[state.map.offset(unit.hex)] != WOODS:
+    if unit.side == to_side or not in_woods(state.map, unit.hex):
         return True
     return any(e.hex.distance(unit.hex) <= 3 and state.map.line_of_sight(e.hex, unit.hex, edge="worse").clear
                for e in state.alive(to_side))
+
+
+def target_shot(state: SkirmishState, firer: Unit, target: Unit, *, snap: bool = False) -> Shot | None:
+    """5.1 The shot ``firer`` may take at ``target`` now (a live enemy it sees), else None."""
+    if not target.alive or target.side == firer.side or not visible(state, target, firer.side):
+        return None
+    return shot_at(state, firer, target, snap=snap)
 
 
 def targets(state: SkirmishState, firer: Unit, *, snap: bool = False) -> dict[str, Shot]:
     """5.1 The enemy units ``firer`` may fire at now (visible ones only), with their shots."""
     found = {}
     for enemy in state.alive():
-        if enemy.side != firer.side and visible(state, enemy, firer.side):
-            shot = shot_at(state, firer, enemy, snap=snap)
-            if shot is not None:
-                found[enemy.name] = shot
+        shot = target_shot(state, firer, enemy, snap=snap)
+        if shot is not None:
+            found[enemy.name] = shot
     return found
-

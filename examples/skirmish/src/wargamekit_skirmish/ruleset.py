@@ -75,8 +75,9 @@ class Skirmish(Ruleset):
     sides = SIDES
     scenario_type = SkirmishScenario
     scenario_package = "wargamekit_skirmish.scenarios"
-    # the map never changes after setup: snapshots at checkpoints refer to it rather than copy it
-    shared_types = (HexMap,)
+    # the map never changes after setup, nor the (frozen) scenario: snapshots at checkpoints
+    # refer to them rather than copy them
+    shared_types = (HexMap, SkirmishScenario)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> SkirmishScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
@@ -181,7 +182,7 @@ class Skirmish(Ruleset):
         def offers(side: str, point: Any) -> list[Response]:
             out = []
             for unit in state.alive(side):
-                shot = None if unit.spent else fire.targets(state, unit, snap=True).get(mover.name)
+                shot = None if unit.spent else fire.target_shot(state, unit, mover, snap=True)
                 if shot is not None:
                     out.append(Response(f"{unit.name} snap-fires at {mover.name}", side,
                                         resolve=partial(self.shoot, ctx, unit, mover, shot),

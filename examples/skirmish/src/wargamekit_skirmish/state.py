@@ -61,6 +61,25 @@ class SkirmishState:
         return next((u for u in self.alive() if u.hex == h), None)
 
 
+def in_woods(hexmap: HexMap, h: Hex) -> bool:
+    """Whether map hex ``h`` is woods (1. Terrain).
+
+    Hot (concealment, 7, and cover, 5.2, ask it for every unit many times a turn): the map's
+    woods hexes are found once per map content and kept, not looked up in its layers each time.
+    """
+    key = (hexmap.width, hexmap.height, hexmap.layout, hexmap.terrain.tobytes())
+    woods = _WOODS.get(key)
+    if woods is None:
+        if len(_WOODS) >= 16:  # a few maps in use at a time: keep the memory bounded
+            _WOODS.clear()
+        woods = _WOODS[key] = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
+    return h in woods
+
+
+#: map content -> its woods hexes (see :func:`in_woods`)
+_WOODS: dict[tuple, frozenset[Hex]] = {}
+
+
 def initial_state(s: SkirmishScenario) -> SkirmishState:
     """Build the map and place the units."""
     hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)

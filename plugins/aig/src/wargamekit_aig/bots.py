@@ -41,7 +41,10 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.fallback = RandomBot(seed)
-        self.scorers: dict[str, Callable[[GameState, Decision, Mapping[str, Any]], float]] = {
+        #: kind -> scorer of one option; a scorer reads ``view.state`` only if it needs the
+        #: position (a view is built on its first read: seizes, momentum and fire-back windows
+        #: never pay for one).
+        self.scorers: dict[str, Callable[[PlayerView, Decision, Mapping[str, Any]], float]] = {
             kinds.ACTIVATE: self.activate, kinds.SEIZE: self.seize, kinds.COMMAND: self.command,
             kinds.ORDER: self.order, kinds.GROUP_NEXT: self.group_next, kinds.UNIT_STEP: self.step,
             kinds.MELEE: self.melee, kinds.MOMENTUM: self.momentum, kinds.RETURN_FIRE: self.fire_back,
@@ -54,27 +57,27 @@ class HeuristicBot:
         options = getattr(decision, "options", ())
         if scorer is None or not options:
             return self.fallback.choose(decision, view)
-        state: GameState = view.state
-        scores = [scorer(state, decision, o.data) for o in options]
+        scores = [scorer(view, decision, o.data) for o in options]
         return max(range(len(options)), key=lambda i: (scores[i], -i))
 
     # -- leaders ---------------------------------------------------------------------------------
-    def activate(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def activate(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
+        state: GameState = view.state
         leader = state.leaders[data["leader"]]
         return -_nearest(state, leader.side, leader.hex)
 
-    def seize(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def seize(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         if data.get("pass"):
             return 0.5
         return float(data["respond"]["chance"])
 
-    def momentum(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def momentum(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         chances = odds_calc.momentum_odds(int(decision.context["initiative"]))
         good = float(chances.get("success", 0)) - 3 * float(chances.get("chaos", 0))
         return good if data["momentum"] else 0.45
 
-    def command(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
-        side = decision.side
+    def command(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
+        side, state = decision.side, view.state
         routed = sum(u.routed for u in state.live_units(side))
         # §3.2.1: a group order re-activates every unit of the command, each used one for a hit.
         leader = state.leaders[decision.context["leader"]]
@@ -83,7 +86,7 @@ class HeuristicBot:
         group = 3.0 if fresh * 2 >= len(mine) else 1.0
         return {"group": group, "individual": 2.0, "banner": 1.0 + routed, "stand by": 0.0}[data["mode"]]
 
-    def order(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def order(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         kind = data["order"]
         if kind == "done":
             return 0.0
@@ -92,25 +95,28 @@ class HeuristicBot:
         if kind == "rally":
             return 3.0
         if kind == "activate":
+            state: GameState = view.state
             unit = state.units[data["unit"]]
             if unit.activations:  # §3.2.1: a second activation costs a hit first
                 return -0.5
             return 5.0 - 0.1 * _nearest(state, unit.side, unit.hex) - 0.5 * bool(data.get("with_leader"))
         if kind == "remove_hits":
-            unit = state.units[data["unit"]]
+            unit = view.state.units[data["unit"]]
             return 1.0 + unit.hits if unit.hits >= 2 else -1.0
         return -1.0
 
-    def group_next(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def group_next(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         if decision.context["step"] == "order":
             return -1.0 if data["group"] is None else (0.5 if data.get("cross") else 2.0)
         if data["unit"] is None:
             return -5.0
+        state: GameState = view.state
         unit = state.units[data["unit"]]
         return 5.0 - 0.1 * _nearest(state, unit.side, unit.hex) - bool(data.get("with_leader"))
 
     # -- units -----------------------------------------------------------------------------------
-    def step(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def step(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
+        state: GameState = view.state
         unit = state.units[decision.context["unit"]]
         kind = data["step"]
         enemies = _enemies(state, unit.side)
@@ -140,27 +146,28 @@ class HeuristicBot:
             return 0.5
         return 1.2 + 0.1 * (gap - after) - 0.05 * float(data["cost"]) + (0.3 if after < gap else -0.5)
 
-    def melee(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def melee(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         if data.get("hold"):
             return 0.0
+        state: GameState = view.state
         attacker = state.units[decision.context["unit"]]
         defender = state.units[data["target"]]
         return expected_shock(melee.shock_of(state, attacker, defender)) + 0.3
 
-    def fire_back(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def fire_back(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         return 0.0 if data.get("pass") else 1.0
 
-    def brace(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def brace(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         """§6.3.3.b: turn to face a charge when the exact chance of passing the check is good."""
         if data.get("pass"):
             return 0.7
         return float(data["respond"]["chance"])
 
-    def withdraw(self, state: GameState, decision: Decision, data: Mapping[str, Any]) -> float:
+    def withdraw(self, view: PlayerView, decision: Decision, data: Mapping[str, Any]) -> float:
         """D11: skirmishers step back from a slower enemy (taking their leaders); others stand."""
         if data.get("pass"):
             return 0.5
-        unit = state.units[data["respond"]["unit"]]
+        unit = view.state.units[data["respond"]["unit"]]
         if unit.type not in SKIRMISHERS or not unit.missile:
             return 0.0
         return 1.0 + 0.1 * bool(data["respond"]["leaders"])

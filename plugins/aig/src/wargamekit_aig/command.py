@@ -3,13 +3,37 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
-from wargamekit_aig.state import GameState, Leader, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
 LEADER_MA, BANNER_MA = 8, 6
+
+#: Per map: the hexes reachable from a start by (start, budget, cost type, blocked hexes). A
+#: cache: the rules ask the same search again and again while nothing that blocks has moved
+#: (each individual order re-reads the issuer's command range, group orders test every
+#: command), and each search is a scipy call. A game asks a few hundred distinct ones.
+_REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
+
+
+def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: set[Hex]) -> Mapping[Hex, float]:
+    """``state.map.reachable(start, budget, cost, blocked=blocked)``, remembered per map: the
+    same mapping object for the same question (callers must not change it).
+
+    D2: no step costs less than 1, so a path within ``budget`` never goes farther than
+    ``budget`` hexes and blocked hexes beyond that cannot change the answer: they are left out
+    of the question (a unit moving far away does not make it a new one).
+    """
+    table = _REACH.table(state.map)
+    near = frozenset(h for h in blocked if start.distance(h) <= budget)
+    key = (start, budget, cost, near)
+    got = table.get(key)
+    if got is None:
+        got = table[key] = state.map.reachable(start, budget, cost, blocked=near)
+    return got
 
 
 def _blocked(state: GameState, side: str) -> set[Hex]:
@@ -20,12 +44,12 @@ def _blocked(state: GameState, side: str) -> set[Hex]:
     return enemies | (enemy_zoi(state, side) - friends)
 
 
-def command_distances(state: GameState, leader: Leader, reach: int | None = None) -> dict[Hex, float]:
+def command_distances(state: GameState, leader: Leader, reach: int | None = None) -> Mapping[Hex, float]:
     """§4.2.2: hexes reachable from the leader by a path of at most ``reach`` hexes (default his
-    command range) not blocked by enemy units, enemy ZOI or impassable terrain."""
+    command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
+    mapping: read it, do not change it)."""
     limit = leader.range if reach is None else reach
-    blocked = _blocked(state, leader.side) - {leader.hex}
-    return state.map.reachable(leader.hex, limit, "command", blocked=blocked)
+    return reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
@@ -50,13 +74,32 @@ def leader_ma(state: GameState, leader: Leader) -> int:
     return BANNER_MA if state.carries_banner(leader) else LEADER_MA
 
 
+def _leader_blocked(state: GameState, leader: Leader) -> set[Hex]:
+    """§4.4.1: the hexes an ordered leader may not enter: enemy units, and enemy ZOI unless a
+    friendly combat unit stands there (he stacks with it)."""
+    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
+    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
+    return (enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex}
+
+
 def leader_destinations(state: GameState, leader: Leader, mp: float | None = None) -> dict[Hex, float]:
     """§4.2.5, §4.4.1: where an ordered leader may move with ``mp`` movement points (default his
     whole MA): not into enemy units, and not into enemy ZOI alone (a hex with a friendly combat
     unit is fine: he stacks with it, §4.4.1)."""
-    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
-    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
-    stop = enemy_zoi(state, leader.side) - friends
     budget = leader_ma(state, leader) if mp is None else mp
-    reach = state.map.reachable(leader.hex, budget, "leader", blocked=(enemies | stop) - {leader.hex})
+    reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
     return {h: c for h, c in reach.items() if math.isfinite(c)}
+
+
+def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -> bool:
+    """Whether :func:`leader_destinations` holds a hex besides his own: whether he may enter an
+    adjacent hex within ``mp`` (every path starts with such a step and no step is free, so no
+    search is needed to know that a move is possible at all)."""
+    budget = leader_ma(state, leader) if mp is None else mp
+    blocked = _leader_blocked(state, leader)
+    here, m = leader.hex, state.map
+    for d in range(6):
+        h = here.neighbour(d)
+        if h in m and h not in blocked and state.step_cost(here, h, "leader") <= budget:
+            return True
+    return False

@@ -7,23 +7,22 @@ beside the opposite corner the rear, the other two the flanks — :class:`Vertex
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
+from wargamekit.geometry import Arc, Hex, arc_of
+from wargamekit_aig.state import RIVER, GameState, PerMap, Unit
 
-from wargamekit.geometry import Arc, Hex, HexMap, arc_of
-from wargamekit_aig.state import RIVER, GameState, Unit
-
-#: Per map (its layers are read-only, so this never goes stale): the front hexes and the ZOI
-#: hexes of a counter by (hex, corner, all sides front). A cache: rules query them constantly.
-_SIDES: WeakKeyDictionary[HexMap, dict[tuple[Hex, int, bool], tuple[tuple[Hex, ...], tuple[Hex, ...]]]] = (
-    WeakKeyDictionary())
+#: Per map: the front hexes and the ZOI hexes of a counter by (hex, corner, all sides front).
+#: A cache: rules query them constantly.
+_SIDES: PerMap[tuple[Hex, int, bool], tuple[tuple[Hex, ...], tuple[Hex, ...]]] = PerMap()
+#: Per map: the hexes in the ZOI of a set of counters, by their (hex, corner, all sides front).
+#: A cache: command ranges, leader moves and withdrawals ask a side's enemy ZOI again and again
+#: while no enemy has moved.
+_ZONES: PerMap[tuple[tuple[Hex, int, bool], ...], frozenset[Hex]] = PerMap(kept=4096)
 
 
 def _sides(state: GameState, unit: Unit) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
     all_front = unit.disordered and unit.cavalry
     key = (unit.hex, unit.facing, all_front)
-    table = _SIDES.get(state.map)
-    if table is None:
-        table = _SIDES.setdefault(state.map, {})
+    table = _SIDES.table(state.map)
     got = table.get(key)
     if got is None:
         sides = range(6) if all_front else unit.vertex.front_hexsides
@@ -53,13 +52,21 @@ def zoi(state: GameState, unit: Unit) -> list[Hex]:
     return list(_sides(state, unit)[1])
 
 
-def enemy_zoi(state: GameState, side: str) -> set[Hex]:
-    """Every hex in the ZOI of a unit of the side opposing ``side``."""
-    out: set[Hex] = set()
-    for u in state.live_units():
-        if u.side != side:
-            out.update(zoi(state, u))
-    return out
+def enemy_zoi(state: GameState, side: str) -> frozenset[Hex]:
+    """Every hex in the ZOI of a unit of the side opposing ``side`` (see :func:`zoi`)."""
+    # zoi(u) is a function of the map and u's hex, corner and all-front status, or empty
+    # (eliminated, routed): the ZOI of all of them is remembered by those.
+    counters = tuple((u.hex, u.facing, u.disordered and u.cavalry) for u in state.units.values()
+                     if u.side != side and not u.eliminated and not u.routed)
+    table = _ZONES.table(state.map)
+    got = table.get(counters)
+    if got is None:
+        out: set[Hex] = set()
+        for u in state.live_units():
+            if u.side != side:
+                out.update(zoi(state, u))
+        got = table[counters] = frozenset(out)
+    return got
 
 
 def engaged_with(state: GameState, unit: Unit) -> list[Unit]:

@@ -126,9 +126,14 @@ def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = Tr
 
 def targets(state: GameState, firer: Unit) -> dict[str, Shot]:
     """§9.1 every enemy unit ``firer`` may fire at now, with its shot."""
-    found = {}
+    found: dict[str, Shot] = {}
+    if can_fire(firer) is not None:  # what shot_at would find for every target
+        return found
+    # shot_at's own first tests, once for all: only enemies within the weapon's range are tried
+    at, reach = firer.hex, weapon_range(state, firer)
     for enemy in state.live_units():
-        shot = shot_at(state, firer, enemy)
-        if shot is not None:
-            found[enemy.name] = shot
+        if enemy.side != firer.side and at.distance(enemy.hex) <= reach:
+            shot = shot_at(state, firer, enemy)
+            if shot is not None:
+                found[enemy.name] = shot
     return found

@@ -22,6 +22,7 @@ from wargamekit_aig.command import (
     command_distances,
     in_melee,
     in_range,
+    leader_can_move,
     leader_destinations,
     leader_in_range,
     leader_ma,
@@ -118,6 +119,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
     while (left > 0 or (own_mp or 0) > 0) and issuer.alive and not phase.failed:
         options: list[dict[str, Any]] = []
         reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
+        stacked = state.stacked_unit(issuer)
         for u in state.live_units(issuer.side):
             if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
                 continue
@@ -125,28 +127,29 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "rally", "unit": u.name})
                 continue
             options.append({"order": "activate", "unit": u.name})
-            if state.stacked_unit(issuer) is u and not moved_self:
+            if stacked is u and not moved_self:
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
         if not moved_self and self_cost <= left and (issuer.oc or not in_melee(state, issuer)):
-            if len(leader_destinations(state, issuer)) > 1:
+            if leader_can_move(state, issuer):
                 options.append({"order": "move_self", "cost": self_cost})
         elif own_mp is not None and own_mp > 0 and (issuer.oc or not in_melee(state, issuer)):
-            if len(leader_destinations(state, issuer, own_mp)) > 1:
+            if leader_can_move(state, issuer, own_mp):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
             if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
                 continue
-            cost = 2 if in_melee(state, other) else 1
             if other.junior and not relay:
                 superior = state.leaders.get(other.superior)
                 if issuer.oc and (superior is None or not superior.alive) and not other.promoted:
                     options.append({"order": "promote", "leader": other.name})
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
-            elif not other.junior and issuer.oc and cost <= left and not other.finished:
-                options.append({"order": "move_leader", "leader": other.name, "cost": cost})
+            elif not other.junior and issuer.oc and not other.finished:
+                cost = 2 if in_melee(state, other) else 1
+                if cost <= left:
+                    options.append({"order": "move_leader", "leader": other.name, "cost": cost})
         if phase.seized and not phase.acted and any(o["order"] == "activate" for o in options) and not relay:
             pass  # §5.4.5: a seizer must first make a unit move or fire
         else:
@@ -157,7 +160,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             return
         pick = yield from ctx.ask(Choose.of(
             issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
-            rule="5.2.2 individual orders", label=_order_label, kind=kinds.ORDER,
+            rule="5.2.2 individual orders", label=_order_label, lazy_labels=True, kind=kinds.ORDER,
             context={"leader": issuer.name, "left": left, "relay": relay, "phase": phase.number},
             data=lambda o: o))
         order = pick["order"]
@@ -263,17 +266,13 @@ def promote(ctx: Context, junior: Leader) -> None:
 def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None) -> list[Unit]:
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
     twice his command range, not yet ordered this phase."""
-    reach = set(_reach(state, leader, twice=True))
+    reach = command_distances(state, leader, 2 * leader.range)
     out = []
     for u in state.live_units(leader.side):
         mine = leader.activates(u) if command is None else u.command == command
         if mine and not u.routed and not u.banned and u.ordered_phase != phase.number and u.hex in reach:
             out.append(u)
     return out
-
-
-def _reach(state: GameState, leader: Leader, *, twice: bool = False) -> list[Hex]:
-    return list(command_distances(state, leader, leader.range * (2 if twice else 1)))
 
 
 def group_check(state: GameState, leader: Leader) -> int | None:
@@ -407,16 +406,17 @@ def unit_ma(unit: Unit) -> int:
     return DISORDERED_MA if unit.cavalry and unit.disordered else unit.ma
 
 
-def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool
-                 ) -> list[dict[str, Any]]:
+def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool,
+                 shots: dict[str, missile.Shot] | None = None) -> list[dict[str, Any]]:
     """The unit's legal next steps (§6.3 forward into a front hex; §6.3.1 turn; §6.3.4 turn in
-    melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop)."""
+    melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop).
+    ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
     engaged = bool(engaged_with(state, unit))
     for h in front_hexes(state, unit):
         d = unit.hex.direction_to(h)
-        cost = state.map.movement_cost(unit.hex, h, unit.type)
+        cost = state.step_cost(unit.hex, h, unit.type)
         if not math.isfinite(cost):
             continue
         other = state.unit_at(h)
@@ -426,7 +426,7 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
             beyond = h.neighbour(d)
             if beyond in state.map and state.unit_at(beyond) is None:
-                extra = state.map.movement_cost(h, beyond, unit.type)
+                extra = state.step_cost(h, beyond, unit.type)
                 total = cost + 1 + extra
                 if math.isfinite(total) and total <= left:
                     options.append({"step": "pass", "hex": hex_label(beyond), "through": other.name, "cost": total})
@@ -438,7 +438,7 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
             e.cavalry for e in engaged_with(state, unit)):
         options.append({"step": "disengage"})
     if can_fire:
-        for name in missile.targets(state, unit):
+        for name in missile.targets(state, unit) if shots is None else shots:
             options.append({"step": "fire", "target": name})
     if unit.back_type and spent == 0 and not unit.moved and not unit.fired and not engaged and not unit.disordered:
         options.append({"step": "dismount", "type": unit.back_type, "ma": unit.back_ma})
@@ -446,16 +446,17 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     return options
 
 
-def _labelled_step(shots: dict[str, missile.Shot], unit: Unit, o: dict[str, Any]) -> str:
-    """The step's label with its exact odds: a volley's hit chance, a turn's morale check."""
+def _labelled_step(shots: dict[str, missile.Shot], cohesion: int, fired_upon: bool, o: dict[str, Any]) -> str:
+    """The step's label with its exact odds: a volley's hit chance, a turn's morale check (for a
+    unit of ``cohesion``, ``fired_upon`` this activation or not, as it was when offered)."""
     from wargamekit_aig.odds_calc import check_odds
 
     if o["step"] == "fire":
         return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
     if o["step"] == "melee_turn":
-        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(unit.cohesion - 2, -1)))})"
-    if o["step"] == "turn" and unit.fired_upon:
-        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(unit.cohesion))})"
+        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(cohesion - 2, -1)))})"
+    if o["step"] == "turn" and fired_upon:
+        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(cohesion))})"
     return _step_label(o)
 
 
@@ -487,12 +488,13 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
                    and ld.rank_value < escort.rank_value]
     while unit.alive and not unit.routed:
         can_fire = not unit.fired and missile.can_fire(unit) is None
-        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged)
         shots = missile.targets(state, unit) if can_fire else {}
+        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots)
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
-            label=partial(_labelled_step, shots, unit),
+            # lazy labels (made only for the option chosen): a bot never reads the odds in them
+            label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy_labels=True,
             kind=kinds.UNIT_STEP,
             context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
             data=lambda o: o))
@@ -614,7 +616,7 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
     hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
-        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)",
+        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy_labels=True,
         kind=kinds.LEADER_MOVE, context={"leader": leader.name},
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
@@ -774,7 +776,7 @@ def withdrawal_hexes(state: GameState, unit: Unit, mover: Unit) -> list[Hex]:
             continue
         if state.enemy_leader_in(h, unit.side):
             continue
-        if not math.isfinite(state.map.movement_cost(unit.hex, h, unit.type)):
+        if not math.isfinite(state.step_cost(unit.hex, h, unit.type)):
             continue
         zone = enemy_zoi(state, unit.side) if zone is None else zone
         if h not in zone:
@@ -943,7 +945,7 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
         shocks = {f.name: melee.shock_of(state, unit, f) for f in foes}
         target = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name}: melee whom?", values, rule="3.2.2 melee segment",
-            label=partial(_melee_label, shocks),
+            label=partial(_melee_label, shocks), lazy_labels=True,
             kind=kinds.MELEE, context={"unit": unit.name, "no_check": unit.no_check, "phase": phase.number},
             data=lambda n: {"hold": True} if n is None else {"target": n}))
         if target is not None:

@@ -4,6 +4,7 @@ provisional, D17)."""
 from __future__ import annotations
 
 from wargamekit import Outcome
+from wargamekit.geometry import Hex
 from wargamekit_aig import rout
 from wargamekit_aig.facing import enemy_zoi
 from wargamekit_aig.kinds import Context, Procedure
@@ -29,8 +30,11 @@ def step_c(ctx: Context) -> Procedure:
     """§3.4.c reload (D5, provisional): a missile unit neither routed nor in enemy ZOI gets its
     full volleys back."""
     state = ctx.state
+    zones: dict[str, frozenset[Hex]] = {}  # each side's enemy ZOI, once (reloading moves nothing)
     for unit in state.live_units():
-        if unit.missile and not unit.routed and unit.hex not in enemy_zoi(state, unit.side):
+        if unit.side not in zones:
+            zones[unit.side] = enemy_zoi(state, unit.side)
+        if unit.missile and not unit.routed and unit.hex not in zones[unit.side]:
             full = state.tables.weapons[unit.missile].volleys
             if unit.ammo < full:
                 unit.ammo = full

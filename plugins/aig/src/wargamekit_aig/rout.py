@@ -142,7 +142,7 @@ def rout_move(ctx: Context, unit: Unit) -> Procedure:
                 continue
             if state.unit_at(h) is not None or state.enemy_leader_in(h, unit.side):
                 continue
-            cost = state.map.movement_cost(unit.hex, h, unit.type)
+            cost = state.step_cost(unit.hex, h, unit.type)
             if step >= 2 and spent + cost > unit.ma:
                 continue
             options.append(d)
@@ -159,7 +159,7 @@ def rout_move(ctx: Context, unit: Unit) -> Procedure:
             data=lambda d: {"hex": hex_label(unit.hex.neighbour(d)), "direction": d}))
         direction = d if direction is None else direction
         to = unit.hex.neighbour(d)
-        spent += min(state.map.movement_cost(unit.hex, to, unit.type), float(unit.ma))
+        spent += min(state.step_cost(unit.hex, to, unit.type), float(unit.ma))
         unit.hex = to
         ctx.event("rout-move", f"{unit.name} routs into {hex_label(to)}", unit=unit.name, to=hex_label(to))
         if to in enemy_zoi(state, unit.side):

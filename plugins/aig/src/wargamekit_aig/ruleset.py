@@ -3,22 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
+from wargamekit.geometry import HexMap
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_aig import rally
 from wargamekit_aig.activation import LeaderAction, activation_sequence, sync
 from wargamekit_aig.kinds import Context
-from wargamekit_aig.scenario import SIDES, AigScenario, check_scenario
+from wargamekit_aig.scenario import SIDES, AigScenario, Tables, check_scenario
 from wargamekit_aig.state import Banner, GameState, Leader, Unit, initial_state
 
 #: The view's copiers (one assignment per field: views are built at every decision a bot reads).
 _copy_state, _copy_unit = field_copier(GameState), field_copier(Unit)
 _copy_leader, _copy_banner = field_copier(Leader), field_copier(Banner)
+
+#: The views' read-only copy of each game's tables, made once (by the tables' id, the tables
+#: themselves kept so that the id is not reused): they never change in play.
+_SEEN_TABLES: dict[int, tuple[Tables, Tables]] = {}
+
+
+def _seen_tables(tables: Tables) -> Tables:
+    got = _SEEN_TABLES.get(id(tables))
+    if got is None:
+        if len(_SEEN_TABLES) >= 64:
+            _SEEN_TABLES.clear()
+        # the dicts as read-only proxies: a view's reader reads them as it reads the dicts
+        copy = attrs.evolve(tables, weapons=MappingProxyType(dict(tables.weapons)),  # type: ignore[arg-type]
+                            shock_value=MappingProxyType(dict(tables.shock_value)))  # type: ignore[arg-type]
+        got = _SEEN_TABLES[id(tables)] = (tables, copy)
+    return got[1]
+
 
 #: §3 / §3.4: the game turn's phases as data; the rally phase's five steps in order.
 GAME_TURN = {"leader action": [], "rally": ["a", "b", "c", "d", "e"]}
@@ -33,6 +52,9 @@ class Aig(Ruleset):
     sides = SIDES
     scenario_type = AigScenario
     scenario_package = "wargamekit_aig.scenarios"
+    #: Never changed once setup has built them (the map's layers are read-only, the scenario and its
+    #: tables are frozen and never written): a checkpoint's snapshot refers to them instead of pickling the map and its caches.
+    shared_types = (HexMap, AigScenario, Tables)
 
     def scenario_names(self) -> list[str]:
         return ["default", "training", "battle"]
@@ -107,16 +129,16 @@ class Aig(Ruleset):
 
         Cheap and detached (built once per decision a bot reads): the state, units, leaders and
         banners are copied field by field with their lists and dicts (every other field is an
-        immutable value), the scenario's tables one level down; the map, whose layers are made
-        read-only at setup and never change in play, is shared. The restart bookkeeping
-        (``sequence``, ``underway``) is no part of the position and is left out.
+        immutable value); the map, whose layers are made read-only at setup, and a read-only
+        copy of the scenario's tables (their dicts as mapping proxies), made once per game, are
+        shared: neither changes in play. The restart bookkeeping (``sequence``, ``underway``) is
+        no part of the position and is left out.
         """
         seen = _copy_state(state)
         seen.units = {n: _copy_unit(u) for n, u in state.units.items()}
         seen.leaders = {n: _copy_leader(ld) for n, ld in state.leaders.items()}
         seen.banners = {s: _copy_banner(b) for s, b in state.banners.items()}
-        seen.tables = attrs.evolve(state.tables, weapons=dict(state.tables.weapons),
-                                   shock_value=dict(state.tables.shock_value))
+        seen.tables = _seen_tables(state.tables)
         seen.withdrawal = dict(state.withdrawal)
         seen.sequence = seen.underway = None
         return seen

@@ -8,6 +8,8 @@ scenario data with a default, labelled *provisional* on the docs page.
 
 from __future__ import annotations
 
+import functools
+
 from attrs import Factory, frozen
 
 from wargamekit import ScenarioError
@@ -32,7 +34,9 @@ WEAPONS = ("A", "B", "S", "J")
 #: How the map prints its hexes (``"0304"``: column 3, row 4; the first hex is 0101).
 LABELS = HexLabels(LAYOUT, base=1)
 parse_hex = LABELS.parse
-hex_label = LABELS.label
+#: A hex's printed label, remembered: every move option's data names its hex (tens of thousands
+#: per game) and a label is a pure function of the hex.
+hex_label = functools.lru_cache(maxsize=4096)(LABELS.label)
 
 
 @frozen

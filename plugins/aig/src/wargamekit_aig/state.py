@@ -7,12 +7,13 @@ moved, ammunition); leaders their finished side (§2.2.2) and skip status (§5.4
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Generic, TypeVar
+from weakref import WeakKeyDictionary
 
-from attrs import define, field
+from attrs import astuple, define, field
 
 from wargamekit.geometry import Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
-from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, Tables, hexside, parse_hex
+from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
 
 INF = math.inf
 CLEAR, WOODS, ROUGH, HILL, MARSH, IMPASSABLE = range(6)
@@ -36,6 +37,39 @@ _FEATURES: Any = (
     HexsideFeature(STREAM, "stream", 1, {"command": 0, "rout": 0}),
 )
 TERRAIN = TerrainTable(_TYPES, _FEATURES)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class PerMap(Generic[K, V]):
+    """A cache of facts about one map (its layers are read-only in play, so an entry never goes
+    stale): a table per map, held weakly, and at most ``kept`` entries in each (then it starts
+    again). The last map's table is kept at hand: the rules ask it thousands of times a game.
+    """
+
+    def __init__(self, kept: int = 1 << 16) -> None:
+        self.kept = kept
+        self._tables: WeakKeyDictionary[HexMap, dict[K, V]] = WeakKeyDictionary()
+        self._last: tuple[HexMap, dict[K, V]] | None = None
+
+    def table(self, m: HexMap) -> dict[K, V]:
+        """The table of ``m`` (emptied when it has grown to ``kept`` entries)."""
+        last = self._last
+        if last is not None and last[0] is m:
+            table = last[1]
+        else:
+            kept = self._tables.get(m)
+            table = self._tables[m] = {} if kept is None else kept
+            self._last = (m, table)
+        if len(table) >= self.kept:
+            table.clear()
+        return table
+
+
+#: The cost of a step by (from, to, cost type). A cache: every unit step's menu prices each
+#: front hex again.
+_STEP_COSTS: PerMap[tuple[Hex, Hex, str], float] = PerMap()
 
 
 @define
@@ -247,22 +281,57 @@ class GameState:
         b = self.banners.get(leader.side)
         return b is not None and not b.captured and b.carrier == leader.name
 
+    def step_cost(self, from_hex: Hex, to_hex: Hex, unit_type: str) -> float:
+        """``self.map.movement_cost(from_hex, to_hex, unit_type)`` (D2 terrain and hexside costs),
+        remembered per map."""
+        table = _STEP_COSTS.table(self.map)
+        key = (from_hex, to_hex, unit_type)
+        cost = table.get(key)
+        if cost is None:
+            cost = table[key] = self.map.movement_cost(from_hex, to_hex, unit_type)
+        return cost
+
     def is_terrain(self, h: Hex, code: int) -> bool:
         """Whether ``h`` is of terrain ``code``."""
         return int(self.map.terrain[self.map.offset(h)]) == code
 
 
-def initial_state(s: AigScenario) -> GameState:
-    """Build the map, place leaders and units, hand out banners and ammunition (D5)."""
-    m = HexMap(s.map.width, s.map.height, TERRAIN, LAYOUT)
-    for code, labels in ((WOODS, s.map.woods), (ROUGH, s.map.rough), (HILL, s.map.hills),
-                         (MARSH, s.map.marsh), (IMPASSABLE, s.map.impassable)):
+#: Maps built so far, by their scenario data (a few: the bundled battles and the tests' maps).
+_MAPS: dict[tuple[Any, ...], HexMap] = {}
+_MAPS_KEPT = 32
+
+
+def build_map(spec: MapSpec) -> HexMap:
+    """The map of ``spec`` (§2.1, D2): terrain and hexside features, its layers read-only.
+
+    The map never changes in play, so every game of one map holds the same object (views and
+    snapshots share it too): the searches it caches (movement graphs, lines of sight, and the
+    rules' own caches keyed by map) stay warm from one game to the next.
+    """
+    key = tuple(tuple(v) if isinstance(v, list) else v for v in astuple(spec, recurse=False))
+    m = _MAPS.get(key)
+    if m is not None:
+        return m
+    m = HexMap(spec.width, spec.height, TERRAIN, LAYOUT)
+    for code, labels in ((WOODS, spec.woods), (ROUGH, spec.rough), (HILL, spec.hills),
+                         (MARSH, spec.marsh), (IMPASSABLE, spec.impassable)):
         for label in labels:
             m.set_terrain(parse_hex(label), code)
-    for code, labels in ((RIVER, s.map.rivers), (STREAM, s.map.streams)):
+    for code, labels in ((RIVER, spec.rivers), (STREAM, spec.streams)):
         for label in labels:
             h, d = hexside(label)
             m.set_hexside(h, d, code)
+    for layer in (m.terrain, m.elevation, m.hexsides):
+        layer.flags.writeable = False
+    if len(_MAPS) >= _MAPS_KEPT:
+        _MAPS.clear()
+    _MAPS[key] = m
+    return m
+
+
+def initial_state(s: AigScenario) -> GameState:
+    """Build the map, place leaders and units, hand out banners and ammunition (D5)."""
+    m = build_map(s.map)
     units = {
         u.name: Unit(u.name, u.side, u.type, u.command, u.tq, u.ma, parse_hex(u.hex), u.facing, u.missile,
                      u.trained, u.skirmish, u.return_fire,
@@ -275,9 +344,6 @@ def initial_state(s: AigScenario) -> GameState:
                         ld.charisma, parse_hex(ld.hex), ld.superior, list(ld.commands))
         for ld in s.leaders
     }
-    # The map never changes in play: its layers are read-only, so views may share it.
-    for layer in (m.terrain, m.elevation, m.hexsides):
-        layer.flags.writeable = False
     banners = {b.side: Banner(b.side, b.carrier) for b in s.banners}
     return GameState(m, units, leaders, banners, s.tables, dict(s.victory.withdrawal), s.victory.last_turn,
                      title=s.title)

@@ -15,7 +15,7 @@ from functools import cache
 from attrs import frozen
 
 from wargamekit import Dice, odds
-from wargamekit.geometry import Hex, HexsideFacing, hex_line, in_fire_arc
+from wargamekit.geometry import Hex, HexsideFacing, LineOfSight, hex_line, in_fire_arc
 from wargamekit_lnl.data import (
     COUNTERS,
     DFT_CASUALTY_MARGIN,
@@ -36,6 +36,7 @@ __all__ = [
     "damage_check",
     "dft",
     "firepower",
+    "in_reach",
     "plan_fire",
     "resolve_fire",
     "terrain_drm",
@@ -188,8 +189,12 @@ def full_odds(attack: Attack, target: Target) -> dict[tuple[str, bool], Fraction
     return out
 
 
+@cache
 def outcome_odds(attack: Attack, target: Target) -> dict[str, Fraction]:
-    """Exact probability of each damage-check result for one target (FPR 1–5)."""
+    """Exact probability of each damage-check result for one target (FPR 1–5).
+
+    Memoized, as :func:`full_odds` (option labels of every fire menu and opportunity-fire
+    offer show it): the dict returned is shared, to read only."""
     merged: dict[str, Fraction] = {}
     for (res, _hero), p in full_odds(attack, target).items():
         merged[res] = merged.get(res, Fraction(0)) + p
@@ -261,11 +266,12 @@ def firepower(firers: Sequence[Unit], target: Hex, *, opportunity: bool = False)
         if band is None:
             return None
         parts.append(band)
-    lead = max(range(len(firers)), key=lambda i: unit_fp(firers[i], hero_or_lead=True)[0] + unit_fp(firers[i], hero_or_lead=True)[1])
+    full = [unit_fp(u, hero_or_lead=True) for u in firers]  # each firer's FP as the lead firer, once
+    lead = max(range(len(firers)), key=lambda i: full[i][0] + full[i][1])
     total = Fraction(0)
     jam = False
     for i, unit in enumerate(firers):
-        inherent, sw, j = unit_fp(unit, hero_or_lead=(i == lead or unit.kind == "hero"))
+        inherent, sw, j = full[i] if i == lead or unit.kind == "hero" else unit_fp(unit, hero_or_lead=False)
         if opportunity:
             if unit.spec.fp == 0 and not unit.weapons:
                 inherent = Fraction(-1)  # OPF 4
@@ -289,14 +295,20 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
     (SMC 2.4), at most 4 (A30: the cap applies last)."""
     h, _level = place
     drm = effects(state.terrain(h)).drm
-    if origin != h:
-        line = hex_line(origin, h)
-        before = line[-2]
-        if state.wall(h, h.direction_to(before)):
-            drm += WALL_DRM
+    if origin != h and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
+        drm += WALL_DRM
     if sniper:
         drm *= 2
     return min(drm, DRM_CAP)
+
+
+@cache
+def _entry_side(oq: int, or_: int, hq: int, hr: int) -> int:
+    """The hexside of hex ``(hq, hr)`` that the line from ``(oq, or_)`` enters it by (D2).
+
+    Memoized by coordinates (pure geometry; a line was traced per target of every fire menu)."""
+    h = Hex(hq, hr)
+    return h.direction_to(hex_line(Hex(oq, or_), h)[-2])
 
 
 def in_arc(unit: Unit, target: Hex) -> bool:
@@ -309,19 +321,30 @@ def leadership_at(units: Sequence[Unit]) -> int:
     return max((u.leadership for u in units), default=0)
 
 
+def in_reach(state: GameState, firers: Sequence[Unit], place: Place) -> LineOfSight | None:
+    """Whether the ``firers`` may fire at ``place`` at all — every weapon team's front arc holds
+    it (HWF 2), the LOS is not blocked (FIR 1.1) and every firer is in range (FIR 1.2) — as the
+    LOS they would fire along, else ``None``. :func:`plan_fire` is ``None`` exactly when this
+    is; menus that only ask whether a target exists need no firepower."""
+    target = place[0]
+    if any(u.spec.arrow and not in_arc(u, target) for u in firers):
+        return None
+    line = visible(state, firers[0].hex, target)
+    if line is None or any(reach(u, u.hex.distance(target)) is None for u in firers):
+        return None
+    return line
+
+
 def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportunity: bool = False,
               moving: bool = False, extra: int = 0) -> Attack | None:
     """FPR 1–3: the attack the ``firers`` would make at the units at ``place``, or ``None`` if
-    they may not (range, LOS)."""
-    origin = firers[0].hex
-    if any(u.spec.arrow and not in_arc(u, place[0]) for u in firers):
-        return None  # HWF 2: a weapon team fires only in its front arc
-    line = visible(state, origin, place[0])
+    they may not (:func:`in_reach`)."""
+    line = in_reach(state, firers, place)
     if line is None:
         return None
+    origin = firers[0].hex
     fp = firepower(firers, place[0], opportunity=opportunity)
-    if fp is None:
-        return None
+    assert fp is not None  # every firer is in range (in_reach)
     drm = leadership_at(firers) - HINDRANCE_DRM * line.hindering  # FPR 1.1, 1.2 (D3)
     if moving:
         drm += 1  # OPF 5 (A43)

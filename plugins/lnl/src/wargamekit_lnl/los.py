@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
-from wargamekit.geometry import BLOCKING, HINDERING, Hex, LineOfSight
+from wargamekit.geometry import BLOCKING, HINDERING, Hex, HexMap, LineOfSight
 from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
@@ -56,17 +58,66 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
     """The LOS from ``a`` to ``b`` if it is not blocked (LOS 1, LOS 3.1), else ``None``."""
     if a == b:
         return LineOfSight(True, 0, 0, ())
+    # The hottest rule query (menus, fire, opportunity fire, snipers, exposure): its answer
+    # depends only on the map and where smoke lies, so it is memoized by those (_lines).
+    lines = _lines(state)
+    key = (a.q, a.r, b.q, b.r)
+    if key in lines:
+        return lines[key]
     line = sight(state, a, b)
-    if not line.clear or line.hindering >= HINDRANCES_THAT_BLOCK:
-        return None
-    return line
+    seen = line if line.clear and line.hindering < HINDRANCES_THAT_BLOCK else None
+    lines[key] = seen
+    return seen
+
+
+#: Memo of :func:`visible` by map contents, then by the smoked hexes: lines' answers are shared
+#: by every game on the same map (a random game asks the same few hundred lines thousands of
+#: times; the line walk, with smoke merged into the classes, was a seventh of a game).
+_BY_CONTENT: dict[tuple[object, ...], dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]] = {}
+#: id of a map -> (a weak reference to it, the layers and table its contents were read from,
+#: the memo of those contents): checking the layers' bytes per query is cheap, and catches any
+#: change to the map (a test's ``set_terrain``, a direct write to the elevation layer).
+_BY_MAP: dict[int, tuple[weakref.ref[HexMap], bytes, bytes, bytes, object,
+                         dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]]] = {}
+#: Bounds of the memo (map contents, smoke layouts per map): oldest forgotten first.
+_CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
+_NO_SMOKE: frozenset[Hex] = frozenset()
+
+
+def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | None]:
+    """The memo of :func:`visible`'s answers for the state's map as it is and its smoke."""
+    m = state.map
+    terrain, elevation, hexsides = m.terrain.tobytes(), m.elevation.tobytes(), m.hexsides.tobytes()
+    held = _BY_MAP.get(id(m))
+    if held is not None and held[0]() is m and held[1] == terrain and held[2] == elevation \
+            and held[3] == hexsides and held[4] is m.table:
+        smokes = held[5]
+    else:
+        sides = m.hexside_los_class()
+        content = (m.width, m.height, m.layout, m.los_class().tobytes(), elevation,
+                   None if sides is None else sides.tobytes())
+        found = _BY_CONTENT.get(content)
+        if found is None:
+            if len(_BY_CONTENT) >= _CONTENTS_KEPT:
+                del _BY_CONTENT[next(iter(_BY_CONTENT))]
+            found = _BY_CONTENT[content] = {}
+        smokes = found
+        key = id(m)
+        _BY_MAP[key] = (weakref.ref(m, lambda _ref: _BY_MAP.pop(key, None)), terrain, elevation, hexsides, m.table,
+                        smokes)
+    smoke = frozenset(state.smoke) if state.smoke else _NO_SMOKE
+    lines = smokes.get(smoke)
+    if lines is None:
+        if len(smokes) >= _SMOKES_KEPT:
+            del smokes[next(iter(smokes))]
+        lines = smokes[smoke] = {}
+    return lines
 
 
 def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     """Whether ``side``'s units at ``place`` are exposed (SPT 1–6), ignoring adjacency (SPT 4)."""
     h, level = place
-    terrain = state.terrain(h)
-    if effects(terrain).open and level == 0:  # SPT 1
+    if level == 0 and effects(state.terrain(h)).open:  # SPT 1
         return True
     if place in state.spotted:  # SPT 2, SPT 6
         return True
@@ -81,7 +132,9 @@ def exposed(state: GameState, unit: Unit) -> bool:
     unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
     if unit.vehicle or hex_exposed(state, unit.place, unit.side):
         return True  # vehicles are always exposed (a reading: the source is silent)
-    return any(e.good_order and e.hex.distance(unit.hex) <= 1 for e in state.alive() if e.side != unit.side)
+    h, side = unit.hex, unit.side
+    # One pass over the units, no list of them built (every fire, spot and sniper menu asks).
+    return any(e.alive and e.side != side and e.good_order and e.hex.distance(h) <= 1 for e in state.units.values())
 
 
 def spot_threshold(state: GameState, h: Hex) -> int:

@@ -88,17 +88,25 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
         candidates.append((h, 0, step_cost(state, here, h, movers)))
     if state.terrain(here) == BUILDING:
         candidates.append((here, 1 - level, LEVEL_COST))
+    # Who stands where, read once (this menu is built at every step of every move: a scan of
+    # all units per candidate place and side was most of its cost); in set-up order, as state.at.
+    friends_at: dict[tuple[int, int, int], list[Unit]] = {}
+    enemies_at: dict[tuple[int, int, int], list[Unit]] = {}  # every unit has one of the two sides
+    for u in state.alive():
+        (friends_at if u.side == side else enemies_at).setdefault((u.hex.q, u.hex.r, u.level), []).append(u)
     for h, lvl, cost in candidates:
-        if any(v.vehicle for v in state.at((h, lvl), _other(state, side))):
+        key = (h.q, h.r, lvl)
+        there = enemies_at.get(key, [])
+        if any(v.vehicle for v in there):
             continue  # IVV 1: infantry attack vehicles from next door, never by entering their hex
-        enemies = [u for u in state.at((h, lvl), _other(state, side)) if not u.vehicle]
+        enemies = [u for u in there if not u.vehicle]
         locked = (h, lvl) in state.melee
         if enemies and (mode in ("assault", "crawl") or ((h, lvl) in state.melee_fought and not locked)
                         or not any(can_attack(u) for u in movers)):
             continue  # AST 1.3; MEL 4 one melee per hex per turn (a locked melee takes reinforcements, MEL 1.5)
         if mode in ("assault", "crawl") and cost >= total:
             continue
-        friends = [u for u in state.at((h, lvl), side) if u not in movers]
+        friends = [u for u in friends_at.get(key, []) if u not in movers]
         if not stacking_ok([*friends, *movers], state.wrecks.get(h, 0)):
             continue
         if cost <= left:

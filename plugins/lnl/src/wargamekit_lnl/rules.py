@@ -5,7 +5,7 @@ administration phase (ADM). The ruleset's ``play`` (``ruleset.py``) strings them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 from wargamekit import Dice, InvalidChoiceError, odds
@@ -249,10 +249,12 @@ def fire_odds(state: GameState, firers: Sequence[Unit], place: Place, **kw: bool
     attack = fire.plan_fire(state, firers, place, **kw)
     if attack is None:
         return []
-    out = []
-    for u in state.at(place, other(firers[0].side)):
-        out.append((u.id, fire.outcome_odds(attack, fire.Target.of(state, u))))
-    return out
+    return attack_odds(state, attack, place, other(firers[0].side))
+
+
+def attack_odds(state: GameState, attack: fire.Attack, place: Place, side: str) -> list[tuple[str, dict[str, Fraction]]]:
+    """:func:`fire_odds` of an attack already planned, for ``side``'s units at ``place``."""
+    return [(u.id, fire.outcome_odds(attack, fire.Target.of(state, u))) for u in state.at(place, side)]
 
 
 def odds_text(rows: list[tuple[str, dict[str, Fraction]]]) -> str:
@@ -494,11 +496,21 @@ def update_control(state: GameState) -> None:
 def targets_for(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> list[Place]:
     """FIR 1: places with exposed enemy units that every firing group can reach (range, LOS),
     never a hex locked in melee (FIR 1.3)."""
-    side = firers[0].side
-    places = sorted({u.place for u in state.alive(other(side)) if exposed(state, u)},
-                    key=lambda p: (p[0].q, p[0].r, p[1]))
-    return [p for p in places if p not in state.melee
-            and all(fire.plan_fire(state, g, p) is not None for g in groups)]
+    return list(_targets(state, firers, groups))
+
+
+def has_target(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> bool:
+    """Whether :func:`targets_for` is not empty (it stops at the first target: the action menu
+    asks this of every activation)."""
+    return next(_targets(state, firers, groups), None) is not None
+
+
+def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> Iterator[Place]:
+    enemies = state.alive(other(firers[0].side))
+    for p in sorted({u.place for u in enemies}, key=lambda p: (p[0].q, p[0].r, p[1])):
+        if p not in state.melee and any(u.place == p and exposed(state, u) for u in enemies) \
+                and all(fire.in_reach(state, g, p) is not None for g in groups):
+            yield p
 
 
 def loose_weapon(state: GameState, place: Place) -> list[Weapon]:

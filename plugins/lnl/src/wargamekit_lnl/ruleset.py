@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -72,6 +72,9 @@ class LnL(Ruleset):
     sides = SIDES
     scenario_type = LnLScenario
     scenario_package = "wargamekit_lnl.scenarios"
+    #: The map never changes after set-up (SET 2) and the scenario is frozen: snapshots keep
+    #: them by reference (pickling the map was most of a snapshot's cost).
+    shared_types = (HexMap, LnLScenario)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> LnLScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
@@ -279,8 +282,19 @@ class LnL(Ruleset):
     def ready(self, state: GameState, side: str) -> list[Unit]:
         """Units that may still be activated (OPS 1, OPS 4, A12): no action marker, and not in a
         melee hex that has already fought this turn (MEL 4)."""
+        table = state.sniper_table
+        # A sniper is ready if it has any target: the first one found will do (the whole list,
+        # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
         return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
-                and (u.kind != "sniper" or self.sniper_targets(state, u))]
+                and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
+
+    def can_act(self, state: GameState, side: str) -> bool:
+        """Whether :meth:`ready` is not empty. The alternation asks it of both sides before every
+        impulse: an ordinary unit settles it, a sniper's targets are looked for only if none."""
+        units = [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+        table = state.sniper_table
+        return any(u.kind != "sniper" for u in units) or any(
+            sniper.has_target(state, u, table.casualty, table.shaken) for u in units if u.kind == "sniper")
 
     def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
         """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""
@@ -293,7 +307,7 @@ class LnL(Ruleset):
         state = ctx.state
         first = state.initiative if state.impulse is None else state.impulse[1]
         impulses: AlternatingImpulses[str] = AlternatingImpulses((first, other(first)),
-                                       can_act=lambda s: bool(self.ready(state, s)), pass_limit=3,
+                                       can_act=lambda s: self.can_act(state, s), pass_limit=3,
                                        unable=ctx.options["unable"])
         if state.impulse is not None:  # a restart at an impulse: the sequence goes on from it
             impulses.impulse, impulses.consecutive_passes = state.impulse[0] - 1, state.impulse[2]
@@ -436,8 +450,7 @@ class LnL(Ruleset):
         if units[0].vehicle:
             v = units[0]
             out = ["move"]
-            places, tanks = vehicles.vehicle_targets(state, v)
-            if v.good_order and (places or tanks):
+            if v.good_order and any(vehicles.vehicle_targets(state, v)):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
         in_melee = [g[0].place in state.melee for g in groups]
@@ -447,11 +460,11 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        if all(fire.can_fire(u) for u in units) and rules.targets_for(state, units, groups):
+        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups):
             out.append("fire")
         if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
             out.append("smoke")  # SMK 1
-        if all(u.good_order for u in units) and len(groups) == 1 and self.spot_targets(state, units):
+        if all(u.good_order for u in units) and len(groups) == 1 and next(self._spot_targets(state, units), None):
             out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
@@ -615,10 +628,11 @@ class LnL(Ruleset):
                             data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
             for origin in sorted(groups, key=_place_key):
                 firers = groups[origin]
-                if fire.plan_fire(state, firers, place, opportunity=True, moving=True) is None:
+                attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
+                if attack is None:
                     continue
                 ids = {u.id for u in targets}
-                rows = [r for r in rules.fire_odds(state, firers, place, opportunity=True, moving=True) if r[0] in ids]
+                rows = [r for r in rules.attack_odds(state, attack, place, other(side)) if r[0] in ids]
                 out.append(Response(
                     f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
                     resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
@@ -1017,11 +1031,18 @@ class LnL(Ruleset):
 
     def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
         """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
+        return list(self._spot_targets(state, units))
+
+    def _spot_targets(self, state: GameState, units: list[Unit]) -> Iterator[Place]:
+        # A generator: the action menu only asks whether there is one.
         if any(u.markers for u in units):
-            return []
-        side = units[0].side
-        places = sorted({u.place for u in state.alive(other(side)) if not exposed(state, u)}, key=_place_key)
-        return [p for p in places if rules.spot_drm(state, units, p) is not None]
+            return
+        enemies = state.alive(other(units[0].side))
+        for p in sorted({u.place for u in enemies}, key=_place_key):
+            # LOS first: memoized, where exposure reads every unit.
+            if rules.spot_drm(state, units, p) is not None \
+                    and any(u.place == p and not exposed(state, u) for u in enemies):
+                yield p
 
     def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:
         """SPT 7: one spotting check against one place."""

@@ -23,7 +23,24 @@ SIDES = ("us", "german")
 #: How the map prints its hexes (``"0304"``: column 3, row 4; the first hex is 0101).
 LABELS = HexLabels(LAYOUT, base=1)
 parse_hex = LABELS.parse
-hex_label = LABELS.label
+#: (q, r) -> printed label, for :func:`hex_label`.
+_LABEL_OF: dict[tuple[int, int], str] = {}
+
+
+def hex_label(h: Hex) -> str:
+    """The printed label of ``h`` (``"0304"``).
+
+    Memoized: every place in an option's data and label, and every event, is written this way
+    (tens of thousands of times in a game, on a map of at most a few hundred hexes).
+
+    Raises:
+        HexLabelError: the hex has no four-digit label.
+    """
+    key = (h.q, h.r)
+    label = _LABEL_OF.get(key)
+    if label is None:
+        label = _LABEL_OF[key] = LABELS.label(h)
+    return label
 
 
 @frozen

@@ -19,7 +19,7 @@ from wargamekit_lnl.data import HINDRANCE_DRM
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.state import GameState, Place, Unit, single_men, squad_equivalents
 
-__all__ = ["SniperShot", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
+__all__ = ["SniperShot", "has_target", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
 
 
 @frozen
@@ -64,9 +64,12 @@ def snipe_odds(shot: SniperShot) -> dict[str, Fraction]:
 def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken: int) -> SniperShot | None:
     """The shot ``sniper`` would fire at ``target``, or ``None`` if it may not (SMC 2.2: exposed,
     in LOS and range (the sniper counter's), not in a melee hex (FIR 1.3); infantry only)."""
-    if target.vehicle or target.side == sniper.side or not target.alive or not exposed(state, target):
+    # The cheap tests first (exposure reads every unit): ready() asks this at every impulse.
+    if target.vehicle or target.side == sniper.side or not target.alive:
         return None
     if target.place in state.melee or sniper.hex.distance(target.hex) > sniper.spec.range:
+        return None
+    if not exposed(state, target):
         return None
     line = visible(state, sniper.hex, target.hex)
     if line is None:
@@ -86,6 +89,13 @@ def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[
         if shot is not None:
             out.append((u, shot))
     return out
+
+
+def has_target(state: GameState, sniper: Unit, casualty: int, shaken: int) -> bool:
+    """Whether :func:`targets` is not empty (it stops at the first target)."""
+    if sniper.shaken or not sniper.alive:
+        return False
+    return any(shot_at(state, sniper, u, casualty, shaken) is not None for u in state.alive())
 
 
 def placements(state: GameState, side: str, sniper: Unit) -> list[Place]:

@@ -64,7 +64,7 @@ class Unit:
     @property
     def kind(self) -> str:
         """squad, half, team, leader, hero, medic, sniper or scout."""
-        return self.spec.kind
+        return COUNTERS.units[self.type].kind  # self.spec.kind, inlined: the rules' commonest read
 
     @property
     def place(self) -> Place:
@@ -92,7 +92,7 @@ class Unit:
     @property
     def vehicle(self) -> bool:
         """A vehicle (VEH)."""
-        return self.spec.vehicle is not None
+        return COUNTERS.units[self.type].vehicle is not None  # self.spec, inlined (as in kind)
 
     @property
     def set_up(self) -> bool:
@@ -195,8 +195,22 @@ def single_men(units: list[Unit]) -> int:
 def stacking_ok(units: list[Unit], wrecks: int = 0) -> bool:
     """SET 3 (A1: per side, per building level): ≤ 3 squad equivalents (crews as half-squads),
     ≤ 2 single-man counters, ≤ 2 vehicles and wrecks together (wrecks counted for every side)."""
-    vehicles = sum(1 for u in units if u.kind == "vehicle")
-    return squad_equivalents(units) <= 3 and single_men(units) <= 2 and vehicles + wrecks <= 2
+    # squad_equivalents, single_men and the vehicles in one pass: every step menu tests each
+    # hex it offers (the halves and wholes add exactly in any order).
+    squads = 0.0
+    men = vehicles = 0
+    for u in units:
+        spec = COUNTERS.units[u.type]
+        kind = spec.kind
+        if kind in ("squad", "team"):
+            squads += 1.0
+        elif kind in ("half", "crew"):
+            squads += 0.5
+        elif kind == "vehicle":
+            vehicles += 1
+        if spec.single_man:
+            men += 1
+    return squads <= 3 and men <= 2 and vehicles + wrecks <= 2
 
 
 def initial_state(s: LnLScenario) -> GameState:

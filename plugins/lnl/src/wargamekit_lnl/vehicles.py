@@ -257,8 +257,8 @@ def vehicle_targets(state: GameState, unit: Unit) -> tuple[list[Place], list[Uni
     vehicles the gun reaches (vehicles are always exposed: a reading, not in the source)."""
     from wargamekit_lnl.los import exposed
 
-    places = sorted({u.place for u in state.alive() if u.side != unit.side and not u.vehicle and exposed(state, u)
-                     and u.place not in state.melee}, key=lambda p: (p[0].q, p[0].r, p[1]))
+    places = sorted({u.place for u in state.alive() if u.side != unit.side and not u.vehicle
+                     and u.place not in state.melee and exposed(state, u)}, key=lambda p: (p[0].q, p[0].r, p[1]))
     reach = [p for p in places if p[0] != unit.hex and visible(state, unit.hex, p[0]) is not None
              and (gun_shot(state, unit, p[0]) is not None or mg_fp(unit, p[0]) > 0)]
     tanks = [v for v in state.alive() if v.side != unit.side and v.vehicle and gun_shot(state, unit, v.hex) is not None]

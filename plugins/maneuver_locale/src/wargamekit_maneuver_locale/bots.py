@@ -65,10 +65,16 @@ class HeuristicBot(SeededBot):
             return []  # stay in the reserve, ready to block
         if not subset and kind in (kinds.BLOCK, kinds.DEFENSIVE_FIRE):
             return max(i for i, d in enumerate(data) if "respond" in d)  # respond: block / fire
-        state: GameState = view.state
+        if kind == kinds.STEP_LOSS and decision.context.get("cause") == "defensive_fire":
+            # the bot has always taken defensive fire's steps from the last leading piece
+            # offered (kept so that its measured results stay comparable)
+            return len(data) - 1
+        if kind == kinds.ACTION and len(data) == 1:
+            return 0  # only the end of the turn (always offered): what _action answers, with no view
         if subset:
             assert isinstance(decision, ChooseSubset)
-            return self._subset(decision, state, side, data)
+            return self._subset(decision, view, side, data)
+        state: GameState = view.state
         if kind == kinds.ACTION:
             return self._action(state, side, [_action_of(d) for d in data])
         if kind == kinds.COMPULSORY:
@@ -78,10 +84,6 @@ class HeuristicBot(SeededBot):
         if kind == kinds.RETREAT:
             return self._retreat(state, side, [d["locale"] for d in data])
         if kind == kinds.STEP_LOSS:
-            if decision.context.get("cause") == "defensive_fire":
-                # the bot has always taken defensive fire's steps from the last leading piece
-                # offered (kept so that its measured results stay comparable)
-                return len(data) - 1
             return self._victim(state, side, [d["piece"] for d in data])
         if data:
             return 0  # the first option: the approach for cavalry, an approach to bombard
@@ -202,9 +204,21 @@ class HeuristicBot(SeededBot):
         return min(range(len(pieces)), key=lambda i: _known(pieces[i]).steps)
 
     # -- subsets ----------------------------------------------------------------------------
-    def _subset(self, decision: ChooseSubset, state: GameState, side: str, data: list[Data]) -> Answer:
+    def _subset(self, decision: ChooseSubset, view: PlayerView, side: str, data: list[Data]) -> Answer:
         kind = decision.kind
         values = [d["piece"] for d in data]  # every subset chooses pieces
+        if kind == kinds.GROUP:
+            # a maneuver attack from the reserve and an approach: the approach's pieces alone
+            # cannot be blocked, so leave the reserve out when the enemy has a reserve to block
+            ahead = [i for i, d in enumerate(data) if d["approach"] != RESERVE]
+            if ahead and len(ahead) < len(data):
+                target = data[ahead[0]]["approach"]
+                if any(q.side != side and q.in_reserve for q in view.state.at(target)):
+                    return ahead[: decision.upper]
+        if kind not in (kinds.LEADING, kinds.DECLARE, kinds.PURSUIT) and decision.upper >= len(values):
+            # as many as allowed, strongest first (below) is every piece: the order needs no view
+            return self._all_or_random(decision, list(range(len(values))))
+        state: GameState = view.state
         pieces = [state.pieces[v] for v in values if v in state.pieces]
         if kind == kinds.LEADING:
             limit = decision.upper
@@ -220,24 +234,17 @@ class HeuristicBot(SeededBot):
                 if best:
                     return best[1]
             return []
-        if kind == kinds.GROUP:
-            # a maneuver attack from the reserve and an approach: the approach's pieces alone
-            # cannot be blocked, so leave the reserve out when the enemy has a reserve to block
-            ahead = [i for i, p in enumerate(pieces) if not p.in_reserve]
-            if ahead and len(ahead) < len(pieces):
-                target = pieces[ahead[0]].approach
-                if any(q.side != side and q.in_reserve for q in state.at(target)):
-                    return ahead[: decision.upper]
         if kind in (kinds.DECLARE, kinds.PURSUIT):
             want = [i for i, p in enumerate(pieces) if p.arm is not None and (p.arm.pursues or p.arm.gun)]
             picked = want[: decision.upper]
             return picked if _legal(decision, picked) else []
         # groups, blocks and defensive guns: as many as allowed, strongest first
         order = sorted(range(len(values)), key=lambda i: -_known(pieces[i]).steps if i < len(pieces) else 0)
-        picked = sorted(order[: max(decision.min_count, decision.upper)])
-        if not _legal(decision, picked):
-            return decision.random_answer(self.rng)
-        return picked
+        return self._all_or_random(decision, sorted(order[: max(decision.min_count, decision.upper)]))
+
+    def _all_or_random(self, decision: ChooseSubset, picked: list[int]) -> Answer:
+        """``picked`` if the rules accept it, else a random legal subset."""
+        return picked if _legal(decision, picked) else decision.random_answer(self.rng)
 
 
 def _legal(decision: ChooseSubset, picked: list[int]) -> bool:

@@ -15,6 +15,7 @@ from wargamekit import Choose, ChooseSubset, Data, Decision, Option
 from wargamekit.decisions import freeze_data
 
 from . import kinds
+from .arms import ArmType
 from .state import Context, GameState, Piece
 
 __all__ = [
@@ -210,18 +211,18 @@ def piece_subset(
     ``move``)."""
     where = names is not None
 
-    def text(p: Piece) -> str:
-        shown = label_for(p, side, names, where=where)
+    def option(p: Piece) -> Option:
         reason = why_not(p) if why_not is not None else None
-        return f"{shown} — cannot: {reason}" if reason else shown
+        if names is None:  # hot (every group move, every entry): the same options again and again
+            return _subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, reason)
+        shown = label_for(p, side, names, where=where)
+        return Option(p.id, f"{shown} — cannot: {reason}" if reason else shown, label(p, names, where=where),
+                      data=piece_data(p))
 
     return ChooseSubset(
         side=side,
         prompt=prompt,
-        options=tuple(
-            Option(p.id, text(p), label(p, names, where=where), data=piece_data(p))
-            for p in pieces
-        ),
+        options=tuple(option(p) for p in pieces),
         min_count=min_count,
         max_count=max_count,
         constraint=constraint,
@@ -230,6 +231,16 @@ def piece_subset(
         context=context,
         secret=secret,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _subset_option(chooser: str, pid: str, owner: str, arm: ArmType | None, steps: int | None, face_up: bool,
+                   locale: str, approach: str, reason: str | None) -> Option:
+    """A :func:`piece_subset` option without positions, built once per piece as it stands (an
+    option is a frozen value: its labels and data depend on these alone)."""
+    piece = Piece(id=pid, side=owner, arm=arm, steps=steps, locale=locale, approach=approach, face_up=face_up)
+    shown = label_for(piece, chooser)
+    return Option(pid, f"{shown} — cannot: {reason}" if reason else shown, label(piece), data=piece_data(piece))
 
 
 def only_arm(state: GameState, ability: str, reason: str) -> Callable[[tuple[str, ...]], str | None]:

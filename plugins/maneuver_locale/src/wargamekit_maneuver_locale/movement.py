@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from itertools import pairwise
 from typing import Any
 
@@ -211,13 +211,21 @@ def menu_option(board: Board, action: Any) -> Option:
     Hot (every decision of the command phase offers a dozen actions): an action's label and
     data depend only on the action and the board's names, so each option is built once per
     board and the same frozen option is offered again."""
+    return menu_options(board, [action])[0]
+
+
+def menu_options(board: Board, actions: Iterable[Any]) -> list[Option]:
+    """:func:`menu_option` of each of ``actions``, in order (the board's options looked up once)."""
     options = _MENU_OPTIONS.get(board)
     if options is None:
         options = _MENU_OPTIONS[board] = {}
-    option = options.get(action)
-    if option is None:
-        option = options[action] = Option(action, action.label(board.names), data=option_data(action))
-    return option
+    out = []
+    for action in actions:
+        option = options.get(action)
+        if option is None:
+            option = options[action] = Option(action, action.label(board.names), data=option_data(action))
+        out.append(option)
+    return out
 
 
 def enterable(state: GameState, locale: str, side: str, n: int = 1, occ: Occupancy | None = None) -> bool:
@@ -226,10 +234,6 @@ def enterable(state: GameState, locale: str, side: str, n: int = 1, occ: Occupan
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     where: GameState | Occupancy = state if occ is None else occ
     return where.holder(locale) != state.enemy(side) and where.room(locale) >= n and locale not in state.won_by_assault
-
-
-def _has_unmoved(occ: Occupancy, side: str, locale: str, where: str) -> bool:
-    return any(p.side == side and not p.moved for p in occ.pieces_at(locale, where))
 
 
 def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> list[GroupMove]:
@@ -243,11 +247,11 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     out = []
     board = state.board
     for loc in occ.held_by(side):  # in the board's order, as the menu lists them
-        reserve = _has_unmoved(occ, side, loc, RESERVE)
+        reserve = occ.has_unmoved(side, loc, RESERVE)
         for n in board.neighbours(loc):
             ahead = occ.holder(n)
             # a move into n may take the reserve and the approach facing n as one group
-            into = ((RESERVE,) if reserve else ()) + ((n,) if _has_unmoved(occ, side, loc, n) else ())
+            into = ((RESERVE,) if reserve else ()) + ((n,) if occ.has_unmoved(side, loc, n) else ())
             if ahead == enemy:
                 if reserve:
                     out.append(GroupMove("approach", loc, (RESERVE,), n))
@@ -308,16 +312,16 @@ def has_road_move(state: GameState, side: str, occ: Occupancy) -> bool:
     legal path; :func:`road_moves` builds them all when the player picks road movement."""
     if len(state.road_pieces) >= ROAD_PIECES:
         return False
-    board = state.board
+    # a path costs 1 command unless every step is on a primary road (see _best_roads): with no
+    # command left only primary roads need walking (the other paths all cost 1)
+    primary_only = state.commands < 1
     searched = set()
     for p in state.of(side):
         if p.moved or not p.in_reserve or p.locale in searched:
             continue
         searched.add(p.locale)
-        for path in _iter_road_paths(state, p.locale, side, occ):
-            # a path costs 1 command unless every step is on a primary road (see _best_roads)
-            if state.commands >= 1 or all(board.is_primary(a, b) for a, b in pairwise(path)):
-                return True
+        for _path in _iter_road_paths(state, p.locale, side, occ, primary_only=primary_only):
+            return True
     return False
 
 
@@ -342,18 +346,22 @@ def _road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> list
     return list(_iter_road_paths(state, start, side, occ))
 
 
-def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> Iterator[tuple[str, ...]]:
+def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy, *, primary_only: bool = False
+                     ) -> Iterator[tuple[str, ...]]:
     """The road paths from ``start`` one at a time (the action menu stops at the first): up to
     3 steps, never into an enemy locale or a locale won by assault this turn, nor into a locale
-    another piece entered by road on the same step; a path ends where there is room."""
+    another piece entered by road on the same step; a path ends where there is room.
+    ``primary_only``: only the paths whose every step is on a primary road."""
     enemy = state.enemy(side)
+    board = state.board
+    neighbours = board.primary_neighbours if primary_only else board.road_neighbours
 
     def walk(path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
         if len(path) > 1 and occ.room(path[-1]) >= 1:
             yield path
         if len(path) - 1 == ROAD_STEPS:
             return
-        for n in state.board.road_neighbours(path[-1]):
+        for n in neighbours(path[-1]):
             step = len(path)
             if n in path or occ.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
                 continue
@@ -439,4 +447,4 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     place(ctx, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
 
 
-__all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces", "has_road_move", "menu_option"]
+__all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces", "has_road_move", "menu_option", "menu_options"]

@@ -43,6 +43,7 @@ class Board:
     _neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
     _road_neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
     _road_classes: dict[tuple[str, str], tuple[RoadClass, ...]] = field(init=False, repr=False)
+    _primary_neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
     _locale_ids: tuple[str, ...] = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -59,6 +60,12 @@ class Board:
                 for a in ids
                 for b in self._neighbours[a]
             },
+        )
+
+        object.__setattr__(
+            self,
+            "_primary_neighbours",
+            {k: tuple(n for n in self._road_neighbours[k] if RoadClass.PRIMARY in self._road_classes[k, n]) for k in ids},
         )
 
     @classmethod
@@ -120,6 +127,14 @@ class Board:
         except KeyError:
             return tuple(self.map.road_neighbours(locale))  # raises UnknownLocaleError
 
+    def primary_neighbours(self, locale: str) -> tuple[str, ...]:
+        """Adjacent locales joined by a primary road, sorted."""
+        try:
+            return self._primary_neighbours[locale]
+        except KeyError:
+            self.map.neighbours(locale)  # raises UnknownLocaleError
+            raise
+
     def road_classes(self, a: str, b: str) -> list[RoadClass]:
         """Road classes along the edge a-b (sorted by value; empty if none)."""
         try:
@@ -129,7 +144,8 @@ class Board:
 
     def is_primary(self, a: str, b: str) -> bool:
         """Whether a primary road joins the adjacent locales a and b."""
-        return RoadClass.PRIMARY in self.road_classes(a, b)
+        classes = self._road_classes.get((a, b))  # hot (every road step priced): no list copy
+        return RoadClass.PRIMARY in (classes if classes is not None else self.road_classes(a, b))
 
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
@@ -306,14 +322,20 @@ class Occupancy:
     one after anything moves.
     """
 
-    __slots__ = ("_state", "_holders", "_locales", "_places")
+    __slots__ = ("_state", "_holders", "_locales", "_places", "_unmoved", "_on_approaches")
 
     def __init__(self, state: GameState) -> None:
         self._state = state
         holders: dict[str, str] = {}
         locales: dict[str, list[Piece]] = {}
         places: dict[tuple[str, str], list[Piece]] = {}
+        unmoved: set[tuple[str, str, str]] = set()
+        on_approaches: set[tuple[str, str, str]] = set()
         for p in state.pieces.values():  # set-up order, as the state's own queries keep it
+            if not p.moved:
+                unmoved.add((p.side, p.locale, p.approach))
+            if p.approach != RESERVE:
+                on_approaches.add((p.side, p.locale, p.approach))
             here = locales.get(p.locale)
             if here is None:  # the locale's first piece: its holder
                 locales[p.locale] = [p]
@@ -326,6 +348,7 @@ class Occupancy:
             else:
                 place.append(p)
         self._holders, self._locales, self._places = holders, locales, places
+        self._unmoved, self._on_approaches = unmoved, on_approaches
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
@@ -344,13 +367,14 @@ class Occupancy:
         """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""
         return self._places.get((locale, approach), ())
 
+    def has_unmoved(self, side: str, locale: str, approach: str) -> bool:
+        """Whether a piece of ``side`` that has not moved this turn stands at ``approach`` of ``locale``."""
+        return (side, locale, approach) in self._unmoved
+
     def approaches(self, side: str) -> list[tuple[str, str]]:
         """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
         the board's locales and of each locale's neighbours."""
-        return sorted(
-            place for place, pieces in self._places.items()
-            if place[1] != RESERVE and any(p.side == side for p in pieces)
-        )
+        return sorted((locale, facing) for who, locale, facing in self._on_approaches if who == side)
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold."""

@@ -41,7 +41,7 @@ from .movement import (
     group_moves,
     group_pieces,
     has_road_move,
-    menu_option,
+    menu_options,
     road_moves,
 )
 from .state import RESERVE, Context, GameState, Occupancy
@@ -126,7 +126,7 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
     action = yield Choose(
         side=side,
         prompt=f"Turn {state.turn}, {side}: {state.commands} command(s) left — your action? ('?' shows the map)",
-        options=[menu_option(board, a) for a in actions],
+        options=menu_options(board, actions),
         rule=rules.COMMAND,
         kind=kinds.ACTION,
         context={"turn": state.turn, "side": side, "phase": state.phase, "commands": state.commands},
@@ -164,7 +164,7 @@ def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, Occup
                 side=side,
                 prompt=f"No enemy ahead of {', '.join(p.id for p in pieces)} on the {names[loc]} approach facing "
                 f"{names[target]}: return or move on?",
-                options=[menu_option(board, o) for o in options],
+                options=menu_options(board, options),
                 rule=rules.COMPULSORY,
                 kind=kinds.COMPULSORY,
                 context={"locale": loc, "target": target, "pieces": [p.id for p in pieces]},
@@ -241,7 +241,7 @@ def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     move = yield Choose(
         side=side,
         prompt=f"Road move of {pid}: to where?",
-        options=[menu_option(state.board, m) for m in options[pid]],
+        options=menu_options(state.board, options[pid]),
         rule=rules.ROAD,
         kind=kinds.ROAD_MOVE,
         context={"piece": pid, "commands": state.commands},

@@ -20,6 +20,8 @@ from attrs import frozen
 
 from wargamekit.dice import Dice
 
+from .initiative import award_break
+from .soul import offer_pool_boost
 from .state import GONE, ROUTED, Combatant, Context, Scene
 
 __all__ = [
@@ -122,8 +124,6 @@ def character_pool_check(
 ) -> Generator[Any, Any, PoolCheck]:
     """A character's d10 pool check (:func:`roll_pool_check`'s roll), into whose dice she may
     burn soul jade (燃玉, a boss fight only; a pool is dX: no +x)."""
-    from .soul import offer_pool_boost
-
     n = max(1, pool)
     roll = ctx.dice.pool(n, purpose)
     successes = yield from offer_pool_boost(ctx, roller, roll, what=what)
@@ -234,8 +234,6 @@ def damage_magnitude(
     """Apply ``amount`` magnitude damage: each time magnitude runs out a rout check follows, and
     damage beyond it carries into the refilled track. Reducing size or disbanding the group gives
     the attacker the break bonus."""
-    from .initiative import award_break
-
     scene: Scene = ctx.state
     if group.status == ROUTED:
         scene.casualties[group.id] = scene.casualties.get(group.id, 0) + amount

@@ -7,11 +7,13 @@ battle group (−1 initiative) are paid in initiative instead and leave the stan
 from __future__ import annotations
 
 from collections.abc import Generator
+from functools import partial
 from typing import Any
 
 from attrs import field, frozen
 
 from wargamekit import Choose, ChooseNumber, IllegalChoiceError, Option
+from wargamekit.decisions import Data, LabelSource
 
 from . import kinds, movement
 from .added_actions import ADDON, offered, perform_added
@@ -51,24 +53,33 @@ class Action:
     kind_of_attack: str | None = None
     delta: int = 0
     name: str | None = None
-    label: str = field(default="", eq=False)
+    #: What the player reads: the text, or a zero-argument callable that makes it (a lazy label,
+    #: see :class:`~wargamekit.decisions.Option`; :attr:`text` makes it).
+    label: LabelSource = field(default="", eq=False)
 
     @property
-    def data(self) -> dict[str, Any]:
+    def text(self) -> str:
+        """The label's text (made now if the label is lazy)."""
+        return self.label if isinstance(self.label, str) else self.label()
+
+    @property
+    def data(self) -> Data:
         """What the action is, for programs: ``{"action": kind}`` with its ``target`` (a unit
         id), ``attack`` (withering or decisive), ``delta`` (range bands) and ``name`` (a spell,
         a weapon, the battle group passed through, or the key of an add-on's combat action,
         ``"action": "addon"``) where it has them."""
         out: dict[str, Any] = {"action": self.kind}
-        for key, value in (
-            ("target", self.target),
-            ("attack", self.kind_of_attack),
-            ("delta", self.delta),
-            ("name", self.name),
-        ):
-            if value:
-                out[key] = value
-        return out
+        if self.target:
+            out["target"] = self.target
+        if self.kind_of_attack:
+            out["attack"] = self.kind_of_attack
+        if self.delta:
+            out["delta"] = self.delta
+        if self.name:
+            out["name"] = self.name
+        # frozen here (hot: every option of every menu): ids, names and numbers are what
+        # freeze_data would keep as they are
+        return Data(out)
 
     @property
     def standard(self) -> bool:
@@ -106,6 +117,15 @@ def _odds_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, hoo
     if kind == DECISIVE:
         extra = f", {decisive_damage(atk, dfn.protection)} HP on a hit"
     return f"{chance:.0%} vs passive defense{extra}"
+
+
+def _attack_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, what: str, hooks: Any) -> str:
+    """The label of an attack in the menu, with its odds against passive defense: a lazy label
+    (see :class:`~wargamekit.decisions.Option`), made only if read (the odds are the costly part
+    of a menu, and a bot reads the options' data)."""
+    weapon = unit.ready_weapon
+    assert weapon is not None  # there are targets only with a weapon ready
+    return f"{what} {target.name} with {weapon.name} ({_odds_label(scene, unit, target, kind, hooks)})"
 
 
 def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
@@ -158,7 +178,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                     "attack",
                     t.id,
                     WITHERING,
-                    label=f"{what} {t.name} with {weapon.name} ({_odds_label(scene, unit, t, WITHERING, ctx.hooks)})",
+                    label=partial(_attack_label, scene, unit, t, WITHERING, what, ctx.hooks),
                 )
             )
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
@@ -167,7 +187,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                         "attack",
                         t.id,
                         DECISIVE,
-                        label=f"decisive attack on {t.name} with {weapon.name} ({_odds_label(scene, unit, t, DECISIVE, ctx.hooks)})",
+                        label=partial(_attack_label, scene, unit, t, DECISIVE, "decisive attack on", ctx.hooks),
                     )
                 )
     if unit.kind == "character" and not unit.crashed:

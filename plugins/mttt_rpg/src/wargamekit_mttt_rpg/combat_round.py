@@ -67,16 +67,16 @@ def scores(scene: Scene) -> dict[str, float]:
 
 def victory(scene: Scene) -> Outcome | None:
     """The scene's end: a withdrawal, or one side with nobody left fighting."""
-    points = scores(scene)
+    # Hot (after every turn and every action): the scores are summed only for an outcome.
     if scene.over:
-        return Outcome(None, scene.over, points)
+        return Outcome(None, scene.over, scores(scene))
     alive = {side: any(_counts(u) for u in scene if u.side == side) for side in ("heroes", "foes")}
     if alive["heroes"] and not alive["foes"]:
-        return Outcome("heroes", "every foe is helpless, routed or gone", points)
+        return Outcome("heroes", "every foe is helpless, routed or gone", scores(scene))
     if alive["foes"] and not alive["heroes"]:
-        return Outcome("foes", "every hero is helpless or gone", points)
+        return Outcome("foes", "every hero is helpless or gone", scores(scene))
     if not alive["heroes"] and not alive["foes"]:
-        return Outcome(None, "nobody is left standing", points)
+        return Outcome(None, "nobody is left standing", scores(scene))
     return None
 
 

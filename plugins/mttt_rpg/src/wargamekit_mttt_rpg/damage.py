@@ -15,6 +15,7 @@ from .initiative import (
     change_initiative,
     reversal,
     set_initiative,
+    spend_initiative,
 )
 from .soul import offer_disability
 from .state import HELPLESS, Combatant, Context, Scene
@@ -152,6 +153,4 @@ def apply_decisive(
 def apply_decisive_miss(ctx: Context, attacker: Combatant) -> Generator[Any, Any, None]:
     """A failed decisive attack costs 5 initiative (this may crash the attacker; the crash is
     her own action's)."""
-    from .initiative import spend_initiative
-
     yield from spend_initiative(ctx, attacker, 5, why="failed decisive attack")

@@ -14,6 +14,7 @@ from wargamekit import Choose
 from wargamekit.dice import Dice
 
 from . import kinds
+from .soul import offer_boost
 from .state import Combatant, Context, Scene
 
 __all__ = [
@@ -66,8 +67,6 @@ def _join_total(unit: Combatant, natural: int) -> int:
 def boost_join(ctx: Context, unit: Combatant, natural: int | None, *, what: str) -> Generator[Any, Any, None]:
     """After a join-battle roll (a d20+x roll): the character may burn soul jade into the die
     and the +x (燃玉, a boss fight only); her initiative rises by what the roll's total gains."""
-    from .soul import offer_boost
-
     if natural is None:
         return
     boost = yield from offer_boost(ctx, unit, face=natural, sides=20, what=what)

@@ -19,6 +19,7 @@ windows poll nobody; mandatory turn responses (轮响应) still resolve.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 import attrs
@@ -28,8 +29,12 @@ from wargamekit import ChooseSubset, Data, Option, Response
 from wargamekit.interrupts import Offers, TimingPoint
 
 from . import kinds
+from .damage import apply_withering
 from .initiative import change_initiative
+from .movement import rush_response
+from .ranges import pair
 from .sheets import CharacterSheet, Effect, Spell
+from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
 __all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
@@ -122,7 +127,7 @@ def make_response(
     at: Mapping[str, Any] | None = None,
 ) -> Response:
     """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves; ``at``:
-    where it is offered (see :func:`offers`), added to its data."""
+    where it is offered (see :func:`offers`: names to JSON scalars), added to its data."""
     scene: Scene = ctx.state
     scene.next_item += 1
     item_id = scene.next_item
@@ -135,60 +140,90 @@ def make_response(
         price = f", {cost} {pool} MP" if cost else ""
         label = f"{caster.name}: {name}{on} ({effect.kind.replace('_', ' ')} {effect.amount}{price})"
 
-    def is_legal() -> str | None:
-        s: Scene = ctx.state
-        me = s.unit(caster_id)
-        if item_id in s.countered:
-            return "countered"
-        if not me.fighting:
-            return f"{me.name} can no longer act"
-        if _mana(me, pool) < cost:
-            return f"{me.name} lacks the mana"
-        if target_id is not None:
-            them = s.unit(target_id)
-            if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
-                return f"{them.name} is no longer a legal target"
-            if s.distance(caster_id, target_id) > effect.range:
-                return f"{them.name} is out of range"
-        if countering is not None and not any(
-            isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
-        ):
-            return "the countered item is gone"
-        return None
-
-    def resolve() -> Generator[Any, Any, None]:
-        s: Scene = ctx.state
-        me = s.unit(caster_id)
-        if pool == "order":
-            me.order_mp -= cost
-        else:
-            me.distortion_mp -= cost
-        yield from apply_effect(
-            ctx,
-            me,
-            None if target_id is None else s.unit(target_id),
-            effect,
-            countering=countering,
-            name=name,
-        )
-
     return Response(
         name=label,
         controller=caster.side,
-        resolve=resolve,
-        is_legal=is_legal,
+        # partials, not closures: built for every offer of every poll, and a closure over these
+        # nine names costs a cell each
+        resolve=partial(_resolve_item, ctx, caster_id, target_id, effect, pool, cost, countering, name),
+        is_legal=partial(_item_fizzles, ctx, item_id, caster_id, target_id, effect, pool, cost, countering),
         key=key,
-        data={
-            "id": item_id,
-            "name": name,
-            "caster": caster_id,
-            "pool": pool,
-            "cost": cost,
-            "effect": effect.kind,
-            "target": target_id,
-            "amount": effect.amount,
-            **(at or {}),
-        },
+        # Frozen here rather than by the Response (hot: every offer of every poll): ids,
+        # names and numbers, and ``at``'s JSON scalars, are what freeze_data would keep as they are.
+        data=Data(
+            {
+                "id": item_id,
+                "name": name,
+                "caster": caster_id,
+                "pool": pool,
+                "cost": cost,
+                "effect": effect.kind,
+                "target": target_id,
+                "amount": effect.amount,
+                **(at or {}),
+            }
+        ),
+    )
+
+
+def _item_fizzles(
+    ctx: Context,
+    item_id: int,
+    caster_id: str,
+    target_id: str | None,
+    effect: Effect,
+    pool: str,
+    cost: int,
+    countering: int | None,
+) -> str | None:
+    """Why the stack item :func:`make_response` built (``item_id``) fizzles at resolution, or
+    ``None`` if it is still legal."""
+    s: Scene = ctx.state
+    me = s.unit(caster_id)
+    if item_id in s.countered:
+        return "countered"
+    if not me.fighting:
+        return f"{me.name} can no longer act"
+    if _mana(me, pool) < cost:
+        return f"{me.name} lacks the mana"
+    if target_id is not None:
+        them = s.unit(target_id)
+        if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
+            return f"{them.name} is no longer a legal target"
+        if s.distance(caster_id, target_id) > effect.range:
+            return f"{them.name} is out of range"
+    if countering is not None and not any(
+        isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
+    ):
+        return "the countered item is gone"
+    return None
+
+
+def _resolve_item(
+    ctx: Context,
+    caster_id: str,
+    target_id: str | None,
+    effect: Effect,
+    pool: str,
+    cost: int,
+    countering: int | None,
+    name: str,
+) -> Generator[Any, Any, None]:
+    """What the stack item :func:`make_response` built does when it resolves: its caster pays
+    ``cost`` mana from ``pool``, then its effect applies."""
+    s: Scene = ctx.state
+    me = s.unit(caster_id)
+    if pool == "order":
+        me.order_mp -= cost
+    else:
+        me.distortion_mp -= cost
+    yield from apply_effect(
+        ctx,
+        me,
+        None if target_id is None else s.unit(target_id),
+        effect,
+        countering=countering,
+        name=name,
     )
 
 
@@ -202,8 +237,6 @@ def apply_effect(
     name: str,
 ) -> Generator[Any, Any, None]:
     """Apply a spell's or triggered effect's effect."""
-    from .damage import apply_withering
-
     scene: Scene = ctx.state
     if effect.kind == "counter":
         assert countering is not None
@@ -254,13 +287,20 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
-        out: list[Response] = []
-        top = point.top
-        at = {"timing": timing.name, "resolution": point.timing != opening}
         committed = _committed_by_caster(ctx)  # the stack's mana, summed once per poll
         # the fighting characters (who may respond, or be rushed), in scene order, found once
         characters = [u for u in scene if u.kind == "character" and u.fighting]
+        top = point.top
+        counterable = top is not None and top.controller != side and "id" in top.data
+        responders = [
+            u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, counterable)
+        ]
+        if not responders:
+            return []  # most polls: nothing to build
+        out: list[Response] = []
+        at = {"timing": timing.name, "resolution": point.timing != opening}
         quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
+        marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
 
         def quiet_reason() -> str | None:
             if not quiet:
@@ -273,11 +313,12 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             why = quiet_reason()
             if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
                 why = f"{target.name} is unhurt"
-            return at if why is None else {**at, "playable": False, "why": why}
+            marked = marks.get(why)
+            if marked is None:
+                marked = marks[why] = {**at, "playable": False, "why": why}
+            return marked
 
-        for unit in characters:
-            if unit.side != side:
-                continue
+        for unit in responders:
             for spell in _instant_spells(unit.sheet):
                 if _mana(unit, spell.pool) - committed.get((unit.id, spell.pool), 0) < spell.cost:
                     continue
@@ -324,6 +365,82 @@ def _instant_spells(sheet: CharacterSheet) -> tuple[Spell, ...]:
     if held is None or held[0] is not sheet:
         held = _INSTANT_SPELLS[id(sheet)] = (sheet, tuple(s for s in sheet.spells if s.timing == "instant"))
     return held[1]
+
+
+#: id of a character sheet -> (the sheet, its cheapest instant spells, see :func:`_cheapest`)
+_CHEAPEST: dict[int, tuple[CharacterSheet, tuple[tuple[str, int, bool], ...]]] = {}
+
+
+def _cheapest(sheet: CharacterSheet) -> tuple[tuple[str, int, bool], ...]:
+    """``(pool, cost, counter)``: the cost of the cheapest instant spell of ``sheet`` in each
+    pool, counterspells (which need an item to counter) apart from the rest."""
+    held = _CHEAPEST.get(id(sheet))
+    if held is None or held[0] is not sheet:
+        cost: dict[tuple[str, bool], int] = {}
+        for spell in _instant_spells(sheet):
+            key = (spell.pool, spell.effect.kind == "counter")
+            cost[key] = min(spell.cost, cost.get(key, spell.cost))
+        held = _CHEAPEST[id(sheet)] = (sheet, tuple((pool, c, counter) for (pool, counter), c in cost.items()))
+    return held[1]
+
+
+def _may_respond(
+    ctx: Context,
+    unit: Combatant,
+    characters: list[Combatant],
+    committed: Mapping[tuple[str, str], int],
+    counterable: bool,
+) -> bool:
+    """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
+    true whenever :func:`offers` would build one for her (an affordable instant spell with
+    something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
+    ``characters``: the scene's fighting characters; ``committed``: the stack's mana by caster
+    and pool; ``counterable``: whether the stack's top item is the other side's, to counter."""
+    # Hot: most polls offer nothing, and this spares building them (see ``offers``).
+    scene: Scene = ctx.state
+    sheet = unit.sheet
+    held = _CHEAPEST.get(id(sheet))  # _cheapest(sheet), its cache read inline
+    for pool, cost, counter in held[1] if held is not None and held[0] is sheet else _cheapest(sheet):
+        if counter and not counterable:
+            continue
+        mana = unit.order_mp if pool == "order" else unit.distortion_mp
+        if committed:  # usually nothing is on the stack
+            mana -= committed.get((unit.id, pool), 0)
+        if mana >= cost:
+            return True
+    if not unit.prone and unit.engaged_by is None:
+        for enemy in characters:
+            if (
+                enemy.side != unit.side
+                and enemy.id not in unit.rushing
+                and scene.distances[pair(unit.id, enemy.id)] == 0  # Scene.distance of two units, inlined
+                and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
+            ):
+                return True
+    if scene.boss_fight and unit.ignited:
+        for invested in sheet.invested:
+            if invested.name not in unit.converted:
+                return True
+    return False
+
+
+def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
+    """The key of ``unit``'s rush after ``enemy``: one a round."""
+    return ("rush", scene.round, unit.id, enemy.id)
+
+
+def _closes_at_once(ctx: Context, floor: int | None) -> bool:
+    """Whether a window opening now (resolving down to ``floor``) would close at once with
+    nothing resolved: the stack is empty and nobody can answer, so every side would pass."""
+    return not ctx.interrupts.items and not floor and _nobody_responds(ctx)
+
+
+def _nobody_responds(ctx: Context) -> bool:
+    """Whether no side has anything to offer at a window opening on an empty stack (see
+    :func:`_may_respond`)."""
+    scene: Scene = ctx.state
+    characters = [u for u in scene if u.kind == "character" and u.fighting]
+    return not any(_may_respond(ctx, u, characters, {}, False) for u in characters)
 
 
 #: Timing points at which the other side announces what it does: a player may want to answer.
@@ -430,9 +547,7 @@ def _instant_actions(
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
-            from .movement import rush_response  # here: movement imports this module
-
-            out.append(rush_response(ctx, unit, enemy, key=("rush", scene.round, unit.id, enemy.id), at=at))
+            out.append(rush_response(ctx, unit, enemy, key=_rush_key(scene, unit, enemy), at=at))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
@@ -452,8 +567,6 @@ def _instant_actions(
 
 def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
     """What the second stage of burning ``name`` does when it resolves (see :func:`.soul.convert`)."""
-    from .soul import convert
-
     return lambda: convert(ctx, ctx.state.unit(uid), name, jade)
 
 
@@ -475,6 +588,9 @@ def open_window(
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
+    answering = bool(triggers) and ctx.interrupts.enabled
+    if not answering and _closes_at_once(ctx, floor):
+        return []  # most windows: before anything is built for them
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
@@ -486,8 +602,10 @@ def open_window(
     else:
         shown = name
     depth = len(ctx.interrupts.items)
-    if timing.triggers and ctx.interrupts.enabled:
+    if answering:
         yield from _answer_triggers(ctx, timing, order, shown)
+        if _closes_at_once(ctx, floor):
+            return []
     resolved = yield from ctx.interrupts.window(
         shown,
         order,

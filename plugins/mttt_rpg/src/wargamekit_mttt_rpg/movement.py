@@ -23,6 +23,7 @@ from .battle_groups import character_pool_check
 from .initiative import spend_initiative
 from .ranges import ASTRONOMICAL, GEOGRAPHIC, SIGHT, band_name
 from .resources import pool_rating
+from .soul import offer_boost
 from .state import WITHDRAWN, Combatant, Context, Scene
 
 __all__ = [
@@ -86,8 +87,6 @@ def contest_roll(
 ) -> Generator[Any, Any, Contest]:
     """:func:`contest` in play: the same two d20s, then each side may burn soul jade into its
     die and its +x (燃玉, a boss fight only), the actor first."""
-    from .soul import offer_boost
-
     mine = ctx.dice.d20(f"{purpose}: actor")
     theirs = ctx.dice.d20(f"{purpose}: opponent")
     mine += yield from offer_boost(ctx, actor, face=mine, sides=20, what=what)
@@ -283,8 +282,6 @@ def recover(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
 def take_cover(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
     """Take cover (寻求掩蔽): an agility roll (d20 + agility modifier, soul jade may be burnt
     into it) against the GM's difficulty for the cover at hand (scenario data)."""
-    from .soul import offer_boost
-
     natural = ctx.dice.d20(f"take cover (寻求掩蔽): {unit.name}")
     natural += yield from offer_boost(ctx, unit, face=natural, sides=20, what="take-cover roll")
     total = natural + unit.mod("agility")

@@ -11,6 +11,7 @@ from wargamekit.decisions import Decision
 from .combat_round import play_scene
 from .scenario import MtttScenario, build_scene, validate
 from .state import Context, Scene
+from .view import scene_view
 
 __all__ = ["MtttRpg"]
 
@@ -25,6 +26,9 @@ class MtttRpg(Ruleset):
     sides = ("heroes", "foes")
     scenario_type = MtttScenario
     scenario_package = "wargamekit_mttt_rpg.scenarios"
+    #: The scenario never changes once loaded (the scene copies what it needs from it), so a
+    #: checkpoint's snapshot keeps it instead of a copy.
+    shared_types = (MtttScenario,)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> Any:
         return validate(super().load_scenario(data, source=source), source)
@@ -43,8 +47,6 @@ class MtttRpg(Ruleset):
     def view(self, state: Scene, side: str | None) -> Scene:
         """Everything (the combat scene hides nothing from either side), as a cheap detached
         copy (:func:`.view.scene_view`)."""
-        from .view import scene_view
-
         return scene_view(state)
 
     def check_invariants(self, state: Scene) -> None:

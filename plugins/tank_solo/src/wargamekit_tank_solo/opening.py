@@ -9,6 +9,11 @@ The steps are data (:data:`OPENING`), played once by a core
 table; the alternating picks of the force selection are
 :class:`~wargamekit.sequencing.AlternatingImpulses`, and deploying and loading, first player
 then second, are one game turn of :class:`~wargamekit.sequencing.PlayerTurns`.
+
+Checkpoints (restart points): before each pick of the force selection, each tank's deployment
+and each special round loaded — the opening is half of a short game's decisions. Where the step
+stands is state (``GameState.phase`` and ``GameState.opening``); a restart skips the steps before
+it and, inside it, what the state says is done.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from wargamekit import Choose, Decision, Option
+from wargamekit.context import Checkpoint
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
@@ -25,7 +31,7 @@ from . import kinds
 from .maps import FACING_NAMES, facing_name, hex_label, label_hex
 from .scenario import SIDES, budget_for, force_problem
 from .special_rounds import SpecialRound, loadout_problem, round_kinds
-from .state import Context, GameState, Tank, other_side
+from .state import Context, GameState, OpeningInProgress, Tank, other_side
 from .vehicles import VehicleModel, all_vehicles, vehicle_table
 
 __all__ = ["OPENING", "choose_first_player", "deploy", "load_special_rounds", "opening", "select_forces"]
@@ -34,7 +40,7 @@ __all__ = ["OPENING", "choose_first_player", "deploy", "load_special_rounds", "o
 OPENING: tuple[str, ...] = ("force selection", "first player", "deployment", "special rounds")
 
 #: An opening step's procedure.
-OpeningStep = Callable[[Context], Generator[Decision, Any, None]]
+OpeningStep = Callable[[Context], Generator[Decision | Checkpoint, Any, None]]
 
 
 
@@ -53,10 +59,14 @@ def _budget_note(models: list[str], scenario: Any, table: Any) -> str:
     return f"{budget} (nations mixed: no single-nation bonus)"
 
 
-def opening(ctx: Context) -> Generator[Decision, Any, None]:
-    """The whole opening phase: the steps of :data:`OPENING`, once."""
+def opening(ctx: Context) -> Generator[Any, Any, None]:  # decisions and checkpoints
+    """The whole opening phase: the steps of :data:`OPENING`, once (on a restart inside a step,
+    from that step on)."""
     state = ctx.state
-    state.wrecks = [label_hex(w) for w in state.scenario.wrecks]
+    # A restart at one of the opening's checkpoints: the steps before state.phase are done.
+    resume = OPENING.index(state.phase) if state.opening is not None else None
+    if resume is None:
+        state.wrecks = [label_hex(w) for w in state.scenario.wrecks]
     steps: dict[str, OpeningStep] = {
         "force selection": select_forces,
         "first player": _first_player_step,
@@ -64,10 +74,13 @@ def opening(ctx: Context) -> Generator[Decision, Any, None]:
         "special rounds": load_special_rounds,
     }
 
-    def run(step: OpeningStep) -> Callable[[Turn[Hashable]], Generator[Decision, Any, TurnResult | None]]:
-        def take(turn: Turn[Hashable]) -> Generator[Decision, Any, TurnResult | None]:
-            state.phase = str(turn.phase)  # a record, for the summary
+    def run(step: OpeningStep) -> Callable[[Turn[Hashable]], Generator[Decision | Checkpoint, Any, TurnResult | None]]:
+        def take(turn: Turn[Hashable]) -> Generator[Decision | Checkpoint, Any, TurnResult | None]:
+            if resume is not None and OPENING.index(str(turn.phase)) < resume:
+                return None  # done before the checkpoint this game restarted at
+            state.phase = str(turn.phase)  # where the opening stands (the summary shows it too)
             yield from step(ctx)
+            state.opening = None  # the step is done: a later restart is not inside it
             return None
 
         return take
@@ -112,31 +125,37 @@ def _add_tank(state: GameState, side: str, model: str, table: dict[str, VehicleM
     return tank
 
 
-def select_forces(ctx: Context) -> Generator[Decision, Any, None]:
+def select_forces(ctx: Context) -> Generator[Decision | Checkpoint, Any, None]:
     """1. 调配军力: roll off (re-rolling ties); the higher roll picks first, then the sides pick
     one tank at a time in turn, within the budget and class limits, until both stop."""
     state = ctx.state
     scenario = state.scenario
     preset = scenario.forces
-    for side in SIDES:
-        for entry in preset.get(side, []):
-            _add_tank(state, side, entry.model)
-    if all(side in preset for side in SIDES):
-        _tally(state)
-        return
-    while True:
-        a = ctx.dice.d6("force selection roll-off: A")
-        b = ctx.dice.d6("force selection roll-off: B")
-        if a != b:
-            break
-    picker = SIDES[0] if a > b else SIDES[1]
-    ctx.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
+    restart = state.opening  # a restart before a pick: the roll-off and the picks before are done
+    if restart is None:
+        for side in SIDES:
+            for entry in preset.get(side, []):
+                _add_tank(state, side, entry.model)
+        if all(side in preset for side in SIDES):
+            _tally(state)
+            return
+        while True:
+            a = ctx.dice.d6("force selection roll-off: A")
+            b = ctx.dice.d6("force selection roll-off: B")
+            if a != b:
+                break
+        picker = SIDES[0] if a > b else SIDES[1]
+        ctx.event("pick-order", f"{picker} picks first ({a} to {b})", first=picker)
+    else:
+        picker = restart.side  # the side whose pick comes next: the alternation goes on from it
     table = vehicle_table(ctx.hooks)
-    done = {side: side in preset for side in SIDES}
+    done = {side: side in preset or (restart is not None and side in restart.finished) for side in SIDES}
 
-    def pick_one(turn: Turn[str]) -> Generator[Decision, Any, None]:
+    def pick_one(turn: Turn[str]) -> Generator[Decision | Checkpoint, Any, None]:
         side = turn.actor
         mine = [t.model for t in state.tanks if t.side == side]
+        state.opening = OpeningInProgress(side, finished=tuple(s for s in SIDES if done[s]))
+        yield ctx.checkpoint(f"opening: {side} picks tank {len(mine) + 1}")
         spent = sum(table[m].price for m in mine)
         legal = [key for key in table if force_problem([*mine, key], scenario, table) is None]
         if not legal:
@@ -191,7 +210,7 @@ def _in_order(state: GameState) -> PlayerTurns[str]:
     return PlayerTurns((first, other_side(first)), last_turn=1)
 
 
-def deploy(ctx: Context) -> Generator[Decision, Any, None]:
+def deploy(ctx: Context) -> Generator[Decision | Checkpoint, Any, None]:
     """3. 行军布阵: the first player picks north or south; each side sets its tanks up in its
     map's deployment zone, facing any hexside; turrets start facing with the hull (6 vii)."""
     state = ctx.state
@@ -200,20 +219,18 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
     assert first is not None
     preset_positions = {side: bool(scenario.forces.get(side)) and all(e.hex for e in scenario.forces[side])
                         for side in SIDES}
-    if scenario.zones:
-        state.zones = dict(scenario.zones)
-    elif all(preset_positions.values()):
-        state.zones = {SIDES[0]: "north", SIDES[1]: "south"}
-    else:
-        zone = yield Choose.of(first, f"Side {first}, first player: deploy in the north or the south?",
-                               ["north", "south"], rule="开场阶段 2 决定先手", kind=kinds.DEPLOY_ZONE,
-                               context={"side": first}, data=lambda z: {"zone": z})
-        state.zones = {first: zone, other_side(first): "south" if zone == "north" else "north"}
-    ctx.event("zones", f"{first} deploys {state.zones[first]}, {other_side(first)} {state.zones[other_side(first)]}",
-              zones=dict(state.zones))
+    # A restart before a tank's deployment: the zones are chosen, the sides before it deployed.
+    resume = state.opening.side if state.opening is not None else None
+    if resume is None:
+        yield from _choose_zones(ctx, preset_positions)
 
-    def deploy_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
+    def deploy_side(turn: Turn[str]) -> Generator[Decision | Checkpoint, Any, None]:
+        nonlocal resume
         side = turn.actor
+        if resume is not None:
+            if side != resume:
+                return  # deployed before the checkpoint this game restarted at
+            resume = None
         tanks = [t for t in state.tanks if t.side == side]
         if preset_positions[side]:
             for tank, entry in zip(tanks, scenario.forces[side], strict=True):
@@ -223,6 +240,10 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
             return
         zone_hexes = state.map.zone_hexes(state.zones[side])
         for tank in tanks:
+            if tank.hex is not None:
+                continue  # deployed before the checkpoint this game restarted at
+            state.opening = OpeningInProgress(side)
+            yield ctx.checkpoint(f"opening: deploy #{tank.id}")
             # state.is_free for every hex of the zone, with the taken hexes gathered once (hot:
             # deployment is a third of a random-bot game's decisions)
             taken = {t.hex for t in state.tanks if t.alive} | set(state.wrecks)
@@ -248,7 +269,27 @@ def deploy(ctx: Context) -> Generator[Decision, Any, None]:
     yield from play_turns(_in_order(state), ctx.dice, deploy_side)
 
 
-def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
+def _choose_zones(ctx: Context, preset_positions: dict[str, bool]) -> Generator[Decision, Any, None]:
+    """3. 行军布阵: the zones — the scenario's, north and south for preset positions, or the
+    first player's choice of north or south."""
+    state = ctx.state
+    scenario = state.scenario
+    first = state.first_player
+    assert first is not None
+    if scenario.zones:
+        state.zones = dict(scenario.zones)
+    elif all(preset_positions.values()):
+        state.zones = {SIDES[0]: "north", SIDES[1]: "south"}
+    else:
+        zone = yield Choose.of(first, f"Side {first}, first player: deploy in the north or the south?",
+                               ["north", "south"], rule="开场阶段 2 决定先手", kind=kinds.DEPLOY_ZONE,
+                               context={"side": first}, data=lambda z: {"zone": z})
+        state.zones = {first: zone, other_side(first): "south" if zone == "north" else "north"}
+    ctx.event("zones", f"{first} deploys {state.zones[first]}, {other_side(first)} {state.zones[other_side(first)]}",
+              zones=dict(state.zones))
+
+
+def load_special_rounds(ctx: Context) -> Generator[Decision | Checkpoint, Any, None]:
     """开场阶段 3: each side loads up to three special rounds on its tanks, face down; at least
     two kinds among them, at most one fin-stabilised round (4-2). A tank may carry all three.
 
@@ -259,17 +300,28 @@ def load_special_rounds(ctx: Context) -> Generator[Decision, Any, None]:
     state = ctx.state
     allowed = state.scenario.special_rounds
     rounds = round_kinds(ctx.hooks)
+    # A restart before a round is loaded: the sides before it have loaded theirs.
+    resume = state.opening
 
-    def load_side(turn: Turn[str]) -> Generator[Decision, Any, None]:
+    def load_side(turn: Turn[str]) -> Generator[Decision | Checkpoint, Any, None]:
+        nonlocal resume
         side = turn.actor
         tanks = [t for t in state.tanks if t.side == side]
-        if any(t.specials for t in tanks) or allowed == 0:
-            return
-        preset = state.scenario.forces.get(side)
-        if preset and all(e.hex for e in preset):
-            return
-        loaded: list[str] = []
+        if resume is not None:
+            if side != resume.side:
+                return  # loaded before the checkpoint this game restarted at
+            loaded = list(resume.loaded)  # and these rounds of this side
+            resume = None
+        else:
+            if any(t.specials for t in tanks) or allowed == 0:
+                return
+            preset = state.scenario.forces.get(side)
+            if preset and all(e.hex for e in preset):
+                return
+            loaded = []
         while len(loaded) < allowed:
+            state.opening = OpeningInProgress(side, loaded=tuple(loaded))
+            yield ctx.checkpoint(f"opening: {side} loads round {len(loaded) + 1}")
             possible = [k for k in rounds if _can_add(loaded, k, allowed, rounds)]
             options = [Option((k, t.id), f"load {rounds[k].name} on {t.name}", data={"special": k, "tank": t.id})
                        for k in possible for t in tanks]

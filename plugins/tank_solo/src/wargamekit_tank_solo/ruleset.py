@@ -52,9 +52,10 @@ class TankSolo(Ruleset):
     def play(self, ctx: Context) -> Generator[Decision, Any, Outcome]:
         """Opening phase (:func:`~wargamekit_tank_solo.opening.opening`), then alternating turns
         (:func:`~wargamekit_tank_solo.turn.play_all_turns`) until a side is eliminated,
-        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each turn, combat step,
-        mover, step of a move and leap target; a restart there (``state.turn`` set) skips the
-        opening and goes on in that turn."""
+        surrenders, or the turn limit is reached (胜利条件). Checkpoints open each pick, tank
+        deployed and special round loaded of the opening, and each turn, combat step, mover, step
+        of a move and leap target; a restart in a turn (``state.turn`` set) skips the opening and
+        goes on in that turn, one in the opening goes on in its step (``state.opening``)."""
         state = ctx.state
         try:
             outcome = None
@@ -73,7 +74,8 @@ class TankSolo(Ruleset):
     def view(self, state: GameState, side: str | None) -> GameState:
         """A copy with the opponent's special rounds hidden (开场阶段 3: face down): each of its
         tanks shows one ``"hidden"`` marker per round it carries, and the opponent's preset
-        loadout in the scenario (``state.scenario.forces``) is redacted the same way.
+        loadout in the scenario (``state.scenario.forces``) and the rounds it has loaded so far
+        while it loads (``state.opening.loaded``) are redacted the same way.
 
         Cheap and detached (built once per decision a bot reads): the tanks and the state's
         containers are copied one level down, hexes and the records of a move or leap under way
@@ -91,6 +93,10 @@ class TankSolo(Ruleset):
         seen.starting_tanks = dict(state.starting_tanks)
         seen.score = dict(state.score)
         seen.own_turns = dict(state.own_turns)
+        loading = state.opening
+        if loading is not None and loading.loaded and side is not None and loading.side != side:
+            # the rounds the opponent is loading, as the markers on its tanks show them: face down
+            seen.opening = attrs.evolve(loading, loaded=("hidden",) * len(loading.loaded))
         return seen
 
     def check_invariants(self, state: GameState) -> None:

@@ -20,7 +20,7 @@ from .vehicles import Gun, VehicleModel, vehicle
 if TYPE_CHECKING:
     from .movement import MoveBudget
 
-__all__ = ["Context", "GameState", "LeapInProgress", "MoveInProgress", "Tank", "other_side"]
+__all__ = ["Context", "GameState", "LeapInProgress", "MoveInProgress", "OpeningInProgress", "Tank", "other_side"]
 
 
 def other_side(side: str) -> str:
@@ -165,6 +165,24 @@ class LeapInProgress:
     target: int | None = None
 
 
+@frozen
+class OpeningInProgress:
+    """Where a step of the opening phase (游戏开场阶段) stands, kept in the state so that play can
+    restart inside it: the checkpoints before each pick of the force selection, each tank's
+    deployment and each special round loaded. ``GameState.phase`` names the step.
+
+    Attributes:
+        side: the side whose pick, deployment or loading comes next.
+        finished: force selection: the sides that have finished picking.
+        loaded: special rounds: the kinds ``side`` has loaded so far, in the order loaded
+            (secret: the other side's view shows one ``"hidden"`` per round).
+    """
+
+    side: str
+    finished: tuple[str, ...] = ()
+    loaded: tuple[str, ...] = ()
+
+
 @define
 class GameState:
     """The whole position.
@@ -187,6 +205,7 @@ class GameState:
         surrendered: the side that surrendered, if any.
         moving: the move under way between two steps, if any (a restart goes on with it).
         leap: the leap fire under way, if any (a restart goes on with it).
+        opening: where the opening step under way stands, if any (a restart goes on with it).
     """
 
     scenario: TankSoloScenario
@@ -206,6 +225,7 @@ class GameState:
     surrendered: str | None = None
     moving: MoveInProgress | None = None
     leap: LeapInProgress | None = None
+    opening: OpeningInProgress | None = None
 
     @property
     def map(self) -> Map:

@@ -1,0 +1,94 @@
+"""The speed shortcuts (issue 9) answer exactly what the plain rule computations answer: checked at
+every decision of seeded random games on both bundled scenarios, and on hand-built positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from wargamekit import Game, RandomBot
+from wargamekit.players import bot_seed
+from wargamekit_aig import Aig
+from wargamekit_aig.command import (
+    _blocked,
+    _leader_blocked,
+    command_distances,
+    leader_can_move,
+    leader_destinations,
+    leader_ma,
+)
+from wargamekit_aig.scenario import parse_hex
+
+
+def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
+    """The game state at every ``every``-th of the first ``decisions`` decisions of a random-bot game."""
+    game = Game.new(Aig(), scenario, seed=seed)
+    bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
+    for i in range(decisions):
+        decision = game.pending
+        if decision is None:
+            return
+        if i % every == 0:
+            yield game.state
+        game.answer(bots[decision.side].choose(decision, None))
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
+def test_remembered_searches_equal_fresh_ones(scenario, seed):
+    """§4.2.2 command range and §4.2.5 leader movement read from the per-map cache are the map's
+    own search run afresh, at every decision (the cache never answers for a changed position)."""
+    checked = 0
+    for state in _positions(scenario, seed, 300):
+        for ld in state.live_leaders():
+            for reach in (ld.range, 2 * ld.range):
+                fresh = state.map.reachable(ld.hex, reach, "command", blocked=_blocked(state, ld.side) - {ld.hex})
+                assert dict(command_distances(state, ld, reach)) == fresh
+            moves = state.map.reachable(ld.hex, leader_ma(state, ld), "leader", blocked=_leader_blocked(state, ld))
+            assert leader_destinations(state, ld) == moves
+            checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 1), ("battle", 2)])
+def test_leader_can_move_is_whether_he_has_a_destination(scenario, seed):
+    """The neighbour test that offers "move yourself" / "move on" (§4.2.5, §4.3.2-c) says yes
+    exactly when the full search finds a hex besides his own, for every MP left."""
+    seen = set()
+    for state in _positions(scenario, seed, 300):
+        for ld in state.live_leaders():
+            for mp in (0.5, 1, 1.5, 2, 3, None):  # 0.5: no step costs so little
+                can = leader_can_move(state, ld, mp)
+                assert can == (len(leader_destinations(state, ld, mp)) > 1)
+                seen.add(can)
+    assert seen == {True, False}
+
+
+def test_4_4_1_a_leader_hemmed_in_by_enemy_zoi_may_not_move(k):
+    """[4.4.1-1]: every neighbour is an enemy unit or in enemy ZOI with no friend there, so the
+    leader has no move (and is not offered one); a friendly unit beside him opens one hex."""
+    ls = [k.leader("Red OC", "red", "0604", "oc"), k.leader("Blue OC", "blue", "1208", "oc")]
+    # 0604's neighbours 0705, 0704, 0603, 0504, 0505, 0605 are each in the front (ZOI) of one of these.
+    enemies = [k.unit("e1", "blue", "0602", facing=4), k.unit("e2", "blue", "0803", facing=3),
+               k.unit("e3", "blue", "0805", facing=3), k.unit("e4", "blue", "0606", facing=1),
+               k.unit("e5", "blue", "0405", facing=0), k.unit("e6", "blue", "0403", facing=0)]
+    t = k.Table(k.scenario([k.unit("a", "red", "1101"), *enemies], ls))
+    oc = t.state.leaders["Red OC"]
+    assert len(leader_destinations(t.state, oc)) == 1
+    assert not leader_can_move(t.state, oc)
+    t.state.units["a"].hex = parse_hex("0704")
+    assert leader_can_move(t.state, oc)
+    assert parse_hex("0704") in leader_destinations(t.state, oc)
+
+
+def test_views_share_one_read_only_copy_of_the_tables():
+    """The view (Ruleset.view contract): the scenario's tables as they are, read-only, one copy per
+    game; changing a view's unit changes nothing in the game."""
+    game = Game.new(Aig(), "training", seed=0)
+    seen, again = Aig().view(game.state, "red"), Aig().view(game.state, "blue")
+    assert dict(seen.tables.weapons) == game.state.tables.weapons
+    assert dict(seen.tables.shock_value) == game.state.tables.shock_value
+    assert seen.tables is again.tables
+    with pytest.raises(TypeError):
+        seen.tables.weapons["bow"] = None  # type: ignore[index]
+    name = next(iter(seen.units))
+    seen.units[name].hits += 3
+    assert game.state.units[name].hits == again.units[name].hits == 0

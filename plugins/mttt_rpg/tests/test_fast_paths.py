@@ -1,0 +1,57 @@
+"""The shortcuts taken for speed change nothing: games played with them and without them give
+the same log, byte for byte (seeded random bots on every bundled scenario)."""
+
+import re
+
+import pytest
+
+from wargamekit import Option
+from wargamekit.plugins import installed_rulesets
+from wargamekit.testing import play_random_game
+from wargamekit_mttt_rpg import combat_actions, interrupt_phase
+from wargamekit_mttt_rpg.combat_actions import legal_actions
+
+SCENARIOS = ("default", "duel", "battle")
+
+
+def _logs(options=None, seeds=range(8)):
+    ruleset = installed_rulesets()["mttt_rpg"]
+    return [
+        play_random_game(ruleset, scenario, seed=seed, options=options, check_invariants=False).log_text()
+        for scenario in SCENARIOS
+        for seed in seeds
+    ]
+
+
+@pytest.mark.parametrize("interrupts", [True, False])
+def test_the_cheap_tests_of_the_interrupt_phase_never_hide_a_response(monkeypatch, interrupts):
+    """插入阶段: a window whose stack is empty and where nobody may respond closes at once, and a
+    poll builds only the responses of characters who may respond (``_may_respond``); building
+    every character's offers at every window gives the same games."""
+    options = {"interrupts": interrupts}
+    fast = _logs(options)
+    monkeypatch.setattr(interrupt_phase, "_may_respond", lambda *args: True)
+    monkeypatch.setattr(interrupt_phase, "_nobody_responds", lambda ctx: False)
+    assert _logs(options) == fast
+
+
+def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):
+    """战斗行动 / 攻击: an attack's label shows its odds against passive defense; a menu makes them
+    only for the label read (the chosen option's, when the game logs it), and the text is the
+    one the menu always showed."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=0), [])
+    akari, witch = h.unit("akari"), h.unit("witch")
+    akari.initiative = 10  # not in crash: decisive attacks are open
+    made = []
+    odds_label = combat_actions._odds_label
+    monkeypatch.setattr(
+        combat_actions, "_odds_label", lambda *args, **kw: made.append(args[3]) or odds_label(*args, **kw)
+    )
+    attacks = [a for a in legal_actions(h, akari) if a.kind == "attack"]
+    options = [Option(a, a.label, data=a.data) for a in attacks]
+    assert [a.kind_of_attack for a in attacks] == ["withering", "decisive"] and made == []
+    weapon = akari.ready_weapon.name
+    decisive = odds_label(h.state, akari, witch, "decisive", None)
+    assert options[1].label == f"decisive attack on Witch of Thorns with {weapon} ({decisive})"
+    assert made == ["decisive"]  # the withering attack's odds were never needed
+    assert re.fullmatch(r"\d+% vs passive defense, \d+ HP on a hit", decisive)
