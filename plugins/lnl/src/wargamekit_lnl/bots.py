@@ -12,8 +12,16 @@ How it judges (each a function below):
   afterwards (enemy units that have not acted yet);
 - :meth:`OddsBot.place_value`: what a place is worth to a stack — an objective taken, the
   distance to the objectives still needed, a Good Order leader for shaken units;
+- :func:`break_chance` / :meth:`OddsBot.stop_chance`: the chance opportunity fire breaks a
+  mover on the way, which stops it (MOV 2.3), so a place's gain counts at the chance of getting
+  there;
+- :func:`stranding_worth` / :meth:`OddsBot.reserve`: what a hit costs a hex holding every
+  leader, hero and medic of the side (the units broken with them have no one to rally them),
+  and the rallier kept back so that it does not;
 - :meth:`OddsBot.plan_move`: every place the stack can reach with its MP (the ruleset's own
   ``movement.steps``), the path inviting least fire, and the best place net of that risk;
+- :meth:`OddsBot.plan_vehicle_move`: every hex and facing a vehicle can reach, and the best end
+  net of the enemy guns on the way (:meth:`OddsBot.gun_danger`);
 - melee: the exact chance the movers' round eliminates the defenders, less the chance of the
   swapped round (MEL 9) eliminating them.
 """
@@ -21,21 +29,22 @@ How it judges (each a function below):
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from attrs import evolve
 
-from wargamekit import Decision, PlayerView, RandomBot
+from wargamekit import Decision, PlayerView, RandomBot, odds
 from wargamekit.decisions import Answer
-from wargamekit.geometry import Hex
+from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of
 from wargamekit_lnl import fire, kinds, movement, rules, vehicles
 from wargamekit_lnl.data import effects
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.scenario import parse_hex
-from wargamekit_lnl.state import GameState, Place, Unit
+from wargamekit_lnl.state import GameState, Place, Unit, stacking_ok
 
 #: How much each damage-check result is worth to the firer.
 WORTH = {fire.NO_EFFECT: 0.0, fire.SHAKEN: 1.0, fire.WOUNDED: 1.5, fire.REDUCED: 2.0, fire.ELIMINATED: 3.0}
@@ -78,6 +87,70 @@ def threat_worth(attack: fire.Attack | None, state: GameState, movers: Sequence[
         return 0.0
     attack = evolve(attack, leadership=fire.leadership_at(movers))
     return sum(_target_worth(attack, fire.Target.of(state, u)) for u in movers)
+
+
+def vehicle_mg_attack(state: GameState, v: Unit, place: Place, men: Sequence[Unit]) -> fire.Attack | None:
+    """VEH 4: the small-arms attack of the vehicle's MGs that reach ``place`` at the infantry
+    ``men`` there (``None``: no MG reaches, no LOS, or no one to hit)."""
+    mg = vehicles.mg_fp(v, place[0])
+    line = visible(state, v.hex, place[0])
+    if not mg or not men or line is None:
+        return None
+    return fire.Attack(mg, -line.hindering, fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
+
+
+#: Units that let shaken units in their hex rally (RAL 2.2, HER 2.5, RAL 2.5).
+RALLIERS = ("leader", "hero", "medic")
+#: What a unit broken (shaken or worse) with no one left to rally it loses beyond the damage
+#: itself: it stays out of the fight to the end.
+STRANDED = 1.5
+
+
+@cache
+def _broken_odds(difference: int, leadership: int, target: fire.Target) -> float:
+    """The chance a damage check of a hit by ``difference`` leaves the unit shaken or worse."""
+    dist = odds.distribution(fire.damage_check, difference, leadership, target)
+    return float(sum(p for (res, _hero), p in dist.items() if res != fire.NO_EFFECT))
+
+
+def stranding_worth(attack: fire.Attack | None, state: GameState, group: Sequence[Unit]) -> float:
+    """What one enemy ``attack`` on a hex holding ``group`` costs beyond :func:`threat_worth` when
+    the group holds every Good Order leader, hero and medic its side has: one hit checks them all
+    (FPR 4), and if every one of them breaks, the other units it breaks have no one to rally them
+    (RAL 2). Exact: for each fire difference, the chance all the ralliers break times the
+    expected number of the others broken, worth ``STRANDED`` each."""
+    if attack is None or not group:
+        return 0.0
+    side = group[0].side
+    ralliers = [u for u in group if u.good_order and u.kind in RALLIERS]
+    others = [u for u in group if u not in ralliers and not u.vehicle]
+    if not ralliers or not others or any(u.good_order and u.kind in RALLIERS and u not in group
+                                         for u in state.alive(side)):
+        return 0.0
+    attack = evolve(attack, leadership=fire.leadership_at(group))
+    targets = [fire.Target.of(state, u) for u in ralliers], [fire.Target.of(state, u) for u in others]
+    total = 0.0
+    for diff, p in odds.distribution(fire.fire_difference, attack).items():
+        if diff <= 0:
+            continue
+        all_broken = math.prod(_broken_odds(diff, attack.leadership, t) for t in targets[0])
+        total += float(p) * all_broken * sum(_broken_odds(diff, attack.leadership, t) for t in targets[1])
+    return STRANDED * total
+
+
+def break_chance(attack: fire.Attack | None, state: GameState, movers: Sequence[Unit]) -> float:
+    """The exact chance an ``attack`` (opportunity fire, OPF 1) breaks at least one of the
+    ``movers`` (shaken or worse): a mover made shaken stops where it is (MOV 2.3), and the
+    stack's plan with it."""
+    if attack is None:
+        return 0.0
+    attack = evolve(attack, leadership=fire.leadership_at(movers))
+    targets = [fire.Target.of(state, u) for u in movers if not u.vehicle]
+    total = 0.0
+    for diff, p in odds.distribution(fire.fire_difference, attack).items():
+        if diff > 0:
+            total += float(p) * (1.0 - math.prod(1.0 - _broken_odds(diff, attack.leadership, t) for t in targets))
+    return total
 
 
 def melee_value(state: GameState, movers: Sequence[Unit], place: Place, here: Place) -> float:
@@ -169,24 +242,63 @@ class OddsBot:
 
     def fire_risk(self, state: GameState, movers: Sequence[Unit], place: Place, *, waiting: bool) -> float:
         """Expected worth of the damage enemy fire would do to ``movers`` at ``place``."""
-        memo = ("risk", tuple((u.id, u.shaken, u.wounded) for u in movers), place, waiting)
+        side = movers[0].side
+        group = [*movers, *(u for u in state.at(place, side) if u not in movers)]
+        memo = ("risk", tuple((u.id, u.shaken, u.wounded) for u in group), len(movers), place, waiting)
         if memo in self.memo:
             return self.memo[memo]
         risk = 0.0
-        for g in self.enemy_groups(state, movers[0].side, waiting=waiting):
+        for g in self.enemy_groups(state, side, waiting=waiting):
             key = ("attack", tuple(u.id for u in g), place, waiting)
             if key not in self.memo:
                 self.memo[key] = fire.plan_fire(state, g, place, opportunity=waiting, moving=waiting)
-            risk += threat_worth(self.memo[key], state, movers)
+            risk += threat_worth(self.memo[key], state, movers) + stranding_worth(self.memo[key], state, group)
         for v in state.alive(rules.other(movers[0].side)):
             if v.vehicle and v.good_order and not (v.markers & ({"move", "fire"} if waiting else {"move", "fire", "ops"})):
-                risk += self.vehicle_value(state, v, place, list(movers))
+                risk += self.vehicle_value(state, v, place, list(movers)) \
+                    + stranding_worth(vehicle_mg_attack(state, v, place, group), state, group)
         self.memo[memo] = risk
         return risk
 
     def opportunity_risk(self, state: GameState, movers: Sequence[Unit], place: Place) -> float:
         """The fire entering ``place`` invites now (OPF 1)."""
         return OPPORTUNITY_CHANCE * self.fire_risk(state, movers, place, waiting=True)
+
+    def stop_chance(self, state: GameState, movers: Sequence[Unit], place: Place) -> float:
+        """The chance entering ``place`` ends the move there: some waiting enemy group or
+        vehicle fires (``OPPORTUNITY_CHANCE``) and breaks a mover (:func:`break_chance`; a
+        vehicle: its MGs, or its HE shell breaking the likeliest mover)."""
+        memo = ("stop", tuple((u.id, u.shaken, u.wounded) for u in movers), place)
+        if memo not in self.memo:
+            go_on = 1.0
+            for g in self.enemy_groups(state, movers[0].side, waiting=True):
+                key = ("attack", tuple(u.id for u in g), place, True)
+                if key not in self.memo:
+                    self.memo[key] = fire.plan_fire(state, g, place, opportunity=True, moving=True)
+                go_on *= 1.0 - OPPORTUNITY_CHANCE * break_chance(self.memo[key], state, movers)
+            for v in state.alive(rules.other(movers[0].side)):
+                if v.vehicle and v.good_order and not v.markers & {"move", "fire"}:
+                    go_on *= 1.0 - OPPORTUNITY_CHANCE * self.vehicle_break_chance(state, v, place, movers)
+            self.memo[memo] = 1.0 - go_on
+        return self.memo[memo]
+
+    @staticmethod
+    def vehicle_break_chance(state: GameState, v: Unit, place: Place, movers: Sequence[Unit]) -> float:
+        """The chance the vehicle's opportunity fire at ``place`` breaks one of the ``movers``:
+        its MGs (VEH 4) or else its HE shell (HWF 3, HWI 1–2, +1 at movers), at its likeliest."""
+        men = [u for u in movers if not u.vehicle]
+        if not men:
+            return 0.0
+        mgs = vehicle_mg_attack(state, v, place, men)
+        by_mg = break_chance(evolve(mgs, drm=mgs.drm + 1) if mgs is not None else None, state, men)  # OPF 5
+        shot = vehicles.gun_shot(state, v, place[0])
+        by_he = 0.0
+        if shot is not None:
+            he = vehicles.he_attack(state, v, place, moving=True)
+            for u in men:
+                dist = vehicles.gun_vs_infantry_odds(shot, he, fire.Target.of(state, u))
+                by_he = max(by_he, float(1 - dist.get(vehicles.MISS, 0) - dist.get(fire.NO_EFFECT, 0)))
+        return 1.0 - (1.0 - by_mg) * (1.0 - by_he)
 
     def exposure_risk(self, state: GameState, movers: Sequence[Unit], place: Place, marked: bool) -> float:
         """The fire standing at ``place`` invites for the rest of the turn: exposed by a move
@@ -241,6 +353,17 @@ class OddsBot:
             value += TAKE
         return value
 
+    def melee_place_value(self, state: GameState, movers: Sequence[Unit], target: Place, frm: Place,
+                          purpose: str = "attack") -> float:
+        """A melee (MOV 6) on the scale of :meth:`place_value`: the place the movers attack from,
+        what the melee itself is worth (:func:`melee_value`), and, at the chance they win, the
+        step into the hex. (Scored alone, a melee worth nothing beat every move not taking an
+        objective, whose place values are below zero.)"""
+        base = self.place_value(state, movers, frm, purpose)
+        p = rules.melee_odds(state, movers, target)
+        won = float(p) if p is not None else 0.0
+        return base + melee_value(state, movers, target, frm) + won * (self.place_value(state, movers, target, purpose) - base)
+
     def plan_move(self, state: GameState, movers: Sequence[Unit], mode: str, total: int,
                   moved: bool = False, purpose: str = "attack") -> tuple[float, Place | None]:
         """Every place the stack can reach this impulse (the ruleset's ``movement.steps``), each
@@ -258,55 +381,66 @@ class OddsBot:
         side = movers[0].side
         weight = self.late(state)
         targetable = mode in ("normal", "assault") or (mode == "crawl" and all(exposed(state, u) for u in movers))
-        entering: dict[Place, float] = {}
+        entering: dict[Place, tuple[float, float]] = {}
 
-        def enter_risk(p: Place) -> float:
+        def enter_risk(p: Place) -> tuple[float, float]:
+            """The fire entering ``p`` invites, and the chance the move goes on past it."""
             if p not in entering:
-                entering[p] = self.opportunity_risk(state, movers, p) if targetable else 0.0
+                entering[p] = (self.opportunity_risk(state, movers, p), 1.0 - self.stop_chance(state, movers, p)) \
+                    if targetable else (0.0, 1.0)
             return entering[p]
 
         marks = mode in ("normal", "assault")
         exposure: dict[Place, float] = {}
 
-        def final(p: Place, risk: float) -> float:
+        here = self.place_value(state, movers, start, purpose)
+
+        def arrive(value: float, survive: float) -> float:
+            # Broken on the way, the stack stops short: only the gain of arriving counts, at the
+            # chance it arrives (MOV 2.3).
+            return here + survive * (value - here)
+
+        def final(p: Place, risk: float, survive: float) -> float:
             if p not in exposure:
                 exposure[p] = self.exposure_risk(state, movers, p, marks)
-            return self.place_value(state, movers, p, purpose) - weight * (risk + exposure[p])
+            return arrive(self.place_value(state, movers, p, purpose), survive) - weight * (risk + exposure[p])
 
-        best: tuple[float, Place | None] = (
-            self.place_value(state, movers, start, purpose) - weight * self.exposure_risk(state, movers, start, moved and marks),
-            None)
+        best: tuple[float, Place | None] = (here - weight * self.exposure_risk(state, movers, start, moved and marks), None)
         # Every step costs at least 1 MP: taking nodes by MP spent, each node's least risk is final.
-        nodes: dict[tuple[Place, int], tuple[float, Place | None]] = {(start, 0): (0.0, None)}
+        nodes: dict[tuple[Place, int], tuple[float, float, Place | None]] = {(start, 0): (0.0, 1.0, None)}
         places = {_key(start): start}
-        reached: dict[Place, list[tuple[int, float]]] = {start: [(0, 0.0)]}
+        reached: dict[Place, list[tuple[int, float, float]]] = {start: [(0, 0.0, 1.0)]}
         heap = [(0, _key(start))]
         while heap:
             spent, k = heapq.heappop(heap)
             place = places[k]
-            risk, first = nodes[(place, spent)]
+            risk, survive, first = nodes[(place, spent)]
             if spent and place != start:
-                score = final(place, risk)
+                score = final(place, risk, survive)
                 if score > best[0]:
                     best = (score, first)
             for h, lvl, cost in movement.steps(state, movers, place, spent, total, mode, int(moved or spent > 0)):
                 nxt = (h, lvl)
                 step = nxt if first is None else first
                 if state.at(nxt, rules.other(side)):  # MOV 6: entering starts a melee, the move ends
-                    score = melee_value(state, movers, nxt, place) - weight * risk
+                    # Won, the movers stand in the hex, exposed by the melee (SPT 4) for the turn.
+                    score = arrive(self.melee_place_value(state, movers, nxt, place, purpose), survive) \
+                        - weight * (risk + self.exposure_risk(state, movers, nxt, True))
                     if score > best[0]:
                         best = (score, step)
                     continue
-                r = risk + enter_risk(nxt)
+                danger, go_on = enter_risk(nxt)
+                r, sv = risk + danger, survive * go_on
                 node = (nxt, spent + cost)
-                # A node reached with no less MP spent and no less risk than another is no better.
-                if any(s <= spent + cost and q <= r for s, q in reached.get(nxt, ())):
+                # A node reached with no less MP spent, no less risk and no better chance of
+                # getting there than another is no better.
+                if any(s <= spent + cost and q <= r and v >= sv for s, q, v in reached.get(nxt, ())):
                     continue
-                reached.setdefault(nxt, []).append((spent + cost, r))
+                reached.setdefault(nxt, []).append((spent + cost, r, sv))
                 if node not in nodes or r < nodes[node][0] - 1e-12:
                     if node not in nodes:
                         heapq.heappush(heap, (spent + cost, _key(nxt)))
-                    nodes[node] = (r, step)
+                    nodes[node] = (r, sv, step)
                     places[_key(nxt)] = nxt
         return best
 
@@ -351,6 +485,17 @@ class OddsBot:
         helpers = sorted((u for u in units if u.good_order and u.kind in ("leader", "hero") and not self.holding(state, u)),
                          key=lambda u: (u.kind != "leader", u.id))
         return helpers[:1]
+
+    def reserve(self, state: GameState, movers: Sequence[Unit]) -> Unit | None:
+        """The rallier to keep back when ``movers`` hold every Good Order leader and hero of
+        their side with units for them to lead: a hero (else the weaker leader) that stays
+        where it is, so that a hit on the stack (:func:`stranding_worth`) leaves someone to
+        rally it (RAL 2). The move is then weighed with and without it."""
+        ralliers = [u for u in movers if u.good_order and u.kind in ("leader", "hero")]
+        if len(ralliers) < 2 or len(ralliers) == len(movers) or any(
+                u.good_order and u.kind in ("leader", "hero") and u not in movers for u in state.alive(movers[0].side)):
+            return None
+        return max(ralliers, key=lambda u: (u.kind == "hero", -u.leadership, u.id))
 
     def movers_for(self, state: GameState, units: Sequence[Unit]) -> list[Unit]:
         """Who moves from a place: Good Order units not holding an objective — but a Good Order
@@ -442,6 +587,8 @@ class OddsBot:
             return max(range(len(data)), key=lambda i: self._facing_value(state, team, data[i]["facing"]))
         if kind == kinds.COUNTER_ATTACK:
             return self._counter_attack(data)
+        if kind == kinds.WEAPONS:
+            return max(range(len(data)), key=lambda i: self._weapons_value(state, data[i]))
         return self.fallback.choose(decision, view)
 
     @staticmethod
@@ -449,6 +596,20 @@ class OddsBot:
         """VMV 3.5: hold: each attacker must first pass a morale check (IVV 2) against a vehicle
         that has just overrun it, and a failed one leaves the hex's infantry worse off."""
         return next((i for i, d in enumerate(data) if not d["attack"]), 0)
+
+    @staticmethod
+    def _weapons_value(state: GameState, d: Mapping[str, Any]) -> float:
+        """RAL 4, SW 1–2: keep the SWs ("done": never drop or destroy one, SW 3.1), except that
+        a single-man counter hands its SW to a squad or half-squad of its hex: carrying one costs
+        it 2 MP (MOV 1.1), and so the whole stack it leads, and it fires it at half FP (SW 2.3)
+        where a squad adds it in full (SW 2.1–2.2)."""
+        if d["action"] == "done":
+            return 0.0
+        if d["action"] == "exchange" and d.get("back") is None:
+            giver, taker = state.units[d["unit"]], state.units[d["to"]]
+            if giver.spec.single_man and taker.kind in ("squad", "half"):
+                return 1.0
+        return -1.0
 
     @staticmethod
     def _sniper_target_value(state: GameState, d: Mapping[str, Any]) -> float:
@@ -485,6 +646,8 @@ class OddsBot:
             units = [u for u in state.at(place, side) if not u.acted and not u.vehicle]
             for v in (u for u in state.at(place, side) if u.vehicle and not u.acted):
                 score, plan = self.vehicle_plan(state, v)
+                if plan in ("move", "hunt") and self.plan_vehicle_move(state, v, vehicles.mp_of(v), plan == "hunt") is None:
+                    continue  # nowhere better to go: unmarked, it can still opportunity-fire (OPF 1c)
                 if score > best[0]:
                     best = (score, i, plan, [v.id])
             if not units:
@@ -499,7 +662,11 @@ class OddsBot:
             value, _target = self.best_fire(state, units)
             if value > best[0]:
                 best = (value, i, "fire", [u.id for u in units if fire.can_fire(u)])
-            candidates = [(self.movers_for(state, units), "attack")]
+            movers = self.movers_for(state, units)
+            candidates = [(movers, "attack")]
+            kept = self.reserve(state, movers)
+            if kept:
+                candidates.append(([u for u in movers if u is not kept], "attack"))
             rescuers = self.rescuers(state, units)
             if rescuers:
                 candidates.append((rescuers, "rescue"))
@@ -578,11 +745,9 @@ class OddsBot:
             for u in men:
                 dist = vehicles.gun_vs_infantry_odds(shot, attack, fire.Target.of(state, u))
                 value += sum(float(p) * WORTH.get(k, 0.0) for k, p in dist.items())
-        mg = vehicles.mg_fp(v, place[0])
-        line = visible(state, v.hex, place[0])
-        if mg and men and line is not None:
-            attack = fire.Attack(mg, -line.hindering, fire.terrain_drm(state, v.hex, place), fire.leadership_at(men))
-            value += expected_damage([(u.id, fire.outcome_odds(attack, fire.Target.of(state, u))) for u in men])
+        mgs = vehicle_mg_attack(state, v, place, men)
+        if mgs is not None:
+            value += expected_damage([(u.id, fire.outcome_odds(mgs, fire.Target.of(state, u))) for u in men])
         return value
 
     def vehicle_plan(self, state: GameState, v: Unit) -> tuple[float, str]:
@@ -616,44 +781,125 @@ class OddsBot:
             return d if d > 3 else 0  # close to within 3 hexes and support the infantry
         return min(v.hex.distance(h) for h in open_goals)
 
-    def _vehicle_step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
-        v = state.units[context["unit"]]
+    def vehicle_aims(self, state: GameState, v: Unit, hunt: bool) -> tuple[Callable[[Hex], int], Callable[[Hex, int], float]]:
+        """What a vehicle's move aims at: the distance still to go from a hex (hunting: to the
+        nearest enemy; late on: onto an objective it can enter; else: within 3 hexes of the
+        objectives the infantry needs), and how a facing there is worth keeping the thick front
+        armour toward the nearest enemy vehicle (HWV 1.3a)."""
+        side = v.side
         enemies = [e for e in state.alive(rules.other(side)) if e.vehicle]
         late = state.turn >= state.turns // 2
 
         def dist(h: Hex) -> int:
-            if self.plan == "hunt":
+            if hunt:
                 return min(e.hex.distance(h) for e in state.alive(rules.other(side))) + 1
             if late:
-                moved = Unit(v.id, v.side, v.type, h, 0)
-                return self.vehicle_goal_distance(state, moved) + 3
+                return self.vehicle_goal_distance(state, evolve(v, hex=h, level=0)) + 3
             return self.goal_distance(state, side, h)
 
         def facing_score(h: Hex, facing: int) -> float:
-            # Keep the thick front armour toward the nearest enemy vehicle (HWV 1.3a).
             if not enemies:
                 return 0.0
             nearest = min(enemies, key=lambda e: e.hex.distance(h))
             if nearest.hex == h:
                 return 0.0
-            from wargamekit.geometry import Arc, HexsideFacing, arc_of
-
             return {Arc.FRONT: 0.6, Arc.FLANK: 0.0, Arc.REAR: -0.6}[arc_of(h, HexsideFacing(facing), nearest.hex)]
 
-        def score(d: Mapping[str, Any]) -> float:
-            if d.get("stop"):
-                return -0.8 * max(dist(v.hex) - 3, 0) + facing_score(v.hex, v.facing)
-            step, direction = d["step"], d["direction"]
-            if step in ("left", "right"):
-                ahead = v.hex.neighbour(direction)
-                closer = ahead in state.map and dist(ahead) < dist(v.hex)
-                far = dist(v.hex) > 3
-                return -0.8 * max(dist(v.hex) - 3, 0) + facing_score(v.hex, direction) \
-                    + (0.5 if closer and far else -0.2)
-            h = v.hex.neighbour(direction)
-            if state.at((h, 0), rules.other(side)):
-                return 1.0  # an overrun
-            return -0.8 * max(dist(h) - 3, 0) + facing_score(h, v.facing) \
-                - 0.5 * self.danger(state, side, h) - (0.3 if step == "reverse" else 0.0)
+        return dist, facing_score
 
-        return max(range(len(data)), key=lambda i: score(data[i]))
+    def gun_danger(self, state: GameState, v: Unit, h: Hex, facing: int) -> float:
+        """The chance-weighted loss an armoured vehicle risks entering ``h``: each enemy gun
+        still able to opportunity-fire (no move or fire marker, OPF 1c) that reaches ``h``, by
+        the exact odds of destroying or abandoning it through the armour it would show there
+        (HWV 1); small arms cannot hurt it (SAV 2.4). An unarmoured one counts the infantry
+        too (:meth:`danger`)."""
+        if vehicles.unarmoured(v):
+            return self.danger(state, v.side, h)
+        moved = evolve(v, hex=h, level=0, facing=facing, turret=facing)
+        loss = 0.0
+        for e in state.alive(rules.other(v.side)):
+            if not e.vehicle or not e.good_order or e.markers & {"move", "fire"} or e.hex == h:
+                continue
+            shot = vehicles.gun_shot(state, e, h)
+            if shot is None or e.spec.vehicle is None or e.spec.vehicle.pen == 0:
+                continue
+            dist = vehicles.gun_vs_vehicle_odds(shot, vehicles.penetration_for(e, moved))
+            loss += OPPORTUNITY_CHANCE * float(dist.get(vehicles.DESTROYED, 0) + dist.get(vehicles.ABANDONED, 0))
+        return 5.0 * loss
+
+    def plan_vehicle_move(self, state: GameState, v: Unit, mp_left: int, hunt: bool = False) -> tuple[str, int] | None:
+        """Every hex and facing the vehicle can reach with the MP it has left (VMV 1: forward,
+        reverse at double cost, a hexside turn 1 MP; never into an enemy vehicle's hex or past
+        the stacking limit; an overrun, VMV 3, with 4 MP to spare, ends the plan), each by the
+        cheapest way; the best end — nearer its aim, front toward the enemy armour, least
+        exposed to enemy guns on the way — and the first step toward it (``None``: stop)."""
+        dist, facing_score = self.vehicle_aims(state, v, hunt)
+        side = v.side
+        start = (v.hex, v.facing)
+
+        def end_score(h: Hex, facing: int, risk: float) -> float:
+            return -0.8 * max(dist(h) - 3, 0) + facing_score(h, facing) - risk
+
+        best: tuple[float, tuple[str, int] | None] = (end_score(v.hex, v.facing, 0.0), None)
+        # Dijkstra by MP spent; a node's first step and risk come from its cheapest way.
+        seen: dict[tuple[Hex, int], int] = {start: 0}
+        heap: list[tuple[int, int, int, int, int]] = [(0, 0, v.hex.q, v.hex.r, v.facing)]
+        info: dict[tuple[Hex, int], tuple[float, tuple[str, int] | None]] = {start: (0.0, None)}
+        while heap:
+            spent, _n, q, r, facing = heapq.heappop(heap)
+            node = (Hex(q, r), facing)
+            if seen.get(node, -1) < spent:
+                continue
+            risk, first = info[node]
+            if node != start:
+                score = end_score(node[0], facing, risk)
+                if score > best[0]:
+                    best = (score, first)
+            h = node[0]
+            moves: list[tuple[str, int, Hex, int, int]] = [
+                ("left", (facing + 5) % 6, h, (facing + 5) % 6, 1),
+                ("right", (facing + 1) % 6, h, (facing + 1) % 6, 1)]
+            for step, direction, mult in (("forward", facing, 1), ("reverse", (facing + 3) % 6, 2)):
+                to = h.neighbour(direction)
+                if to not in state.map:
+                    continue
+                cost = vehicles.vehicle_step_cost(state, h, to, v) * mult
+                if cost == float("inf"):
+                    continue
+                enemies = state.at((to, 0), rules.other(side))
+                if any(e.vehicle for e in enemies):
+                    continue
+                friends = [u for u in state.at((to, 0), side) if u is not v]
+                if not stacking_ok([*friends, v], state.wrecks.get(to, 0)):
+                    continue
+                if enemies:  # VMV 3: an overrun ends the plan here
+                    if step == "forward" and spent + cost + 4 <= mp_left:
+                        score = 1.0 - risk
+                        if score > best[0]:
+                            best = (score, first or (step, direction))
+                    continue
+                moves.append((step, direction, to, facing, int(cost)))
+            for step, direction, to, new_facing, cost in moves:
+                if spent + cost > mp_left:
+                    continue
+                nxt = (to, new_facing)
+                if nxt in seen and seen[nxt] <= spent + cost:
+                    continue
+                seen[nxt] = spent + cost
+                extra = 0.5 * self.gun_danger(state, v, to, new_facing) if to != h else 0.0
+                extra += 0.3 if step == "reverse" else 0.0
+                info[nxt] = (risk + extra, first or (step, direction))
+                heapq.heappush(heap, (spent + cost, len(info), to.q, to.r, new_facing))
+        return best[1]
+
+    def _vehicle_step(self, state: GameState, side: str, context: Mapping[str, Any], data: list[Mapping[str, Any]]) -> int:
+        """The first step of :meth:`plan_vehicle_move` (stop when it plans none, or when the
+        step is not offered: an escort's own limits, VMV 1.4)."""
+        v = state.units[context["unit"]]
+        first = self.plan_vehicle_move(state, v, int(context["mp_left"]), self.plan == "hunt")
+        for i, d in enumerate(data):
+            if first is None and d.get("stop"):
+                return i
+            if first is not None and not d.get("stop") and (d["step"], d["direction"]) == first:
+                return i
+        return next(i for i, d in enumerate(data) if d.get("stop"))
