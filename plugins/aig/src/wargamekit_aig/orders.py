@@ -8,7 +8,7 @@ unit, and options whose data name ids, hexes and actions.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -550,12 +550,8 @@ def turn(ctx: Context, unit: Unit, facing: int, *, in_melee: bool = False) -> Pr
         if roll > unit.cohesion or unit.hits >= unit.tq:
             rout.eliminate(ctx, unit, f"its turn in melee failed (rolled {roll}) (§6.3.4)")
             return
-    elif unit.fired_upon:
-        roll = ctx.dice.d10(f"§6.3.3 emergency turn morale check of {unit.name}")
-        if roll > unit.cohesion:
-            ctx.event("emergency-turn", f"{unit.name}'s emergency turn fails (rolled {roll}) (§6.3.3)", unit=unit.name)
-            yield from rout.rout(ctx, unit, "failed emergency turn (§6.3.3)")
-            return
+    elif unit.fired_upon and (yield from _emergency_morale_check(ctx, unit)) is None:
+        return
     unit.facing = facing
     ctx.event("turn", f"{unit.name} turns to corner {facing}", unit=unit.name, facing=facing)
 
@@ -752,13 +748,23 @@ def charged_turn(ctx: Context, mover: Unit) -> Procedure:
                                      rule="6.3.3.b emergency turn", kind=kinds.EMERGENCY_TURN)
 
 
-def emergency_turn(ctx: Context, unit: Unit, facing: int) -> Procedure:
-    """§6.3.3: the emergency turn's morale check (D9: d10 ≤ cohesion); failure routs the unit."""
-    ctx.state.braced.append(unit.name)
+def _emergency_morale_check(ctx: Context, unit: Unit) -> Generator[Any, Any, int | None]:
+    """§6.3.3: an emergency turn's morale check (D9: d10 ≤ cohesion), shared by a turn when fired
+    upon (§6.3.3.a) and one against a charge (§6.3.3.b). Returns the roll if the unit holds;
+    on failure routs it and returns ``None``."""
     roll = ctx.dice.d10(f"§6.3.3 emergency turn morale check of {unit.name}")
     if roll > unit.cohesion:
         ctx.event("emergency-turn", f"{unit.name}'s emergency turn fails (rolled {roll}) (§6.3.3)", unit=unit.name)
         yield from rout.rout(ctx, unit, "failed emergency turn (§6.3.3)")
+        return None
+    return roll
+
+
+def emergency_turn(ctx: Context, unit: Unit, facing: int) -> Procedure:
+    """§6.3.3: the emergency turn's morale check (D9: d10 ≤ cohesion); failure routs the unit."""
+    ctx.state.braced.append(unit.name)
+    roll = yield from _emergency_morale_check(ctx, unit)
+    if roll is None:
         return
     unit.facing = facing
     ctx.event("turn", f"{unit.name} makes an emergency turn to corner {facing} (rolled {roll}, §6.3.3.b)",
