@@ -9,7 +9,8 @@ A view's state is built once per :class:`PlayerView` (one per decision a player 
 only when read; what it costs is the ruleset's :meth:`Ruleset.view
 <wargamekit.ruleset.Ruleset.view>`, whose contract is there. :func:`detached_copy` is the fast
 whole-state copy the default uses; :func:`field_copier` the copy of one attrs class, field by field,
-for a ruleset's own view.
+for a ruleset's own view, :func:`dict_copier` and :func:`list_copier` the same for a whole dict or
+list of records in one call, and :func:`masked_copier` what a side sees of a hidden record.
 """
 
 from __future__ import annotations
