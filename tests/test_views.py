@@ -143,3 +143,129 @@ def test_field_copier_goes_through_init_where_init_does_more_than_assign():
     assert copied == converted and copied.values is not converted.values and copied.acted is not converted.acted
     frozen = _Frozen("A", ("t",))
     assert field_copier(_Frozen)(frozen) == frozen
+
+
+# -- bulk and masked copiers: one call per dict or list of records, hidden records by a whitelist --
+
+from wargamekit import Choose  # noqa: E402
+from wargamekit.testing import check_non_interference  # noqa: E402
+from wargamekit.view import dict_copier, list_copier, masked_copier  # noqa: E402
+
+
+def test_dict_and_list_copiers_copy_every_record_as_field_copier_does():
+    records = {"b": _Plain("B", Hex(0, 1), ["hold"], {"x"}, {"c": 3}, [1]), "a": _Plain("A", Hex(1, 2))}
+    copy_dict = dict_copier(_Plain, skip=("kept",))
+    assert copy_dict.__code__.co_filename == "<copy of a dict of _Plain>", "one function for the whole dict"
+    copied = copy_dict(records)
+    assert copied == records and list(copied) == ["b", "a"], "same keys, same order"
+    for name, original in records.items():
+        seen = copied[name]
+        assert seen is not original and seen.orders is not original.orders and seen.seen is not original.seen
+        assert seen.notes is not original.notes and seen.kept is original.kept and seen.hex is original.hex
+    copied["b"].orders.append("fire")
+    copied["b"].name = "Z"
+    assert records["b"].orders == ["hold"] and records["b"].name == "B"
+    copy_list = list_copier(_Plain)
+    listed = copy_list(records.values())
+    assert listed == list(records.values()) and all(s is not o for s, o in zip(listed, records.values(), strict=True))
+    assert listed[0].kept is not records["b"].kept, "not skipped: copied"
+    assert copy_dict({}) == {} and copy_list([]) == []
+
+
+def test_bulk_copiers_go_through_init_where_init_does_more_than_assign():
+    records = {"x": _Converted({"a": 1}, {"s"})}
+    copied = dict_copier(_Converted)(records)
+    assert copied == records and copied["x"].values is not records["x"].values
+    assert list_copier(_Frozen)([_Frozen("A")]) == [_Frozen("A")]
+
+
+@attrs.define
+class _Piece:
+    id: str
+    side: str
+    strength: int | None
+    locale: str
+    origin: str = ""
+    history: list[int] = attrs.Factory(list)
+
+
+def test_masked_copier_shows_what_is_kept_masks_what_is_masked_and_defaults_the_rest():
+    hide = masked_copier(_Piece, keep=("id", "side", "locale"), mask={"strength": None})
+    piece = _Piece("F-2", "french", 3, "Marengo", origin="F02", history=[4])
+    seen = hide(piece)
+    assert seen == _Piece("F-2", "french", None, "Marengo")
+    assert seen.history == [] and seen.history is not hide(piece).history, "a factory default made afresh"
+    assert piece.strength == 3 and piece.history == [4], "the original is untouched"
+    # a class that is not plain goes through its __init__ with the shown fields
+    assert masked_copier(_Frozen, keep=("name",))(_Frozen("A", ("t",))) == _Frozen("A")
+
+
+def test_masked_copier_refuses_a_field_it_cannot_fill_and_a_field_that_does_not_exist():
+    with pytest.raises(ValueError, match="strength has no default"):
+        masked_copier(_Piece, keep=("id", "side", "locale"))
+    with pytest.raises(ValueError, match="no such field: colour"):
+        masked_copier(_Piece, keep=("id", "side", "locale", "colour"), mask={"strength": None})
+
+
+@attrs.define
+class _Crate:
+    name: str
+    side: str
+    content: str = ""
+    opened: bool = False
+
+
+@attrs.define
+class _Crates:
+    crates: dict[str, _Crate]
+    turn: int = 0
+
+
+class _CrateGame(Ruleset):
+    """Side b secretly fills its crate; then side a decides whether to take it. The view shows
+    the opponent's crate through a masked copier keeping ``shown`` (honest: name and side)."""
+
+    name = "crates"
+    version = "1.0"
+    sides = ("a", "b")
+
+    def __init__(self, shown: tuple[str, ...] = ("name", "side", "opened")) -> None:
+        self.hide = masked_copier(_Crate, keep=shown)
+        self.copy_crates = dict_copier(_Crate)
+        self.copy_state = field_copier(_Crates)
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        return _Crates({"x": _Crate("x", "b"), "y": _Crate("y", "a")})
+
+    def play(self, ctx):
+        content = yield Choose.of("b", "Fill the crate with?", ["gold", "lead", "sand"], secret=True,
+                                  kind="crates.fill")
+        ctx.state.crates["x"].content = content
+        taken = yield Choose.of("a", "Take b's crate?", ["take", "leave"], kind="crates.take")
+        return Outcome(winner="a" if taken == "take" and content == "gold" else "b", reason="the crate")
+
+    def view(self, state, side):
+        seen = self.copy_state(state)
+        if side is None:
+            seen.crates = self.copy_crates(state.crates)
+        else:
+            seen.crates = {n: self.copy_crates({n: c})[n] if c.side == side else self.hide(c)
+                           for n, c in state.crates.items()}
+        return seen
+
+
+def test_a_masked_view_passes_non_interference_and_a_leaking_one_is_caught():
+    """The copiers keep the contract only as the view uses them: a view hiding the opponent's
+    crate through a masked copier passes the check; the same view keeping the secret field fails it."""
+    assert check_non_interference(_CrateGame(), seeds=range(2)) > 0
+    with pytest.raises(AssertionError, match="crates: a's view depends on a secret of b.*the view state"):
+        check_non_interference(_CrateGame(shown=("name", "side", "opened", "content")), seeds=range(1))
+    game = Game.new(_CrateGame(), {}, seed=0)
+    game.answer(0)
+    seen = game.view("a").state
+    assert seen.crates["x"].content == "" and game.state.crates["x"].content == "gold"
+    seen.crates["y"].opened = True
+    assert not game.state.crates["y"].opened, "a's own crate is a copy too"

@@ -270,6 +270,10 @@ class Ruleset:
         play and is mutable (units, counters), leave out or mask what is hidden, share what is
         immutable, and hand out one read-only copy, made once per game, of a large part that
         never changes after setup (a map). Do not deep-copy a whole large state per call.
+        :mod:`wargamekit.view` has the copies: :func:`~wargamekit.view.field_copier` for one
+        record, :func:`~wargamekit.view.dict_copier` and :func:`~wargamekit.view.list_copier`
+        for a whole dict or list of them in one call, :func:`~wargamekit.view.masked_copier` for
+        what a side sees of a hidden one (the fields it may see, every other at its default).
 
         The default shows everything, as a :func:`~wargamekit.view.detached_copy` of the whole
         state: correct, but it copies the map with the units; override it when the rules hide

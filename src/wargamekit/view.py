@@ -9,7 +9,8 @@ A view's state is built once per :class:`PlayerView` (one per decision a player 
 only when read; what it costs is the ruleset's :meth:`Ruleset.view
 <wargamekit.ruleset.Ruleset.view>`, whose contract is there. :func:`detached_copy` is the fast
 whole-state copy the default uses; :func:`field_copier` the copy of one attrs class, field by field,
-for a ruleset's own view.
+for a ruleset's own view, :func:`dict_copier` and :func:`list_copier` the same for a whole dict or
+list of records in one call, and :func:`masked_copier` what a side sees of a hidden record.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import copy
 import operator
 import pickle
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,9 +32,10 @@ if TYPE_CHECKING:
     from .game import Game
     from .ruleset import Ruleset
 
-__all__ = ["CACHE", "PlayerView", "detached_copy", "field_copier"]
+__all__ = ["CACHE", "PlayerView", "detached_copy", "dict_copier", "field_copier", "list_copier", "masked_copier"]
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 #: attrs field metadata (``field(..., metadata=CACHE)``) that marks a derived cache: a value
 #: worked out from the object's other fields and kept for speed, which changes no result. What
@@ -63,6 +65,38 @@ def detached_copy(obj: T) -> T:
         return copy.deepcopy(obj)
 
 
+def _copy_plan(cls: type, skip: tuple[str, ...]) -> tuple[list[str] | None, dict[str, Callable[[Any], Any]]]:
+    """How :func:`field_copier` and its bulk forms copy an instance of ``cls``: the assignment
+    lines of a copy written out for it (``None``: the class must go through its ``__init__``)
+    and, by field name, the copier of each container field (its default is a factory)."""
+    fields = attrs.fields(cls)
+    assert all(f.init and f.alias == f.name for f in fields), f"{cls.__name__}: fields must be __init__ arguments"
+    containers = {
+        # a plain list, dict or set is copied by its own type (cheaper than copy.copy)
+        f.name: f.default.factory if f.default.factory in (list, dict, set) else copy.copy
+        for f in fields
+        if isinstance(f.default, attrs.Factory) and f.name not in skip  # type: ignore[arg-type]
+    }
+    plain = (
+        "__slots__" in cls.__dict__
+        and cls.__setattr__ is object.__setattr__  # not frozen, no on_setattr hooks
+        and not hasattr(cls, "__attrs_post_init__")
+        and all(f.converter is None and f.validator is None and f.on_setattr is None for f in fields)
+    )
+    if not plain:
+        return None, containers
+    lines = [f"new.{f.name} = " + (f"copy_{f.name}(obj.{f.name})" if f.name in containers else f"obj.{f.name}")
+             for f in fields]
+    return lines, containers
+
+
+def _compile(cls: type, what: str, function: str, source: str, scope: dict[str, Any]) -> Any:
+    """The function ``function`` defined by ``source`` (our own), named ``<what CLASS>`` in tracebacks."""
+    scope.update(new_instance=object.__new__, cls=cls)
+    exec(compile(source, f"<{what} {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own source
+    return scope[function]
+
+
 def field_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[T], T]:
     """A function that copies an instance of the attrs class ``cls`` field by field (every
     field read, so a field added later is copied too), with a fresh copy of each field whose
@@ -70,7 +104,8 @@ def field_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[T], T
     them): a few microseconds, against tens for ``attrs.evolve`` or a pickle round trip. For a
     ruleset's :meth:`~wargamekit.ruleset.Ruleset.view`, which copies what changes in play at
     every decision a bot reads; the other fields are shared, so they must be immutable (or
-    copied by the caller).
+    copied by the caller). :func:`dict_copier` and :func:`list_copier` copy a whole dict or
+    list of such instances in one call.
 
     A plain slotted class (not frozen; no converter, validator or ``__attrs_post_init__``:
     ``__init__`` only assigns) is copied by a function written for it, one assignment per field — twice as
@@ -89,29 +124,13 @@ def field_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[T], T
     >>> seen == unit, seen is unit, seen.orders is unit.orders
     (True, False, False)
     """
-    fields = attrs.fields(cls)  # type: ignore[arg-type]
-    assert all(f.init and f.alias == f.name for f in fields), f"{cls.__name__}: fields must be __init__ arguments"
-    containers = {
-        # a plain list, dict or set is copied by its own type (cheaper than copy.copy)
-        f.name: f.default.factory if f.default.factory in (list, dict, set) else copy.copy
-        for f in fields
-        if isinstance(f.default, attrs.Factory) and f.name not in skip  # type: ignore[arg-type]
-    }
-    plain = (
-        "__slots__" in cls.__dict__
-        and cls.__setattr__ is object.__setattr__  # not frozen, no on_setattr hooks
-        and not hasattr(cls, "__attrs_post_init__")
-        and all(f.converter is None and f.validator is None and f.on_setattr is None for f in fields)
-    )
-    if plain:
-        lines = [f"    new.{f.name} = " + (f"copy_{f.name}(obj.{f.name})" if f.name in containers else f"obj.{f.name}")
-                 for f in fields]
-        source = "def copy_of(obj):\n    new = new_instance(cls)\n" + "\n".join(lines) + "\n    return new\n"
-        scope: dict[str, Any] = {"new_instance": object.__new__, "cls": cls, **{f"copy_{k}": v for k, v in containers.items()}}
-        exec(compile(source, f"<copy of {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own source
-        copy_fields: Callable[[T], T] = scope["copy_of"]
+    lines, containers = _copy_plan(cls, skip)
+    if lines is not None:
+        body = "".join(f"    {line}\n" for line in lines)
+        source = f"def copy_of(obj):\n    new = new_instance(cls)\n{body}    return new\n"
+        copy_fields: Callable[[T], T] = _compile(cls, "copy of", "copy_of", source, {f"copy_{k}": v for k, v in containers.items()})
         return copy_fields
-    values = operator.attrgetter(*(f.name for f in fields))
+    values = operator.attrgetter(*(f.name for f in attrs.fields(cls)))  # type: ignore[arg-type]
 
     def copy_of(obj: Any) -> Any:
         new = cls(*values(obj))
@@ -120,6 +139,130 @@ def field_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[T], T
         return new
 
     return copy_of
+
+
+def dict_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[Mapping[K, T]], dict[K, T]]:
+    """A function that copies a mapping of instances of ``cls`` into a new dict (same keys, same
+    order) of copies made as :func:`field_copier` makes them.
+
+    For a plain slotted class the loop and the copy are written out as one function: a view
+    copies every unit at every decision a bot reads, and one call for the whole dict saves a
+    call per unit (about a tenth of the copy's time, and most of the overhead a profiler adds to it).
+
+    >>> import attrs
+    >>> @attrs.define
+    ... class Unit:
+    ...     steps: int = 2
+    ...     orders: list[str] = attrs.Factory(list)
+    >>> units = {"A": Unit(orders=["hold"]), "B": Unit(1)}
+    >>> seen = dict_copier(Unit)(units)
+    >>> seen == units, seen["A"] is units["A"], seen["A"].orders is units["A"].orders
+    (True, False, False)
+    """
+    lines, containers = _copy_plan(cls, skip)
+    if lines is None:
+        one = field_copier(cls, skip=skip)
+        return lambda records: {key: one(obj) for key, obj in records.items()}
+    body = "".join(f"        {line}\n" for line in lines)
+    source = (
+        "def copy_dict(records):\n    out = {}\n    for key, obj in records.items():\n"
+        f"        new = new_instance(cls)\n{body}        out[key] = new\n    return out\n"
+    )
+    copy_all: Callable[[Mapping[K, T]], dict[K, T]] = _compile(
+        cls, "copy of a dict of", "copy_dict", source, {f"copy_{k}": v for k, v in containers.items()}
+    )
+    return copy_all
+
+
+def list_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[Iterable[T]], list[T]]:
+    """A function that copies an iterable of instances of ``cls`` into a new list of copies
+    made as :func:`field_copier` makes them (for a plain slotted class, one function written
+    out for the loop and the copy, as :func:`dict_copier`).
+
+    >>> import attrs
+    >>> @attrs.define
+    ... class Tank:
+    ...     hull: int = 0
+    >>> tanks = [Tank(1), Tank(2)]
+    >>> seen = list_copier(Tank)(tanks)
+    >>> seen == tanks, seen[0] is tanks[0]
+    (True, False)
+    """
+    lines, containers = _copy_plan(cls, skip)
+    if lines is None:
+        one = field_copier(cls, skip=skip)
+        return lambda records: [one(obj) for obj in records]
+    body = "".join(f"        {line}\n" for line in lines)
+    source = (
+        "def copy_list(records):\n    out = []\n    append = out.append\n    for obj in records:\n"
+        f"        new = new_instance(cls)\n{body}        append(new)\n    return out\n"
+    )
+    copy_all: Callable[[Iterable[T]], list[T]] = _compile(
+        cls, "copy of a list of", "copy_list", source, {f"copy_{k}": v for k, v in containers.items()}
+    )
+    return copy_all
+
+
+def masked_copier(cls: type[T], *, keep: tuple[str, ...], mask: Mapping[str, Any] | None = None) -> Callable[[T], T]:
+    """A function that makes what a player may see of a hidden instance of ``cls``: the fields
+    in ``keep`` copied (they must be immutable values), those in ``mask`` set to the value
+    given there, **every other field at its default** (a factory's default made afresh).
+
+    What is shown is listed, not what is hidden: a field added to ``cls`` later is hidden until
+    it is kept on purpose. Written out for ``cls`` as one assignment per field (a view may hide
+    a dozen pieces at every decision a bot reads); a class that is not plain (see
+    :func:`field_copier`) goes through its ``__init__`` with the kept and masked fields.
+
+    Raises:
+        ValueError: a field is neither kept nor masked and has no default (nothing to show in
+            its place), or ``keep`` or ``mask`` names no field of ``cls``.
+
+    >>> import attrs
+    >>> @attrs.define
+    ... class Piece:
+    ...     id: str
+    ...     steps: int | None
+    ...     locale: str
+    ...     origin: str = ""
+    ...     history: list[int] = attrs.Factory(list)
+    >>> hide = masked_copier(Piece, keep=("id", "locale"), mask={"steps": None})
+    >>> hide(Piece("F-2", 3, "Marengo", origin="F02", history=[4]))
+    Piece(id='F-2', steps=None, locale='Marengo', origin='', history=[])
+    """
+    mask = dict(mask or {})
+    fields = attrs.fields(cls)  # type: ignore[arg-type]
+    names = {f.name for f in fields}
+    unknown = (set(keep) | set(mask)) - names
+    if unknown:
+        raise ValueError(f"masked_copier({cls.__name__}): no such field: {', '.join(sorted(unknown))}")
+    lines, _ = _copy_plan(cls, ())
+    scope: dict[str, Any] = {}
+    assignments: dict[str, str] = {}
+    for f in fields:
+        if f.name in keep:
+            assignments[f.name] = f"obj.{f.name}"
+        elif f.name in mask:
+            scope[f"mask_{f.name}"] = mask[f.name]
+            assignments[f.name] = f"mask_{f.name}"
+        elif isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+            if f.default.takes_self:
+                raise ValueError(f"masked_copier({cls.__name__}): {f.name}'s default needs the instance")
+            scope[f"default_{f.name}"] = f.default.factory
+            assignments[f.name] = f"default_{f.name}()"
+        elif f.default is not attrs.NOTHING:
+            scope[f"default_{f.name}"] = f.default
+            assignments[f.name] = f"default_{f.name}"
+        else:
+            raise ValueError(f"masked_copier({cls.__name__}): {f.name} has no default to show in its place")
+    if lines is not None:
+        body = "".join(f"    new.{name} = {value}\n" for name, value in assignments.items())
+        source = f"def masked(obj):\n    new = new_instance(cls)\n{body}    return new\n"
+    else:
+        shown = [f.name for f in fields if f.name in keep or f.name in mask]
+        args = ", ".join(f"{name}={assignments[name]}" for name in shown)
+        source = f"def masked(obj):\n    return cls({args})\n"
+    masked: Callable[[T], T] = _compile(cls, "masked copy of", "masked", source, scope)
+    return masked
 
 
 class PlayerView:

@@ -11,16 +11,17 @@ import attrs
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.geometry import HexMap
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
-from wargamekit.view import field_copier
+from wargamekit.view import dict_copier, field_copier
 from wargamekit_aig import rally
 from wargamekit_aig.activation import LeaderAction, activation_sequence, sync
 from wargamekit_aig.kinds import Context
 from wargamekit_aig.scenario import SIDES, AigScenario, Tables, check_scenario
 from wargamekit_aig.state import Banner, GameState, Leader, Unit, initial_state
 
-#: The view's copiers (one assignment per field: views are built at every decision a bot reads).
-_copy_state, _copy_unit = field_copier(GameState), field_copier(Unit)
-_copy_leader, _copy_banner = field_copier(Leader), field_copier(Banner)
+#: The view's copiers (one assignment per field, and one call per dict of units, leaders or
+#: banners: views are built at every decision a bot reads).
+_copy_state = field_copier(GameState)
+_copy_units, _copy_leaders, _copy_banners = dict_copier(Unit), dict_copier(Leader), dict_copier(Banner)
 
 #: The views' read-only copy of each game's tables, made once (by the tables' id, the tables
 #: themselves kept so that the id is not reused): they never change in play.
@@ -135,9 +136,9 @@ class Aig(Ruleset):
         no part of the position and is left out.
         """
         seen = _copy_state(state)
-        seen.units = {n: _copy_unit(u) for n, u in state.units.items()}
-        seen.leaders = {n: _copy_leader(ld) for n, ld in state.leaders.items()}
-        seen.banners = {s: _copy_banner(b) for s, b in state.banners.items()}
+        seen.units = _copy_units(state.units)
+        seen.leaders = _copy_leaders(state.leaders)
+        seen.banners = _copy_banners(state.banners)
         seen.tables = _seen_tables(state.tables)
         seen.withdrawal = dict(state.withdrawal)
         seen.sequence = seen.underway = None

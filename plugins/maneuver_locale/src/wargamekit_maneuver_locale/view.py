@@ -7,7 +7,7 @@ that id stands there. :func:`redact` builds the fresh, redacted copy a side may 
 from __future__ import annotations
 
 from wargamekit.errors import NoApproachError
-from wargamekit.view import field_copier
+from wargamekit.view import dict_copier, field_copier, masked_copier
 
 from .state import GameState, Piece
 
@@ -17,7 +17,12 @@ __all__ = ["map_text", "redact", "summary_text"]
 # field copier reads every field, so a field added later is copied too, at a fraction of the
 # cost of ``attrs.evolve``. The state's containers but the pieces are fresh copies.
 _copy_piece = field_copier(Piece)
+_copy_pieces = dict_copier(Piece)  # the all-seeing view: every piece, in one call
 _copy_state = field_copier(GameState, skip=("won_by_assault",))
+#: What the opponent sees of a face-down piece: its handle and position, every other field at its
+#: default (a field added to Piece later stays hidden until it is shown here on purpose).
+_hidden_piece = masked_copier(Piece, keep=("id", "side", "locale", "approach", "moved"),
+                              mask={"arm": None, "steps": None})
 
 
 def redact(state: GameState, side: str | None) -> GameState:
@@ -27,14 +32,11 @@ def redact(state: GameState, side: str | None) -> GameState:
     face-down pieces lose their arm, steps, artillery history and identity (their scenario
     id, :attr:`~.state.Piece.origin`): what remains is the handle and the position.
     """
-    pieces = {}
-    for pid, p in state.pieces.items():
-        if side is not None and p.side != side and not p.face_up:
-            pieces[pid] = Piece(
-                id=p.id, side=p.side, arm=None, steps=None, locale=p.locale, approach=p.approach, moved=p.moved
-            )
-        else:
-            pieces[pid] = _copy_piece(p)
+    if side is None:
+        pieces = _copy_pieces(state.pieces)
+    else:
+        pieces = {pid: _hidden_piece(p) if p.side != side and not p.face_up else _copy_piece(p)
+                  for pid, p in state.pieces.items()}
     view = _copy_state(state)  # control, eliminated, road pieces and entries: fresh copies
     view.pieces = pieces
     view.won_by_assault = {k: list(v) for k, v in state.won_by_assault.items()}

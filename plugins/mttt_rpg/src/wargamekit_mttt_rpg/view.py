@@ -10,14 +10,14 @@ shared, read-only library.
 from __future__ import annotations
 
 from wargamekit.sequencing import InitiativeTrack
-from wargamekit.view import field_copier
+from wargamekit.view import dict_copier, field_copier
 
 from .state import Combatant, Scene
 
 __all__ = ["scene_view"]
 
 
-_combatant = field_copier(Combatant)
+_combatants = dict_copier(Combatant)  # one call for the scene's combatants
 _track = field_copier(InitiativeTrack)
 _scene = field_copier(Scene, skip=("track",))
 
@@ -25,7 +25,7 @@ _scene = field_copier(Scene, skip=("track",))
 def scene_view(scene: Scene) -> Scene:
     """A copy of ``scene`` that shares nothing mutable with it (changing it changes nothing)."""
     view: Scene = _scene(scene)
-    view.combatants = {uid: _combatant(u) for uid, u in scene.combatants.items()}
+    view.combatants = _combatants(scene.combatants)
     view.distances = dict(scene.distances)
     view.track = _track(scene.track)  # its values are copied by their converter (dict)
     return view

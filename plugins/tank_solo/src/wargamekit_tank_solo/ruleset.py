@@ -9,6 +9,7 @@ import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.errors import ScenarioError
+from wargamekit.view import list_copier
 
 from .combat import GameEnd
 from .opening import opening
@@ -86,7 +87,7 @@ class TankSolo(Ruleset):
         seen = _copy_state(state)
         seen.scenario = _scenario_view(state.scenario, side)
         seen.options = dict(state.options)
-        seen.tanks = [_tank_view(t, hide=side is not None and t.side != side) for t in state.tanks]
+        seen.tanks = _tanks_view(state.tanks, side)
         seen.wrecks = list(state.wrecks)
         seen.zones = dict(state.zones)
         seen.points_spent = dict(state.points_spent)
@@ -178,27 +179,29 @@ def _shallow_copier(cls: type[T]) -> Callable[[T], T]:
     return copier
 
 
-#: Shallow copies of a tank, the state and the scenario (the view's hot path).
-_copy_tank = _shallow_copier(Tank)
+#: Shallow copies of the state and the scenario, and copies of a list of tanks (the view's hot path).
+_copy_tanks = list_copier(Tank)
 _copy_state = _shallow_copier(GameState)
 _copy_scenario = _shallow_copier(TankSoloScenario)
 #: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
 _TANK_MUTABLE = ("specials", "tried", "veteran_by_fire", "path_this_turn")
-# A mutable field added to Tank later must be copied too, or views would share it with the game.
+# A mutable field added to Tank later must be copied too, or views would share it with the game
+# (the list copier copies every field whose default is a factory).
 assert {a.name for a in attrs.fields(Tank) if hasattr(a.default, "factory")} == set(_TANK_MUTABLE)
 
 
-def _tank_view(tank: Tank, *, hide: bool) -> Tank:
-    """A copy of ``tank`` sharing nothing mutable with it; ``hide``: its special rounds face down.
+def _tanks_view(tanks: list[Tank], side: str | None) -> list[Tank]:
+    """Copies of ``tanks`` sharing nothing mutable with them, the special rounds of those not
+    ``side``'s face down (``side`` ``None``: none hidden).
 
-    A shallow copy (:func:`_shallow_copier`: views are built at every decision a bot reads),
-    then its lists and dicts replaced by copies.
+    One call copies every tank (:func:`wargamekit.view.list_copier`: views are built at every
+    decision a bot reads), its lists and dicts copied too; then the opponent's rounds are hidden.
     """
-    seen = _copy_tank(tank)
-    seen.specials = ["hidden"] * len(tank.specials) if hide else list(tank.specials)
-    seen.tried = list(tank.tried)
-    seen.veteran_by_fire = dict(tank.veteran_by_fire)
-    seen.path_this_turn = list(tank.path_this_turn)
+    seen = _copy_tanks(tanks)
+    if side is not None:
+        for tank in seen:
+            if tank.side != side:
+                tank.specials = ["hidden"] * len(tank.specials)
     return seen
 
 
