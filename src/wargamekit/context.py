@@ -35,7 +35,7 @@ from attrs import define, field, frozen
 from .decisions import Choose, Decision
 from .dice import Dice, Roll
 from .errors import CheckpointError
-from .events import Event, is_plain_int, logged_event, owned_event
+from .events import _INT_LIMIT, Event, is_plain_int, owned_event
 from .interrupts import InterruptStack
 
 if TYPE_CHECKING:
@@ -117,24 +117,34 @@ class Recorder:
         """Log ``roll`` as a ``roll`` event (its purpose, dice, faces and value)."""
         faces, value, purpose, kind = roll.faces, roll.value, roll.purpose, roll.kind
         if len(faces) == 1:
-            shown = str(faces[0])
-            plain = is_plain_int(faces[0])
+            (face,) = faces
+            text = f"{purpose}: {kind} [{face!s}] = {value}"
+            plain = type(face) is int and -_INT_LIMIT < face < _INT_LIMIT
         else:
-            shown = " ".join(map(str, faces))
+            text = f"{purpose}: {kind} [{' '.join(map(str, faces))}] = {value}"
             plain = all(map(is_plain_int, faces))
-        text = f"{purpose}: {kind} [{shown}] = {value}"
-        if plain and is_plain_int(value) and type(purpose) is str and type(kind) is str:
+        if plain and type(value) is int and -_INT_LIMIT < value < _INT_LIMIT and type(purpose) is str and type(kind) is str:
             # Hot: every roll of every game. The data as freezing would make it (keys in
-            # sorted order, the faces a list) from values checked to be plain JSON: no copy,
-            # no walk (see events.logged_event).
-            event = logged_event("roll", text, {"dice": kind, "faces": list(faces), "purpose": purpose, "value": value},
-                                 roll.audience)
+            # sorted order, the faces a list), from values checked to be plain JSON: no copy,
+            # no walk; the event built through its slots (as events.logged_event, inline).
+            event = _new_event(Event)
+            _set_kind(event, "roll")
+            _set_text(event, text)
+            _set_data(event, {"dice": kind, "faces": list(faces), "purpose": purpose, "value": value})
+            _set_audience(event, roll.audience)
             self._events.append(event)
             if self._sink is not None:
                 self._sink(event)
         else:  # numpy faces, a purpose that is not a str: the general path converts or refuses
             _log_event(self._events, self._sink, "roll", text, roll.audience,
                        {"purpose": purpose, "dice": kind, "faces": list(faces), "value": value})
+
+
+_new_event = object.__new__
+_set_kind = Event.__dict__["kind"].__set__
+_set_text = Event.__dict__["text"].__set__
+_set_data = Event.__dict__["data"].__set__
+_set_audience = Event.__dict__["audience"].__set__
 
 
 @frozen
@@ -201,7 +211,15 @@ class RulesContext(Generic[StateT, ScenarioT]):
         Raises:
             TypeError: ``data`` is not JSON.
         """
-        return _log_event(self._events, self._sink, kind, text, audience, data)
+        # as _log_event, inline (hot: every event a rule logs)
+        try:
+            event = owned_event(kind, text, data, audience)  # Event(...), cheaper: see owned_event
+        except TypeError as exc:
+            raise TypeError(f"event {kind!r} ({text}): {exc}") from None
+        self._events.append(event)
+        if self._sink is not None:
+            self._sink(event)
+        return event
 
     def _append(self, event: Event) -> None:
         """Log an event already built (the game's own: every answer's)."""

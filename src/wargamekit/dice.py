@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
-from .decisions import _random_int
+from .decisions import _bounded, _random_int
 from .errors import DiceScriptError
 
 __all__ = [
@@ -338,9 +338,13 @@ class SeededDice(Dice):
         # Hot: every die of every game. A uniform pick of ``die``'s faces, as _pick draws it,
         # without the list of weights; a subclass that overrides _pick (the probe dice of
         # wargamekit.testing, which count and force picks) still gets every pick.
-        if type(self)._pick is not SeededDice._pick:
+        low, high = die.low, die.high
+        if type(self)._pick is not SeededDice._pick or type(low) is not int or type(high) is not int:
             return super()._face(die, purpose)
-        return die.low + _random_int(self._rng, 0, die.high - die.low)
+        if not 0 < high - low < 0xFFFFFFFF:  # one face (no draw), or a range numpy draws otherwise
+            return low + _random_int(self._rng, 0, high - low)
+        draws = self._rng.bit_generator.ctypes
+        return low + _bounded(draws.next_uint32, draws.state, high - low)
 
 
 @define

@@ -157,8 +157,14 @@ def _owned_data(data: dict[str, Any]) -> dict[str, Any]:
     for item in data.values():
         of = type(item)
         if of not in _INLINE and (of is not int or not -_INT_LIMIT < item < _INT_LIMIT):
-            return _freeze_data(data)
-    return dict(sorted(data.items())) if len(data) > 1 else data
+            break
+    else:
+        return dict(sorted(data.items())) if len(data) > 1 else data
+    try:
+        copied: dict[str, Any] = _plain_copy(data)  # (no copy of the dict first: it is ours)
+        return copied
+    except (_NotPlain, RecursionError):
+        return _freeze_data(data)
 
 
 def owned_event(kind: str, text: str, data: dict[str, Any], audience: Iterable[str] | str | None) -> Event:

@@ -554,7 +554,8 @@ class Game:
         side = decision.side
         text = f"{side}: {decision.prompt} -> {decision.describe(canonical)}"
         audience = (side,) if decision.secret else None
-        ctx = self.context
+        ctx = self._ctx
+        assert ctx is not None  # a decision is pending: the game has started
         if type(side) is str and (type(canonical) is bool or is_plain_int(canonical)):
             # Hot: every answer. The data as freezing would make it (keys in sorted order),
             # from values checked to be plain JSON: no copy, no walk (see logged_event).
@@ -673,7 +674,8 @@ class Game:
                 )
             if before_ask is not None:
                 before_ask(self, decision)
-            answer = players[decision.side].choose(decision, self.view(decision.side))
+            # the pending decision's side's view (as self.view(decision.side), a call less)
+            answer = players[decision.side].choose(decision, PlayerView(self, decision.side, decision))
             try:
                 self.answer(answer)
             except (InvalidChoiceError, IllegalChoiceError) as exc:
