@@ -547,15 +547,20 @@ class Game:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
         canonical = decision.check(answer)
         value = decision.value_of(canonical)
-        before = len(self.choices)
+        ctx = self._ctx
+        assert ctx is not None  # a decision is pending: the game has started
+        # Events reach the game (to be told to observers once the answer stands) only if it
+        # has a plugin manager (see _new_context); without one there is nothing to hold back.
+        heard = ctx._sink is not None
+        choices = self.choices
+        before = len(choices)
         outer = self._unannounced
-        self._unannounced = []
-        self.choices.append(canonical)
+        if heard:
+            self._unannounced = []
+        choices.append(canonical)
         side = decision.side
         text = f"{side}: {decision.prompt} -> {decision.describe(canonical)}"
         audience = (side,) if decision.secret else None
-        ctx = self._ctx
-        assert ctx is not None  # a decision is pending: the game has started
         if type(side) is str and (type(canonical) is bool or is_plain_int(canonical)):
             # Hot: every answer. The data as freezing would make it (keys in sorted order),
             # from values checked to be plain JSON: no copy, no walk (see logged_event).
@@ -573,9 +578,11 @@ class Game:
         except BaseException:
             self._unannounced = outer
             raise
-        announced, self._unannounced = self._unannounced, outer
-        for event in announced:
-            self._announce(event)
+        if heard:
+            announced, self._unannounced = self._unannounced, outer
+            assert announced is not None
+            for event in announced:
+                self._announce(event)
 
     def _replay(self, choices: list[Answer], *, where: str | None = None) -> None:
         """The one replay routine: restart and answer ``choices``, in place and silently for
