@@ -27,21 +27,21 @@ way to ask decisions. Answering, undo, save and fork belong to whoever drives th
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from attrs import define, field, frozen
 
 from .decisions import Choose, Decision
-from .dice import Dice
+from .dice import Dice, Roll
 from .errors import CheckpointError
-from .events import Event, new_event
+from .events import _INT_LIMIT, Event, is_plain_int, owned_event
 from .interrupts import InterruptStack
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
-__all__ = ["Checkpoint", "EventLog", "RulesContext"]
+__all__ = ["Checkpoint", "EventLog", "Recorder", "RulesContext"]
 
 StateT = TypeVar("StateT")
 ScenarioT = TypeVar("ScenarioT")
@@ -74,6 +74,77 @@ class EventLog(Sequence[Event]):
 
     def __repr__(self) -> str:
         return f"<EventLog of {len(self._events)} events>"
+
+
+def _log_event(
+    events: list[Event], sink: Callable[[Event], Any] | None, kind: str, text: str,
+    audience: tuple[str, ...] | str | None, data: dict[str, Any],
+) -> Event:
+    """:meth:`RulesContext.event`: build the event, append it, tell the sink."""
+    try:
+        # Event(...), cheaper (data is the caller's own **data: see owned_event)
+        event = owned_event(kind, text, data, audience)
+    except TypeError as exc:
+        raise TypeError(f"event {kind!r} ({text}): {exc}") from None
+    events.append(event)
+    if sink is not None:
+        sink(event)
+    return event
+
+
+class Recorder:
+    """What the dice (:attr:`Dice.on_roll <wargamekit.dice.Dice.on_roll>`) and the interrupt
+    stack (:attr:`InterruptStack.on_event <wargamekit.interrupts.InterruptStack.on_event>`)
+    call to log into a context's log: its events list and sink, and nothing else.
+
+    It holds neither the context nor the game, so that the dice and the stack refer to no
+    object that refers back to them: a game nobody holds any more is freed at once by
+    reference counting, not left to the cyclic garbage collector (a game's log is thousands
+    of objects, which every collection until then would walk).
+    """
+
+    __slots__ = ("_events", "_sink")
+
+    def __init__(self, events: list[Event], sink: Callable[[Event], Any] | None) -> None:
+        self._events = events
+        self._sink = sink
+
+    def event(self, kind: str, text: str, *, audience: tuple[str, ...] | str | None = None, **data: Any) -> Event:
+        """As :meth:`RulesContext.event`."""
+        return _log_event(self._events, self._sink, kind, text, audience, data)
+
+    def roll(self, roll: Roll) -> None:
+        """Log ``roll`` as a ``roll`` event (its purpose, dice, faces and value)."""
+        faces, value, purpose, kind = roll.faces, roll.value, roll.purpose, roll.kind
+        if len(faces) == 1:
+            (face,) = faces
+            text = f"{purpose}: {kind} [{face!s}] = {value}"
+            plain = type(face) is int and -_INT_LIMIT < face < _INT_LIMIT
+        else:
+            text = f"{purpose}: {kind} [{' '.join(map(str, faces))}] = {value}"
+            plain = all(map(is_plain_int, faces))
+        if plain and type(value) is int and -_INT_LIMIT < value < _INT_LIMIT and type(purpose) is str and type(kind) is str:
+            # Hot: every roll of every game. The data as freezing would make it (keys in
+            # sorted order, the faces a list), from values checked to be plain JSON: no copy,
+            # no walk; the event built through its slots (as events.logged_event, inline).
+            event = _new_event(Event)
+            _set_kind(event, "roll")
+            _set_text(event, text)
+            _set_data(event, {"dice": kind, "faces": list(faces), "purpose": purpose, "value": value})
+            _set_audience(event, roll.audience)
+            self._events.append(event)
+            if self._sink is not None:
+                self._sink(event)
+        else:  # numpy faces, a purpose that is not a str: the general path converts or refuses
+            _log_event(self._events, self._sink, "roll", text, roll.audience,
+                       {"purpose": purpose, "dice": kind, "faces": list(faces), "value": value})
+
+
+_new_event = object.__new__
+_set_kind = Event.__dict__["kind"].__set__
+_set_text = Event.__dict__["text"].__set__
+_set_data = Event.__dict__["data"].__set__
+_set_audience = Event.__dict__["audience"].__set__
 
 
 @frozen
@@ -140,14 +211,21 @@ class RulesContext(Generic[StateT, ScenarioT]):
         Raises:
             TypeError: ``data`` is not JSON.
         """
+        # as _log_event, inline (hot: every event a rule logs)
         try:
-            event = new_event(kind, text, data, audience)  # Event(...), cheaper: see new_event
+            event = owned_event(kind, text, data, audience)  # Event(...), cheaper: see owned_event
         except TypeError as exc:
             raise TypeError(f"event {kind!r} ({text}): {exc}") from None
         self._events.append(event)
         if self._sink is not None:
             self._sink(event)
         return event
+
+    def _append(self, event: Event) -> None:
+        """Log an event already built (the game's own: every answer's)."""
+        self._events.append(event)
+        if self._sink is not None:
+            self._sink(event)
 
     def ask(self, decision: Decision) -> Generator[Decision, Any, Any]:
         """Ask ``decision`` and return the chosen value; use with ``yield from``.

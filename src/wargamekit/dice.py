@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
+from .decisions import _bounded, _random_int
 from .errors import DiceScriptError
 
 __all__ = [
@@ -104,6 +105,15 @@ class Roll:
     faces: tuple[int, ...]
     value: int
     audience: tuple[str, ...] | None = None
+
+
+# The slots' own setters: what Roll's attrs __init__ does (no converters, no validators).
+_new_roll = object.__new__
+_set_purpose = Roll.__dict__["purpose"].__set__
+_set_kind = Roll.__dict__["kind"].__set__
+_set_faces = Roll.__dict__["faces"].__set__
+_set_value = Roll.__dict__["value"].__set__
+_set_audience = Roll.__dict__["audience"].__set__
 
 
 @frozen
@@ -205,7 +215,13 @@ class Dice:
         raise NotImplementedError
 
     def _record(self, purpose: str, kind: str, faces: tuple[int, ...], value: int) -> None:
-        roll = Roll(purpose=purpose, kind=kind, faces=faces, value=value, audience=self.audience)
+        # Roll(...) through its slots (hot: every draw of every game is recorded)
+        roll = _new_roll(Roll)
+        _set_purpose(roll, purpose)
+        _set_kind(roll, kind)
+        _set_faces(roll, faces)
+        _set_value(roll, value)
+        _set_audience(roll, self.audience)
         self.rolls.append(roll)
         if self.on_roll is not None:
             self.on_roll(roll)
@@ -216,11 +232,15 @@ class Dice:
     # -- public draws ----------------------------------------------------------------------
     def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[int, ...]:
         """Roll ``n`` of ``die`` and return the faces in order."""
+        if n == 1:  # hot: most draws are one die (no generator, no sum)
+            face = self._face(die, purpose)
+            faces: tuple[int, ...] = (face,)
+            self._record(purpose, die.name, faces, face)
+            return faces
         if n < 0:
             raise ValueError(f"{purpose}: cannot roll a negative number of dice ({n})")
-        faces = tuple(self._face(die, purpose) for _ in range(n))
-        kind = die.name if n == 1 else f"{n}{die.name}"
-        self._record(purpose, kind, faces, sum(faces))
+        faces = tuple([self._face(die, purpose) for _ in range(n)])
+        self._record(purpose, f"{n}{die.name}", faces, sum(faces))
         return faces
 
     def d6(self, purpose: str) -> int:
@@ -305,14 +325,26 @@ class SeededDice(Dice):
         if len(weights) == 1:
             return 0
         if all(w == weights[0] for w in weights):
-            return int(self._rng.integers(0, len(weights)))
+            return _random_int(self._rng, 0, len(weights) - 1)
         total = sum(weights)
-        ticket = int(self._rng.integers(0, total))
+        ticket = _random_int(self._rng, 0, total - 1)
         for index, weight in enumerate(weights):
             ticket -= weight
             if ticket < 0:
                 return index
         raise AssertionError("unreachable")
+
+    def _face(self, die: Die, purpose: str) -> int:
+        # Hot: every die of every game. A uniform pick of ``die``'s faces, as _pick draws it,
+        # without the list of weights; a subclass that overrides _pick (the probe dice of
+        # wargamekit.testing, which count and force picks) still gets every pick.
+        low, high = die.low, die.high
+        if type(self)._pick is not SeededDice._pick or type(low) is not int or type(high) is not int:
+            return super()._face(die, purpose)
+        if not 0 < high - low < 0xFFFFFFFF:  # one face (no draw), or a range numpy draws otherwise
+            return low + _random_int(self._rng, 0, high - low)
+        draws = self._rng.bit_generator.ctypes
+        return low + _bounded(draws.next_uint32, draws.state, high - low)
 
 
 @define

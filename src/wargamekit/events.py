@@ -150,6 +150,51 @@ def new_event(kind: str, text: str, data: Mapping[str, Any] | None, audience: It
     return event
 
 
+def _owned_data(data: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_freeze_data` of a dict nobody else holds (a call's own ``**data``), the same
+    result: JSON scalars need no detached copy, only the keys in order; anything else is copied."""
+    # Hot: every event a rule logs. Most hold scalars only (ids, counts, names).
+    for item in data.values():
+        of = type(item)
+        if of not in _INLINE and (of is not int or not -_INT_LIMIT < item < _INT_LIMIT):
+            break
+    else:
+        return dict(sorted(data.items())) if len(data) > 1 else data
+    try:
+        copied: dict[str, Any] = _plain_copy(data)  # (no copy of the dict first: it is ours)
+        return copied
+    except (_NotPlain, RecursionError):
+        return _freeze_data(data)
+
+
+def owned_event(kind: str, text: str, data: dict[str, Any], audience: Iterable[str] | str | None) -> Event:
+    """:func:`new_event` for ``data`` that the caller hands over (``RulesContext.event``'s own
+    ``**data``): the same event, with no copy of data that is JSON scalars only."""
+    event = object.__new__(Event)
+    _set_kind(event, kind)
+    _set_text(event, text)
+    _set_data(event, _owned_data(data))
+    _set_audience(event, None if audience is None else audience_of(audience))
+    return event
+
+
+def logged_event(kind: str, text: str, data: dict[str, Any], audience: tuple[str, ...] | None) -> Event:
+    """An event whose ``data`` is already what freezing would give: a fresh dict of exact JSON
+    types, keys in sorted order, held by nobody else; ``audience`` a tuple of sides or ``None``.
+    For the core's own events (every roll's and every answer's), built from values it checked."""
+    event = object.__new__(Event)
+    _set_kind(event, kind)
+    _set_text(event, text)
+    _set_data(event, data)
+    _set_audience(event, audience)
+    return event
+
+
+def is_plain_int(value: Any) -> bool:
+    """Whether ``value`` is an ``int`` (not a ``bool``, not numpy's) that JSON writes as it is."""
+    return type(value) is int and -_INT_LIMIT < value < _INT_LIMIT
+
+
 @frozen
 class Outcome:
     """How a game ended.

@@ -37,7 +37,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
-from .context import Checkpoint, RulesContext
+from .context import Checkpoint, Recorder, RulesContext
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
 from .errors import (
@@ -51,7 +51,7 @@ from .errors import (
     UnknownScenarioError,
     WargamekitError,
 )
-from .events import Event, Outcome
+from .events import Event, Outcome, is_plain_int, logged_event
 from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
 from .ruleset import Ruleset
@@ -299,7 +299,13 @@ class Game:
         self, scenario: Any, state: Any, dice: Dice, interrupts: InterruptStack, events: list[Event]
     ) -> RulesContext[Any, Any]:
         """A fresh context for a play-through (a start or a restart at a checkpoint)."""
-        dice.on_roll = self._on_roll
+        # Nothing the context holds refers back to the game (or to the context): see Recorder.
+        # Events go to the game only if it has observers to tell, and then through a weak
+        # reference.
+        sink = None if self.plugin_manager is None else _weak_sink(self)
+        recorder = Recorder(events, sink)
+        dice.on_roll = recorder.roll
+        interrupts.on_event = recorder.event
         ctx: RulesContext[Any, Any] = RulesContext(
             ruleset=self.ruleset,
             scenario=scenario,
@@ -309,9 +315,8 @@ class Game:
             interrupts=interrupts,
             hooks=self.hooks,
             events=events,
-            sink=self._on_event,
+            sink=sink,
         )
-        interrupts.on_event = ctx.event
         self._ctx = ctx
         self.outcome = None
         self.pending = None
@@ -493,18 +498,6 @@ class Game:
         )
         hook(game=record, event=record.log[-1])
 
-    def _on_roll(self, roll: Roll) -> None:
-        faces = " ".join(map(str, roll.faces))
-        self.context.event(
-            "roll",
-            f"{roll.purpose}: {roll.kind} [{faces}] = {roll.value}",
-            audience=roll.audience,
-            purpose=roll.purpose,
-            dice=roll.kind,
-            faces=list(roll.faces),
-            value=roll.value,
-        )
-
     # -- driving ---------------------------------------------------------------------------
     def _advance(self, value: Any, *, first: bool = False) -> None:
         try:
@@ -554,17 +547,26 @@ class Game:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
         canonical = decision.check(answer)
         value = decision.value_of(canonical)
-        before = len(self.choices)
+        ctx = self._ctx
+        assert ctx is not None  # a decision is pending: the game has started
+        # Events reach the game (to be told to observers once the answer stands) only if it
+        # has a plugin manager (see _new_context); without one there is nothing to hold back.
+        heard = ctx._sink is not None
+        choices = self.choices
+        before = len(choices)
         outer = self._unannounced
-        self._unannounced = []
-        self.choices.append(canonical)
-        self.context.event(
-            "choice",
-            f"{decision.side}: {decision.prompt} -> {decision.describe(canonical)}",
-            audience=(decision.side,) if decision.secret else None,
-            side=decision.side,
-            answer=canonical,
-        )
+        if heard:
+            self._unannounced = []
+        choices.append(canonical)
+        side = decision.side
+        text = f"{side}: {decision.prompt} -> {decision.describe(canonical)}"
+        audience = (side,) if decision.secret else None
+        if type(side) is str and (type(canonical) is bool or is_plain_int(canonical)):
+            # Hot: every answer. The data as freezing would make it (keys in sorted order),
+            # from values checked to be plain JSON: no copy, no walk (see logged_event).
+            ctx._append(logged_event("choice", text, {"answer": canonical, "side": side}, audience))
+        else:  # a subset's list (copied by the general path), or a custom decision's answer
+            ctx.event("choice", text, audience=audience, side=side, answer=canonical)
         try:
             self._advance(value)
         except Exception:
@@ -576,9 +578,11 @@ class Game:
         except BaseException:
             self._unannounced = outer
             raise
-        announced, self._unannounced = self._unannounced, outer
-        for event in announced:
-            self._announce(event)
+        if heard:
+            announced, self._unannounced = self._unannounced, outer
+            assert announced is not None
+            for event in announced:
+                self._announce(event)
 
     def _replay(self, choices: list[Answer], *, where: str | None = None) -> None:
         """The one replay routine: restart and answer ``choices``, in place and silently for
@@ -677,7 +681,8 @@ class Game:
                 )
             if before_ask is not None:
                 before_ask(self, decision)
-            answer = players[decision.side].choose(decision, self.view(decision.side))
+            # the pending decision's side's view (as self.view(decision.side), a call less)
+            answer = players[decision.side].choose(decision, PlayerView(self, decision.side, decision))
             try:
                 self.answer(answer)
             except (InvalidChoiceError, IllegalChoiceError) as exc:
@@ -844,6 +849,18 @@ class Game:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self.choices):
             raise InvalidChoiceError(f"cannot undo {n!r} of {len(self.choices)} choices")
         self._replay(self.choices[: len(self.choices) - n])
+
+
+def _weak_sink(game: Game) -> Callable[[Event], None]:
+    """``game._on_event`` through a weak reference (see :class:`~wargamekit.context.Recorder`)."""
+    ref = weakref.ref(game)
+
+    def sink(event: Event) -> None:
+        owner = ref()
+        if owner is not None:
+            owner._on_event(event)
+
+    return sink
 
 
 def _ladder_key(
