@@ -17,6 +17,7 @@ from wargamekit.geometry import (
     TerrainTable,
     TerrainType,
 )
+from wargamekit.geometry import hexmap as hexmap_module
 
 CLEAR, WOODS, MARSH, LAKE = 0, 1, 2, 3
 RIVER, WALL = 1, 2
@@ -505,6 +506,54 @@ def test_reachable_many_equals_single_and_networkx(seed, layout):
                 expected = _networkx_reachable(m, s, b, unit, blocked if "blocked" in kw else set(),
                                                zoc if "stop" in kw else set())
                 assert got == expected
+
+
+def _both_searches(m, *args, **kw):
+    """``reachable_many`` through scipy's one call and through the pure-Python search, forced."""
+    limit = hexmap_module._SMALL_SEARCH
+    try:
+        hexmap_module._SMALL_SEARCH = -1
+        scipy_form = m.reachable_many(*args, **kw)
+        hexmap_module._SMALL_SEARCH = 10**9
+        python_form = m.reachable_many(*args, **kw)
+    finally:
+        hexmap_module._SMALL_SEARCH = limit
+    return scipy_form, python_form
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_small_search_equals_scipy_search(seed, layout):
+    """The pure-Python search of small reaches gives scipy's sets exactly: the same hexes, the
+    same float costs (half-point costs too), in the same order, with blocks, ZOC (a start in
+    ZOC may leave), predicates, masks, hexsides and negative allowances."""
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    m.table = TerrainTable([*TABLE.terrain, TerrainType(4, "rough", 1.5)], TABLE.hexsides)
+    m.terrain[rng.random((m.width, m.height)) < 0.2] = 4
+    m.invalidate()
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(1, 5)))]
+    budgets = [float(rng.integers(-1, 9)) + 0.5 * int(rng.integers(0, 2)) for _ in starts]
+    budgets[0] = abs(budgets[0])  # scipy refuses a search whose allowances are all negative
+    blocked = {hx for hx in hexes if rng.random() < 0.1}
+    zoc = {hx for hx in hexes if rng.random() < 0.2} | {starts[0]}
+    zoc_mask = np.array([[m.hex_at(c, r) in zoc for r in range(m.height)] for c in range(m.width)])
+    for unit in ("infantry", "vehicle"):
+        for kw in ({}, {"blocked": blocked}, {"stop": zoc}, {"blocked": list(blocked), "stop": zoc},
+                   {"blocked": lambda hx: hx in blocked, "stop": zoc_mask}):
+            scipy_form, python_form = _both_searches(m, starts, budgets, unit, **kw)
+            assert [list(r.items()) for r in python_form] == [list(r.items()) for r in scipy_form]
+
+
+def test_small_search_is_chosen_by_the_reach():
+    """Small reaches take the pure-Python search, large ones scipy's call (the crossover,
+    docs/geometry.md): the 10x8 skirmish-sized map always, a 12-MP search of a big open map not."""
+    small, big = HexMap(10, 8, TABLE), HexMap(60, 60, TABLE)
+    assert small._reach_small([small.hex_at(4, 4)], 12, "infantry", None, None) is not None
+    assert big._reach_small([big.hex_at(30, 30)], 4, "infantry", None, None) is not None
+    assert big._reach_small([big.hex_at(30, 30)], 12, "infantry", None, None) is None
+    assert big._reach_small([big.hex_at(30, 30)] * 10, 4, "infantry", None, None) is None
 
 
 def test_reachable_follows_terrain_changes():

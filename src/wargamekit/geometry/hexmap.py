@@ -20,6 +20,7 @@ import functools
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from heapq import heappop, heappush
 from typing import Any, Literal
 
 import numpy as np
@@ -441,6 +442,11 @@ def _cache_line(lines: dict[int, tuple[int, ...]], dq: int, dr: int, n: int, alp
     return offsets
 _NO_EXTRA: frozenset[int] = frozenset()
 
+#: :meth:`HexMap.reachable_many` searches in pure Python while the units can reach at most this
+#: many hexes in all (a disk per unit, see :meth:`HexMap._reach_small`); beyond it, one scipy
+#: call is faster. Measured: see docs/geometry.md.
+_SMALL_SEARCH = 300
+
 
 def _zeros(shape_attr: str, dtype: type):
     def make(self: HexMap) -> np.ndarray:
@@ -467,6 +473,10 @@ class _Graph:
     step: float  # the cheapest step: nothing beyond budget / step hexes is reachable
     out_pos: np.ndarray | None = None
     in_pos: np.ndarray | None = None
+    # For the pure-Python search (_search_small): each hex's ((neighbour, cost), ...) out of
+    # the CSR arrays, filled in hex by hex as searches first expand them (None: not yet).
+    adj: list[tuple[tuple[int, float], ...] | None] | None = None
+    csr_lists: tuple[list[int], list[int], list[float]] | None = None
 
     def positions(self) -> tuple[np.ndarray, np.ndarray]:
         """``(out_pos, in_pos)``, computed once."""
@@ -485,6 +495,45 @@ class _Graph:
             in_pos.flags.writeable = False
             self.out_pos, self.in_pos = out_pos, in_pos
         return self.out_pos, self.in_pos
+
+
+def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | frozenset[int],
+                  stop: set[int] | frozenset[int]) -> dict[int, float]:
+    """Hot (``reachable`` on small maps and budgets): Dijkstra from one map index in pure Python.
+
+    Returns ``{map index: cost}`` for every index within ``budget``: the costs scipy's search on
+    the same graph gives (each is the least of ``cost(u) + weight`` over the neighbours ``u``
+    settled before it, the same float sums whatever the order, as every weight is > 0).
+    ``blocked`` indices are never entered; ``stop`` indices are entered but not left, except
+    the start. A binary heap in C (``heapq``) and a dict of costs: no per-search array the size
+    of the map, so the cost grows with the hexes reached, not with the map.
+    """
+    adj = g.adj
+    if adj is None:
+        adj = g.adj = [None] * g.csr.shape[0]
+    lists = g.csr_lists
+    if lists is None:
+        lists = g.csr_lists = (g.csr.indptr.tolist(), g.csr.indices.tolist(), g.csr.data.tolist())
+    ptr, ind, wt = lists
+    dist = {start: 0.0}
+    get = dist.get
+    heap = [(0.0, start)]
+    while heap:
+        d, u = heappop(heap)
+        if d > dist[u]:
+            continue  # a stale entry: u was reached more cheaply since
+        if u in stop and u != start:
+            continue
+        edges = adj[u]
+        if edges is None:
+            lo, hi = ptr[u], ptr[u + 1]
+            edges = adj[u] = tuple(zip(ind[lo:hi], wt[lo:hi], strict=True))
+        for v, w in edges:
+            nd = d + w
+            if nd <= budget and nd < get(v, INF) and v not in blocked:
+                dist[v] = nd
+                heappush(heap, (nd, v))
+    return dist
 
 
 def _forget(m: HexMap, _attribute: object, value: object) -> object:
@@ -540,6 +589,8 @@ class HexMap:
     _disks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(factory=dict, init=False, repr=False, metadata=CACHE)
     _los: tuple | None = field(default=None, init=False, repr=False, metadata=CACHE)
     _user_codes: dict[int, tuple[np.ndarray, tuple[int, ...]]] = field(factory=dict, init=False, repr=False, metadata=CACHE)
+    _hexes_py: list[Hex] | None = field(default=None, init=False, repr=False, metadata=CACHE)
+    _index_of: dict[Hex, int] | None = field(default=None, init=False, repr=False, metadata=CACHE)
 
     def __attrs_post_init__(self) -> None:
         if self.width <= 0 or self.height <= 0:
@@ -683,6 +734,8 @@ class HexMap:
             self._axial = None
             self._disks = {}
             self._user_codes = {}
+            self._hexes_py = None
+            self._index_of = None
 
     def __deepcopy__(self, memo: dict) -> HexMap:
         # Copy the layers; share the derived caches (never written in place, see the fields).
@@ -692,7 +745,7 @@ class HexMap:
         out._graphs, out._csr, out._user_codes = dict(self._graphs), dict(self._csr), dict(self._user_codes)
         out._disks = dict(self._disks)
         out._nbr, out._grid, out._los, out._hexlist = self._nbr, self._grid, self._los, self._hexlist
-        out._axial = self._axial
+        out._axial, out._hexes_py, out._index_of = self._axial, self._hexes_py, self._index_of
         return out
 
     def set_terrain(self, h: Hex, code: int) -> None:
@@ -936,6 +989,12 @@ class HexMap:
         >>> [sorted(h.to_label() for h in r) for r in m.reachable_many([m.hex_at(0, 0), m.hex_at(3, 0)], [1, 2], "foot")]
         [['0000', '0100'], ['0100', '0200', '0300']]
         """
+        starts = list(starts)
+        if not isinstance(allowances, int | float):
+            allowances = [float(x) for x in allowances]
+        small = self._reach_small(starts, allowances, unit_type, blocked, stop)
+        if small is not None:
+            return small
         ends, hits, costs = self._reach_search(starts, allowances, unit_type, blocked, stop)
         hexes = self._hexlist if self._hexlist is not None else self._hex_list()
         keys = hexes[hits].tolist()
@@ -1046,6 +1105,73 @@ class HexMap:
             costs = dist[unit, hits]
             ends = np.searchsorted(unit, np.arange(1, k + 1))
         return np.asarray(ends, dtype=np.int64), hits, costs
+
+    def _reach_small(self, starts: list[Hex], allowances: float | list[float], unit_type: str,
+                     blocked: HexSelection, stop: HexSelection) -> list[dict[Hex, float]] | None:
+        """:meth:`reachable_many` by the pure-Python search (:func:`_search_small`), or ``None``
+        where scipy's one call is faster: when the hexes the units can reach at most (a disk of
+        ``allowance / cheapest step`` hexes each, or the map) are more than :data:`_SMALL_SEARCH`.
+
+        Small searches are what rule code asks (one unit, a few movement points, often a small
+        map), and scipy's call costs a fixed 100 µs or so whatever the size; the two give the
+        same hexes and costs, and the dicts are in map index order either way.
+        """
+        k = len(starts)
+        budgets = [float(allowances)] * k if isinstance(allowances, int | float) else allowances
+        if k == 0 or len(budgets) != k or not max(budgets) >= 0:
+            return None  # nothing to search, or what _reach_search reports (a mismatch, scipy's negative limit)
+        g = self._movement_graph(unit_type)
+        reach = self._reach(g, max(budgets))
+        if reach is None:
+            return None
+        radius = reach - 1  # the hex radius (see _reach)
+        if k * min(3 * radius * (radius + 1) + 1, self.width * self.height) > _SMALL_SEARCH:
+            return None
+        idx = [self._index(h) for h in starts]
+        window = self._block(np.array(idx, dtype=np.int64), reach) if callable(blocked) or callable(stop) else None
+        no_entry, no_exit = self._index_set(blocked, window), self._index_set(stop, window)
+        hexes = self._hexes_py if self._hexes_py is not None else self._hex_list_py()
+        out: list[dict[Hex, float]] = []
+        for i, budget in zip(idx, budgets, strict=True):
+            if not budget >= 0:
+                out.append({})  # as scipy's search: not even the start is within a negative allowance
+                continue
+            dist = _search_small(g, i, budget, no_entry, no_exit)
+            out.append({hexes[j]: dist[j] for j in sorted(dist)})
+        return out
+
+    def _index_set(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> frozenset[int]:
+        """The map indices of a selection, as a set (see :meth:`_selection`)."""
+        if selection is None:
+            return frozenset()
+        if isinstance(selection, np.ndarray) or callable(selection):
+            return frozenset(self._given_selection(selection, window).tolist())
+        if not isinstance(selection, set | frozenset | list | tuple):
+            selection = list(selection)
+        index_of = self._index_of if self._index_of is not None else self._index_dict()
+        try:
+            # Hexes off the map are left out, as _selection does.
+            return frozenset(i for h in selection if (i := index_of.get(h)) is not None)
+        except TypeError:  # an unhashable item: let _selection treat it as it always has
+            return frozenset(self._given_selection(selection, window).tolist())
+
+    def _given_selection(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> np.ndarray:
+        """:meth:`_selection` of a selection that is not ``None``."""
+        out = self._selection(selection, window)
+        assert out is not None, "a selection was given"
+        return out
+
+    def _hex_list_py(self) -> list[Hex]:
+        """:meth:`_hex_list` as a Python list (indexing it is cheaper than an object array's)."""
+        hexes = self._hexlist if self._hexlist is not None else self._hex_list()
+        self._hexes_py = hexes.tolist()
+        return self._hexes_py
+
+    def _index_dict(self) -> dict[Hex, int]:
+        """Each map hex's index ``col * height + row`` (computed once)."""
+        hexes = self._hexes_py if self._hexes_py is not None else self._hex_list_py()
+        self._index_of = {h: i for i, h in enumerate(hexes)}
+        return self._index_of
 
     def _hex_list(self) -> np.ndarray:
         """The (interned) hex of each map index ``col * height + row``, as an object array."""
