@@ -525,13 +525,15 @@ def _both_searches(m, *args, **kw):
 @given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
 def test_small_search_equals_scipy_search(seed, layout):
     """The pure-Python search of small reaches gives scipy's sets exactly: the same hexes, the
-    same float costs (half-point costs too), in the same order, with blocks, ZOC (a start in
-    ZOC may leave), predicates, masks, hexsides and negative allowances."""
+    same float costs (whole and half-point costs: both forms of the search), in the same order,
+    with blocks, ZOC (a start in ZOC may leave), predicates, masks, hexsides and negative
+    allowances."""
     rng = np.random.default_rng(seed)
     m = _random_move_map(rng, layout)
-    m.table = TerrainTable([*TABLE.terrain, TerrainType(4, "rough", 1.5)], TABLE.hexsides)
-    m.terrain[rng.random((m.width, m.height)) < 0.2] = 4
-    m.invalidate()
+    if seed % 2:  # half-point costs: the heap form; whole costs: the bucket form
+        m.table = TerrainTable([*TABLE.terrain, TerrainType(4, "rough", 1.5)], TABLE.hexsides)
+        m.terrain[rng.random((m.width, m.height)) < 0.2] = 4
+        m.invalidate()
     hexes = m.hexes()
     starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(1, 5)))]
     budgets = [float(rng.integers(-1, 9)) + 0.5 * int(rng.integers(0, 2)) for _ in starts]
@@ -548,12 +550,17 @@ def test_small_search_equals_scipy_search(seed, layout):
 
 def test_small_search_is_chosen_by_the_reach():
     """Small reaches take the pure-Python search, large ones scipy's call (the crossover,
-    docs/geometry.md): the 10x8 skirmish-sized map always, a 12-MP search of a big open map not."""
+    docs/geometry.md): the 10x8 skirmish-sized map always; on a big open map a disk of up to
+    480 hexes with whole-number costs (the bucket form), 300 otherwise, for all units together."""
     small, big = HexMap(10, 8, TABLE), HexMap(60, 60, TABLE)
-    assert small._reach_small([small.hex_at(4, 4)], 12, "infantry", None, None) is not None
-    assert big._reach_small([big.hex_at(30, 30)], 4, "infantry", None, None) is not None
-    assert big._reach_small([big.hex_at(30, 30)], 12, "infantry", None, None) is None
-    assert big._reach_small([big.hex_at(30, 30)] * 10, 4, "infantry", None, None) is None
+    half = HexMap(60, 60, TerrainTable([TerrainType(CLEAR, "clear", 1.5)]))
+    middle = big.hex_at(30, 30)
+    assert small._reach_small([small.hex_at(4, 4)], 30, "infantry", None, None) is not None
+    assert big._reach_small([middle], 12, "infantry", None, None) is not None  # 469 hexes
+    assert big._reach_small([middle], 13, "infantry", None, None) is None  # 547
+    assert big._reach_small([middle] * 10, 4, "infantry", None, None) is None  # 10 x 61
+    assert half._reach_small([middle], 13.5, "infantry", None, None) is not None  # 9 steps: 271
+    assert half._reach_small([middle], 15, "infantry", None, None) is None  # 10 steps: 331
 
 
 def test_reachable_follows_terrain_changes():

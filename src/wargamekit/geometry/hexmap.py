@@ -443,9 +443,12 @@ def _cache_line(lines: dict[int, tuple[int, ...]], dq: int, dr: int, n: int, alp
 _NO_EXTRA: frozenset[int] = frozenset()
 
 #: :meth:`HexMap.reachable_many` searches in pure Python while the units can reach at most this
-#: many hexes in all (a disk per unit, see :meth:`HexMap._reach_small`); beyond it, one scipy
-#: call is faster. Measured: see docs/geometry.md.
+#: many hexes in all (a disk per unit, see :meth:`HexMap._reach_small`), 8/5 of it with
+#: whole-number costs (the bucket form); beyond it, one scipy call is faster. Measured: see
+#: docs/geometry.md.
 _SMALL_SEARCH = 300
+#: The bucket form of the pure-Python search keeps one list per whole cost up to the allowance.
+_BUCKETS_MAX = 100
 
 
 def _zeros(shape_attr: str, dtype: type):
@@ -471,6 +474,7 @@ class _Graph:
     nbr: np.ndarray  # (n, 6) neighbour index, -1 off the map
     weight: np.ndarray  # (n, 6) cost of entering that neighbour, inf: no edge
     step: float  # the cheapest step: nothing beyond budget / step hexes is reachable
+    integral: bool = False  # every finite weight a whole number (the pure-Python search's bucket form)
     out_pos: np.ndarray | None = None
     in_pos: np.ndarray | None = None
     # For the pure-Python search (_search_small): each hex's ((neighbour, cost), ...) out of
@@ -505,8 +509,9 @@ def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | froz
     the same graph gives (each is the least of ``cost(u) + weight`` over the neighbours ``u``
     settled before it, the same float sums whatever the order, as every weight is > 0).
     ``blocked`` indices are never entered; ``stop`` indices are entered but not left, except
-    the start. A binary heap in C (``heapq``) and a dict of costs: no per-search array the size
-    of the map, so the cost grows with the hexes reached, not with the map.
+    the start. No per-search array the size of the map: the cost grows with the hexes reached.
+    Whole-number weights (most terrain charts) take a bucket queue, one list per cost, which
+    costs about a fifth less than the binary heap (``heapq``) other weights take.
     """
     adj = g.adj
     if adj is None:
@@ -517,13 +522,33 @@ def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | froz
     ptr, ind, wt = lists
     dist = {start: 0.0}
     get = dist.get
+    if g.integral and budget <= _BUCKETS_MAX:
+        buckets: list[list[int]] = [[start]]  # buckets[c]: the indices reached at cost c
+        c = 0
+        while c < len(buckets):
+            d = float(c)  # the costs stay floats, as scipy's (whole numbers: the sums are exact)
+            for u in buckets[c]:
+                if dist[u] != d or (u in stop and u != start):
+                    continue  # reached more cheaply since, or a stop hex
+                edges = adj[u]
+                if edges is None:
+                    lo, hi = ptr[u], ptr[u + 1]
+                    edges = adj[u] = tuple(zip(ind[lo:hi], wt[lo:hi], strict=True))
+                for v, w in edges:
+                    nd = d + w
+                    if nd <= budget and nd < get(v, INF) and v not in blocked:
+                        dist[v] = nd
+                        k = int(nd)
+                        while len(buckets) <= k:
+                            buckets.append([])
+                        buckets[k].append(v)
+            c += 1
+        return dist
     heap = [(0.0, start)]
     while heap:
         d, u = heappop(heap)
-        if d > dist[u]:
-            continue  # a stale entry: u was reached more cheaply since
-        if u in stop and u != start:
-            continue
+        if d > dist[u] or (u in stop and u != start):
+            continue  # a stale entry (u was reached more cheaply since), or a stop hex
         edges = adj[u]
         if edges is None:
             lo, hi = ptr[u], ptr[u + 1]
@@ -958,6 +983,9 @@ class HexMap:
         Raises:
             OffMapError: If ``start`` is off the map.
         """
+        small = self._reach_small([start], allowance, unit_type, blocked, stop)
+        if small is not None:
+            return small[0]
         return self.reachable_many([start], allowance, unit_type, blocked=blocked, stop=stop)[0]
 
     def reachable_many(self, starts: Iterable[Hex], allowances: float | Iterable[float], unit_type: str, *,
@@ -1125,7 +1153,9 @@ class HexMap:
         if reach is None:
             return None
         radius = reach - 1  # the hex radius (see _reach)
-        if k * min(3 * radius * (radius + 1) + 1, self.width * self.height) > _SMALL_SEARCH:
+        # the bucket form (whole-number costs) is cheaper per hex: its crossover is further out
+        limit = _SMALL_SEARCH * 8 // 5 if g.integral and max(budgets) <= _BUCKETS_MAX else _SMALL_SEARCH
+        if k * min(3 * radius * (radius + 1) + 1, self.width * self.height) > limit:
             return None
         idx = [self._index(h) for h in starts]
         window = self._block(np.array(idx, dtype=np.int64), reach) if callable(blocked) or callable(stop) else None
@@ -1140,20 +1170,21 @@ class HexMap:
             out.append({hexes[j]: dist[j] for j in sorted(dist)})
         return out
 
-    def _index_set(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> frozenset[int]:
+    def _index_set(self, selection: HexSelection, window: tuple[int, int, int, int] | None
+                   ) -> set[int] | frozenset[int]:
         """The map indices of a selection, as a set (see :meth:`_selection`)."""
         if selection is None:
-            return frozenset()
+            return _NO_EXTRA
         if isinstance(selection, np.ndarray) or callable(selection):
-            return frozenset(self._given_selection(selection, window).tolist())
-        if not isinstance(selection, set | frozenset | list | tuple):
+            return set(self._given_selection(selection, window).tolist())
+        if not isinstance(selection, (set, frozenset, list, tuple)):  # noqa: UP038 (the tuple form is faster)
             selection = list(selection)
-        index_of = self._index_of if self._index_of is not None else self._index_dict()
+        get = (self._index_of if self._index_of is not None else self._index_dict()).get
         try:
             # Hexes off the map are left out, as _selection does.
-            return frozenset(i for h in selection if (i := index_of.get(h)) is not None)
+            return {i for h in selection if (i := get(h)) is not None}
         except TypeError:  # an unhashable item: let _selection treat it as it always has
-            return frozenset(self._given_selection(selection, window).tolist())
+            return set(self._given_selection(selection, window).tolist())
 
     def _given_selection(self, selection: HexSelection, window: tuple[int, int, int, int] | None) -> np.ndarray:
         """:meth:`_selection` of a selection that is not ``None``."""
@@ -1198,7 +1229,8 @@ class HexMap:
         step = float(enter.min(initial=INF)) + min(0.0, float(sides.min(initial=0.0)))
         for arr in (csr.data, csr.indices, csr.indptr):
             arr.flags.writeable = False
-        g = self._csr[unit_type] = _Graph(csr, nbr, w, step)
+        integral = bool(np.array_equal(csr.data, np.floor(csr.data)))
+        g = self._csr[unit_type] = _Graph(csr, nbr, w, step, integral)
         return g
 
     def _reach(self, g: _Graph, limit: float) -> int | None:
