@@ -548,6 +548,48 @@ def test_small_search_equals_scipy_search(seed, layout):
             assert [list(r.items()) for r in python_form] == [list(r.items()) for r in scipy_form]
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_far_apart_groups_equal_one_row_per_unit(seed, layout):
+    """Searching far-apart units together (one min_only row per group) gives each unit exactly
+    the set of a search with one row per unit: units near and on each other, at the map's
+    edges, in ZOC (left through their virtual copies), blocked, with their own allowances."""
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(30, 60)), int(rng.integers(30, 60))
+    m = HexMap(w, h, TABLE, layout, terrain=rng.choice([0, 0, 1, 2, 3], size=(w, h)).astype(np.int16))
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(2, 40)))]
+    starts += starts[:2]  # two units stacked with others
+    budgets = [float(rng.integers(0, 7)) for _ in starts]
+    budgets[0] = 6.0
+    zoc = {hx for hx in hexes if rng.random() < 0.1} | {starts[0]}
+    blocked = {hx for hx in hexes if rng.random() < 0.05} - {starts[0]}
+    limits = (hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MAX)
+    try:
+        hexmap_module._SMALL_SEARCH = -1  # scipy's search throughout
+        grouped = m.reachable_many(starts, budgets, "infantry", blocked=blocked, stop=zoc)
+        batch = m.reachable_batch(starts, budgets, "infantry", blocked=blocked, stop=zoc)
+        hexmap_module._GROUPED_MAX = 0
+        one_each = m.reachable_many(starts, budgets, "infantry", blocked=blocked, stop=zoc)
+    finally:
+        hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MAX = limits
+    assert [list(r.items()) for r in grouped] == [list(r.items()) for r in one_each]
+    offsets, axial, costs = batch
+    assert [dict(zip(map(tuple, axial[a:b].tolist()), costs[a:b].tolist(), strict=True))
+            for a, b in zip(offsets[:-1], offsets[1:], strict=True)] == [{(hx.q, hx.r): c for hx, c in r.items()}
+                                                                          for r in one_each]
+
+
+def test_far_apart_groups():
+    """Units are grouped greedily, in order, so that a group's units are at least 2 * radius + 1 hexes apart."""
+    m = HexMap(40, 3, TABLE, OffsetLayout.ODD_R)
+    idx = np.array([m._index(m.hex_at(c, 1)) for c in (0, 4, 5, 9, 0)])
+    groups, row_of = m._far_apart_groups(idx, 2)
+    # 5 apart is enough (0 and 5, 4 and 9), 4 is not (0 and 4, 5 and 9); the same hex never
+    assert row_of.tolist() == [0, 1, 0, 1, 2]
+    assert [x.tolist() for x in groups] == [[0, 2], [1, 3], [4]]
+
+
 def test_small_search_is_chosen_by_the_reach():
     """Small reaches take the pure-Python search, large ones scipy's call (the crossover,
     docs/geometry.md): the 10x8 skirmish-sized map always; on a big open map a disk of up to

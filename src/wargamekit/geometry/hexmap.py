@@ -447,6 +447,9 @@ _NO_EXTRA: frozenset[int] = frozenset()
 #: whole-number costs (the bucket form); beyond it, one scipy call is faster. Measured: see
 #: docs/geometry.md.
 _SMALL_SEARCH = 300
+#: :meth:`HexMap.reachable_many` searches far-apart groups of units together (min_only) for up
+#: to this many units (the grouping compares every pair).
+_GROUPED_MAX = 1024
 #: The bucket form of the pure-Python search keeps one list per whole cost up to the allowance.
 _BUCKETS_MAX = 100
 
@@ -1094,11 +1097,20 @@ class HexMap:
         window = None if reach is None else self._block(idx, reach)
         graph, sources = self._masked_graph(g, idx, self._selection(blocked, window), self._selection(stop, window))
         limit = float(budget.max())
-        dist = dijkstra(graph, directed=True, indices=sources, limit=limit)
+        h = self.height
+        if reach is not None and 3 * reach * reach * 2 < n and k <= _GROUPED_MAX:
+            # Units far enough apart never reach the same hex: one min_only search of each such
+            # group gives each unit's own costs in its disk (see _far_apart_groups), with one
+            # row per group instead of one per unit.
+            groups, row_of = self._far_apart_groups(idx, reach - 1)
+            dist = np.stack([dijkstra(graph, directed=True, indices=sources[grp], limit=limit, min_only=True)
+                             for grp in groups])
+        else:
+            dist = dijkstra(graph, directed=True, indices=sources, limit=limit)
+            row_of = np.arange(k)
         virtual = np.flatnonzero(sources != idx)
         if virtual.size:
-            dist[virtual, idx[virtual]] = 0.0  # a start left through a virtual copy (stop hexes)
-        h = self.height
+            dist[row_of[virtual], idx[virtual]] = 0.0  # a start left through a virtual copy (stop hexes)
         if reach is not None and 3 * reach * reach * 2 < n:
             # Read each unit's disk of cells within reach only (all in one gather), not its row.
             cols, rows = idx // h, idx % h
@@ -1118,7 +1130,7 @@ class HexMap:
                 ce = cells[e]
                 np.copyto(ce, idx[e, None], where=off)
                 cells[e] = ce
-            at = cells + (np.arange(k) * dist.shape[1])[:, None]
+            at = cells + (row_of * dist.shape[1])[:, None]
             vals = dist.ravel()[at]
             keep = vals <= budget[:, None]
             if off is not None:
@@ -1133,6 +1145,35 @@ class HexMap:
             costs = dist[unit, hits]
             ends = np.searchsorted(unit, np.arange(1, k + 1))
         return np.asarray(ends, dtype=np.int64), hits, costs
+
+    def _far_apart_groups(self, idx: np.ndarray, radius: int) -> tuple[list[np.ndarray], np.ndarray]:
+        """Split the units at map indices ``idx`` into groups whose hexes are at least
+        ``2 * radius + 1`` apart (greedily, in the order given): ``(groups, group of each unit)``.
+
+        No path within the allowance leaves a unit's disk of ``radius`` hexes (each step costs at
+        least the cheapest step, see :meth:`_reach`), and the disks of a group's units do not
+        meet, so in a search from all of a group's units at once each hex within reach of one
+        unit gets that unit's own cost (any path from another costs more than the allowance),
+        the same float sums as a search from that unit alone.
+        """
+        ax = self._axial_cells()[idx].astype(np.int64)
+        dq, dr = ax[:, 0, None] - ax[None, :, 0], ax[:, 1, None] - ax[None, :, 1]
+        near = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) >> 1 < 2 * radius + 1
+        earlier, later = np.nonzero(np.triu(near, 1))
+        clashes: list[list[int]] = [[] for _ in range(len(idx))]
+        for i, j in zip(earlier.tolist(), later.tolist(), strict=True):
+            clashes[j].append(i)
+        group_of: list[int] = []
+        for mine in clashes:
+            taken = {group_of[i] for i in mine}
+            g = 0
+            while g in taken:
+                g += 1
+            group_of.append(g)
+        row_of = np.array(group_of, dtype=np.int64)
+        order = np.argsort(row_of, kind="stable")
+        counts = np.bincount(row_of)
+        return np.split(order, np.cumsum(counts)[:-1]), row_of
 
     def _reach_small(self, starts: list[Hex], allowances: float | list[float], unit_type: str,
                      blocked: HexSelection, stop: HexSelection) -> list[dict[Hex, float]] | None:
