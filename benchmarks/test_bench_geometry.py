@@ -671,6 +671,30 @@ def _python_dijkstra(tables, start, budget, blocked):
     return {hexes[i]: c for i, c in dist.items()}
 
 
+def _python_buckets(tables, start, budget, blocked):
+    """The same with a bucket queue (one list per whole cost; the costs here are whole numbers)."""
+    hexes, index, adj = tables
+    no_entry = {index[h] for h in blocked}
+    s = index[start]
+    dist = {s: 0.0}
+    buckets = [[s]]
+    c = 0
+    while c < len(buckets):
+        d = float(c)
+        for u in buckets[c]:
+            if dist[u] != d:
+                continue
+            for v, w in adj[u]:
+                nd = d + w
+                if nd <= budget and nd < dist.get(v, math.inf) and v not in no_entry:
+                    dist[v] = nd
+                    while len(buckets) <= int(nd):
+                        buckets.append([])
+                    buckets[int(nd)].append(v)
+        c += 1
+    return {hexes[i]: c for i, c in dist.items()}
+
+
 def _networkx_graph(m, unit_type):
     g = nx.DiGraph()
     for h in m.hexes():
@@ -699,9 +723,9 @@ SMALL_REACH = {
 @pytest.mark.parametrize("case", sorted(SMALL_REACH))
 def test_reachable_one_unit_small(benchmark, case):
     """300 single ``reachable`` calls with a few MP and blocked hexes: ours (the pure-Python search
-    on the map's cached graph) vs networkx on a prebuilt graph, a hand-written Python Dijkstra on
-    prebuilt tables, and scipy's call on a prebuilt CSR (no blocked hexes: scipy cannot skip them
-    without a new graph, so it is a lower bound for its form)."""
+    on the map's cached graph) vs networkx on a prebuilt graph, hand-written Python Dijkstras on
+    prebuilt tables (binary heap; bucket queue), and scipy's call on a prebuilt CSR (no blocked
+    hexes: scipy cannot skip them without a new graph, so it is a lower bound for its form)."""
     w, h, budgets, n_blocked = SMALL_REACH[case]
     table, terrain, _start = _move_setup()
     if w == 10:
@@ -723,11 +747,15 @@ def test_reachable_one_unit_small(benchmark, case):
     def python_dijkstra():
         return [_python_dijkstra(tables, s, b, bl) for s, b, bl in cases]
 
+    def python_buckets():
+        return [_python_buckets(tables, s, b, bl) for s, b, bl in cases]
+
     def scipy_prebuilt_unblocked():
         return [dijkstra(csr, directed=True, indices=i, limit=b) for i, b in sources]
 
     got = _measure(benchmark, ours, {"networkx_prebuilt": networkx_prebuilt, "python_dijkstra": python_dijkstra,
+                                     "python_buckets": python_buckets,
                                      "scipy_prebuilt_unblocked": scipy_prebuilt_unblocked}, rounds=9)
-    assert got == python_dijkstra() == networkx_prebuilt()
+    assert got == python_dijkstra() == python_buckets() == networkx_prebuilt()
     benchmark.extra_info["ours_per_call_us"] = benchmark.extra_info["ours_min_s"] / len(cases) * 1e6
     benchmark.extra_info["hexes_reached_mean"] = sum(map(len, got)) / len(got)
