@@ -1103,14 +1103,15 @@ class HexMap:
             # group gives each unit's own costs in its disk (see _far_apart_groups), with one
             # row per group instead of one per unit.
             groups, row_of = self._far_apart_groups(idx, reach - 1)
-            dist = np.stack([dijkstra(graph, directed=True, indices=sources[grp], limit=limit, min_only=True)
-                             for grp in groups])
+            dist_rows = [dijkstra(graph, directed=True, indices=sources[grp], limit=limit, min_only=True)
+                         for grp in groups]
         else:
+            groups = None
             dist = dijkstra(graph, directed=True, indices=sources, limit=limit)
             row_of = np.arange(k)
-        virtual = np.flatnonzero(sources != idx)
-        if virtual.size:
-            dist[row_of[virtual], idx[virtual]] = 0.0  # a start left through a virtual copy (stop hexes)
+            dist_rows = list(dist)
+        for v in np.flatnonzero(sources != idx).tolist():
+            dist_rows[row_of[v]][idx[v]] = 0.0  # a start left through a virtual copy (stop hexes)
         if reach is not None and 3 * reach * reach * 2 < n:
             # Read each unit's disk of cells within reach only (all in one gather), not its row.
             cols, rows = idx // h, idx % h
@@ -1130,8 +1131,12 @@ class HexMap:
                 ce = cells[e]
                 np.copyto(ce, idx[e, None], where=off)
                 cells[e] = ce
-            at = cells + (row_of * dist.shape[1])[:, None]
-            vals = dist.ravel()[at]
+            if groups is None:
+                vals = dist.ravel()[cells + (np.arange(k) * dist.shape[1])[:, None]]
+            else:
+                vals = np.empty(cells.shape)
+                for grp, row in zip(groups, dist_rows, strict=True):
+                    vals[grp] = row[cells[grp]]
             keep = vals <= budget[:, None]
             if off is not None:
                 keep[e] &= ~off
