@@ -34,6 +34,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from wargamekit.geometry import Hex, HexMap, TerrainTable, TerrainType, hexbatch
 from wargamekit.geometry import hex as hexmod
+from wargamekit.geometry import hexmap as hexmap_module
 from wargamekit.geometry.hex import hex_line
 
 RNG_SEED = 12345
@@ -759,3 +760,30 @@ def test_reachable_one_unit_small(benchmark, case):
     assert got == python_dijkstra() == python_buckets() == networkx_prebuilt()
     benchmark.extra_info["ours_per_call_us"] = benchmark.extra_info["ours_min_s"] / len(cases) * 1e6
     benchmark.extra_info["hexes_reached_mean"] = sum(map(len, got)) / len(got)
+
+
+@pytest.mark.parametrize("allowance", [4, 8, 10, 12])
+def test_reachable_crossover(benchmark, allowance):
+    """Where the pure-Python search stops paying: one unit in the middle of an open 200x200 map
+    (cost 1 everywhere, so the bound on the hexes reached is exact: the pure-Python search's
+    worst case), 50 ``reachable`` calls forced through each search (``_SMALL_SEARCH``). Ours is
+    the pure-Python search (the bucket form), the baseline the core's scipy search."""
+    table = TerrainTable([TerrainType(0, "clear")])
+    m = HexMap(MOVE_W, MOVE_H, table)
+    start = m.hex_at(MOVE_W // 2, MOVE_H // 2)
+    limit = hexmap_module._SMALL_SEARCH
+
+    def forced(value):
+        def run():
+            hexmap_module._SMALL_SEARCH = value
+            try:
+                return [m.reachable(start, allowance, "infantry") for _ in range(50)]
+            finally:
+                hexmap_module._SMALL_SEARCH = limit
+        return run
+
+    got = _measure(benchmark, forced(10**9), {"scipy_search": forced(-1)}, rounds=9)
+    assert [list(r.items()) for r in got] == [list(r.items()) for r in forced(-1)()]
+    benchmark.extra_info["hexes_reached"] = len(got[0])
+    benchmark.extra_info["ours_per_call_us"] = benchmark.extra_info["ours_min_s"] / 50 * 1e6
+    benchmark.extra_info["scipy_search_per_call_us"] = benchmark.extra_info["scipy_search_min_s"] / 50 * 1e6
