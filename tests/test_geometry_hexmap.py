@@ -564,15 +564,16 @@ def test_far_apart_groups_equal_one_row_per_unit(seed, layout):
     budgets[0] = 6.0
     zoc = {hx for hx in hexes if rng.random() < 0.1} | {starts[0]}
     blocked = {hx for hx in hexes if rng.random() < 0.05} - {starts[0]}
-    limits = (hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MAX)
+    limits = (hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MIN, hexmap_module._GROUPED_MAX)
     try:
         hexmap_module._SMALL_SEARCH = -1  # scipy's search throughout
+        hexmap_module._GROUPED_MIN = 1  # grouped however few the units
         grouped = m.reachable_many(starts, budgets, "infantry", blocked=blocked, stop=zoc)
         batch = m.reachable_batch(starts, budgets, "infantry", blocked=blocked, stop=zoc)
         hexmap_module._GROUPED_MAX = 0
         one_each = m.reachable_many(starts, budgets, "infantry", blocked=blocked, stop=zoc)
     finally:
-        hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MAX = limits
+        hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MIN, hexmap_module._GROUPED_MAX = limits
     assert [list(r.items()) for r in grouped] == [list(r.items()) for r in one_each]
     offsets, axial, costs = batch
     assert [dict(zip(map(tuple, axial[a:b].tolist()), costs[a:b].tolist(), strict=True))
@@ -593,13 +594,13 @@ def test_far_apart_groups():
 def test_small_search_is_chosen_by_the_reach():
     """Small reaches take the pure-Python search, large ones scipy's call (the crossover,
     docs/geometry.md): the 10x8 skirmish-sized map always; on a big open map a disk of up to
-    480 hexes with whole-number costs (the bucket form), 300 otherwise, for all units together."""
+    400 hexes with whole-number costs (the bucket form), 300 otherwise, for all units together."""
     small, big = HexMap(10, 8, TABLE), HexMap(60, 60, TABLE)
     half = HexMap(60, 60, TerrainTable([TerrainType(CLEAR, "clear", 1.5)]))
     middle = big.hex_at(30, 30)
     assert small._reach_small([small.hex_at(4, 4)], 30, "infantry", None, None) is not None
-    assert big._reach_small([middle], 12, "infantry", None, None) is not None  # 469 hexes
-    assert big._reach_small([middle], 13, "infantry", None, None) is None  # 547
+    assert big._reach_small([middle], 11, "infantry", None, None) is not None  # 397 hexes
+    assert big._reach_small([middle], 12, "infantry", None, None) is None  # 469
     assert big._reach_small([middle] * 10, 4, "infantry", None, None) is None  # 10 x 61
     assert half._reach_small([middle], 13.5, "infantry", None, None) is not None  # 9 steps: 271
     assert half._reach_small([middle], 15, "infantry", None, None) is None  # 10 steps: 331

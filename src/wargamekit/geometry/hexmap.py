@@ -443,12 +443,14 @@ def _cache_line(lines: dict[int, tuple[int, ...]], dq: int, dr: int, n: int, alp
 _NO_EXTRA: frozenset[int] = frozenset()
 
 #: :meth:`HexMap.reachable_many` searches in pure Python while the units can reach at most this
-#: many hexes in all (a disk per unit, see :meth:`HexMap._reach_small`), 8/5 of it with
+#: many hexes in all (a disk per unit, see :meth:`HexMap._reach_small`), 4/3 of it with
 #: whole-number costs (the bucket form); beyond it, one scipy call is faster. Measured: see
 #: docs/geometry.md.
 _SMALL_SEARCH = 300
-#: :meth:`HexMap.reachable_many` searches far-apart groups of units together (min_only) for up
-#: to this many units (the grouping compares every pair).
+#: :meth:`HexMap.reachable_many` searches far-apart groups of units together (min_only) for
+#: this many units: from _GROUPED_MIN (measured: with fewer, grouping costs more than the one
+#: row per unit it saves) up to _GROUPED_MAX (the grouping compares every pair).
+_GROUPED_MIN = 48
 _GROUPED_MAX = 1024
 #: The bucket form of the pure-Python search keeps one list per whole cost up to the allowance.
 _BUCKETS_MAX = 100
@@ -1098,7 +1100,7 @@ class HexMap:
         graph, sources = self._masked_graph(g, idx, self._selection(blocked, window), self._selection(stop, window))
         limit = float(budget.max())
         h = self.height
-        if reach is not None and 3 * reach * reach * 2 < n and k <= _GROUPED_MAX:
+        if reach is not None and 3 * reach * reach * 2 < n and _GROUPED_MIN <= k <= _GROUPED_MAX:
             # Units far enough apart never reach the same hex: one min_only search of each such
             # group gives each unit's own costs in its disk (see _far_apart_groups), with one
             # row per group instead of one per unit.
@@ -1200,7 +1202,7 @@ class HexMap:
             return None
         radius = reach - 1  # the hex radius (see _reach)
         # the bucket form (whole-number costs) is cheaper per hex: its crossover is further out
-        limit = _SMALL_SEARCH * 8 // 5 if g.integral and max(budgets) <= _BUCKETS_MAX else _SMALL_SEARCH
+        limit = _SMALL_SEARCH * 4 // 3 if g.integral and max(budgets) <= _BUCKETS_MAX else _SMALL_SEARCH
         if k * min(3 * radius * (radius + 1) + 1, self.width * self.height) > limit:
             return None
         idx = [self._index(h) for h in starts]
