@@ -10,7 +10,9 @@ Movement costs and paths run scipy's Dijkstra on a CSR graph built with numpy: a
 ``g`` (terrain of ``h`` plus the hexside crossed). Each unit type's whole-map graph is cached,
 and so are the line-of-sight class tables; call :meth:`HexMap.invalidate` after writing to the
 layer arrays directly (the setter methods, and assigning a new layer or table, do it for you).
-:meth:`HexMap.reachable_many` searches many units in one Dijkstra call.
+:meth:`HexMap.reachable_many` searches many units in one Dijkstra call per group of far-apart
+units; small reaches (a few movement points, a small map) are searched in pure Python over the
+same cached graph instead, as scipy's call has a fixed cost of about 100 µs.
 """
 
 from __future__ import annotations
@@ -995,13 +997,16 @@ class HexMap:
 
     def reachable_many(self, starts: Iterable[Hex], allowances: float | Iterable[float], unit_type: str, *,
                        blocked: HexSelection = None, stop: HexSelection = None) -> list[dict[Hex, float]]:
-        """:meth:`reachable` for many units at once: one Dijkstra call with one source per unit.
+        """:meth:`reachable` for many units at once: scipy's Dijkstra with the units as sources.
 
         Each unit is searched on its own (the units do not block each other unless ``blocked``
         says so) with the same ``blocked`` and ``stop`` hexes; a unit that starts in a ``stop``
         hex may still leave it (the others may not), exactly as in :meth:`reachable`. The
         unit type's whole-map graph is built once and kept until :meth:`invalidate`; ``blocked``
         and ``stop`` are applied to a copy of its weights, touching only the edges of those hexes.
+        Units too far apart to reach the same hex share one search (one row of costs per group);
+        small reaches are searched in pure Python over the same graph, with the same results
+        (see docs/geometry.md, "Small reaches").
 
         Args:
             starts: Each unit's hex.
