@@ -21,9 +21,12 @@ active-set numpy LOS, and scipy's Dijkstra on a prebuilt CSR graph with one call
 also checks that ours and the baseline give the same answer. Nothing asserts on time.
 """
 
+import heapq
+import math
 import statistics
 import time
 
+import networkx as nx
 import numpy as np
 import pytest
 from scipy.sparse import csr_matrix
@@ -31,6 +34,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from wargamekit.geometry import Hex, HexMap, TerrainTable, TerrainType, hexbatch
 from wargamekit.geometry import hex as hexmod
+from wargamekit.geometry import hexmap as hexmap_module
 from wargamekit.geometry.hex import hex_line
 
 RNG_SEED = 12345
@@ -616,3 +620,170 @@ def test_reachable_100_units_with_zoc(benchmark):
     _measure(benchmark, lambda: m.reachable_many(hexes[:100], 12, "infantry", blocked=enemies, stop=zoc),
              {"scipy_prebuilt_one_call": lambda: dijkstra(graph, directed=True, indices=idx[:100], limit=12)}, rounds=9)
 
+
+
+# -- reachable for one unit with a few movement points: the pure-Python search ---------------------
+
+
+def _small_reach_cases(m, n, budgets, n_blocked, seed=RNG_SEED + 3):
+    """``n`` (start, allowance, blocked hexes) questions, as rule code asks them: other units' hexes blocked."""
+    rng = np.random.default_rng(seed)
+    hexes = m.hexes()
+    if m.width * m.height > 400:  # a big map: units in its middle, away from the edges
+        hexes = [h for h in hexes if all(8 <= x < d - 8 for x, d in zip(h.to_offset(), (m.width, m.height), strict=True))]
+    out = []
+    for _ in range(n):
+        pick = rng.choice(len(hexes), size=n_blocked + 1, replace=False)
+        out.append((hexes[pick[0]], float(rng.choice(budgets)), {hexes[i] for i in pick[1:]}))
+    return out
+
+
+def _python_dijkstra_setup(m, unit_type):
+    """The strong hand-written form's tables: hexes by map index, each index's (neighbour, cost) edges, hex -> index."""
+    hexes = m.hexes()
+    index = {h: i for i, h in enumerate(hexes)}
+    adj = []
+    for h in hexes:
+        edges = []
+        for n in m.neighbours(h):
+            c = m.movement_cost(h, n, unit_type)
+            if c != float("inf"):
+                edges.append((index[n], c))
+        adj.append(tuple(edges))
+    return hexes, index, adj
+
+
+def _python_dijkstra(tables, start, budget, blocked):
+    """A hand-written Dijkstra on prebuilt tables (heapq, a dict of costs): ``{hex: cost}`` within ``budget``."""
+    hexes, index, adj = tables
+    no_entry = {index[h] for h in blocked}
+    s = index[start]
+    dist = {s: 0.0}
+    heap = [(0.0, s)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in adj[u]:
+            nd = d + w
+            if nd <= budget and nd < dist.get(v, math.inf) and v not in no_entry:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return {hexes[i]: c for i, c in dist.items()}
+
+
+def _python_buckets(tables, start, budget, blocked):
+    """The same with a bucket queue (one list per whole cost; the costs here are whole numbers)."""
+    hexes, index, adj = tables
+    no_entry = {index[h] for h in blocked}
+    s = index[start]
+    dist = {s: 0.0}
+    buckets = [[s]]
+    c = 0
+    while c < len(buckets):
+        d = float(c)
+        for u in buckets[c]:
+            if dist[u] != d:
+                continue
+            for v, w in adj[u]:
+                nd = d + w
+                if nd <= budget and nd < dist.get(v, math.inf) and v not in no_entry:
+                    dist[v] = nd
+                    while len(buckets) <= int(nd):
+                        buckets.append([])
+                    buckets[int(nd)].append(v)
+        c += 1
+    return {hexes[i]: c for i, c in dist.items()}
+
+
+def _networkx_graph(m, unit_type):
+    g = nx.DiGraph()
+    for h in m.hexes():
+        g.add_node(h)
+        for n in m.neighbours(h):
+            c = m.movement_cost(h, n, unit_type)
+            if c != float("inf"):
+                g.add_edge(h, n, cost=c)
+    return g
+
+
+def _networkx_reach(g, start, budget, blocked):
+    # networkx leaves out an edge whose weight is None: the blocked hexes are never entered
+    return nx.single_source_dijkstra_path_length(g, start, cutoff=budget,
+                                                 weight=lambda _a, b, e: None if b in blocked else e["cost"])
+
+
+SMALL_REACH = {
+    # a skirmish-sized map (10x8, a fifth woods at 2 MP), 3-5 MP, the 7 other units' hexes blocked
+    "map_10x8_mp_3_5": (10, 8, (3, 4, 5), 7),
+    # the 200x200 weighted map, 2-4 MP, 7 blocked hexes
+    "map_200x200_mp_2_4": (200, 200, (2, 3, 4), 7),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_REACH))
+def test_reachable_one_unit_small(benchmark, case):
+    """300 single ``reachable`` calls with a few MP and blocked hexes: ours (the pure-Python search
+    on the map's cached graph) vs networkx on a prebuilt graph, hand-written Python Dijkstras on
+    prebuilt tables (binary heap; bucket queue), and scipy's call on a prebuilt CSR (no blocked
+    hexes: scipy cannot skip them without a new graph, so it is a lower bound for its form)."""
+    w, h, budgets, n_blocked = SMALL_REACH[case]
+    table, terrain, _start = _move_setup()
+    if w == 10:
+        rng = np.random.default_rng(RNG_SEED)
+        terrain = np.where(rng.random((w, h)) < 0.2, 1, 0).astype(np.int16)
+    m = HexMap(w, h, table, terrain=terrain[:w, :h])
+    cases = _small_reach_cases(m, 300, budgets, n_blocked)
+    g = _networkx_graph(m, "infantry")
+    tables = _python_dijkstra_setup(m, "infantry")
+    csr = m._movement_graph("infantry").csr  # the same graph as _scipy_plain_graph's, built by ours
+    sources = [(m._index(s), b) for s, b, _bl in cases]
+
+    def ours():
+        return [m.reachable(s, b, "infantry", blocked=bl) for s, b, bl in cases]
+
+    def networkx_prebuilt():
+        return [_networkx_reach(g, s, b, bl) for s, b, bl in cases]
+
+    def python_dijkstra():
+        return [_python_dijkstra(tables, s, b, bl) for s, b, bl in cases]
+
+    def python_buckets():
+        return [_python_buckets(tables, s, b, bl) for s, b, bl in cases]
+
+    def scipy_prebuilt_unblocked():
+        return [dijkstra(csr, directed=True, indices=i, limit=b) for i, b in sources]
+
+    got = _measure(benchmark, ours, {"networkx_prebuilt": networkx_prebuilt, "python_dijkstra": python_dijkstra,
+                                     "python_buckets": python_buckets,
+                                     "scipy_prebuilt_unblocked": scipy_prebuilt_unblocked}, rounds=9)
+    assert got == python_dijkstra() == python_buckets() == networkx_prebuilt()
+    benchmark.extra_info["ours_per_call_us"] = benchmark.extra_info["ours_min_s"] / len(cases) * 1e6
+    benchmark.extra_info["hexes_reached_mean"] = sum(map(len, got)) / len(got)
+
+
+@pytest.mark.parametrize("allowance", [4, 8, 10, 12])
+def test_reachable_crossover(benchmark, allowance):
+    """Where the pure-Python search stops paying: one unit in the middle of an open 200x200 map
+    (cost 1 everywhere, so the bound on the hexes reached is exact: the pure-Python search's
+    worst case), 50 ``reachable`` calls forced through each search (``_SMALL_SEARCH``). Ours is
+    the pure-Python search (the bucket form), the baseline the core's scipy search."""
+    table = TerrainTable([TerrainType(0, "clear")])
+    m = HexMap(MOVE_W, MOVE_H, table)
+    start = m.hex_at(MOVE_W // 2, MOVE_H // 2)
+    limit = hexmap_module._SMALL_SEARCH
+
+    def forced(value):
+        def run():
+            hexmap_module._SMALL_SEARCH = value
+            try:
+                return [m.reachable(start, allowance, "infantry") for _ in range(50)]
+            finally:
+                hexmap_module._SMALL_SEARCH = limit
+        return run
+
+    got = _measure(benchmark, forced(10**9), {"scipy_search": forced(-1)}, rounds=9)
+    assert [list(r.items()) for r in got] == [list(r.items()) for r in forced(-1)()]
+    benchmark.extra_info["hexes_reached"] = len(got[0])
+    benchmark.extra_info["ours_per_call_us"] = benchmark.extra_info["ours_min_s"] / 50 * 1e6
+    benchmark.extra_info["scipy_search_per_call_us"] = benchmark.extra_info["scipy_search_min_s"] / 50 * 1e6

@@ -17,6 +17,7 @@ from wargamekit.geometry import (
     TerrainTable,
     TerrainType,
 )
+from wargamekit.geometry import hexmap as hexmap_module
 
 CLEAR, WOODS, MARSH, LAKE = 0, 1, 2, 3
 RIVER, WALL = 1, 2
@@ -505,6 +506,104 @@ def test_reachable_many_equals_single_and_networkx(seed, layout):
                 expected = _networkx_reachable(m, s, b, unit, blocked if "blocked" in kw else set(),
                                                zoc if "stop" in kw else set())
                 assert got == expected
+
+
+def _both_searches(m, *args, **kw):
+    """``reachable_many`` through scipy's one call and through the pure-Python search, forced."""
+    limit = hexmap_module._SMALL_SEARCH
+    try:
+        hexmap_module._SMALL_SEARCH = -1
+        scipy_form = m.reachable_many(*args, **kw)
+        hexmap_module._SMALL_SEARCH = 10**9
+        python_form = m.reachable_many(*args, **kw)
+    finally:
+        hexmap_module._SMALL_SEARCH = limit
+    return scipy_form, python_form
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_small_search_equals_scipy_search(seed, layout):
+    """The pure-Python search of small reaches gives scipy's sets exactly: the same hexes, the
+    same float costs (whole and half-point costs: both forms of the search), in the same order,
+    with blocks, ZOC (a start in ZOC may leave), predicates, masks, hexsides and negative
+    allowances."""
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    if seed % 2:  # half-point costs: the heap form; whole costs: the bucket form
+        m.table = TerrainTable([*TABLE.terrain, TerrainType(4, "rough", 1.5)], TABLE.hexsides)
+        m.terrain[rng.random((m.width, m.height)) < 0.2] = 4
+        m.invalidate()
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(1, 5)))]
+    budgets = [float(rng.integers(-1, 9)) + 0.5 * int(rng.integers(0, 2)) for _ in starts]
+    budgets[0] = abs(budgets[0])  # scipy refuses a search whose allowances are all negative
+    blocked = {hx for hx in hexes if rng.random() < 0.1}
+    zoc = {hx for hx in hexes if rng.random() < 0.2} | {starts[0]}
+    zoc_mask = np.array([[m.hex_at(c, r) in zoc for r in range(m.height)] for c in range(m.width)])
+    for unit in ("infantry", "vehicle"):
+        for kw in ({}, {"blocked": blocked}, {"stop": zoc}, {"blocked": list(blocked), "stop": zoc},
+                   {"blocked": lambda hx: hx in blocked, "stop": zoc_mask}):
+            scipy_form, python_form = _both_searches(m, starts, budgets, unit, **kw)
+            assert [list(r.items()) for r in python_form] == [list(r.items()) for r in scipy_form]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_far_apart_groups_equal_one_row_per_unit(seed, layout):
+    """Searching far-apart units together (one min_only row per group) gives each unit exactly
+    the set of a search with one row per unit: units near and on each other, at the map's
+    edges, in ZOC (left through their virtual copies), blocked, with their own allowances."""
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(30, 60)), int(rng.integers(30, 60))
+    m = HexMap(w, h, TABLE, layout, terrain=rng.choice([0, 0, 1, 2, 3], size=(w, h)).astype(np.int16))
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(int(rng.integers(2, 40)))]
+    starts += starts[:2]  # two units stacked with others
+    budgets = [float(rng.integers(0, 7)) for _ in starts]
+    budgets[0] = 6.0
+    zoc = {hx for hx in hexes if rng.random() < 0.1} | {starts[0]}
+    blocked = {hx for hx in hexes if rng.random() < 0.05} - {starts[0]}
+    limits = (hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MIN, hexmap_module._GROUPED_MAX)
+    try:
+        hexmap_module._SMALL_SEARCH = -1  # scipy's search throughout
+        hexmap_module._GROUPED_MIN = 1  # grouped however few the units
+        grouped = m.reachable_many(starts, budgets, "infantry", blocked=blocked, stop=zoc)
+        batch = m.reachable_batch(starts, budgets, "infantry", blocked=blocked, stop=zoc)
+        hexmap_module._GROUPED_MAX = 0
+        one_each = m.reachable_many(starts, budgets, "infantry", blocked=blocked, stop=zoc)
+    finally:
+        hexmap_module._SMALL_SEARCH, hexmap_module._GROUPED_MIN, hexmap_module._GROUPED_MAX = limits
+    assert [list(r.items()) for r in grouped] == [list(r.items()) for r in one_each]
+    offsets, axial, costs = batch
+    assert [dict(zip(map(tuple, axial[a:b].tolist()), costs[a:b].tolist(), strict=True))
+            for a, b in zip(offsets[:-1], offsets[1:], strict=True)] == [{(hx.q, hx.r): c for hx, c in r.items()}
+                                                                          for r in one_each]
+
+
+def test_far_apart_groups():
+    """Units are grouped greedily, in order, so that a group's units are at least 2 * radius + 1 hexes apart."""
+    m = HexMap(40, 3, TABLE, OffsetLayout.ODD_R)
+    idx = np.array([m._index(m.hex_at(c, 1)) for c in (0, 4, 5, 9, 0)])
+    groups, row_of = m._far_apart_groups(idx, 2)
+    # 5 apart is enough (0 and 5, 4 and 9), 4 is not (0 and 4, 5 and 9); the same hex never
+    assert row_of.tolist() == [0, 1, 0, 1, 2]
+    assert [x.tolist() for x in groups] == [[0, 2], [1, 3], [4]]
+
+
+def test_small_search_is_chosen_by_the_reach():
+    """Small reaches take the pure-Python search, large ones scipy's call (the crossover,
+    docs/geometry.md): the 10x8 skirmish-sized map always; on a big open map a disk of up to
+    400 hexes with whole-number costs (the bucket form), 300 otherwise, for all units together."""
+    small, big = HexMap(10, 8, TABLE), HexMap(60, 60, TABLE)
+    half = HexMap(60, 60, TerrainTable([TerrainType(CLEAR, "clear", 1.5)]))
+    middle = big.hex_at(30, 30)
+    assert small._reach_small([small.hex_at(4, 4)], 30, "infantry", None, None) is not None
+    assert big._reach_small([middle], 11, "infantry", None, None) is not None  # 397 hexes
+    assert big._reach_small([middle], 12, "infantry", None, None) is None  # 469
+    assert big._reach_small([middle] * 10, 4, "infantry", None, None) is None  # 10 x 61
+    assert half._reach_small([middle], 13.5, "infantry", None, None) is not None  # 9 steps: 271
+    assert half._reach_small([middle], 15, "infantry", None, None) is None  # 10 steps: 331
 
 
 def test_reachable_follows_terrain_changes():
