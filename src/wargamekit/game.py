@@ -877,11 +877,7 @@ class Game:
         except Exception:  # noqa: BLE001 - whatever the entry did, the ordinary load decides
             stale = True
         if stale:  # the log is the truth: an entry that does not give the save's log is wrong
-            refs = _LADDERS.get(key)
-            if refs is not None:  # its snapshots since must not lend a later replay their state
-                refs[:] = [ref for ref in refs if ref() is not game]
-                if not refs:
-                    del _LADDERS[key]
+            snapshot_cache.forget_ladder(game)  # its snapshots must not lend a replay their state
             cache.stats.stale += 1
             cache.stats.hits -= 1
             cache.stats.misses += 1

@@ -200,8 +200,7 @@ class SnapshotCache:
         # this one reads either no key or the whole of one, and the first link wins.
         fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".key-")
         try:
-            os.fchmod(fd, 0o600) if hasattr(os, "fchmod") else None
-            os.write(fd, secrets.token_bytes(32))
+            os.write(fd, secrets.token_bytes(32))  # mkstemp made it 0600
             os.close(fd)
             with contextlib.suppress(FileExistsError):
                 os.link(temporary, path)
@@ -447,7 +446,7 @@ def _names(hasher: Any, answers: Sequence[Any]) -> Iterator[tuple[int, str]]:
     # most answers are plain indices.
     lines = [b"%d\n" % answer if type(answer) is int else (encode(answer) + "\n").encode() for answer in answers]
     ends = list(itertools.accumulate(map(len, lines), initial=0))
-    text = b"".join(lines)
+    text = memoryview(b"".join(lines))  # prefixes without copies
     # Hashed afresh from the start for each name, latest first: a load probes a few names
     # near its end before it finds its entry, and one C call hashing a prefix costs less than
     # a Python step per answer to name them all.
@@ -489,14 +488,27 @@ def _events_of(fields: list[tuple[Any, ...]]) -> list[Event]:
     return events
 
 
+def forget_ladder(game: Game) -> None:
+    """Take ``game`` out of the ladders a load in this process may start from."""
+    from .game import _LADDERS
+
+    if game._ladder_key is None:
+        return
+    refs = _LADDERS.get(game._ladder_key)
+    if refs is not None:
+        refs[:] = [ref for ref in refs if ref() is not game]
+        if not refs:
+            del _LADDERS[game._ladder_key]
+
+
 def _tight_ladder(game: Game) -> list[_Snapshot]:
     """``game``'s snapshots, ending at the latest checkpoint it has passed: the ladder skips
     checkpoints close to its last snapshot (``SNAPSHOT_SPACING``), so the answers since that
     one are replayed once more here, snapshotting every checkpoint (a few milliseconds at
     save time, against as many answers replayed at every load of the entry)."""
     ladder = game._snapshots
-    if ladder and ladder[-1].position == len(game.choices):
-        return ladder
+    if not ladder or ladder[-1].position == len(game.choices):
+        return ladder  # no checkpoint passed (or none in the ruleset): nothing to replay for
     other = type(game)(
         ruleset=game.ruleset,
         scenario_data=game.scenario_data,
@@ -513,6 +525,8 @@ def _tight_ladder(game: Game) -> list[_Snapshot]:
         other._replay(list(game.choices))
     except Exception:  # noqa: BLE001 - the game's own ladder will do
         return ladder
+    finally:
+        forget_ladder(other)  # a copy made for its snapshots: not a game a load should start from
     return other._snapshots
 
 
