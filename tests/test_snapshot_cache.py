@@ -361,3 +361,20 @@ def test_the_command_line_keeps_and_uses_the_user_cache(tmp_path, monkeypatch):
     result = runner.invoke(cli, ["replay", str(save), "--quiet"])
     assert result.exit_code == 0, result.output
     assert len(loads) == 1 and loads[0] is not None  # restored from the entry
+
+
+def test_a_game_with_an_add_on_loads_from_the_cache_keyed_on_the_add_on_s_code(tmp_path):
+    from wargamekit import plugin_manager
+
+    manager = plugin_manager(addons=["tank_apcr"])
+    ruleset = installed_rulesets()["tank_solo"]
+    game = Game.new(ruleset, seed=5, plugin_manager=manager)
+    game.play({side: RandomBot(bot_seed(5, i)) for i, side in enumerate(ruleset.sides)},
+              until=lambda g: len(g.choices) >= 50)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    assert [a.name for a in save.addons] == ["tank_apcr"]
+    loaded = _cold_load(save, cache)  # with the manager the save asks for, made afresh
+    assert cache.stats.hits == 1 and loaded.log_text() == game.log_text()
+    # the add-on's package is part of the code fingerprint
+    assert snapshot_cache.code_fingerprint(ruleset, manager) != snapshot_cache.code_fingerprint(ruleset, None)
