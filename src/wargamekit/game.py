@@ -36,7 +36,6 @@ import attrs
 import numpy as np
 from attrs import define, field, frozen
 
-from . import snapshot_cache
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext
 from .decisions import Answer, Decision
@@ -734,9 +733,12 @@ class Game:
         from .plugins import addons_in_effect
         from .scenario import copy_data  # deepcopy's result for plain data, in a fraction of its time
 
-        cache = snapshot_cache.active(snapshots)
-        if cache is not None:
-            snapshot_cache.store(cache, self)
+        if snapshots is not None:
+            from . import snapshot_cache  # here: plain saves do not import it
+
+            cache = snapshot_cache.active(snapshots)
+            if cache is not None:
+                snapshot_cache.store(cache, self)
         return SaveFile(
             format=SAVE_FORMAT,
             ruleset=self.ruleset.name,
@@ -812,8 +814,11 @@ class Game:
             raise TypeError(f"plugin_manager: expected 'saved', a plugin manager or None, got {plugin_manager!r}")
         manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
         _check_addons(save, manager)
-        cache = snapshot_cache.active(snapshots)
-        start = None
+        cache = None
+        if snapshots is not None:
+            from . import snapshot_cache  # here: plain loads do not import it
+
+            cache = snapshot_cache.active(snapshots)
         if cache is not None:
             start = cls._from_cache(cache, ruleset, manager, save)
             if start is not None:
@@ -837,6 +842,8 @@ class Game:
                 f"ruleset {save.ruleset} {save.ruleset_version} or an add-on is not what wrote it"
             )
         if cache is not None and game._snapshots and game._log_base is not game._snapshots[-1]:
+            from . import snapshot_cache
+
             snapshot_cache.store(cache, game)  # replayed past its latest snapshot: keep that one
         return game
 
@@ -846,6 +853,8 @@ class Game:
     ) -> Game | None:
         """``save`` loaded from the latest entry of ``cache`` on its path, or ``None`` (no
         entry, or one that replays to another log: deleted): then the caller replays it."""
+        from . import snapshot_cache
+
         try:
             seed = _check_seed(save.seed)
             options = ruleset.resolve_options(save.options)
