@@ -32,7 +32,10 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
   answers) and, measured in the same run, a full replay from the start (what every restart
   cost before checkpoints). ``load`` is a load in the process where the game was played (it
   starts from that game's snapshots); ``load_cold`` is a load with no game of those inputs in
-  the process (as in a fresh process): it replays from the start, checkpoints or not. A
+  the process (as in a fresh process): it replays from the start, checkpoints or not;
+  ``load_cached`` is the same load given the :class:`~wargamekit.snapshot_cache.SnapshotCache`
+  that the game's save wrote its latest snapshots to (``extra_info``: the answers restored,
+  the entry's bytes, and what a fresh process pays once to fingerprint the code). A
   ruleset whose random games all end before decision 200 is played on a longer scenario
   (``LONGER``), said in ``extra_info["scenario"]``.
 
@@ -53,10 +56,11 @@ from collections.abc import Callable
 
 import pytest
 
-from wargamekit import Game, SaveFile
+from wargamekit import Game, SaveFile, snapshot_cache
 from wargamekit import game as game_module
 from wargamekit.players import bot_seed
 from wargamekit.plugins import installed_rulesets
+from wargamekit.snapshot_cache import SnapshotCache
 from wargamekit.testing import play_random_game
 
 RULESETS = sorted(installed_rulesets())
@@ -283,9 +287,9 @@ def _cpu_once(fn: Callable[[], object]) -> float:
 
 
 @pytest.mark.parametrize("at", POSITIONS)
-@pytest.mark.parametrize("op", ["undo", "fork", "load", "load_cold"])
+@pytest.mark.parametrize("op", ["undo", "fork", "load", "load_cold", "load_cached"])
 @pytest.mark.parametrize("name", RULESETS)
-def test_restart(benchmark, name, op, at):
+def test_restart(benchmark, name, op, at, tmp_path):
     played, scenario = _long_game(name)
     ruleset = played.ruleset
     choices = played.choices[:at]
@@ -311,6 +315,16 @@ def test_restart(benchmark, name, op, at):
         game_module._LADDERS.clear()
         return load()
 
+    cache = SnapshotCache(tmp_path / "snapshots")
+    if op == "load_cached":
+        game.save(snapshots=cache)  # what the CLI's --save does: the latest snapshots to the cache
+
+    def cached_load() -> Game:  # a load with no game of those inputs in the process, from the cache
+        game_module._LADDERS.clear()
+        loaded = Game.load(SaveFile.from_json(text), rulesets=rulesets, snapshots=cache)
+        assert cache.stats.last_position is not None, "the load missed the cache"
+        return loaded
+
     def undo_cpu_s() -> float:
         other = game.fork()  # setup: the undo is timed on a copy, the game stays at ``at``
         return _cpu_once(lambda: other.undo(1))
@@ -320,13 +334,16 @@ def test_restart(benchmark, name, op, at):
         "fork": lambda: _cpu_once(game.fork),
         "load": lambda: _cpu_once(load),
         "load_cold": lambda: _cpu_once(full_replay),
+        "load_cached": lambda: _cpu_once(cached_load),
     }[op]
     if op == "undo":
         result = benchmark.pedantic(lambda g: g.undo(1), setup=lambda: ((game.fork(),), {}), rounds=20)
     else:
-        result = benchmark.pedantic({"fork": game.fork, "load": load, "load_cold": full_replay}[op],
-                                    rounds=20 if op != "load_cold" else 10, warmup_rounds=1)
-    if op in ("fork", "load", "load_cold"):
+        result = benchmark.pedantic(
+            {"fork": game.fork, "load": load, "load_cold": full_replay, "load_cached": cached_load}[op],
+            rounds=20 if op != "load_cold" else 10, warmup_rounds=1,
+        )
+    if op in ("fork", "load", "load_cold", "load_cached"):
         assert result.log_text() == game.log_text()
     # The unit and the cost in the same passes, interleaved; CPU time, medians of all passes.
     per_answer, costs = [], []
@@ -336,6 +353,15 @@ def test_restart(benchmark, name, op, at):
     replay_s = statistics.median(_cpu_once(full_replay) for _ in range(3))  # last: it drops the ladders
     game_module._LADDERS.clear()
     answer_s, cost_s = statistics.median(per_answer), statistics.median(costs)
+    if op == "load_cached":
+        # what a fresh process pays once more: fingerprinting the installed code (then cached)
+        snapshot_cache._FINGERPRINTS.clear()
+        snapshot_cache._ENVIRONMENT.clear()
+        benchmark.extra_info.update(
+            restored_at=cache.stats.last_position,
+            entry_bytes=sum(path.stat().st_size for path in cache.entries()),
+            first_fingerprint_cpu_s=_cpu_once(lambda: snapshot_cache.code_fingerprint(ruleset, None)),
+        )
     benchmark.extra_info.update(
         scenario="default" if scenario is None else f"default with {LONGER[name]}",
         seed=played.seed,

@@ -22,6 +22,13 @@ Commands:
 Hidden information stays hidden at the terminal: when a human plays, ``?`` and ``--svg`` show
 that human's view (``--svg-view all`` asks for the all-seeing picture).
 
+Saves and snapshots: ``play --save``/``resume --save`` keep the game's latest checkpoint snapshots
+in the user's snapshot cache (:meth:`wargamekit.snapshot_cache.SnapshotCache.user`:
+``platformdirs.user_cache_dir("wargamekit")``, or :envvar:`WARGAMEKIT_CACHE_DIR`), and ``resume``,
+``replay`` and ``view`` load a save from there instead of replaying it from its first answer
+when the cache holds it (the log digest is checked all the same). ``WARGAMEKIT_NO_CACHE=1``
+switches that off; deleting the directory is always safe.
+
 Bad input (an unknown ruleset, a bad scenario or save, an unknown option, an illegal answer)
 prints one line starting with ``error:`` to standard error and exits with status 2.
 
@@ -339,7 +346,10 @@ PUBLIC = "public"
 def _write_outputs(game: Game, save: Path | None, svg: Path | None, svg_side: str | None = None) -> None:
     """Write the save and the picture (drawn as ``svg_side`` sees it; ``None``: all-seeing)."""
     if save is not None:
-        _write(save, game.save().to_json() + "\n", "save")
+        from .snapshot_cache import SnapshotCache
+
+        # the user's snapshot cache keeps the latest snapshots: loading this save starts there
+        _write(save, game.save(snapshots=SnapshotCache.user()).to_json() + "\n", "save")
     if svg is not None:
         picture = game.ruleset.render_svg(game.state, side=svg_side)
         if picture is None:
@@ -637,7 +647,10 @@ def _load(save_file: Path) -> Game:
             f"{', '.join(str(a) for a in saved.addons)}: {exc}"
         ) from None
     _warn_plugins(manager)
-    return Game.load(saved, rulesets=installed_rulesets(), plugin_manager=manager)
+    from .snapshot_cache import SnapshotCache
+
+    # from the user's snapshot cache if it holds this game (the log digest is checked either way)
+    return Game.load(saved, rulesets=installed_rulesets(), plugin_manager=manager, snapshots=SnapshotCache.user())
 
 
 @cli.command()

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     import pluggy
 
     from .players import Player
+    from .snapshot_cache import SnapshotCache
 
 __all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game"]
 
@@ -723,13 +724,26 @@ class Game:
         return "sha256:" + hasher.hexdigest()
 
     # -- saves, undo, fork -----------------------------------------------------------------
-    def save(self) -> SaveFile:
-        """The save of this game (write it with :meth:`SaveFile.to_json`)."""
+    def save(self, *, snapshots: SnapshotCache | None = None) -> SaveFile:
+        """The save of this game (write it with :meth:`SaveFile.to_json`).
+
+        Args:
+            snapshots: a snapshot cache to keep this game's latest checkpoint snapshots in, so
+                a load of the save in another process starts there instead of at the first
+                answer (see :mod:`wargamekit.snapshot_cache`). ``None`` (the default): none.
+                A cache that cannot be written is skipped: the save is made all the same.
+        """
         if self._dice_template is not None:
             raise SaveError("a game on a custom dice service cannot be saved (its dice are not a seed)")
         from .plugins import addons_in_effect
         from .scenario import copy_data  # deepcopy's result for plain data, in a fraction of its time
 
+        if snapshots is not None:
+            from . import snapshot_cache  # here: plain saves do not import it
+
+            cache = snapshot_cache.active(snapshots)
+            if cache is not None:
+                snapshot_cache.store(cache, self)
         return SaveFile(
             format=SAVE_FORMAT,
             ruleset=self.ruleset.name,
@@ -750,6 +764,7 @@ class Game:
         *,
         rulesets: Mapping[str, Ruleset] | None = None,
         plugin_manager: pluggy.PluginManager | None | Literal["saved"] = "saved",
+        snapshots: SnapshotCache | None = None,
     ) -> Game:
         """Rebuild a game by replaying a save.
 
@@ -762,6 +777,13 @@ class Game:
             save: a :class:`SaveFile`, or the path of a save file.
             rulesets: name → ruleset; by default the installed rulesets.
             plugin_manager: ``"saved"`` (the default), a manager, or ``None`` (no plugins).
+            snapshots: a snapshot cache (:mod:`wargamekit.snapshot_cache`) to start from: the
+                latest entry on the save's path is restored and only the answers since are
+                replayed; the log digest is checked as ever, and an entry that replays to
+                another log is deleted and the game replayed from the first answer. A load that
+                replays from further back writes the game's latest snapshots there. ``None``
+                (the default): no cache; a load in the same process still starts from the
+                snapshots of a game played there with the same inputs.
 
         Raises:
             SaveError: the file is malformed; its ruleset is missing or another version; an
@@ -797,6 +819,15 @@ class Game:
             raise TypeError(f"plugin_manager: expected 'saved', a plugin manager or None, got {plugin_manager!r}")
         manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
         _check_addons(save, manager)
+        cache = None
+        if snapshots is not None:
+            from . import snapshot_cache  # here: plain loads do not import it
+
+            cache = snapshot_cache.active(snapshots)
+        if cache is not None:
+            start = cls._from_cache(cache, ruleset, manager, save)
+            if start is not None:
+                return start
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
@@ -815,6 +846,59 @@ class Game:
                 f"({digest[:19]}… instead of {save.log_digest[:19]}…): the seed, an answer, the "
                 f"ruleset {save.ruleset} {save.ruleset_version} or an add-on is not what wrote it"
             )
+        if cache is not None and game._snapshots and game._log_base is not game._snapshots[-1]:
+            from . import snapshot_cache
+
+            snapshot_cache.store(cache, game)  # replayed past its latest snapshot: keep that one
+        return game
+
+    @classmethod
+    def _from_cache(
+        cls, cache: SnapshotCache, ruleset: Ruleset, manager: pluggy.PluginManager | None, save: SaveFile,
+    ) -> Game | None:
+        """``save`` loaded from the latest entry of ``cache`` on its path, or ``None`` (no
+        entry, or one that replays to another log: deleted): then the caller replays it."""
+        from . import snapshot_cache
+
+        try:
+            seed = _check_seed(save.seed)
+            options = ruleset.resolve_options(save.options)
+            key = _ladder_key(ruleset, manager, seed, save.scenario, options)
+        except (WargamekitError, TypeError, ValueError):
+            return None  # refused, in its usual words, by the ordinary path
+        if any(game.ruleset is ruleset and game._scenario_template is not None for game in _ladder_games(key)):
+            return None  # a game of this process with these inputs (_twin): its ladder is in memory
+        restored = snapshot_cache.restore(cache, ruleset, manager, save, key[3], options, seed)
+        if restored is None:
+            return None
+        from .scenario import copy_data
+
+        game = cls(
+            ruleset=ruleset,
+            scenario_data=copy_data(save.scenario),
+            scenario_name=save.scenario_name,
+            seed=seed,
+            options=options,
+            plugin_manager=manager,
+            # the entry's name covers the scenario data and the code: this is what it loads to
+            scenario_template=restored.scenario_template,
+            snapshots=restored.ladder,
+            ladder_key=key,
+        )
+        try:
+            game._replay(list(save.choices), where="$.choices")
+            stale = game._log_digest() != save.log_digest
+        except Exception:  # noqa: BLE001 - whatever the entry did, the ordinary load decides
+            stale = True
+        if stale:  # the log is the truth: an entry that does not give the save's log is wrong
+            snapshot_cache.forget_ladder(game)  # its snapshots must not lend a replay their state
+            cache.stats.stale += 1
+            cache.stats.hits -= 1
+            cache.stats.misses += 1
+            cache.stats.last_position = None
+            cache.discard(restored.name)
+            return None
+        game._register_ladder()  # a later load in this process starts from it, without the disk
         return game
 
     def replay(self, choices: list[Answer] | None = None) -> Game:

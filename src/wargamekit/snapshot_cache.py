@@ -1,0 +1,606 @@
+"""A local cache of checkpoint snapshots: a save loads in a fresh process without replaying
+from its first answer (issue 9).
+
+A save is a replay (:mod:`wargamekit.saves`): it holds no game state, because state pickled
+into a file someone hands you would run code when read, and a safe, versioned format for
+every ruleset's state would have to be written by hand. A :class:`SnapshotCache` keeps the
+snapshots instead on the local disk, trusted the way Python trusts its ``__pycache__``:
+
+* an **entry** is the latest one or two checkpoint snapshots of a game's ladder (see
+  "Checkpoints" in ``docs/design.md``) with the log up to them, written when a game is saved
+  (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``);
+* its **name** is a SHA-256 of everything the snapshot depends on: the cache format, the
+  wargamekit version, the ruleset's name and version, the add-ons in effect and their versions,
+  a fingerprint of the installed code (every ``.py`` file's path, size and modification time
+  in the core's, the ruleset's and the add-ons' packages; the Python version; the installed
+  distributions' names and versions), the scenario data, the options, the seed and the
+  answers up to the snapshot;
+* its **content** is pickled and signed with HMAC-SHA256 under a random key of this user's,
+  kept in the cache directory (mode 0600): an entry whose signature does not verify is
+  deleted and never unpickled;
+* the **log stays the truth**: a load restores the entry, replays the answers since and checks
+  the save's log digest as every load does; on a mismatch (or an answer that no longer
+  replays) the entry is deleted and the game replays from its first answer.
+
+A broken cache (a directory that cannot be written, a truncated or foreign file) never breaks
+a load: it is a miss, and the load replays. Writes are atomic (a temporary file renamed over
+the entry), and the cache is bounded (the least recently used entries go past
+:data:`DEFAULT_MAX_BYTES`).
+
+The Python API uses no cache unless given one (a library does not write to its user's disk
+unasked); the command line uses :meth:`SnapshotCache.user`, in
+``platformdirs.user_cache_dir("wargamekit")`` or :envvar:`WARGAMEKIT_CACHE_DIR`.
+:envvar:`WARGAMEKIT_NO_CACHE` set to ``1`` switches every snapshot cache off, one passed in
+code included.
+
+>>> import tempfile
+>>> cache = SnapshotCache(tempfile.mkdtemp())
+>>> cache.put("ab" * 32, b"payload")
+True
+>>> cache.get("ab" * 32)
+b'payload'
+>>> cache.get("cd" * 32) is None
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import itertools
+import json
+import os
+import pickle
+import secrets
+import sys
+import tempfile
+import types
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from attrs import define, frozen
+
+from .events import Event, json_default
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from .game import Game, _Snapshot
+    from .ruleset import Ruleset
+    from .saves import SaveFile
+
+__all__ = [
+    "CACHE_FORMAT",
+    "DEFAULT_MAX_BYTES",
+    "ENV_CACHE_DIR",
+    "ENV_NO_CACHE",
+    "CacheStats",
+    "SnapshotCache",
+    "cache_disabled",
+    "code_fingerprint",
+]
+
+#: The entry format; part of every entry's name, so another format's entries are never read.
+CACHE_FORMAT = 1
+#: The environment variable naming the cache directory (instead of the user's cache directory).
+ENV_CACHE_DIR = "WARGAMEKIT_CACHE_DIR"
+#: The environment variable that, set to anything but ``""`` or ``"0"``, switches every
+#: snapshot cache off.
+ENV_NO_CACHE = "WARGAMEKIT_NO_CACHE"
+#: How many bytes of entries a cache keeps by default (least recently used go first).
+DEFAULT_MAX_BYTES = 64 * 2**20
+
+_MAGIC = b"WGKSNAP1"
+_SIGNATURE_SIZE = 32  # HMAC-SHA256
+_KEY_FILE = "key"
+_SUFFIX = ".snap"
+
+
+def cache_disabled() -> bool:
+    """Whether :envvar:`WARGAMEKIT_NO_CACHE` switches the snapshot caches off."""
+    return os.environ.get(ENV_NO_CACHE, "") not in ("", "0")
+
+
+@define
+class CacheStats:
+    """What a :class:`SnapshotCache` did in this process (tests and benchmarks read it).
+
+    Attributes:
+        hits: loads that restored an entry and went on from it.
+        misses: loads that found no usable entry (they replayed from the first answer).
+        rejected: entries deleted unread: a bad signature, a truncated or foreign file, or
+            content that did not unpickle.
+        stale: entries deleted because the load went on from them to another log than the
+            save's (it then replayed from the first answer).
+        written: entries written.
+        errors: disk errors met (each one a miss or an entry not written, never a failed load).
+        last_position: the answers restored from the last entry used (``None`` after a miss).
+    """
+
+    hits: int = 0
+    misses: int = 0
+    rejected: int = 0
+    stale: int = 0
+    written: int = 0
+    errors: int = 0
+    last_position: int | None = None
+
+
+class SnapshotCache:
+    """A directory of signed snapshot entries (see the module's documentation).
+
+    Args:
+        directory: where the entries and the signing key live (created, mode 0700, if missing).
+        max_bytes: how many bytes of entries to keep; past it, the least recently used go.
+
+    Nothing here raises on a disk error: the cache counts it (:attr:`stats`) and acts as if
+    it held nothing.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.directory = Path(directory)
+        self.max_bytes = max_bytes
+        self.stats = CacheStats()
+        self._prefix = os.path.join(self.directory, "")
+        self._key: bytes | None = None
+        self._broken = False
+
+    def __repr__(self) -> str:
+        return f"SnapshotCache({str(self.directory)!r})"
+
+    @classmethod
+    def user(cls) -> SnapshotCache | None:
+        """The cache the command line uses: :envvar:`WARGAMEKIT_CACHE_DIR`, else
+        ``snapshots`` in ``platformdirs.user_cache_dir("wargamekit")``; ``None`` when
+        :envvar:`WARGAMEKIT_NO_CACHE` switches caches off."""
+        if cache_disabled():
+            return None
+        where = os.environ.get(ENV_CACHE_DIR)
+        if where:
+            return cls(where)
+        import platformdirs
+
+        return cls(Path(platformdirs.user_cache_dir("wargamekit")) / "snapshots")
+
+    # -- the signing key ---------------------------------------------------------------------
+    def _signing_key(self) -> bytes | None:
+        """This user's key (made on first use, mode 0600), or ``None`` if the cache is unusable:
+        a directory that cannot be made, a key file others may read or write."""
+        if self._key is not None or self._broken:
+            return self._key
+        path = self.directory / _KEY_FILE
+        try:
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:
+                self._make_key(path)
+                fd = os.open(path, os.O_RDONLY)
+            try:
+                info = os.fstat(fd)
+                key = os.read(fd, 64)
+            finally:
+                os.close(fd)
+            # A key anyone else can read lets them sign entries this user will unpickle.
+            if os.name == "posix" and (info.st_mode & 0o077 or info.st_uid != os.getuid()):
+                raise PermissionError(f"{path}: readable or writable by others, or not this user's")
+            if len(key) != 32:
+                raise ValueError(f"{path}: not a key ({len(key)} bytes)")
+        except (OSError, ValueError):
+            self.stats.errors += 1
+            self._broken = True
+            return None
+        self._key = key
+        return key
+
+    def _make_key(self, path: Path) -> None:
+        # Written in full under a temporary name, then linked into place: a process racing
+        # this one reads either no key or the whole of one, and the first link wins.
+        fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".key-")
+        try:
+            os.write(fd, secrets.token_bytes(32))  # mkstemp made it 0600
+            os.close(fd)
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+    # -- entries -----------------------------------------------------------------------------
+    def _path(self, name: str) -> str:
+        # a string, not a Path: a load probes a name per answer
+        return self._prefix + name + _SUFFIX
+
+    def _signature(self, key: bytes, name: str, payload: bytes | memoryview) -> bytes:
+        # The entry's name is signed with its content: an entry renamed to another's name fails.
+        mac = hmac.new(key, name.encode("ascii") + b"\0", hashlib.sha256)
+        mac.update(payload)
+        return mac.digest()
+
+    def get(self, name: str) -> bytes | None:
+        """The content of entry ``name`` if it is there and its signature verifies; an entry
+        that does not verify is deleted (counted in ``stats.rejected``), never returned."""
+        key = self._signing_key()
+        if key is None:
+            return None
+        path = self._path(name)
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            self.stats.errors += 1
+            return None
+        try:
+            with os.fdopen(fd, "rb") as file:
+                data = file.read()
+        except OSError:
+            self.stats.errors += 1
+            return None
+        head = len(_MAGIC) + _SIGNATURE_SIZE
+        view = memoryview(data)
+        if (
+            len(data) < head
+            or data[: len(_MAGIC)] != _MAGIC
+            or not hmac.compare_digest(data[len(_MAGIC) : head], self._signature(key, name, view[head:]))
+        ):
+            self.reject(name)
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to be trimmed
+        return data[head:]
+
+    def put(self, name: str, payload: bytes) -> bool:
+        """Write entry ``name`` (atomically), then trim the cache to its size; ``False`` if it
+        could not be written."""
+        key = self._signing_key()
+        if key is None:
+            return False
+        try:
+            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=_SUFFIX)
+            try:
+                with os.fdopen(fd, "wb") as file:
+                    file.write(_MAGIC)
+                    file.write(self._signature(key, name, payload))
+                    file.write(payload)
+                os.replace(temporary, self._path(name))
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+                raise
+        except OSError:
+            self.stats.errors += 1
+            return False
+        self.stats.written += 1
+        self._trim()
+        return True
+
+    def discard(self, name: str) -> None:
+        """Delete entry ``name`` if it is there."""
+        with contextlib.suppress(OSError):
+            os.unlink(self._path(name))
+
+    def reject(self, name: str) -> None:
+        """Delete entry ``name`` as unusable (counted in ``stats.rejected``)."""
+        self.stats.rejected += 1
+        self.discard(name)
+
+    def entries(self) -> list[Path]:
+        """The entries' files (unordered)."""
+        try:
+            return [Path(e.path) for e in os.scandir(self.directory) if e.name.endswith(_SUFFIX)
+                    and not e.name.startswith(".")]
+        except OSError:
+            return []
+
+    def clear(self) -> None:
+        """Delete every entry (the key stays)."""
+        for path in self.entries():
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def _trim(self) -> None:
+        """Delete the least recently used entries beyond :attr:`max_bytes`."""
+        found = []
+        total = 0
+        try:
+            for entry in os.scandir(self.directory):
+                if entry.name.endswith(_SUFFIX):
+                    info = entry.stat()
+                    found.append((info.st_mtime_ns, info.st_size, entry.path))
+                    total += info.st_size
+        except OSError:
+            return
+        if total <= self.max_bytes:
+            return
+        for _, size, path in sorted(found):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                total -= size
+            if total <= self.max_bytes:
+                break
+
+
+def active(cache: SnapshotCache | None) -> SnapshotCache | None:
+    """``cache`` unless :envvar:`WARGAMEKIT_NO_CACHE` switches caches off."""
+    return None if cache is None or cache_disabled() else cache
+
+
+# -- what an entry's name depends on ---------------------------------------------------------
+#: package root (or module file) -> its files' fingerprint, for this process
+_FINGERPRINTS: dict[str, str] = {}
+_ENVIRONMENT: list[str] = []
+
+
+def _tree_fingerprint(root: str) -> str:
+    """SHA-256 of every ``.py`` file's path, size and ``mtime_ns`` under ``root`` (a package
+    directory) or of ``root`` itself (a module file): what ``__pycache__`` checks."""
+    found = _FINGERPRINTS.get(root)
+    if found is not None:
+        return found
+    lines = []
+    if os.path.isdir(root):
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    info = os.stat(path)
+                    lines.append(f"{os.path.relpath(path, root)}\0{info.st_size}\0{info.st_mtime_ns}")
+    else:
+        info = os.stat(root)
+        lines.append(f"{root}\0{info.st_size}\0{info.st_mtime_ns}")
+    found = _FINGERPRINTS[root] = hashlib.sha256(f"{root}\n{chr(10).join(lines)}".encode()).hexdigest()
+    return found
+
+
+def _module_root(module_name: str) -> str | None:
+    """The directory of ``module_name``'s top-level package, or its file; ``None`` if it has
+    no file (``__main__`` run interactively, a module built in code)."""
+    top = sys.modules.get(module_name.split(".")[0])
+    if top is None:
+        return None
+    paths = list(getattr(top, "__path__", None) or [])
+    if paths:
+        return os.path.abspath(paths[0]) if len(paths) == 1 else None  # a namespace package: unknown
+    file = getattr(top, "__file__", None)
+    return os.path.abspath(file) if file else None
+
+
+def _environment() -> str:
+    """The Python version and the installed distributions (their ``*.dist-info`` names, which
+    carry their versions), read once per process: a library upgraded under the cache (numpy's
+    generator, a ruleset's dependency) makes every entry another name."""
+    if not _ENVIRONMENT:
+        names: list[str] = []
+        for entry in sys.path:
+            if entry:  # not the current directory: where a command runs is no part of its code
+                with contextlib.suppress(OSError):
+                    names.extend(f"{entry}/{n}" for n in os.listdir(entry) if n.endswith((".dist-info", ".egg-info")))
+        _ENVIRONMENT.append(hashlib.sha256("\n".join([sys.version, *sorted(names)]).encode()).hexdigest())
+    return _ENVIRONMENT[0]
+
+
+def code_fingerprint(ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None) -> str | None:
+    """A fingerprint of the installed code a game of ``ruleset`` with ``plugin_manager``'s
+    add-ons runs: the core's, the ruleset's and the add-ons' packages (every ``.py`` file's
+    path, size and modification time) and the environment (Python, installed distributions).
+    Computed once per package per process. ``None`` if some of that code has no file to
+    fingerprint (then no entry is written or read).
+    """
+    from .plugins import addons_in_effect
+
+    modules = ["wargamekit", type(ruleset).__module__]
+    if plugin_manager is not None:
+        for addon in addons_in_effect(plugin_manager):
+            plugin = plugin_manager.get_plugin(addon.name)
+            modules.append(plugin.__name__ if isinstance(plugin, types.ModuleType) else type(plugin).__module__)
+    parts = [_environment()]
+    for module in modules:
+        root = _module_root(module)
+        if root is None:
+            return None
+        try:
+            parts.append(_tree_fingerprint(root))
+        except OSError:
+            return None
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+_ANSWER_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=json_default)
+
+
+def _game_hasher(
+    ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None, scenario_json: str,
+    options: Mapping[str, Any], seed: int,
+) -> Any:
+    """A SHA-256 hasher fed everything an entry's name depends on but the answers, or ``None``
+    when the code cannot be fingerprinted. ``scenario_json`` is the scenario data as JSON with
+    sorted keys (the game's ladder key holds it: a load writes it once)."""
+    from . import __version__
+    from .plugins import addons_in_effect
+
+    code = code_fingerprint(ruleset, plugin_manager)
+    if code is None:
+        return None
+    head = [
+        CACHE_FORMAT, __version__, ruleset.name, ruleset.version,
+        [[a.name, a.distribution, a.version] for a in addons_in_effect(plugin_manager)],
+        code, seed, options,
+    ]
+    hasher = hashlib.sha256()
+    hasher.update(json.dumps(head, sort_keys=True, default=repr).encode())
+    hasher.update(b"\n")
+    hasher.update(scenario_json.encode())
+    hasher.update(b"\n")
+    return hasher
+
+
+def _names(hasher: Any, answers: Sequence[Any]) -> Iterator[tuple[int, str]]:
+    """``(position, entry name)`` for every position len(answers)..1, latest first, the name
+    covering the answers before it (``hasher`` fed them after what it holds)."""
+    encode = _ANSWER_ENCODER.encode
+    # One answer a line (JSON text holds no raw newline, so the prefixes are unambiguous);
+    # most answers are plain indices.
+    lines = [b"%d\n" % answer if type(answer) is int else (encode(answer) + "\n").encode() for answer in answers]
+    ends = list(itertools.accumulate(map(len, lines), initial=0))
+    text = memoryview(b"".join(lines))  # prefixes without copies
+    # Hashed afresh from the start for each name, latest first: a load probes a few names
+    # near its end before it finds its entry, and one C call hashing a prefix costs less than
+    # a Python step per answer to name them all.
+    for position in range(len(answers), 0, -1):
+        named = hasher.copy()
+        named.update(text[: ends[position]])
+        yield position, named.hexdigest()
+
+
+# -- entries of games ------------------------------------------------------------------------
+@frozen
+class Restored:
+    """An entry restored for a load: where it was found and what a game starts from."""
+
+    name: str
+    scenario_template: Any
+    ladder: list[_Snapshot]
+
+
+_set_kind = Event.__dict__["kind"].__set__
+_set_text = Event.__dict__["text"].__set__
+_set_data = Event.__dict__["data"].__set__
+_set_audience = Event.__dict__["audience"].__set__
+
+
+def _events_of(fields: list[tuple[Any, ...]]) -> list[Event]:
+    """The events of ``(kind, text, data, audience)`` tuples (data as a JSON round trip gives
+    it, as the log holds it). Hot: a cold load builds its whole log before the snapshot here;
+    through the slots' setters, as the game's log builds events."""
+    events: list[Event] = []
+    new, append = object.__new__, events.append
+    for kind, text, data, audience in fields:
+        event = new(Event)
+        _set_kind(event, kind)
+        _set_text(event, text)
+        _set_data(event, data)
+        _set_audience(event, audience)
+        append(event)
+    return events
+
+
+def forget_ladder(game: Game) -> None:
+    """Take ``game`` out of the ladders a load in this process may start from."""
+    from .game import _LADDERS
+
+    if game._ladder_key is None:
+        return
+    refs = _LADDERS.get(game._ladder_key)
+    if refs is not None:
+        refs[:] = [ref for ref in refs if ref() is not game]
+        if not refs:
+            del _LADDERS[game._ladder_key]
+
+
+def _tight_ladder(game: Game) -> list[_Snapshot]:
+    """``game``'s snapshots, ending at the latest checkpoint it has passed: the ladder skips
+    checkpoints close to its last snapshot (``SNAPSHOT_SPACING``), so the answers since that
+    one are replayed once more here, snapshotting every checkpoint (a few milliseconds at
+    save time, against as many answers replayed at every load of the entry)."""
+    ladder = game._snapshots
+    if not ladder or ladder[-1].position == len(game.choices):
+        return ladder  # no checkpoint passed (or none in the ruleset): nothing to replay for
+    other = type(game)(
+        ruleset=game.ruleset,
+        scenario_data=game.scenario_data,
+        scenario_name=game.scenario_name,
+        seed=game.seed,
+        options=dict(game.options),
+        plugin_manager=game.plugin_manager,
+        scenario_template=game._scenario_template,
+        snapshots=list(ladder),
+        snapshot_spacing=1,
+        ladder_key=game._ladder_key,
+    )
+    try:
+        other._replay(list(game.choices))
+    except Exception:  # noqa: BLE001 - the game's own ladder will do
+        return ladder
+    finally:
+        forget_ladder(other)  # a copy made for its snapshots: not a game a load should start from
+    return other._snapshots
+
+
+def store(cache: SnapshotCache, game: Game) -> bool:
+    """Write ``game``'s latest snapshots (the last two of its ladder) to ``cache``, named by
+    the latest's inputs and answers; ``False`` if there is none, it cannot be pickled, the
+    code cannot be fingerprinted or the disk refuses."""
+    from ._fastpickle import dumps
+
+    if game._dice_template is not None or game.pending is None and game.outcome is None:
+        return False
+    ladder = [snap for snap in _tight_ladder(game) if snap.pickled and snap.position <= len(game.choices)][-2:]
+    if not ladder:
+        return False
+    latest = ladder[-1]
+    if list(latest.choices) != game.choices[: latest.position] or latest.position == 0:
+        return False
+    hasher = _game_hasher(game.ruleset, game.plugin_manager, game._key()[3], game.options, game.seed)
+    if hasher is None:
+        return False
+    name = next(_names(hasher, latest.choices))[1]
+    events = latest.events[: latest.n_events]
+    try:
+        payload = dumps({
+            "template": game._scenario_template,
+            "snapshots": [(s.position, s.label, s.n_events, s.n_rolls, s.frozen, s.shared) for s in ladder],
+            "rolls": latest.rolls[: latest.n_rolls],
+            # The log's lines, hashed by the load's digest check (``Event.to_json`` of the
+            # events stored beside them, which restore the log faster than parsing the lines).
+            "lines": "\n".join(e.to_json() for e in events).encode(),
+            "events": [(e.kind, e.text, e.data, e.audience) for e in events],
+        })
+    except Exception:  # noqa: BLE001 - a shared object pickle refuses: no entry, as for a lambda
+        return False
+    return cache.put(name, payload)
+
+
+def restore(
+    cache: SnapshotCache, ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None, save: SaveFile,
+    scenario_json: str, options: Mapping[str, Any], seed: int,
+) -> Restored | None:
+    """The latest entry on the path of ``save``'s answers, restored as a snapshot ladder, or
+    ``None`` (a miss: counted in ``cache.stats``). ``scenario_json``: ``save.scenario`` as
+    JSON with sorted keys."""
+    from .game import _Snapshot
+
+    hasher = _game_hasher(ruleset, plugin_manager, scenario_json, options, seed) if cache._signing_key() else None
+    if hasher is not None:
+        for position, name in _names(hasher, save.choices):
+            payload = cache.get(name)
+            if payload is None:
+                continue
+            try:
+                content = pickle.loads(payload)  # signed by this user's key: written by this cache
+                events = _events_of(content["events"])
+                rolls = content["rolls"]
+                choices = tuple(save.choices[:position])
+                ladder = [
+                    _Snapshot(at, label, choices[:at], events, n_events, rolls, n_rolls, frozen, True, shared)
+                    for at, label, n_events, n_rolls, frozen, shared in content["snapshots"]
+                ]
+                latest = ladder[-1]
+                if latest.position != position or latest.n_events != len(events) or latest.n_rolls != len(rolls):
+                    raise ValueError("an entry that does not match its name")
+                if events:  # the log's hash up to the snapshot (as log_hasher feeds it)
+                    prefix = hashlib.sha256(content["lines"])
+                    prefix.update(b"\n")
+                    latest._digest.append(prefix)
+            except Exception:  # noqa: BLE001 - whatever it holds, a bad entry is a miss
+                cache.reject(name)
+                break
+            cache.stats.hits += 1
+            cache.stats.last_position = position
+            return Restored(name, content["template"], ladder)
+    cache.stats.misses += 1
+    cache.stats.last_position = None
+    return None
