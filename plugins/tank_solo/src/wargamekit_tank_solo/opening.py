@@ -30,7 +30,7 @@ from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, 
 
 from . import kinds
 from .maps import FACING_NAMES, facing_name, hex_label, label_hex
-from .scenario import SIDES, budget_for, force_problem
+from .scenario import SIDES, budget_for, legal_picks
 from .special_rounds import SpecialRound, loadout_problem, round_kinds
 from .state import Context, GameState, OpeningInProgress, Tank, other_side
 from .vehicles import VehicleModel, all_vehicles, vehicle_table
@@ -167,7 +167,7 @@ def select_forces(ctx: Context) -> Generator[Decision | Checkpoint, Any, None]:
         state.opening = OpeningInProgress(side, finished=tuple(s for s in SIDES if done[s]))
         yield ctx.checkpoint(f"opening: {side} picks tank {len(mine) + 1}")
         spent = sum(table[m].price for m in mine)
-        legal = [key for key in table if force_problem([*mine, key], scenario, table) is None]
+        legal = legal_picks(mine, scenario, table)
         if not legal:
             done[side] = True
             return
