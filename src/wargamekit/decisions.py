@@ -515,10 +515,11 @@ class LazyOptions(Sequence[Option]):
         return (tuple, (tuple(self),))
 
 
-def _bind_where(options: Sequence[Option], where: str) -> None:
-    """Let a lazy menu's errors name the decision holding it."""
+def _bind_where(decision: Choose | ChooseSubset) -> None:
+    """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
+    options = decision.options
     if type(options) is LazyOptions:
-        options._where = where
+        options._where = decision._where()
 
 
 def _getstate_made(self: Decision) -> dict[str, Any]:
@@ -603,7 +604,7 @@ class Choose(Decision):
     def __attrs_post_init__(self) -> None:
         if not self.options:
             raise ValueError(f"{self._where()}: a Choose needs at least one option")
-        _bind_where(self.options, self._where())
+        _bind_where(self)
 
     __getstate__ = _getstate_made
     __setstate__ = _setstate
@@ -706,7 +707,7 @@ class ChooseSubset(Decision):
                 f"{self._where()}: cannot choose at least {self.min_count} and at most "
                 f"{self.upper} of {len(self.options)} options"
             )
-        _bind_where(self.options, self._where())
+        _bind_where(self)
 
     __getstate__ = _getstate_made
     __setstate__ = _setstate
