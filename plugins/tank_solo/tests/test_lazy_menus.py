@@ -1,5 +1,6 @@
 """The lazy menus (issue 9, the core's ``Choose.of(..., lazy=True)``): force selection, deployment,
-each movement step and the fire menu make an option only when it is read. A random bot makes the
+loading special rounds, fire selection, the next mover, each movement step and the fire menu
+make an option only when it is read. A random bot makes the
 chosen option of each (when the game logs it); the games are the same, byte for byte, as with
 menus built whole."""
 
@@ -15,7 +16,8 @@ from wargamekit_tank_solo import TankSolo, combat, kinds, opening
 from wargamekit_tank_solo.combat import FireAt
 
 RULESET = TankSolo()
-LAZY_KINDS = {kinds.PICK_TANK, kinds.DEPLOY_HEX, kinds.MOVE_STEP, kinds.FIRE_TARGET}
+LAZY_KINDS = {kinds.PICK_TANK, kinds.DEPLOY_HEX, kinds.LOAD_SPECIAL, kinds.FIRE_SELECTION, kinds.NEXT_MOVER,
+              kinds.MOVE_STEP, kinds.FIRE_TARGET}
 
 
 class _Recording(RandomBot):

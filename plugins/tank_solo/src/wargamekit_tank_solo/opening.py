@@ -127,6 +127,16 @@ def _facing_options(order: tuple[int, ...]) -> tuple[Option, ...]:
     return tuple(Option(d, f"face {facing_name(d)}", data={"facing": d}) for d in order)
 
 
+def _load_label(state: GameState, rounds: dict[str, SpecialRound], pick: tuple[str, int]) -> str:
+    """Loading special rounds: the label of loading round kind ``pick[0]`` on tank ``pick[1]``."""
+    kind, tank_id = pick
+    return f"load {rounds[kind].name} on {state.tank(tank_id).name}"
+
+
+def _load_data(pick: tuple[str, int]) -> dict[str, Any]:
+    return {"special": pick[0], "tank": pick[1]}
+
+
 def _add_tank(state: GameState, side: str, model: str, table: dict[str, VehicleModel] | None = None) -> Tank:
     # An add-on's vehicle travels with the tank (the shipped table does not know it).
     custom = None if table is None or model in all_vehicles() else table[model]
@@ -334,15 +344,16 @@ def load_special_rounds(ctx: Context) -> Generator[Decision | Checkpoint, Any, N
             state.opening = OpeningInProgress(side, loaded=tuple(loaded))
             yield ctx.checkpoint(f"opening: {side} loads round {len(loaded) + 1}")
             possible = [k for k in rounds if _can_add(loaded, k, allowed, rounds)]
-            options = [Option((k, t.id), f"load {rounds[k].name} on {t.name}", data={"special": k, "tank": t.id})
-                       for k in possible for t in tanks]
+            values: list[Any] = [(k, t.id) for k in possible for t in tanks]
             if loadout_problem(loaded, allowed, rounds) is None:
-                options.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})",
-                                      data={"action": "finish"}))
-            pick = yield Choose(side=side, prompt=f"Side {side}: load special round {len(loaded) + 1} of {allowed}?",
-                                options=tuple(options), rule="开场阶段 3; 特殊规则 4 特种弹药", secret=True,
-                                kind=kinds.LOAD_SPECIAL,
-                                context={"side": side, "loaded": tuple(loaded), "allowed": allowed})
+                values.append(Option(None, f"finish loading ({len(loaded)} special round{'s' if len(loaded) != 1 else ''})",
+                                     data={"action": "finish"}))
+            # A lazy menu (hot: every kind on every tank, three times a side, of which a bot reads one)
+            pick = yield Choose.of(side, f"Side {side}: load special round {len(loaded) + 1} of {allowed}?", values,
+                                   label=partial(_load_label, state, rounds), data=_load_data, lazy=True,
+                                   lazy_labels=True, rule="开场阶段 3; 特殊规则 4 特种弹药", secret=True,
+                                   kind=kinds.LOAD_SPECIAL,
+                                   context={"side": side, "loaded": tuple(loaded), "allowed": allowed})
             if pick is None:
                 break
             kind, tank_id = pick
