@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Hashable
 from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
 from typing import Any
 
 import attrs
@@ -204,30 +205,42 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision | Checkpoint, 
     if state.leap is not None:  # a restart inside a leap fire (at one of its checkpoints)
         yield from _designated(ctx, state.tank(state.leap.tank), "leap")
     while True:
-        options = []
+        values: list[Any] = []
         for tank in state.living(side):
             if tank.fired or tank.defensive_lock or not can_fire_now(state, tank):
                 continue
             if "aimed" not in tank.tried and could_fire(state, tank, "aimed"):
-                options.append(Option(("aimed", tank.id), f"aimed fire with {tank.name} ({tank.where()})",
-                                      data={"action": "aimed", "tank": tank.id}))
+                values.append(("aimed", tank.id))
             if "leap" not in tank.tried and can_move_now(state, tank) and _leap_targets(state, tank):
-                options.append(Option(("leap", tank.id), f"leap fire with {tank.name} ({tank.where()}, "
-                                                        f"up to {tank.spec.movement} MP then fire)",
-                                      data={"action": "leap", "tank": tank.id}))
-        options.append(Option(("movement", 0), "go on to the movement phase", data={"action": "movement"}))
+                values.append(("leap", tank.id))
+        values.append(Option(("movement", 0), "go on to the movement phase", data={"action": "movement"}))
         if state.options.get("surrender"):
-            options.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
-                                  data={"action": "surrender", "concede": True}))
-        action, tank_id = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: fire selection",
-                                       options=tuple(options), rule="作战阶段 1 先手方射击选择",
-                                       kind=kinds.FIRE_SELECTION, context={"turn": state.turn, "side": side})
+            values.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
+                                 data={"action": "surrender", "concede": True}))
+        # A lazy menu (a label per tank and form of fire, of which a random bot reads one)
+        action, tank_id = yield Choose.of(side, f"Turn {state.turn}, side {side}: fire selection", values,
+                                          label=partial(_designation_label, state), data=_designation_data,
+                                          lazy=True, lazy_labels=True, rule="作战阶段 1 先手方射击选择",
+                                          kind=kinds.FIRE_SELECTION, context={"turn": state.turn, "side": side})
         if action == "surrender":
             state.surrendered = side
             return TurnResult(end=True)
         if action == "movement":
             return None
         yield from _designated(ctx, state.tank(tank_id), action)
+
+
+def _designation_label(state: GameState, pick: tuple[str, int]) -> str:
+    """Fire selection: the label of designating tank ``pick[1]`` for ``pick[0]`` fire."""
+    action, tank_id = pick
+    tank = state.tank(tank_id)
+    if action == "aimed":
+        return f"aimed fire with {tank.name} ({tank.where()})"
+    return f"leap fire with {tank.name} ({tank.where()}, up to {tank.spec.movement} MP then fire)"
+
+
+def _designation_data(pick: tuple[str, int]) -> dict[str, Any]:
+    return {"action": pick[0], "tank": pick[1]}
 
 
 def _designated(ctx: Context, tank: Tank, action: str) -> Generator[Decision | Checkpoint, Any, None]:
@@ -341,13 +354,13 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any
         movers = [t for t in state.living(side) if not t.fired and not t.moved and can_move_now(state, t)]
         if not movers:
             return
-        options = [Option(t.id, f"move {t.name} ({t.where()}, {t.spec.movement} MP)", data={"tank": t.id})
-                   for t in movers]
-        options.append(Option(None, f"end the movement phase ({state.free_pool} free points unused)",
-                              data={"action": "end"}))
-        pick = yield Choose(side=side, prompt=f"Turn {state.turn}, side {side}: which tank moves next?",
-                            options=tuple(options), rule="作战阶段 2-1 先手方移动", kind=kinds.NEXT_MOVER,
-                            context={"turn": state.turn, "side": side, "free_pool": state.free_pool})
+        values: list[Any] = [t.id for t in movers]
+        values.append(Option(None, f"end the movement phase ({state.free_pool} free points unused)",
+                             data={"action": "end"}))
+        pick = yield Choose.of(side, f"Turn {state.turn}, side {side}: which tank moves next?", values,
+                               label=partial(_mover_label, state), data=_mover_data, lazy=True, lazy_labels=True,
+                               rule="作战阶段 2-1 先手方移动", kind=kinds.NEXT_MOVER,
+                               context={"turn": state.turn, "side": side, "free_pool": state.free_pool})
         if pick is None:
             return
         tank = state.tank(pick)
@@ -369,6 +382,16 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any
         _after_move(ctx, tank, spent)
 
 
+def _mover_label(state: GameState, tank_id: int) -> str:
+    """Movement: the label of moving tank ``tank_id`` next."""
+    t = state.tank(tank_id)
+    return f"move {t.name} ({t.where()}, {t.spec.movement} MP)"
+
+
+def _mover_data(tank_id: int) -> dict[str, Any]:
+    return {"tank": tank_id}
+
+
 def _after_move(ctx: Context, tank: Tank, spent: int) -> None:
     """10-1: the roll is for free points actually used (spent beyond the basic points), not
     merely given (a tank stopped by a HESH hit may never reach them)."""
@@ -383,17 +406,24 @@ def move_menu(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bool)
     the last, stopping."""
     steps = step_options(state, tank, budget, hybrid=hybrid)
     last = steps[-1]
-    options = [Option(s, s.label, data=kinds.step_data(s)) for s in steps[:-1]] + rotation_options(tank)
+    values: list[Any] = [*steps[:-1], *rotation_options(tank)]
     if budget.leap:
-        options.append(Option(last, f"{tank.name} stops and fires ({budget.remaining} MP unused)",
-                              data=kinds.step_data(last)))
+        values.append(Option(last, f"{tank.name} stops and fires ({budget.remaining} MP unused)",
+                             data=kinds.step_data(last)))
     else:
-        options.append(Option(last, last.label, data=kinds.step_data(last)))
+        values.append(last)
     rule = "作战阶段 1-2 跃进射击" if budget.leap else "标准规则修改部分 3 移动规则改良"
-    return Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)",
-                  options=tuple(options), rule=rule, kind=kinds.MOVE_STEP,
-                  context={"tank": tank.id, "remaining": budget.remaining, "leap": budget.leap,
-                           "must_spend": budget.must_spend, "turn": state.turn})
+    # A lazy menu (hot: a move is many steps, each a menu of a dozen options of which a random
+    # bot reads one, and a heuristic bot the data only).
+    return Choose.of(tank.side, f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)", values,
+                     label=_step_label, data=kinds.step_data, lazy=True, lazy_labels=True,
+                     rule=rule, kind=kinds.MOVE_STEP,
+                     context={"tank": tank.id, "remaining": budget.remaining, "leap": budget.leap,
+                              "must_spend": budget.must_spend, "turn": state.turn})
+
+
+def _step_label(step: Step) -> str:
+    return step.label
 
 
 def move_tank(ctx: Context, tank: Tank, points: int, *, must_spend: bool,
