@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
-__all__ = ["exposed", "hex_exposed", "sight", "spot_threshold", "visible"]
+__all__ = ["exposed", "hex_exposed", "map_memo", "sight", "spot_threshold", "visible"]
 
 #: LOS 3.1: this many hindering terrains along the line block it.
 HINDRANCES_THAT_BLOCK = 3
@@ -75,36 +76,63 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
 #: times; the line walk, with smoke merged into the classes, was a seventh of a game).
 _BY_CONTENT: dict[tuple[object, ...], dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]] = {}
 #: id of a map -> (a weak reference to it, the layers and table its contents were read from,
-#: the memo of those contents): checking the layers' bytes per query is cheap, and catches any
-#: change to the map (a test's ``set_terrain``, a direct write to the elevation layer).
+#: the memo of those contents' lines, the map's other memos): checking the layers' bytes per
+#: query is cheap, and catches any change to the map (a test's ``set_terrain``, a direct write
+#: to the elevation layer).
 _BY_MAP: dict[int, tuple[weakref.ref[HexMap], bytes, bytes, bytes, object,
-                         dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]]] = {}
+                         dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
+                         dict[str, dict[Any, Any]]]] = {}
+#: A map's whole contents -> (its terrain table, the :func:`map_memo` memos of those contents).
+_MEMOS_BY_CONTENT: dict[tuple[object, ...], tuple[object, dict[str, dict[Any, Any]]]] = {}
 #: Bounds of the memo (map contents, smoke layouts per map): oldest forgotten first.
 _CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
 _NO_SMOKE: frozenset[Hex] = frozenset()
 
 
-def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | None]:
-    """The memo of :func:`visible`'s answers for the state's map as it is and its smoke."""
-    m = state.map
+def _held(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
+                             dict[str, dict[Any, Any]]]:
+    """The memos of ``m`` as its layers are now: its lines by smoke, and :func:`map_memo`'s."""
     terrain, elevation, hexsides = m.terrain.tobytes(), m.elevation.tobytes(), m.hexsides.tobytes()
     held = _BY_MAP.get(id(m))
     if held is not None and held[0]() is m and held[1] == terrain and held[2] == elevation \
             and held[3] == hexsides and held[4] is m.table:
-        smokes = held[5]
-    else:
-        sides = m.hexside_los_class()
-        content = (m.width, m.height, m.layout, m.los_class().tobytes(), elevation,
-                   None if sides is None else sides.tobytes())
-        found = _BY_CONTENT.get(content)
-        if found is None:
-            if len(_BY_CONTENT) >= _CONTENTS_KEPT:
-                del _BY_CONTENT[next(iter(_BY_CONTENT))]
-            found = _BY_CONTENT[content] = {}
-        smokes = found
-        key = id(m)
-        _BY_MAP[key] = (weakref.ref(m, lambda _ref: _BY_MAP.pop(key, None)), terrain, elevation, hexsides, m.table,
-                        smokes)
+        return held[5], held[6]
+    sides = m.hexside_los_class()
+    content = (m.width, m.height, m.layout, m.los_class().tobytes(), elevation,
+               None if sides is None else sides.tobytes())
+    found = _BY_CONTENT.get(content)
+    if found is None:
+        if len(_BY_CONTENT) >= _CONTENTS_KEPT:
+            del _BY_CONTENT[next(iter(_BY_CONTENT))]
+        found = _BY_CONTENT[content] = {}
+    # The other memos may read any layer and the terrain table: shared by maps equal in all.
+    whole = (m.width, m.height, m.layout, terrain, elevation, hexsides)
+    table_memos = _MEMOS_BY_CONTENT.get(whole)
+    if table_memos is None or table_memos[0] is not m.table:
+        if len(_MEMOS_BY_CONTENT) >= _CONTENTS_KEPT:
+            del _MEMOS_BY_CONTENT[next(iter(_MEMOS_BY_CONTENT))]
+        table_memos = _MEMOS_BY_CONTENT[whole] = (m.table, {})
+    memos = table_memos[1]
+    key = id(m)
+    _BY_MAP[key] = (weakref.ref(m, lambda _ref: _BY_MAP.pop(key, None)), terrain, elevation, hexsides, m.table,
+                    found, memos)
+    return found, memos
+
+
+def map_memo(m: HexMap, name: str) -> dict[Any, Any]:
+    """A memo named ``name`` of answers that depend only on the map ``m`` (its layers and
+    terrain table), forgotten as soon as any of them changes — for rule queries asked over and
+    over of a map that never changes after set-up (SET 2), e.g. the step costs of the move menu."""
+    memos = _held(m)[1]
+    memo = memos.get(name)
+    if memo is None:
+        memo = memos[name] = {}
+    return memo
+
+
+def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | None]:
+    """The memo of :func:`visible`'s answers for the state's map as it is and its smoke."""
+    smokes = _held(state.map)[0]
     smoke = frozenset(state.smoke) if state.smoke else _NO_SMOKE
     lines = smokes.get(smoke)
     if lines is None:
