@@ -363,7 +363,7 @@ def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportu
         drm += 1  # OPF 5 (A43)
     if origin in state.smoke or place[0] in state.smoke:
         drm -= SMOKE_DRM  # SMK 2 (A15)
-    sniper = any(u.kind == "sniper" for u in state.at(place))
-    defenders = state.at(place)
+    defenders = state.at(place)  # read once: the sniper test and the leadership (every opportunity-fire poll)
+    sniper = any(u.kind == "sniper" for u in defenders)
     return Attack(fp[0], drm + extra, terrain_drm(state, origin, place, sniper=sniper),
                   leadership_at(defenders), fp[1])

@@ -152,7 +152,11 @@ def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     if place in state.melee:  # SPT 3 (melee marker)
         return True
     # SPT 3: a move, assault or fire marker in the hex exposes every unit there.
-    return any(u.markers & {"move", "assault", "fire"} for u in state.at(place))
+    return any(u.markers & _EXPOSING for u in state.at(place))
+
+
+#: SPT 3: markers that expose every unit in their hex.
+_EXPOSING = frozenset({"move", "assault", "fire"})
 
 
 def exposed(state: GameState, unit: Unit) -> bool:

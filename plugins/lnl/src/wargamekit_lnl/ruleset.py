@@ -18,8 +18,8 @@ from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.rules import other, place_data, where
-from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
-from wargamekit_lnl.state import Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
+from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
+from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
 
 Procedure = Generator[Decision, Any, None]
 
@@ -27,6 +27,10 @@ Procedure = Generator[Decision, Any, None]
 RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
     "RAL 2", "OPS 2", "OPS 3", "MOV", "FIR/FPR", "OPF 1", "SPT 7", "SMK 1", "MOV 7",
 )
+
+
+#: OPF 1c: markers that keep a unit from opportunity fire.
+_NOT_WAITING = frozenset({"move", "fire", "crawl", "stealth"})
 
 
 def _place_key(p: Place) -> tuple[int, int, int]:
@@ -73,8 +77,10 @@ class LnL(Ruleset):
     scenario_type = LnLScenario
     scenario_package = "wargamekit_lnl.scenarios"
     #: The map never changes after set-up (SET 2) and the scenario is frozen: snapshots keep
-    #: them by reference (pickling the map was most of a snapshot's cost).
-    shared_types = (HexMap, LnLScenario)
+    #: them by reference (pickling the map was most of a snapshot's cost). Hexes (frozen values,
+    #: ~20 in a state) and the scenario's frozen sniper table likewise: a snapshot a third of a
+    #: game's impulses, each Hex pickled and rebuilt was ~a third of a snapshot's dump and load.
+    shared_types = (HexMap, LnLScenario, Hex, SniperTable)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> LnLScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
@@ -132,8 +138,9 @@ class LnL(Ruleset):
 
     def sudden_death(self, state: GameState) -> Outcome | None:
         """A side with no units left on the map loses (provisional victory rule)."""
+        units = state.units.values()
         for side in SIDES:
-            if not state.alive(side):
+            if not any(u.alive and u.side == side for u in units):  # asked after every impulse: no list
                 return Outcome(winner=other(side), reason=f"{side} has no units left")
         return None
 
@@ -291,10 +298,18 @@ class LnL(Ruleset):
     def can_act(self, state: GameState, side: str) -> bool:
         """Whether :meth:`ready` is not empty. The alternation asks it of both sides before every
         impulse: an ordinary unit settles it, a sniper's targets are looked for only if none."""
-        units = [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+        # One pass that stops at the first ordinary ready unit (asked twice per impulse); the
+        # place tuple is built only when a melee was fought this turn.
+        fought = state.melee_fought
+        snipers = []
+        for u in state.units.values():
+            if u.alive and u.side == side and not u.markers & ACTION_MARKERS \
+                    and not (fought and u.place in fought):
+                if u.kind != "sniper":
+                    return True
+                snipers.append(u)
         table = state.sniper_table
-        return any(u.kind != "sniper" for u in units) or any(
-            sniper.has_target(state, u, table.casualty, table.shaken) for u in units if u.kind == "sniper")
+        return any(sniper.has_target(state, u, table.casualty, table.shaken) for u in snipers)
 
     def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
         """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""
@@ -358,10 +373,13 @@ class LnL(Ruleset):
         snipers = [u for u in ready if u.kind == "sniper"]
         ready = [u for u in ready if u.kind != "sniper"]
         places = sorted({u.place for u in ready}, key=_place_key)
+        sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy label may be made later
+        # Lazy labels (here and in the other menus of values that never change): a random
+        # bot reads only the data, and only the chosen option's label is written (the log).
         pick = yield from ctx.ask(Choose.of(
             side, "Activate which hex?", [None, *places, *snipers], rule=ACTIVATE,
-            label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(p.place)}" if isinstance(p, Unit)
-            else where(p), kind=kinds.ACTIVATE,
+            label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(sniper_at[p.id])}"
+            if isinstance(p, Unit) else where(p), kind=kinds.ACTIVATE, lazy_labels=True,
             context={"turn": state.turn, "side": side},
             data=lambda p: {"pass": True} if p is None else {**place_data(p.place), "sniper": p.id}
             if isinstance(p, Unit) else place_data(p)))
@@ -526,7 +544,7 @@ class LnL(Ruleset):
 
             step = yield from ctx.ask(Choose.of(
                 side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
-                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label,
+                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label, lazy_labels=True,
                 context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
                          **place_data(here)},
                 data=step_data))
@@ -574,9 +592,11 @@ class LnL(Ruleset):
             if shooters:
                 places = rules.targets_for(state, shooters, [shooters])
                 if places:
+                    odds_of = {p: rules.planned_odds(state, shooters, p) for p in places}  # lazy labels' odds
                     target = yield from ctx.ask(Choose.of(
                         side, "Assault fire at?", [None, *places], rule="AST 2.3", kind=kinds.ASSAULT_FIRE,
-                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(rules.fire_odds(state, shooters, p))}",
+                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(odds_of[p]())}",
+                        lazy_labels=True,
                         context={"units": [u.id for u in shooters]},
                         data=lambda p: {"hold": True} if p is None else place_data(p)))
                     if target is not None:
@@ -586,9 +606,11 @@ class LnL(Ruleset):
         """MOV 8: a weapon team with an arrow may face any hexside on entering a new hex. Only
         the facing in the last hex entered can matter (it fires in no hex it passes through), so
         it is asked once, after the move."""
+        now = team.facing
         facing = yield from ctx.ask(Choose.of(
             team.side, f"{team.id} at {where(team.place)}: face which hexside?", list(range(6)), rule="MOV 8",
-            kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == team.facing else ""),
+            kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == now else ""),
+            lazy_labels=True,
             context={"unit": team.id, "facing": team.facing, **place_data(team.place)},
             data=lambda d: {"facing": d}))
         if facing != team.facing:
@@ -613,8 +635,7 @@ class LnL(Ruleset):
 
             groups: dict[Place, list[Unit]] = {}
             for u in state.alive(side):
-                if fire.can_fire(u) and not (u.markers & {"move", "fire", "crawl", "stealth"}) \
-                        and u.place not in state.melee:
+                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in state.melee:
                     groups.setdefault(u.place, []).append(u)
             for v in state.alive(side):
                 if v.vehicle and v.good_order and not (v.markers & {"move", "fire"}):
@@ -671,7 +692,7 @@ class LnL(Ruleset):
                                               data=lambda c: {"column": c}))
         place = yield from ctx.ask(Choose.of(side, "Place the sniper where?",
                                              [p for p in places if hex_label(p[0])[:2] == column], rule="SMC 2.1",
-                                             kind=kinds.SNIPER_PLACE, label=where,
+                                             kind=kinds.SNIPER_PLACE, label=where, lazy_labels=True,
                                              context={"side": side, "column": column}, data=place_data))
         unit.hex, unit.level = place
         state.units[unit.id] = unit
@@ -690,16 +711,19 @@ class LnL(Ruleset):
             options = [None, *options]
         if not shots:
             return
+        # Lazy labels (the odds are made only for a label read): what they read is bound now.
+        victims_at = {uid: state.units[uid].place for uid in shots}
 
         def label(uid: str | None) -> str:
             if uid is None:
                 return "hold fire"
             dist = sniper.snipe_odds(shots[uid])
             bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
-            return f"{uid} at {where(state.units[uid].place)}: {bad or 'no effect'}"
+            return f"{uid} at {where(victims_at[uid])}: {bad or 'no effect'}"
 
         target = yield from ctx.ask(Choose.of(unit.side, f"{unit.id} fires at?", options, rule="SMC 2.3",
                                               kind=kinds.SNIPER_TARGET, label=label, context={"unit": unit.id},
+                                              lazy_labels=True,
                                               data=lambda u: {"hold": True} if u is None else {"unit": u}))
         if target is None:
             return
@@ -724,7 +748,7 @@ class LnL(Ruleset):
             ctx.event("withdraw", "No hex to withdraw to", units=[u.id for u in units])
             return
         dest = yield from ctx.ask(Choose.of(side, "Withdraw to?", options, rule=WITHDRAW, kind=kinds.WITHDRAW_HEX,
-                                            label=hex_label, context={"units": [u.id for u in units]},
+                                            label=hex_label, lazy_labels=True, context={"units": [u.id for u in units]},
                                             data=lambda h: {"hex": hex_label(h)}))
         gone = []
         for u in units:
@@ -751,9 +775,11 @@ class LnL(Ruleset):
         units = [u for g in groups for u in g]
         side = units[0].side
         places = rules.targets_for(state, units, groups)
+        # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
+        odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
         target = yield from ctx.ask(Choose.of(
-            side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET,
-            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rules.fire_odds(state, g, p)) for g in groups),
+            side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
+            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
             context={"units": [u.id for u in units]}, data=place_data))
         for group in groups:
             alive = [u for u in group if u.alive]
@@ -817,7 +843,7 @@ class LnL(Ruleset):
             step = yield from ctx.ask(Choose.of(
                 side, f"{v.id} at {hex_label(v.hex)} facing {v.facing} ({left} MP left)?", [None, *options],
                 rule="VMV 1", kind=kinds.VEHICLE_STEP,
-                label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)",
+                label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)", lazy_labels=True,
                 context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex),
                          "escort": [u.id for u in escort]},
                 data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
@@ -1025,7 +1051,7 @@ class LnL(Ruleset):
         here = units[0].hex
         options = [here, *state.map.neighbours(here)]
         h = yield from ctx.ask(Choose.of(units[0].side, "Smoke where?", options, rule=SMOKE, kind=kinds.SMOKE_HEX,
-                                         label=hex_label, context={"units": [u.id for u in units]},
+                                         label=hex_label, lazy_labels=True, context={"units": [u.id for u in units]},
                                          data=lambda x: {"hex": hex_label(x)}))
         rules.place_smoke(ctx, units, h)
 
@@ -1049,7 +1075,7 @@ class LnL(Ruleset):
         state = ctx.state
         places = self.spot_targets(state, units)
         target = yield from ctx.ask(Choose.of(units[0].side, "Spot which hex?", places, rule=SPOT,
-                                              kind=kinds.SPOT_TARGET, label=where,
+                                              kind=kinds.SPOT_TARGET, label=where, lazy_labels=True,
                                               context={"units": [u.id for u in units]}, data=place_data))
         rules.spot(ctx, units, target)
 
