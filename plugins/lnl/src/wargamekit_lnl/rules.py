@@ -494,11 +494,20 @@ def administration(ctx: Context) -> None:
 def update_control(state: GameState) -> None:
     """Objective control (provisional victory rule): a side with a Good Order unit alone in an
     objective hex controls it until the enemy does the same."""
+    # One pass over the units for every objective (asked after every impulse).
+    present: dict[tuple[int, int], set[str]] = {}
+    steady: dict[tuple[int, int], set[str]] = {}  # sides with a Good Order unit there
+    for u in state.units.values():
+        if u.alive:
+            key = (u.hex.q, u.hex.r)
+            present.setdefault(key, set()).add(u.side)
+            if u.good_order:
+                steady.setdefault(key, set()).add(u.side)
     for h in state.objectives:
-        sides = {u.side for u in state.in_hex(h)}
+        sides = present.get((h.q, h.r), set())
         if len(sides) == 1:
-            side = sides.pop()
-            if any(u.good_order for u in state.in_hex(h, side)):
+            side = next(iter(sides))
+            if side in steady.get((h.q, h.r), ()):
                 state.control[h] = side
 
 

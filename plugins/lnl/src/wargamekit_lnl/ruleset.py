@@ -16,7 +16,7 @@ from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
-from wargamekit_lnl.los import exposed, visible
+from wargamekit_lnl.los import exposed, map_memo, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
 from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
@@ -350,12 +350,22 @@ class LnL(Ruleset):
         while frontier:
             place = frontier.pop()
             if any(u.kind == "leader" and u.good_order and u.place == place for u in chosen):
-                for h in state.map.neighbours(place[0]):
-                    for level in range(state.levels(h)):
-                        if (h, level) not in reached:
-                            reached.add((h, level))
-                            frontier.append((h, level))
+                for near in self._places_next_to(state, place[0]):
+                    if near not in reached:
+                        reached.add(near)
+                        frontier.append(near)
         return reached
+
+    @staticmethod
+    def _places_next_to(state: GameState, h: Hex) -> tuple[Place, ...]:
+        """Every place (hex and level) of the hexes next to ``h``, memoized by the map (the
+        units menu's constraint asks :meth:`reach_places` for every subset a random bot tries)."""
+        memo = map_memo(state.map, "places next to")
+        key = (h.q, h.r)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
+        return found
 
     def impulse(self, ctx: Context, side: str) -> Generator[Decision, Any, bool]:
         """OPS 2–3: activate a hex (one building level), pick the units, pick their one action."""
