@@ -144,15 +144,16 @@ def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | No
 
 def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     """Whether ``side``'s units at ``place`` are exposed (SPT 1–6), ignoring adjacency (SPT 4)."""
+    # SPT 3: a move, assault or fire marker in the hex exposes every unit there.
+    return _place_exposed(state, place) or any(u.markers & _EXPOSING for u in state.at(place))
+
+
+def _place_exposed(state: GameState, place: Place) -> bool:
+    """SPT 1–3 but the markers: open ground, a spotted marker, a melee marker."""
     h, level = place
     if level == 0 and effects(state.terrain(h)).open:  # SPT 1
         return True
-    if place in state.spotted:  # SPT 2, SPT 6
-        return True
-    if place in state.melee:  # SPT 3 (melee marker)
-        return True
-    # SPT 3: a move, assault or fire marker in the hex exposes every unit there.
-    return any(u.markers & _EXPOSING for u in state.at(place))
+    return place in state.spotted or place in state.melee  # SPT 2, SPT 6; SPT 3 (melee marker)
 
 
 #: SPT 3: markers that expose every unit in their hex.
@@ -162,11 +163,21 @@ _EXPOSING = frozenset({"move", "assault", "fire"})
 def exposed(state: GameState, unit: Unit) -> bool:
     """SPT 1–5: the unit can be fired at (FIR 1.1). SPT 4 (A35): adjacent to a Good Order enemy
     unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
-    if unit.vehicle or hex_exposed(state, unit.place, unit.side):
+    if unit.vehicle:
         return True  # vehicles are always exposed (a reading: the source is silent)
-    h, side = unit.hex, unit.side
-    # One pass over the units, no list of them built (every fire, spot and sniper menu asks).
-    return any(e.alive and e.side != side and e.good_order and e.hex.distance(h) <= 1 for e in state.units.values())
+    h, level, side = unit.hex, unit.level, unit.side
+    if _place_exposed(state, (h, level)):
+        return True
+    # hex_exposed's markers (SPT 3) and adjacency (SPT 4) in one pass over the units, no list
+    # built (every fire, spot and sniper menu asks).
+    q, r = h.q, h.r
+    for e in state.units.values():
+        if e.alive:
+            if e.markers & _EXPOSING and e.level == level and e.hex.q == q and e.hex.r == r:
+                return True
+            if e.side != side and not e.shaken and e.hex.distance(h) <= 1:
+                return True
+    return False
 
 
 def spot_threshold(state: GameState, h: Hex) -> int:
