@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import random
+
 from wargamekit import Game, ScriptedDice
 from wargamekit_tank_solo import TankSolo
 from wargamekit_tank_solo.maps import hex_label
-from wargamekit_tank_solo.scenario import TankSoloScenario, budget_for, force_problem
+from wargamekit_tank_solo.scenario import TankSoloScenario, budget_for, force_problem, legal_picks
+from wargamekit_tank_solo.vehicles import all_vehicles
 
 RULESET = TankSolo()
 
@@ -46,6 +49,27 @@ def test_single_nation_bonus_27_and_usa_28():
     assert sum([28] * 7 + [32]) == 228 and budget_for(us, s) == 228 and force_problem(us, s) is None
     assert force_problem(["maus", "jagdtiger", "panther", "pz4h"], s) is None  # 80+70+40+28 = 218 <= 227
     assert force_problem(["maus", "jagdtiger", "panther", "t34_85"], s) is not None  # mixed: 222 > 200
+
+
+def test_legal_picks_are_the_models_force_problem_allows():
+    """1: the pick menu's models (legal_picks, counting the force once) are exactly those that
+    keep the force legal by force_problem: the 10-tank, 2-heavy, 2-light and budget limits with
+    the single-nation bonus (+27, all-US +28), over 300 random forces in three scenarios."""
+    table = all_vehicles()
+    keys = list(table)
+    rng = random.Random(9)
+    scenarios = [TankSoloScenario(), TankSoloScenario(budget=120, max_tanks=4, max_heavy=1),
+                 TankSoloScenario(budget=300, max_light=0)]
+    us = [k for k in keys if table[k].nation == "usa"]
+    forces = [[], ["m4"] * 7 + ["firefly"], ["m4"] * 9, ["tiger", "is2"], ["bt7", "t26"]]
+    forces += [rng.sample(us, rng.randint(1, 4)) for _ in range(20)]
+    forces += [[rng.choice(keys) for _ in range(rng.randint(0, 9))] for _ in range(80)]
+    for s in scenarios:
+        for mine in forces:
+            expected = [key for key in keys if force_problem([*mine, key], s, table) is None]
+            assert legal_picks(mine, s, table) == expected, (mine, s)
+    assert "m4" in legal_picks(["m4"] * 6 + ["firefly"], TankSoloScenario(), table)  # 228 with +28
+    assert legal_picks(["m4"] * 6 + ["firefly", "pz4h"], TankSoloScenario(), table) == []  # mixed: over 200
 
 
 def test_first_player_by_fewer_points(new_game):

@@ -8,7 +8,7 @@ The dice work is :func:`~wargamekit_tank_solo.fire.resolve_shot`; this module bu
 from __future__ import annotations
 
 from collections.abc import Generator
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from attrs import frozen
@@ -268,14 +268,23 @@ def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | N
                        hooks: Any = None) -> Choose:
     """The fire menu of ``tank`` (kind ``tank_solo.fire_target``): each shot it may fire now with
     ``fire`` (at tank ``only``, if given), each turret rotation left, and holding fire."""
-    targets = valid_targets(state, tank, fire, only)
-    options = [Option(t, fire_label(state, tank, t, fire, hooks=hooks), data=kinds.fire_data(t.gun, t.target))
-               for t in targets]
-    options += rotation_options(tank)
-    options.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
-    return Choose(side=tank.side, prompt=f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})",
-                  options=tuple(options), rule=rule, kind=kinds.FIRE_TARGET,
-                  context={"tank": tank.id, "fire": fire, "turn": state.turn})
+    values: list[Any] = valid_targets(state, tank, fire, only)
+    values += rotation_options(tank)
+    values.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
+    # A lazy menu with lazy labels (hot: each shot's label works out its exact odds): a random
+    # bot makes the chosen option, a heuristic bot the shots' data; the log the chosen label.
+    return Choose.of(tank.side, f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})", values,
+                     label=partial(_shot_label, state, tank, fire, hooks), data=_shot_data,
+                     lazy=True, lazy_labels=True, rule=rule, kind=kinds.FIRE_TARGET,
+                     context={"tank": tank.id, "fire": fire, "turn": state.turn})
+
+
+def _shot_label(state: GameState, firer: Tank, fire: str, hooks: Any, option: FireAt) -> str:
+    return fire_label(state, firer, option, fire, hooks=hooks)
+
+
+def _shot_data(option: FireAt) -> dict[str, Any]:
+    return kinds.fire_data(option.gun, option.target)
 
 
 def fire_menu(ctx: Context, tank: Tank, fire: str, *, only: int | None = None, rule: str) -> Generator[Decision, Any, bool]:

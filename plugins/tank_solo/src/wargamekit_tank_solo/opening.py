@@ -19,17 +19,18 @@ it and, inside it, what the state says is done.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Hashable
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from wargamekit import Choose, Decision, Option
 from wargamekit.context import Checkpoint
+from wargamekit.decisions import Data, freeze_data
 from wargamekit.geometry import Hex
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 
 from . import kinds
 from .maps import FACING_NAMES, facing_name, hex_label, label_hex
-from .scenario import SIDES, budget_for, force_problem
+from .scenario import SIDES, budget_for, legal_picks
 from .special_rounds import SpecialRound, loadout_problem, round_kinds
 from .state import Context, GameState, OpeningInProgress, Tank, other_side
 from .vehicles import VehicleModel, all_vehicles, vehicle_table
@@ -94,21 +95,30 @@ def _first_player_step(ctx: Context) -> Generator[Decision, Any, None]:
     yield  # an opening step: a generator, although this one asks nothing
 
 
-# The opening's menus are most of a short game's decisions, and their options (immutable values)
-# are the same from game to game: each is built once (a hot path of random-bot games).
-@lru_cache(maxsize=1 << 12)
-def _pick_option(key: str, v: VehicleModel, spent: int, budget_note: str) -> Option:
-    """Force selection: pick model ``key`` (``v``, the shipped table's or an add-on's) with
-    ``spent`` points spent; ``budget_note``: the budget after this pick (:func:`_budget_note`)."""
-    return Option(key, f"{v.name} ({v.nation}, {v.vehicle_class}; {_stats(v)}; "
-                       f"{v.price} pts -> {spent + v.price} of {budget_note})",
-                  data={"model": key, "price": v.price})
+# The opening's menus are most of a short game's decisions (deployment alone a third): they are
+# lazy menus (hot: a random bot reads one option of each, a heuristic bot the options' data, no
+# label), made from the values by the functions below when read.
+def _pick_label(table: dict[str, VehicleModel], mine: tuple[str, ...], spent: int, scenario: Any, key: str) -> str:
+    """Force selection: the label of picking model ``key`` when side has ``mine`` (``spent``
+    points): the model, its price and the budget after this pick (:func:`_budget_note`)."""
+    v = table[key]
+    return (f"{v.name} ({v.nation}, {v.vehicle_class}; {_stats(v)}; "
+            f"{v.price} pts -> {spent + v.price} of {_budget_note([*mine, key], scenario, table)})")
+
+
+def _pick_data(table: dict[str, VehicleModel], key: str) -> dict[str, Any]:
+    return {"model": key, "price": table[key].price}
+
+
+def _deploy_label(tank_name: str, map_: Any, h: Hex) -> str:
+    """Deployment: set the tank up in hex ``h`` (the map's terrain does not change)."""
+    return f"deploy {tank_name} at {hex_label(h)}{' (river)' if map_.terrain_at(h) == 'river' else ''}"
 
 
 @lru_cache(maxsize=1 << 12)
-def _deploy_option(tank_name: str, h: Hex, river: bool) -> Option:
-    """Deployment: set the tank up in hex ``h``."""
-    return Option(h, f"deploy {tank_name} at {hex_label(h)}{' (river)' if river else ''}", data={"hex": hex_label(h)})
+def _deploy_data(h: Hex) -> Data:
+    # The same for every tank and game: frozen once (a heuristic bot reads every option's data).
+    return freeze_data({"hex": hex_label(h)})
 
 
 @cache
@@ -157,17 +167,19 @@ def select_forces(ctx: Context) -> Generator[Decision | Checkpoint, Any, None]:
         state.opening = OpeningInProgress(side, finished=tuple(s for s in SIDES if done[s]))
         yield ctx.checkpoint(f"opening: {side} picks tank {len(mine) + 1}")
         spent = sum(table[m].price for m in mine)
-        legal = [key for key in table if force_problem([*mine, key], scenario, table) is None]
+        legal = legal_picks(mine, scenario, table)
         if not legal:
             done[side] = True
             return
-        options = [_pick_option(key, table[key], spent, _budget_note([*mine, key], scenario, table)) for key in legal]
+        values: list[Any] = list(legal)
         if mine:
-            options.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)",
-                                  data={"action": "finish"}))
-        pick = yield Choose(side=side, prompt=f"Pick a tank for side {side} ({spent} pts spent)",
-                            options=tuple(options), rule="开场阶段 1 调配军力", kind=kinds.PICK_TANK,
-                            context={"side": side, "spent": spent, "tanks": len(mine)})
+            values.append(Option(None, f"finish: keep these {len(mine)} tanks ({spent} pts)",
+                                 data={"action": "finish"}))
+        pick = yield Choose.of(side, f"Pick a tank for side {side} ({spent} pts spent)", values,
+                               label=partial(_pick_label, table, tuple(mine), spent, scenario),
+                               data=partial(_pick_data, table), lazy=True, lazy_labels=True,
+                               rule="开场阶段 1 调配军力", kind=kinds.PICK_TANK,
+                               context={"side": side, "spent": spent, "tanks": len(mine)})
         if pick is None:
             done[side] = True
         else:
@@ -248,11 +260,10 @@ def deploy(ctx: Context) -> Generator[Decision | Checkpoint, Any, None]:
             # deployment is a third of a random-bot game's decisions)
             taken = {t.hex for t in state.tanks if t.alive} | set(state.wrecks)
             free = [h for h in zone_hexes if h not in taken]
-            where = yield Choose(side=side, prompt=f"Deploy {tank.name}: which hex of the {state.zones[side]} zone?",
-                                 options=tuple(_deploy_option(tank.name, h, state.map.terrain_at(h) == "river")
-                                               for h in free),
-                                 rule="开场阶段 3 行军布阵", kind=kinds.DEPLOY_HEX,
-                                 context={"tank": tank.id, "zone": state.zones[side]})
+            where = yield Choose.of(side, f"Deploy {tank.name}: which hex of the {state.zones[side]} zone?", free,
+                                    label=partial(_deploy_label, tank.name, state.map), data=_deploy_data,
+                                    lazy=True, lazy_labels=True, rule="开场阶段 3 行军布阵", kind=kinds.DEPLOY_HEX,
+                                    context={"tank": tank.id, "zone": state.zones[side]})
             tank.hex = where
             toward = 5 if state.zones[side] == "north" else 2
             # Toward the enemy first, then clockwise round the hex (direction numbers run

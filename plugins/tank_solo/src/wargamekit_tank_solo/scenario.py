@@ -75,6 +75,35 @@ def force_problem(models: list[str], scenario: TankSoloScenario,
     return None
 
 
+def legal_picks(mine: list[str], scenario: TankSoloScenario, table: Mapping[str, VehicleModel]) -> list[str]:
+    """The models of ``table`` a side holding ``mine`` may pick next under the force limits of
+    开场阶段 1, in table order: the keys ``key`` with ``force_problem([*mine, key], ...) is None``.
+
+    Hot: every pick's menu asked :func:`force_problem` of every model (15% of a random-bot game);
+    this counts ``mine`` once and checks each model in constant time, with the same limits.
+    """
+    chosen = [table[m] for m in mine]
+    if len(chosen) + 1 > scenario.max_tanks:
+        return []
+    heavy = sum(v.vehicle_class == "heavy" for v in chosen)
+    light = sum(v.vehicle_class == "light" for v in chosen)
+    spent = sum(v.price for v in chosen)
+    nations = {v.nation for v in chosen}
+    legal = []
+    for key, v in table.items():
+        if heavy + (v.vehicle_class == "heavy") > scenario.max_heavy:
+            continue
+        if light + (v.vehicle_class == "light") > scenario.max_light:
+            continue
+        together = nations | {v.nation}
+        budget = scenario.budget
+        if len(together) == 1:  # budget_for's single-nation bonus
+            budget += scenario.single_nation_bonus_usa if together == {"usa"} else scenario.single_nation_bonus
+        if spent + v.price <= budget:
+            legal.append(key)
+    return legal
+
+
 def budget_for(models: list[str], scenario: TankSoloScenario,
                table: Mapping[str, VehicleModel] | None = None) -> int:
     """The budget for a force: the base budget, plus the single-nation bonus when every tank is

@@ -383,17 +383,24 @@ def move_menu(state: GameState, tank: Tank, budget: MoveBudget, *, hybrid: bool)
     the last, stopping."""
     steps = step_options(state, tank, budget, hybrid=hybrid)
     last = steps[-1]
-    options = [Option(s, s.label, data=kinds.step_data(s)) for s in steps[:-1]] + rotation_options(tank)
+    values: list[Any] = [*steps[:-1], *rotation_options(tank)]
     if budget.leap:
-        options.append(Option(last, f"{tank.name} stops and fires ({budget.remaining} MP unused)",
-                              data=kinds.step_data(last)))
+        values.append(Option(last, f"{tank.name} stops and fires ({budget.remaining} MP unused)",
+                             data=kinds.step_data(last)))
     else:
-        options.append(Option(last, last.label, data=kinds.step_data(last)))
+        values.append(last)
     rule = "作战阶段 1-2 跃进射击" if budget.leap else "标准规则修改部分 3 移动规则改良"
-    return Choose(side=tank.side, prompt=f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)",
-                  options=tuple(options), rule=rule, kind=kinds.MOVE_STEP,
-                  context={"tank": tank.id, "remaining": budget.remaining, "leap": budget.leap,
-                           "must_spend": budget.must_spend, "turn": state.turn})
+    # A lazy menu (hot: a move is many steps, each a menu of a dozen options of which a random
+    # bot reads one, and a heuristic bot the data only).
+    return Choose.of(tank.side, f"Move {tank.name} ({tank.where()}, {budget.remaining} MP left)", values,
+                     label=_step_label, data=kinds.step_data, lazy=True, lazy_labels=True,
+                     rule=rule, kind=kinds.MOVE_STEP,
+                     context={"tank": tank.id, "remaining": budget.remaining, "leap": budget.leap,
+                              "must_spend": budget.must_spend, "turn": state.turn})
+
+
+def _step_label(step: Step) -> str:
+    return step.label
 
 
 def move_tank(ctx: Context, tank: Tank, points: int, *, must_spend: bool,

@@ -1,0 +1,106 @@
+"""The lazy menus (issue 9, the core's ``Choose.of(..., lazy=True)``): force selection, deployment,
+each movement step and the fire menu make an option only when it is read. A random bot makes the
+chosen option of each (when the game logs it); the games are the same, byte for byte, as with
+menus built whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wargamekit import Choose, Game, LazyOptions, RandomBot
+from wargamekit.players import bot_seed
+from wargamekit_tank_solo import TankSolo, combat, kinds, opening
+from wargamekit_tank_solo.combat import FireAt
+
+RULESET = TankSolo()
+LAZY_KINDS = {kinds.PICK_TANK, kinds.DEPLOY_HEX, kinds.MOVE_STEP, kinds.FIRE_TARGET}
+
+
+class _Recording(RandomBot):
+    """A random bot that keeps every decision it answered, with its answer."""
+
+    def __init__(self, seed: int, answered: list[tuple[Any, Any]]) -> None:
+        super().__init__(seed)
+        self.answered = answered
+
+    def choose(self, decision, view):
+        answer = super().choose(decision, view)
+        self.answered.append((decision, answer))
+        return answer
+
+
+def _random_game(seed: int, answered: list[tuple[Any, Any]], scenario: str = "default") -> Game:
+    game = Game.new(RULESET, scenario, seed=seed)
+    game.play({side: _Recording(bot_seed(seed, i), answered) for i, side in enumerate(RULESET.sides)})
+    return game
+
+
+def _eager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Build every menu whole (``lazy`` and ``lazy_labels`` off), as before the lazy menus."""
+    of = Choose.of.__func__  # type: ignore[attr-defined]
+
+    def eager_of(cls, *args: Any, **kwargs: Any) -> Choose:
+        kwargs.update(lazy=False, lazy_labels=False)
+        return of(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Choose, "of", classmethod(eager_of))
+
+
+def test_a_random_game_makes_only_the_chosen_labels_of_the_lazy_menus(monkeypatch):
+    """Of every force-selection, deployment and fire menu a random bot answers, exactly the
+    chosen option's label is made (once, for the log): one fire label (its exact odds) per
+    shot chosen, one deployment label per tank deployed, one pick label per tank picked."""
+    made: dict[str, int] = {"fire": 0, "deploy": 0, "pick": 0}
+
+    def counting(name: str, module: Any, attr: str) -> None:
+        original = getattr(module, attr)
+
+        def counted(*args: Any, **kwargs: Any) -> str:
+            made[name] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, attr, counted)
+
+    counting("fire", combat, "fire_label")
+    counting("deploy", opening, "_deploy_label")
+    counting("pick", opening, "_pick_label")
+    for seed in range(4):
+        answered: list[tuple[Any, Any]] = []
+        before = dict(made)
+        game = _random_game(seed, answered)
+        chosen = {"fire": 0, "deploy": 0, "pick": 0}
+        offered = 0
+        for decision, answer in answered:
+            assert (type(getattr(decision, "options", None)) is LazyOptions) == (decision.kind in LAZY_KINDS)
+            value = decision.value_of(answer)
+            chosen["fire"] += decision.kind == kinds.FIRE_TARGET and isinstance(value, FireAt)
+            chosen["deploy"] += decision.kind == kinds.DEPLOY_HEX
+            chosen["pick"] += decision.kind == kinds.PICK_TANK and value is not None
+            offered += len(decision.options) if decision.kind in (kinds.DEPLOY_HEX, kinds.PICK_TANK) else 0
+        assert {k: made[k] - before[k] for k in made} == chosen, seed
+        assert chosen["deploy"] == sum(t.side in ("A", "B") for t in game.state.tanks) > 0
+        assert offered > 4 * (chosen["deploy"] + chosen["pick"])  # what the eager menus made
+
+
+@pytest.mark.parametrize("scenario", ["default", "duel", "kuromorimine", "saunders"])
+def test_lazy_and_eager_menus_play_byte_identical_games(monkeypatch, scenario):
+    """Random bots (10 seeds) and both heavy bots (2 seeds each): the same answers and log bytes
+    whether the menus are lazy or built whole."""
+    def games() -> list[str]:
+        logs = []
+        for seed in range(10):
+            game = _random_game(seed, [], scenario)
+            logs.append(game.log_text() + repr(game.choices))
+        for bot in ("bot", "cautious"):
+            factory = RULESET.bots()[bot]
+            for seed in range(2):
+                game = Game.new(RULESET, scenario, seed=seed)
+                game.play({side: factory(bot_seed(seed, i)) for i, side in enumerate(RULESET.sides)})
+                logs.append(game.log_text() + repr(game.choices))
+        return logs
+
+    lazy = games()
+    _eager(monkeypatch)
+    assert games() == lazy
