@@ -383,16 +383,16 @@ class LnL(Ruleset):
         snipers = [u for u in ready if u.kind == "sniper"]
         ready = [u for u in ready if u.kind != "sniper"]
         places = sorted({u.place for u in ready}, key=_place_key)
-        sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy label may be made later
-        # Lazy labels (here and in the other menus of values that never change): a random
-        # bot reads only the data, and only the chosen option's label is written (the log).
+        sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
+        # Lazy menus and labels (here and in the other menus of values that never change): a
+        # random bot reads no option, the log makes only the chosen one, a bot reads the data.
         pick = yield from ctx.ask(Choose.of(
             side, "Activate which hex?", [None, *places, *snipers], rule=ACTIVATE,
             label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(sniper_at[p.id])}"
             if isinstance(p, Unit) else where(p), kind=kinds.ACTIVATE, lazy_labels=True,
             context={"turn": state.turn, "side": side},
-            data=lambda p: {"pass": True} if p is None else {**place_data(p.place), "sniper": p.id}
-            if isinstance(p, Unit) else place_data(p)))
+            data=lambda p: {"pass": True} if p is None else {**place_data(sniper_at[p.id]), "sniper": p.id}
+            if isinstance(p, Unit) else place_data(p), lazy=True))
         if pick is None:
             ctx.event("pass", f"{side} passes", side=side)
             return False
@@ -435,7 +435,7 @@ class LnL(Ruleset):
         actions = self.actions(state, groups)
         action = yield from ctx.ask(Choose.of(side, "What do they do?", actions, rule=ACTION, kind=kinds.ACTION,
                                               context={"units": [u.id for u in chosen]},
-                                              data=lambda a: {"action": a}))
+                                              data=lambda a: {"action": a}, lazy=True))
         ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
                   side=side, units=[u.id for u in chosen], action=action)
         tank = next((u for u in chosen if u.vehicle), None)
@@ -512,7 +512,7 @@ class LnL(Ruleset):
         unit, weapon = yield from ctx.ask(Choose.of(
             units[0].side, "Drop which support weapon?", pairs, rule="SW 3.2", kind=kinds.DROP_WEAPON,
             label=lambda p: f"{p[0].id}: {p[1].spec.name}", context={"units": [u.id for u in units]},
-            data=lambda p: {"unit": p[0].id, "weapon": p[1].id}))
+            data=lambda p: {"unit": p[0].id, "weapon": p[1].id}, lazy=True))
         rules.drop_weapon(ctx, unit, weapon.id)
 
     # -- MOV / CRL / STL / AST --------------------------------------------------------------------
@@ -523,7 +523,7 @@ class LnL(Ruleset):
         side = movers[0].side
         modes = movement.modes_for(movers)
         mode = yield from ctx.ask(Choose.of(side, "How do they move?", modes, rule=MOVE, kind=kinds.MOVE_MODE,
-                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}))
+                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}, lazy=True))
         total = movement.allowance(movers, mode)
         marker = "move" if mode == "normal" else mode
         everyone = list(movers)
@@ -557,7 +557,7 @@ class LnL(Ruleset):
                 [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label, lazy_labels=True,
                 context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
                          **place_data(here)},
-                data=step_data))
+                data=step_data, lazy=True))
             if step is None:
                 break
             if len(step) > 3:  # SW 3.2: picking up spends MP but enters no hex (no opportunity fire)
@@ -608,7 +608,7 @@ class LnL(Ruleset):
                         label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(odds_of[p]())}",
                         lazy_labels=True,
                         context={"units": [u.id for u in shooters]},
-                        data=lambda p: {"hold": True} if p is None else place_data(p)))
+                        data=lambda p: {"hold": True} if p is None else place_data(p), lazy=True))
                     if target is not None:
                         rules.fire_at(ctx, shooters, target)
 
@@ -622,7 +622,7 @@ class LnL(Ruleset):
             kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == now else ""),
             lazy_labels=True,
             context={"unit": team.id, "facing": team.facing, **place_data(team.place)},
-            data=lambda d: {"facing": d}))
+            data=lambda d: {"facing": d}, lazy=True))
         if facing != team.facing:
             team.facing = facing
             ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
@@ -699,11 +699,11 @@ class LnL(Ruleset):
         columns = sorted({hex_label(p[0])[:2] for p in places})
         column = yield from ctx.ask(Choose.of(side, "Place the sniper in which map column?", columns,
                                               rule="SMC 2.1", kind=kinds.SNIPER_COLUMN, context={"side": side},
-                                              data=lambda c: {"column": c}))
+                                              data=lambda c: {"column": c}, lazy=True))
         place = yield from ctx.ask(Choose.of(side, "Place the sniper where?",
                                              [p for p in places if hex_label(p[0])[:2] == column], rule="SMC 2.1",
                                              kind=kinds.SNIPER_PLACE, label=where, lazy_labels=True,
-                                             context={"side": side, "column": column}, data=place_data))
+                                             context={"side": side, "column": column}, data=place_data, lazy=True))
         unit.hex, unit.level = place
         state.units[unit.id] = unit
         state.snipers[side] -= 1
@@ -734,7 +734,7 @@ class LnL(Ruleset):
         target = yield from ctx.ask(Choose.of(unit.side, f"{unit.id} fires at?", options, rule="SMC 2.3",
                                               kind=kinds.SNIPER_TARGET, label=label, context={"unit": unit.id},
                                               lazy_labels=True,
-                                              data=lambda u: {"hold": True} if u is None else {"unit": u}))
+                                              data=lambda u: {"hold": True} if u is None else {"unit": u}, lazy=True))
         if target is None:
             return
         victim = state.units[target]
@@ -759,7 +759,7 @@ class LnL(Ruleset):
             return
         dest = yield from ctx.ask(Choose.of(side, "Withdraw to?", options, rule=WITHDRAW, kind=kinds.WITHDRAW_HEX,
                                             label=hex_label, lazy_labels=True, context={"units": [u.id for u in units]},
-                                            data=lambda h: {"hex": hex_label(h)}))
+                                            data=lambda h: {"hex": hex_label(h)}, lazy=True))
         gone = []
         for u in units:
             drm = 2 if rules.effects(state.terrain(u.hex)).favourable else 0
@@ -790,7 +790,7 @@ class LnL(Ruleset):
         target = yield from ctx.ask(Choose.of(
             side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
             label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
-            context={"units": [u.id for u in units]}, data=place_data))
+            context={"units": [u.id for u in units]}, data=place_data, lazy=True))
         for group in groups:
             alive = [u for u in group if u.alive]
             if alive and state.at(target, other(side)) and fire.plan_fire(state, alive, target) is not None:
@@ -817,7 +817,7 @@ class LnL(Ruleset):
         modes = ["normal"] if v.shaken or escort else ["normal", "assault"]
         mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
                                             context={"units": [v.id, *(u.id for u in escort)]},
-                                            data=lambda m: {"mode": m}))
+                                            data=lambda m: {"mode": m}, lazy=True))
         total = vehicles.mp_of(v)
         if mode == "assault":
             total = -(-total // 2)
@@ -856,7 +856,7 @@ class LnL(Ruleset):
                 label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)", lazy_labels=True,
                 context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex),
                          "escort": [u.id for u in escort]},
-                data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
+                data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}, lazy=True))
             if step is None:
                 break
             name, direction, cost = step
@@ -1008,7 +1008,7 @@ class LnL(Ruleset):
         targets = vehicles.adjacent_vehicles(state, units)
         v = yield from ctx.ask(Choose.of(side, "Attack which vehicle?", targets, rule="IVV", kind=kinds.AT_TARGET,
                                          label=lambda u: u.id, context={"units": [u.id for u in units]},
-                                         data=lambda u: {"vehicle": u.id}))
+                                         data=lambda u: {"vehicle": u.id}, lazy=True))
         self.at_attacks(ctx, units, v)
 
     def at_attacks(self, ctx: Context, units: list[Unit], v: Unit) -> None:
@@ -1048,7 +1048,7 @@ class LnL(Ruleset):
             enemy, f"{v.id} has overrun {where(place)}: counter-attack it?", [False, True], rule="VMV 3.5",
             kind=kinds.COUNTER_ATTACK, label=lambda a: "counter-attack" if a else "hold",
             context={"vehicle": v.id, "units": [u.id for u in able], **place_data(place)},
-            data=lambda a: {"attack": a}))
+            data=lambda a: {"attack": a}, lazy=True))
         if attack:
             ctx.event("counter-attack", f"{', '.join(u.id for u in able)} counter-attack {v.id}", vehicle=v.id,
                       units=[u.id for u in able])
@@ -1062,7 +1062,7 @@ class LnL(Ruleset):
         options = [here, *state.map.neighbours(here)]
         h = yield from ctx.ask(Choose.of(units[0].side, "Smoke where?", options, rule=SMOKE, kind=kinds.SMOKE_HEX,
                                          label=hex_label, lazy_labels=True, context={"units": [u.id for u in units]},
-                                         data=lambda x: {"hex": hex_label(x)}))
+                                         data=lambda x: {"hex": hex_label(x)}, lazy=True))
         rules.place_smoke(ctx, units, h)
 
     def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
@@ -1086,7 +1086,7 @@ class LnL(Ruleset):
         places = self.spot_targets(state, units)
         target = yield from ctx.ask(Choose.of(units[0].side, "Spot which hex?", places, rule=SPOT,
                                               kind=kinds.SPOT_TARGET, label=where, lazy_labels=True,
-                                              context={"units": [u.id for u in units]}, data=place_data))
+                                              context={"units": [u.id for u in units]}, data=place_data, lazy=True))
         rules.spot(ctx, units, target)
 
     # -- ADM --------------------------------------------------------------------------------------
