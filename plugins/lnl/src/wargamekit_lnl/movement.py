@@ -93,10 +93,14 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
         candidates.append((here, 1 - level, LEVEL_COST))
     # Who stands where, read once (this menu is built at every step of every move: a scan of
     # all units per candidate place and side was most of its cost); in set-up order, as state.at.
+    # Only the candidate places are kept.
+    keys = {(h.q, h.r, lvl) for h, lvl, _cost in candidates}
     friends_at: dict[tuple[int, int, int], list[Unit]] = {}
     enemies_at: dict[tuple[int, int, int], list[Unit]] = {}  # every unit has one of the two sides
     for u in state.alive():
-        (friends_at if u.side == side else enemies_at).setdefault((u.hex.q, u.hex.r, u.level), []).append(u)
+        key = (u.hex.q, u.hex.r, u.level)
+        if key in keys:
+            (friends_at if u.side == side else enemies_at).setdefault(key, []).append(u)
     for h, lvl, cost in candidates:
         key = (h.q, h.r, lvl)
         there = enemies_at.get(key, [])

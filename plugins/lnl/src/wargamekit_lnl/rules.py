@@ -495,14 +495,16 @@ def update_control(state: GameState) -> None:
     """Objective control (provisional victory rule): a side with a Good Order unit alone in an
     objective hex controls it until the enemy does the same."""
     # One pass over the units for every objective (asked after every impulse).
+    objectives = {(h.q, h.r) for h in state.objectives}
     present: dict[tuple[int, int], set[str]] = {}
     steady: dict[tuple[int, int], set[str]] = {}  # sides with a Good Order unit there
     for u in state.units.values():
         if u.alive:
             key = (u.hex.q, u.hex.r)
-            present.setdefault(key, set()).add(u.side)
-            if u.good_order:
-                steady.setdefault(key, set()).add(u.side)
+            if key in objectives:
+                present.setdefault(key, set()).add(u.side)
+                if u.good_order:
+                    steady.setdefault(key, set()).add(u.side)
     for h in state.objectives:
         sides = present.get((h.q, h.r), set())
         if len(sides) == 1:
