@@ -9,10 +9,11 @@ decision of seeded random games on both bundled scenarios.
 
 from collections import Counter
 
-from wargamekit import Game
+from wargamekit import Game, odds
 from wargamekit.players import RandomBot, bot_seed
-from wargamekit_lnl import LnL, fire, rules, sniper
-from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, sight, visible
+from wargamekit_lnl import LnL, fire, movement, rules, sniper
+from wargamekit_lnl.data import WALL, WOODS
+from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import SIDES
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.state import Unit
@@ -131,3 +132,84 @@ def test_los_memo_sees_every_change_to_the_map_and_the_smoke():
     del s.smoke[H("0303")]
     line = visible(s, a, b)
     assert line is not None and line.hindering == 0
+
+
+# -- the second round of shortcuts (issue 9, session 19) -------------------------------------------
+def _exposed_full(state, u):
+    """SPT 1–5 as ``exposed`` wrote it before the one pass: the hex's exposure, then adjacency."""
+    if u.vehicle or hex_exposed(state, u.place, u.side):
+        return True
+    return any(e.alive and e.side != u.side and e.good_order and e.hex.distance(u.hex) <= 1
+               for e in state.units.values())
+
+
+def _control_full(state):
+    """The objective control ``update_control`` leaves, worked out as it was written before the
+    one pass, on a copy of the control map."""
+    control = dict(state.control)
+    for h in state.objectives:
+        sides = {u.side for u in state.in_hex(h)}
+        if len(sides) == 1:
+            side = sides.pop()
+            if any(u.good_order for u in state.in_hex(h, side)):
+                control[h] = side
+    return control
+
+
+def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
+    """The step menu's memoized costs (MOV 1, MOV 1.2, D2), the places next to a hex (LDR 1),
+    exposure in one pass (SPT 1–5) and objective control in one pass give the full answers at
+    every decision of seeded random games on both bundled scenarios."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        hexes = sorted({u.hex for u in state.alive()}, key=lambda h: (h.q, h.r))
+        for h in hexes:
+            for scout in (False, True):
+                movers = [Unit("x", "us", "scout" if scout else "us_squad", h)]
+                full = tuple((n, 0, movement.step_cost(state, h, n, movers)) for n in state.map.neighbours(h))
+                assert movement._entries(state, h, scout) == full
+                seen["steps"] += 1
+            near = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
+            assert LnL._places_next_to(state, h) == near
+        for u in state.alive():
+            full = _exposed_full(state, u)
+            assert exposed(state, u) == full
+            seen[f"exposed {full}"] += 1
+        control = _control_full(state)
+        rules.update_control(state)
+        assert state.control == control and list(state.control) == list(control)  # same keys, same order
+        seen["control"] += 1
+
+    for name in ruleset.scenario_names():
+        for seed in range(2):
+            game = Game.new(ruleset, name, seed=seed)
+            game.play({s: RandomBot(bot_seed(seed, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    assert seen["exposed True"] and seen["exposed False"] and seen["steps"] and seen["control"], seen
+
+
+def test_step_cost_memo_sees_a_change_to_the_map():
+    """MOV 1 / D2: the memoized step costs follow the terrain and the walls when the map changes."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")]))
+    s = ctx.state
+    here, there = H("0103"), H("0203")
+    direction = here.direction_to(there)
+    cost = dict((n, c) for n, _level, c in movement._entries(s, here, False))
+    assert cost[there] == 1  # open ground
+    s.map.set_terrain(there, WOODS)
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, False))[there] == 2
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, True))[there] == 1  # MOV 1.2: a scout
+    s.map.set_hexside(here, direction, WALL)
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, False))[there] == 3  # D2: +1 for the wall
+
+
+def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
+    """FPR 1–6: attacks whose FP + DRM − terrain is the same have the same exact odds, which are
+    those of the whole procedure (one_target) for each of them."""
+    target = fire.Target("squad", 6, hero_possible=True)
+    attacks = [fire.Attack(4, 0, 1, 1), fire.Attack(2, 1, 0, 1), fire.Attack(6, -1, 2, 1, jam=True)]
+    for attack in attacks:
+        assert fire.full_odds(attack, target) == odds.distribution(fire.one_target, attack, target)
+    assert fire.full_odds(fire.Attack(4, 0, 1, 0), target) != fire.full_odds(attacks[0], target)  # leadership counts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
-__all__ = ["exposed", "hex_exposed", "sight", "spot_threshold", "visible"]
+__all__ = ["exposed", "hex_exposed", "map_memo", "sight", "spot_threshold", "visible"]
 
 #: LOS 3.1: this many hindering terrains along the line block it.
 HINDRANCES_THAT_BLOCK = 3
@@ -75,36 +76,63 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
 #: times; the line walk, with smoke merged into the classes, was a seventh of a game).
 _BY_CONTENT: dict[tuple[object, ...], dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]] = {}
 #: id of a map -> (a weak reference to it, the layers and table its contents were read from,
-#: the memo of those contents): checking the layers' bytes per query is cheap, and catches any
-#: change to the map (a test's ``set_terrain``, a direct write to the elevation layer).
+#: the memo of those contents' lines, the map's other memos): checking the layers' bytes per
+#: query is cheap, and catches any change to the map (a test's ``set_terrain``, a direct write
+#: to the elevation layer).
 _BY_MAP: dict[int, tuple[weakref.ref[HexMap], bytes, bytes, bytes, object,
-                         dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]]] = {}
+                         dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
+                         dict[str, dict[Any, Any]]]] = {}
+#: A map's whole contents -> (its terrain table, the :func:`map_memo` memos of those contents).
+_MEMOS_BY_CONTENT: dict[tuple[object, ...], tuple[object, dict[str, dict[Any, Any]]]] = {}
 #: Bounds of the memo (map contents, smoke layouts per map): oldest forgotten first.
 _CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
 _NO_SMOKE: frozenset[Hex] = frozenset()
 
 
-def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | None]:
-    """The memo of :func:`visible`'s answers for the state's map as it is and its smoke."""
-    m = state.map
+def _held(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
+                             dict[str, dict[Any, Any]]]:
+    """The memos of ``m`` as its layers are now: its lines by smoke, and :func:`map_memo`'s."""
     terrain, elevation, hexsides = m.terrain.tobytes(), m.elevation.tobytes(), m.hexsides.tobytes()
     held = _BY_MAP.get(id(m))
     if held is not None and held[0]() is m and held[1] == terrain and held[2] == elevation \
             and held[3] == hexsides and held[4] is m.table:
-        smokes = held[5]
-    else:
-        sides = m.hexside_los_class()
-        content = (m.width, m.height, m.layout, m.los_class().tobytes(), elevation,
-                   None if sides is None else sides.tobytes())
-        found = _BY_CONTENT.get(content)
-        if found is None:
-            if len(_BY_CONTENT) >= _CONTENTS_KEPT:
-                del _BY_CONTENT[next(iter(_BY_CONTENT))]
-            found = _BY_CONTENT[content] = {}
-        smokes = found
-        key = id(m)
-        _BY_MAP[key] = (weakref.ref(m, lambda _ref: _BY_MAP.pop(key, None)), terrain, elevation, hexsides, m.table,
-                        smokes)
+        return held[5], held[6]
+    sides = m.hexside_los_class()
+    content = (m.width, m.height, m.layout, m.los_class().tobytes(), elevation,
+               None if sides is None else sides.tobytes())
+    found = _BY_CONTENT.get(content)
+    if found is None:
+        if len(_BY_CONTENT) >= _CONTENTS_KEPT:
+            del _BY_CONTENT[next(iter(_BY_CONTENT))]
+        found = _BY_CONTENT[content] = {}
+    # The other memos may read any layer and the terrain table: shared by maps equal in all.
+    whole = (m.width, m.height, m.layout, terrain, elevation, hexsides)
+    table_memos = _MEMOS_BY_CONTENT.get(whole)
+    if table_memos is None or table_memos[0] is not m.table:
+        if len(_MEMOS_BY_CONTENT) >= _CONTENTS_KEPT:
+            del _MEMOS_BY_CONTENT[next(iter(_MEMOS_BY_CONTENT))]
+        table_memos = _MEMOS_BY_CONTENT[whole] = (m.table, {})
+    memos = table_memos[1]
+    key = id(m)
+    _BY_MAP[key] = (weakref.ref(m, lambda _ref: _BY_MAP.pop(key, None)), terrain, elevation, hexsides, m.table,
+                    found, memos)
+    return found, memos
+
+
+def map_memo(m: HexMap, name: str) -> dict[Any, Any]:
+    """A memo named ``name`` of answers that depend only on the map ``m`` (its layers and
+    terrain table), forgotten as soon as any of them changes — for rule queries asked over and
+    over of a map that never changes after set-up (SET 2), e.g. the step costs of the move menu."""
+    memos = _held(m)[1]
+    memo = memos.get(name)
+    if memo is None:
+        memo = memos[name] = {}
+    return memo
+
+
+def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | None]:
+    """The memo of :func:`visible`'s answers for the state's map as it is and its smoke."""
+    smokes = _held(state.map)[0]
     smoke = frozenset(state.smoke) if state.smoke else _NO_SMOKE
     lines = smokes.get(smoke)
     if lines is None:
@@ -116,25 +144,40 @@ def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | No
 
 def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     """Whether ``side``'s units at ``place`` are exposed (SPT 1–6), ignoring adjacency (SPT 4)."""
+    # SPT 3: a move, assault or fire marker in the hex exposes every unit there.
+    return _place_exposed(state, place) or any(u.markers & _EXPOSING for u in state.at(place))
+
+
+def _place_exposed(state: GameState, place: Place) -> bool:
+    """SPT 1–3 but the markers: open ground, a spotted marker, a melee marker."""
     h, level = place
     if level == 0 and effects(state.terrain(h)).open:  # SPT 1
         return True
-    if place in state.spotted:  # SPT 2, SPT 6
-        return True
-    if place in state.melee:  # SPT 3 (melee marker)
-        return True
-    # SPT 3: a move, assault or fire marker in the hex exposes every unit there.
-    return any(u.markers & {"move", "assault", "fire"} for u in state.at(place))
+    return place in state.spotted or place in state.melee  # SPT 2, SPT 6; SPT 3 (melee marker)
+
+
+#: SPT 3: markers that expose every unit in their hex.
+_EXPOSING = frozenset({"move", "assault", "fire"})
 
 
 def exposed(state: GameState, unit: Unit) -> bool:
     """SPT 1–5: the unit can be fired at (FIR 1.1). SPT 4 (A35): adjacent to a Good Order enemy
     unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
-    if unit.vehicle or hex_exposed(state, unit.place, unit.side):
+    if unit.vehicle:
         return True  # vehicles are always exposed (a reading: the source is silent)
-    h, side = unit.hex, unit.side
-    # One pass over the units, no list of them built (every fire, spot and sniper menu asks).
-    return any(e.alive and e.side != side and e.good_order and e.hex.distance(h) <= 1 for e in state.units.values())
+    h, level, side = unit.hex, unit.level, unit.side
+    if _place_exposed(state, (h, level)):
+        return True
+    # hex_exposed's markers (SPT 3) and adjacency (SPT 4) in one pass over the units, no list
+    # built (every fire, spot and sniper menu asks).
+    q, r = h.q, h.r
+    for e in state.units.values():
+        if e.alive:
+            if e.markers & _EXPOSING and e.level == level and e.hex.q == q and e.hex.r == r:
+                return True
+            if e.side != side and not e.shaken and e.hex.distance(h) <= 1:
+                return True
+    return False
 
 
 def spot_threshold(state: GameState, h: Hex) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from wargamekit.geometry import Hex
 from wargamekit_lnl.data import BRUSH, BUILDING, LEVEL_COST, WOODS
+from wargamekit_lnl.los import map_memo
 from wargamekit_lnl.melee import can_melee
 from wargamekit_lnl.scenario import SIDES
 from wargamekit_lnl.state import GameState, Unit, stacking_ok
@@ -57,8 +58,12 @@ def allowance(movers: Sequence[Unit], mode: str) -> int:
 def step_cost(state: GameState, frm: Hex, to: Hex, movers: Sequence[Unit]) -> int:
     """MOV 1 / MOV 3 / D2: the cost to enter ``to`` from ``frm``; with a scout in the stack, brush
     and woods cost 1 (MOV 1.2)."""
+    return _cost(state, frm, to, any(u.kind == "scout" for u in movers))
+
+
+def _cost(state: GameState, frm: Hex, to: Hex, scout: bool) -> int:
     terrain = state.terrain(to)
-    if any(u.kind == "scout" for u in movers) and terrain in (BRUSH, WOODS):
+    if scout and terrain in (BRUSH, WOODS):
         base = 1
     else:
         base = int(state.map.table.terrain[terrain].cost)
@@ -83,17 +88,19 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     out: list[tuple[Hex, int, int]] = []
     if mode == "crawl" and moved > 0:
         return out
-    candidates: list[tuple[Hex, int, int]] = []
-    for h in state.map.neighbours(here):
-        candidates.append((h, 0, step_cost(state, here, h, movers)))
+    candidates = list(_entries(state, here, any(u.kind == "scout" for u in movers)))
     if state.terrain(here) == BUILDING:
         candidates.append((here, 1 - level, LEVEL_COST))
     # Who stands where, read once (this menu is built at every step of every move: a scan of
     # all units per candidate place and side was most of its cost); in set-up order, as state.at.
+    # Only the candidate places are kept.
+    keys = {(h.q, h.r, lvl) for h, lvl, _cost in candidates}
     friends_at: dict[tuple[int, int, int], list[Unit]] = {}
     enemies_at: dict[tuple[int, int, int], list[Unit]] = {}  # every unit has one of the two sides
     for u in state.alive():
-        (friends_at if u.side == side else enemies_at).setdefault((u.hex.q, u.hex.r, u.level), []).append(u)
+        key = (u.hex.q, u.hex.r, u.level)
+        if key in keys:
+            (friends_at if u.side == side else enemies_at).setdefault(key, []).append(u)
     for h, lvl, cost in candidates:
         key = (h.q, h.r, lvl)
         there = enemies_at.get(key, [])
@@ -117,6 +124,18 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     if mode == "crawl":
         out = [(h, lvl, left) for h, lvl, _c in out]
     return out
+
+
+def _entries(state: GameState, here: Hex, scout: bool) -> tuple[tuple[Hex, int, int], ...]:
+    """The hexes next to ``here`` at ground level with :func:`step_cost` to enter each, in the
+    map's neighbour order. Memoized by the map (the menu of every step of every move asked the
+    terrain, its table and the wall of each hexside afresh; the map never changes, SET 2)."""
+    memo = map_memo(state.map, "steps")
+    key = (here.q, here.r, scout)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple((h, 0, _cost(state, here, h, scout)) for h in state.map.neighbours(here))
+    return found
 
 
 def _other(state: GameState, side: str) -> str:

@@ -16,10 +16,10 @@ from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
-from wargamekit_lnl.los import exposed, visible
+from wargamekit_lnl.los import exposed, map_memo, visible
 from wargamekit_lnl.rules import other, place_data, where
-from wargamekit_lnl.scenario import SIDES, LnLScenario, check_scenario, hex_label
-from wargamekit_lnl.state import Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
+from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
+from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
 
 Procedure = Generator[Decision, Any, None]
 
@@ -27,6 +27,10 @@ Procedure = Generator[Decision, Any, None]
 RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
     "RAL 2", "OPS 2", "OPS 3", "MOV", "FIR/FPR", "OPF 1", "SPT 7", "SMK 1", "MOV 7",
 )
+
+
+#: OPF 1c: markers that keep a unit from opportunity fire.
+_NOT_WAITING = frozenset({"move", "fire", "crawl", "stealth"})
 
 
 def _place_key(p: Place) -> tuple[int, int, int]:
@@ -73,8 +77,10 @@ class LnL(Ruleset):
     scenario_type = LnLScenario
     scenario_package = "wargamekit_lnl.scenarios"
     #: The map never changes after set-up (SET 2) and the scenario is frozen: snapshots keep
-    #: them by reference (pickling the map was most of a snapshot's cost).
-    shared_types = (HexMap, LnLScenario)
+    #: them by reference (pickling the map was most of a snapshot's cost). Hexes (frozen values,
+    #: ~20 in a state) and the scenario's frozen sniper table likewise: a snapshot a third of a
+    #: game's impulses, each Hex pickled and rebuilt was ~a third of a snapshot's dump and load.
+    shared_types = (HexMap, LnLScenario, Hex, SniperTable)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> LnLScenario:
         return check_scenario(super().load_scenario(data, source=source), source)
@@ -132,8 +138,9 @@ class LnL(Ruleset):
 
     def sudden_death(self, state: GameState) -> Outcome | None:
         """A side with no units left on the map loses (provisional victory rule)."""
+        units = state.units.values()
         for side in SIDES:
-            if not state.alive(side):
+            if not any(u.alive and u.side == side for u in units):  # asked after every impulse: no list
                 return Outcome(winner=other(side), reason=f"{side} has no units left")
         return None
 
@@ -291,10 +298,18 @@ class LnL(Ruleset):
     def can_act(self, state: GameState, side: str) -> bool:
         """Whether :meth:`ready` is not empty. The alternation asks it of both sides before every
         impulse: an ordinary unit settles it, a sniper's targets are looked for only if none."""
-        units = [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought]
+        # One pass that stops at the first ordinary ready unit (asked twice per impulse); the
+        # place tuple is built only when a melee was fought this turn.
+        fought = state.melee_fought
+        snipers = []
+        for u in state.units.values():
+            if u.alive and u.side == side and not u.markers & ACTION_MARKERS \
+                    and not (fought and u.place in fought):
+                if u.kind != "sniper":
+                    return True
+                snipers.append(u)
         table = state.sniper_table
-        return any(u.kind != "sniper" for u in units) or any(
-            sniper.has_target(state, u, table.casualty, table.shaken) for u in units if u.kind == "sniper")
+        return any(sniper.has_target(state, u, table.casualty, table.shaken) for u in snipers)
 
     def sniper_targets(self, state: GameState, u: Unit) -> list[tuple[Unit, sniper.SniperShot]]:
         """SMC 2.2–2.3: what the sniper ``u`` may fire at, with the scenario's table (D8)."""
@@ -335,12 +350,22 @@ class LnL(Ruleset):
         while frontier:
             place = frontier.pop()
             if any(u.kind == "leader" and u.good_order and u.place == place for u in chosen):
-                for h in state.map.neighbours(place[0]):
-                    for level in range(state.levels(h)):
-                        if (h, level) not in reached:
-                            reached.add((h, level))
-                            frontier.append((h, level))
+                for near in self._places_next_to(state, place[0]):
+                    if near not in reached:
+                        reached.add(near)
+                        frontier.append(near)
         return reached
+
+    @staticmethod
+    def _places_next_to(state: GameState, h: Hex) -> tuple[Place, ...]:
+        """Every place (hex and level) of the hexes next to ``h``, memoized by the map (the
+        units menu's constraint asks :meth:`reach_places` for every subset a random bot tries)."""
+        memo = map_memo(state.map, "places next to")
+        key = (h.q, h.r)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
+        return found
 
     def impulse(self, ctx: Context, side: str) -> Generator[Decision, Any, bool]:
         """OPS 2–3: activate a hex (one building level), pick the units, pick their one action."""
@@ -358,13 +383,16 @@ class LnL(Ruleset):
         snipers = [u for u in ready if u.kind == "sniper"]
         ready = [u for u in ready if u.kind != "sniper"]
         places = sorted({u.place for u in ready}, key=_place_key)
+        sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
+        # Lazy menus and labels (here and in the other menus of values that never change): a
+        # random bot reads no option, the log makes only the chosen one, a bot reads the data.
         pick = yield from ctx.ask(Choose.of(
             side, "Activate which hex?", [None, *places, *snipers], rule=ACTIVATE,
-            label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(p.place)}" if isinstance(p, Unit)
-            else where(p), kind=kinds.ACTIVATE,
+            label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(sniper_at[p.id])}"
+            if isinstance(p, Unit) else where(p), kind=kinds.ACTIVATE, lazy_labels=True,
             context={"turn": state.turn, "side": side},
-            data=lambda p: {"pass": True} if p is None else {**place_data(p.place), "sniper": p.id}
-            if isinstance(p, Unit) else place_data(p)))
+            data=lambda p: {"pass": True} if p is None else {**place_data(sniper_at[p.id]), "sniper": p.id}
+            if isinstance(p, Unit) else place_data(p), lazy=True))
         if pick is None:
             ctx.event("pass", f"{side} passes", side=side)
             return False
@@ -407,7 +435,7 @@ class LnL(Ruleset):
         actions = self.actions(state, groups)
         action = yield from ctx.ask(Choose.of(side, "What do they do?", actions, rule=ACTION, kind=kinds.ACTION,
                                               context={"units": [u.id for u in chosen]},
-                                              data=lambda a: {"action": a}))
+                                              data=lambda a: {"action": a}, lazy=True))
         ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
                   side=side, units=[u.id for u in chosen], action=action)
         tank = next((u for u in chosen if u.vehicle), None)
@@ -484,7 +512,7 @@ class LnL(Ruleset):
         unit, weapon = yield from ctx.ask(Choose.of(
             units[0].side, "Drop which support weapon?", pairs, rule="SW 3.2", kind=kinds.DROP_WEAPON,
             label=lambda p: f"{p[0].id}: {p[1].spec.name}", context={"units": [u.id for u in units]},
-            data=lambda p: {"unit": p[0].id, "weapon": p[1].id}))
+            data=lambda p: {"unit": p[0].id, "weapon": p[1].id}, lazy=True))
         rules.drop_weapon(ctx, unit, weapon.id)
 
     # -- MOV / CRL / STL / AST --------------------------------------------------------------------
@@ -495,7 +523,7 @@ class LnL(Ruleset):
         side = movers[0].side
         modes = movement.modes_for(movers)
         mode = yield from ctx.ask(Choose.of(side, "How do they move?", modes, rule=MOVE, kind=kinds.MOVE_MODE,
-                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}))
+                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}, lazy=True))
         total = movement.allowance(movers, mode)
         marker = "move" if mode == "normal" else mode
         everyone = list(movers)
@@ -526,10 +554,10 @@ class LnL(Ruleset):
 
             step = yield from ctx.ask(Choose.of(
                 side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
-                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label,
+                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label, lazy_labels=True,
                 context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
                          **place_data(here)},
-                data=step_data))
+                data=step_data, lazy=True))
             if step is None:
                 break
             if len(step) > 3:  # SW 3.2: picking up spends MP but enters no hex (no opportunity fire)
@@ -574,11 +602,13 @@ class LnL(Ruleset):
             if shooters:
                 places = rules.targets_for(state, shooters, [shooters])
                 if places:
+                    odds_of = {p: rules.planned_odds(state, shooters, p) for p in places}  # lazy labels' odds
                     target = yield from ctx.ask(Choose.of(
                         side, "Assault fire at?", [None, *places], rule="AST 2.3", kind=kinds.ASSAULT_FIRE,
-                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(rules.fire_odds(state, shooters, p))}",
+                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(odds_of[p]())}",
+                        lazy_labels=True,
                         context={"units": [u.id for u in shooters]},
-                        data=lambda p: {"hold": True} if p is None else place_data(p)))
+                        data=lambda p: {"hold": True} if p is None else place_data(p), lazy=True))
                     if target is not None:
                         rules.fire_at(ctx, shooters, target)
 
@@ -586,11 +616,13 @@ class LnL(Ruleset):
         """MOV 8: a weapon team with an arrow may face any hexside on entering a new hex. Only
         the facing in the last hex entered can matter (it fires in no hex it passes through), so
         it is asked once, after the move."""
+        now = team.facing
         facing = yield from ctx.ask(Choose.of(
             team.side, f"{team.id} at {where(team.place)}: face which hexside?", list(range(6)), rule="MOV 8",
-            kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == team.facing else ""),
+            kind=kinds.TEAM_FACING, label=lambda d: f"hexside {d}" + (" (as now)" if d == now else ""),
+            lazy_labels=True,
             context={"unit": team.id, "facing": team.facing, **place_data(team.place)},
-            data=lambda d: {"facing": d}))
+            data=lambda d: {"facing": d}, lazy=True))
         if facing != team.facing:
             team.facing = facing
             ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
@@ -613,8 +645,7 @@ class LnL(Ruleset):
 
             groups: dict[Place, list[Unit]] = {}
             for u in state.alive(side):
-                if fire.can_fire(u) and not (u.markers & {"move", "fire", "crawl", "stealth"}) \
-                        and u.place not in state.melee:
+                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in state.melee:
                     groups.setdefault(u.place, []).append(u)
             for v in state.alive(side):
                 if v.vehicle and v.good_order and not (v.markers & {"move", "fire"}):
@@ -668,11 +699,11 @@ class LnL(Ruleset):
         columns = sorted({hex_label(p[0])[:2] for p in places})
         column = yield from ctx.ask(Choose.of(side, "Place the sniper in which map column?", columns,
                                               rule="SMC 2.1", kind=kinds.SNIPER_COLUMN, context={"side": side},
-                                              data=lambda c: {"column": c}))
+                                              data=lambda c: {"column": c}, lazy=True))
         place = yield from ctx.ask(Choose.of(side, "Place the sniper where?",
                                              [p for p in places if hex_label(p[0])[:2] == column], rule="SMC 2.1",
-                                             kind=kinds.SNIPER_PLACE, label=where,
-                                             context={"side": side, "column": column}, data=place_data))
+                                             kind=kinds.SNIPER_PLACE, label=where, lazy_labels=True,
+                                             context={"side": side, "column": column}, data=place_data, lazy=True))
         unit.hex, unit.level = place
         state.units[unit.id] = unit
         state.snipers[side] -= 1
@@ -690,17 +721,20 @@ class LnL(Ruleset):
             options = [None, *options]
         if not shots:
             return
+        # Lazy labels (the odds are made only for a label read): what they read is bound now.
+        victims_at = {uid: state.units[uid].place for uid in shots}
 
         def label(uid: str | None) -> str:
             if uid is None:
                 return "hold fire"
             dist = sniper.snipe_odds(shots[uid])
             bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
-            return f"{uid} at {where(state.units[uid].place)}: {bad or 'no effect'}"
+            return f"{uid} at {where(victims_at[uid])}: {bad or 'no effect'}"
 
         target = yield from ctx.ask(Choose.of(unit.side, f"{unit.id} fires at?", options, rule="SMC 2.3",
                                               kind=kinds.SNIPER_TARGET, label=label, context={"unit": unit.id},
-                                              data=lambda u: {"hold": True} if u is None else {"unit": u}))
+                                              lazy_labels=True,
+                                              data=lambda u: {"hold": True} if u is None else {"unit": u}, lazy=True))
         if target is None:
             return
         victim = state.units[target]
@@ -724,8 +758,8 @@ class LnL(Ruleset):
             ctx.event("withdraw", "No hex to withdraw to", units=[u.id for u in units])
             return
         dest = yield from ctx.ask(Choose.of(side, "Withdraw to?", options, rule=WITHDRAW, kind=kinds.WITHDRAW_HEX,
-                                            label=hex_label, context={"units": [u.id for u in units]},
-                                            data=lambda h: {"hex": hex_label(h)}))
+                                            label=hex_label, lazy_labels=True, context={"units": [u.id for u in units]},
+                                            data=lambda h: {"hex": hex_label(h)}, lazy=True))
         gone = []
         for u in units:
             drm = 2 if rules.effects(state.terrain(u.hex)).favourable else 0
@@ -751,10 +785,12 @@ class LnL(Ruleset):
         units = [u for g in groups for u in g]
         side = units[0].side
         places = rules.targets_for(state, units, groups)
+        # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
+        odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
         target = yield from ctx.ask(Choose.of(
-            side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET,
-            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rules.fire_odds(state, g, p)) for g in groups),
-            context={"units": [u.id for u in units]}, data=place_data))
+            side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
+            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
+            context={"units": [u.id for u in units]}, data=place_data, lazy=True))
         for group in groups:
             alive = [u for u in group if u.alive]
             if alive and state.at(target, other(side)) and fire.plan_fire(state, alive, target) is not None:
@@ -781,7 +817,7 @@ class LnL(Ruleset):
         modes = ["normal"] if v.shaken or escort else ["normal", "assault"]
         mode = yield from ctx.ask(Choose.of(side, f"How does {v.id} move?", modes, rule="VMV", kind=kinds.MOVE_MODE,
                                             context={"units": [v.id, *(u.id for u in escort)]},
-                                            data=lambda m: {"mode": m}))
+                                            data=lambda m: {"mode": m}, lazy=True))
         total = vehicles.mp_of(v)
         if mode == "assault":
             total = -(-total // 2)
@@ -817,10 +853,10 @@ class LnL(Ruleset):
             step = yield from ctx.ask(Choose.of(
                 side, f"{v.id} at {hex_label(v.hex)} facing {v.facing} ({left} MP left)?", [None, *options],
                 rule="VMV 1", kind=kinds.VEHICLE_STEP,
-                label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)",
+                label=lambda o: "stop" if o is None else f"{o[0]} ({o[2]} MP)", lazy_labels=True,
                 context={"unit": v.id, "mp_left": left, "facing": v.facing, "hex": hex_label(v.hex),
                          "escort": [u.id for u in escort]},
-                data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}))
+                data=lambda o: {"stop": True} if o is None else {"step": o[0], "direction": o[1], "cost": o[2]}, lazy=True))
             if step is None:
                 break
             name, direction, cost = step
@@ -972,7 +1008,7 @@ class LnL(Ruleset):
         targets = vehicles.adjacent_vehicles(state, units)
         v = yield from ctx.ask(Choose.of(side, "Attack which vehicle?", targets, rule="IVV", kind=kinds.AT_TARGET,
                                          label=lambda u: u.id, context={"units": [u.id for u in units]},
-                                         data=lambda u: {"vehicle": u.id}))
+                                         data=lambda u: {"vehicle": u.id}, lazy=True))
         self.at_attacks(ctx, units, v)
 
     def at_attacks(self, ctx: Context, units: list[Unit], v: Unit) -> None:
@@ -1012,7 +1048,7 @@ class LnL(Ruleset):
             enemy, f"{v.id} has overrun {where(place)}: counter-attack it?", [False, True], rule="VMV 3.5",
             kind=kinds.COUNTER_ATTACK, label=lambda a: "counter-attack" if a else "hold",
             context={"vehicle": v.id, "units": [u.id for u in able], **place_data(place)},
-            data=lambda a: {"attack": a}))
+            data=lambda a: {"attack": a}, lazy=True))
         if attack:
             ctx.event("counter-attack", f"{', '.join(u.id for u in able)} counter-attack {v.id}", vehicle=v.id,
                       units=[u.id for u in able])
@@ -1025,8 +1061,8 @@ class LnL(Ruleset):
         here = units[0].hex
         options = [here, *state.map.neighbours(here)]
         h = yield from ctx.ask(Choose.of(units[0].side, "Smoke where?", options, rule=SMOKE, kind=kinds.SMOKE_HEX,
-                                         label=hex_label, context={"units": [u.id for u in units]},
-                                         data=lambda x: {"hex": hex_label(x)}))
+                                         label=hex_label, lazy_labels=True, context={"units": [u.id for u in units]},
+                                         data=lambda x: {"hex": hex_label(x)}, lazy=True))
         rules.place_smoke(ctx, units, h)
 
     def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
@@ -1049,8 +1085,8 @@ class LnL(Ruleset):
         state = ctx.state
         places = self.spot_targets(state, units)
         target = yield from ctx.ask(Choose.of(units[0].side, "Spot which hex?", places, rule=SPOT,
-                                              kind=kinds.SPOT_TARGET, label=where,
-                                              context={"units": [u.id for u in units]}, data=place_data))
+                                              kind=kinds.SPOT_TARGET, label=where, lazy_labels=True,
+                                              context={"units": [u.id for u in units]}, data=place_data, lazy=True))
         rules.spot(ctx, units, target)
 
     # -- ADM --------------------------------------------------------------------------------------
