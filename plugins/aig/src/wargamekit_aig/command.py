@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
-from wargamekit_aig.state import GameState, Leader, PerMap, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
 LEADER_MA, BANNER_MA = 8, 6
@@ -19,7 +21,16 @@ LEADER_MA, BANNER_MA = 8, 6
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
 
 
-def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: set[Hex]) -> Mapping[Hex, float]:
+#: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
+#: key), and the hexes closed to an ordered leader (§4.4.1) by (his hex, his side, the position
+#: key). Caches in front of _REACH: building the blocked hexes and keeping only those within
+#: reach cost more than the remembered search itself (each order re-reads the range, group
+#: orders test every command, the battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[Hex, int, str, tuple[Any, ...]], Mapping[Hex, float]] = PerMap(kept=4096)
+_LEADER_BLOCKED: PerMap[tuple[Hex, str, tuple[Any, ...]], frozenset[Hex]] = PerMap(kept=4096)
+
+
+def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
     """``state.map.reachable(start, budget, cost, blocked=blocked)``, remembered per map: the
     same mapping object for the same question (callers must not change it).
 
@@ -28,7 +39,10 @@ def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: 
     of the question (a unit moving far away does not make it a new one).
     """
     table = _REACH.table(state.map)
-    near = frozenset(h for h in blocked if start.distance(h) <= budget)
+    # start.distance(h) <= budget, inline (the battle's enemy ZOI holds hundreds of hexes): the
+    # distance is half the sum of the three cube deltas, an even sum
+    q, r, twice = start.q, start.r, 2 * budget
+    near = frozenset(h for h in blocked if abs(h.q - q) + abs(h.r - r) + abs(h.q - q + h.r - r) <= twice)
     key = (start, budget, cost, near)
     got = table.get(key)
     if got is None:
@@ -49,7 +63,12 @@ def command_distances(state: GameState, leader: Leader, reach: int | None = None
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
     mapping: read it, do not change it)."""
     limit = leader.range if reach is None else reach
-    return reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+    table = _COMMAND.table(state.map)
+    key = (leader.hex, limit, leader.side, position_key(state))
+    got = table.get(key)
+    if got is None:
+        got = table[key] = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+    return got
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
@@ -74,12 +93,17 @@ def leader_ma(state: GameState, leader: Leader) -> int:
     return BANNER_MA if state.carries_banner(leader) else LEADER_MA
 
 
-def _leader_blocked(state: GameState, leader: Leader) -> set[Hex]:
+def _leader_blocked(state: GameState, leader: Leader) -> frozenset[Hex]:
     """§4.4.1: the hexes an ordered leader may not enter: enemy units, and enemy ZOI unless a
     friendly combat unit stands there (he stacks with it)."""
-    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
-    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
-    return (enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex}
+    table = _LEADER_BLOCKED.table(state.map)
+    key = (leader.hex, leader.side, position_key(state))
+    got = table.get(key)
+    if got is None:
+        enemies = {u.hex for u in state.live_units() if u.side != leader.side}
+        friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
+        got = table[key] = frozenset((enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex})
+    return got
 
 
 def leader_destinations(state: GameState, leader: Leader, mp: float | None = None) -> dict[Hex, float]:

@@ -674,24 +674,34 @@ def reaction_fire(ctx: Context, mover: Unit) -> Procedure:
     fire."""
     state = ctx.state
     phase = state.command_phase
+    enemy = ctx.other_side(mover.side)
 
     def offers(side: str, point: Any) -> list[Response]:
         if point.depth or not mover.alive:
             return []
-        out = []
-        for u in state.live_units(side):
-            if u.name in state.reacted or mover.hex not in zoi(state, u):
-                continue
-            shot = missile.shot_at(state, u, mover, check_arc=False)
-            if shot is not None:
-                out.append(Response(f"{u.name} reaction-fires at {mover.name}", side,
-                                    resolve=partial(_react, ctx, u, mover),
-                                    key=("reaction", phase, u.name, mover.name, mover.hex),
-                                    data={"firer": u.name, "target": mover.name, "number": shot.number}))
-        return out
+        return [Response(f"{u.name} reaction-fires at {mover.name}", side,
+                         resolve=partial(_react, ctx, u, mover),
+                         key=("reaction", phase, u.name, mover.name, mover.hex),
+                         data={"firer": u.name, "target": mover.name, "number": shot.number})
+                for u, shot in _reaction_shots(state, mover, side)]
 
+    # Hot (every step of every move): no window when no enemy may react. An empty window asks
+    # nothing and logs nothing, and one opened on a non-empty stack offers nothing (depth > 0).
+    if ctx.interrupts.items or not ctx.interrupts.enabled or not mover.alive \
+            or next(_reaction_shots(state, mover, enemy), None) is None:
+        return
     yield from ctx.interrupts.window(f"{mover.name} entered {hex_label(mover.hex)}", [ctx.other_side(mover.side)],
                                      offers, rule="9.3 reaction fire (provisional)", kind=kinds.REACTION_FIRE)
+
+
+def _reaction_shots(state: GameState, mover: Unit, side: str) -> Generator[tuple[Unit, missile.Shot], None, None]:
+    """D4: the units of ``side`` that may reaction-fire at ``mover`` now, with their shots."""
+    for u in state.live_units(side):
+        if u.name in state.reacted or mover.hex not in zoi(state, u):
+            continue
+        shot = missile.shot_at(state, u, mover, check_arc=False)
+        if shot is not None:
+            yield u, shot
 
 
 def charged_units(state: GameState, mover: Unit) -> list[Unit]:
@@ -795,9 +805,8 @@ def withdrawers(state: GameState, mover: Unit) -> list[Unit]:
     that may withdraw before it: not routed, a greater movement allowance than the mover's,
     engaged with no other enemy, not yet withdrawn this command phase."""
     out = []
-    for d in range(6):
-        u = state.unit_at(mover.hex.neighbour(d))
-        if u is None or u.side == mover.side or u.routed or u.name in state.withdrew:
+    for _, u in state.units_around(mover.hex):
+        if u.side == mover.side or u.routed or u.name in state.withdrew:
             continue
         if unit_ma(u) <= unit_ma(mover) or any(e is not mover for e in engaged_with(state, u)):
             continue
@@ -861,8 +870,8 @@ def evasion(ctx: Context, mover: Unit) -> Procedure:
     may evade: vs infantry at once, vs cavalry after a d10 (+1 for LC with MA ≥ 8) ≤ initiative,
     to the nearest friendly unit he can reach (§4.4.2.c); no such unit or a failed roll: lost."""
     state = ctx.state
-    near = [ld for ld in state.live_leaders() if ld.side != mover.side and state.stacked_unit(ld) is None
-            and ld.hex.distance(mover.hex) == 1]
+    near = [ld for ld in state.live_leaders() if ld.side != mover.side and ld.hex.distance(mover.hex) == 1
+            and state.stacked_unit(ld) is None]
     if not near:
         return
 
