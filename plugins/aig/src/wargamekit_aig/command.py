@@ -9,6 +9,7 @@ from typing import Any
 
 from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
+from wargamekit_aig.scenario import hex_label
 from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
@@ -28,6 +29,8 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 #: orders test every command, the battle's ZOI holds hundreds of hexes).
 _COMMAND: PerMap[tuple[Hex, int, str, tuple[Any, ...]], Mapping[Hex, float]] = PerMap(kept=4096)
 _LEADER_BLOCKED: PerMap[tuple[Hex, str, tuple[Any, ...]], frozenset[Hex]] = PerMap(kept=4096)
+#: Per map: an ordered leader's destinations and their menu order (leader_moves).
+_MOVES: PerMap[tuple[Hex, float, str, tuple[Any, ...]], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 
 
 def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
@@ -110,9 +113,22 @@ def leader_destinations(state: GameState, leader: Leader, mp: float | None = Non
     """§4.2.5, §4.4.1: where an ordered leader may move with ``mp`` movement points (default his
     whole MA): not into enemy units, and not into enemy ZOI alone (a hex with a friendly combat
     unit is fine: he stacks with it, §4.4.1)."""
+    return dict(leader_moves(state, leader, mp)[0])
+
+
+def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> tuple[Mapping[Hex, float], tuple[Hex, ...]]:
+    """:func:`leader_destinations` as a shared mapping (read it, do not change it), with its
+    hexes in the order a menu offers them: by MP, then by label. Remembered per map by the
+    leader's hex, MP, side and the position key."""
     budget = leader_ma(state, leader) if mp is None else mp
-    reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
-    return {h: c for h, c in reach.items() if math.isfinite(c)}
+    table = _MOVES.table(state.map)
+    key = (leader.hex, budget, leader.side, position_key(state))
+    got = table.get(key)
+    if got is None:
+        reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
+        moves = {h: c for h, c in reach.items() if math.isfinite(c)}
+        got = table[key] = (moves, tuple(sorted(moves, key=lambda h: (moves[h], hex_label(h)))))
+    return got
 
 
 def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -> bool:

@@ -23,9 +23,9 @@ from wargamekit_aig.command import (
     in_melee,
     in_range,
     leader_can_move,
-    leader_destinations,
     leader_in_range,
     leader_ma,
+    leader_moves,
 )
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure
@@ -606,10 +606,10 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
     has left of his own move (§4.3.2-c), never alone into enemy ZOI (§4.4.1); ``stay`` offers
     his own hex too. Returns the MP spent."""
     state = ctx.state
-    reach = leader_destinations(state, leader, mp)
-    if not stay:
-        reach.pop(leader.hex, None)
-    hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
+    reach, order = leader_moves(state, leader, mp)
+    hexes = list(order)  # by MP, then label
+    if not stay and leader.hex in reach:
+        hexes.remove(leader.hex)
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
         label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy_labels=True,
@@ -696,8 +696,11 @@ def reaction_fire(ctx: Context, mover: Unit) -> Procedure:
 
 def _reaction_shots(state: GameState, mover: Unit, side: str) -> Generator[tuple[Unit, missile.Shot], None, None]:
     """D4: the units of ``side`` that may reaction-fire at ``mover`` now, with their shots."""
+    at = mover.hex
     for u in state.live_units(side):
-        if u.name in state.reacted or mover.hex not in zoi(state, u):
+        # a ZOI is of adjacent hexes (§2.4, D7): the distance first, a cheap test that fails
+        # for nearly every unit
+        if at.distance(u.hex) != 1 or u.name in state.reacted or at not in zoi(state, u):
             continue
         shot = missile.shot_at(state, u, mover, check_arc=False)
         if shot is not None:

@@ -269,7 +269,9 @@ class GameState:
 
     def leaders_at(self, h: Hex) -> list[Leader]:
         """The leaders in ``h``."""
-        return [ld for ld in self.leaders.values() if ld.alive and ld.hex == h]
+        # coordinates, not Hex objects (their attrs __eq__): every move asks it
+        q, r = h.q, h.r
+        return [ld for ld in self.leaders.values() if ld.alive and ld.hex.q == q and ld.hex.r == r]
 
     def enemy_leader_in(self, h: Hex, side: str) -> bool:
         """Whether a leader of the side opposing ``side`` stands in ``h``."""
