@@ -406,6 +406,15 @@ def unit_ma(unit: Unit) -> int:
     return DISORDERED_MA if unit.cavalry and unit.disordered else unit.ma
 
 
+def _turn_options(step: str) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """By the unit's corner: the five turns to the other corners (§6.3.1, §6.3.4 in melee), in
+    corner order. The same values at every step menu: made once (menus must not change them)."""
+    return tuple(tuple({"step": step, "facing": v, "cost": 1} for v in range(6) if v != facing) for facing in range(6))
+
+
+_TURNS, _MELEE_TURNS = _turn_options("turn"), _turn_options("melee_turn")
+
+
 def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool,
                  shots: dict[str, missile.Shot] | None = None) -> list[dict[str, Any]]:
     """The unit's legal next steps (§6.3 forward into a front hex; §6.3.1 turn; §6.3.4 turn in
@@ -413,10 +422,10 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
-    engaged = bool(engaged_with(state, unit))
+    engaged = engaged_with(state, unit)
+    here = unit.hex
     for h in front_hexes(state, unit):
-        d = unit.hex.direction_to(h)
-        cost = state.step_cost(unit.hex, h, unit.type)
+        cost = state.step_cost(here, h, unit.type)
         if not math.isfinite(cost):
             continue
         other = state.unit_at(h)
@@ -424,18 +433,15 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
             if cost <= left:
                 options.append({"step": "move", "hex": hex_label(h), "cost": cost})
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
-            beyond = h.neighbour(d)
+            beyond = h.neighbour(here.direction_to(h))
             if beyond in state.map and state.unit_at(beyond) is None:
                 extra = state.step_cost(h, beyond, unit.type)
                 total = cost + 1 + extra
                 if math.isfinite(total) and total <= left:
                     options.append({"step": "pass", "hex": hex_label(beyond), "through": other.name, "cost": total})
     if left >= 1 and not (unit.cavalry and unit.disordered):
-        for v in range(6):
-            if v != unit.facing:
-                options.append({"step": "melee_turn" if engaged and not disengaged else "turn", "facing": v, "cost": 1})
-    if unit.cavalry and unit.disordered and engaged and not disengaged and not any(
-            e.cavalry for e in engaged_with(state, unit)):
+        options += (_MELEE_TURNS if engaged and not disengaged else _TURNS)[unit.facing]
+    if unit.cavalry and unit.disordered and engaged and not disengaged and not any(e.cavalry for e in engaged):
         options.append({"step": "disengage"})
     if can_fire:
         for name in missile.targets(state, unit) if shots is None else shots:

@@ -261,10 +261,13 @@ class GameState:
         around = []
         for u in self.units.values():
             at = u.hex
-            d = direction_of.get((at.q - q, at.r - r))
-            if d is not None and not u.eliminated:
-                around.append((d, u))
-        around.sort(key=_first)
+            dq = at.q - q
+            if -1 <= dq <= 1:
+                d = direction_of.get((dq, at.r - r))
+                if d is not None and not u.eliminated:
+                    around.append((d, u))
+        if len(around) > 1:
+            around.sort(key=_first)
         return around
 
     def leaders_at(self, h: Hex) -> list[Leader]:
