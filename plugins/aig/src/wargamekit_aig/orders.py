@@ -160,7 +160,8 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             return
         pick = yield from ctx.ask(Choose.of(
             issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
-            rule="5.2.2 individual orders", label=_order_label, lazy_labels=True, kind=kinds.ORDER,
+            # a lazy menu (a random bot reads one option) of lazy labels (a bot reads none)
+            rule="5.2.2 individual orders", label=_order_label, lazy=True, lazy_labels=True, kind=kinds.ORDER,
             context={"leader": issuer.name, "left": left, "relay": relay, "phase": phase.number},
             data=lambda o: o))
         order = pick["order"]
@@ -366,7 +367,7 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
             options += [{"unit": u.name, "with_leader": True} for u in waiting if state.stacked_unit(leader) is u]
         options.append({"unit": None})
         pick = yield from ctx.ask(Choose.of(
-            leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders",
+            leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["unit"] is None else f"{o['unit']}"
                             + (" (with the leader)" if o.get("with_leader") else ""),
             kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "unit", "phase": phase.number},
@@ -499,8 +500,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
-            # lazy labels (made only for the option chosen): a bot never reads the odds in them
-            label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy_labels=True,
+            # a lazy menu (options made when read: a random bot reads one) of lazy labels (made
+            # only when read: a bot never reads the odds in them)
+            label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy=True, lazy_labels=True,
             kind=kinds.UNIT_STEP,
             context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
             data=lambda o: o))
@@ -618,7 +620,7 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
         hexes.remove(leader.hex)
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
-        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy_labels=True,
+        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy=True, lazy_labels=True,
         kind=kinds.LEADER_MOVE, context={"leader": leader.name},
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
