@@ -23,12 +23,10 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 
 
 #: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
-#: key), and the hexes closed to an ordered leader (§4.4.1) by (his hex, his side, the position
-#: key). Caches in front of _REACH: building the blocked hexes and keeping only those within
+#: key). A cache in front of _REACH: building the blocked hexes and keeping only those within
 #: reach cost more than the remembered search itself (each order re-reads the range, group
 #: orders test every command, the battle's ZOI holds hundreds of hexes).
 _COMMAND: PerMap[tuple[Hex, int, str, tuple[Any, ...]], Mapping[Hex, float]] = PerMap(kept=4096)
-_LEADER_BLOCKED: PerMap[tuple[Hex, str, tuple[Any, ...]], frozenset[Hex]] = PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
 _MOVES: PerMap[tuple[Hex, float, str, tuple[Any, ...]], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 
@@ -96,17 +94,12 @@ def leader_ma(state: GameState, leader: Leader) -> int:
     return BANNER_MA if state.carries_banner(leader) else LEADER_MA
 
 
-def _leader_blocked(state: GameState, leader: Leader) -> frozenset[Hex]:
+def _leader_blocked(state: GameState, leader: Leader) -> set[Hex]:
     """§4.4.1: the hexes an ordered leader may not enter: enemy units, and enemy ZOI unless a
     friendly combat unit stands there (he stacks with it)."""
-    table = _LEADER_BLOCKED.table(state.map)
-    key = (leader.hex, leader.side, position_key(state))
-    got = table.get(key)
-    if got is None:
-        enemies = {u.hex for u in state.live_units() if u.side != leader.side}
-        friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
-        got = table[key] = frozenset((enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex})
-    return got
+    enemies = {u.hex for u in state.live_units() if u.side != leader.side}
+    friends = {u.hex for u in state.live_units(leader.side) if not u.routed}
+    return (enemies | (enemy_zoi(state, leader.side) - friends)) - {leader.hex}
 
 
 def leader_destinations(state: GameState, leader: Leader, mp: float | None = None) -> dict[Hex, float]:
@@ -136,10 +129,21 @@ def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -
     adjacent hex within ``mp`` (every path starts with such a step and no step is free, so no
     search is needed to know that a move is possible at all)."""
     budget = leader_ma(state, leader) if mp is None else mp
-    blocked = _leader_blocked(state, leader)
     here, m = leader.hex, state.map
+    # _leader_blocked for the six neighbours alone (asked at every individual order)
+    around = dict(state.units_around(here))
+    zone: frozenset[Hex] | None = None
     for d in range(6):
         h = here.neighbour(d)
-        if h in m and h not in blocked and state.step_cost(here, h, "leader") <= budget:
+        if h not in m:
+            continue
+        unit = around.get(d)
+        if unit is not None and unit.side != leader.side:
+            continue  # an enemy unit, routed or not
+        if unit is None or unit.routed:  # no friendly combat unit to stack with: ZOI closes it
+            zone = enemy_zoi(state, leader.side) if zone is None else zone
+            if h in zone:
+                continue
+        if state.step_cost(here, h, "leader") <= budget:
             return True
     return False
