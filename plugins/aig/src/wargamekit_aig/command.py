@@ -120,7 +120,7 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> t
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
         moves = {h: c for h, c in reach.items() if math.isfinite(c)}
-        got = table[key] = (moves, tuple(sorted(moves, key=lambda h: (moves[h], hex_label(h)))))
+        got = table[key] = (moves, tuple(h for h, _ in sorted(moves.items(), key=lambda hc: (hc[1], hex_label(hc[0])))))
     return got
 
 

@@ -131,10 +131,11 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
-        if not moved_self and self_cost <= left and (issuer.oc or not in_melee(state, issuer)):
+        free = issuer.oc or not in_melee(state, issuer)  # §4.2.6, §4.3.1.a: he may move himself
+        if not moved_self and self_cost <= left and free:
             if leader_can_move(state, issuer):
                 options.append({"order": "move_self", "cost": self_cost})
-        elif own_mp is not None and own_mp > 0 and (issuer.oc or not in_melee(state, issuer)):
+        elif own_mp is not None and own_mp > 0 and free:
             if leader_can_move(state, issuer, own_mp):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
@@ -404,7 +405,7 @@ def activate(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None = N
 
 def unit_ma(unit: Unit) -> int:
     """The unit's movement allowance (§2.2.1; §7.3.2 disordered cavalry 6)."""
-    return DISORDERED_MA if unit.cavalry and unit.disordered else unit.ma
+    return DISORDERED_MA if unit.disordered and unit.cavalry else unit.ma
 
 
 def _turn_options(step: str) -> tuple[tuple[dict[str, Any], ...], ...]:
@@ -440,9 +441,9 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
                 total = cost + 1 + extra
                 if math.isfinite(total) and total <= left:
                     options.append({"step": "pass", "hex": hex_label(beyond), "through": other.name, "cost": total})
-    if left >= 1 and not (unit.cavalry and unit.disordered):
+    if left >= 1 and not (unit.disordered and unit.cavalry):
         options += (_MELEE_TURNS if engaged and not disengaged else _TURNS)[unit.facing]
-    if unit.cavalry and unit.disordered and engaged and not disengaged and not any(e.cavalry for e in engaged):
+    if unit.disordered and unit.cavalry and engaged and not disengaged and not any(e.cavalry for e in engaged):
         options.append({"step": "disengage"})
     if can_fire:
         for name in missile.targets(state, unit) if shots is None else shots:
