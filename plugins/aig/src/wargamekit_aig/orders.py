@@ -30,7 +30,7 @@ from wargamekit_aig.command import (
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure
 from wargamekit_aig.scenario import hex_label
-from wargamekit_aig.state import GameState, Leader, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit
 
 #: §7.3.2: disordered cavalry has a movement allowance of 6 (Q34 reading: it *is* 6).
 DISORDERED_MA = 6
@@ -408,6 +408,24 @@ def unit_ma(unit: Unit) -> int:
     return DISORDERED_MA if unit.disordered and unit.cavalry else unit.ma
 
 
+#: Per map: a unit's front hexes it may step into, with each step's cost (finite), by (hex,
+#: corner, all sides front, type). A cache: every step menu prices them.
+_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float], ...]] = PerMap()
+
+
+def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float], ...]:
+    """The front hexes (§6.3, :func:`~wargamekit_aig.facing.front_hexes`) whose step cost for the
+    unit's type is finite (D2), with that cost, in front-hex order."""
+    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    table = _FRONT_STEPS.table(state.map)
+    got = table.get(key)
+    if got is None:
+        here, kind = unit.hex, unit.type
+        costs = ((h, state.step_cost(here, h, kind)) for h in front_hexes(state, unit))
+        got = table[key] = tuple((h, c) for h, c in costs if math.isfinite(c))
+    return got
+
+
 def _turn_options(step: str) -> tuple[tuple[dict[str, Any], ...], ...]:
     """By the unit's corner: the five turns to the other corners (§6.3.1, §6.3.4 in melee), in
     corner order. The same values at every step menu: made once (menus must not change them)."""
@@ -426,10 +444,7 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     options: list[dict[str, Any]] = []
     engaged = engaged_with(state, unit)
     here = unit.hex
-    for h in front_hexes(state, unit):
-        cost = state.step_cost(here, h, unit.type)
-        if not math.isfinite(cost):
-            continue
+    for h, cost in front_steps(state, unit):
         other = state.unit_at(h)
         if other is None or (other.side != unit.side and other.routed):
             if cost <= left:
