@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
-from wargamekit_aig.state import GameState, Leader, PerMap, Unit
+from wargamekit_aig.scenario import hex_label
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
 LEADER_MA, BANNER_MA = 8, 6
@@ -19,7 +22,16 @@ LEADER_MA, BANNER_MA = 8, 6
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
 
 
-def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: set[Hex]) -> Mapping[Hex, float]:
+#: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
+#: key). A cache in front of _REACH: building the blocked hexes and keeping only those within
+#: reach cost more than the remembered search itself (each order re-reads the range, group
+#: orders test every command, the battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[Hex, int, str, tuple[Any, ...]], Mapping[Hex, float]] = PerMap(kept=4096)
+#: Per map: an ordered leader's destinations and their menu order (leader_moves).
+_MOVES: PerMap[tuple[Hex, float, str, tuple[Any, ...]], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
+
+
+def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
     """``state.map.reachable(start, budget, cost, blocked=blocked)``, remembered per map: the
     same mapping object for the same question (callers must not change it).
 
@@ -28,7 +40,10 @@ def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: 
     of the question (a unit moving far away does not make it a new one).
     """
     table = _REACH.table(state.map)
-    near = frozenset(h for h in blocked if start.distance(h) <= budget)
+    # start.distance(h) <= budget, inline (the battle's enemy ZOI holds hundreds of hexes): the
+    # distance is half the sum of the three cube deltas, an even sum
+    q, r, twice = start.q, start.r, 2 * budget
+    near = frozenset(h for h in blocked if abs(h.q - q) + abs(h.r - r) + abs(h.q - q + h.r - r) <= twice)
     key = (start, budget, cost, near)
     got = table.get(key)
     if got is None:
@@ -49,7 +64,12 @@ def command_distances(state: GameState, leader: Leader, reach: int | None = None
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
     mapping: read it, do not change it)."""
     limit = leader.range if reach is None else reach
-    return reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+    table = _COMMAND.table(state.map)
+    key = (leader.hex, limit, leader.side, position_key(state))
+    got = table.get(key)
+    if got is None:
+        got = table[key] = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+    return got
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
@@ -86,9 +106,22 @@ def leader_destinations(state: GameState, leader: Leader, mp: float | None = Non
     """§4.2.5, §4.4.1: where an ordered leader may move with ``mp`` movement points (default his
     whole MA): not into enemy units, and not into enemy ZOI alone (a hex with a friendly combat
     unit is fine: he stacks with it, §4.4.1)."""
+    return dict(leader_moves(state, leader, mp)[0])
+
+
+def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> tuple[Mapping[Hex, float], tuple[Hex, ...]]:
+    """:func:`leader_destinations` as a shared mapping (read it, do not change it), with its
+    hexes in the order a menu offers them: by MP, then by label. Remembered per map by the
+    leader's hex, MP, side and the position key."""
     budget = leader_ma(state, leader) if mp is None else mp
-    reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
-    return {h: c for h, c in reach.items() if math.isfinite(c)}
+    table = _MOVES.table(state.map)
+    key = (leader.hex, budget, leader.side, position_key(state))
+    got = table.get(key)
+    if got is None:
+        reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
+        moves = {h: c for h, c in reach.items() if math.isfinite(c)}
+        got = table[key] = (moves, tuple(h for h, _ in sorted(moves.items(), key=lambda hc: (hc[1], hex_label(hc[0])))))
+    return got
 
 
 def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -> bool:
@@ -96,10 +129,21 @@ def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -
     adjacent hex within ``mp`` (every path starts with such a step and no step is free, so no
     search is needed to know that a move is possible at all)."""
     budget = leader_ma(state, leader) if mp is None else mp
-    blocked = _leader_blocked(state, leader)
     here, m = leader.hex, state.map
+    # _leader_blocked for the six neighbours alone (asked at every individual order)
+    around = dict(state.units_around(here))
+    zone: frozenset[Hex] | None = None
     for d in range(6):
         h = here.neighbour(d)
-        if h in m and h not in blocked and state.step_cost(here, h, "leader") <= budget:
+        if h not in m:
+            continue
+        unit = around.get(d)
+        if unit is not None and unit.side != leader.side:
+            continue  # an enemy unit, routed or not
+        if unit is None or unit.routed:  # no friendly combat unit to stack with: ZOI closes it
+            zone = enemy_zoi(state, leader.side) if zone is None else zone
+            if h in zone:
+                continue
+        if state.step_cost(here, h, "leader") <= budget:
             return True
     return False

@@ -75,10 +75,9 @@ def engaged_with(state: GameState, unit: Unit) -> list[Unit]:
     if unit.routed:
         return []
     out = []
-    for d in range(6):
-        other = state.unit_at(unit.hex.neighbour(d))
-        if other is None or other.side == unit.side or other.routed:
+    for _, other in state.units_around(unit.hex):
+        if other.side == unit.side or other.routed:
             continue
-        if other.hex in front_hexes(state, unit) or unit.hex in front_hexes(state, other):
+        if other.hex in _sides(state, unit)[0] or unit.hex in _sides(state, other)[0]:
             out.append(other)
     return out

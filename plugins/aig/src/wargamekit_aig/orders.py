@@ -23,14 +23,14 @@ from wargamekit_aig.command import (
     in_melee,
     in_range,
     leader_can_move,
-    leader_destinations,
     leader_in_range,
     leader_ma,
+    leader_moves,
 )
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure
 from wargamekit_aig.scenario import hex_label
-from wargamekit_aig.state import GameState, Leader, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit
 
 #: §7.3.2: disordered cavalry has a movement allowance of 6 (Q34 reading: it *is* 6).
 DISORDERED_MA = 6
@@ -131,10 +131,11 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
-        if not moved_self and self_cost <= left and (issuer.oc or not in_melee(state, issuer)):
+        free = issuer.oc or not in_melee(state, issuer)  # §4.2.6, §4.3.1.a: he may move himself
+        if not moved_self and self_cost <= left and free:
             if leader_can_move(state, issuer):
                 options.append({"order": "move_self", "cost": self_cost})
-        elif own_mp is not None and own_mp > 0 and (issuer.oc or not in_melee(state, issuer)):
+        elif own_mp is not None and own_mp > 0 and free:
             if leader_can_move(state, issuer, own_mp):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
@@ -160,7 +161,8 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             return
         pick = yield from ctx.ask(Choose.of(
             issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
-            rule="5.2.2 individual orders", label=_order_label, lazy_labels=True, kind=kinds.ORDER,
+            # a lazy menu (a random bot reads one option) of lazy labels (a bot reads none)
+            rule="5.2.2 individual orders", label=_order_label, lazy=True, lazy_labels=True, kind=kinds.ORDER,
             context={"leader": issuer.name, "left": left, "relay": relay, "phase": phase.number},
             data=lambda o: o))
         order = pick["order"]
@@ -366,7 +368,7 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
             options += [{"unit": u.name, "with_leader": True} for u in waiting if state.stacked_unit(leader) is u]
         options.append({"unit": None})
         pick = yield from ctx.ask(Choose.of(
-            leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders",
+            leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["unit"] is None else f"{o['unit']}"
                             + (" (with the leader)" if o.get("with_leader") else ""),
             kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "unit", "phase": phase.number},
@@ -403,7 +405,34 @@ def activate(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None = N
 
 def unit_ma(unit: Unit) -> int:
     """The unit's movement allowance (§2.2.1; §7.3.2 disordered cavalry 6)."""
-    return DISORDERED_MA if unit.cavalry and unit.disordered else unit.ma
+    return DISORDERED_MA if unit.disordered and unit.cavalry else unit.ma
+
+
+#: Per map: a unit's front hexes it may step into, with each step's cost (finite), by (hex,
+#: corner, all sides front, type). A cache: every step menu prices them.
+_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float], ...]] = PerMap()
+
+
+def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float], ...]:
+    """The front hexes (§6.3, :func:`~wargamekit_aig.facing.front_hexes`) whose step cost for the
+    unit's type is finite (D2), with that cost, in front-hex order."""
+    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    table = _FRONT_STEPS.table(state.map)
+    got = table.get(key)
+    if got is None:
+        here, kind = unit.hex, unit.type
+        costs = ((h, state.step_cost(here, h, kind)) for h in front_hexes(state, unit))
+        got = table[key] = tuple((h, c) for h, c in costs if math.isfinite(c))
+    return got
+
+
+def _turn_options(step: str) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """By the unit's corner: the five turns to the other corners (§6.3.1, §6.3.4 in melee), in
+    corner order. The same values at every step menu: made once (menus must not change them)."""
+    return tuple(tuple({"step": step, "facing": v, "cost": 1} for v in range(6) if v != facing) for facing in range(6))
+
+
+_TURNS, _MELEE_TURNS = _turn_options("turn"), _turn_options("melee_turn")
 
 
 def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool,
@@ -413,29 +442,23 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
-    engaged = bool(engaged_with(state, unit))
-    for h in front_hexes(state, unit):
-        d = unit.hex.direction_to(h)
-        cost = state.step_cost(unit.hex, h, unit.type)
-        if not math.isfinite(cost):
-            continue
+    engaged = engaged_with(state, unit)
+    here = unit.hex
+    for h, cost in front_steps(state, unit):
         other = state.unit_at(h)
         if other is None or (other.side != unit.side and other.routed):
             if cost <= left:
                 options.append({"step": "move", "hex": hex_label(h), "cost": cost})
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
-            beyond = h.neighbour(d)
+            beyond = h.neighbour(here.direction_to(h))
             if beyond in state.map and state.unit_at(beyond) is None:
                 extra = state.step_cost(h, beyond, unit.type)
                 total = cost + 1 + extra
                 if math.isfinite(total) and total <= left:
                     options.append({"step": "pass", "hex": hex_label(beyond), "through": other.name, "cost": total})
-    if left >= 1 and not (unit.cavalry and unit.disordered):
-        for v in range(6):
-            if v != unit.facing:
-                options.append({"step": "melee_turn" if engaged and not disengaged else "turn", "facing": v, "cost": 1})
-    if unit.cavalry and unit.disordered and engaged and not disengaged and not any(
-            e.cavalry for e in engaged_with(state, unit)):
+    if left >= 1 and not (unit.disordered and unit.cavalry):
+        options += (_MELEE_TURNS if engaged and not disengaged else _TURNS)[unit.facing]
+    if unit.disordered and unit.cavalry and engaged and not disengaged and not any(e.cavalry for e in engaged):
         options.append({"step": "disengage"})
     if can_fire:
         for name in missile.targets(state, unit) if shots is None else shots:
@@ -493,8 +516,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
-            # lazy labels (made only for the option chosen): a bot never reads the odds in them
-            label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy_labels=True,
+            # a lazy menu (options made when read: a random bot reads one) of lazy labels (made
+            # only when read: a bot never reads the odds in them)
+            label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy=True, lazy_labels=True,
             kind=kinds.UNIT_STEP,
             context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
             data=lambda o: o))
@@ -606,13 +630,13 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
     has left of his own move (§4.3.2-c), never alone into enemy ZOI (§4.4.1); ``stay`` offers
     his own hex too. Returns the MP spent."""
     state = ctx.state
-    reach = leader_destinations(state, leader, mp)
-    if not stay:
-        reach.pop(leader.hex, None)
-    hexes = sorted(reach, key=lambda h: (reach[h], hex_label(h)))
+    reach, order = leader_moves(state, leader, mp)
+    hexes = list(order)  # by MP, then label
+    if not stay and leader.hex in reach:
+        hexes.remove(leader.hex)
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
-        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy_labels=True,
+        label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy=True, lazy_labels=True,
         kind=kinds.LEADER_MOVE, context={"leader": leader.name},
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
@@ -674,24 +698,37 @@ def reaction_fire(ctx: Context, mover: Unit) -> Procedure:
     fire."""
     state = ctx.state
     phase = state.command_phase
+    enemy = ctx.other_side(mover.side)
 
     def offers(side: str, point: Any) -> list[Response]:
         if point.depth or not mover.alive:
             return []
-        out = []
-        for u in state.live_units(side):
-            if u.name in state.reacted or mover.hex not in zoi(state, u):
-                continue
-            shot = missile.shot_at(state, u, mover, check_arc=False)
-            if shot is not None:
-                out.append(Response(f"{u.name} reaction-fires at {mover.name}", side,
-                                    resolve=partial(_react, ctx, u, mover),
-                                    key=("reaction", phase, u.name, mover.name, mover.hex),
-                                    data={"firer": u.name, "target": mover.name, "number": shot.number}))
-        return out
+        return [Response(f"{u.name} reaction-fires at {mover.name}", side,
+                         resolve=partial(_react, ctx, u, mover),
+                         key=("reaction", phase, u.name, mover.name, mover.hex),
+                         data={"firer": u.name, "target": mover.name, "number": shot.number})
+                for u, shot in _reaction_shots(state, mover, side)]
 
+    # Hot (every step of every move): no window when no enemy may react. An empty window asks
+    # nothing and logs nothing, and one opened on a non-empty stack offers nothing (depth > 0).
+    if ctx.interrupts.items or not ctx.interrupts.enabled or not mover.alive \
+            or next(_reaction_shots(state, mover, enemy), None) is None:
+        return
     yield from ctx.interrupts.window(f"{mover.name} entered {hex_label(mover.hex)}", [ctx.other_side(mover.side)],
                                      offers, rule="9.3 reaction fire (provisional)", kind=kinds.REACTION_FIRE)
+
+
+def _reaction_shots(state: GameState, mover: Unit, side: str) -> Generator[tuple[Unit, missile.Shot], None, None]:
+    """D4: the units of ``side`` that may reaction-fire at ``mover`` now, with their shots."""
+    at = mover.hex
+    for u in state.live_units(side):
+        # a ZOI is of adjacent hexes (§2.4, D7): the distance first, a cheap test that fails
+        # for nearly every unit
+        if at.distance(u.hex) != 1 or u.name in state.reacted or at not in zoi(state, u):
+            continue
+        shot = missile.shot_at(state, u, mover, check_arc=False)
+        if shot is not None:
+            yield u, shot
 
 
 def charged_units(state: GameState, mover: Unit) -> list[Unit]:
@@ -795,9 +832,8 @@ def withdrawers(state: GameState, mover: Unit) -> list[Unit]:
     that may withdraw before it: not routed, a greater movement allowance than the mover's,
     engaged with no other enemy, not yet withdrawn this command phase."""
     out = []
-    for d in range(6):
-        u = state.unit_at(mover.hex.neighbour(d))
-        if u is None or u.side == mover.side or u.routed or u.name in state.withdrew:
+    for _, u in state.units_around(mover.hex):
+        if u.side == mover.side or u.routed or u.name in state.withdrew:
             continue
         if unit_ma(u) <= unit_ma(mover) or any(e is not mover for e in engaged_with(state, u)):
             continue
@@ -861,8 +897,8 @@ def evasion(ctx: Context, mover: Unit) -> Procedure:
     may evade: vs infantry at once, vs cavalry after a d10 (+1 for LC with MA ≥ 8) ≤ initiative,
     to the nearest friendly unit he can reach (§4.4.2.c); no such unit or a failed roll: lost."""
     state = ctx.state
-    near = [ld for ld in state.live_leaders() if ld.side != mover.side and state.stacked_unit(ld) is None
-            and ld.hex.distance(mover.hex) == 1]
+    near = [ld for ld in state.live_leaders() if ld.side != mover.side and ld.hex.distance(mover.hex) == 1
+            and state.stacked_unit(ld) is None]
     if not near:
         return
 

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
-from wargamekit.geometry import HexMap
+from wargamekit.geometry import Hex, HexMap
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import dict_copier, field_copier
 from wargamekit_aig import rally
@@ -55,7 +55,9 @@ class Aig(Ruleset):
     scenario_package = "wargamekit_aig.scenarios"
     #: Never changed once setup has built them (the map's layers are read-only, the scenario and its
     #: tables are frozen and never written): a checkpoint's snapshot refers to them instead of pickling the map and its caches.
-    shared_types = (HexMap, AigScenario, Tables)
+    #: Hexes are frozen values too: a snapshot refers to the units' and leaders' hexes rather
+    #: than copying them (two dozen objects of a restart's unpickling, each through attrs' setstate).
+    shared_types = (HexMap, AigScenario, Tables, Hex)
 
     def scenario_names(self) -> list[str]:
         return ["default", "training", "battle"]

@@ -7,12 +7,13 @@ moved, ammunition); leaders their finished side (§2.2.2) and skip status (§5.4
 from __future__ import annotations
 
 import math
+from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 from attrs import astuple, define, field
 
-from wargamekit.geometry import Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
+from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
 from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
 
 INF = math.inf
@@ -66,6 +67,10 @@ class PerMap(Generic[K, V]):
             table.clear()
         return table
 
+
+#: (dq, dr) of a neighbour → its direction (hexside) number.
+_DIRECTION_OF = {delta: d for d, delta in enumerate(DIRECTIONS)}
+_first = itemgetter(0)
 
 #: The cost of a step by (from, to, cost type). A cache: every unit step's menu prices each
 #: front hex again.
@@ -248,9 +253,28 @@ class GameState:
                 return u
         return None
 
+    def units_around(self, h: Hex) -> list[tuple[int, Unit]]:
+        """The combat units adjacent to ``h`` with the direction to each, in direction order:
+        ``unit_at(h.neighbour(d))`` for each direction ``d`` that holds one."""
+        # Hot (engagement, withdrawals): one pass over the units, not six scans of them.
+        q, r, direction_of = h.q, h.r, _DIRECTION_OF
+        around = []
+        for u in self.units.values():
+            at = u.hex
+            dq = at.q - q
+            if -1 <= dq <= 1:
+                d = direction_of.get((dq, at.r - r))
+                if d is not None and not u.eliminated:
+                    around.append((d, u))
+        if len(around) > 1:
+            around.sort(key=_first)
+        return around
+
     def leaders_at(self, h: Hex) -> list[Leader]:
         """The leaders in ``h``."""
-        return [ld for ld in self.leaders.values() if ld.alive and ld.hex == h]
+        # coordinates, not Hex objects (their attrs __eq__): every move asks it
+        q, r = h.q, h.r
+        return [ld for ld in self.leaders.values() if ld.alive and ld.hex.q == q and ld.hex.r == r]
 
     def enemy_leader_in(self, h: Hex, side: str) -> bool:
         """Whether a leader of the side opposing ``side`` stands in ``h``."""
@@ -294,6 +318,17 @@ class GameState:
     def is_terrain(self, h: Hex, code: int) -> bool:
         """Whether ``h`` is of terrain ``code``."""
         return int(self.map.terrain[self.map.offset(h)]) == code
+
+
+_POSITION = attrgetter("hex.q", "hex.r", "facing", "side", "routed", "eliminated", "disordered", "type")
+
+
+def position_key(state: GameState) -> tuple[tuple[Any, ...], ...]:
+    """Where and how every combat unit stands: its hex, corner, side, rout, elimination, disorder
+    and type (cavalry or not). With the map, all that blocking and ZOI (§2.4, §4.2.2, §4.4.1)
+    depend on; as plain values, cheap to build and hash, a key for remembering them (the
+    rules ask them again at every order while nothing has moved)."""
+    return tuple(map(_POSITION, state.units.values()))
 
 
 #: Maps built so far, by their scenario data (a few: the bundled battles and the tests' maps).
