@@ -241,26 +241,27 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     if state.commands < 1:
         return []
-    # hot (every action menu): the queries go to an index of the pieces, not a scan each
+    # hot (every action menu): the queries go to an index of the pieces, not a scan each; the
+    # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable)
     occ = occ or Occupancy(state)
     enemy = state.enemy(side)
     out = []
     board = state.board
+    holders, unmoved, capacity, won = occ.holders, occ.unmoved, board.capacity, state.won_by_assault
     for loc in occ.held_by(side):  # in the board's order, as the menu lists them
-        reserve = occ.has_unmoved(side, loc, RESERVE)
+        reserve = (side, loc, RESERVE) in unmoved
         for n in board.neighbours(loc):
-            ahead = occ.holder(n)
             # a move into n may take the reserve and the approach facing n as one group
-            into = ((RESERVE,) if reserve else ()) + ((n,) if occ.has_unmoved(side, loc, n) else ())
-            if ahead == enemy:
+            into = ((RESERVE,) if reserve else ()) + ((n,) if (side, loc, n) in unmoved else ())
+            if holders.get(n) == enemy:
                 if reserve:
                     out.append(_group_move("approach", loc, (RESERVE,), n))
-                if occ.blocked(loc, n, side):
+                if any(p.side == enemy for p in occ.pieces_at(n, loc)):  # the enemy blocks the approach
                     if n in into:
                         out.append(_group_move("back", loc, (n,), n))
                 elif into:
                     out.append(_group_move("maneuver", loc, into, n))
-            elif into and enterable(state, n, side, occ=occ):
+            elif into and capacity[n] - occ.count(n) >= 1 and n not in won:  # enterable: room, not won
                 out.append(_group_move("locale", loc, into, n))
     return out
 
