@@ -9,7 +9,7 @@ The public API, re-exported from small modules:
 """
 
 from .context import RulesContext
-from .decisions import Choose, ChooseNumber, ChooseSubset, Data, Decision, Option, YesNo, ask
+from .decisions import Choose, ChooseNumber, ChooseSubset, Data, Decision, LazyOptions, Option, YesNo, ask
 from .dice import Dice, Die, PoolRoll, Roll, ScriptedDice, SeededDice
 from .errors import (
     BranchLimitError,
@@ -19,6 +19,7 @@ from .errors import (
     IllegalChoiceError,
     InvalidChoiceError,
     NotYourTurnError,
+    OptionError,
     QuitGame,
     SaveError,
     ScenarioError,
@@ -55,8 +56,10 @@ __all__ = [
     "IllegalChoiceError",
     "InterruptStack",
     "InvalidChoiceError",
+    "LazyOptions",
     "NotYourTurnError",
     "Option",
+    "OptionError",
     "Outcome",
     "Player",
     "PlayerView",

@@ -30,7 +30,9 @@ conformance check or a test reads is the structure:
 
 A label that is costly to write (exact odds) may be *lazy*: a zero-argument callable, made only
 when the label is first read — a bot never reads it, and the log reads only the chosen option's
-(see :class:`Option`; ``Choose.of(..., lazy_labels=True)``).
+(see :class:`Option`; ``Choose.of(..., lazy_labels=True)``). A whole menu may be *lazy*: its
+options are made one by one when read, so a bot that reads one option (or only their count) pays
+for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``).
 
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
 ...               kind="demo.activate", context={"phase": "command"},
@@ -47,14 +49,15 @@ wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, overload
 
 import numpy as np
 from attrs import field, frozen
+from attrs import fields as attrs_fields
 
-from .errors import IllegalChoiceError, InvalidChoiceError
+from .errors import IllegalChoiceError, InvalidChoiceError, OptionError
 
 __all__ = [
     "Answer",
@@ -65,6 +68,7 @@ __all__ = [
     "Data",
     "Decision",
     "LabelSource",
+    "LazyOptions",
     "Option",
     "YesNo",
     "freeze_data",
@@ -305,7 +309,7 @@ class _LazyOption(Option):
         if make is not None:
             made = make()
             if type(made) is not str:
-                raise TypeError(f"a lazy option label must make a str, {make!r} made {made!r}")
+                raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
             _set_label(self, made)
             _set_make_label(self, None)  # the callable may hold the live game: let it go
         # From now on a plain Option: every later read is a slot read.
@@ -330,7 +334,10 @@ def _set_label_source(option: Option, label: LabelSource) -> None:
         raise TypeError(f"{type(option).__name__}: a lazy label is for an Option itself, not a subclass")
 
 
-def _option_tuple(options: Iterable[Option]) -> tuple[Option, ...]:
+def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
+    # A lazy menu stays lazy (also through attrs.evolve); anything else becomes a tuple.
+    if type(options) is LazyOptions:
+        return options
     return tuple(options)
 
 
@@ -364,6 +371,172 @@ def _to_options(
         v if isinstance(v, Option) else _option(v, label(v), None if data is None else data(v))
         for v in values
     )
+
+
+class LazyOptions(Sequence[Option]):
+    """A menu whose options are made one by one, when first read (a *lazy menu*).
+
+    Why: a random bot reads one option of a menu, or only how many there are, yet an eager menu
+    makes every :class:`Option` (its label, its frozen data) — aig made 34,000 options for 4,300
+    decisions. A lazy menu keeps the values and makes option ``i`` on the first read of
+    ``options[i]``: its label ``label(value)`` (lazy itself with ``lazy_labels=True``, see
+    :class:`Option`) and its data ``data(value)``, frozen then; later reads return the same
+    option. A value that is already an :class:`Option` is taken as it is.
+
+    Build one with ``Choose.of(..., lazy=True)``, or pass one as the ``options`` of a
+    :class:`Choose` or :class:`ChooseSubset`.
+
+    To every reader it is the tuple of options an eager menu holds: its length is known up
+    front (the values are kept as a tuple), indexing, slicing (a tuple), iteration, ``in`` and
+    ``index`` work, it equals (and hashes as) that tuple, and its ``repr`` is the tuple's.
+    Comparing, hashing, printing, pickling or copying it makes every option; a pickle or copy
+    *is* that tuple, so it never calls back into the game that built the menu.
+
+    **The contract of the callables** (as for lazy labels): an option may be made while the
+    decision is pending or later (a copy, a test reading an old decision), so ``label`` and
+    ``data`` must make the option as it was when offered — let them read the values and what
+    they close over, and state that does not change once the decision is asked; never roll
+    dice or change anything. The game logs the chosen option (making it) before the procedure
+    goes on, so the log reads the state the menu was offered in.
+
+    Raises:
+        OptionError: (when an option is made) ``label`` made no ``str``, or ``data`` made no
+            JSON-able mapping; the option stays unmade, so every read raises again.
+
+    >>> made = []
+    >>> def label(name):
+    ...     made.append(name)
+    ...     return f"activate {name}"
+    >>> menu = LazyOptions(["Guard", "Line", "Rear"], label, data=lambda name: {"unit": name.lower()})
+    >>> len(menu), made  # the length is known, nothing is made
+    (3, [])
+    >>> menu[1].data["unit"], made
+    ('line', ['Line'])
+    >>> menu[1] is menu[1], made  # made once
+    (True, ['Line'])
+    >>> menu == tuple(Option(n, f"activate {n}", data={"unit": n.lower()}) for n in ["Guard", "Line", "Rear"])
+    True
+    """
+
+    __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_where")
+
+    def __init__(
+        self,
+        values: Iterable[Any],
+        label: Callable[[Any], str] = str,
+        data: Callable[[Any], Mapping[str, Any]] | None = None,
+        *,
+        lazy_labels: bool = False,
+    ) -> None:
+        self._values = tuple(values)
+        self._label = label
+        self._data = data
+        self._lazy_labels = lazy_labels
+        self._made: list[Option | None] = [None] * len(self._values)
+        # What an error names; the decision holding the menu sets it to its prompt and rule.
+        self._where = "lazy menu"
+
+    def _make(self, index: int) -> Option:
+        """Make, keep and return option ``index`` (a valid index). Hot: once per option read."""
+        value = self._values[index]
+        if isinstance(value, Option):
+            self._made[index] = value
+            return value
+        option: Option
+        if self._lazy_labels:
+            option = _new_option(_LazyOption)
+            _set_make_label(option, partial(self._label, value))
+        else:
+            label = self._label(value)
+            if not isinstance(label, str):
+                raise OptionError(f"{self._where_of(index)}: its label {self._label!r} made {label!r}, not a str")
+            option = _new_option(Option)
+            _set_label(option, label)
+            _set_make_label(option, None)
+        make_data = self._data
+        if make_data is None:
+            data = _EMPTY
+        else:
+            try:
+                data = freeze_data(make_data(value), "data")
+            except TypeError as exc:
+                if isinstance(exc, OptionError):
+                    raise
+                raise OptionError(f"{self._where_of(index)}: {exc}") from exc
+        _set_value(option, value)
+        _set_public(option, None)
+        _set_data(option, data)
+        self._made[index] = option
+        return option
+
+    def _where_of(self, index: int) -> str:
+        """Option ``index`` as an error names it."""
+        index %= len(self._values)
+        return f"{self._where}: option {index} ({self._values[index]!r})"
+
+    def _value_of(self, index: int) -> Any:
+        """Option ``index``'s value, without making the option (what the procedure receives;
+        :func:`ask` reads it alone)."""
+        value = self._values[index]
+        return value.value if isinstance(value, Option) else value
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> Option: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Option, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Option | tuple[Option, ...]:
+        if type(index) is slice:
+            return tuple(self[i] for i in range(*index.indices(len(self._values))))
+        option = self._made[index]  # the IndexError/TypeError a tuple raises
+        return option if option is not None else self._make(index)
+
+    def __iter__(self) -> Iterator[Option]:
+        for index, option in enumerate(self._made):
+            yield option if option is not None else self._make(index)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LazyOptions, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A pickle or copy is the tuple of made options: the callables may hold the live game.
+        return (tuple, (tuple(self),))
+
+
+def _bind_where(options: Sequence[Option], where: str) -> None:
+    """Let a lazy menu's errors name the decision holding it."""
+    if type(options) is LazyOptions:
+        options._where = where
+
+
+def _getstate_made(self: Decision) -> dict[str, Any]:
+    """A menu decision's pickle and copy state (``__getstate__``): a lazy menu as the tuple of
+    its options, so a copy never calls back into the game that built it."""
+    state = {name: getattr(self, name) for name in _field_names(type(self))}
+    if type(state["options"]) is LazyOptions:
+        state["options"] = tuple(state["options"])
+    return state
+
+
+def _setstate(self: Decision, state: dict[str, Any]) -> None:
+    for name, value in state.items():
+        object.__setattr__(self, name, value)
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(a.name for a in attrs_fields(cls))
 
 
 @frozen(kw_only=True)
@@ -417,14 +590,23 @@ class Decision:
 
 @frozen(kw_only=True)
 class Choose(Decision):
-    """Choose exactly one of ``options``."""
+    """Choose exactly one of ``options``.
+
+    ``options`` is a tuple of :class:`Option`, or a lazy menu (:class:`LazyOptions`, made by
+    ``Choose.of(..., lazy=True)``) whose options are made when read; to every reader the two are
+    alike (see :class:`LazyOptions`). Pickles and copies of a decision hold the tuple.
+    """
 
     form: ClassVar[str] = "choose"
-    options: tuple[Option, ...] = field(converter=_option_tuple)
+    options: Sequence[Option] = field(converter=_option_tuple)
 
     def __attrs_post_init__(self) -> None:
         if not self.options:
             raise ValueError(f"{self._where()}: a Choose needs at least one option")
+        _bind_where(self.options, self._where())
+
+    __getstate__ = _getstate_made
+    __setstate__ = _setstate
 
     @classmethod
     def of(
@@ -440,17 +622,36 @@ class Choose(Decision):
         context: Mapping[str, Any] | None = None,
         data: Callable[[Any], Mapping[str, Any]] | None = None,
         lazy_labels: bool = False,
+        lazy: bool = False,
     ) -> Choose:
         """Build from plain values or :class:`Option` objects: a plain value's label is
         ``label(value)`` and its data ``data(value)``.
 
         With ``lazy_labels=True`` each plain value's label is lazy (see :class:`Option`):
         ``label(value)`` is called only when that option's label is first read.
+
+        With ``lazy=True`` the menu is lazy (a :class:`LazyOptions`): option ``i`` is made —
+        ``label`` and ``data`` called for its value, the data frozen — only when ``options[i]``
+        is first read, so a random bot, which reads only the count and the chosen option (when
+        the game logs it), makes one option per decision. To every reader the decision is as if
+        built eagerly. ``label`` and ``data`` must then make the option as it was when offered:
+        read the value and what does not change while the decision is pending; never roll or
+        change anything. ``lazy`` and ``lazy_labels`` combine: a made option's label is then
+        made on its own first read.
+
+        >>> calls = []
+        >>> d = Choose.of("red", "Fire at?", ["T-34 #1", "T-34 #2", "KV-1"], lazy=True,
+        ...               data=lambda t: calls.append(t) or {"target": t})
+        >>> len(d.options), calls
+        (3, [])
+        >>> d.describe(2), calls
+        ('KV-1', ['KV-1'])
         """
-        return cls(
-            side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context,
-            options=_to_options(values, label, data, lazy_labels),
-        )
+        if lazy:
+            options: Sequence[Option] = LazyOptions(values, label, data, lazy_labels=lazy_labels)
+        else:
+            options = _to_options(values, label, data, lazy_labels)
+        return cls(side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context, options=options)
 
     @property
     def labels(self) -> list[str]:
@@ -467,7 +668,10 @@ class Choose(Decision):
         return int(answer)
 
     def value_of(self, answer: Answer) -> Any:
-        return self.options[int(answer)].value  # type: ignore[arg-type]
+        options = self.options
+        if type(options) is LazyOptions:
+            return options._value_of(int(answer))  # type: ignore[arg-type]
+        return options[int(answer)].value  # type: ignore[arg-type]
 
     def random_answer(self, rng: np.random.Generator) -> Answer:
         return _random_int(rng, 0, len(self.options) - 1)
@@ -480,13 +684,15 @@ class Choose(Decision):
 class ChooseSubset(Decision):
     """Choose between ``min_count`` and ``max_count`` of ``options`` (no repeats).
 
+    ``options`` may be a lazy menu (:class:`LazyOptions`), as for :class:`Choose`.
+
     ``constraint`` receives the tuple of chosen values and returns ``None`` when they are
     acceptable, or the reason they are not (reported as an :class:`IllegalChoiceError` citing
     ``rule``). The random bot samples subsets until one passes, so keep constraints cheap.
     """
 
     form: ClassVar[str] = "subset"
-    options: tuple[Option, ...] = field(converter=_option_tuple)
+    options: Sequence[Option] = field(converter=_option_tuple)
     min_count: int = 0
     max_count: int | None = None
     constraint: Callable[[tuple[Any, ...]], str | None] | None = field(
@@ -500,6 +706,10 @@ class ChooseSubset(Decision):
                 f"{self._where()}: cannot choose at least {self.min_count} and at most "
                 f"{self.upper} of {len(self.options)} options"
             )
+        _bind_where(self.options, self._where())
+
+    __getstate__ = _getstate_made
+    __setstate__ = _setstate
 
     @property
     def upper(self) -> int:
@@ -682,5 +892,5 @@ def ask(decision: Choose) -> Generator[Decision, Any, Any]:
     StopIteration: Marengo
     """
     if len(decision.options) == 1:
-        return decision.options[0].value
+        return decision.value_of(0)  # of a lazy menu, without making the option nobody reads
     return (yield decision)

@@ -9,6 +9,7 @@ cause                     error                                builtin base
 cannot parse an answer    :class:`InvalidChoiceError`          ``ValueError``
 not legal here            :class:`IllegalChoiceError`          ``ValueError``
 not your turn             :class:`NotYourTurnError`            ``ValueError``
+a ruleset's bad option    :class:`OptionError`                 ``TypeError``
 game over                 :class:`GameOverError`               ``ValueError``
 unknown ruleset           :class:`UnknownRulesetError`         ``LookupError``
 unknown scenario          :class:`UnknownScenarioError`        ``LookupError``
@@ -55,6 +56,7 @@ __all__ = [
     "NotAdjacentError",
     "NotYourTurnError",
     "OffMapError",
+    "OptionError",
     "QuitGame",
     "SaveError",
     "ScenarioError",
@@ -91,6 +93,12 @@ class IllegalChoiceError(WargamekitError, ValueError):
 
     def __reduce__(self) -> tuple[type, tuple[str, str]]:  # picklable across processes
         return (type(self), (self.rule, self.reason))
+
+
+class OptionError(WargamekitError, TypeError):
+    """A ruleset made an option that is not one: a lazy label that makes no ``str``, or a lazy
+    menu's option data that is not JSON (raised when the option is made, i.e. first read; see
+    :class:`~wargamekit.decisions.LazyOptions`)."""
 
 
 class NotYourTurnError(WargamekitError, ValueError):

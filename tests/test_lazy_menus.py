@@ -1,0 +1,361 @@
+"""Lazy menus (issue 9): a menu whose options are made one by one when read
+(``Choose.of(..., lazy=True)``, :class:`~wargamekit.decisions.LazyOptions`), so a bot that reads one
+option, or only their count, pays for one; to every reader the decision is as if built eagerly."""
+
+from __future__ import annotations
+
+import copy
+import io
+import pickle
+
+import attrs
+import pytest
+from attrs import define, frozen
+from rich.console import Console
+
+from wargamekit import (
+    Choose,
+    ChooseSubset,
+    Game,
+    InvalidChoiceError,
+    LazyOptions,
+    OptionError,
+    Outcome,
+    RandomBot,
+    Ruleset,
+    ScriptedDice,
+    ScriptedPlayer,
+)
+from wargamekit.decisions import Data, Option
+from wargamekit.players import TerminalPlayer, auto_pass
+from wargamekit.rl.actions import ActionCursor, actions_for
+from wargamekit.testing import check_prose_independence, check_ruleset, rewrite_prose
+
+
+@frozen
+class GalleryScenario:
+    targets: tuple[str, ...] = ("crow", "fox", "boar", "hare")
+    shots: int = 6
+
+
+@define
+class GalleryState:
+    hits: dict[str, int]
+    shots: int = 0
+
+
+#: Every call of a menu's label and data functions, in order: what the tests count.
+CALLS: list[tuple[str, str]] = []
+
+
+class Gallery(Ruleset):
+    """Two sides take turns to pick a target and roll a d6 to hit it (5+, the boar 6). Each
+    option's label carries the hits so far and its data the target's number, both read from
+    the state while the decision is pending; with the option ``lazy`` the menu is lazy."""
+
+    name = "gallery"
+    version = "1.0"
+    description = "A two-player dice game whose menus may be lazy (core tests)."
+    sides = ("red", "blue")
+    scenario_type = GalleryScenario
+
+    def scenario_data(self, name: str = "default") -> dict:
+        if name != "default":
+            raise LookupError(name)
+        return {"targets": ["crow", "fox", "boar", "hare"], "shots": 6}
+
+    def setup(self, scenario, options):
+        return GalleryState(hits={side: 0 for side in self.sides})
+
+    def options(self):
+        return {"lazy": True}
+
+    def view(self, state, side):
+        return {"hits": dict(state.hits), "shots": state.shots}
+
+    def play(self, game):
+        state = game.state
+        targets = game.scenario.targets
+        while state.shots < game.scenario.shots:
+            for side in self.sides:
+                state.shots += 1
+
+                def label(target: str, side: str = side) -> str:
+                    CALLS.append(("label", target))
+                    need = 6 if target == "boar" else 5
+                    return f"{side} fires at the {target} (hit on {need}+, {state.hits[side]} hits so far)"
+
+                def data(target: str) -> dict:
+                    CALLS.append(("data", target))
+                    return {"target": target, "number": targets.index(target), "shot": state.shots}
+
+                target = yield Choose.of(side, "Fire at?", targets, rule="R1", kind="gallery.target",
+                                         label=label, data=data, lazy=game.options["lazy"])
+                if game.dice.d6(f"{side} fires at the {target}") >= (6 if target == "boar" else 5):
+                    state.hits[side] += 1
+                    game.event("hit", f"{side} hits the {target}", side=side)
+        best = max(state.hits.values())
+        winners = [side for side in self.sides if state.hits[side] == best]
+        return Outcome(winners[0] if len(winners) == 1 else None, "R2: most hits", dict(state.hits))
+
+
+GALLERY = Gallery()
+TARGETS = ("crow", "fox", "boar", "hare")
+
+
+def _random_game(seed: int, lazy: bool) -> Game:
+    game = Game.new(GALLERY, seed=seed, options={"lazy": lazy})
+    game.play({side: RandomBot(seed * 10 + i) for i, side in enumerate(GALLERY.sides)})
+    return game
+
+
+def _menu(lazy: bool, calls: list[int] | None = None) -> Choose:
+    def label(value: int) -> str:
+        if calls is not None:
+            calls.append(value)
+        return f"unit {value}"
+
+    return Choose.of("a", "Which unit?", [1, 2, 3, 4], rule="3.1", label=label,
+                     data=lambda v: {"unit": v, "to": [v, v + 1]}, lazy=lazy)
+
+
+# -- a bot makes only what it reads -----------------------------------------------------------------
+def test_a_random_bot_makes_only_the_chosen_option_of_each_menu():
+    """A random bot answers from the count alone: of the 4 options offered at each of the 6
+    decisions only the chosen one is made (its label and data, once each), when the game logs
+    the choice."""
+    CALLS.clear()
+    game = _random_game(3, lazy=True)
+    assert len(game.choices) == 6
+    chosen = [TARGETS[answer] for answer in game.choices]
+    assert CALLS == [call for target in chosen for call in (("label", target), ("data", target))]
+
+
+def test_an_eager_menu_makes_every_option():
+    """The count the lazy menu saves: the same game built eagerly makes all 4 options of each
+    of the 6 decisions."""
+    CALLS.clear()
+    _random_game(3, lazy=False)
+    assert len(CALLS) == 6 * 4 * 2
+
+
+def test_lazy_menus_leave_the_log_byte_identical():
+    """Same seed and answers, menus eager or lazy: the same answers, log bytes and outcome."""
+    for seed in range(60):
+        eager, lazy = _random_game(seed, lazy=False), _random_game(seed, lazy=True)
+        assert lazy.choices == eager.choices
+        assert lazy.log_text().encode() == eager.log_text().encode()
+        assert lazy.outcome == eager.outcome
+
+
+def test_the_log_line_is_the_chosen_option_as_the_state_was():
+    """The log makes the chosen option before the procedure goes on: its label reads 0 hits,
+    not the hit that follows."""
+    game = Game.new(GALLERY, dice=ScriptedDice([6]))
+    game.answer(2)
+    choices = [e.text for e in game.log if e.kind == "choice"]
+    assert choices == ["red: Fire at? -> red fires at the boar (hit on 6+, 0 hits so far)"]
+    assert game.state.hits["red"] == 1
+
+
+# -- every reader sees the eager decision ----------------------------------------------------------
+def test_a_lazy_menu_is_a_read_only_sequence_of_options_made_once():
+    calls: list[int] = []
+    menu = _menu(lazy=True, calls=calls).options
+    assert type(menu) is LazyOptions and len(menu) == 4 and calls == []
+    third = menu[2]
+    assert type(third) is Option and third.label == "unit 3" and calls == [3]
+    assert type(third.data) is Data and third.data == {"unit": 3, "to": (3, 4)}
+    with pytest.raises(TypeError, match="frozen"):
+        third.data["unit"] = 9  # type: ignore[index]
+    assert menu[2] is third and menu[-2] is third and calls == [3]
+    assert menu[1:3] == (menu[1], third) and type(menu[1:3]) is tuple and calls == [3, 2]
+    assert [o.value for o in menu] == [1, 2, 3, 4] and calls == [3, 2, 1, 4]
+    assert third in menu and menu.index(third) == 2 and menu.count(third) == 1
+    assert list(reversed(menu)) == list(reversed(tuple(menu)))
+    with pytest.raises(IndexError):
+        menu[4]
+    with pytest.raises(TypeError):
+        menu[0] = third  # type: ignore[index]  # read-only, as a tuple
+    assert calls == [3, 2, 1, 4]  # nothing made twice
+
+
+def test_equality_hash_repr_and_labels_are_those_of_the_eager_decision():
+    eager = _menu(lazy=False)
+    assert _menu(lazy=True) == eager and eager == _menu(lazy=True)
+    assert hash(_menu(lazy=True)) == hash(eager)
+    assert _menu(lazy=True).options == eager.options and eager.options == _menu(lazy=True).options
+    assert hash(_menu(lazy=True).options) == hash(eager.options)
+    assert repr(_menu(lazy=True)) == repr(eager)
+    assert _menu(lazy=True).labels == eager.labels == ["unit 1", "unit 2", "unit 3", "unit 4"]
+    assert _menu(lazy=True) != attrs.evolve(eager, options=eager.options[:3])
+    assert _menu(lazy=True).options != list(eager.options)  # as a tuple is not a list
+    for answer in range(4):
+        assert _menu(lazy=True).describe(answer) == eager.describe(answer)
+        assert _menu(lazy=True).value_of(answer) == eager.value_of(answer)
+    with pytest.raises(InvalidChoiceError, match=r"Which unit\? \[3.1\]: 4 is not one of 0..3"):
+        _menu(lazy=True).check(4)
+
+
+def test_pickles_and_copies_hold_the_made_options_and_never_call_back():
+    """A pickle or copy (shallow or deep, of the decision or of its menu) holds the tuple of
+    options, made when it is taken; the callables are not carried, so reading the copy after
+    the game has moved on never calls back into it."""
+    calls: list[int] = []
+    eager = _menu(lazy=False)
+    decision = _menu(lazy=True, calls=calls)
+    carried = [pickle.loads(pickle.dumps(decision)), copy.copy(decision), copy.deepcopy(decision)]
+    assert calls == [1, 2, 3, 4]  # made once, by the first pickle
+    for copied in carried:
+        assert type(copied.options) is tuple and copied == eager
+    assert type(copy.copy(_menu(lazy=True).options)) is tuple
+    assert type(pickle.loads(pickle.dumps(_menu(lazy=True).options))) is tuple
+    assert type(decision.options) is LazyOptions  # the original stays what it was
+    blob = pickle.dumps(_menu(lazy=True))
+    assert b"lambda" not in blob and b"label" not in blob
+
+
+def test_evolve_keeps_the_menu_lazy():
+    calls: list[int] = []
+    decision = _menu(lazy=True, calls=calls)
+    moved = attrs.evolve(decision, prompt="Which unit now?")
+    assert type(moved.options) is LazyOptions and calls == []
+    assert moved.describe(0) == "unit 1" and decision.options[0] is moved.options[0] and calls == [1]
+
+
+def test_scripted_player_matches_labels_and_an_index_makes_nothing():
+    calls: list[int] = []
+    decision = _menu(lazy=True, calls=calls)
+    assert ScriptedPlayer([3]).choose(decision, None) == 3 and calls == []
+    assert ScriptedPlayer(["unit 2"]).choose(decision, None) == 1 and calls == [1, 2, 3, 4]
+    with pytest.raises(InvalidChoiceError, match="no option 'unit 9'"):
+        ScriptedPlayer(["unit 9"]).choose(_menu(lazy=True), None)
+
+
+def test_a_scripted_game_with_labels_plays_as_eagerly():
+    """A whole game answered by labels (which makes every label of each menu) gives the same
+    log, lazy or eager."""
+    script = {"red": ["red fires at the fox (hit on 5+, 0 hits so far)", 0, 3],
+              "blue": [2, "blue fires at the hare (hit on 5+, 1 hits so far)", 1]}
+    logs = []
+    for lazy in (False, True):
+        game = Game.new(GALLERY, dice=ScriptedDice([5, 6, 1, 2, 5, 6]), options={"lazy": lazy})
+        game.play({side: ScriptedPlayer(answers) for side, answers in script.items()})
+        logs.append(game.log_text())
+    assert logs[0] == logs[1] and "red hits the fox" in logs[1] and "blue hits the boar" in logs[1]
+
+
+def test_terminal_player_prints_a_lazy_menu():
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=100)
+    console.input = lambda prompt="": (out.write(str(prompt)), "1")[1]  # type: ignore[method-assign]
+    assert TerminalPlayer(console).choose(_menu(lazy=True), None) == 1
+    printed = out.getvalue()
+    assert all(f"unit {i}" in printed for i in range(1, 5)) and "choose 0-3 >" in printed
+
+
+def test_a_response_window_as_a_lazy_menu_auto_passes():
+    def data(v: str) -> dict:
+        return {"pass": True} if v == "pass" else {"spell": v, "playable": False, "why": "no target"}
+
+    window = Choose.of("a", "respond?", ["pass", "heal"], data=data, lazy=True)
+    assert auto_pass(window) == 0
+
+
+def test_rl_masks_and_actions_of_a_lazy_menu_make_nothing():
+    calls: list[int] = []
+    decision = _menu(lazy=True, calls=calls)
+    cursor = ActionCursor(decision, slots=8)
+    assert cursor.mask().tolist() == ActionCursor(_menu(lazy=False), slots=8).mask().tolist()
+    assert cursor.mask().tolist() == [1, 1, 1, 1, 0, 0, 0, 0, 0]
+    assert actions_for(decision, 2, 8) == [2]
+    assert calls == []
+
+
+def test_subset_and_mixed_menus():
+    """A ChooseSubset takes a lazy menu too; a value that is already an Option is taken as it is."""
+    calls: list[int] = []
+    keep = Option("keep", "keep all", data={"action": "keep"})
+
+    def label(v: int) -> str:
+        calls.append(v)
+        return f"die {v}"
+
+    menu = LazyOptions([1, 2, 3, keep], label, data=lambda v: {"die": v})
+    subset = ChooseSubset(side="a", prompt="Re-roll which?", options=menu, min_count=1, max_count=2,
+                          constraint=lambda values: "not the 'keep' option" if "keep" in values else None)
+    assert calls == [] and subset.upper == 2
+    assert subset.describe(subset.check([2, 0])) == "die 1, die 3" and calls == [1, 3]
+    assert subset.options[3] is keep and calls == [1, 3]
+    with pytest.raises(Exception, match="not the 'keep' option"):
+        subset.check([3])
+    assert subset == ChooseSubset(side="a", prompt="Re-roll which?", min_count=1, max_count=2,
+                                  options=[Option(v, f"die {v}", data={"die": v}) for v in (1, 2, 3)] + [keep])
+    picked = subset.random_answer(RandomBot(5).rng)
+    assert 1 <= len(picked) <= 2 and 3 not in picked
+
+
+def test_lazy_menus_with_lazy_labels_make_a_label_only_when_it_is_read():
+    labels: list[int] = []
+
+    def label(v: int) -> str:
+        labels.append(v)
+        return f"unit {v}"
+
+    decision = Choose.of("a", "Which?", [1, 2, 3], label=label, data=lambda v: {"unit": v},
+                         lazy=True, lazy_labels=True)
+    assert [o.data["unit"] for o in decision.options] == [1, 2, 3] and labels == []
+    assert decision.describe(1) == "unit 2" and labels == [2]
+
+
+def test_prose_rewriting_and_conformance_hold_with_lazy_menus():
+    """check_prose_independence rewrites a lazy menu's labels like any other; the ruleset passes
+    the conformance check (replay, save/load, undo, checkpoints, non-interference)."""
+    d = Game.new(GALLERY, seed=1).pending
+    assert rewrite_prose(d, str.upper).labels == [label.upper() for label in d.labels]
+    assert check_prose_independence(GALLERY, {side: RandomBot for side in GALLERY.sides}, seeds=range(3)) == 18
+    report = check_ruleset(GALLERY, games=4, structured=True)
+    assert report.games == 4 and report.decisions == 24
+
+
+def test_a_single_option_menu_is_asked_by_nobody():
+    from wargamekit.decisions import ask
+
+    calls: list[str] = []
+    procedure = ask(Choose.of("red", "Retreat where?", ["Marengo"], label=lambda v: calls.append(v) or v, lazy=True))
+    with pytest.raises(StopIteration) as stop:
+        next(procedure)
+    assert stop.value.value == "Marengo" and calls == []  # the option nobody reads is not made
+    kept = Option("Ulm", "retreat to Ulm")
+    assert Choose.of("red", "Retreat where?", [kept], lazy=True).value_of(0) == "Ulm"
+
+
+# -- errors ------------------------------------------------------------------------------------------
+def test_a_label_that_makes_no_str_is_refused_naming_the_decision_and_option():
+    decision = Choose.of("a", "Which unit?", [1, 2], rule="3.1", label=lambda v: v * 10, lazy=True)  # type: ignore[arg-type, return-value]
+    assert decision.check(1) == 1  # the count and the check need no option
+    with pytest.raises(OptionError, match=r"Which unit\? \[3.1\]: option 1 \(2\): its label .* made 20, not a str"):
+        decision.describe(1)
+    with pytest.raises(OptionError):  # the option stays unmade: every read raises
+        decision.options[1]
+    assert isinstance(OptionError("x"), TypeError)
+
+
+def test_data_that_is_not_json_is_refused_naming_the_decision_and_option():
+    decision = Choose.of("a", "Which unit?", ["A1", "B2"], rule="3.1", data=lambda v: {"unit": object()}, lazy=True)
+    with pytest.raises(OptionError, match=r"Which unit\? \[3.1\]: option 0 \('A1'\): data.unit: .* is not JSON data"):
+        decision.options[0]
+    not_a_mapping = LazyOptions(["A1"], data=lambda v: [v])  # type: ignore[arg-type, return-value]
+    with pytest.raises(OptionError, match=r"lazy menu: option 0 \('A1'\): data: expected a mapping"):
+        not_a_mapping[0]
+
+
+def test_a_lazy_menu_with_no_options_is_refused_when_built():
+    with pytest.raises(ValueError, match="a Choose needs at least one option"):
+        Choose.of("a", "Which unit?", [], lazy=True)
+
+
+def test_a_lazy_label_of_an_option_that_makes_no_str_is_an_option_error():
+    option = Option(1, lambda: 42)  # type: ignore[arg-type, return-value]
+    with pytest.raises(OptionError, match="a lazy option label must make a str.* made 42"):
+        _ = option.label
