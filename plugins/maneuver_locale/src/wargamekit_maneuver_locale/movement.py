@@ -241,28 +241,37 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     if state.commands < 1:
         return []
-    # hot (every action menu): the queries go to an index of the pieces, not a scan each
+    # hot (every action menu): the queries go to an index of the pieces, not a scan each; the
+    # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable)
     occ = occ or Occupancy(state)
     enemy = state.enemy(side)
     out = []
     board = state.board
+    holders, unmoved, capacity, won = occ.holders, occ.unmoved, board.capacity, state.won_by_assault
     for loc in occ.held_by(side):  # in the board's order, as the menu lists them
-        reserve = occ.has_unmoved(side, loc, RESERVE)
+        reserve = (side, loc, RESERVE) in unmoved
         for n in board.neighbours(loc):
-            ahead = occ.holder(n)
             # a move into n may take the reserve and the approach facing n as one group
-            into = ((RESERVE,) if reserve else ()) + ((n,) if occ.has_unmoved(side, loc, n) else ())
-            if ahead == enemy:
+            into = ((RESERVE,) if reserve else ()) + ((n,) if (side, loc, n) in unmoved else ())
+            if holders.get(n) == enemy:
                 if reserve:
-                    out.append(GroupMove("approach", loc, (RESERVE,), n))
-                if occ.blocked(loc, n, side):
+                    out.append(_group_move("approach", loc, (RESERVE,), n))
+                if any(p.side == enemy for p in occ.pieces_at(n, loc)):  # the enemy blocks the approach
                     if n in into:
-                        out.append(GroupMove("back", loc, (n,), n))
+                        out.append(_group_move("back", loc, (n,), n))
                 elif into:
-                    out.append(GroupMove("maneuver", loc, into, n))
-            elif into and enterable(state, n, side, occ=occ):
-                out.append(GroupMove("locale", loc, into, n))
+                    out.append(_group_move("maneuver", loc, into, n))
+            elif into and capacity[n] - occ.count(n) >= 1 and n not in won:  # enterable: room, not won
+                out.append(_group_move("locale", loc, into, n))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_move(kind: str, locale: str, sources: tuple[str, ...], target: str) -> GroupMove:
+    """``GroupMove(kind, locale, sources, target)``, the same object each time: the menus offer
+    the same moves again and again (hot), and :func:`menu_options` finds an action it has seen
+    by identity, without comparing its fields."""
+    return GroupMove(kind, locale, sources, target)
 
 
 def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
@@ -328,12 +337,10 @@ def has_road_move(state: GameState, side: str, occ: Occupancy) -> bool:
 def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[tuple[str, ...], int]]:
     """The road moves from ``start`` as ``(path, cost)``: the cheapest, then shortest, then
     first path to each destination, sorted by cost, length and destination."""
-    board = state.board
     best: dict[str, tuple[tuple[str, ...], int]] = {}
-    for path in _road_paths(state, start, side, occ):
-        primary = all(board.is_primary(a, b) for a, b in pairwise(path))
-        cost = 0 if primary else 1
-        if cost > state.commands:
+    commands = state.commands
+    for path, cost in _iter_road_paths(state, start, side, occ):
+        if cost > commands:
             continue
         dest = path[-1]
         old = best.get(dest)
@@ -342,32 +349,68 @@ def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list
     return [best[k] for k in sorted(best, key=lambda d: (best[d][1], len(best[d][0]), d))]
 
 
-def _road_paths(state: GameState, start: str, side: str, occ: Occupancy) -> list[tuple[str, ...]]:
-    return list(_iter_road_paths(state, start, side, occ))
-
-
 def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy, *, primary_only: bool = False
-                     ) -> Iterator[tuple[str, ...]]:
-    """The road paths from ``start`` one at a time (the action menu stops at the first): up to
-    3 steps, never into an enemy locale or a locale won by assault this turn, nor into a locale
-    another piece entered by road on the same step; a path ends where there is room.
-    ``primary_only``: only the paths whose every step is on a primary road."""
+                     ) -> Iterator[tuple[tuple[str, ...], int]]:
+    """The road paths from ``start`` one at a time, with their cost (the action menu stops at
+    the first): up to 3 steps, never into an enemy locale or a locale won by assault this turn,
+    nor into a locale another piece entered by road on the same step; a path ends where there
+    is room. A path costs 1 command unless every step is on a primary road (then 0).
+    ``primary_only``: only the paths whose every step is on a primary road.
+
+    Hot (every action menu asks whether there is a road move): the board's simple road paths
+    are listed once (:func:`_static_road_paths`, depth first, as a walk along the roads finds
+    them), so this only tests each path's steps against the state."""
     enemy = state.enemy(side)
-    board = state.board
-    neighbours = board.primary_neighbours if primary_only else board.road_neighbours
+    won = state.won_by_assault
+    entries = state.road_entries
+    closed: dict[str, bool] = {}  # locale -> closed to a road step now (enemy-held or won), asked once
+    for path, cost in _static_road_paths(state.board, start):
+        if primary_only and cost:
+            continue
+        if occ.room(path[-1]) < 1:
+            continue
+        for step in range(1, len(path)):
+            n = path[step]
+            shut = closed.get(n)
+            if shut is None:
+                shut = closed[n] = occ.holder(n) == enemy or n in won
+            if shut or (entries and (step, n) in entries):
+                break
+        else:
+            yield path, cost
 
-    def walk(path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-        if len(path) > 1 and occ.room(path[-1]) >= 1:
-            yield path
-        if len(path) - 1 == ROAD_STEPS:
-            return
-        for n in neighbours(path[-1]):
-            step = len(path)
-            if n in path or occ.holder(n) == enemy or n in state.won_by_assault or (step, n) in state.road_entries:
-                continue
-            yield from walk((*path, n))
 
-    return walk((start,))
+#: board -> start locale -> every simple road path from it of 1 to ROAD_STEPS steps, with its cost
+_ROAD_PATHS: weakref.WeakKeyDictionary[Board, dict[str, tuple[tuple[tuple[str, ...], int], ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _static_road_paths(board: Board, start: str) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """Every simple path of 1 to :data:`ROAD_STEPS` steps along the roads of ``board`` from
+    ``start``, depth first in the order of each locale's road neighbours (sorted), with its cost
+    (0 when every step is on a primary road, else 1). They depend on the map alone: found once
+    per board and start."""
+    by_start = _ROAD_PATHS.get(board)
+    if by_start is None:
+        by_start = _ROAD_PATHS[board] = {}
+    paths = by_start.get(start)
+    if paths is None:
+        found: list[tuple[tuple[str, ...], int]] = []
+
+        def walk(path: tuple[str, ...]) -> None:
+            if len(path) > 1:
+                primary = all(board.is_primary(a, b) for a, b in pairwise(path))
+                found.append((path, 0 if primary else 1))
+            if len(path) - 1 == ROAD_STEPS:
+                return
+            for n in board.road_neighbours(path[-1]):
+                if n not in path:
+                    walk((*path, n))
+
+        walk((start,))
+        paths = by_start[start] = tuple(found)
+    return paths
 
 
 def compulsory_groups(state: GameState, side: str, occ: Occupancy | None = None) -> list[tuple[str, str]]:

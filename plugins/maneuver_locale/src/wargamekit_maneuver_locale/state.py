@@ -322,7 +322,13 @@ class Occupancy:
     one after anything moves.
     """
 
-    __slots__ = ("_state", "_holders", "_locales", "_places", "_unmoved", "_on_approaches")
+    __slots__ = ("_state", "holders", "_locales", "_places", "unmoved", "_on_approaches")
+
+    #: locale -> the side with pieces there (read-only: the hot menus read it inline)
+    holders: dict[str, str]
+    #: ``(side, locale, approach)`` of every place where a piece of ``side`` has not moved
+    #: this turn (read-only)
+    unmoved: set[tuple[str, str, str]]
 
     def __init__(self, state: GameState) -> None:
         self._state = state
@@ -331,28 +337,31 @@ class Occupancy:
         places: dict[tuple[str, str], list[Piece]] = {}
         unmoved: set[tuple[str, str, str]] = set()
         on_approaches: set[tuple[str, str, str]] = set()
+        # hot (every action menu builds one): each piece's fields read once, the keys built once
         for p in state.pieces.values():  # set-up order, as the state's own queries keep it
+            side, locale, approach = p.side, p.locale, p.approach
             if not p.moved:
-                unmoved.add((p.side, p.locale, p.approach))
-            if p.approach != RESERVE:
-                on_approaches.add((p.side, p.locale, p.approach))
-            here = locales.get(p.locale)
+                unmoved.add((side, locale, approach))
+            if approach != RESERVE:
+                on_approaches.add((side, locale, approach))
+            here = locales.get(locale)
             if here is None:  # the locale's first piece: its holder
-                locales[p.locale] = [p]
-                holders[p.locale] = p.side
+                locales[locale] = [p]
+                holders[locale] = side
             else:
                 here.append(p)
-            place = places.get((p.locale, p.approach))
+            key = (locale, approach)
+            place = places.get(key)
             if place is None:
-                places[p.locale, p.approach] = [p]
+                places[key] = [p]
             else:
                 place.append(p)
-        self._holders, self._locales, self._places = holders, locales, places
-        self._unmoved, self._on_approaches = unmoved, on_approaches
+        self.holders, self._locales, self._places = holders, locales, places
+        self.unmoved, self._on_approaches = unmoved, on_approaches
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
-        return self._holders.get(locale, "")
+        return self.holders.get(locale, "")
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given), a fresh list."""
@@ -361,7 +370,7 @@ class Occupancy:
 
     def held_by(self, side: str) -> list[str]:
         """The locales where ``side`` has pieces, sorted (the board's order of locales)."""
-        return sorted(loc for loc, holder in self._holders.items() if holder == side)
+        return sorted(loc for loc, holder in self.holders.items() if holder == side)
 
     def pieces_at(self, locale: str, approach: str) -> Sequence[Piece]:
         """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""
@@ -369,12 +378,16 @@ class Occupancy:
 
     def has_unmoved(self, side: str, locale: str, approach: str) -> bool:
         """Whether a piece of ``side`` that has not moved this turn stands at ``approach`` of ``locale``."""
-        return (side, locale, approach) in self._unmoved
+        return (side, locale, approach) in self.unmoved
 
     def approaches(self, side: str) -> list[tuple[str, str]]:
         """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
         the board's locales and of each locale's neighbours."""
         return sorted((locale, facing) for who, locale, facing in self._on_approaches if who == side)
+
+    def count(self, locale: str) -> int:
+        """How many pieces are in ``locale``."""
+        return len(self._locales.get(locale, ()))
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold."""

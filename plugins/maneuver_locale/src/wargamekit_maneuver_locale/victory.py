@@ -22,8 +22,10 @@ def _scores(state: GameState) -> dict[str, float]:
 
 def sudden_outcome(state: GameState) -> Outcome | None:
     """An immediate end: a side without pieces, or a side holding every objective."""
+    # hot (before every action of the command phase): the sides with pieces, one pass
+    present = {p.side for p in state.pieces.values()}
     for side in state.sides:
-        if not any(True for _ in state.of(side)):
+        if side not in present:
             return Outcome(state.enemy(side), f"{rules.VICTORY}: {side} has no pieces left", _scores(state))
     if state.board.objectives:
         for side in state.sides:

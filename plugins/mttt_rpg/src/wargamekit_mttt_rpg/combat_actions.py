@@ -12,8 +12,8 @@ from typing import Any
 
 from attrs import field, frozen
 
-from wargamekit import Choose, ChooseNumber, IllegalChoiceError, Option
-from wargamekit.decisions import Data, LabelSource
+from wargamekit import Choose, ChooseNumber, IllegalChoiceError
+from wargamekit.decisions import Data, LabelSource, LazyOptions
 
 from . import kinds, movement
 from .added_actions import ADDON, offered, perform_added
@@ -326,6 +326,16 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
     return out
 
 
+def _action_label(action: Action) -> str:
+    """The menu label of ``action`` (:attr:`Action.text`)."""
+    return action.text
+
+
+def _action_data(action: Action) -> Data:
+    """The menu data of ``action`` (:attr:`Action.data`)."""
+    return action.data
+
+
 def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generator[Any, Any, None]:
     """The active step: choose and carry out actions until the standard action is spent."""
     scene: Scene = ctx.state
@@ -340,7 +350,9 @@ def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generato
                 else f"HP {unit.hp}/{unit.hp_max}, MP {unit.order_mp} order/{unit.distortion_mp} distortion"
             )
             + "): choose an action",
-            options=tuple(Option(a, a.label, data=a.data) for a in options),
+            # a lazy menu (hot: a random bot reads one option of ~15): each option, its label
+            # and its data are made when first read
+            options=LazyOptions(options, _action_label, _action_data, lazy_labels=True),
             rule=RULE_ACTIONS,
             kind=kinds.ACTION,
             context={

@@ -70,7 +70,10 @@ def victory(scene: Scene) -> Outcome | None:
     # Hot (after every turn and every action): the scores are summed only for an outcome.
     if scene.over:
         return Outcome(None, scene.over, scores(scene))
-    alive = {side: any(_counts(u) for u in scene if u.side == side) for side in ("heroes", "foes")}
+    alive = {"heroes": False, "foes": False}  # whether anyone keeps the side in the fight
+    for u in scene.combatants.values():  # one pass, each unit tested once
+        if u.side in alive and not alive[u.side] and _counts(u):
+            alive[u.side] = True
     if alive["heroes"] and not alive["foes"]:
         return Outcome("heroes", "every foe is helpless, routed or gone", scores(scene))
     if alive["foes"] and not alive["heroes"]:

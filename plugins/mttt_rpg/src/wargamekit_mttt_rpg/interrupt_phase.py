@@ -32,7 +32,6 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
-from .ranges import pair
 from .sheets import CharacterSheet, Effect, Spell
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
@@ -287,9 +286,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
-        committed = _committed_by_caster(ctx)  # the stack's mana, summed once per poll
-        # the fighting characters (who may respond, or be rushed), in scene order, found once
-        characters = [u for u in scene if u.kind == "character" and u.fighting]
+        # the stack's mana, summed once per poll (none when the stack is empty)
+        committed = _committed_by_caster(ctx) if ctx.interrupts.items else {}
+        characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
         top = point.top
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = [
@@ -409,11 +408,15 @@ def _may_respond(
         if mana >= cost:
             return True
     if not unit.prone and unit.engaged_by is None:
+        uid, side, distances = unit.id, unit.side, scene.distances
         for enemy in characters:
+            if enemy.side == side:
+                continue
+            eid = enemy.id
+            # Scene.distance of two units (ranges.pair), inlined
             if (
-                enemy.side != unit.side
-                and enemy.id not in unit.rushing
-                and scene.distances[pair(unit.id, enemy.id)] == 0  # Scene.distance of two units, inlined
+                eid not in unit.rushing
+                and distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0
                 and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
             ):
                 return True
@@ -438,9 +441,14 @@ def _closes_at_once(ctx: Context, floor: int | None) -> bool:
 def _nobody_responds(ctx: Context) -> bool:
     """Whether no side has anything to offer at a window opening on an empty stack (see
     :func:`_may_respond`)."""
-    scene: Scene = ctx.state
-    characters = [u for u in scene if u.kind == "character" and u.fighting]
+    characters = _fighting_characters(ctx.state)
     return not any(_may_respond(ctx, u, characters, {}, False) for u in characters)
+
+
+def _fighting_characters(scene: Scene) -> list[Combatant]:
+    """The characters still fighting, in scene order."""
+    # hot (every poll, every window opening): ``Combatant.fighting`` read inline
+    return [u for u in scene.combatants.values() if u.kind == "character" and u.status == ACTIVE]
 
 
 #: Timing points at which the other side announces what it does: a player may want to answer.

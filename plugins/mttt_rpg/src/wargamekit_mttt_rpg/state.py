@@ -214,11 +214,15 @@ class Scene:
 
     def enemies(self, unit: Combatant, *, include_inert: bool = True) -> list[Combatant]:
         """Opponents still fighting."""
-        return [u for u in self if u.side != unit.side and u.fighting and (include_inert or not u.inert)]
+        side = unit.side  # hot (every menu, every poll's targets): ``fighting`` read inline
+        return [
+            u for u in self.combatants.values() if u.side != side and u.status == ACTIVE and (include_inert or not u.inert)
+        ]
 
     def allies(self, unit: Combatant) -> list[Combatant]:
         """Friends still fighting (``unit`` included)."""
-        return [u for u in self if u.side == unit.side and u.fighting]
+        side = unit.side  # hot (every menu, every poll's targets): ``fighting`` read inline
+        return [u for u in self.combatants.values() if u.side == side and u.status == ACTIVE]
 
     def long_river_count(self) -> int:
         """Long-river units (长河单位) on the field."""
