@@ -330,6 +330,33 @@ def test_a_single_option_menu_is_asked_by_nobody():
     assert Choose.of("red", "Retreat where?", [kept], lazy=True).value_of(0) == "Ulm"
 
 
+def test_the_rules_context_asks_a_single_option_lazy_menu_of_nobody_and_makes_nothing():
+    """``ctx.ask`` answers a one-option Choose itself, reading the value alone."""
+    calls: list[str] = []
+    ctx = Game.new(GALLERY, seed=1).context
+    asking = ctx.ask(Choose.of("a", "Retreat where?", ["Marengo"], label=lambda v: calls.append(v) or v, lazy=True))
+    with pytest.raises(StopIteration) as stop:
+        next(asking)
+    assert stop.value.value == "Marengo" and calls == []
+
+
+def test_a_constraint_tested_on_random_picks_makes_no_option():
+    """A random subset is drawn and its constraint tested on the picked values alone."""
+    calls: list[int] = []
+
+    def label(v: int) -> str:
+        calls.append(v)
+        return f"die {v}"
+
+    subset = ChooseSubset(side="a", prompt="Re-roll which?", options=LazyOptions([1, 2, 3, 4], label),
+                          min_count=1, max_count=3,
+                          constraint=lambda values: "at most one even die" if sum(v % 2 == 0 for v in values) > 1 else None)
+    bot = RandomBot(11)
+    picks = [subset.random_answer(bot.rng) for _ in range(40)]
+    assert calls == []
+    assert all(sum(subset.options[i].value % 2 == 0 for i in pick) <= 1 for pick in picks)
+
+
 # -- errors ------------------------------------------------------------------------------------------
 def test_a_label_that_makes_no_str_is_refused_naming_the_decision_and_option():
     decision = Choose.of("a", "Which unit?", [1, 2], rule="3.1", label=lambda v: v * 10, lazy=True)  # type: ignore[arg-type, return-value]

@@ -234,7 +234,7 @@ class RulesContext(Generic[StateT, ScenarioT]):
         is asked to confirm the only thing they can do, and nothing is recorded).
         """
         if isinstance(decision, Choose) and len(decision.options) == 1:
-            return decision.options[0].value
+            return decision.value_of(0)  # a lazy menu's only option stays unmade
         return (yield decision)
 
     def other_sides(self, side: str) -> tuple[str, ...]:

@@ -751,7 +751,11 @@ class ChooseSubset(Decision):
         return indices
 
     def value_of(self, answer: Answer) -> tuple[Any, ...]:
-        return tuple(self.options[i].value for i in answer)  # type: ignore[union-attr]
+        options = self.options
+        if type(options) is LazyOptions:
+            # The picked values alone: a constraint tested on a random pick makes no option.
+            return tuple(options._value_of(i) for i in answer)  # type: ignore[union-attr]
+        return tuple(options[i].value for i in answer)  # type: ignore[union-attr]
 
     def random_answer(self, rng: np.random.Generator, attempts: int = 200) -> Answer:
         count, low, high = len(self.options), self.min_count, self.upper
