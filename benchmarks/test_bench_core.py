@@ -28,8 +28,8 @@ core's overhead factor).
   core's games (``gc_share``, its pauses timed through ``gc.callbacks``).
 
   Measured (five runs alternating before and after, each the median of five passes of 20
-  games, CPU time, a machine loaded by other work; before = main at 78461d9, after = the
-  ``coreloop`` branch of issue 9): before 46.3, 42.9, 33.1, 42.8, 33.9 µs per decision (64-88
+  games, CPU time, a machine loaded by other work; before = 78461d9, after = issue 9's
+  per-decision work on the core): before 46.3, 42.9, 33.1, 42.8, 33.9 µs per decision (64-88
   games/s), GC 22-26 %; after 19.2, 19.0, 28.3, 23.9, 21.0 µs (103-153 games/s), GC 3.4-4.2 %.
   The plain-Python game: 3.8-11 µs (4-5 in most runs). See "What the core costs per decision"
   in ``docs/design.md``.
