@@ -22,7 +22,7 @@ from wargamekit import (
     ScriptedDice,
     YesNo,
 )
-from wargamekit.context import Recorder
+from wargamekit.context import _Recorder
 from wargamekit.dice import Roll, SeededDice
 from wargamekit.events import owned_event
 from wargamekit.testing import play_random_game
@@ -64,7 +64,7 @@ ROLLS = [
 def test_a_roll_s_event_is_the_event_the_general_path_builds(roll):
     log: list[Event] = []
     told: list[Event] = []
-    Recorder(log, told.append).roll(roll)
+    _Recorder(log, told.append).roll(roll)
     assert len(log) == 1 and told == log
     assert _same_event(log[0], _general_roll_event(roll))
 
@@ -72,7 +72,7 @@ def test_a_roll_s_event_is_the_event_the_general_path_builds(roll):
 def test_a_roll_s_event_data_is_detached_from_the_roll():
     log: list[Event] = []
     roll = Roll("fire", "2d6", (3, 4), 7)
-    Recorder(log, None).roll(roll)
+    _Recorder(log, None).roll(roll)
     log[0].data["faces"].append(9)  # a reader changing its copy changes no roll
     assert roll.faces == (3, 4)
 
@@ -179,3 +179,10 @@ def test_a_game_dropped_is_freed_without_the_cyclic_collector():
     finally:
         if enabled:
             gc.enable()
+
+
+def test_the_recorder_is_internal_plumbing():
+    """Only the game builds the recorder: it is no public name of the context module (review D20)."""
+    import wargamekit.context as context
+
+    assert "Recorder" not in context.__all__ and not hasattr(context, "Recorder")

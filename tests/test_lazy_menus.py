@@ -386,3 +386,30 @@ def test_a_lazy_label_of_an_option_that_makes_no_str_is_an_option_error():
     option = Option(1, lambda: 42)  # type: ignore[arg-type, return-value]
     with pytest.raises(OptionError, match="a lazy option label must make a str.* made 42"):
         _ = option.label
+
+
+def test_checking_a_subset_answer_on_a_lazy_menu_makes_no_option():
+    """``ChooseSubset.check`` hands its constraint the picked values alone, as ``value_of``
+    does: a bot's or a replay's answer is checked without making a label (review item A8)."""
+    calls: list[int] = []
+
+    def label(v: int) -> str:
+        calls.append(v)
+        return f"die {v}"
+
+    seen: list[tuple[int, ...]] = []
+    subset = ChooseSubset(side="a", prompt="Re-roll which?", options=LazyOptions([1, 2, 3, 4], label),
+                          min_count=1, max_count=3,
+                          constraint=lambda values: seen.append(values) or ("at most one even die" if sum(v % 2 == 0 for v in values) > 1 else None))
+    assert subset.check([2, 0]) == [0, 2] and seen == [(1, 3)]
+    with pytest.raises(Exception, match="at most one even die"):
+        subset.check([1, 3])
+    assert calls == []  # neither check made an option
+
+
+def test_a_lazy_menu_cannot_be_subclassed():
+    """A decision keeps a lazy menu by its exact type; a subclass would silently be made
+    eager, so defining one is refused (review item D22)."""
+    with pytest.raises(TypeError, match="LazyOptions cannot be subclassed"):
+        class Tracked(LazyOptions):  # type: ignore[misc]
+            pass

@@ -269,3 +269,68 @@ def test_a_masked_view_passes_non_interference_and_a_leaking_one_is_caught():
     assert seen.crates["x"].content == "" and game.state.crates["x"].content == "gold"
     seen.crates["y"].opened = True
     assert not game.state.crates["y"].opened, "a's own crate is a copy too"
+
+
+# -- copiers refuse bad input in every mode (review D23: raised, not asserted, so ``python -O`` checks too) --
+
+
+@attrs.define
+class _Derived:
+    name: str
+    total: int = attrs.field(init=False, default=0)
+
+
+@attrs.define
+class _Aliased:
+    _secret: str = ""
+
+
+def test_masked_copier_refuses_a_field_both_kept_and_masked():
+    with pytest.raises(ValueError, match=r"masked_copier\(_Piece\): strength both kept and masked"):
+        masked_copier(_Piece, keep=("id", "side", "locale", "strength"), mask={"strength": None})
+
+
+def test_copiers_refuse_bad_input_with_clear_errors():
+    with pytest.raises(TypeError, match=r"masked_copier\(_Piece\): keep: expected a tuple of field names, got 'id'"):
+        masked_copier(_Piece, keep="id", mask={"strength": None})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"keep: 3 is not a field name"):
+        masked_copier(_Piece, keep=("id", 3), mask={"strength": None})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"mask: expected a mapping of field names to values"):
+        masked_copier(_Piece, keep=("id", "side", "locale"), mask=[("strength", None)])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"field_copier\(_Plain\): skip: expected a tuple of field names, got 'kept'"):
+        field_copier(_Plain, skip="kept")  # type: ignore[arg-type]
+    for copier in (field_copier, dict_copier, list_copier):
+        with pytest.raises(ValueError, match=r"_copier\(_Derived\): every field must be an __init__ argument of its own name, not total"):
+            copier(_Derived)
+    with pytest.raises(ValueError, match=r"masked_copier\(_Aliased\): every field .* not _secret"):
+        masked_copier(_Aliased, keep=("_secret",))
+
+
+def test_copiers_check_their_input_under_python_O():
+    """The checks are raised, not asserted: they hold with assertions off (``python -O``)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import attrs\n"
+        "from wargamekit.view import field_copier, masked_copier\n"
+        "@attrs.define\n"
+        "class P:\n"
+        "    id: str\n"
+        "    n: int | None = None\n"
+        "    total: int = attrs.field(init=False, default=0)\n"
+        "@attrs.define\n"
+        "class Q:\n"
+        "    id: str\n"
+        "    n: int | None = None\n"
+        "for call in (lambda: field_copier(P), lambda: masked_copier(Q, keep=('id', 'n'), mask={'n': None}),\n"
+        "             lambda: masked_copier(Q, keep='id')):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except (TypeError, ValueError) as exc:\n"
+        "        print(type(exc).__name__)\n"
+        "    else:\n"
+        "        print('accepted')\n"
+    )
+    run = subprocess.run([sys.executable, "-O", "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["ValueError", "ValueError", "TypeError"]

@@ -41,7 +41,7 @@ from .interrupts import InterruptStack
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
-__all__ = ["Checkpoint", "EventLog", "Recorder", "RulesContext"]
+__all__ = ["Checkpoint", "EventLog", "RulesContext"]
 
 StateT = TypeVar("StateT")
 ScenarioT = TypeVar("ScenarioT")
@@ -92,7 +92,7 @@ def _log_event(
     return event
 
 
-class Recorder:
+class _Recorder:
     """What the dice (:attr:`Dice.on_roll <wargamekit.dice.Dice.on_roll>`) and the interrupt
     stack (:attr:`InterruptStack.on_event <wargamekit.interrupts.InterruptStack.on_event>`)
     call to log into a context's log: its events list and sink, and nothing else.

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar, TypeAlias, overload
+from typing import Any, ClassVar, TypeAlias, final, overload
 
 import numpy as np
 from attrs import field, frozen
@@ -373,6 +373,7 @@ def _to_options(
     )
 
 
+@final
 class LazyOptions(Sequence[Option]):
     """A menu whose options are made one by one, when first read (a *lazy menu*).
 
@@ -399,9 +400,16 @@ class LazyOptions(Sequence[Option]):
     dice or change anything. The game logs the chosen option (making it) before the procedure
     goes on, so the log reads the state the menu was offered in.
 
+    A menu held by two decisions is one menu: an option made for one is the other's too, and
+    its errors name the decision built last (build one menu per decision).
+
+    It cannot be subclassed: a decision keeps a lazy menu by its exact type (anything else
+    becomes a tuple, which makes every option), so a subclass would silently be made eager.
+
     Raises:
         OptionError: (when an option is made) ``label`` made no ``str``, or ``data`` made no
             JSON-able mapping; the option stays unmade, so every read raises again.
+        TypeError: (when a class is defined) a subclass of ``LazyOptions``.
 
     >>> made = []
     >>> def label(name):
@@ -419,6 +427,13 @@ class LazyOptions(Sequence[Option]):
     """
 
     __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_where")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # typing.final tells a type checker; this tells everyone else (see the class docstring).
+        raise TypeError(
+            f"{cls.__name__}: LazyOptions cannot be subclassed (a decision keeps a lazy menu by its "
+            "exact type; a subclass would be turned into a tuple, every option made)"
+        )
 
     def __init__(
         self,
@@ -595,7 +610,9 @@ class Choose(Decision):
 
     ``options`` is a tuple of :class:`Option`, or a lazy menu (:class:`LazyOptions`, made by
     ``Choose.of(..., lazy=True)``) whose options are made when read; to every reader the two are
-    alike (see :class:`LazyOptions`). Pickles and copies of a decision hold the tuple.
+    alike (see :class:`LazyOptions`). Pickles and copies of a decision hold the tuple. It is
+    typed ``Sequence[Option]``: code must not assume a tuple (``isinstance(d.options, tuple)``,
+    ``d.options + (...)``); where it needs one, ``tuple(d.options)`` makes every option.
     """
 
     form: ClassVar[str] = "choose"
@@ -685,7 +702,9 @@ class Choose(Decision):
 class ChooseSubset(Decision):
     """Choose between ``min_count`` and ``max_count`` of ``options`` (no repeats).
 
-    ``options`` may be a lazy menu (:class:`LazyOptions`), as for :class:`Choose`.
+    ``options`` may be a lazy menu (:class:`LazyOptions`), as for :class:`Choose`, and is
+    likewise typed ``Sequence[Option]``: code must not assume a tuple (``tuple(d.options)``
+    makes one, making every option).
 
     ``constraint`` receives the tuple of chosen values and returns ``None`` when they are
     acceptable, or the reason they are not (reported as an :class:`IllegalChoiceError` citing
@@ -745,7 +764,8 @@ class ChooseSubset(Decision):
                 f"{self.prompt}: choose between {self.min_count} and {self.upper}, not {len(indices)}",
             )
         if self.constraint is not None:
-            reason = self.constraint(tuple(self.options[i].value for i in indices))
+            # The values alone, as value_of reads them: checking a lazy menu's answer makes no option.
+            reason = self.constraint(self.value_of(indices))
             if reason:
                 raise IllegalChoiceError(self.rule, reason)
         return indices

@@ -37,7 +37,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
-from .context import Checkpoint, Recorder, RulesContext
+from .context import Checkpoint, RulesContext, _Recorder
 from .decisions import Answer, Decision
 from .dice import Dice, Roll, SeededDice
 from .errors import (
@@ -158,7 +158,12 @@ class Game:
         pending: the decision waiting for an answer, or ``None`` when the game is over.
         outcome: how the game ended, once it has.
         plugin_manager: where the ``wargamekit_event`` observer hook goes and where rules find
-            their add-on plugins' hooks (``None``: no plugins).
+            their add-on plugins' hooks (``None``: no plugins). Give it to :meth:`new` or
+            :meth:`load`: a play-through decides when it starts whether the game hears its
+            events (a game without a manager has no event sink, which keeps it cheap), and its
+            rules context keeps the hooks it was given. A manager assigned to a game already
+            started therefore gets no ``wargamekit_event`` announcements, and the rules see no
+            hooks, until the game next restarts (an undo or a replay).
     """
 
     ruleset: Ruleset
@@ -300,11 +305,11 @@ class Game:
         self, scenario: Any, state: Any, dice: Dice, interrupts: InterruptStack, events: list[Event]
     ) -> RulesContext[Any, Any]:
         """A fresh context for a play-through (a start or a restart at a checkpoint)."""
-        # Nothing the context holds refers back to the game (or to the context): see Recorder.
+        # Nothing the context holds refers back to the game (or to the context): see _Recorder.
         # Events go to the game only if it has observers to tell, and then through a weak
         # reference.
         sink = None if self.plugin_manager is None else _weak_sink(self)
-        recorder = Recorder(events, sink)
+        recorder = _Recorder(events, sink)
         dice.on_roll = recorder.roll
         interrupts.on_event = recorder.event
         ctx: RulesContext[Any, Any] = RulesContext(
@@ -936,7 +941,7 @@ class Game:
 
 
 def _weak_sink(game: Game) -> Callable[[Event], None]:
-    """``game._on_event`` through a weak reference (see :class:`~wargamekit.context.Recorder`)."""
+    """``game._on_event`` through a weak reference (see ``wargamekit.context._Recorder``)."""
     ref = weakref.ref(game)
 
     def sink(event: Event) -> None:

@@ -65,12 +65,36 @@ def detached_copy(obj: T) -> T:
         return copy.deepcopy(obj)
 
 
-def _copy_plan(cls: type, skip: tuple[str, ...]) -> tuple[list[str] | None, dict[str, Callable[[Any], Any]]]:
+def _field_names(what: str, names: Any) -> frozenset[str]:
+    """``names`` (a copier's ``keep`` or ``skip``), checked to be an iterable of field names
+    and not one name (whose letters would be taken as names)."""
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise TypeError(f"{what}: expected a tuple of field names, got {names!r}")
+    checked = tuple(names)
+    for name in checked:
+        if not isinstance(name, str):
+            raise TypeError(f"{what}: {name!r} is not a field name")
+    return frozenset(checked)
+
+
+def _copy_plan(cls: type, skip: Iterable[str], copier: str = "field_copier") -> tuple[list[str] | None, dict[str, Callable[[Any], Any]]]:
     """How :func:`field_copier` and its bulk forms copy an instance of ``cls``: the assignment
     lines of a copy written out for it (``None``: the class must go through its ``__init__``)
-    and, by field name, the copier of each container field (its default is a factory)."""
+    and, by field name, the copier of each container field (its default is a factory).
+
+    Raises:
+        TypeError: ``cls`` is not a class, or ``skip`` is not a tuple of names.
+        ValueError: ``cls`` is not an attrs class, or a field is no ``__init__`` argument of
+            its own name (``init=False``, an alias), which a copy through ``__init__`` could
+            not pass.
+    """
+    where = f"{copier}({getattr(cls, '__name__', repr(cls))})"
+    skip = _field_names(f"{where}: skip", skip)
     fields = attrs.fields(cls)
-    assert all(f.init and f.alias == f.name for f in fields), f"{cls.__name__}: fields must be __init__ arguments"
+    odd = [f.name for f in fields if not f.init or f.alias != f.name]
+    if odd:
+        # Checked in every mode (not an assert): a copier built anyway would drop these fields.
+        raise ValueError(f"{where}: every field must be an __init__ argument of its own name, not {', '.join(odd)}")
     containers = {
         # a plain list, dict or set is copied by its own type (cheaper than copy.copy)
         f.name: f.default.factory if f.default.factory in (list, dict, set) else copy.copy
@@ -111,6 +135,12 @@ def field_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[T], T
     ``__init__`` only assigns) is copied by a function written for it, one assignment per field — twice as
     fast as calling ``__init__`` with every field (a combatant has seventy); any other class
     through its ``__init__``.
+
+    Raises:
+        TypeError: ``skip`` is not a tuple of field names (one name alone is refused).
+        ValueError: ``cls`` is not an attrs class, or has a field that is no ``__init__``
+            argument of its own name (``init=False``, an alias). :func:`dict_copier`,
+            :func:`list_copier` and :func:`masked_copier` raise the same.
 
     >>> import attrs
     >>> @attrs.define
@@ -159,7 +189,7 @@ def dict_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[Mappin
     >>> seen == units, seen["A"] is units["A"], seen["A"].orders is units["A"].orders
     (True, False, False)
     """
-    lines, containers = _copy_plan(cls, skip)
+    lines, containers = _copy_plan(cls, skip, "dict_copier")
     if lines is None:
         one = field_copier(cls, skip=skip)
         return lambda records: {key: one(obj) for key, obj in records.items()}
@@ -188,7 +218,7 @@ def list_copier(cls: type[T], *, skip: tuple[str, ...] = ()) -> Callable[[Iterab
     >>> seen == tanks, seen[0] is tanks[0]
     (True, False)
     """
-    lines, containers = _copy_plan(cls, skip)
+    lines, containers = _copy_plan(cls, skip, "list_copier")
     if lines is None:
         one = field_copier(cls, skip=skip)
         return lambda records: [one(obj) for obj in records]
@@ -213,9 +243,16 @@ def masked_copier(cls: type[T], *, keep: tuple[str, ...], mask: Mapping[str, Any
     a dozen pieces at every decision a bot reads); a class that is not plain (see
     :func:`field_copier`) goes through its ``__init__`` with the kept and masked fields.
 
+    Each value in ``mask`` is *shared* by every copy made (it is assigned, not copied), so it
+    must be immutable (``None``, a number, a string, a tuple): a list given there would be one
+    list in every hidden piece, and a view changing it would change the others.
+
     Raises:
+        TypeError: ``keep`` is not a tuple of field names (one name alone is refused), or
+            ``mask`` is not a mapping of field names.
         ValueError: a field is neither kept nor masked and has no default (nothing to show in
-            its place), or ``keep`` or ``mask`` names no field of ``cls``.
+            its place), a field is both kept and masked (which is meant is unclear), or
+            ``keep`` or ``mask`` names no field of ``cls``.
 
     >>> import attrs
     >>> @attrs.define
@@ -229,36 +266,46 @@ def masked_copier(cls: type[T], *, keep: tuple[str, ...], mask: Mapping[str, Any
     >>> hide(Piece("F-2", 3, "Marengo", origin="F02", history=[4]))
     Piece(id='F-2', steps=None, locale='Marengo', origin='', history=[])
     """
-    mask = dict(mask or {})
+    where = f"masked_copier({getattr(cls, '__name__', repr(cls))})"
+    kept = _field_names(f"{where}: keep", keep)
+    if mask is None:
+        mask = {}
+    elif not isinstance(mask, Mapping):
+        raise TypeError(f"{where}: mask: expected a mapping of field names to values, got {mask!r}")
+    mask = dict(mask)
+    _field_names(f"{where}: mask", mask)
+    lines, _ = _copy_plan(cls, (), "masked_copier")  # checks cls first
     fields = attrs.fields(cls)  # type: ignore[arg-type]
     names = {f.name for f in fields}
-    unknown = (set(keep) | set(mask)) - names
+    unknown = (kept | set(mask)) - names
     if unknown:
-        raise ValueError(f"masked_copier({cls.__name__}): no such field: {', '.join(sorted(unknown))}")
-    lines, _ = _copy_plan(cls, ())
+        raise ValueError(f"{where}: no such field: {', '.join(sorted(unknown))}")
+    both = kept & set(mask)
+    if both:
+        raise ValueError(f"{where}: {', '.join(sorted(both))} both kept and masked: name each field in one")
     scope: dict[str, Any] = {}
     assignments: dict[str, str] = {}
     for f in fields:
-        if f.name in keep:
+        if f.name in kept:
             assignments[f.name] = f"obj.{f.name}"
         elif f.name in mask:
             scope[f"mask_{f.name}"] = mask[f.name]
             assignments[f.name] = f"mask_{f.name}"
         elif isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
             if f.default.takes_self:
-                raise ValueError(f"masked_copier({cls.__name__}): {f.name}'s default needs the instance")
+                raise ValueError(f"{where}: {f.name}'s default needs the instance")
             scope[f"default_{f.name}"] = f.default.factory
             assignments[f.name] = f"default_{f.name}()"
         elif f.default is not attrs.NOTHING:
             scope[f"default_{f.name}"] = f.default
             assignments[f.name] = f"default_{f.name}"
         else:
-            raise ValueError(f"masked_copier({cls.__name__}): {f.name} has no default to show in its place")
+            raise ValueError(f"{where}: {f.name} has no default to show in its place")
     if lines is not None:
         body = "".join(f"    new.{name} = {value}\n" for name, value in assignments.items())
         source = f"def masked(obj):\n    new = new_instance(cls)\n{body}    return new\n"
     else:
-        shown = [f.name for f in fields if f.name in keep or f.name in mask]
+        shown = [f.name for f in fields if f.name in kept or f.name in mask]
         args = ", ".join(f"{name}={assignments[name]}" for name in shown)
         source = f"def masked(obj):\n    return cls({args})\n"
     masked: Callable[[T], T] = _compile(cls, "masked copy of", "masked", source, scope)
