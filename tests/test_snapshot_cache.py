@@ -13,6 +13,7 @@ import pickle
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -356,8 +357,8 @@ def test_the_command_line_keeps_and_uses_the_user_cache(tmp_path, monkeypatch):
     assert len(SnapshotCache(tmp_path / "cache").entries()) == 1
     game_module._LADDERS.clear()
     loads = []
-    original = snapshot_cache.restore
-    monkeypatch.setattr(snapshot_cache, "restore", lambda *a, **k: loads.append(r := original(*a, **k)) or r)
+    original = snapshot_cache._restore
+    monkeypatch.setattr(snapshot_cache, "_restore", lambda *a, **k: loads.append(r := original(*a, **k)) or r)
     result = runner.invoke(cli, ["replay", str(save), "--quiet"])
     assert result.exit_code == 0, result.output
     assert len(loads) == 1 and loads[0] is not None  # restored from the entry
@@ -378,3 +379,154 @@ def test_a_game_with_an_add_on_loads_from_the_cache_keyed_on_the_add_on_s_code(t
     assert cache.stats.hits == 1 and loaded.log_text() == game.log_text()
     # the add-on's package is part of the code fingerprint
     assert snapshot_cache.code_fingerprint(ruleset, manager) != snapshot_cache.code_fingerprint(ruleset, None)
+
+
+# -- review fixes (A1, A3, A4, A5, A6, D21) --------------------------------------------------
+def test_every_file_of_a_package_but_compiled_code_is_fingerprinted(tmp_path, monkeypatch):
+    package = tmp_path / "pkg"
+    (package / "data").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "__init__.py").write_text("")
+    table = package / "data" / "vehicles.toml"
+    table.write_text("armour = 3\n")
+
+    def fingerprint() -> str:
+        monkeypatch.setattr(snapshot_cache, "_FINGERPRINTS", {})
+        return snapshot_cache._tree_fingerprint(str(package))
+
+    before = fingerprint()
+    # compiled code changes on its own (a first import writes it): no part of the fingerprint
+    (package / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"compiled")
+    (package / "stray.pyc").write_bytes(b"compiled")
+    assert fingerprint() == before
+    table.write_text("armour = 4\n")  # rule data edited: same size, another mtime
+    os.utime(table, ns=(0, table.stat().st_mtime_ns + 1))
+    assert fingerprint() != before
+
+
+def test_a_ruleset_s_toml_data_edited_makes_its_entries_other_names(tmp_path, monkeypatch):
+    game = _played("lnl", 60)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    monkeypatch.setattr(snapshot_cache, "_FINGERPRINTS", {})
+    before = snapshot_cache.code_fingerprint(game.ruleset, None)
+    table = Path(sys.modules[type(game.ruleset).__module__].__file__).parent / "counters.toml"
+    info = table.stat()
+    try:
+        os.utime(table, ns=(info.st_atime_ns, info.st_mtime_ns + 1))
+        monkeypatch.setattr(snapshot_cache, "_FINGERPRINTS", {})
+        assert snapshot_cache.code_fingerprint(game.ruleset, None) != before
+        answered = _count_answers(monkeypatch)
+        assert _cold_load(save, cache).log_text() == game.log_text()
+        assert (cache.stats.hits, cache.stats.misses) == (0, 1)  # the old entry is not read
+        assert answered[0] == len(game.choices)
+    finally:
+        os.utime(table, ns=(info.st_atime_ns, info.st_mtime_ns))
+        monkeypatch.setattr(snapshot_cache, "_FINGERPRINTS", {})
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX owners and modes")
+@pytest.mark.parametrize("how", ["group-writable", "world-writable", "foreign-owned", "environment"])
+def test_a_directory_others_may_write_to_is_not_used_and_the_load_replays(tmp_path, monkeypatch, how):
+    game = _played("skirmish", 60)
+    directory = tmp_path / "cache"
+    save = game.save(snapshots=SnapshotCache(directory))  # an entry written while it was safe
+    assert len(SnapshotCache(directory).entries()) == 1
+    if how == "foreign-owned":
+        if os.geteuid() != 0:
+            pytest.skip("giving a directory to another user needs root")
+        os.chown(directory, os.getuid() + 1, -1)
+    else:
+        directory.chmod(0o700 | (stat.S_IWOTH if how == "world-writable" else stat.S_IWGRP))
+    if how == "environment":  # an existing directory named by the variable: mkdir's mode does nothing
+        monkeypatch.setenv(ENV_CACHE_DIR, str(directory))
+        cache = SnapshotCache.user()
+    else:
+        cache = SnapshotCache(directory)
+    answered = _count_answers(monkeypatch)
+    assert _cold_load(save, cache).log_text() == game.log_text()
+    assert answered[0] == len(game.choices)  # replayed: the entry there was not read
+    assert (cache.stats.hits, cache.stats.misses, cache.stats.written, cache.stats.errors) == (0, 1, 0, 1)
+    assert cache.get(_the_entry(cache).stem) is None and not cache.put("ab" * 32, b"x")
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="no O_NOFOLLOW")
+def test_a_key_file_that_is_a_symbolic_link_disables_the_cache(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    SnapshotCache(elsewhere).put("ab" * 32, b"x")  # a genuine key: 0600, this user's
+    directory = tmp_path / "cache"
+    directory.mkdir(mode=0o700)
+    (directory / "key").symlink_to(elsewhere / "key")
+    cache = SnapshotCache(directory)
+    assert not cache.put("cd" * 32, b"y") and cache.get("ab" * 32) is None
+    assert cache.stats.errors == 1 and cache.entries() == []
+
+
+@pytest.mark.parametrize("name", [
+    "../" + "a" * 64, "a" * 61 + "/..", "é" * 64, "ab" * 31 + "éé", 0, None, "A" * 64, "a" * 63, "a" * 65, "", "a" * 64 + "\n",
+])
+def test_a_name_no_entry_can_have_is_a_miss_and_never_leaves_the_cache(tmp_path, name):
+    directory = tmp_path / "cache"
+    cache = SnapshotCache(directory)
+    victim = tmp_path / ("a" * 64 + ".snap")  # where "../aaa…" would lead
+    victim.write_bytes(b"not the cache's")
+    assert cache.put(name, b"payload") is False
+    assert cache.get(name) is None
+    cache.discard(name)
+    cache.reject(name)
+    assert victim.read_bytes() == b"not the cache's"
+    assert [p.name for p in tmp_path.iterdir()] == [victim.name]  # nothing made, nothing deleted
+    assert cache.entries() == [] and cache.stats == snapshot_cache.CacheStats()
+
+
+def test_a_temporary_file_being_written_survives_a_trim_and_orphans_go(tmp_path):
+    cache = SnapshotCache(tmp_path, max_bytes=2500)
+    now = time.time_ns()
+    for index in range(2):
+        assert cache.put(f"{index:064x}", bytes(1000))
+        os.utime(cache.directory / f"{index:064x}.snap", ns=(now + index, now + index))
+    # another process's write in progress (a minute old: a slow disk) and two left by dead ones
+    writing = tmp_path / ".tmp-writing.snap"
+    writing.write_bytes(bytes(1000))
+    os.utime(writing, ns=(now - 60 * 10**9, now - 60 * 10**9))
+    orphans = [tmp_path / ".tmp-dead.snap", tmp_path / ".key-dead"]
+    for orphan in orphans:
+        orphan.write_bytes(bytes(10))
+        old = now - (snapshot_cache.ORPHAN_AGE_S + 60) * 10**9
+        os.utime(orphan, ns=(old, old))
+    assert cache.put("f" * 64, bytes(1000))  # 3 entries of ~1 KB: the oldest entry goes
+    assert writing.exists()  # neither counted nor deleted: its rename will find it
+    assert sorted(path.stem[-1] for path in cache.entries()) == ["1", "f"]
+    assert not any(orphan.exists() for orphan in orphans)
+    # clear() deletes the entries and orphans, not the key nor a write in progress
+    orphans[0].write_bytes(b"")
+    os.utime(orphans[0], ns=(old, old))
+    cache.clear()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".tmp-writing.snap", "key"]
+
+
+def test_a_save_with_a_wrong_digest_leaves_a_good_entry_alone(tmp_path):
+    import attrs
+
+    from wargamekit.errors import SaveError
+
+    game = _played("tank_solo", 60, seed=2)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    entry = _the_entry(cache)
+    forged = attrs.evolve(save, log_digest="sha256:" + "0" * 64)
+    with pytest.raises(SaveError, match="log_digest"):
+        _cold_load(forged, cache)
+    assert entry.exists() and cache.stats.stale == 0  # the save was wrong, not the entry
+    cache.stats = snapshot_cache.CacheStats()
+    assert _cold_load(save, cache).log_text() == game.log_text()
+    assert cache.stats.hits == 1
+
+
+def test_the_module_s_public_names_are_its_all():
+    public = {
+        name for name, value in vars(snapshot_cache).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == snapshot_cache.__name__
+    }
+    assert public == {"CacheStats", "SnapshotCache", "cache_disabled", "code_fingerprint"}
+    assert public <= set(snapshot_cache.__all__)

@@ -746,9 +746,9 @@ class Game:
         if snapshots is not None:
             from . import snapshot_cache  # here: plain saves do not import it
 
-            cache = snapshot_cache.active(snapshots)
+            cache = snapshot_cache._active(snapshots)
             if cache is not None:
-                snapshot_cache.store(cache, self)
+                snapshot_cache._store(cache, self)
         return SaveFile(
             format=SAVE_FORMAT,
             ruleset=self.ruleset.name,
@@ -784,8 +784,9 @@ class Game:
             plugin_manager: ``"saved"`` (the default), a manager, or ``None`` (no plugins).
             snapshots: a snapshot cache (:mod:`wargamekit.snapshot_cache`) to start from: the
                 latest entry on the save's path is restored and only the answers since are
-                replayed; the log digest is checked as ever, and an entry that replays to
-                another log is deleted and the game replayed from the first answer. A load that
+                replayed; the log digest is checked as ever, and after an entry that replays
+                to another log the game is replayed from the first answer (the entry deleted
+                if that replay gives the save's log). A load that
                 replays from further back writes the game's latest snapshots there. ``None``
                 (the default): no cache; a load in the same process still starts from the
                 snapshots of a game played there with the same inputs.
@@ -825,14 +826,16 @@ class Game:
         manager = _saved_plugin_manager(save) if plugin_manager == "saved" else plugin_manager
         _check_addons(save, manager)
         cache = None
+        suspect = None  # an entry that went on to another log than the save's
         if snapshots is not None:
             from . import snapshot_cache  # here: plain loads do not import it
 
-            cache = snapshot_cache.active(snapshots)
+            cache = snapshot_cache._active(snapshots)
         if cache is not None:
             start = cls._from_cache(cache, ruleset, manager, save)
-            if start is not None:
+            if isinstance(start, Game):
                 return start
+            suspect = start
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
@@ -851,18 +854,27 @@ class Game:
                 f"({digest[:19]}… instead of {save.log_digest[:19]}…): the seed, an answer, the "
                 f"ruleset {save.ruleset} {save.ruleset_version} or an add-on is not what wrote it"
             )
-        if cache is not None and game._snapshots and game._log_base is not game._snapshots[-1]:
+        if cache is not None:
             from . import snapshot_cache
 
-            snapshot_cache.store(cache, game)  # replayed past its latest snapshot: keep that one
+            if suspect is not None:
+                # The replay from the first answer gave the save's log, so the entry was wrong,
+                # not the save (a save with a wrong digest raised above and left the entry be).
+                cache.stats.stale += 1
+                cache.discard(suspect)
+            if game._snapshots and game._log_base is not game._snapshots[-1]:
+                snapshot_cache._store(cache, game)  # replayed past its latest snapshot: keep that one
         return game
 
     @classmethod
     def _from_cache(
         cls, cache: SnapshotCache, ruleset: Ruleset, manager: pluggy.PluginManager | None, save: SaveFile,
-    ) -> Game | None:
-        """``save`` loaded from the latest entry of ``cache`` on its path, or ``None`` (no
-        entry, or one that replays to another log: deleted): then the caller replays it."""
+    ) -> Game | str | None:
+        """``save`` loaded from the latest entry of ``cache`` on its path; else the caller
+        replays it from the first answer, given ``None`` (no entry) or the name of an entry
+        that went on to another log than the save's (or whose answers since did not replay):
+        the caller deletes that entry only if its own replay gives the save's log, since a
+        save with a wrong digest disagrees with a good entry too."""
         from . import snapshot_cache
 
         try:
@@ -873,7 +885,7 @@ class Game:
             return None  # refused, in its usual words, by the ordinary path
         if any(game.ruleset is ruleset and game._scenario_template is not None for game in _ladder_games(key)):
             return None  # a game of this process with these inputs (_twin): its ladder is in memory
-        restored = snapshot_cache.restore(cache, ruleset, manager, save, key[3], options, seed)
+        restored = snapshot_cache._restore(cache, ruleset, manager, save, key[3], options, seed)
         if restored is None:
             return None
         from .scenario import copy_data
@@ -895,14 +907,12 @@ class Game:
             stale = game._log_digest() != save.log_digest
         except Exception:  # noqa: BLE001 - whatever the entry did, the ordinary load decides
             stale = True
-        if stale:  # the log is the truth: an entry that does not give the save's log is wrong
-            snapshot_cache.forget_ladder(game)  # its snapshots must not lend a replay their state
-            cache.stats.stale += 1
+        if stale:  # the log is the truth: the entry or the save is wrong, the caller's replay says which
+            snapshot_cache._forget_ladder(game)  # its snapshots must not lend a replay their state
             cache.stats.hits -= 1
             cache.stats.misses += 1
             cache.stats.last_position = None
-            cache.discard(restored.name)
-            return None
+            return restored.name
         game._register_ladder()  # a later load in this process starts from it, without the disk
         return game
 

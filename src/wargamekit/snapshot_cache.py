@@ -11,21 +11,26 @@ snapshots instead on the local disk, trusted the way Python trusts its ``__pycac
   (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``);
 * its **name** is a SHA-256 of everything the snapshot depends on: the cache format, the
   wargamekit version, the ruleset's name and version, the add-ons in effect and their versions,
-  a fingerprint of the installed code (every ``.py`` file's path, size and modification time
-  in the core's, the ruleset's and the add-ons' packages; the Python version; the installed
-  distributions' names and versions), the scenario data, the options, the seed and the
-  answers up to the snapshot;
+  a fingerprint of the installed code (the path, size and modification time of every file in
+  the core's, the ruleset's and the add-ons' packages but ``__pycache__`` and ``*.pyc``: their
+  code and the rule data they ship, such as ``.toml`` tables; the Python version; the
+  installed distributions' names and versions), the scenario data, the options, the seed and
+  the answers up to the snapshot; any other name (not 64 lowercase hexadecimal digits) is a
+  miss, never a path;
 * its **content** is pickled and signed with HMAC-SHA256 under a random key of this user's,
-  kept in the cache directory (mode 0600): an entry whose signature does not verify is
-  deleted and never unpickled;
+  kept in the cache directory (mode 0600, opened without following a symbolic link): an entry
+  whose signature does not verify is deleted and never unpickled. A directory that is not
+  this user's, or that others may write to, is not used at all;
 * the **log stays the truth**: a load restores the entry, replays the answers since and checks
   the save's log digest as every load does; on a mismatch (or an answer that no longer
-  replays) the entry is deleted and the game replays from its first answer.
+  replays) the game replays from its first answer, and the entry is deleted if that replay
+  gives the save's log (a save with a wrong digest fails to load and leaves the entry be).
 
 A broken cache (a directory that cannot be written, a truncated or foreign file) never breaks
-a load: it is a miss, and the load replays. Writes are atomic (a temporary file renamed over
-the entry), and the cache is bounded (the least recently used entries go past
-:data:`DEFAULT_MAX_BYTES`).
+a load: it is a miss, and the load replays. Writes are atomic (a temporary dot-file renamed
+over the entry), and the cache is bounded (the least recently used entries go past
+:data:`DEFAULT_MAX_BYTES`; a temporary file is never counted nor deleted while it may still be
+written, and one older than :data:`ORPHAN_AGE_S`, left by a process that died, is deleted).
 
 The Python API uses no cache unless given one (a library does not write to its user's disk
 unasked); the command line uses :meth:`SnapshotCache.user`, in
@@ -52,9 +57,12 @@ import itertools
 import json
 import os
 import pickle
+import re
 import secrets
+import stat
 import sys
 import tempfile
+import time
 import types
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -76,6 +84,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "ENV_CACHE_DIR",
     "ENV_NO_CACHE",
+    "ORPHAN_AGE_S",
     "CacheStats",
     "SnapshotCache",
     "cache_disabled",
@@ -91,11 +100,20 @@ ENV_CACHE_DIR = "WARGAMEKIT_CACHE_DIR"
 ENV_NO_CACHE = "WARGAMEKIT_NO_CACHE"
 #: How many bytes of entries a cache keeps by default (least recently used go first).
 DEFAULT_MAX_BYTES = 64 * 2**20
+#: How old (in seconds) a temporary file of the cache must be to count as an orphan, left by a
+#: process that died while writing it: a trim or :meth:`SnapshotCache.clear` deletes it.
+ORPHAN_AGE_S = 3600
 
 _MAGIC = b"WGKSNAP1"
 _SIGNATURE_SIZE = 32  # HMAC-SHA256
 _KEY_FILE = "key"
+#: where the system has it, the key and the entries are opened without following a link
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _SUFFIX = ".snap"
+#: the temporary files' prefixes (of an entry, of the key): dot-names, never entries
+_TEMPORARY = (".tmp-", ".key-")
+#: an entry's name: a SHA-256 in hexadecimal, so a name can hold no path nor anything not ASCII
+_NAME = re.compile(r"[0-9a-f]{64}")
 
 
 def cache_disabled() -> bool:
@@ -113,7 +131,8 @@ class CacheStats:
         rejected: entries deleted unread: a bad signature, a truncated or foreign file, or
             content that did not unpickle.
         stale: entries deleted because the load went on from them to another log than the
-            save's (it then replayed from the first answer).
+            save's and its replay from the first answer then gave the save's log (a save whose
+            own digest is wrong deletes nothing).
         written: entries written.
         errors: disk errors met (each one a miss or an entry not written, never a failed load).
         last_position: the answers restored from the last entry used (``None`` after a miss).
@@ -132,11 +151,15 @@ class SnapshotCache:
     """A directory of signed snapshot entries (see the module's documentation).
 
     Args:
-        directory: where the entries and the signing key live (created, mode 0700, if missing).
+        directory: where the entries and the signing key live (created, mode 0700, if
+            missing; one that exists must be this user's and writable by nobody else).
         max_bytes: how many bytes of entries to keep; past it, the least recently used go.
 
-    Nothing here raises on a disk error: the cache counts it (:attr:`stats`) and acts as if
-    it held nothing.
+    Nothing here raises on a disk error nor on a bad name: the cache counts a disk error
+    (:attr:`stats`) and acts as if it held nothing, and a name that is not 64 lowercase
+    hexadecimal digits (what the game's entries are named) is an entry it does not hold. A
+    directory that is not this user's or that others may write to (on POSIX) makes the cache
+    unusable (a miss for every load; counted in ``stats.errors``).
     """
 
     def __init__(self, directory: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -167,17 +190,24 @@ class SnapshotCache:
     # -- the signing key ---------------------------------------------------------------------
     def _signing_key(self) -> bytes | None:
         """This user's key (made on first use, mode 0600), or ``None`` if the cache is unusable:
-        a directory that cannot be made, a key file others may read or write."""
+        a directory that cannot be made, that is not this user's or that others may write to
+        (they could swap the key or the entries), a key file others may read or write or that
+        is a symbolic link."""
         if self._key is not None or self._broken:
             return self._key
         path = self.directory / _KEY_FILE
         try:
+            # mkdir's mode applies only to a directory it makes: one that exists (named by
+            # WARGAMEKIT_CACHE_DIR, say) is checked as found.
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            where = os.stat(self.directory)
+            if os.name == "posix" and (where.st_uid != os.getuid() or where.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+                raise PermissionError(f"{self.directory}: not this user's, or writable by others")
             try:
-                fd = os.open(path, os.O_RDONLY)
+                fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
             except FileNotFoundError:
                 self._make_key(path)
-                fd = os.open(path, os.O_RDONLY)
+                fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
             try:
                 info = os.fstat(fd)
                 key = os.read(fd, 64)
@@ -221,13 +251,16 @@ class SnapshotCache:
 
     def get(self, name: str) -> bytes | None:
         """The content of entry ``name`` if it is there and its signature verifies; an entry
-        that does not verify is deleted (counted in ``stats.rejected``), never returned."""
+        that does not verify is deleted (counted in ``stats.rejected``), never returned.
+        ``None`` for a name no entry can have."""
+        if not _valid(name):
+            return None
         key = self._signing_key()
         if key is None:
             return None
         path = self._path(name)
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
         except FileNotFoundError:
             return None
         except OSError:
@@ -254,12 +287,14 @@ class SnapshotCache:
 
     def put(self, name: str, payload: bytes) -> bool:
         """Write entry ``name`` (atomically), then trim the cache to its size; ``False`` if it
-        could not be written."""
+        could not be written or ``name`` is no entry's name."""
+        if not _valid(name):
+            return False
         key = self._signing_key()
         if key is None:
             return False
         try:
-            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=_SUFFIX)
+            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY[0], suffix=_SUFFIX)
             try:
                 with os.fdopen(fd, "wb") as file:
                     file.write(_MAGIC)
@@ -278,14 +313,17 @@ class SnapshotCache:
         return True
 
     def discard(self, name: str) -> None:
-        """Delete entry ``name`` if it is there."""
-        with contextlib.suppress(OSError):
-            os.unlink(self._path(name))
+        """Delete entry ``name`` if it is there (nothing for a name no entry can have)."""
+        if _valid(name):
+            with contextlib.suppress(OSError):
+                os.unlink(self._path(name))
 
     def reject(self, name: str) -> None:
-        """Delete entry ``name`` as unusable (counted in ``stats.rejected``)."""
-        self.stats.rejected += 1
-        self.discard(name)
+        """Delete entry ``name`` as unusable (counted in ``stats.rejected``; nothing for a
+        name no entry can have)."""
+        if _valid(name):
+            self.stats.rejected += 1
+            self.discard(name)
 
     def entries(self) -> list[Path]:
         """The entries' files (unordered)."""
@@ -296,18 +334,33 @@ class SnapshotCache:
             return []
 
     def clear(self) -> None:
-        """Delete every entry (the key stays)."""
+        """Delete every entry and every orphaned temporary file (the key stays, and so does a
+        temporary file another process may still be writing)."""
         for path in self.entries():
             with contextlib.suppress(OSError):
                 path.unlink()
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(self.directory):
+                self._drop_orphan(entry)
+
+    def _drop_orphan(self, entry: os.DirEntry[str]) -> None:
+        """Delete ``entry`` if it is a temporary file older than :data:`ORPHAN_AGE_S`."""
+        if entry.name.startswith(_TEMPORARY):
+            with contextlib.suppress(OSError):
+                if time.time() - entry.stat(follow_symlinks=False).st_mtime > ORPHAN_AGE_S:
+                    os.unlink(entry.path)
 
     def _trim(self) -> None:
-        """Delete the least recently used entries beyond :attr:`max_bytes`."""
+        """Delete the least recently used entries beyond :attr:`max_bytes`, and orphaned
+        temporary files. A temporary file (a dot-name) is not an entry: another process may be
+        writing it, and deleting it would fail that process's rename."""
         found = []
         total = 0
         try:
             for entry in os.scandir(self.directory):
-                if entry.name.endswith(_SUFFIX):
+                if entry.name.startswith("."):
+                    self._drop_orphan(entry)
+                elif entry.name.endswith(_SUFFIX):
                     info = entry.stat()
                     found.append((info.st_mtime_ns, info.st_size, entry.path))
                     total += info.st_size
@@ -323,7 +376,12 @@ class SnapshotCache:
                 break
 
 
-def active(cache: SnapshotCache | None) -> SnapshotCache | None:
+def _valid(name: object) -> bool:
+    """Whether ``name`` can name an entry (so it maps to a file in the cache and nowhere else)."""
+    return type(name) is str and _NAME.fullmatch(name) is not None
+
+
+def _active(cache: SnapshotCache | None) -> SnapshotCache | None:
     """``cache`` unless :envvar:`WARGAMEKIT_NO_CACHE` switches caches off."""
     return None if cache is None or cache_disabled() else cache
 
@@ -335,17 +393,19 @@ _ENVIRONMENT: list[str] = []
 
 
 def _tree_fingerprint(root: str) -> str:
-    """SHA-256 of every ``.py`` file's path, size and ``mtime_ns`` under ``root`` (a package
-    directory) or of ``root`` itself (a module file): what ``__pycache__`` checks."""
+    """SHA-256 of the path, size and ``mtime_ns`` of every file under ``root`` (a package
+    directory) but ``__pycache__`` and compiled ``*.pyc``, or of ``root`` itself (a module
+    file): what ``__pycache__`` checks of the code, and the rule data a package ships beside
+    it (``.toml`` tables, maps) that a snapshot depends on as much."""
     found = _FINGERPRINTS.get(root)
     if found is not None:
         return found
     lines = []
     if os.path.isdir(root):
         for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
-                if name.endswith(".py"):
+                if not name.endswith((".pyc", ".pyo")):
                     path = os.path.join(folder, name)
                     info = os.stat(path)
                     lines.append(f"{os.path.relpath(path, root)}\0{info.st_size}\0{info.st_mtime_ns}")
@@ -385,10 +445,11 @@ def _environment() -> str:
 
 def code_fingerprint(ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None) -> str | None:
     """A fingerprint of the installed code a game of ``ruleset`` with ``plugin_manager``'s
-    add-ons runs: the core's, the ruleset's and the add-ons' packages (every ``.py`` file's
-    path, size and modification time) and the environment (Python, installed distributions).
-    Computed once per package per process. ``None`` if some of that code has no file to
-    fingerprint (then no entry is written or read).
+    add-ons runs: the core's, the ruleset's and the add-ons' packages (the path, size and
+    modification time of every file but ``__pycache__``, so rule data too) and the
+    environment (Python, installed distributions). Computed once per package per process.
+    ``None`` if some of that code has no file to fingerprint (then no entry is written or
+    read).
     """
     from .plugins import addons_in_effect
 
@@ -458,7 +519,7 @@ def _names(hasher: Any, answers: Sequence[Any]) -> Iterator[tuple[int, str]]:
 
 # -- entries of games ------------------------------------------------------------------------
 @frozen
-class Restored:
+class _Restored:
     """An entry restored for a load: where it was found and what a game starts from."""
 
     name: str
@@ -488,7 +549,7 @@ def _events_of(fields: list[tuple[Any, ...]]) -> list[Event]:
     return events
 
 
-def forget_ladder(game: Game) -> None:
+def _forget_ladder(game: Game) -> None:
     """Take ``game`` out of the ladders a load in this process may start from."""
     from .game import _LADDERS
 
@@ -526,11 +587,11 @@ def _tight_ladder(game: Game) -> list[_Snapshot]:
     except Exception:  # noqa: BLE001 - the game's own ladder will do
         return ladder
     finally:
-        forget_ladder(other)  # a copy made for its snapshots: not a game a load should start from
+        _forget_ladder(other)  # a copy made for its snapshots: not a game a load should start from
     return other._snapshots
 
 
-def store(cache: SnapshotCache, game: Game) -> bool:
+def _store(cache: SnapshotCache, game: Game) -> bool:
     """Write ``game``'s latest snapshots (the last two of its ladder) to ``cache``, named by
     the latest's inputs and answers; ``False`` if there is none, it cannot be pickled, the
     code cannot be fingerprinted or the disk refuses."""
@@ -538,6 +599,8 @@ def store(cache: SnapshotCache, game: Game) -> bool:
 
     if game._dice_template is not None or game.pending is None and game.outcome is None:
         return False
+    if cache._signing_key() is None:
+        return False  # an unusable cache: not worth the replay _tight_ladder may do
     ladder = [snap for snap in _tight_ladder(game) if snap.pickled and snap.position <= len(game.choices)][-2:]
     if not ladder:
         return False
@@ -564,10 +627,10 @@ def store(cache: SnapshotCache, game: Game) -> bool:
     return cache.put(name, payload)
 
 
-def restore(
+def _restore(
     cache: SnapshotCache, ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None, save: SaveFile,
     scenario_json: str, options: Mapping[str, Any], seed: int,
-) -> Restored | None:
+) -> _Restored | None:
     """The latest entry on the path of ``save``'s answers, restored as a snapshot ladder, or
     ``None`` (a miss: counted in ``cache.stats``). ``scenario_json``: ``save.scenario`` as
     JSON with sorted keys."""
@@ -600,7 +663,7 @@ def restore(
                 break
             cache.stats.hits += 1
             cache.stats.last_position = position
-            return Restored(name, content["template"], ladder)
+            return _Restored(name, content["template"], ladder)
     cache.stats.misses += 1
     cache.stats.last_position = None
     return None
