@@ -6,6 +6,7 @@ menus built whole."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -65,7 +66,7 @@ def test_a_random_game_makes_only_the_chosen_labels_of_the_lazy_menus(monkeypatc
 
         monkeypatch.setattr(module, attr, counted)
 
-    counting("fire", combat, "fire_label")
+    counting("fire", combat, "_shot_label")
     counting("deploy", opening, "_deploy_label")
     counting("pick", opening, "_pick_label")
     for seed in range(4):
@@ -106,3 +107,57 @@ def test_lazy_and_eager_menus_play_byte_identical_games(monkeypatch, scenario):
     lazy = games()
     _eager(monkeypatch)
     assert games() == lazy
+
+
+@pytest.mark.parametrize("scenario", ["default", "saunders"])
+def test_an_old_decisions_labels_are_those_offered_after_the_game_moved_on(monkeypatch, scenario):
+    """The lazy-label contract (``Option``, ``LazyOptions``): a label made after the game moved
+    on is the label the option had when offered. Each lazy menu of random-bot and heuristic-bot
+    games is kept, with
+    the labels an eager menu built from the same arguments made at offer time; after the game
+    (tanks moved, fired, destroyed since) every option's label of every kept menu is read: the
+    same text, and nothing raises. The games must include unchosen options of tanks that moved
+    on afterwards (作战阶段 1 fire selection, 2-1 the next mover) and shots at tanks destroyed
+    afterwards (the fire menu's target)."""
+    of = Choose.of.__func__  # type: ignore[attr-defined]
+    kept: list[tuple[Choose, list[str], dict[int, Any]]] = []
+    state_of: list[Any] = []
+
+    def keeping_of(cls, *args: Any, **kwargs: Any) -> Choose:
+        decision = of(cls, *args, **kwargs)
+        if kwargs.get("lazy_labels"):
+            eager = of(cls, *args, **{**kwargs, "lazy": False, "lazy_labels": False})
+            where = {t.id: (t.hex, t.hull, t.turret, t.alive) for t in state_of[-1].tanks} if state_of else {}
+            kept.append((decision, [o.label for o in eager.options], where))
+        return decision
+
+    monkeypatch.setattr(Choose, "of", classmethod(keeping_of))
+    moved_on = destroyed = 0
+    seen: set[str] = set()
+    wrong: list[tuple[str, str]] = []
+    bots = [(RandomBot, seed) for seed in range(6)] + [(RULESET.bots()["bot"], seed) for seed in range(2)]
+    for factory, seed in bots:
+        kept.clear()
+        game = Game.new(RULESET, scenario, seed=seed)
+        state_of[:] = [game.state]
+        game.play({side: factory(bot_seed(seed, i)) for i, side in enumerate(RULESET.sides)})
+        assert game.outcome is not None
+        assert game.state is state_of[0]  # the positions kept at offer time are the game's
+        seen |= {d.kind for d, _, _ in kept}
+        final = {t.id: (t.hex, t.hull, t.turret, t.alive) for t in game.state.tanks}
+        for decision, offered, where in kept:
+            try:
+                labels = [o.label for o in decision.options]
+            except Exception as exc:  # what it raised, for the failure's message
+                wrong.append((decision.kind, f"raises {type(exc).__name__}"))
+                continue
+            if labels != offered:
+                wrong.append((decision.kind, "another label"))
+            for option in decision.options:
+                if decision.kind in (kinds.FIRE_SELECTION, kinds.NEXT_MOVER) and option.data.get("tank"):
+                    moved_on += where[option.data["tank"]] != final[option.data["tank"]]
+                if decision.kind == kinds.FIRE_TARGET and isinstance(option.value, FireAt):
+                    destroyed += not final[option.value.target][3]
+    assert not wrong, sorted(Counter(wrong).items())
+    assert seen == LAZY_KINDS
+    assert moved_on > 0 and destroyed > 0

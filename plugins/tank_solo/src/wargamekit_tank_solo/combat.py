@@ -254,33 +254,49 @@ def _percent_value(p: Any) -> float:
 def fire_label(state: GameState, firer: Tank, option: FireAt, fire: str, *, target_hex: Hex | None = None,
                hooks: Any = None) -> str:
     """``"fire main gun at Tiger I #7 in 0305 (range 4, hit 72%, kill 31%)"`` (the odds with
-    the add-ons in ``hooks``)."""
+    the add-ons in ``hooks``), for the tanks as they stand now."""
     target = state.tank(option.target)
     where = target.hex if target_hex is None else target_hex
     assert where is not None
-    odds = shot_odds(shot_for(state, firer, option.gun, target, fire, target_hex=target_hex, hooks=hooks))
-    gun = firer.spec.guns[option.gun].name
-    return (f"{firer.name} fires {gun} at {target.name} in {hex_label(where)} "
-            f"(range {firer.hex.distance(where) if firer.hex else '?'}, hit {_percent(odds.hit)}, kill {_percent(odds.kill)})")
+    shot = shot_for(state, firer, option.gun, target, fire, target_hex=target_hex, hooks=hooks)
+    return _fire_text(firer, option.gun, target, where, shot)
+
+
+def _fire_text(firer: Tank, gun: int, target: Tank, where: Hex, shot: Shot) -> str:
+    """:func:`fire_label`'s text from the shot's inputs (``shot``, bound when it was offered):
+    works out the exact odds (a tank's name and guns never change)."""
+    odds = shot_odds(shot)
+    return (f"{firer.name} fires {firer.spec.guns[gun].name} at {target.name} in {hex_label(where)} "
+            f"(range {shot.range}, hit {_percent(odds.hit)}, kill {_percent(odds.kill)})")
 
 
 def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | None = None, rule: str,
                        hooks: Any = None) -> Choose:
     """The fire menu of ``tank`` (kind ``tank_solo.fire_target``): each shot it may fire now with
     ``fire`` (at tank ``only``, if given), each turret rotation left, and holding fire."""
-    values: list[Any] = valid_targets(state, tank, fire, only)
+    shots = valid_targets(state, tank, fire, only)
+    # Each shot's odds inputs, bound now (where the target stands, its markers, what the add-ons
+    # add): its lazy label, read later, says what was offered, even once the target has moved or
+    # died; the odds themselves are worked out only for a label that is read.
+    offered: dict[FireAt, tuple[Tank, Hex, Shot]] = {}
+    for option in shots:
+        target = state.tank(option.target)
+        assert target.hex is not None
+        offered[option] = (target, target.hex, shot_for(state, tank, option.gun, target, fire, hooks=hooks))
+    values: list[Any] = list(shots)
     values += rotation_options(tank)
     values.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
     # A lazy menu with lazy labels (hot: each shot's label works out its exact odds): a random
     # bot makes the chosen option, a heuristic bot the shots' data; the log the chosen label.
     return Choose.of(tank.side, f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})", values,
-                     label=partial(_shot_label, state, tank, fire, hooks), data=_shot_data,
+                     label=partial(_shot_label, tank, offered), data=_shot_data,
                      lazy=True, lazy_labels=True, rule=rule, kind=kinds.FIRE_TARGET,
                      context={"tank": tank.id, "fire": fire, "turn": state.turn})
 
 
-def _shot_label(state: GameState, firer: Tank, fire: str, hooks: Any, option: FireAt) -> str:
-    return fire_label(state, firer, option, fire, hooks=hooks)
+def _shot_label(firer: Tank, offered: dict[FireAt, tuple[Tank, Hex, Shot]], option: FireAt) -> str:
+    target, where, shot = offered[option]
+    return _fire_text(firer, option.gun, target, where, shot)
 
 
 def _shot_data(option: FireAt) -> dict[str, Any]:

@@ -128,7 +128,8 @@ def _facing_options(order: tuple[int, ...]) -> tuple[Option, ...]:
 
 
 def _load_label(state: GameState, rounds: dict[str, SpecialRound], pick: tuple[str, int]) -> str:
-    """Loading special rounds: the label of loading round kind ``pick[0]`` on tank ``pick[1]``."""
+    """Loading special rounds: the label of loading round kind ``pick[0]`` on tank ``pick[1]``
+    (it may read the live state: a tank's name never changes, and the tanks are never removed)."""
     kind, tank_id = pick
     return f"load {rounds[kind].name} on {state.tank(tank_id).name}"
 

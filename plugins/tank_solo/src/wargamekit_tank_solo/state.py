@@ -120,11 +120,16 @@ class Tank:
 
     def where(self) -> str:
         """``"0507 hull N turret NE"``."""
-        if self.hex is None:
+        return self.where_at(self.hex, self.hull, self.turret)
+
+    def where_at(self, at: Hex | None, hull: int, turret: int) -> str:
+        """What :meth:`where` says of this tank standing in ``at`` with ``hull`` and ``turret``
+        facings (a lazy label binds the position a menu was offered at, and writes it later)."""
+        if at is None:
             return "not deployed"
-        text = f"{hex_label(self.hex)} hull {facing_name(self.hull)}"
+        text = f"{hex_label(at)} hull {facing_name(hull)}"
         if not self.spec.turretless:
-            text += f" turret {facing_name(self.turret)}"
+            text += f" turret {facing_name(turret)}"
         return text
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Hashable
 from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -217,9 +217,11 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision | Checkpoint, 
         if state.options.get("surrender"):
             values.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
                                  data={"action": "surrender", "concede": True}))
-        # A lazy menu (a label per tank and form of fire, of which a random bot reads one)
+        # A lazy menu (a label per tank and form of fire, of which a random bot reads one); its
+        # labels write the positions bound here, so an option read later says what was offered.
         action, tank_id = yield Choose.of(side, f"Turn {state.turn}, side {side}: fire selection", values,
-                                          label=partial(_designation_label, state), data=_designation_data,
+                                          label=partial(_designation_label, _poses(state, side)),
+                                          data=_designation_data,
                                           lazy=True, lazy_labels=True, rule="作战阶段 1 先手方射击选择",
                                           kind=kinds.FIRE_SELECTION, context={"turn": state.turn, "side": side})
         if action == "surrender":
@@ -230,13 +232,30 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision | Checkpoint, 
         yield from _designated(ctx, state.tank(tank_id), action)
 
 
-def _designation_label(state: GameState, pick: tuple[str, int]) -> str:
-    """Fire selection: the label of designating tank ``pick[1]`` for ``pick[0]`` fire."""
+#: A tank and where it stood when a menu was offered: (tank, hex, hull, turret).
+_Pose: TypeAlias = tuple[Tank, Hex | None, int, int]
+
+
+def _poses(state: GameState, side: str) -> dict[int, _Pose]:
+    """The positions of ``side``'s living tanks, as values (the lazy labels of a menu offered
+    now read these, not the tanks, which move on; a tank's name and vehicle never change)."""
+    return {t.id: (t, t.hex, t.hull, t.turret) for t in state.living(side)}
+
+
+def _where(pose: _Pose) -> str:
+    tank, at, hull, turret = pose
+    return tank.where_at(at, hull, turret)
+
+
+def _designation_label(poses: dict[int, _Pose], pick: tuple[str, int]) -> str:
+    """Fire selection: the label of designating tank ``pick[1]`` for ``pick[0]`` fire, standing
+    as in ``poses`` (:func:`_poses`, bound when the menu was offered)."""
     action, tank_id = pick
-    tank = state.tank(tank_id)
+    pose = poses[tank_id]
+    tank = pose[0]
     if action == "aimed":
-        return f"aimed fire with {tank.name} ({tank.where()})"
-    return f"leap fire with {tank.name} ({tank.where()}, up to {tank.spec.movement} MP then fire)"
+        return f"aimed fire with {tank.name} ({_where(pose)})"
+    return f"leap fire with {tank.name} ({_where(pose)}, up to {tank.spec.movement} MP then fire)"
 
 
 def _designation_data(pick: tuple[str, int]) -> dict[str, Any]:
@@ -358,7 +377,8 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any
         values.append(Option(None, f"end the movement phase ({state.free_pool} free points unused)",
                              data={"action": "end"}))
         pick = yield Choose.of(side, f"Turn {state.turn}, side {side}: which tank moves next?", values,
-                               label=partial(_mover_label, state), data=_mover_data, lazy=True, lazy_labels=True,
+                               label=partial(_mover_label, _poses(state, side)), data=_mover_data, lazy=True,
+                               lazy_labels=True,
                                rule="作战阶段 2-1 先手方移动", kind=kinds.NEXT_MOVER,
                                context={"turn": state.turn, "side": side, "free_pool": state.free_pool})
         if pick is None:
@@ -382,10 +402,11 @@ def _move_tanks(ctx: Context, side: str) -> Generator[Decision | Checkpoint, Any
         _after_move(ctx, tank, spent)
 
 
-def _mover_label(state: GameState, tank_id: int) -> str:
-    """Movement: the label of moving tank ``tank_id`` next."""
-    t = state.tank(tank_id)
-    return f"move {t.name} ({t.where()}, {t.spec.movement} MP)"
+def _mover_label(poses: dict[int, _Pose], tank_id: int) -> str:
+    """Movement: the label of moving tank ``tank_id`` next, standing as in ``poses`` (bound
+    when the menu was offered: the tanks before it in the phase may move, fire, be hit)."""
+    pose = poses[tank_id]
+    return f"move {pose[0].name} ({_where(pose)}, {pose[0].spec.movement} MP)"
 
 
 def _mover_data(tank_id: int) -> dict[str, Any]:
