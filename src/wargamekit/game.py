@@ -918,7 +918,14 @@ class Game:
 
     def replay(self, choices: list[Answer] | None = None) -> Game:
         """A new game with the same inputs, replayed through ``choices`` (default: all)."""
-        other = Game(
+        other = self._unplayed_copy(self._snapshot_spacing)
+        other._replay(list(self.choices if choices is None else choices))
+        return other
+
+    def _unplayed_copy(self, snapshot_spacing: int) -> Game:
+        """A game with this one's inputs and ladder, not started: what a replay, a fork or a
+        copy made for its snapshots (the snapshot cache's) replays on."""
+        return type(self)(
             ruleset=self.ruleset,
             scenario_data=self.scenario_data,
             scenario_name=self.scenario_name,
@@ -929,11 +936,9 @@ class Game:
             scenario_template=self._scenario_template,
             # snapshots are immutable: the copy starts from this game's ladder
             snapshots=list(self._snapshots),
-            snapshot_spacing=self._snapshot_spacing,
+            snapshot_spacing=snapshot_spacing,
             ladder_key=self._ladder_key,
         )
-        other._replay(list(self.choices if choices is None else choices))
-        return other
 
     def fork(self) -> Game:
         """An independent copy at the same position (for search bots and what-ifs)."""

@@ -570,18 +570,7 @@ def _tight_ladder(game: Game) -> list[_Snapshot]:
     ladder = game._snapshots
     if not ladder or ladder[-1].position == len(game.choices):
         return ladder  # no checkpoint passed (or none in the ruleset): nothing to replay for
-    other = type(game)(
-        ruleset=game.ruleset,
-        scenario_data=game.scenario_data,
-        scenario_name=game.scenario_name,
-        seed=game.seed,
-        options=dict(game.options),
-        plugin_manager=game.plugin_manager,
-        scenario_template=game._scenario_template,
-        snapshots=list(ladder),
-        snapshot_spacing=1,
-        ladder_key=game._ladder_key,
-    )
+    other = game._unplayed_copy(snapshot_spacing=1)
     try:
         other._replay(list(game.choices))
     except Exception:  # noqa: BLE001 - the game's own ladder will do
