@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
+from functools import cached_property
 from math import comb
 from typing import Any
 
@@ -75,7 +76,7 @@ class Die:
         """Every face, lowest first."""
         return tuple(range(self.low, self.high + 1))
 
-    @property
+    @cached_property  # (read for every roll's record: made once per die, then a slot read)
     def name(self) -> str:
         """Conventional name: ``d6``, ``d10(0-9)``, ``d[3-17]``."""
         if self.low == 1:
