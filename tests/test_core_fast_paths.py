@@ -397,3 +397,122 @@ def test_random_answers_are_those_of_generator_integers():
             expected = reference(numpy_calls)
             assert answer == expected and type(answer) is type(expected)
     assert ours.bit_generator.state == numpy_calls.bit_generator.state
+
+
+# -- the hand-built Choose, lazy labels without a subclass, the answer's fast path ------------
+
+
+def _choose_by_attrs(**fields) -> Choose:
+    """The Choose attrs' own __init__ would build (the converters, then __attrs_post_init__):
+    what ``Choose.__init__``, written by hand for speed, must equal."""
+    import attrs
+
+    from wargamekit.decisions import _option_tuple
+
+    made = object.__new__(Choose)
+    for a in attrs.fields(Choose):
+        value = fields.get(a.name, a.default)
+        if a.name == "context":
+            value = freeze_data(value)
+        elif a.name == "options":
+            value = _option_tuple(value)
+        object.__setattr__(made, a.name, value)
+    made.__attrs_post_init__()
+    return made
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"side": "red", "prompt": "Fire at?", "options": [Option(1, "one"), Option(2, "two", data={"t": 2})]},
+        {"side": "blue", "prompt": "Move?", "rule": "6.2", "secret": True, "kind": "demo.move",
+         "context": {"unit": "A1", "to": [3, 4]}, "options": (Option("a", "A", public="?"),)},
+    ],
+)
+def test_a_hand_built_choose_is_the_choose_attrs_builds(fields):
+    import copy
+    import pickle
+
+    import attrs
+
+    made, expected = Choose(**fields), _choose_by_attrs(**fields)
+    assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
+    assert type(made.options) is tuple and type(made.context) is Data
+    assert pickle.loads(pickle.dumps(made)) == made and copy.deepcopy(made) == made
+    assert attrs.evolve(made, prompt="Again?") == _choose_by_attrs(**{**fields, "prompt": "Again?"})
+
+
+def test_a_hand_built_choose_refuses_what_it_refused():
+    with pytest.raises(ValueError, match=r"Fire at\? \[8\.1\]: a Choose needs at least one option"):
+        Choose(side="red", prompt="Fire at?", rule="8.1", options=[])
+    with pytest.raises(TypeError, match=r"data\.unit: <object object at .*> is not JSON data"):
+        Choose(side="red", prompt="Fire at?", context={"unit": object()}, options=[Option(1, "one")])
+    with pytest.raises(TypeError):
+        Choose(side="red", prompt="Fire at?")  # type: ignore[call-arg]  # options are required
+
+
+def test_a_die_s_name_is_made_once_and_pickles_as_before():
+    import pickle
+
+    from wargamekit.dice import Die
+
+    die = Die(3, 17)
+    assert die.name == "d[3-17]" and die.name is die.name
+    assert (Die(1, 6).name, Die(0, 9).name) == ("d6", "d10(0-9)")
+    assert die.__getstate__() == {"low": 3, "high": 17} and pickle.loads(pickle.dumps(die)) == die
+
+
+def test_a_hand_built_choose_names_itself_in_its_lazy_menu_s_errors():
+    from wargamekit import LazyOptions
+    from wargamekit.errors import OptionError
+
+    menu = LazyOptions(["a"], label=lambda v: 3)  # type: ignore[arg-type, return-value]
+    d = Choose(side="red", prompt="Pick", rule="2.1", options=menu)
+    assert d.options is menu
+    with pytest.raises(OptionError, match=r"Pick \[2\.1\]: option 0 \('a'\)"):
+        d.options[0]  # noqa: B018
+
+
+def test_a_lazy_option_is_an_option_as_built_with_its_text():
+    """A lazy label leaves the label slot unset (``Option.__getattr__`` makes it): the option
+    is an ``Option`` throughout, and reads, compares, hashes, prints and pickles as one
+    built with the text."""
+    import copy
+    import pickle
+
+    made: list[int] = []
+    lazy = Option(("fire", 2), lambda: made.append(1) or "fire (58%)", data={"target": 2})
+    text = Option(("fire", 2), "fire (58%)", data={"target": 2})
+    assert type(lazy) is Option and made == []
+    assert lazy.data == text.data and made == []  # data, value and public are plain slots
+    assert repr(lazy) == repr(text) and made == [1]
+    assert lazy == text and hash(lazy) == hash(text) and lazy.label == "fire (58%)" and made == [1]
+    for other in (Option(1, lambda: "x"), Option(1, lambda: "x")):
+        assert pickle.loads(pickle.dumps(other)) == Option(1, "x") == copy.copy(other)
+    with pytest.raises(AttributeError, match="'Option' object has no attribute 'lable'"):
+        text.lable  # type: ignore[attr-defined]  # noqa: B018
+    assert not hasattr(Option(1, "x"), "missing")
+
+
+def test_the_answer_fast_path_gives_what_check_and_value_of_give():
+    """``Game.answer`` takes a plain Choose's in-range ``int`` index without ``check`` and
+    ``value_of``: the same log as answers that take them (a numpy index), and the same errors."""
+    from rulesets import DiceRace
+
+    from wargamekit import Game, InvalidChoiceError
+
+    fast, slow = Game.new(DiceRace(), seed=4), Game.new(DiceRace(), seed=4)
+    for index in [0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]:
+        if fast.over:
+            break
+        before = fast.log_text()
+        for bad in (2, -1, 1.0, "0", None) if type(fast.pending) is Choose else ():
+            with pytest.raises(InvalidChoiceError):
+                fast.answer(bad)
+            assert fast.log_text() == before
+        answer = int(index) if type(fast.pending) is Choose else True  # (a YesNo: race on)
+        fast.answer(answer)
+        slow.answer(np.int64(answer) if type(slow.pending) is Choose else answer)
+        assert fast.log_text() == slow.log_text() and fast.choices == slow.choices
+        assert all(type(c) is type(d) for c, d in zip(fast.choices, slow.choices, strict=True))
+    assert fast.over and len(fast.choices) == 7  # (red reached the target)
