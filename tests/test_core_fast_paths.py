@@ -516,3 +516,33 @@ def test_the_answer_fast_path_gives_what_check_and_value_of_give():
         assert fast.log_text() == slow.log_text() and fast.choices == slow.choices
         assert all(type(c) is type(d) for c, d in zip(fast.choices, slow.choices, strict=True))
     assert fast.over and len(fast.choices) == 7  # (red reached the target)
+
+
+def test_a_single_die_s_fast_path_rolls_and_logs_what_the_general_path_does():
+    """``SeededDice.roll`` draws one die of its own class in one call (a hot path); a subclass
+    takes ``Dice.roll`` (``_face``, then ``_record``): the same faces, rolls, events and
+    generator state, for every die (numpy integers and one-face dice included)."""
+    from wargamekit.context import _Recorder
+    from wargamekit.dice import D6, D10_ZERO, D20, Die, SeededDice
+
+    class General(SeededDice):
+        pass
+
+    fast, general = SeededDice(11), General(11)
+    logs: tuple[list, list] = ([], [])
+    fast.on_roll, general.on_roll = _Recorder(logs[0], None).roll, _Recorder(logs[1], None).roll
+    dice = [D6, D10_ZERO, D20, Die(3, 3), Die(-5, 5), Die(np.int64(1), np.int64(6)), Die(0, 2**40)]
+    for index in range(60):
+        die = dice[index % len(dice)]
+        with fast.secret("red") if index % 7 == 0 else _nothing(), general.secret("red") if index % 7 == 0 else _nothing():
+            assert fast.roll(die, f"draw {index}") == general.roll(die, f"draw {index}")
+    assert fast.nd6(3, "three") == general.nd6(3, "three")
+    assert fast.rolls == general.rolls
+    assert [e.to_json() for e in logs[0]] == [e.to_json() for e in logs[1]] and len(logs[0]) == 61
+    assert fast._rng.bit_generator.state == general._rng.bit_generator.state
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext()
