@@ -234,6 +234,46 @@ def test_fast_pickle_refuses_what_pickle_refuses():
         dumps(_One(lambda: 1))
 
 
+def test_fast_pickle_names_a_class_by_a_key_written_once_and_a_local_class_as_before():
+    """An attrs instance is made again by ``_new("module:qualname")``: the key is written once
+    per pickle (then referred back to), and no global reference of the class is written (which
+    imports its module to check it); the objects load back as before, in a fresh interpreter
+    too (the snapshot cache reads snapshots there). A class its key does not lead back to (a
+    local one) keeps pickle's own global reference, and is refused as before."""
+    import pickletools
+    import subprocess
+    import sys
+
+    import attrs
+
+    from wargamekit._fastpickle import _NEW_ARGS, _new
+
+    data = dumps([_Unit("A", Hex(1, 2)), _Unit("B", Hex(3, 4)), _Frozen((5,))])
+    ops = [(op.name, arg) for op, arg, _ in pickletools.genops(data)]
+    key = f"{_Unit.__module__}:{_Unit.__qualname__}"
+    assert _NEW_ARGS[_Unit] == (key,)
+    assert [arg for name, arg in ops if name in ("SHORT_BINUNICODE", "BINUNICODE")].count(key) == 1
+    assert "NEWOBJ" not in {name for name, _ in ops}  # every class of the list is named by key
+    back = pickle.loads(data)
+    assert [(u.name, u.hex) for u in back[:2]] == [("A", Hex(1, 2)), ("B", Hex(3, 4))] and back[2] == _Frozen((5,))
+    assert type(_new(key)) is _Unit
+    with pytest.raises(pickle.UnpicklingError, match="no class 'nowhere:Nothing'"):
+        _new("nowhere:Nothing")
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; print(repr(pickle.loads(sys.stdin.buffer.read())[0]))"],
+        input=dumps([Hex(7, 8)]), capture_output=True, check=True,
+    )
+    assert fresh.stdout.strip() == repr(Hex(7, 8)).encode()
+
+    @attrs.define
+    class Local:
+        x: int = 1
+
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        dumps(Local())
+    assert _NEW_ARGS[Local] == (Local,)
+
+
 
 def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
     """The seeded dice's PCG64 generator reduces to its state (no entropy read on load): the
