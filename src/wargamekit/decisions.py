@@ -768,10 +768,11 @@ class ChooseSubset(Decision):
         return [o.label for o in self.options]
 
     def check(self, answer: Any) -> Answer:
-        if isinstance(answer, np.ndarray) and answer.ndim == 1:
-            answer = answer.tolist()  # a bot's ``rng.choice(...)``
-        if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
-            raise InvalidChoiceError(f"{self._where()}: expected a list of option indices, got {answer!r}")
+        if type(answer) is not list:  # (a list, the usual answer, needs neither test: the ABC's is slow)
+            if isinstance(answer, np.ndarray) and answer.ndim == 1:
+                answer = answer.tolist()  # a bot's ``rng.choice(...)``
+            if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+                raise InvalidChoiceError(f"{self._where()}: expected a list of option indices, got {answer!r}")
         indices = []
         for item in answer:
             if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
