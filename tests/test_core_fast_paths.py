@@ -586,3 +586,20 @@ def _nothing():
     import contextlib
 
     return contextlib.nullcontext()
+
+
+def test_a_subset_answer_reads_alike_as_a_list_and_as_any_other_sequence():
+    """``ChooseSubset.check`` takes a list without the ``Sequence`` test (a hot path): a list,
+    a tuple, a numpy array and a range give the same canonical answer; what is no list of
+    indices is refused as before."""
+    from wargamekit import InvalidChoiceError
+
+    subset = ChooseSubset(side="red", prompt="Which?", options=[Option(i, str(i)) for i in range(5)], max_count=3)
+    for given in ([3, 0], (3, 0), np.array([3, 0]), [np.int64(3), 0]):
+        assert subset.check(given) == [0, 3] and all(type(i) is int for i in subset.check(given))
+    assert subset.check(range(2)) == [0, 1]
+    for bad, message in (("03", "expected a list of option indices"), (3, "expected a list of option indices"),
+                         ([True], "True is not an option index"), ([5], "5 is not one of 0..4"),
+                         ([1, 1], "an option is chosen twice")):
+        with pytest.raises(InvalidChoiceError, match=message):
+            subset.check(bad)
