@@ -234,6 +234,46 @@ def test_fast_pickle_refuses_what_pickle_refuses():
         dumps(_One(lambda: 1))
 
 
+def test_fast_pickle_names_a_class_by_a_key_written_once_and_a_local_class_as_before():
+    """An attrs instance is made again by ``_new("module:qualname")``: the key is written once
+    per pickle (then referred back to), and no global reference of the class is written (which
+    imports its module to check it); the objects load back as before, in a fresh interpreter
+    too (the snapshot cache reads snapshots there). A class its key does not lead back to (a
+    local one) keeps pickle's own global reference, and is refused as before."""
+    import pickletools
+    import subprocess
+    import sys
+
+    import attrs
+
+    from wargamekit._fastpickle import _NEW_ARGS, _new
+
+    data = dumps([_Unit("A", Hex(1, 2)), _Unit("B", Hex(3, 4)), _Frozen((5,))])
+    ops = [(op.name, arg) for op, arg, _ in pickletools.genops(data)]
+    key = f"{_Unit.__module__}:{_Unit.__qualname__}"
+    assert _NEW_ARGS[_Unit] == (key,)
+    assert [arg for name, arg in ops if name in ("SHORT_BINUNICODE", "BINUNICODE")].count(key) == 1
+    assert "NEWOBJ" not in {name for name, _ in ops}  # every class of the list is named by key
+    back = pickle.loads(data)
+    assert [(u.name, u.hex) for u in back[:2]] == [("A", Hex(1, 2)), ("B", Hex(3, 4))] and back[2] == _Frozen((5,))
+    assert type(_new(key)) is _Unit
+    with pytest.raises(pickle.UnpicklingError, match="no class 'nowhere:Nothing'"):
+        _new("nowhere:Nothing")
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; print(repr(pickle.loads(sys.stdin.buffer.read())[0]))"],
+        input=dumps([Hex(7, 8)]), capture_output=True, check=True,
+    )
+    assert fresh.stdout.strip() == repr(Hex(7, 8)).encode()
+
+    @attrs.define
+    class Local:
+        x: int = 1
+
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        dumps(Local())
+    assert _NEW_ARGS[Local] == (Local,)
+
+
 
 def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
     """The seeded dice's PCG64 generator reduces to its state (no entropy read on load): the
@@ -397,3 +437,169 @@ def test_random_answers_are_those_of_generator_integers():
             expected = reference(numpy_calls)
             assert answer == expected and type(answer) is type(expected)
     assert ours.bit_generator.state == numpy_calls.bit_generator.state
+
+
+# -- the hand-built Choose, lazy labels without a subclass, the answer's fast path ------------
+
+
+def _choose_by_attrs(**fields) -> Choose:
+    """The Choose attrs' own __init__ would build (the converters, then __attrs_post_init__):
+    what ``Choose.__init__``, written by hand for speed, must equal."""
+    import attrs
+
+    from wargamekit.decisions import _option_tuple
+
+    made = object.__new__(Choose)
+    for a in attrs.fields(Choose):
+        value = fields.get(a.name, a.default)
+        if a.name == "context":
+            value = freeze_data(value)
+        elif a.name == "options":
+            value = _option_tuple(value)
+        object.__setattr__(made, a.name, value)
+    made.__attrs_post_init__()
+    return made
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"side": "red", "prompt": "Fire at?", "options": [Option(1, "one"), Option(2, "two", data={"t": 2})]},
+        {"side": "blue", "prompt": "Move?", "rule": "6.2", "secret": True, "kind": "demo.move",
+         "context": {"unit": "A1", "to": [3, 4]}, "options": (Option("a", "A", public="?"),)},
+    ],
+)
+def test_a_hand_built_choose_is_the_choose_attrs_builds(fields):
+    import copy
+    import pickle
+
+    import attrs
+
+    made, expected = Choose(**fields), _choose_by_attrs(**fields)
+    assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
+    assert type(made.options) is tuple and type(made.context) is Data
+    assert pickle.loads(pickle.dumps(made)) == made and copy.deepcopy(made) == made
+    assert attrs.evolve(made, prompt="Again?") == _choose_by_attrs(**{**fields, "prompt": "Again?"})
+
+
+def test_a_hand_built_choose_refuses_what_it_refused():
+    with pytest.raises(ValueError, match=r"Fire at\? \[8\.1\]: a Choose needs at least one option"):
+        Choose(side="red", prompt="Fire at?", rule="8.1", options=[])
+    with pytest.raises(TypeError, match=r"data\.unit: <object object at .*> is not JSON data"):
+        Choose(side="red", prompt="Fire at?", context={"unit": object()}, options=[Option(1, "one")])
+    with pytest.raises(TypeError):
+        Choose(side="red", prompt="Fire at?")  # type: ignore[call-arg]  # options are required
+
+
+def test_a_die_s_name_is_made_once_and_pickles_as_before():
+    import pickle
+
+    from wargamekit.dice import Die
+
+    die = Die(3, 17)
+    assert die.name == "d[3-17]" and die.name is die.name
+    assert (Die(1, 6).name, Die(0, 9).name) == ("d6", "d10(0-9)")
+    assert die.__getstate__() == {"low": 3, "high": 17} and pickle.loads(pickle.dumps(die)) == die
+
+
+def test_a_hand_built_choose_names_itself_in_its_lazy_menu_s_errors():
+    from wargamekit import LazyOptions
+    from wargamekit.errors import OptionError
+
+    menu = LazyOptions(["a"], label=lambda v: 3)  # type: ignore[arg-type, return-value]
+    d = Choose(side="red", prompt="Pick", rule="2.1", options=menu)
+    assert d.options is menu
+    with pytest.raises(OptionError, match=r"Pick \[2\.1\]: option 0 \('a'\)"):
+        d.options[0]  # noqa: B018
+
+
+def test_a_lazy_option_is_an_option_as_built_with_its_text():
+    """A lazy label leaves the label slot unset (``Option.__getattr__`` makes it): the option
+    is an ``Option`` throughout, and reads, compares, hashes, prints and pickles as one
+    built with the text."""
+    import copy
+    import pickle
+
+    made: list[int] = []
+    lazy = Option(("fire", 2), lambda: made.append(1) or "fire (58%)", data={"target": 2})
+    text = Option(("fire", 2), "fire (58%)", data={"target": 2})
+    assert type(lazy) is Option and made == []
+    assert lazy.data == text.data and made == []  # data, value and public are plain slots
+    assert repr(lazy) == repr(text) and made == [1]
+    assert lazy == text and hash(lazy) == hash(text) and lazy.label == "fire (58%)" and made == [1]
+    for other in (Option(1, lambda: "x"), Option(1, lambda: "x")):
+        assert pickle.loads(pickle.dumps(other)) == Option(1, "x") == copy.copy(other)
+    with pytest.raises(AttributeError, match="'Option' object has no attribute 'lable'"):
+        text.lable  # type: ignore[attr-defined]  # noqa: B018
+    assert not hasattr(Option(1, "x"), "missing")
+
+
+def test_the_answer_fast_path_gives_what_check_and_value_of_give():
+    """``Game.answer`` takes a plain Choose's in-range ``int`` index without ``check`` and
+    ``value_of``: the same log as answers that take them (a numpy index), and the same errors."""
+    from rulesets import DiceRace
+
+    from wargamekit import Game, InvalidChoiceError
+
+    fast, slow = Game.new(DiceRace(), seed=4), Game.new(DiceRace(), seed=4)
+    for index in [0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]:
+        if fast.over:
+            break
+        before = fast.log_text()
+        for bad in (2, -1, 1.0, "0", None) if type(fast.pending) is Choose else ():
+            with pytest.raises(InvalidChoiceError):
+                fast.answer(bad)
+            assert fast.log_text() == before
+        answer = int(index) if type(fast.pending) is Choose else True  # (a YesNo: race on)
+        fast.answer(answer)
+        slow.answer(np.int64(answer) if type(slow.pending) is Choose else answer)
+        assert fast.log_text() == slow.log_text() and fast.choices == slow.choices
+        assert all(type(c) is type(d) for c, d in zip(fast.choices, slow.choices, strict=True))
+    assert fast.over and len(fast.choices) == 7  # (red reached the target)
+
+
+def test_a_single_die_s_fast_path_rolls_and_logs_what_the_general_path_does():
+    """``SeededDice.roll`` draws one die of its own class in one call (a hot path); a subclass
+    takes ``Dice.roll`` (``_face``, then ``_record``): the same faces, rolls, events and
+    generator state, for every die (numpy integers and one-face dice included)."""
+    from wargamekit.context import _Recorder
+    from wargamekit.dice import D6, D10_ZERO, D20, Die, SeededDice
+
+    class General(SeededDice):
+        pass
+
+    fast, general = SeededDice(11), General(11)
+    logs: tuple[list, list] = ([], [])
+    fast.on_roll, general.on_roll = _Recorder(logs[0], None).roll, _Recorder(logs[1], None).roll
+    dice = [D6, D10_ZERO, D20, Die(3, 3), Die(-5, 5), Die(np.int64(1), np.int64(6)), Die(0, 2**40)]
+    for index in range(60):
+        die = dice[index % len(dice)]
+        with fast.secret("red") if index % 7 == 0 else _nothing(), general.secret("red") if index % 7 == 0 else _nothing():
+            assert fast.roll(die, f"draw {index}") == general.roll(die, f"draw {index}")
+    assert fast.nd6(3, "three") == general.nd6(3, "three")
+    assert fast.rolls == general.rolls
+    assert [e.to_json() for e in logs[0]] == [e.to_json() for e in logs[1]] and len(logs[0]) == 61
+    assert fast._rng.bit_generator.state == general._rng.bit_generator.state
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+def test_a_subset_answer_reads_alike_as_a_list_and_as_any_other_sequence():
+    """``ChooseSubset.check`` takes a list without the ``Sequence`` test (a hot path): a list,
+    a tuple, a numpy array and a range give the same canonical answer; what is no list of
+    indices is refused as before."""
+    from wargamekit import InvalidChoiceError
+
+    subset = ChooseSubset(side="red", prompt="Which?", options=[Option(i, str(i)) for i in range(5)], max_count=3)
+    for given in ([3, 0], (3, 0), np.array([3, 0]), [np.int64(3), 0]):
+        assert subset.check(given) == [0, 3] and all(type(i) is int for i in subset.check(given))
+    assert subset.check(range(2)) == [0, 1]
+    for bad, message in (("03", "expected a list of option indices"), (3, "expected a list of option indices"),
+                         ([True], "True is not an option index"), ([5], "5 is not one of 0..4"),
+                         ([1, 1], "an option is chosen twice")):
+        with pytest.raises(InvalidChoiceError, match=message):
+            subset.check(bad)

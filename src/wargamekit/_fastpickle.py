@@ -5,7 +5,10 @@ slotted attrs instances (units, hexes, maps). attrs pickles those through its ge
 ``__getstate__`` (a dict comprehension per object); here the same instances reduce to their
 field values read by one C :func:`operator.attrgetter`, which attrs' own ``__setstate__`` reads
 back (it accepts a tuple of the field values in field order). The loaded objects are the same;
-any class that customises its pickling in any way takes pickle's ordinary path.
+any class that customises its pickling in any way takes pickle's ordinary path. Such a class is
+named in the pickle by the key ``"module:qualname"`` for :func:`_new` (written once per pickle),
+not by pickle's global reference, which imports the class's module on every pickle to check it:
+16-26% of a snapshot's cost in the bundled rulesets.
 
 The dice's :class:`numpy.random.Generator` (PCG64) reduces to its bit generator's state, a
 small dict: numpy's own reduce makes the loader seed a fresh PCG64 from the operating system's
@@ -33,6 +36,42 @@ __all__ = ["dumps", "dumps_sharing", "loads_sharing"]
 
 #: class -> its field getter, or ``False`` for a class pickled the ordinary way
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | bool] = {}
+#: class -> the arguments of :func:`_new` that make an instance of it (its key, in a tuple)
+_NEW_ARGS: dict[type, tuple[Any, ...]] = {}
+#: key (``"module:qualname"``) -> class, for :func:`_new`
+_CLASSES: dict[str, type] = {}
+
+
+def _class_of(key: str) -> type | None:
+    """The class named ``key`` (``"module:qualname"``), imported as pickle would find it, or
+    ``None`` if the name does not lead to a class."""
+    cls = _CLASSES.get(key)
+    if cls is None:
+        import importlib
+
+        module, _, qualname = key.partition(":")
+        try:
+            found: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError, ValueError):
+            return None
+        if not isinstance(found, type):
+            return None
+        cls = _CLASSES[key] = found
+    return cls
+
+
+def _new(key: str) -> Any:
+    """A bare instance of the class named ``key`` (``cls.__new__(cls)``, what pickle's NEWOBJ
+    makes): how attrs instances are made again. A class is named by a string, which a pickle
+    writes once and refers back to after, rather than by pickle's global reference, which
+    imports the class's module to check it on every pickle (2-4 µs a class: a third of a small
+    snapshot's cost)."""
+    cls = _class_of(key)
+    if cls is None:
+        raise pickle.UnpicklingError(f"no class {key!r}")
+    return cls.__new__(cls)  # type: ignore[call-overload]  # (as NEWOBJ calls it)
 
 
 def _attrs_pickled(cls: type) -> bool:
@@ -63,6 +102,11 @@ def _getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | bool:
         elif names:
             one = operator.attrgetter(names[0])
             getter = lambda obj: (one(obj),)  # noqa: E731 - attrgetter of one name is no tuple
+    if getter is not False:
+        key = f"{cls.__module__}:{cls.__qualname__}"
+        # Named by key only if the key leads back to it (not a local class); else by pickle's
+        # own global reference, which fails as it always did.
+        _NEW_ARGS[cls] = (key,) if _class_of(key) is cls else (cls,)
     _GETTERS[cls] = getter
     return getter
 
@@ -105,8 +149,12 @@ class _Pickler(pickle.Pickler):
                 return (_pcg64_generator, (obj.bit_generator.state,))  # the dice's generator
             return NotImplemented
         # What object.__reduce_ex__ gives (cls.__new__, then attrs' __setstate__), with the
-        # state as the tuple of field values instead of a dict built in Python.
-        return (copyreg.__newobj__, (cls,), getter(obj))  # type: ignore[attr-defined,operator]
+        # state as the tuple of field values instead of a dict built in Python, and the class
+        # named by a key (see _new).
+        args = _NEW_ARGS[cls]
+        if args[0] is cls:
+            return (copyreg.__newobj__, args, getter(obj))  # type: ignore[attr-defined,operator]
+        return (_new, args, getter(obj))  # type: ignore[operator]
 
 
 def dumps(obj: Any) -> bytes:

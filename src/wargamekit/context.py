@@ -35,7 +35,7 @@ from attrs import define, field, frozen
 from .decisions import Choose, Decision
 from .dice import Dice, Roll
 from .errors import CheckpointError
-from .events import _INT_LIMIT, Event, is_plain_int, owned_event
+from .events import _INT_FLOOR, _INT_LIMIT, Event, is_plain_int, owned_event
 from .interrupts import InterruptStack
 
 if TYPE_CHECKING:
@@ -119,18 +119,20 @@ class _Recorder:
         if len(faces) == 1:
             (face,) = faces
             text = f"{purpose}: {kind} [{face!s}] = {value}"
-            plain = type(face) is int and -_INT_LIMIT < face < _INT_LIMIT
+            plain = type(face) is int and _INT_FLOOR < face < _INT_LIMIT
+            listed = [face]
         else:
             text = f"{purpose}: {kind} [{' '.join(map(str, faces))}] = {value}"
             plain = all(map(is_plain_int, faces))
-        if plain and type(value) is int and -_INT_LIMIT < value < _INT_LIMIT and type(purpose) is str and type(kind) is str:
+            listed = list(faces)
+        if plain and type(value) is int and _INT_FLOOR < value < _INT_LIMIT and type(purpose) is str and type(kind) is str:
             # Hot: every roll of every game. The data as freezing would make it (keys in
             # sorted order, the faces a list), from values checked to be plain JSON: no copy,
             # no walk; the event built through its slots (as events.logged_event, inline).
             event = _new_event(Event)
             _set_kind(event, "roll")
             _set_text(event, text)
-            _set_data(event, {"dice": kind, "faces": list(faces), "purpose": purpose, "value": value})
+            _set_data(event, {"dice": kind, "faces": listed, "purpose": purpose, "value": value})
             _set_audience(event, roll.audience)
             self._events.append(event)
             if self._sink is not None:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar, TypeAlias, final, overload
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, final, overload
 
 import numpy as np
 from attrs import field, frozen
@@ -162,12 +162,9 @@ def freeze_data(value: Mapping[str, Any] | None, where: str = "data") -> Data:
     ...
     TypeError: data.unit: <object object at ...> is not JSON data (use ids, numbers, strings, lists, mappings)
     """
-    if value is None:
-        return _EMPTY
-    if isinstance(value, Data):
-        return value
+    # Hot: every option's data (several a decision). The usual case first: a flat dict of
+    # string keys to scalars, frozen without recursion.
     if type(value) is dict:
-        # The usual case, a flat dict of string keys to scalars, is frozen without recursion.
         plain = _PLAIN_SCALARS
         for key, item in value.items():
             if type(key) is not str or type(item) not in plain:
@@ -179,6 +176,10 @@ def freeze_data(value: Mapping[str, Any] | None, where: str = "data") -> Data:
             return frozen_plain
         except _NotPlain:
             pass
+    elif value is None:
+        return _EMPTY
+    elif isinstance(value, Data):
+        return value
     if not isinstance(value, Mapping):
         raise TypeError(f"{where}: expected a mapping of names to JSON values, got {value!r}")
     frozen: Data = _freeze(value, where)
@@ -243,7 +244,7 @@ class Option:
     label: str
     public: str | None
     data: Data
-    # A lazy label's callable until its first read (a _LazyOption), else None.
+    # A lazy label's callable until its first read (the label slot unset till then), else None.
     _make_label: Callable[[], str] | None = field(init=False, eq=False, repr=False)
 
     def __init__(
@@ -253,13 +254,40 @@ class Option:
         public: str | None = None,
         data: Mapping[str, Any] | None = None,
     ) -> None:
+        # Hot: rule code builds every option of an eager menu here (four a decision in the
+        # rule-free game). Through the slots' own setters, the label's two cases inline, and
+        # data left out frozen by no call at all.
         _set_value(self, value)
-        _set_label_source(self, label)
+        if type(label) is str or not callable(label):
+            _set_label(self, label)
+            _set_make_label(self, None)
+        elif type(self) is Option:
+            # A lazy label: the label slot stays unset until __getattr__ makes it.
+            _set_make_label(self, label)
+        else:
+            raise TypeError(f"{type(self).__name__}: a lazy label is for an Option itself, not a subclass")
         _set_public(self, public)
-        _set_data(self, freeze_data(data))
+        _set_data(self, _EMPTY if data is None else freeze_data(data))
 
-    # By hand rather than by attrs (which compares classes): a _LazyOption equals the Option
-    # built with the text it makes.
+    if not TYPE_CHECKING:  # (hidden from type checkers, which would take any name as valid)
+
+        def __getattr__(self, name: str) -> Any:
+            # Called only when an attribute is missing: for ``label``, when its slot is unset,
+            # i.e. a lazy label not made yet. So a plain option's label stays a plain slot
+            # read, and a lazy option needs neither a subclass nor a class change.
+            if name == "label":
+                make = _get_make_label(self)
+                if make is not None:
+                    made = make()
+                    if type(made) is not str:
+                        raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
+                    _set_label(self, made)
+                    _set_make_label(self, None)  # the callable may hold the live game: let it go
+                    return made
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    # By hand rather than by attrs (which compares classes exactly): a subclass's option equals
+    # the Option with the same fields, as it always has.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Option):
             return NotImplemented
@@ -282,56 +310,12 @@ class Option:
 # The slots' own setters and getter: building an Option through them is cheaper than through
 # object.__setattr__. Hot: a bot game builds tens of thousands of options in Choose.of.
 _set_value = Option.__dict__["value"].__set__
-_label_slot = Option.__dict__["label"]
-_get_label, _set_label = _label_slot.__get__, _label_slot.__set__
+_set_label = Option.__dict__["label"].__set__
 _set_public = Option.__dict__["public"].__set__
 _set_data = Option.__dict__["data"].__set__
 _make_label_slot = Option.__dict__["_make_label"]
 _get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__set__
 _new_option = object.__new__
-_set_class = object.__setattr__
-
-
-class _LazyOption(Option):
-    """An :class:`Option` whose label is not made yet.
-
-    A subclass, so that only a lazy option pays for the check on reading ``label``: a plain
-    option's attributes stay plain slot reads. It has the same slots as :class:`Option`, which
-    it becomes (by a class assignment) once its label is made; until then its label slot is
-    unset.
-    """
-
-    __slots__ = ()
-
-    @property
-    def label(self) -> str:
-        make = _get_make_label(self)
-        if make is not None:
-            made = make()
-            if type(made) is not str:
-                raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
-            _set_label(self, made)
-            _set_make_label(self, None)  # the callable may hold the live game: let it go
-        # From now on a plain Option: every later read is a slot read.
-        _set_class(self, "__class__", Option)
-        return _get_label(self)
-
-    def __repr__(self) -> str:
-        self.label  # noqa: B018 - made first, so the option reads as the Option it becomes
-        return Option.__repr__(self)
-
-
-def _set_label_source(option: Option, label: LabelSource) -> None:
-    """Set ``option``'s label: the text, or (a lazy label) its callable, making the option a
-    :class:`_LazyOption`."""
-    if type(label) is str or not callable(label):
-        _set_label(option, label)
-        _set_make_label(option, None)
-    elif type(option) is Option or type(option) is _LazyOption:
-        _set_make_label(option, label)
-        _set_class(option, "__class__", _LazyOption)
-    else:
-        raise TypeError(f"{type(option).__name__}: a lazy label is for an Option itself, not a subclass")
 
 
 def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
@@ -343,12 +327,11 @@ def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
 
 def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> Option:
     """``Option(value, label, data=data)``, built through the slots."""
+    option = _new_option(Option)
     if type(label) is str or not callable(label):
-        option = _new_option(Option)
         _set_label(option, label)
         _set_make_label(option, None)
-    else:
-        option = _new_option(_LazyOption)
+    else:  # lazy: the label slot stays unset (see Option.__getattr__)
         _set_make_label(option, label)
     _set_value(option, value)
     _set_public(option, None)
@@ -459,8 +442,8 @@ class LazyOptions(Sequence[Option]):
             return value
         option: Option
         if self._lazy_labels:
-            option = _new_option(_LazyOption)
-            _set_make_label(option, partial(self._label, value))
+            option = _new_option(Option)
+            _set_make_label(option, partial(self._label, value))  # label unset: Option.__getattr__
         else:
             label = self._label(value)
             if not isinstance(label, str):
@@ -604,7 +587,7 @@ class Decision:
         return str(self.value_of(answer))
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, init=False)
 class Choose(Decision):
     """Choose exactly one of ``options``.
 
@@ -618,7 +601,37 @@ class Choose(Decision):
     form: ClassVar[str] = "choose"
     options: Sequence[Option] = field(converter=_option_tuple)
 
+    def __init__(
+        self,
+        *,
+        side: str,
+        prompt: str,
+        rule: str = "",
+        secret: bool = False,
+        kind: str = "",
+        context: Mapping[str, Any] | None = None,
+        options: Iterable[Option],
+    ) -> None:
+        # By hand, through the slots' own setters: what attrs' __init__ does (the two
+        # converters, then __attrs_post_init__), without a call per field. Hot: rule code
+        # builds a Choose for most decisions.
+        _set_side(self, side)
+        _set_prompt(self, prompt)
+        _set_rule(self, rule)
+        _set_secret(self, secret)
+        _set_kind(self, kind)
+        _set_context(self, _EMPTY if context is None else freeze_data(context))
+        if type(options) is LazyOptions:
+            _set_options(self, options)
+            options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+        else:
+            options = tuple(options)
+            _set_options(self, options)
+        if not options:
+            raise ValueError(f"{self._where()}: a Choose needs at least one option")
+
     def __attrs_post_init__(self) -> None:
+        # (What a subclass's attrs __init__ calls; Choose's own __init__ does the same inline.)
         if not self.options:
             raise ValueError(f"{self._where()}: a Choose needs at least one option")
         _bind_where(self)
@@ -695,7 +708,20 @@ class Choose(Decision):
         return _random_int(rng, 0, len(self.options) - 1)
 
     def describe(self, answer: Answer) -> str:
-        return self.options[int(answer)].public_label  # type: ignore[arg-type]
+        # (Option.public_label inline: every answer is described for the log.)
+        option = self.options[int(answer)]  # type: ignore[arg-type]
+        public = option.public
+        return option.label if public is None else public
+
+
+# The slots' own setters, for Choose.__init__.
+_set_side = Decision.__dict__["side"].__set__
+_set_prompt = Decision.__dict__["prompt"].__set__
+_set_rule = Decision.__dict__["rule"].__set__
+_set_secret = Decision.__dict__["secret"].__set__
+_set_kind = Decision.__dict__["kind"].__set__
+_set_context = Decision.__dict__["context"].__set__
+_set_options = Choose.__dict__["options"].__set__
 
 
 @frozen(kw_only=True)
@@ -742,10 +768,11 @@ class ChooseSubset(Decision):
         return [o.label for o in self.options]
 
     def check(self, answer: Any) -> Answer:
-        if isinstance(answer, np.ndarray) and answer.ndim == 1:
-            answer = answer.tolist()  # a bot's ``rng.choice(...)``
-        if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
-            raise InvalidChoiceError(f"{self._where()}: expected a list of option indices, got {answer!r}")
+        if type(answer) is not list:  # (a list, the usual answer, needs neither test: the ABC's is slow)
+            if isinstance(answer, np.ndarray) and answer.ndim == 1:
+                answer = answer.tolist()  # a bot's ``rng.choice(...)``
+            if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+                raise InvalidChoiceError(f"{self._where()}: expected a list of option indices, got {answer!r}")
         indices = []
         for item in answer:
             if isinstance(item, bool) or not isinstance(item, (int, np.integer)):

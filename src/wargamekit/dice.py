@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
+from functools import cached_property
 from math import comb
 from typing import Any
 
@@ -75,7 +76,7 @@ class Die:
         """Every face, lowest first."""
         return tuple(range(self.low, self.high + 1))
 
-    @property
+    @cached_property  # (read for every roll's record: made once per die, then a slot read)
     def name(self) -> str:
         """Conventional name: ``d6``, ``d10(0-9)``, ``d[3-17]``."""
         if self.low == 1:
@@ -333,6 +334,28 @@ class SeededDice(Dice):
             if ticket < 0:
                 return index
         raise AssertionError("unreachable")
+
+    def roll(self, die: Die, purpose: str, n: int = 1) -> tuple[int, ...]:
+        # Hot: every single die of every game. What Dice.roll does (_face, then _record), in
+        # one call, for this class itself: a subclass (the probe dice of wargamekit.testing)
+        # keeps every hook it overrides.
+        if n == 1 and type(self) is SeededDice:
+            low, high = die.low, die.high
+            if type(low) is int and type(high) is int and 0 < high - low < 0xFFFFFFFF:
+                draws = self._rng.bit_generator.ctypes
+                face = low + _bounded(draws.next_uint32, draws.state, high - low)
+                faces = (face,)
+                roll = _new_roll(Roll)  # as _record
+                _set_purpose(roll, purpose)
+                _set_kind(roll, die.name)
+                _set_faces(roll, faces)
+                _set_value(roll, face)
+                _set_audience(roll, self.audience)
+                self.rolls.append(roll)
+                if self.on_roll is not None:
+                    self.on_roll(roll)
+                return faces
+        return Dice.roll(self, die, purpose, n)
 
     def _face(self, die: Die, purpose: str) -> int:
         # Hot: every die of every game. A uniform pick of ``die``'s faces, as _pick draws it,

@@ -51,6 +51,9 @@ class _NotPlain(Exception):
 _PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
 #: ``json.dumps`` refuses integers with more digits than Python converts to text by default.
 _INT_LIMIT = 10**4000
+#: ... and its negative, made once: ``-_INT_LIMIT`` in a test would build a 4,000-digit integer
+#: on every call (a hot one: every int of every event is tested against both).
+_INT_FLOOR = -_INT_LIMIT
 _INLINE = frozenset({str, float, bool, type(None)})
 
 
@@ -68,15 +71,15 @@ def _plain_copy(value: Any) -> Any:
         for key in sorted(value):
             item = value[key]
             of = type(item)
-            copied[key] = item if of in _INLINE or (of is int and -_INT_LIMIT < item < _INT_LIMIT) else _plain_copy(item)
+            copied[key] = item if of in _INLINE or (of is int and _INT_FLOOR < item < _INT_LIMIT) else _plain_copy(item)
         return copied
     if kind is list or kind is tuple:
         return [
-            item if (of := type(item)) in _INLINE or (of is int and -_INT_LIMIT < item < _INT_LIMIT) else _plain_copy(item)
+            item if (of := type(item)) in _INLINE or (of is int and _INT_FLOOR < item < _INT_LIMIT) else _plain_copy(item)
             for item in value
         ]
     if kind in _PLAIN_SCALARS:
-        if kind is int and not -_INT_LIMIT < value < _INT_LIMIT:
+        if kind is int and not _INT_FLOOR < value < _INT_LIMIT:
             raise _NotPlain
         return value
     raise _NotPlain
@@ -156,7 +159,7 @@ def _owned_data(data: dict[str, Any]) -> dict[str, Any]:
     # Hot: every event a rule logs. Most hold scalars only (ids, counts, names).
     for item in data.values():
         of = type(item)
-        if of not in _INLINE and (of is not int or not -_INT_LIMIT < item < _INT_LIMIT):
+        if of not in _INLINE and (of is not int or not _INT_FLOOR < item < _INT_LIMIT):
             break
     else:
         return dict(sorted(data.items())) if len(data) > 1 else data
@@ -192,7 +195,7 @@ def logged_event(kind: str, text: str, data: dict[str, Any], audience: tuple[str
 
 def is_plain_int(value: Any) -> bool:
     """Whether ``value`` is an ``int`` (not a ``bool``, not numpy's) that JSON writes as it is."""
-    return type(value) is int and -_INT_LIMIT < value < _INT_LIMIT
+    return type(value) is int and _INT_FLOOR < value < _INT_LIMIT
 
 
 @frozen

@@ -38,7 +38,7 @@ from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Decision
+from .decisions import Answer, Choose, Decision, LazyOptions
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -551,8 +551,15 @@ class Game:
             raise GameOverError("the game is over; no decision is pending")
         if side is not None and side != decision.side:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
-        canonical = decision.check(answer)
-        value = decision.value_of(canonical)
+        if type(decision) is Choose and type(answer) is int and 0 <= answer < len(decision.options):
+            # Hot: most answers (an index in range of a plain Choose): what check and value_of
+            # give, without the two calls. Anything else takes them (and their errors).
+            canonical: Answer = answer
+            options = decision.options
+            value = options._value_of(answer) if type(options) is LazyOptions else options[answer].value
+        else:
+            canonical = decision.check(answer)
+            value = decision.value_of(canonical)
         ctx = self._ctx
         assert ctx is not None  # a decision is pending: the game has started
         # Events reach the game (to be told to observers once the answer stands) only if it
