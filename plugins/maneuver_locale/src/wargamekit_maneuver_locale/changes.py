@@ -243,13 +243,18 @@ def _subset_option(chooser: str, pid: str, owner: str, arm: ArmType | None, step
     return Option(pid, f"{shown} — cannot: {reason}" if reason else shown, label(piece), data=piece_data(piece))
 
 
-def only_arm(state: GameState, ability: str, reason: str) -> Callable[[tuple[str, ...]], str | None]:
+def only_arm(
+    state: GameState, ability: str, reason: str, pieces: Sequence[Piece] | None = None
+) -> Callable[[tuple[str, ...]], str | None]:
     """A subset constraint: every chosen piece (by id) has an arm with ``ability`` (a true
     :class:`~.arms.ArmType` field: ``"pursues"``, ``"enters_approach"``), else ``reason``.
+    ``pieces``: the pieces the decision offers, if only they can be chosen (default: every
+    piece of ``state``).
 
     The arms are read now: the decision keeps its meaning after the game moves on (a check
     that forks a past decision asks it again)."""
-    able = {pid: p.arm is not None and bool(getattr(p.arm, ability)) for pid, p in state.pieces.items()}
+    offered = state.pieces.values() if pieces is None else pieces
+    able = {p.id: p.arm is not None and bool(getattr(p.arm, ability)) for p in offered}
 
     def check(ids: tuple[str, ...]) -> str | None:
         return reason if not all(able[i] for i in ids) else None
@@ -264,7 +269,8 @@ def update_control(state: GameState) -> None:
     holders: dict[str, str] = {}
     for p in state.pieces.values():
         holders.setdefault(p.locale, p.side)
-    for loc in state.board.locale_ids():
-        holder = holders.get(loc)
-        if holder:
-            state.control[loc] = holder
+    control = state.control
+    for loc in sorted(holders):  # the board's order (sorted ids): new entries join in that order
+        holder = holders[loc]
+        if holder and control.get(loc) != holder:
+            control[loc] = holder

@@ -42,7 +42,8 @@ from .movement import (
     group_pieces,
     has_road_move,
     menu_options,
-    road_moves,
+    road_moves_of,
+    road_paths,
 )
 from .state import RESERVE, Context, GameState, Occupancy
 from .victory import sudden_outcome
@@ -61,12 +62,18 @@ def legal_actions(state: GameState, side: str, occ: Occupancy | None = None) -> 
     occ = occ or Occupancy(state)  # hot (every decision of the command phase): index the pieces once
     actions: list[Action] = list(group_moves(state, side, occ))
     if has_road_move(state, side, occ):  # the menu only says whether; the road menu lists them
-        actions.append(RoadMenu())
-    for loc, n in occ.approaches(side):  # the approaches side stands on, in board order
-        if can_assault(state, side, loc, n):
-            actions.append(AssaultAction(loc, n))
-    actions.append(EndTurn())
+        actions.append(_ROAD_MENU)
+    if state.commands >= 1:  # an assault costs a command (can_assault)
+        for loc, n in occ.approaches(side):  # the approaches side stands on, in board order
+            if can_assault(state, side, loc, n, occ):
+                actions.append(AssaultAction(loc, n))
+    actions.append(_END_TURN)
     return actions
+
+
+# every menu offers them: made once (frozen values, equal to a new one)
+_ROAD_MENU = RoadMenu()
+_END_TURN = EndTurn()
 
 
 def start_turn(state: GameState, side: str) -> None:
@@ -229,11 +236,11 @@ def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """移動 — road移動: one piece along a road, up to 3 locales."""
     state = ctx.state
     names = state.board.names
-    options = road_moves(state, side)
+    paths = road_paths(state, side)  # the moves of the chosen piece alone are made (hot)
     pid = yield piece_choice(
         side,
         "Road move: which piece?",
-        [state.pieces[i] for i in options],
+        [state.pieces[i] for i in paths],
         rule=rules.ROAD,
         kind=kinds.ROAD_PIECE,
         context={"commands": state.commands},
@@ -241,7 +248,7 @@ def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     move = yield Choose(
         side=side,
         prompt=f"Road move of {pid}: to where?",
-        options=menu_options(state.board, options[pid]),
+        options=menu_options(state.board, road_moves_of(pid, paths[pid])),
         rule=rules.ROAD,
         kind=kinds.ROAD_MOVE,
         context={"piece": pid, "commands": state.commands},
