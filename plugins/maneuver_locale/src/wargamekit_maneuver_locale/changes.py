@@ -181,7 +181,9 @@ def piece_choice(
         rule=rule,
         kind=kind,
         context=context,
-        options=tuple(Option(p.id, label_for(p, side), label(p), data=piece_data(p)) for p in pieces),
+        # hot (road moves, step losses): the option of each piece as it stands, made once
+        options=tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
+                       for p in pieces]),
     )
 
 
@@ -219,10 +221,15 @@ def piece_subset(
         return Option(p.id, f"{shown} — cannot: {reason}" if reason else shown, label(p, names, where=where),
                       data=piece_data(p))
 
+    if names is None and why_not is None:  # hot (every group move): no closure call per piece
+        options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
+                         for p in pieces])
+    else:
+        options = tuple([option(p) for p in pieces])
     return ChooseSubset(
         side=side,
         prompt=prompt,
-        options=tuple(option(p) for p in pieces),
+        options=options,
         min_count=min_count,
         max_count=max_count,
         constraint=constraint,
@@ -236,8 +243,9 @@ def piece_subset(
 @functools.lru_cache(maxsize=4096)
 def _subset_option(chooser: str, pid: str, owner: str, arm: ArmType | None, steps: int | None, face_up: bool,
                    locale: str, approach: str, reason: str | None) -> Option:
-    """A :func:`piece_subset` option without positions, built once per piece as it stands (an
-    option is a frozen value: its labels and data depend on these alone)."""
+    """A :func:`piece_subset` (or, with no ``reason``, :func:`piece_choice`) option without
+    positions, built once per piece as it stands (an option is a frozen value: its labels and
+    data depend on these alone)."""
     piece = Piece(id=pid, side=owner, arm=arm, steps=steps, locale=locale, approach=approach, face_up=face_up)
     shown = label_for(piece, chooser)
     return Option(pid, f"{shown} — cannot: {reason}" if reason else shown, label(piece), data=piece_data(piece))

@@ -32,7 +32,7 @@ class ManeuverLocale(Ruleset):
     scenario_type = ManeuverScenario
     scenario_package = "wargamekit_maneuver_locale.scenarios"
     # never changed in play: snapshots at checkpoints refer to them rather than copy them
-    shared_types = (Board, ManeuverScenario)
+    shared_types = (Board, ManeuverScenario, ArmType)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> ManeuverScenario:
         scenario = super().load_scenario(data, source=source)

@@ -108,7 +108,9 @@ def player_turn(ctx: Context, side: str) -> Generator[Decision, Any, None]:
 
     def phase(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult | None]:
         state.phase = turn.phase or ""  # a record for views; the cycle drives the flow
-        return (yield from procedures(turn))
+        # the phase's procedure itself, not a generator around it: every answer is sent down
+        # through each generator of the chain (hot)
+        return procedures(turn)
 
     yield from play_turns(PhaseCycle(PHASES, last_turn=1), ctx.dice, phase)
 
