@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+
 from attrs import define, field
 
 from wargamekit.geometry import BLOCKING, CLEAR, HINDERING, Hex, HexMap, TerrainTable, TerrainType
@@ -54,7 +57,10 @@ class SkirmishState:
 
     def alive(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in scenario order."""
-        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+        # hot (every activation and shot asks it): the steps read directly, one test per unit
+        if side is None:
+            return [u for u in self.units.values() if u.steps > 0]
+        return [u for u in self.units.values() if u.steps > 0 and u.side == side]
 
     def unit_at(self, h: Hex) -> Unit | None:
         """The live unit in ``h``, if any."""
@@ -82,10 +88,24 @@ _WOODS: dict[tuple, frozenset[Hex]] = {}
 
 def initial_state(s: SkirmishScenario) -> SkirmishState:
     """Build the map and place the units."""
-    hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
-    for code, labels in ((WOODS, s.terrain.woods), (HILL, s.terrain.hills)):
-        for label in labels:
-            hexmap.set_terrain(parse_hex(label), code)
+    # A copy of the terrain's map: its own layers, with the movement graph and line-of-sight
+    # tables the first game on that terrain built (a HexMap's copies share what derives from
+    # its layers until one is written to). Building them was a tenth of a random game.
+    hexmap = copy.deepcopy(_terrain_map(s.width, s.height, tuple(s.terrain.woods), tuple(s.terrain.hills)))
     units = {u.name: Unit(u.name, u.side, parse_hex(u.hex), u.facing, u.move, u.firepower, u.max_range)
              for u in s.units}
     return SkirmishState(hexmap, units, s.turns)
+
+
+@functools.lru_cache(maxsize=16)
+def _terrain_map(width: int, height: int, woods: tuple[str, ...], hills: tuple[str, ...]) -> HexMap:
+    """The map of a terrain (never given out: :func:`initial_state` copies it), with what the
+    rules ask of every map built once: the movement graph and the line-of-sight tables."""
+    hexmap = HexMap(width, height, TERRAIN, LAYOUT)
+    for code, labels in ((WOODS, woods), (HILL, hills)):
+        for label in labels:
+            hexmap.set_terrain(parse_hex(label), code)
+    corner = hexmap.hex_at(0, 0)
+    hexmap.reachable(corner, 1, "infantry")
+    hexmap.line_of_sight(corner, hexmap.hex_at(width - 1, height - 1), edge="worse")
+    return hexmap
