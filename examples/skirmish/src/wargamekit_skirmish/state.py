@@ -73,17 +73,27 @@ def in_woods(hexmap: HexMap, h: Hex) -> bool:
     Hot (concealment, 7, and cover, 5.2, ask it for every unit many times a turn): the map's
     woods hexes are found once per map content and kept, not looked up in its layers each time.
     """
-    key = (hexmap.width, hexmap.height, hexmap.layout, hexmap.terrain.tobytes())
-    woods = _WOODS.get(key)
-    if woods is None:
-        if len(_WOODS) >= 16:  # a few maps in use at a time: keep the memory bounded
-            _WOODS.clear()
-        woods = _WOODS[key] = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
-    return h in woods
+    # kept by map and checked against its content (compared, not hashed: hot); a new map with
+    # the same content (every game copies its terrain's map) finds the woods found before
+    content = (hexmap.width, hexmap.height, hexmap.layout, hexmap.terrain.tobytes())
+    held = _MAP_WOODS.get(id(hexmap))
+    if held is None or held[0] != content:
+        woods = _WOODS.get(content)
+        if woods is None:
+            if len(_WOODS) >= 16:  # a few maps in use at a time: keep the memory bounded
+                _WOODS.clear()
+            woods = _WOODS[content] = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
+        if len(_MAP_WOODS) >= 64:
+            _MAP_WOODS.clear()
+        held = _MAP_WOODS[id(hexmap)] = (content, woods)
+    return h in held[1]
 
 
 #: map content -> its woods hexes (see :func:`in_woods`)
-_WOODS: dict[tuple, frozenset[Hex]] = {}
+_WOODS: dict[tuple[object, ...], frozenset[Hex]] = {}
+#: id of a map -> (its content, its woods hexes): a map with that id later (the first one gone)
+#: is another map only if its content differs
+_MAP_WOODS: dict[int, tuple[tuple[object, ...], frozenset[Hex]]] = {}
 
 
 def initial_state(s: SkirmishScenario) -> SkirmishState:
