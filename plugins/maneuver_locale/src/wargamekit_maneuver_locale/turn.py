@@ -16,10 +16,12 @@ at a time, until it ends its turn (a pass) or the game is decided — an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Decision
+from wargamekit import Choose, Data, Decision
+from wargamekit.decisions import freeze_data
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
 from . import kinds, rules
@@ -215,7 +217,7 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
         candidates,
         rule=rules.COMMAND,
         kind=kinds.GROUP,
-        context={**move.data(), "limit": limit},
+        context=_group_context(move, limit),
         min_count=1,
         max_count=limit,
         # a group from two positions shows where each piece stands
@@ -232,6 +234,13 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
         place(ctx, pieces, move.locale, RESERVE, f"{side} moves back to the reserve")
     else:
         yield from maneuver_attack(ctx, side, pieces, move.locale, move.target)
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_context(move: GroupMove, limit: int) -> Data:
+    """The group decision's context, ``move``'s data and the group's ``limit``, frozen once per
+    move and limit (hot: every group move asks one; the move's data holds a list to freeze)."""
+    return freeze_data({**move.data(), "limit": limit})
 
 
 def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
