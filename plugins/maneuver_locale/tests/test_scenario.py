@@ -79,3 +79,17 @@ def test_games_on_the_same_map_share_one_board_and_other_maps_get_their_own(rule
     assert one.state.board is two.state.board
     training = Game.new(ruleset, "training", seed=1)
     assert training.state.board is not one.state.board
+
+
+@pytest.mark.parametrize("value", [10.0, True, "10"])
+def test_data_loaded_before_is_kept_but_equal_data_of_another_type_is_still_refused(ruleset, value):
+    """Scenario data: the same data loaded again gives the same (never changed) scenario, kept
+    rather than structured again; data that only compares equal to it (``turns = 10.0`` or
+    ``true`` where it was ``10``) is structured and refused as before, naming its path."""
+    data = copy.deepcopy(ruleset.scenario_data("default"))
+    first = ruleset.load_scenario(data)
+    assert ruleset.load_scenario(copy.deepcopy(data)) is first
+    data["turns"] = value
+    with pytest.raises(ScenarioError) as info:
+        ruleset.load_scenario(data)
+    assert info.value.path == "$.turns", str(info.value)

@@ -20,5 +20,7 @@ def destinations(state: SkirmishState, unit: Unit) -> list[Hex]:
     """
     others = [u.hex for u in state.alive() if u is not unit]
     reach = state.map.reachable(unit.hex, unit.move, "infantry", blocked=others)
-    # by cost, then by hex: (q, r), the hexes' own order, without attrs' comparison per pair (hot)
-    return sorted(reach, key=lambda h: (reach[h], h.q, h.r))
+    # By cost, then by hex. Hot (every activation): reachable lists the hexes in map index order
+    # (column by column, each column's rows in order), which on this map's columns of hexes is
+    # (q, r) order, so a stable sort by cost alone keeps equal costs in hex order.
+    return sorted(reach, key=reach.__getitem__)

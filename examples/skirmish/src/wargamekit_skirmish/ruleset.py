@@ -138,37 +138,39 @@ class Skirmish(Ruleset):
     def activate(self, ctx: Context, side: str) -> Procedure:
         """3.2 One activation: choose a unit; it moves (4.1), faces (4.2), may be shot at (6), fires (5)."""
         state = ctx.state
+        enemy = ctx.other_side(side)
         ready = [u.name for u in state.alive(side) if not u.spent]
         # 7. Concealment: what a unit does stays secret while the enemy cannot see it.
+        # lazy=True: an option is made when read (a random bot reads only the one it picks).
         unit = state.units[(yield Choose.of(side, "Which unit activates?", ready, rule=ACTIVATE, secret=True,
                                             kind=KIND_ACTIVATE, context={"turn": state.turn},
-                                            data=lambda name: {"unit": name}))]
+                                            data=lambda name: {"unit": name}, lazy=True))]
         state.active = unit.name
         where = yield Choose.of(side, f"Move {unit.name} to?", [_move_option(h) for h in movement.destinations(state, unit)],
                                 rule=MOVE, secret=True, kind=KIND_MOVE, context={"unit": unit.name})
         if where != unit.hex:
-            seen = fire.visible(state, unit, ctx.other_side(side))
+            seen = fire.visible(state, unit, enemy)
             unit.hex = where
-            seen = seen or fire.visible(state, unit, ctx.other_side(side))
-            ctx.event("move", f"{unit.name} moves to {hex_label(where)}", audience=None if seen else (side,),
-                      unit=unit.name, to=hex_label(where))
+            seen = seen or fire.visible(state, unit, enemy)
+            to = hex_label(where)
+            ctx.event("move", f"{unit.name} moves to {to}", audience=None if seen else (side,), unit=unit.name, to=to)
         # A unit the enemy sees is seen facing: its facing is secret only while it is hidden.
-        hidden = not fire.visible(state, unit, ctx.other_side(side))
+        hidden = not fire.visible(state, unit, enemy)
         facing = yield Choose.of(side, f"Face {unit.name} toward?", _FACING_OPTIONS, rule=FACE, secret=hidden,
                                  kind=KIND_FACE, context={"unit": unit.name})
         unit.facing = facing
         if ctx.options["reaction_fire"]:
-            yield from ctx.interrupts.window(f"{unit.name} ends its move", [ctx.other_side(side)],
+            yield from ctx.interrupts.window(f"{unit.name} ends its move", [enemy],
                                              self._reactions(ctx, unit), rule=REACT, kind=KIND_REACT)
         if unit.alive:
             shots = fire.targets(state, unit)
             # A hidden unit holding fire stays hidden (its shot, if it fires, is public).
-            hidden = not fire.visible(state, unit, ctx.other_side(side))
+            hidden = not fire.visible(state, unit, enemy)
             target = yield Choose.of(side, f"{unit.name} fires at?", [None, *shots], rule=FIRE,
                                      label=lambda t: "hold fire" if t is None else fire.target_label(t, shots[t]),
                                      secret=hidden,
                                      kind=KIND_FIRE, context={"unit": unit.name},
-                                     data=lambda t: {"hold": True} if t is None else {"target": t})
+                                     data=lambda t: {"hold": True} if t is None else {"target": t}, lazy=True)
             if target is not None:
                 self.shoot(ctx, unit, state.units[target], shots[target])
         unit.spent = True

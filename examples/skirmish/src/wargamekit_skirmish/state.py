@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+
 from attrs import define, field
 
 from wargamekit.geometry import BLOCKING, CLEAR, HINDERING, Hex, HexMap, TerrainTable, TerrainType
@@ -54,7 +57,10 @@ class SkirmishState:
 
     def alive(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in scenario order."""
-        return [u for u in self.units.values() if u.alive and side in (None, u.side)]
+        # hot (every activation and shot asks it): the steps read directly, one test per unit
+        if side is None:
+            return [u for u in self.units.values() if u.steps > 0]
+        return [u for u in self.units.values() if u.steps > 0 and u.side == side]
 
     def unit_at(self, h: Hex) -> Unit | None:
         """The live unit in ``h``, if any."""
@@ -67,25 +73,49 @@ def in_woods(hexmap: HexMap, h: Hex) -> bool:
     Hot (concealment, 7, and cover, 5.2, ask it for every unit many times a turn): the map's
     woods hexes are found once per map content and kept, not looked up in its layers each time.
     """
-    key = (hexmap.width, hexmap.height, hexmap.layout, hexmap.terrain.tobytes())
-    woods = _WOODS.get(key)
-    if woods is None:
-        if len(_WOODS) >= 16:  # a few maps in use at a time: keep the memory bounded
-            _WOODS.clear()
-        woods = _WOODS[key] = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
-    return h in woods
+    # kept by map and checked against its content (compared, not hashed: hot); a new map with
+    # the same content (every game copies its terrain's map) finds the woods found before
+    content = (hexmap.width, hexmap.height, hexmap.layout, hexmap.terrain.tobytes())
+    held = _MAP_WOODS.get(id(hexmap))
+    if held is None or held[0] != content:
+        woods = _WOODS.get(content)
+        if woods is None:
+            if len(_WOODS) >= 16:  # a few maps in use at a time: keep the memory bounded
+                _WOODS.clear()
+            woods = _WOODS[content] = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
+        if len(_MAP_WOODS) >= 64:
+            _MAP_WOODS.clear()
+        held = _MAP_WOODS[id(hexmap)] = (content, woods)
+    return h in held[1]
 
 
 #: map content -> its woods hexes (see :func:`in_woods`)
-_WOODS: dict[tuple, frozenset[Hex]] = {}
+_WOODS: dict[tuple[object, ...], frozenset[Hex]] = {}
+#: id of a map -> (its content, its woods hexes): a map with that id later (the first one gone)
+#: is another map only if its content differs
+_MAP_WOODS: dict[int, tuple[tuple[object, ...], frozenset[Hex]]] = {}
 
 
 def initial_state(s: SkirmishScenario) -> SkirmishState:
     """Build the map and place the units."""
-    hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
-    for code, labels in ((WOODS, s.terrain.woods), (HILL, s.terrain.hills)):
-        for label in labels:
-            hexmap.set_terrain(parse_hex(label), code)
+    # A copy of the terrain's map: its own layers, with the movement graph and line-of-sight
+    # tables the first game on that terrain built (a HexMap's copies share what derives from
+    # its layers until one is written to). Building them was a tenth of a random game.
+    hexmap = copy.deepcopy(_terrain_map(s.width, s.height, tuple(s.terrain.woods), tuple(s.terrain.hills)))
     units = {u.name: Unit(u.name, u.side, parse_hex(u.hex), u.facing, u.move, u.firepower, u.max_range)
              for u in s.units}
     return SkirmishState(hexmap, units, s.turns)
+
+
+@functools.lru_cache(maxsize=16)
+def _terrain_map(width: int, height: int, woods: tuple[str, ...], hills: tuple[str, ...]) -> HexMap:
+    """The map of a terrain (never given out: :func:`initial_state` copies it), with what the
+    rules ask of every map built once: the movement graph and the line-of-sight tables."""
+    hexmap = HexMap(width, height, TERRAIN, LAYOUT)
+    for code, labels in ((WOODS, woods), (HILL, hills)):
+        for label in labels:
+            hexmap.set_terrain(parse_hex(label), code)
+    corner = hexmap.hex_at(0, 0)
+    hexmap.reachable(corner, 1, "infantry")
+    hexmap.line_of_sight(corner, hexmap.hex_at(width - 1, height - 1), edge="worse")
+    return hexmap

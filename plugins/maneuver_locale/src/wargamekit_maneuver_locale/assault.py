@@ -51,7 +51,7 @@ from .resolution import (
 )
 from .retreats import retreat_locale
 from .scenario import Arm
-from .state import RESERVE, Context, GameState, Piece
+from .state import RESERVE, Context, GameState, Occupancy, Piece
 
 __all__ = ["assault", "assault_preview", "can_assault", "combatant", "defensive_guns", "participants"]
 
@@ -66,14 +66,15 @@ def combatant(p: Piece) -> Combatant:
     return Combatant(p.id, p.arm, p.steps)
 
 
-def participants(state: GameState, side: str, locale: str, target: str) -> list[Piece]:
+def participants(state: GameState, side: str, locale: str, target: str, occ: Occupancy | None = None) -> list[Piece]:
     """The attacker's pieces that take part: ``side``'s pieces on the approach of ``locale``
     facing ``target`` (攻撃に参加するapproachのpiece), moved this turn or not — the source does
     not keep pieces that moved out of an assault — except guns that fired this turn, which may
-    not move (Artillery Bombardment) and so cannot follow the assault's aftermath."""
+    not move (Artillery Bombardment) and so cannot follow the assault's aftermath. ``occ``: the
+    state's :class:`~.state.Occupancy`, if the caller has one."""
     return [
         p
-        for p in state.at(locale, target)
+        for p in (state if occ is None else occ).at(locale, target)
         if p.side == side and not (p.arm is not None and p.arm.gun and p.last_fired == state.player_turn)
     ]
 
@@ -89,11 +90,14 @@ def defensive_guns(state: GameState, locale: str, facing: str) -> list[Piece]:
     ]
 
 
-def can_assault(state: GameState, side: str, locale: str, target: str) -> bool:
-    """Whether ``side`` may assault from ``locale``'s approach facing ``target`` now."""
-    if state.commands < 1 or not state.blocked(locale, target, side):
+def can_assault(state: GameState, side: str, locale: str, target: str, occ: Occupancy | None = None) -> bool:
+    """Whether ``side`` may assault from ``locale``'s approach facing ``target`` now.
+    ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one (the action menu
+    asks this of every approach ``side`` stands on)."""
+    where: GameState | Occupancy = state if occ is None else occ
+    if state.commands < 1 or not where.blocked(locale, target, side):
         return False
-    mine = participants(state, side, locale, target)
+    mine = participants(state, side, locale, target, occ)
     width = state.board.width(target, locale)
     fighters = [combatant(p) for p in mine if p.arm is not None and p.arm.leads]
     return (

@@ -181,7 +181,9 @@ def piece_choice(
         rule=rule,
         kind=kind,
         context=context,
-        options=tuple(Option(p.id, label_for(p, side), label(p), data=piece_data(p)) for p in pieces),
+        # hot (road moves, step losses): the option of each piece as it stands, made once
+        options=tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
+                       for p in pieces]),
     )
 
 
@@ -219,10 +221,15 @@ def piece_subset(
         return Option(p.id, f"{shown} — cannot: {reason}" if reason else shown, label(p, names, where=where),
                       data=piece_data(p))
 
+    if names is None and why_not is None:  # hot (every group move): no closure call per piece
+        options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
+                         for p in pieces])
+    else:
+        options = tuple([option(p) for p in pieces])
     return ChooseSubset(
         side=side,
         prompt=prompt,
-        options=tuple(option(p) for p in pieces),
+        options=options,
         min_count=min_count,
         max_count=max_count,
         constraint=constraint,
@@ -236,20 +243,26 @@ def piece_subset(
 @functools.lru_cache(maxsize=4096)
 def _subset_option(chooser: str, pid: str, owner: str, arm: ArmType | None, steps: int | None, face_up: bool,
                    locale: str, approach: str, reason: str | None) -> Option:
-    """A :func:`piece_subset` option without positions, built once per piece as it stands (an
-    option is a frozen value: its labels and data depend on these alone)."""
+    """A :func:`piece_subset` (or, with no ``reason``, :func:`piece_choice`) option without
+    positions, built once per piece as it stands (an option is a frozen value: its labels and
+    data depend on these alone)."""
     piece = Piece(id=pid, side=owner, arm=arm, steps=steps, locale=locale, approach=approach, face_up=face_up)
     shown = label_for(piece, chooser)
     return Option(pid, f"{shown} — cannot: {reason}" if reason else shown, label(piece), data=piece_data(piece))
 
 
-def only_arm(state: GameState, ability: str, reason: str) -> Callable[[tuple[str, ...]], str | None]:
+def only_arm(
+    state: GameState, ability: str, reason: str, pieces: Sequence[Piece] | None = None
+) -> Callable[[tuple[str, ...]], str | None]:
     """A subset constraint: every chosen piece (by id) has an arm with ``ability`` (a true
     :class:`~.arms.ArmType` field: ``"pursues"``, ``"enters_approach"``), else ``reason``.
+    ``pieces``: the pieces the decision offers, if only they can be chosen (default: every
+    piece of ``state``).
 
     The arms are read now: the decision keeps its meaning after the game moves on (a check
     that forks a past decision asks it again)."""
-    able = {pid: p.arm is not None and bool(getattr(p.arm, ability)) for pid, p in state.pieces.items()}
+    offered = state.pieces.values() if pieces is None else pieces
+    able = {p.id: p.arm is not None and bool(getattr(p.arm, ability)) for p in offered}
 
     def check(ids: tuple[str, ...]) -> str | None:
         return reason if not all(able[i] for i in ids) else None
@@ -264,7 +277,8 @@ def update_control(state: GameState) -> None:
     holders: dict[str, str] = {}
     for p in state.pieces.values():
         holders.setdefault(p.locale, p.side)
-    for loc in state.board.locale_ids():
-        holder = holders.get(loc)
-        if holder:
-            state.control[loc] = holder
+    control = state.control
+    for loc in sorted(holders):  # the board's order (sorted ids): new entries join in that order
+        holder = holders[loc]
+        if holder and control.get(loc) != holder:
+            control[loc] = holder

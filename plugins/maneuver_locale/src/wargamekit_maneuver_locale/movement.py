@@ -60,7 +60,7 @@ ROAD_STEPS = 3  # road移動: up to 3 locales (3 steps)
 ROAD_PIECES = 3  # road移動: at most 3 pieces a turn
 
 
-@frozen
+@frozen(cache_hash=True)  # hashed by every menu that offers it (menu_options): hashed once
 class GroupMove:
     """A group move costing one command.
 
@@ -298,20 +298,36 @@ def group_limit(state: GameState, move: GroupMove) -> int:
 def road_moves(state: GameState, side: str, occ: Occupancy | None = None) -> dict[str, list[RoadMove]]:
     """Legal road moves by piece id (移動 — road移動). ``occ``: the state's
     :class:`~.state.Occupancy`, if the caller has one."""
+    return {pid: road_moves_of(pid, paths) for pid, paths in road_paths(state, side, occ).items()}
+
+
+def road_paths(state: GameState, side: str, occ: Occupancy | None = None) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+    """The ``(path, cost)`` of each piece's road moves, by piece id, for the pieces of ``side``
+    that have one (in set-up order): what :func:`road_moves` lists, before it makes a
+    :class:`RoadMove` of each (:func:`road_moves_of`).
+
+    Hot (every road movement): the road move asks which piece first, so only the chosen
+    piece's moves need making; pieces in the same locale share their roads (one list)."""
     if len(state.road_pieces) >= ROAD_PIECES:
         return {}
-    # hot (every action menu): pieces in the same locale share their roads, found once
     occ = occ or Occupancy(state)
     roads_from: dict[str, list[tuple[tuple[str, ...], int]]] = {}
-    out: dict[str, list[RoadMove]] = {}
+    out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for p in state.of(side):
         if p.moved or not p.in_reserve:
             continue
-        if p.locale not in roads_from:
-            roads_from[p.locale] = _best_roads(state, p.locale, side, occ)
-        if roads_from[p.locale]:
-            out[p.id] = [RoadMove(p.id, path, cost) for path, cost in roads_from[p.locale]]
+        paths = roads_from.get(p.locale)
+        if paths is None:
+            paths = roads_from[p.locale] = _best_roads(state, p.locale, side, occ)
+        if paths:
+            out[p.id] = paths
     return out
+
+
+def road_moves_of(piece: str, paths: Iterable[tuple[tuple[str, ...], int]]) -> list[RoadMove]:
+    """The :class:`RoadMove` of ``piece`` along each of ``paths`` (``(path, cost)``, from
+    :func:`road_paths`), in order."""
+    return [RoadMove(piece, path, cost) for path, cost in paths]
 
 
 def has_road_move(state: GameState, side: str, occ: Occupancy) -> bool:
@@ -459,9 +475,14 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     state = ctx.state
     enemy = state.enemy(side)
     names = state.board.names
-    targets = [n for n in state.board.neighbours(locale) if state.holder(n) == enemy]
     movers = [p for p in pieces if p.id in state.pieces and p.locale == locale and p.in_reserve]
-    if not targets or not movers:
+    if not movers:
+        return
+    # hot (after every entry into a locale): the enemy's locales from one pass over the pieces,
+    # not a scan per neighbour
+    enemy_held = {p.locale for p in state.pieces.values() if p.side == enemy}
+    targets = [n for n in state.board.neighbours(locale) if n in enemy_held]
+    if not targets:
         return
 
     chosen = yield piece_subset(
@@ -471,7 +492,8 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
         rule=rules.CAVALRY,
         kind=kinds.CAVALRY,
         context={"locale": locale},
-        constraint=only_arm(state, "enters_approach", "only cavalry may move onto an approach right after entering a locale"),
+        constraint=only_arm(state, "enters_approach", "only cavalry may move onto an approach right after entering a locale",
+                            movers),
         why_not=lambda p: None if p.arm is not None and p.arm.enters_approach else f"{p.arm.key if p.arm else 'this piece'} (only cavalry may)",
         secret=True,
     )
@@ -490,4 +512,7 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     place(ctx, [state.pieces[i] for i in chosen], locale, target, "cavalry moves onto an approach")
 
 
-__all__ += ["compulsory_options", "compulsory_pieces", "group_limit", "group_pieces", "has_road_move", "menu_option", "menu_options"]
+__all__ += [
+    "compulsory_options", "compulsory_pieces", "group_limit", "group_pieces", "has_road_move", "menu_option", "menu_options",
+    "road_moves_of", "road_paths",
+]

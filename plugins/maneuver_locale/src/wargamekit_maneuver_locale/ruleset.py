@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
@@ -32,11 +33,24 @@ class ManeuverLocale(Ruleset):
     scenario_type = ManeuverScenario
     scenario_package = "wargamekit_maneuver_locale.scenarios"
     # never changed in play: snapshots at checkpoints refer to them rather than copy them
-    shared_types = (Board, ManeuverScenario)
+    shared_types = (Board, ManeuverScenario, ArmType)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> ManeuverScenario:
+        # Every game is started from its scenario's data (Game.new reads and copies it, and a
+        # load or replay does too): the same data makes an equal scenario, which never changes
+        # (a shared type), so the last few are kept by their data's bytes (type-exact: 10, 10.0
+        # and true differ, as structuring tells them apart) instead of being structured and
+        # validated again (a tenth of a random game).
+        key = _data_key(data)
+        loaded = _LOADED.get(key) if key is not None else None
+        if loaded is not None:
+            return loaded
         scenario = super().load_scenario(data, source=source)
         validate(scenario, sides=self.sides, source=source)
+        if key is not None:
+            if len(_LOADED) >= 8:
+                del _LOADED[next(iter(_LOADED))]  # the oldest
+            _LOADED[key] = scenario
         return scenario
 
     def options(self) -> Mapping[str, Any]:
@@ -136,6 +150,21 @@ class ManeuverLocale(Ruleset):
         from .odds_cli import odds
 
         return odds
+
+
+#: raw scenario data (:func:`_data_key`) -> its scenario, for the last few loaded (see
+#: ManeuverLocale.load_scenario)
+_LOADED: dict[bytes, ManeuverScenario] = {}
+
+
+def _data_key(data: Mapping[str, Any]) -> bytes | None:
+    """Raw scenario data as bytes that tell every value and type apart (``marshal``'s format 2,
+    which has no back-references, so equal data gives equal bytes), or ``None`` where it is not
+    plain data (then it is not kept)."""
+    try:
+        return marshal.dumps(data, 2)  # type: ignore[arg-type]  # a Mapping of plain data; else ValueError
+    except ValueError:
+        return None
 
 
 def resolve_arms(ctx: Context) -> None:

@@ -73,8 +73,15 @@ class Board:
         """The board of a (validated) scenario: built once per map and shared by the games on
         it (a board never changes; building it, with its distance table, was a tenth of a new
         game)."""
+        held = _SCENARIO_BOARDS.get(id(s))
+        if held is not None and held[0] is s:  # the same scenario object (games share it): no hashing
+            return held[1]
         roads = tuple((road.road_class, tuple(road.locales)) for road in s.roads)
-        return _board(tuple(s.locales), tuple(s.approaches), roads, s.default_capacity)
+        board = _board(tuple(s.locales), tuple(s.approaches), roads, s.default_capacity)
+        if len(_SCENARIO_BOARDS) >= 16:
+            _SCENARIO_BOARDS.clear()
+        _SCENARIO_BOARDS[id(s)] = (s, board)
+        return board
 
     @classmethod
     def _build(
@@ -150,6 +157,10 @@ class Board:
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
         return list(self._locale_ids)
+
+
+#: id of a scenario -> (the scenario, its board) (see :meth:`Board.from_scenario`)
+_SCENARIO_BOARDS: dict[int, tuple[ManeuverScenario, Board]] = {}
 
 
 @functools.lru_cache(maxsize=16)

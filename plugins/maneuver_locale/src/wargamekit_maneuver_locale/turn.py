@@ -16,10 +16,12 @@ at a time, until it ends its turn (a pass) or the game is decided — an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator
 from typing import Any
 
-from wargamekit import Choose, Decision
+from wargamekit import Choose, Data, Decision
+from wargamekit.decisions import freeze_data
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
 from . import kinds, rules
@@ -42,7 +44,8 @@ from .movement import (
     group_pieces,
     has_road_move,
     menu_options,
-    road_moves,
+    road_moves_of,
+    road_paths,
 )
 from .state import RESERVE, Context, GameState, Occupancy
 from .victory import sudden_outcome
@@ -61,12 +64,18 @@ def legal_actions(state: GameState, side: str, occ: Occupancy | None = None) -> 
     occ = occ or Occupancy(state)  # hot (every decision of the command phase): index the pieces once
     actions: list[Action] = list(group_moves(state, side, occ))
     if has_road_move(state, side, occ):  # the menu only says whether; the road menu lists them
-        actions.append(RoadMenu())
-    for loc, n in occ.approaches(side):  # the approaches side stands on, in board order
-        if can_assault(state, side, loc, n):
-            actions.append(AssaultAction(loc, n))
-    actions.append(EndTurn())
+        actions.append(_ROAD_MENU)
+    if state.commands >= 1:  # an assault costs a command (can_assault)
+        for loc, n in occ.approaches(side):  # the approaches side stands on, in board order
+            if can_assault(state, side, loc, n, occ):
+                actions.append(AssaultAction(loc, n))
+    actions.append(_END_TURN)
     return actions
+
+
+# every menu offers them: made once (frozen values, equal to a new one)
+_ROAD_MENU = RoadMenu()
+_END_TURN = EndTurn()
 
 
 def start_turn(state: GameState, side: str) -> None:
@@ -101,7 +110,9 @@ def player_turn(ctx: Context, side: str) -> Generator[Decision, Any, None]:
 
     def phase(turn: Turn[Any]) -> Generator[Decision, Any, TurnResult | None]:
         state.phase = turn.phase or ""  # a record for views; the cycle drives the flow
-        return (yield from procedures(turn))
+        # the phase's procedure itself, not a generator around it: every answer is sent down
+        # through each generator of the chain (hot)
+        return procedures(turn)
 
     yield from play_turns(PhaseCycle(PHASES, last_turn=1), ctx.dice, phase)
 
@@ -206,7 +217,7 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
         candidates,
         rule=rules.COMMAND,
         kind=kinds.GROUP,
-        context={**move.data(), "limit": limit},
+        context=_group_context(move, limit),
         min_count=1,
         max_count=limit,
         # a group from two positions shows where each piece stands
@@ -225,15 +236,22 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
         yield from maneuver_attack(ctx, side, pieces, move.locale, move.target)
 
 
+@functools.lru_cache(maxsize=4096)
+def _group_context(move: GroupMove, limit: int) -> Data:
+    """The group decision's context, ``move``'s data and the group's ``limit``, frozen once per
+    move and limit (hot: every group move asks one; the move's data holds a list to freeze)."""
+    return freeze_data({**move.data(), "limit": limit})
+
+
 def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     """移動 — road移動: one piece along a road, up to 3 locales."""
     state = ctx.state
     names = state.board.names
-    options = road_moves(state, side)
+    paths = road_paths(state, side)  # the moves of the chosen piece alone are made (hot)
     pid = yield piece_choice(
         side,
         "Road move: which piece?",
-        [state.pieces[i] for i in options],
+        [state.pieces[i] for i in paths],
         rule=rules.ROAD,
         kind=kinds.ROAD_PIECE,
         context={"commands": state.commands},
@@ -241,7 +259,7 @@ def road_move(ctx: Context, side: str) -> Generator[Decision, Any, None]:
     move = yield Choose(
         side=side,
         prompt=f"Road move of {pid}: to where?",
-        options=menu_options(state.board, options[pid]),
+        options=menu_options(state.board, road_moves_of(pid, paths[pid])),
         rule=rules.ROAD,
         kind=kinds.ROAD_MOVE,
         context={"piece": pid, "commands": state.commands},

@@ -27,10 +27,15 @@ def sudden_outcome(state: GameState) -> Outcome | None:
     for side in state.sides:
         if side not in present:
             return Outcome(state.enemy(side), f"{rules.VICTORY}: {side} has no pieces left", _scores(state))
-    if state.board.objectives:
-        for side in state.sides:
-            if all(state.control.get(k) == side for k in state.board.objectives):
-                return Outcome(side, f"{rules.VICTORY}: {side} controls every objective", _scores(state))
+    objectives = state.board.objectives
+    if objectives:
+        # the controllers of the objectives, one pass: a side holding them all is their only one
+        control = state.control
+        controllers = {control.get(k) for k in objectives}
+        if len(controllers) == 1:
+            (holder,) = controllers
+            if holder is not None and holder in state.sides:
+                return Outcome(holder, f"{rules.VICTORY}: {holder} controls every objective", _scores(state))
     return None
 
 
