@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Generator
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -28,9 +28,12 @@ from wargamekit_aig.command import (
     leader_moves,
 )
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
-from wargamekit_aig.kinds import Context, Procedure
+from wargamekit_aig.kinds import Context, Procedure, Restartable
 from wargamekit_aig.scenario import hex_label
 from wargamekit_aig.state import GameState, Leader, PerMap, Unit
+
+if TYPE_CHECKING:
+    from wargamekit_aig.activation import PhaseRun
 
 #: §7.3.2: disordered cavalry has a movement allowance of 6 (Q34 reading: it *is* 6).
 DISORDERED_MA = 6
@@ -51,6 +54,27 @@ class Phase:
     failed: bool = False
     #: §5.2.1 what the leader chose: individual, group, banner or stand by.
     mode: str = ""
+    #: The leader's individual orders under way (§5.2.2), kept here rather than in the loop's
+    #: locals so that a restart between two orders goes on with them (docs/design.md,
+    #: "Checkpoints"); ``None`` outside them.
+    orders: Orders | None = None
+
+
+@attrs.define
+class Orders:
+    """How far one leader's individual orders have got (§5.2.2, §4.3.2-c)."""
+
+    #: orders left to give.
+    left: int
+    #: what moving himself costs (§5.2.4.a; 2 for the OC in melee, §4.3.1.a).
+    self_cost: int = 1
+    #: he has moved himself (or rode along with a unit) this phase.
+    moved_self: bool = False
+    #: §4.3.2-c: the MP left of his own move once he has ordered himself (None before); he may
+    #: spend it in several legs with other orders between them.
+    own_mp: float | None = None
+    #: orders picked so far (names the restart point before the next one).
+    given: int = 0
 
 
 def pct(p: float | Fraction) -> str:
@@ -59,10 +83,20 @@ def pct(p: float | Fraction) -> str:
 
 
 # -- §5.2 the command phase -------------------------------------------------------------------
-def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Procedure:
+def command_phase(ctx: Context, leader: Leader, *, seized: bool = False, run: PhaseRun | None = None) -> Restartable:
     """§5.2.1: one of individual orders, group orders, a banner rally, or standing by (§5.1.3.d);
-    then the melee segment (§5.2.8, §3.2.2). Returns the :class:`Phase`."""
+    then the melee segment (§5.2.8, §3.2.2). Returns the :class:`Phase`.
+
+    ``run``: the activation's :class:`~wargamekit_aig.activation.PhaseRun`, which holds the
+    phase while its individual orders are under way (``run.phase``); when a restart finds one
+    there, the phase goes on with those orders."""
     state = ctx.state
+    if run is not None and run.phase is not None:  # a restart between two individual orders
+        phase = run.phase
+        yield from individual_orders(ctx, leader, 0, phase, resume=phase.orders)
+        run.phase = phase.orders = None
+        yield from melee_segment(ctx, phase)
+        return phase
     state.command_phase += 1
     state.reacted.clear()
     state.braced.clear()
@@ -94,7 +128,11 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
               leader=leader.name, mode=mode)
     if mode == "individual":
         cost = 2 if fighting else 1
+        if run is not None:
+            run.phase = phase
         yield from individual_orders(ctx, leader, leader.initiative, phase, self_cost=cost)
+        if run is not None:
+            run.phase = phase.orders = None
     elif mode == "group":
         yield from group_orders(ctx, leader, phase)
     elif mode == "banner":
@@ -104,19 +142,28 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
 
 
 def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *, self_cost: int = 1,
-                      relay: bool = False) -> Procedure:
+                      relay: bool = False, resume: Orders | None = None) -> Restartable:
     """§4.2.3 / §5.2.2: up to ``budget`` individual orders, each to one friendly unit or leader in
     the issuer's command range: activate a unit (a), remove two cohesion hits (b), try to rally a
     routed unit (c), promote a junior leader (d, §4.3.1.e); move himself (§5.2.4.a; 2 orders in
     melee for the OC, §4.3.1.a); move a lower leader (2 orders if in melee, §4.2.6); relay
-    through a junior leader (§4.3.3)."""
+    through a junior leader (§4.3.3).
+
+    The issuing leader's own orders (not a relay's) are kept in ``phase.orders``; when the
+    activation under way holds the phase (``state.underway``, the game's turn loop), a restart
+    point comes before each order. ``resume``: the orders a restart goes on with."""
     state = ctx.state
-    left = budget
-    moved_self = False
-    #: §4.3.2-c: the MP left of his own move once he has ordered himself (None before); he may
-    #: spend it in several legs with other orders between them.
-    own_mp: float | None = None
-    while (left > 0 or (own_mp or 0) > 0) and issuer.alive and not phase.failed:
+    progress = Orders(budget, self_cost) if resume is None else resume
+    restartable = False
+    if not relay:
+        phase.orders = progress
+        underway = state.underway
+        restartable = underway is not None and underway.run.phase is phase
+    while (progress.left > 0 or (progress.own_mp or 0) > 0) and issuer.alive and not phase.failed:
+        if restartable:
+            yield ctx.checkpoint(f"turn {state.turn} {issuer.name} command phase {issuer.phases} "
+                                 f"order {progress.given + 1}")
+        left, moved_self, own_mp, self_cost = progress.left, progress.moved_self, progress.own_mp, progress.self_cost
         options: list[dict[str, Any]] = []
         reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
         stacked = state.stacked_unit(issuer)
@@ -168,11 +215,13 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         order = pick["order"]
         if order == "done":
             return
-        left -= int(pick.get("cost", 1))
+        progress.given += 1
+        progress.left -= int(pick.get("cost", 1))
         if order == "activate":
             unit = state.units[pick["unit"]]
+            if pick.get("with_leader"):
+                progress.moved_self = True
             yield from activate(ctx, unit, phase, rider=issuer if pick.get("with_leader") else None)
-            moved_self = moved_self or bool(pick.get("with_leader"))
         elif order == "remove_hits":
             unit = state.units[pick["unit"]]
             unit.ordered_phase = phase.number  # §5.2.5: one order per unit per phase
@@ -185,12 +234,12 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             unit.ordered_phase = phase.number
             yield from rally_routed(ctx, issuer, unit)
         elif order == "move_self":
-            moved_self = True
+            progress.moved_self = True
             spent = yield from move_leader(ctx, issuer)
-            own_mp = leader_ma(state, issuer) - spent
+            progress.own_mp = leader_ma(state, issuer) - spent
         elif order == "move_on":
             spent = yield from move_leader(ctx, issuer, own_mp, stay=False)
-            own_mp = (own_mp or 0) - spent
+            progress.own_mp = (own_mp or 0) - spent
         elif order == "move_leader":
             yield from move_leader(ctx, state.leaders[pick["leader"]])
         elif order == "promote":
