@@ -30,7 +30,7 @@ from wargamekit_aig.command import (
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure, Restartable
 from wargamekit_aig.scenario import hex_label
-from wargamekit_aig.state import GameState, Leader, PerMap, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
 
 if TYPE_CHECKING:
     from wargamekit_aig.activation import PhaseRun
@@ -165,7 +165,10 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                                  f"order {progress.given + 1}")
         left, moved_self, own_mp, self_cost = progress.left, progress.moved_self, progress.own_mp, progress.self_cost
         options: list[dict[str, Any]] = []
-        reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
+        # where the units stand: what the range, melee and movement questions below depend on
+        # (asked at every order, each remembered by it)
+        position = position_key(state)
+        reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
         stacked = state.stacked_unit(issuer)
         for u in state.live_units(issuer.side):
             if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
@@ -178,12 +181,12 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
-        free = issuer.oc or not in_melee(state, issuer)  # §4.2.6, §4.3.1.a: he may move himself
+        free = issuer.oc or not in_melee(state, issuer, position=position)  # §4.2.6, §4.3.1.a: he may move himself
         if not moved_self and self_cost <= left and free:
-            if leader_can_move(state, issuer):
+            if leader_can_move(state, issuer, position=position):
                 options.append({"order": "move_self", "cost": self_cost})
         elif own_mp is not None and own_mp > 0 and free:
-            if leader_can_move(state, issuer, own_mp):
+            if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
             if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
@@ -195,7 +198,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
             elif not other.junior and issuer.oc and not other.finished:
-                cost = 2 if in_melee(state, other) else 1
+                cost = 2 if in_melee(state, other, position=position) else 1
                 if cost <= left:
                     options.append({"order": "move_leader", "leader": other.name, "cost": cost})
         if phase.seized and not phase.acted and any(o["order"] == "activate" for o in options) and not relay:
@@ -314,10 +317,12 @@ def promote(ctx: Context, junior: Leader) -> None:
 
 
 # -- §5.2.3 group orders ----------------------------------------------------------------------
-def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None) -> list[Unit]:
+def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None, *,
+                   position: tuple[Any, ...] | None = None) -> list[Unit]:
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
-    twice his command range, not yet ordered this phase."""
-    reach = command_distances(state, leader, 2 * leader.range)
+    twice his command range, not yet ordered this phase. ``position``: ``position_key(state)``,
+    when the caller has it."""
+    reach = command_distances(state, leader, 2 * leader.range, position=position)
     out = []
     for u in state.live_units(leader.side):
         mine = leader.activates(u) if command is None else u.command == command
@@ -342,11 +347,13 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        if group_eligible(state, leader, phase):
+        position = position_key(state)  # one for the range questions of every command below
+        if group_eligible(state, leader, phase, position=position):
             options.append({"group": leader.command})
         if leader.oc:
             others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
-            options += [{"group": c, "cross": True} for c in others if group_eligible(state, leader, phase, c)]
+            options += [{"group": c, "cross": True} for c in others
+                        if group_eligible(state, leader, phase, c, position=position)]
         if not options:
             return
         options.append({"group": None})
@@ -414,7 +421,8 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
     while waiting:
         options: list[dict[str, Any]] = [{"unit": u.name} for u in waiting]
         if not rode:
-            options += [{"unit": u.name, "with_leader": True} for u in waiting if state.stacked_unit(leader) is u]
+            stacked = state.stacked_unit(leader)
+            options += [{"unit": u.name, "with_leader": True} for u in waiting if stacked is u]
         options.append({"unit": None})
         pick = yield from ctx.ask(Choose.of(
             leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders", lazy=True,
@@ -457,21 +465,21 @@ def unit_ma(unit: Unit) -> int:
     return DISORDERED_MA if unit.disordered and unit.cavalry else unit.ma
 
 
-#: Per map: a unit's front hexes it may step into, with each step's cost (finite), by (hex,
-#: corner, all sides front, type). A cache: every step menu prices them.
-_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float], ...]] = PerMap()
+#: Per map: a unit's front hexes it may step into, with each step's cost (finite) and
+#: direction, by (hex, corner, all sides front, type). A cache: every step menu prices them.
+_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int], ...]] = PerMap()
 
 
-def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float], ...]:
+def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], ...]:
     """The front hexes (§6.3, :func:`~wargamekit_aig.facing.front_hexes`) whose step cost for the
-    unit's type is finite (D2), with that cost, in front-hex order."""
+    unit's type is finite (D2), with that cost and the direction to them, in front-hex order."""
     key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
     table = _FRONT_STEPS.table(state.map)
     got = table.get(key)
     if got is None:
         here, kind = unit.hex, unit.type
-        costs = ((h, state.step_cost(here, h, kind)) for h in front_hexes(state, unit))
-        got = table[key] = tuple((h, c) for h, c in costs if math.isfinite(c))
+        costs = ((h, state.step_cost(here, h, kind), here.direction_to(h)) for h in front_hexes(state, unit))
+        got = table[key] = tuple((h, c, d) for h, c, d in costs if math.isfinite(c))
     return got
 
 
@@ -491,15 +499,17 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
-    engaged = engaged_with(state, unit)
-    here = unit.hex
-    for h, cost in front_steps(state, unit):
-        other = state.unit_at(h)
+    # the units in the six neighbours, found in one pass: who is engaged, who stands in front
+    around = state.units_around(unit.hex)
+    engaged = engaged_with(state, unit, around)
+    beside = dict(around)
+    for h, cost, d in front_steps(state, unit):
+        other = beside.get(d)
         if other is None or (other.side != unit.side and other.routed):
             if cost <= left:
                 options.append({"step": "move", "hex": hex_label(h), "cost": cost})
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
-            beyond = h.neighbour(here.direction_to(h))
+            beyond = h.neighbour(d)
             if beyond in state.map and state.unit_at(beyond) is None:
                 extra = state.step_cost(h, beyond, unit.type)
                 total = cost + 1 + extra
