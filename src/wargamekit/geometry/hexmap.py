@@ -498,6 +498,12 @@ class _Graph:
     # size of the map and two at once (threads) never share one.
     scratch: list[list[float]] = Factory(list)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A pickle (the snapshot cache's entries, written for another process) leaves out the
+        # pure-Python search's tables (adj, csr_lists, scratch): thousands of small tuples, the
+        # dearer part of unpickling a map, which the first searches there fill in again.
+        return (_Graph, (self.csr, self.nbr, self.weight, self.step, self.integral, self.out_pos, self.in_pos))
+
     def positions(self) -> tuple[np.ndarray, np.ndarray]:
         """``(out_pos, in_pos)``, computed once."""
         if self.out_pos is None or self.in_pos is None:
