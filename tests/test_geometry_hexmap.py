@@ -1,6 +1,7 @@
 """Tests for HexMap: layers, movement costs, pathfinding, line of sight."""
 
 import math
+import pickle
 
 import networkx as nx
 import numpy as np
@@ -604,6 +605,26 @@ def test_small_search_is_chosen_by_the_reach():
     assert big._reach_small([middle] * 10, 4, "infantry", None, None) is None  # 10 x 61
     assert half._reach_small([middle], 13.5, "infantry", None, None) is not None  # 9 steps: 271
     assert half._reach_small([middle], 15, "infantry", None, None) is None  # 10 steps: 331
+
+
+def test_a_pickled_map_leaves_out_the_python_search_tables_and_searches_alike():
+    """A map pickled for another process (the snapshot cache) carries its movement graphs but
+    not the pure-Python search's tables (``adj``, ``csr_lists``, ``scratch``), which the loaded
+    map's first searches fill in again: the same hexes and costs, small (dict) and larger
+    (borrowed list) searches, blocked hexes and ZOC alike."""
+    m = HexMap(12, 10, TABLE)
+    m.set_terrain(m.hex_at(5, 5), LAKE)
+    start, blocked, zoc = m.hex_at(6, 4), {m.hex_at(7, 4), m.hex_at(2, 2)}, {m.hex_at(6, 6)}
+    asks = [(start, b, kw) for b in (3, 6, 9) for kw in ({}, {"blocked": blocked, "stop": zoc})]
+    before = [m.reachable(h, b, "infantry", **kw) for h, b, kw in asks]
+    graph = m._csr["infantry"]
+    assert graph.adj is not None and graph.csr_lists is not None and graph.scratch
+    loaded = pickle.loads(pickle.dumps(m))
+    again = loaded._csr["infantry"]
+    assert again.adj is None and again.csr_lists is None and again.scratch == []
+    assert (again.csr != graph.csr).nnz == 0 and again.step == graph.step and again.integral == graph.integral
+    assert [list(loaded.reachable(h, b, "infantry", **kw).items()) for h, b, kw in asks] == [list(r.items()) for r in before]
+    assert all(v == math.inf for v in again.scratch[0])  # the borrowed list is set back after each search
 
 
 def test_reachable_follows_terrain_changes():

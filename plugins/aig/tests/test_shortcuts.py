@@ -3,6 +3,8 @@ every decision of seeded random games on both bundled scenarios, and on hand-bui
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from wargamekit import Game, RandomBot
@@ -12,11 +14,14 @@ from wargamekit_aig.command import (
     _blocked,
     _leader_blocked,
     command_distances,
+    in_melee,
     leader_can_move,
     leader_destinations,
     leader_ma,
 )
+from wargamekit_aig.orders import front_steps
 from wargamekit_aig.scenario import parse_hex
+from wargamekit_aig.state import position_key
 
 
 def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
@@ -59,6 +64,26 @@ def test_leader_can_move_is_whether_he_has_a_destination(scenario, seed):
                 can = leader_can_move(state, ld, mp)
                 assert can == (len(leader_destinations(state, ld, mp)) > 1)
                 seen.add(can)
+    assert seen == {True, False}
+
+
+def test_answers_remembered_by_the_position_equal_fresh_ones():
+    """§4.2.6 in melee, §4.2.5 may he move and §4.2.2 / §4.2.4 command range, as the individual and
+    group orders ask them (remembered by the position key) are the plain computations, at every
+    third decision of two games (one with leaders in melee); and a unit's front steps carry the
+    direction of each (§6.3)."""
+    seen = set()
+    for state in itertools.chain(_positions("training", 2, 300), _positions("battle", 3, 300)):
+        position = position_key(state)
+        for ld in state.live_leaders():
+            assert in_melee(state, ld, position=position) == in_melee(state, ld)
+            for mp in (0.5, 1, 2, None):  # 0.5: no step costs so little
+                assert leader_can_move(state, ld, mp, position=position) == leader_can_move(state, ld, mp)
+            for reach in (ld.range, 2 * ld.range):
+                assert command_distances(state, ld, reach, position=position) == command_distances(state, ld, reach)
+            seen.add(in_melee(state, ld))
+        for u in state.live_units():
+            assert [(h, d) for h, _, d in front_steps(state, u)] == [(h, u.hex.direction_to(h)) for h, _, _ in front_steps(state, u)]
     assert seen == {True, False}
 
 

@@ -456,6 +456,11 @@ _GROUPED_MIN = 48
 _GROUPED_MAX = 1024
 #: The bucket form of the pure-Python search keeps one list per whole cost up to the allowance.
 _BUCKETS_MAX = 100
+#: From this many cheapest steps of allowance (a disk of 91 hexes and more) the bucket form keeps
+#: its costs in a borrowed list by map index, not a dict: a fifth cheaper on aig's command and
+#: leader searches (6-12 steps); below, the list's fixed cost (marking the blocked hexes,
+#: setting back what it touched) outweighs it. Measured: see docs/geometry.md.
+_BUCKETS_LISTED = 5
 
 
 def _zeros(shape_attr: str, dtype: type):
@@ -488,6 +493,16 @@ class _Graph:
     # the CSR arrays, filled in hex by hex as searches first expand them (None: not yet).
     adj: list[tuple[tuple[int, float], ...] | None] | None = None
     csr_lists: tuple[list[int], list[int], list[float]] | None = None
+    # The bucket form's cost lists, one entry per map index, all inf between searches: each
+    # search takes one (or makes one) and puts it back reset, so no search builds an array the
+    # size of the map and two at once (threads) never share one.
+    scratch: list[list[float]] = Factory(list)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A pickle (the snapshot cache's entries, written for another process) leaves out the
+        # pure-Python search's tables (adj, csr_lists, scratch): thousands of small tuples, the
+        # dearer part of unpickling a map, which the first searches there fill in again.
+        return (_Graph, (self.csr, self.nbr, self.weight, self.step, self.integral, self.out_pos, self.in_pos))
 
     def positions(self) -> tuple[np.ndarray, np.ndarray]:
         """``(out_pos, in_pos)``, computed once."""
@@ -518,7 +533,9 @@ def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | froz
     ``blocked`` indices are never entered; ``stop`` indices are entered but not left, except
     the start. No per-search array the size of the map: the cost grows with the hexes reached.
     Whole-number weights (most terrain charts) take a bucket queue, one list per cost, which
-    costs about a fifth less than the binary heap (``heapq``) other weights take.
+    costs about a fifth less than the binary heap (``heapq``) other weights take. From
+    :data:`_BUCKETS_LISTED` cheapest steps on, the bucket form keeps the costs in a list by map
+    index borrowed from the graph (:func:`_search_buckets`) rather than a dict.
     """
     adj = g.adj
     if adj is None:
@@ -530,6 +547,8 @@ def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | froz
     dist = {start: 0.0}
     get = dist.get
     if g.integral and budget <= _BUCKETS_MAX:
+        if budget >= _BUCKETS_LISTED * g.step:
+            return _search_buckets(g, adj, lists, start, budget, blocked, stop)
         buckets: list[list[int]] = [[start]]  # buckets[c]: the indices reached at cost c
         c = 0
         while c < len(buckets):
@@ -566,6 +585,47 @@ def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | froz
                 dist[v] = nd
                 heappush(heap, (nd, v))
     return dist
+
+
+def _search_buckets(g: _Graph, adj: list[tuple[tuple[int, float], ...] | None],
+                    lists: tuple[list[int], list[int], list[float]], start: int, budget: float,
+                    blocked: set[int] | frozenset[int], stop: set[int] | frozenset[int]) -> dict[int, float]:
+    """:func:`_search_small`'s bucket form (whole-number weights, ``budget`` at most
+    :data:`_BUCKETS_MAX`) for the larger searches: one list per whole cost up to the budget, the
+    costs in a list by map index borrowed from the graph (``_Graph.scratch``, all inf between
+    searches: the blocked indices are marked in it, and only the entries touched are set back)."""
+    ptr, ind, wt = lists
+    # hot: the costs by map index in a borrowed list (an index, no dict.get or set test per
+    # edge); a blocked index holds -1, below every cost, so it is never entered
+    best = g.scratch.pop() if g.scratch else [INF] * g.csr.shape[0]
+    buckets: list[list[int]] = [[] for _ in range(int(budget) + 1)]  # buckets[c]: reached at cost c
+    try:
+        for b in blocked:
+            best[b] = -1.0
+        best[start] = 0.0
+        buckets[0].append(start)
+        for c, bucket in enumerate(buckets):
+            d = float(c)  # the costs stay floats, as scipy's (whole numbers: the sums are exact)
+            for u in bucket:
+                if best[u] != d or (stop and u in stop and u != start):
+                    continue  # reached more cheaply since, or a stop hex
+                edges = adj[u]
+                if edges is None:
+                    lo, hi = ptr[u], ptr[u + 1]
+                    edges = adj[u] = tuple(zip(ind[lo:hi], wt[lo:hi], strict=True))
+                for v, w in edges:
+                    nd = d + w
+                    if nd < best[v] and nd <= budget:
+                        best[v] = nd
+                        buckets[int(nd)].append(v)
+        return {v: best[v] for bucket in buckets for v in bucket}
+    finally:
+        for bucket in buckets:
+            for v in bucket:
+                best[v] = INF
+        for b in blocked:
+            best[b] = INF
+        g.scratch.append(best)
 
 
 def _forget(m: HexMap, _attribute: object, value: object) -> object:

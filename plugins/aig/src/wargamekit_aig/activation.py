@@ -20,8 +20,8 @@ from wargamekit import Choose, Response
 from wargamekit.sequencing import LeaderActivation, Turn, TurnResult, play_turns
 from wargamekit_aig import kinds, odds_calc
 from wargamekit_aig.command import in_melee
-from wargamekit_aig.kinds import Context, Procedure
-from wargamekit_aig.orders import command_phase, pct
+from wargamekit_aig.kinds import Context, Procedure, Restartable
+from wargamekit_aig.orders import Phase, command_phase, pct
 from wargamekit_aig.state import GameState, Leader
 
 #: §5.1.2: at most three command phases per leader per turn.
@@ -220,14 +220,16 @@ class LeaderAction:
         else:
             phases, results = run, []
             # play_turns with a restart point before each command phase, where the interrupt
-            # stack is empty and the PhaseRun (in state.underway) has no turn pending
+            # stack is empty and the PhaseRun (in state.underway) has no turn pending, and
+            # others between its individual orders (orders.individual_orders): a restart there
+            # finds the phase in the PhaseRun and goes straight on with it
             while True:
-                yield ctx.checkpoint(f"turn {state.turn} {phases.current.name} command phase {phases.current.phases + 1}")
-                phase_turn = phases.next_turn()
-                if phase_turn is None:
-                    break
+                if phases.phase is None:
+                    yield ctx.checkpoint(f"turn {state.turn} {phases.current.name} command phase {phases.current.phases + 1}")
+                    if phases.next_turn() is None:
+                        break
                 result = yield from self.one_phase(phases)
-                phases.end_turn(phase_turn, result)
+                phases.end_turn(None, result)
                 results.append(result)
                 if result.end:
                     break
@@ -238,11 +240,11 @@ class LeaderAction:
             finish(ctx, self.seq, phases.current, "fallen")
         return any(r.end for r in results)
 
-    def one_phase(self, run: PhaseRun) -> Procedure:
+    def one_phase(self, run: PhaseRun) -> Restartable:
         """A command phase, then the momentum phase (§3.3) and any passive seize of it (§5.4.2.1)."""
         ctx, state = self.ctx, self.state
         leader = run.current
-        phase = yield from command_phase(ctx, leader, seized=run.seized)
+        phase = yield from command_phase(ctx, leader, seized=run.seized, run=run)
         if phase.failed:
             finish(ctx, self.seq, leader, "failed order check, §5.1.3.e–f")
             return TurnResult(passed=True)
@@ -307,6 +309,9 @@ class PhaseRun:
     current: Leader
     seized: bool = False
     _more: bool = True
+    #: The command phase whose individual orders are under way (orders.command_phase sets it),
+    #: for a restart between two of them; ``None`` between phases.
+    phase: Phase | None = None
 
     def next_turn(self, dice: Any = None) -> Turn[str] | None:
         if not self._more or not self.current.alive or self.current.finished:
@@ -315,5 +320,5 @@ class PhaseRun:
         return Turn(actors=(self.current.side,), label=f"{self.current.name} command phase",
                     number=self.current.phases + 1, phase="command")
 
-    def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
+    def end_turn(self, turn: Turn[Any] | None, result: TurnResult) -> None:
         self._more = not result.passed and not result.end

@@ -29,6 +29,11 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 _COMMAND: PerMap[tuple[Hex, int, str, tuple[Any, ...]], Mapping[Hex, float]] = PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
 _MOVES: PerMap[tuple[Hex, float, str, tuple[Any, ...]], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
+#: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
+#: MP (§4.2.5), by his hex (and MP), his side and the position key: both depend on nothing else,
+#: and each individual order asks them again (the issuer, every lower leader he may move).
+_MELEE: PerMap[tuple[Hex, str, tuple[Any, ...]], bool] = PerMap(kept=4096)
+_CAN_MOVE: PerMap[tuple[Hex, float, str, tuple[Any, ...]], bool] = PerMap(kept=4096)
 
 
 def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
@@ -59,13 +64,15 @@ def _blocked(state: GameState, side: str) -> set[Hex]:
     return enemies | (enemy_zoi(state, side) - friends)
 
 
-def command_distances(state: GameState, leader: Leader, reach: int | None = None) -> Mapping[Hex, float]:
+def command_distances(state: GameState, leader: Leader, reach: int | None = None, *,
+                      position: tuple[Any, ...] | None = None) -> Mapping[Hex, float]:
     """§4.2.2: hexes reachable from the leader by a path of at most ``reach`` hexes (default his
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
-    mapping: read it, do not change it)."""
+    mapping: read it, do not change it). ``position``: ``position_key(state)``, when the caller
+    has it."""
     limit = leader.range if reach is None else reach
     table = _COMMAND.table(state.map)
-    key = (leader.hex, limit, leader.side, position_key(state))
+    key = (leader.hex, limit, leader.side, position_key(state) if position is None else position)
     got = table.get(key)
     if got is None:
         got = table[key] = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
@@ -83,10 +90,18 @@ def leader_in_range(state: GameState, leader: Leader, other: Leader) -> bool:
     return other.hex in command_distances(state, leader)
 
 
-def in_melee(state: GameState, leader: Leader) -> bool:
-    """§4.2.6: a leader is in melee when the unit he is stacked with is engaged."""
-    unit = state.stacked_unit(leader)
-    return unit is not None and bool(engaged_with(state, unit))
+def in_melee(state: GameState, leader: Leader, *, position: tuple[Any, ...] | None = None) -> bool:
+    """§4.2.6: a leader is in melee when the unit he is stacked with is engaged. ``position``:
+    ``position_key(state)``, when the caller has it (the answer is then remembered by it)."""
+    if position is None:
+        unit = state.stacked_unit(leader)
+        return unit is not None and bool(engaged_with(state, unit))
+    table = _MELEE.table(state.map)
+    key = (leader.hex, leader.side, position)
+    got = table.get(key)
+    if got is None:
+        got = table[key] = in_melee(state, leader)
+    return got
 
 
 def leader_ma(state: GameState, leader: Leader) -> int:
@@ -124,11 +139,20 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> t
     return got
 
 
-def leader_can_move(state: GameState, leader: Leader, mp: float | None = None) -> bool:
+def leader_can_move(state: GameState, leader: Leader, mp: float | None = None, *,
+                    position: tuple[Any, ...] | None = None) -> bool:
     """Whether :func:`leader_destinations` holds a hex besides his own: whether he may enter an
     adjacent hex within ``mp`` (every path starts with such a step and no step is free, so no
-    search is needed to know that a move is possible at all)."""
+    search is needed to know that a move is possible at all). ``position``:
+    ``position_key(state)``, when the caller has it (the answer is then remembered by it)."""
     budget = leader_ma(state, leader) if mp is None else mp
+    if position is not None:
+        table = _CAN_MOVE.table(state.map)
+        key = (leader.hex, budget, leader.side, position)
+        got = table.get(key)
+        if got is None:
+            got = table[key] = leader_can_move(state, leader, budget)
+        return got
     here, m = leader.hex, state.map
     # _leader_blocked for the six neighbours alone (asked at every individual order)
     around = dict(state.units_around(here))

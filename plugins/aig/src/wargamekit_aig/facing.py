@@ -69,13 +69,14 @@ def enemy_zoi(state: GameState, side: str) -> frozenset[Hex]:
     return got
 
 
-def engaged_with(state: GameState, unit: Unit) -> list[Unit]:
+def engaged_with(state: GameState, unit: Unit, around: list[tuple[int, Unit]] | None = None) -> list[Unit]:
     """Enemy units in contact (短兵相接, §3.2.2.a): adjacent, non-routed, and one of the two has
-    the other in its front (provisional reading of "engaged", D8)."""
+    the other in its front (provisional reading of "engaged", D8). ``around``:
+    ``state.units_around(unit.hex)``, when the caller has it."""
     if unit.routed:
         return []
     out = []
-    for _, other in state.units_around(unit.hex):
+    for _, other in state.units_around(unit.hex) if around is None else around:
         if other.side == unit.side or other.routed:
             continue
         if other.hex in _sides(state, unit)[0] or unit.hex in _sides(state, other)[0]:

@@ -10,11 +10,14 @@ from collections.abc import Generator
 from typing import Any
 
 from wargamekit import Decision, RulesContext
+from wargamekit.context import Checkpoint
 from wargamekit_aig.scenario import AigScenario
 from wargamekit_aig.state import GameState
 
 Context = RulesContext[GameState, AigScenario]
 Procedure = Generator[Decision, Any, Any]
+#: A procedure with restart points (``yield ctx.checkpoint(...)``) among its decisions.
+Restartable = Generator[Decision | Checkpoint, Any, Any]
 
 ACTIVATE = "aig.activate"  # §3.1 which tied leader activates
 SEIZE = "aig.seize"  # §5.4.1 / §5.4.2 seize windows (interrupt stack)

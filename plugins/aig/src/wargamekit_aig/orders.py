@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Generator
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -28,9 +28,12 @@ from wargamekit_aig.command import (
     leader_moves,
 )
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
-from wargamekit_aig.kinds import Context, Procedure
+from wargamekit_aig.kinds import Context, Procedure, Restartable
 from wargamekit_aig.scenario import hex_label
-from wargamekit_aig.state import GameState, Leader, PerMap, Unit
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
+
+if TYPE_CHECKING:
+    from wargamekit_aig.activation import PhaseRun
 
 #: §7.3.2: disordered cavalry has a movement allowance of 6 (Q34 reading: it *is* 6).
 DISORDERED_MA = 6
@@ -51,6 +54,27 @@ class Phase:
     failed: bool = False
     #: §5.2.1 what the leader chose: individual, group, banner or stand by.
     mode: str = ""
+    #: The leader's individual orders under way (§5.2.2), kept here rather than in the loop's
+    #: locals so that a restart between two orders goes on with them (docs/design.md,
+    #: "Checkpoints"); ``None`` outside them.
+    orders: Orders | None = None
+
+
+@attrs.define
+class Orders:
+    """How far one leader's individual orders have got (§5.2.2, §4.3.2-c)."""
+
+    #: orders left to give.
+    left: int
+    #: what moving himself costs (§5.2.4.a; 2 for the OC in melee, §4.3.1.a).
+    self_cost: int = 1
+    #: he has moved himself (or rode along with a unit) this phase.
+    moved_self: bool = False
+    #: §4.3.2-c: the MP left of his own move once he has ordered himself (None before); he may
+    #: spend it in several legs with other orders between them.
+    own_mp: float | None = None
+    #: orders picked so far (names the restart point before the next one).
+    given: int = 0
 
 
 def pct(p: float | Fraction) -> str:
@@ -59,10 +83,20 @@ def pct(p: float | Fraction) -> str:
 
 
 # -- §5.2 the command phase -------------------------------------------------------------------
-def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Procedure:
+def command_phase(ctx: Context, leader: Leader, *, seized: bool = False, run: PhaseRun | None = None) -> Restartable:
     """§5.2.1: one of individual orders, group orders, a banner rally, or standing by (§5.1.3.d);
-    then the melee segment (§5.2.8, §3.2.2). Returns the :class:`Phase`."""
+    then the melee segment (§5.2.8, §3.2.2). Returns the :class:`Phase`.
+
+    ``run``: the activation's :class:`~wargamekit_aig.activation.PhaseRun`, which holds the
+    phase while its individual orders are under way (``run.phase``); when a restart finds one
+    there, the phase goes on with those orders."""
     state = ctx.state
+    if run is not None and run.phase is not None:  # a restart between two individual orders
+        phase = run.phase
+        yield from individual_orders(ctx, leader, 0, phase, resume=phase.orders)
+        run.phase = phase.orders = None
+        yield from melee_segment(ctx, phase)
+        return phase
     state.command_phase += 1
     state.reacted.clear()
     state.braced.clear()
@@ -94,7 +128,11 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
               leader=leader.name, mode=mode)
     if mode == "individual":
         cost = 2 if fighting else 1
+        if run is not None:
+            run.phase = phase
         yield from individual_orders(ctx, leader, leader.initiative, phase, self_cost=cost)
+        if run is not None:
+            run.phase = phase.orders = None
     elif mode == "group":
         yield from group_orders(ctx, leader, phase)
     elif mode == "banner":
@@ -104,21 +142,33 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False) -> Proc
 
 
 def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *, self_cost: int = 1,
-                      relay: bool = False) -> Procedure:
+                      relay: bool = False, resume: Orders | None = None) -> Restartable:
     """§4.2.3 / §5.2.2: up to ``budget`` individual orders, each to one friendly unit or leader in
     the issuer's command range: activate a unit (a), remove two cohesion hits (b), try to rally a
     routed unit (c), promote a junior leader (d, §4.3.1.e); move himself (§5.2.4.a; 2 orders in
     melee for the OC, §4.3.1.a); move a lower leader (2 orders if in melee, §4.2.6); relay
-    through a junior leader (§4.3.3)."""
+    through a junior leader (§4.3.3).
+
+    The issuing leader's own orders (not a relay's) are kept in ``phase.orders``; when the
+    activation under way holds the phase (``state.underway``, the game's turn loop), a restart
+    point comes before each order. ``resume``: the orders a restart goes on with."""
     state = ctx.state
-    left = budget
-    moved_self = False
-    #: §4.3.2-c: the MP left of his own move once he has ordered himself (None before); he may
-    #: spend it in several legs with other orders between them.
-    own_mp: float | None = None
-    while (left > 0 or (own_mp or 0) > 0) and issuer.alive and not phase.failed:
+    progress = Orders(budget, self_cost) if resume is None else resume
+    restartable = False
+    if not relay:
+        phase.orders = progress
+        underway = state.underway
+        restartable = underway is not None and underway.run.phase is phase
+    while (progress.left > 0 or (progress.own_mp or 0) > 0) and issuer.alive and not phase.failed:
+        if restartable:
+            yield ctx.checkpoint(f"turn {state.turn} {issuer.name} command phase {issuer.phases} "
+                                 f"order {progress.given + 1}")
+        left, moved_self, own_mp, self_cost = progress.left, progress.moved_self, progress.own_mp, progress.self_cost
         options: list[dict[str, Any]] = []
-        reach = command_distances(state, issuer)  # §4.2.2, measured from where he stands now
+        # where the units stand: what the range, melee and movement questions below depend on
+        # (asked at every order, each remembered by it)
+        position = position_key(state)
+        reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
         stacked = state.stacked_unit(issuer)
         for u in state.live_units(issuer.side):
             if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
@@ -131,12 +181,12 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
-        free = issuer.oc or not in_melee(state, issuer)  # §4.2.6, §4.3.1.a: he may move himself
+        free = issuer.oc or not in_melee(state, issuer, position=position)  # §4.2.6, §4.3.1.a: he may move himself
         if not moved_self and self_cost <= left and free:
-            if leader_can_move(state, issuer):
+            if leader_can_move(state, issuer, position=position):
                 options.append({"order": "move_self", "cost": self_cost})
         elif own_mp is not None and own_mp > 0 and free:
-            if leader_can_move(state, issuer, own_mp):
+            if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
             if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
@@ -148,7 +198,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
             elif not other.junior and issuer.oc and not other.finished:
-                cost = 2 if in_melee(state, other) else 1
+                cost = 2 if in_melee(state, other, position=position) else 1
                 if cost <= left:
                     options.append({"order": "move_leader", "leader": other.name, "cost": cost})
         if phase.seized and not phase.acted and any(o["order"] == "activate" for o in options) and not relay:
@@ -168,11 +218,13 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         order = pick["order"]
         if order == "done":
             return
-        left -= int(pick.get("cost", 1))
+        progress.given += 1
+        progress.left -= int(pick.get("cost", 1))
         if order == "activate":
             unit = state.units[pick["unit"]]
+            if pick.get("with_leader"):
+                progress.moved_self = True
             yield from activate(ctx, unit, phase, rider=issuer if pick.get("with_leader") else None)
-            moved_self = moved_self or bool(pick.get("with_leader"))
         elif order == "remove_hits":
             unit = state.units[pick["unit"]]
             unit.ordered_phase = phase.number  # §5.2.5: one order per unit per phase
@@ -185,12 +237,12 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             unit.ordered_phase = phase.number
             yield from rally_routed(ctx, issuer, unit)
         elif order == "move_self":
-            moved_self = True
+            progress.moved_self = True
             spent = yield from move_leader(ctx, issuer)
-            own_mp = leader_ma(state, issuer) - spent
+            progress.own_mp = leader_ma(state, issuer) - spent
         elif order == "move_on":
             spent = yield from move_leader(ctx, issuer, own_mp, stay=False)
-            own_mp = (own_mp or 0) - spent
+            progress.own_mp = (own_mp or 0) - spent
         elif order == "move_leader":
             yield from move_leader(ctx, state.leaders[pick["leader"]])
         elif order == "promote":
@@ -265,10 +317,12 @@ def promote(ctx: Context, junior: Leader) -> None:
 
 
 # -- §5.2.3 group orders ----------------------------------------------------------------------
-def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None) -> list[Unit]:
+def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None, *,
+                   position: tuple[Any, ...] | None = None) -> list[Unit]:
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
-    twice his command range, not yet ordered this phase."""
-    reach = command_distances(state, leader, 2 * leader.range)
+    twice his command range, not yet ordered this phase. ``position``: ``position_key(state)``,
+    when the caller has it."""
+    reach = command_distances(state, leader, 2 * leader.range, position=position)
     out = []
     for u in state.live_units(leader.side):
         mine = leader.activates(u) if command is None else u.command == command
@@ -293,11 +347,13 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        if group_eligible(state, leader, phase):
+        position = position_key(state)  # one for the range questions of every command below
+        if group_eligible(state, leader, phase, position=position):
             options.append({"group": leader.command})
         if leader.oc:
             others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
-            options += [{"group": c, "cross": True} for c in others if group_eligible(state, leader, phase, c)]
+            options += [{"group": c, "cross": True} for c in others
+                        if group_eligible(state, leader, phase, c, position=position)]
         if not options:
             return
         options.append({"group": None})
@@ -365,7 +421,8 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
     while waiting:
         options: list[dict[str, Any]] = [{"unit": u.name} for u in waiting]
         if not rode:
-            options += [{"unit": u.name, "with_leader": True} for u in waiting if state.stacked_unit(leader) is u]
+            stacked = state.stacked_unit(leader)
+            options += [{"unit": u.name, "with_leader": True} for u in waiting if stacked is u]
         options.append({"unit": None})
         pick = yield from ctx.ask(Choose.of(
             leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders", lazy=True,
@@ -408,21 +465,21 @@ def unit_ma(unit: Unit) -> int:
     return DISORDERED_MA if unit.disordered and unit.cavalry else unit.ma
 
 
-#: Per map: a unit's front hexes it may step into, with each step's cost (finite), by (hex,
-#: corner, all sides front, type). A cache: every step menu prices them.
-_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float], ...]] = PerMap()
+#: Per map: a unit's front hexes it may step into, with each step's cost (finite) and
+#: direction, by (hex, corner, all sides front, type). A cache: every step menu prices them.
+_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int], ...]] = PerMap()
 
 
-def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float], ...]:
+def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], ...]:
     """The front hexes (§6.3, :func:`~wargamekit_aig.facing.front_hexes`) whose step cost for the
-    unit's type is finite (D2), with that cost, in front-hex order."""
+    unit's type is finite (D2), with that cost and the direction to them, in front-hex order."""
     key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
     table = _FRONT_STEPS.table(state.map)
     got = table.get(key)
     if got is None:
         here, kind = unit.hex, unit.type
-        costs = ((h, state.step_cost(here, h, kind)) for h in front_hexes(state, unit))
-        got = table[key] = tuple((h, c) for h, c in costs if math.isfinite(c))
+        costs = ((h, state.step_cost(here, h, kind), here.direction_to(h)) for h in front_hexes(state, unit))
+        got = table[key] = tuple((h, c, d) for h, c, d in costs if math.isfinite(c))
     return got
 
 
@@ -442,15 +499,17 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
     ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
-    engaged = engaged_with(state, unit)
-    here = unit.hex
-    for h, cost in front_steps(state, unit):
-        other = state.unit_at(h)
+    # the units in the six neighbours, found in one pass: who is engaged, who stands in front
+    around = state.units_around(unit.hex)
+    engaged = engaged_with(state, unit, around)
+    beside = dict(around)
+    for h, cost, d in front_steps(state, unit):
+        other = beside.get(d)
         if other is None or (other.side != unit.side and other.routed):
             if cost <= left:
                 options.append({"step": "move", "hex": hex_label(h), "cost": cost})
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
-            beyond = h.neighbour(here.direction_to(h))
+            beyond = h.neighbour(d)
             if beyond in state.map and state.unit_at(beyond) is None:
                 extra = state.step_cost(h, beyond, unit.type)
                 total = cost + 1 + extra
