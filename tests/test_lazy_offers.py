@@ -74,7 +74,7 @@ def test_a_lazy_offers_window_asks_and_resolves_what_the_eager_one_does():
     lazy_asked, lazy_resolved = run(lazy_offers([], lazy_log), list(ANSWERS))
     assert lazy_resolved == eager_resolved and lazy_log == eager_log and eager_log  # something resolved
     assert len(lazy_asked) == len(eager_asked)
-    for lazy, eager in zip(lazy_asked, eager_asked):
+    for lazy, eager in zip(lazy_asked, eager_asked, strict=True):
         assert lazy == eager
         assert (lazy.prompt, lazy.context, lazy.labels) == (eager.prompt, eager.context, eager.labels)
         assert [(o.value, o.label, o.data) for o in lazy.options] == [(o.value, o.label, o.data) for o in eager.options]

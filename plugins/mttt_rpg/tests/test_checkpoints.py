@@ -43,7 +43,7 @@ def test_a_restart_at_the_second_turn_of_a_tick_plays_on_from_the_scene_alone(ev
         game = play_random_game(RULESET, "default", seed=seed)
         found = [
             (p, label)
-            for (q, before), (p, label) in zip(game.checkpoints, game.checkpoints[1:])
+            for (q, before), (p, label) in zip(game.checkpoints, game.checkpoints[1:], strict=False)
             if (a := TURN.fullmatch(before)) and (b := TURN.fullmatch(label))
             and a.group(1, 2) == b.group(1, 2) and a[3] != b[3] and p > q
         ]
