@@ -52,15 +52,15 @@ counterspell resolves
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, final, overload
 
 from attrs import define, field, frozen
 
-from .decisions import Choose, Data, Decision, Option, _option, freeze_data
-from .errors import UnresolvedItemError
+from .decisions import Choose, Data, Decision, LazyOptions, Option, _option, freeze_data
+from .errors import InterruptStackError, UnresolvedItemError
 
-__all__ = ["InterruptStack", "Response", "TimingPoint"]
+__all__ = ["InterruptStack", "LazyOffers", "Response", "TimingPoint"]
 
 
 @frozen(init=False)
@@ -143,6 +143,111 @@ class TimingPoint:
     timing: str
     top: Response | None
     depth: int
+
+
+@final
+class LazyOffers(Sequence[Response]):
+    """What a side may push at a poll, each response made when first read (a *lazy offer*).
+
+    Why: a window's poll offers every response a side could push, yet a random bot reads one
+    of them, or passes; mttt_rpg built ~3.4 responses per poll that offered any. An ``offers``
+    function may return a lazy offer instead of a list: the keys of its responses (what the
+    stack needs to drop those already answered) and ``make(i)``, which makes response ``i``.
+    The poll then asks its decision with a lazy menu (:class:`~wargamekit.decisions.LazyOptions`)
+    whose option for response ``i`` is made, with the response, when read; the response pushed
+    is the one made for the chosen option.
+
+    To every reader it is the list of responses an eager offer holds: its length, indexing,
+    slicing (a tuple), iteration and equality are those of that list; a response is made once.
+    The decision, its options, the log and the stack are what the eager list gives.
+
+    **The contract of** ``make`` (as for lazy menus): response ``i`` may be made while the
+    decision is pending or later, so ``make`` must make it as it was when offered — read
+    what it closes over and state that does not change once the decision is asked; never
+    roll dice or change anything (a ruleset that numbers its items reserves the numbers when
+    it builds the offer). ``make(i)`` must return a :class:`Response` whose ``key`` is
+    ``keys[i]``.
+
+    Raises:
+        TypeError: (when built) a key that cannot be hashed, as :class:`Response` refuses it.
+        InterruptStackError: (when a response is made) ``make`` returned no :class:`Response`,
+            or one whose key is not the key it was offered with; nothing is kept, so every
+            read raises again.
+
+    >>> made = []
+    >>> def make(i):
+    ...     made.append(i)
+    ...     return Response(f"bolt {i}", "blue", resolve=lambda: None, key=("bolt", i))
+    >>> offer = LazyOffers([("bolt", 0), ("bolt", 1)], make)
+    >>> len(offer), made  # the length is known, nothing is made
+    (2, [])
+    >>> offer[1].name, made
+    ('bolt 1', [1])
+    >>> offer[1] is offer[1], made  # made once
+    (True, [1])
+    """
+
+    __slots__ = ("_keys", "_make", "_made")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The poll keeps a lazy offer by its exact type (anything else is read as a list).
+        raise TypeError(f"{cls.__name__}: LazyOffers cannot be subclassed (the poll reads it by its exact type)")
+
+    def __init__(self, keys: Iterable[Hashable | None], make: Callable[[int], Response]) -> None:
+        self._keys = tuple(keys)
+        for index, key in enumerate(self._keys):
+            _check_key(f"lazy offer {index}", key)  # here, as Response does: not later, far from the rule
+        self._make = make
+        self._made: list[Response | None] = [None] * len(self._keys)
+
+    @property
+    def keys(self) -> tuple[Hashable | None, ...]:
+        """The keys of the responses, in order (``None``: never deduplicated)."""
+        return self._keys
+
+    def _build(self, index: int) -> Response:
+        """Make, check, keep and return response ``index`` (a valid index)."""
+        response = self._make(index)
+        if type(response) is not Response:
+            raise InterruptStackError(f"lazy offer {index}: make({index}) returned {response!r}, not a Response")
+        if response.key != self._keys[index]:
+            raise InterruptStackError(
+                f"lazy offer {index}: the response {response.name!r} has the key {response.key!r}, "
+                f"but it was offered with the key {self._keys[index]!r}"
+            )
+        self._made[index] = response
+        return response
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> Response: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Response, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Response | tuple[Response, ...]:
+        if type(index) is slice:
+            return tuple(self[i] for i in range(*index.indices(len(self._keys))))
+        response = self._made[index]  # the IndexError/TypeError a list raises
+        if response is not None:
+            return response
+        return self._build(index % len(self._keys))
+
+    def __iter__(self) -> Iterator[Response]:
+        for index in range(len(self._keys)):
+            yield self[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LazyOffers, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a list's: mutable in what it has made
+
+    def __repr__(self) -> str:
+        return f"LazyOffers({list(self)!r})"
 
 
 Offers = Callable[[str, TimingPoint], Sequence[Response]]
@@ -338,9 +443,15 @@ class InterruptStack:
             turn += 1
             top = items[-1] if items else None
             depth = len(items)
-            available = [
-                r for r in offers(side, _timing_point(timing, top, depth)) if r.key is None or r.key not in answered
-            ]
+            offered = offers(side, _timing_point(timing, top, depth))
+            available: list[Any]
+            if type(offered) is LazyOffers:
+                lazy: LazyOffers | None = offered
+                # Only the keys are read: a response is made when its option is (see LazyOffers)
+                available = [i for i, key in enumerate(offered.keys) if key is None or key not in answered]
+            else:
+                lazy = None
+                available = [r for r in offered if r.key is None or r.key not in answered]
             if not available:
                 passes += 1
                 continue
@@ -351,13 +462,14 @@ class InterruptStack:
             fields = {**frozen_extra, "timing": timing, "depth": depth, "top": top_data}
             # Plain values (``None`` to pass, else an index into ``available``): the player
             # never holds a response, whose closures reach the live game.
+            if lazy is not None:
+                options: Sequence[Option] = _lazy_menu(lazy, available)
+            else:
+                options = (_PASS_OPTION, *(_option(i, r.name, r.option_data()) for i, r in enumerate(available)))
             pick = yield Choose(
                 side=side,
                 prompt=f"{timing}: respond?",
-                options=(
-                    _PASS_OPTION,
-                    *(_option(i, r.name, r.option_data()) for i, r in enumerate(available)),
-                ),
+                options=options,
                 rule=rule,
                 kind=kind,
                 context=Data(fields) if type(timing) is str else fields,
@@ -365,9 +477,22 @@ class InterruptStack:
             if pick is None:
                 passes += 1
             else:
-                self.push(available[_index(pick, len(available))])
+                index = _index(pick, len(available))
+                self.push(available[index] if lazy is None else lazy[available[index]])
                 passes = 0
 
+
+def _lazy_menu(offered: LazyOffers, available: list[int]) -> LazyOptions:
+    """The poll's menu for a lazy offer: "pass", then option ``i`` for the offer's response
+    ``available[i]``, made (with the response) when read — the options the eager list gives."""
+
+    def label(i: int) -> str:
+        return offered[available[i]].name
+
+    def data(i: int) -> Data:
+        return offered[available[i]].option_data()
+
+    return LazyOptions((_PASS_OPTION, *range(len(available))), label, data)
 
 def _index(value: Any, length: int) -> int:
     """The option value sent back for a response: its index (a driver sends the chosen

@@ -23,7 +23,7 @@ from collections.abc import Callable, Generator, Hashable
 from typing import Any
 
 from wargamekit import Outcome, YesNo
-from wargamekit.sequencing import PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
+from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 
 from . import kinds
 from .battle_groups import disband
@@ -296,13 +296,16 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
     turn, up to the scene's round limit), each with its three phases run :func:`by_phase`; the
     scene ends as soon as a side has won (:func:`victory`, checked after every turn)."""
     scene: Scene = ctx.state
-    # Checkpoints (restart points) open each round but the first, where the interrupt stack is
-    # empty. Everything later steps read is in the scene there (the round, the initiative track,
+    # Checkpoints (restart points) open each round but the first, and each turn (see
+    # action_round), where the interrupt stack is empty. Everything later steps read is in the
+    # scene there (the round and phase, the initiative track, who at the tick is still waiting,
     # every combatant); ``ended`` is still empty. A restart skips the preparation and the rounds
-    # already played (``scene.round`` is the last round begun).
+    # already played (``scene.round`` is the last round begun); one at a turn (the scene in
+    # phase 2) first finishes the round it is in.
     if scene.round == 0:
         yield from preparation(ctx)
     ended: list[Outcome] = []
+    resumed = [scene.phase == "turns"]  # restarted at a turn: the round was announced before
 
     def over() -> bool:
         # The first outcome found is the scene's: nothing changes between it and the end.
@@ -316,7 +319,10 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
             yield from boost_join(ctx, unit, natural, what="join battle")
 
     def turns(turn: Turn[Hashable]) -> Generator[Any, Any, TurnResult]:
-        ctx.event("round", f"round {scene.round} begins", round=scene.round)
+        if resumed[0]:
+            resumed[0] = False
+        else:
+            ctx.event("round", f"round {scene.round} begins", round=scene.round)
         yield from action_round(ctx, over)
         return TurnResult(end=over())
 
@@ -334,9 +340,15 @@ def _rounds(ctx: Context) -> Generator[Any, Any, Outcome]:
         scene.round, scene.phase = turn.number, str(turn.phase)
         return (yield from phases(turn))
 
-    cycle = PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit)
-    cycle.turn = scene.round  # go on after the last round begun (0 on a fresh scene)
-    yield from play_turns(cycle, ctx.dice, take_phase)
+    if resumed[0]:
+        # A restart at a turn: the rest of the round begun (its turns, then settling mana).
+        rest = PhaseCycle(ROUND_PHASES[1:], last_turn=scene.round)
+        rest.turn = scene.round - 1
+        yield from play_turns(rest, ctx.dice, take_phase)
+    if not ended:
+        cycle = PhaseCycle(ROUND_PHASES, last_turn=scene.round_limit)
+        cycle.turn = scene.round  # go on after the last round begun (0 on a fresh scene)
+        yield from play_turns(cycle, ctx.dice, take_phase)
     if ended:
         return ended[0]
     return Outcome(
@@ -353,8 +365,9 @@ def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, 
     tick's actors, highest initiative first, until everyone has acted or ``over()``.
 
     Simultaneous actors (先导度变动和同步动作) act one after another in the order
-    :func:`_order_ties` settles, as :class:`~wargamekit.sequencing.PlayerTurns` of one turn; one
-    struck back in a clash (交锋) has used her turn and is skipped.
+    :func:`_order_ties` settles (kept in ``scene.waiting``); one struck back in a clash (交锋)
+    has used her turn and is skipped. Each turn begins at a checkpoint, so a restart there goes
+    on with the tick's actors still waiting, then the track.
     """
     scene: Scene = ctx.state
 
@@ -362,16 +375,29 @@ def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, 
         order = list(turn.actors)
         if len(order) > 1:
             order = yield from _order_ties(ctx, turn.actors, turn.number)
-        waiting = list(order)  # who at this tick has yet to act (a clash takes its target out)
+        scene.waiting = tuple(order)
+        yield from _tick_turns(ctx, over)
 
-        def act(turn: Turn[str]) -> Generator[Any, Any, None]:
-            uid = turn.actor
-            if uid not in waiting:
-                return
-            waiting.remove(uid)
-            if scene.unit(uid).fighting:
-                yield from take_turn(ctx, uid, waiting)
-
-        yield from play_turns(PlayerTurns(tuple(order), last_turn=1), ctx.dice, act, end_if=over)
-
+    if scene.waiting:  # restarted at a turn of a tick begun
+        yield from _tick_turns(ctx, over)
+        if over():
+            return
     yield from play_turns(scene.track, ctx.dice, tick, end_if=over)
+
+
+def _tick_turns(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, None]:
+    """The turns of the actors waiting at this tick (``scene.waiting``), in order, each from a
+    checkpoint; the actors no longer fighting are skipped. Stops as soon as ``over()``."""
+    scene: Scene = ctx.state
+    while scene.waiting:
+        uid, *rest = scene.waiting
+        if scene.unit(uid).fighting:
+            yield ctx.checkpoint(f"round {scene.round}, tick {scene.track.tick}: {uid}'s turn")
+            scene.waiting = tuple(rest)
+            yield from take_turn(ctx, uid, rest)
+            scene.waiting = tuple(rest)  # a clash (交锋) may have taken its target out of ``rest``
+        else:
+            scene.waiting = tuple(rest)
+        if over():
+            scene.waiting = ()
+            return

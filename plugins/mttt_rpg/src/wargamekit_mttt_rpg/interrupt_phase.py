@@ -18,7 +18,7 @@ windows poll nobody; mandatory turn responses (轮响应) still resolve.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -26,7 +26,7 @@ import attrs
 from attrs import frozen
 
 from wargamekit import ChooseSubset, Data, Option, Response
-from wargamekit.interrupts import Offers, TimingPoint
+from wargamekit.interrupts import LazyOffers, Offers, TimingPoint
 
 from . import kinds
 from .damage import apply_withering
@@ -126,10 +126,32 @@ def make_response(
     at: Mapping[str, Any] | None = None,
 ) -> Response:
     """A stack item that applies ``effect`` (paying ``cost`` mana) when it resolves; ``at``:
-    where it is offered (see :func:`offers`: names to JSON scalars), added to its data."""
+    where it is offered (see :func:`offers`: names to JSON scalars), added to its data. It
+    takes the scene's next item number (its ``id``)."""
     scene: Scene = ctx.state
     scene.next_item += 1
-    item_id = scene.next_item
+    return _item(
+        ctx, scene.next_item, caster, name, effect, pool, cost, target,
+        key=key, countering=countering, countering_name=countering_name, at=at,
+    )
+
+
+def _item(
+    ctx: Context,
+    item_id: int,
+    caster: Combatant,
+    name: str,
+    effect: Effect,
+    pool: str,
+    cost: int,
+    target: Combatant | None,
+    *,
+    key: Any = None,
+    countering: int | None = None,
+    countering_name: str = "",
+    at: Mapping[str, Any] | None = None,
+) -> Response:
+    """:func:`make_response`'s item numbered ``item_id`` (a number the scene already gave)."""
     caster_id = caster.id
     target_id = None if target is None else target.id
     if effect.kind == "counter":
@@ -282,7 +304,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
     name) and ``resolution`` (true at the resolution point of an item inside that window)."""
 
-    def offer(side: str, point: TimingPoint) -> list[Response]:
+    def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
@@ -296,7 +318,6 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         ]
         if not responders:
             return []  # most polls: nothing to build
-        out: list[Response] = []
         at = {"timing": timing.name, "resolution": point.timing != opening}
         quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
         marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
@@ -317,6 +338,11 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 marked = marks[why] = {**at, "playable": False, "why": why}
             return marked
 
+        # What each response would be, found now; the responses themselves are made only when
+        # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
+        # number here, in the order the responses are offered, as building them would.
+        keys: list[Any] = []
+        made: list[Any] = []  # per response: its _item arguments, or the response itself
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
                 if _mana(unit, spell.pool) - committed.get((unit.id, spell.pool), 0) < spell.cost:
@@ -324,34 +350,35 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 if spell.effect.kind == "counter":
                     if top is None or top.controller == side or "id" not in top.data:
                         continue
-                    out.append(
-                        make_response(
-                            ctx,
-                            unit,
-                            spell.name,
-                            spell.effect,
-                            spell.pool,
-                            spell.cost,
-                            None,
-                            countering=top.data["id"],
-                            countering_name=top.name,
-                            key=("counter", top.data["id"], unit.id),
-                            at=marked_at(),
-                        )
-                    )
+                    scene.next_item += 1
+                    keys.append(("counter", top.data["id"], unit.id))
+                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, marked_at()))
                     continue
                 for target in _targets(scene, unit, spell.effect, None):
-                    out.append(
-                        make_response(
-                            ctx, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
-                            at=marked_at(target, spell.effect),
-                        )
-                    )
+                    scene.next_item += 1
+                    keys.append(None)
+                    made.append((scene.next_item, unit, spell, target, None, "", marked_at(target, spell.effect)))
             for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
-                out.append(_marked(scene, action, quiet_reason()))
-        return out
+                keys.append(action.key)
+                made.append(_marked(scene, action, quiet_reason()))
+        if not keys:
+            return []
+        return LazyOffers(keys, partial(_offered, ctx, keys, made))
 
     return offer
+
+
+def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Response:
+    """Response ``index`` of an offer :func:`offers` found (see there): made from what was
+    found when it was offered (the units' names and sheets do not change)."""
+    what = made[index]
+    if type(what) is Response:
+        return what
+    item_id, unit, spell, target, countering, countering_name, at = what
+    return _item(
+        ctx, item_id, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
+        key=keys[index], countering=countering, countering_name=countering_name, at=at,
+    )
 
 
 #: id of a character sheet -> (the sheet, its instant spells): sheets are frozen library data

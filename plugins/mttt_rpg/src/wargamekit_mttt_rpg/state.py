@@ -192,6 +192,10 @@ class Scene:
     trigger_serial: int = 0
     over: str | None = None
     acting: str | None = None
+    #: Who at the current tick of the initiative track has yet to act, in the order they act
+    #: (simultaneous actors as :func:`~.combat_round.action_round` settled them; a clash takes
+    #: its target out). Kept here, not in the tick loop, so that play restarts at any turn.
+    waiting: tuple[str, ...] = ()
     attacker: str | None = None
     defender: str | None = None
     attack_target: str | None = None
