@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from functools import cache
 
 from wargamekit import Dice, InvalidChoiceError, odds
 from wargamekit_lnl import fire, melee
@@ -369,7 +370,14 @@ def rally_drm(state: GameState, unit: Unit) -> int:
 
 def rally_odds(state: GameState, unit: Unit) -> Fraction:
     """The exact chance of the rally roll."""
-    return odds.probability(rally_roll, unit.morale, rally_drm(state, unit))
+    return _rally_chance(unit.morale, rally_drm(state, unit))
+
+
+@cache
+def _rally_chance(morale: int, drm: int) -> Fraction:
+    # Memoized (a handful of morale and DRM values): every rally menu shows each shaken unit's
+    # chance, and each was an enumeration of its own.
+    return odds.probability(rally_roll, morale, drm)
 
 
 def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
