@@ -31,6 +31,8 @@ RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
 
 #: OPF 1c: markers that keep a unit from opportunity fire.
 _NOT_WAITING = frozenset({"move", "fire", "crawl", "stealth"})
+#: OPF 1c for a vehicle: markers that keep it from opportunity fire.
+_VEHICLE_NOT_WAITING = frozenset({"move", "fire"})
 
 
 def _place_key(p: Place) -> tuple[int, int, int]:
@@ -643,34 +645,47 @@ class LnL(Ruleset):
             def still_there() -> str | None:
                 return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
 
+            # One pass over the units for the waiting groups and vehicles, and the movers' ids,
+            # labels and damage-check views made once for every offer (asked at every hex a
+            # mover enters: a tenth of a random game).
             groups: dict[Place, list[Unit]] = {}
-            for u in state.alive(side):
-                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in state.melee:
+            waiting: list[Unit] = []
+            melee = state.melee
+            for u in state.units.values():
+                if not u.alive or u.side != side:
+                    continue
+                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in melee:
                     groups.setdefault(u.place, []).append(u)
-            for v in state.alive(side):
-                if v.vehicle and v.good_order and not (v.markers & {"move", "fire"}):
-                    shot = self._vehicle_shot_at(state, v, targets, place)
-                    if shot is not None:
-                        out.append(Response(
-                            f"opportunity fire: {v.id} at {where(place)}", side,
-                            resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
-                            is_legal=still_there,
-                            key=("opf", state.turn, v.id, tuple(u.id for u in targets), hex_label(place[0])),
-                            data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
-            for origin in sorted(groups, key=_place_key):
+                elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
+                    waiting.append(u)
+            ids = tuple(u.id for u in targets)
+            listed = list(ids)
+            label = hex_label(place[0])
+            at = place_data(place)
+            for v in waiting:
+                shot = self._vehicle_shot_at(state, v, targets, place)
+                if shot is not None:
+                    out.append(Response(
+                        f"opportunity fire: {v.id} at {where(place)}", side,
+                        resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
+                        is_legal=still_there, key=("opf", state.turn, v.id, ids, label),
+                        data={"vehicle": v.id, "at": at, "targets": listed}))
+            checks: list[tuple[str, fire.Target]] | None = None
+            for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
                 firers = groups[origin]
                 attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
                 if attack is None:
                     continue
-                ids = {u.id for u in targets}
-                rows = [r for r in rules.attack_odds(state, attack, place, other(side)) if r[0] in ids]
+                if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
+                    checks = [(u.id, fire.Target.of(state, u)) for u in state.at(place, other(side)) if u.id in ids]
+                rows = [(uid, fire.outcome_odds(attack, t)) for uid, t in checks]
                 out.append(Response(
                     f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
                     resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
                     is_legal=still_there,
-                    key=("opf", state.turn, hex_label(origin[0]), origin[1], tuple(u.id for u in targets), hex_label(place[0])),
-                    data={"firers": [u.id for u in firers], "from": place_data(origin), "at": place_data(place),
-                          "targets": [u.id for u in targets]}))
+                    key=("opf", state.turn, hex_label(origin[0]), origin[1], ids, label),
+                    data={"firers": [u.id for u in firers], "from": place_data(origin), "at": at,
+                          "targets": listed}))
             return out
 
         return offers
