@@ -379,11 +379,16 @@ def in_reach(state: GameState, firers: Sequence[Unit], place: Place) -> LineOfSi
     LOS they would fire along, else ``None``. :func:`plan_fire` is ``None`` exactly when this
     is; menus that only ask whether a target exists need no firepower."""
     target = place[0]
-    if any(u.spec.arrow and not in_arc(u, target) for u in firers):
-        return None
+    # Loops rather than generators: asked per group and enemy place of every action menu.
+    for u in firers:
+        if u.spec.arrow and not in_arc(u, target):
+            return None
     line = visible(state, firers[0].hex, target)
-    if line is None or any(reach(u, u.hex.distance(target)) is None for u in firers):
+    if line is None:
         return None
+    for u in firers:
+        if reach(u, u.hex.distance(target)) is None:
+            return None
     return line
 
 

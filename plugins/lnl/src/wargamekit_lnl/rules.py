@@ -534,13 +534,23 @@ def has_target(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequen
 
 
 def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> Iterator[Place]:
-    enemies = state.alive(other(firers[0].side))
-    for p in sorted({u.place for u in enemies}, key=lambda p: (p[0].q, p[0].r, p[1])):
+    for p, there in enemies_by_place(state, other(firers[0].side)):
         # Reach (memoized LOS, range) before exposure, which scans every unit per enemy there:
         # the same answer, ~a third cheaper over the action menus of random games.
         if p not in state.melee and all(fire.in_reach(state, g, p) is not None for g in groups) \
-                and any(u.place == p and exposed(state, u) for u in enemies):
+                and any(exposed(state, u) for u in there):
             yield p
+
+
+def enemies_by_place(state: GameState, side: str) -> list[tuple[Place, list[Unit]]]:
+    """``side``'s units on the map by place, places in map order (q, r, level), units in set-up
+    order — read once for the target menus (testing each place against every unit was most of
+    an action menu's cost)."""
+    by_place: dict[Place, list[Unit]] = {}
+    for u in state.units.values():
+        if u.alive and u.side == side:
+            by_place.setdefault(u.place, []).append(u)
+    return sorted(by_place.items(), key=lambda item: (item[0][0].q, item[0][0].r, item[0][1]))
 
 
 def loose_weapon(state: GameState, place: Place) -> list[Weapon]:

@@ -140,9 +140,10 @@ class LnL(Ruleset):
 
     def sudden_death(self, state: GameState) -> Outcome | None:
         """A side with no units left on the map loses (provisional victory rule)."""
-        units = state.units.values()
+        # One pass for both sides (asked after every impulse).
+        present = {u.side for u in state.units.values() if u.alive}
         for side in SIDES:
-            if not any(u.alive and u.side == side for u in units):  # asked after every impulse: no list
+            if side not in present:
                 return Outcome(winner=other(side), reason=f"{side} has no units left")
         return None
 
@@ -294,7 +295,10 @@ class LnL(Ruleset):
         table = state.sniper_table
         # A sniper is ready if it has any target: the first one found will do (the whole list,
         # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
-        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
+        # (As can_act: the place tuple is built only when a melee was fought this turn.)
+        fought = state.melee_fought
+        return [u for u in state.units.values() if u.alive and u.side == side and not u.markers & ACTION_MARKERS
+                and not (fought and u.place in fought)
                 and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
     def can_act(self, state: GameState, side: str) -> bool:
@@ -1088,11 +1092,9 @@ class LnL(Ruleset):
         # A generator: the action menu only asks whether there is one.
         if any(u.markers for u in units):
             return
-        enemies = state.alive(other(units[0].side))
-        for p in sorted({u.place for u in enemies}, key=_place_key):
+        for p, there in rules.enemies_by_place(state, other(units[0].side)):
             # LOS first: memoized, where exposure reads every unit.
-            if rules.spot_drm(state, units, p) is not None \
-                    and any(u.place == p and not exposed(state, u) for u in enemies):
+            if rules.spot_drm(state, units, p) is not None and any(not exposed(state, u) for u in there):
                 yield p
 
     def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:
