@@ -213,3 +213,28 @@ def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
     for attack in attacks:
         assert fire.full_odds(attack, target) == odds.distribution(fire.one_target, attack, target)
     assert fire.full_odds(fire.Attack(4, 0, 1, 0), target) != fire.full_odds(attacks[0], target)  # leadership counts
+
+
+# -- the third round (issue 9, session 20) -------------------------------------------------------
+def test_los_memo_keyed_by_the_smoke_on_the_line_agrees_with_fresh_lines():
+    """LOS 1–3, D13, A34: the memo keeps a line's answer by the smoke in the hexes between on
+    either tie-breaking line only; under many smoke layouts (placed in turn on a map with woods,
+    brush, a building and a hill) every line agrees with a fresh walk."""
+    import random
+
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")],
+                           terrain={"woods": ["0303", "0604"], "brush": ["0403", "0502", "0705"],
+                                    "buildings": ["0505"], "hills": ["0206"]}))
+    s = ctx.state
+    rng = random.Random(20)
+    hexes = sorted(s.map.hexes(), key=lambda h: (h.q, h.r))
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(300)]
+    seen: Counter[str] = Counter()
+    for _layout in range(12):
+        s.smoke = {h: rng.choice((1, 2)) for h in rng.sample(hexes, rng.randint(0, 6))}
+        for a, b in pairs:
+            line = visible(s, a, b)
+            assert (line is not None, line.hindering if line is not None else _line(s, a, b)[1]) == _line(s, a, b)
+            seen["seen" if line is not None else "blocked"] += 1
+            seen["smoke between" if any(h in s.smoke for h in sight(s, a, b).between) else "no smoke"] += 1
+    assert len(seen) == 4, seen  # both answers, lines with and without smoke between
