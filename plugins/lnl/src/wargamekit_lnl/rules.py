@@ -527,19 +527,37 @@ def targets_for(state: GameState, firers: Sequence[Unit], groups: Sequence[Seque
     return list(_targets(state, firers, groups))
 
 
-def has_target(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> bool:
+def has_target(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]],
+               enemies: list[tuple[Place, list[Unit]]] | None = None,
+               exposure: dict[str, bool] | None = None) -> bool:
     """Whether :func:`targets_for` is not empty (it stops at the first target: the action menu
-    asks this of every activation)."""
-    return next(_targets(state, firers, groups), None) is not None
+    asks this of every activation). ``enemies``: :func:`enemies_by_place` of the firers' enemy,
+    and ``exposure``: a memo of :func:`~wargamekit_lnl.los.exposed` by unit id, if the caller
+    keeps them for other menus of the same moment."""
+    return next(_targets(state, firers, groups, enemies, exposure), None) is not None
 
 
-def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> Iterator[Place]:
-    for p, there in enemies_by_place(state, other(firers[0].side)):
+def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]],
+             enemies: list[tuple[Place, list[Unit]]] | None = None,
+             exposure: dict[str, bool] | None = None) -> Iterator[Place]:
+    if enemies is None:
+        enemies = enemies_by_place(state, other(firers[0].side))
+    for p, there in enemies:
         # Reach (memoized LOS, range) before exposure, which scans every unit per enemy there:
         # the same answer, ~a third cheaper over the action menus of random games.
         if p not in state.melee and all(fire.in_reach(state, g, p) is not None for g in groups) \
-                and any(exposed(state, u) for u in there):
+                and any(exposed_memo(state, u, exposure) for u in there):
             yield p
+
+
+def exposed_memo(state: GameState, unit: Unit, memo: dict[str, bool] | None) -> bool:
+    """:func:`~wargamekit_lnl.los.exposed`, kept in ``memo`` (by unit id) when one is given."""
+    if memo is None:
+        return exposed(state, unit)
+    found = memo.get(unit.id)
+    if found is None:
+        found = memo[unit.id] = exposed(state, unit)
+    return found
 
 
 def enemies_by_place(state: GameState, side: str) -> list[tuple[Place, list[Unit]]]:

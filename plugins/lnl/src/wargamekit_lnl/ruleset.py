@@ -494,11 +494,15 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups):
+        # The enemy by place and their exposure, read once for the fire and the spot tests.
+        enemies = rules.enemies_by_place(state, other(units[0].side))
+        exposure: dict[str, bool] = {}
+        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
             out.append("fire")
         if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
             out.append("smoke")  # SMK 1
-        if all(u.good_order for u in units) and len(groups) == 1 and next(self._spot_targets(state, units), None):
+        if all(u.good_order for u in units) and len(groups) == 1 \
+                and next(self._spot_targets(state, units, enemies, exposure), None):
             out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
@@ -1088,13 +1092,18 @@ class LnL(Ruleset):
         """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
         return list(self._spot_targets(state, units))
 
-    def _spot_targets(self, state: GameState, units: list[Unit]) -> Iterator[Place]:
-        # A generator: the action menu only asks whether there is one.
+    def _spot_targets(self, state: GameState, units: list[Unit], enemies: list[tuple[Place, list[Unit]]] | None = None,
+                      exposure: dict[str, bool] | None = None) -> Iterator[Place]:
+        # A generator: the action menu only asks whether there is one (with the enemy by place
+        # and their exposure it read for the fire test).
         if any(u.markers for u in units):
             return
-        for p, there in rules.enemies_by_place(state, other(units[0].side)):
+        if enemies is None:
+            enemies = rules.enemies_by_place(state, other(units[0].side))
+        for p, there in enemies:
             # LOS first: memoized, where exposure reads every unit.
-            if rules.spot_drm(state, units, p) is not None and any(not exposed(state, u) for u in there):
+            if rules.spot_drm(state, units, p) is not None \
+                    and any(not rules.exposed_memo(state, u, exposure) for u in there):
                 yield p
 
     def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:
