@@ -238,3 +238,41 @@ def test_los_memo_keyed_by_the_smoke_on_the_line_agrees_with_fresh_lines():
             seen["seen" if line is not None else "blocked"] += 1
             seen["smoke between" if any(h in s.smoke for h in sight(s, a, b).between) else "no smoke"] += 1
     assert len(seen) == 4, seen  # both answers, lines with and without smoke between
+
+
+def test_vehicle_and_action_shortcuts_agree_with_the_full_answers_in_random_games():
+    """VEH 4–5, FIR 1, SPT 7: ``has_vehicle_target`` is whether ``vehicle_targets`` finds any
+    target; the fire and spot tests with the enemy by place and an exposure memo shared are the
+    tests without them — at every decision of seeded random games on both scenarios."""
+    from wargamekit_lnl import vehicles
+
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for side in SIDES:
+            for v in state.alive(side):
+                if v.vehicle:
+                    full = any(vehicles.vehicle_targets(state, v))
+                    assert vehicles.has_vehicle_target(state, v) == full
+                    seen[f"vehicle target {full}"] += 1
+            ready = ruleset.ready(state, side)
+            for place in sorted({u.place for u in ready}, key=lambda p: (p[0].q, p[0].r, p[1])):
+                group = [u for u in ready if u.place == place and not u.vehicle]
+                if not group:
+                    continue
+                enemies = rules.enemies_by_place(state, rules.other(side))
+                exposure: dict[str, bool] = {}
+                shared = rules.has_target(state, group, [group], enemies, exposure)
+                assert shared == rules.has_target(state, group, [group])
+                spot = next(ruleset._spot_targets(state, group, enemies, exposure), None)
+                assert spot == next(iter(_spot_targets(state, group)), None)
+                seen[f"shared fire {shared}"] += 1
+                seen[f"shared spot {spot is not None}"] += 1
+
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=5)
+        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    for what in ("vehicle target", "shared fire", "shared spot"):
+        assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)

@@ -484,7 +484,7 @@ class LnL(Ruleset):
         if units[0].vehicle:
             v = units[0]
             out = ["move"]
-            if v.good_order and any(vehicles.vehicle_targets(state, v)):
+            if v.good_order and vehicles.has_vehicle_target(state, v):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
         in_melee = [g[0].place in state.melee for g in groups]
