@@ -69,6 +69,31 @@ def _public_map(hexmap: HexMap) -> HexMap:
     return public
 
 
+def _weapon_label(sws: Mapping[tuple[Any, ...], tuple[Weapon, Weapon | None]], v: tuple[Any, ...]) -> str:
+    """The label of the SW menu's option ``v`` (RAL 4, RAL 5), ``sws``: the SWs each names."""
+    if v[0] == "done":
+        return "done"
+    w, back = sws[v]
+    if v[0] in ("setup", "stow"):
+        return f"{v[1]} {'sets up' if v[0] == 'setup' else 'stows'} its {w.spec.name}"
+    if v[0] != "exchange":
+        return f"{v[1]} {v[0]}s its {w.spec.name}"
+    if back is None:
+        return f"{v[1]} hands its {w.spec.name} to {v[3]}"
+    return f"{v[1]} swaps its {w.spec.name} for {v[3]}'s {back.spec.name}"
+
+
+def _weapon_data(v: tuple[Any, ...]) -> dict[str, Any]:
+    """The data of the SW menu's option ``v``."""
+    if v[0] == "done":
+        return {"action": "done"}
+    if v[0] != "exchange":
+        return {"action": v[0], "unit": v[1], "weapon": v[2]}
+    if v[4] is None:
+        return {"action": "exchange", "unit": v[1], "weapon": v[2], "to": v[3]}
+    return {"action": "exchange", "unit": v[1], "weapon": v[2], "to": v[3], "back": v[4]}
+
+
 class LnL(Ruleset):
     """Lock 'n Load tactical, v4.1 core rules summary: squads, leaders, heroes, support weapons."""
 
@@ -239,7 +264,10 @@ class LnL(Ruleset):
         state = ctx.state
         handled: set[str] = set()
         while True:
-            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            # A lazy menu (every rally phase of both sides, often dozens of options; a random
+            # bot reads one): the values now, each label and data from its value and SWs when read.
+            values: list[tuple[Any, ...]] = [("done",)]
+            sws: dict[tuple[Any, ...], tuple[Weapon, Weapon | None]] = {}
             units = [u for u in state.alive(side) if u.good_order and not u.vehicle]
             for u in units:
                 for w in u.weapons:
@@ -247,32 +275,28 @@ class LnL(Ruleset):
                         continue
                     if w.spec.tripod and u.kind in ("squad", "half") and not state.in_hex(u.hex, other(side)):
                         change = "setup" if w.stowed else "stow"  # RAL 5 (U7: a tripod's two states)
-                        options.append(Option((change, u.id, w.id), f"{u.id} {'sets up' if w.stowed else 'stows'}"
-                                              f" its {w.spec.name}", data={"action": change, "unit": u.id,
-                                                                           "weapon": w.id}))
+                        values.append((change, u.id, w.id))
+                        sws[values[-1]] = (w, None)
                     for action in ("drop", "destroy"):
-                        options.append(Option((action, u.id, w.id), f"{u.id} {action}s its {w.spec.name}",
-                                              data={"action": action, "unit": u.id, "weapon": w.id}))
+                        values.append((action, u.id, w.id))
+                        sws[values[-1]] = (w, None)
                     for t in units:
                         if t is u or t.place != u.place:
                             continue
                         if len(t.weapons) < rules.carry_limit(t):
-                            options.append(Option(("exchange", u.id, w.id, t.id, None),
-                                                  f"{u.id} hands its {w.spec.name} to {t.id}",
-                                                  data={"action": "exchange", "unit": u.id, "weapon": w.id,
-                                                        "to": t.id}))
+                            values.append(("exchange", u.id, w.id, t.id, None))
+                            sws[values[-1]] = (w, None)
                         if u.id < t.id:
                             for back in t.weapons:
                                 if back.id not in handled:
-                                    options.append(Option(("exchange", u.id, w.id, t.id, back.id),
-                                                          f"{u.id} swaps its {w.spec.name} for {t.id}'s {back.spec.name}",
-                                                          data={"action": "exchange", "unit": u.id, "weapon": w.id,
-                                                                "to": t.id, "back": back.id}))
-            if len(options) == 1:
+                                    values.append(("exchange", u.id, w.id, t.id, back.id))
+                                    sws[values[-1]] = (w, back)
+            if len(values) == 1:
                 return
-            pick = yield from ctx.ask(Choose(side=side, prompt="Support weapons: what next?", options=tuple(options),
-                                             rule="RAL 4", kind=kinds.WEAPONS,
-                                             context={"turn": state.turn, "side": side}))
+
+            pick = yield from ctx.ask(Choose.of(side, "Support weapons: what next?", values, rule="RAL 4",
+                                                kind=kinds.WEAPONS, context={"turn": state.turn, "side": side},
+                                                label=partial(_weapon_label, sws), data=_weapon_data, lazy=True))
             if pick[0] == "done":
                 return
             unit = state.units[pick[1]]
