@@ -276,3 +276,25 @@ def test_vehicle_and_action_shortcuts_agree_with_the_full_answers_in_random_game
         game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
     for what in ("vehicle target", "shared fire", "shared spot"):
         assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
+
+
+def test_damage_check_odds_keyed_by_one_offset_are_the_whole_procedures():
+    """FPR 4–6, D4, RAL 2.1: the damage checks' odds are memoized by the die's offset against
+    morale (difference − leadership + hooks − morale) and the target's other fields; for targets
+    of every kind, state, morale and hook, and attacks with and without leadership, they are the
+    exact odds of the whole procedure (one_target, forced dice enumerated by odds.distribution),
+    and different offsets differ. The rally chances, memoized, are the rally roll's."""
+    seen = set()
+    cases = [("squad", 5, False, False, True, 0), ("squad", 7, True, False, False, -1), ("half", 5, False, False, False, 1),
+             ("leader", 6, False, True, False, 0), ("leader", 7, True, False, False, 0), ("team", 6, False, False, False, -1)]
+    for i, case in enumerate(cases):
+        target = fire.Target(*case)
+        for attack in (fire.Attack(3, 0, 1, i % 2), fire.Attack(5, 1, 2, 2)):
+            full = fire.full_odds(attack, target)
+            assert full == odds.distribution(fire.one_target, attack, target)
+            seen.add(tuple(sorted(full.items())))
+    assert len(seen) > 8  # the memo is not one answer for all
+    s = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")])).state
+    u = s.units["us-1"]
+    u.shaken = True
+    assert rules.rally_odds(s, u) == odds.probability(rules.rally_roll, u.morale, rules.rally_drm(s, u))
