@@ -213,3 +213,88 @@ def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
     for attack in attacks:
         assert fire.full_odds(attack, target) == odds.distribution(fire.one_target, attack, target)
     assert fire.full_odds(fire.Attack(4, 0, 1, 0), target) != fire.full_odds(attacks[0], target)  # leadership counts
+
+
+# -- the third round (issue 9, session 20) -------------------------------------------------------
+def test_los_memo_keyed_by_the_smoke_on_the_line_agrees_with_fresh_lines():
+    """LOS 1–3, D13, A34: the memo keeps a line's answer by the smoke in the hexes between on
+    either tie-breaking line only; under many smoke layouts (placed in turn on a map with woods,
+    brush, a building and a hill) every line agrees with a fresh walk."""
+    import random
+
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")],
+                           terrain={"woods": ["0303", "0604"], "brush": ["0403", "0502", "0705"],
+                                    "buildings": ["0505"], "hills": ["0206"]}))
+    s = ctx.state
+    rng = random.Random(20)
+    hexes = sorted(s.map.hexes(), key=lambda h: (h.q, h.r))
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(300)]
+    seen: Counter[str] = Counter()
+    for _layout in range(12):
+        s.smoke = {h: rng.choice((1, 2)) for h in rng.sample(hexes, rng.randint(0, 6))}
+        for a, b in pairs:
+            line = visible(s, a, b)
+            assert (line is not None, line.hindering if line is not None else _line(s, a, b)[1]) == _line(s, a, b)
+            seen["seen" if line is not None else "blocked"] += 1
+            seen["smoke between" if any(h in s.smoke for h in sight(s, a, b).between) else "no smoke"] += 1
+    assert len(seen) == 4, seen  # both answers, lines with and without smoke between
+
+
+def test_vehicle_and_action_shortcuts_agree_with_the_full_answers_in_random_games():
+    """VEH 4–5, FIR 1, SPT 7: ``has_vehicle_target`` is whether ``vehicle_targets`` finds any
+    target; the fire and spot tests with the enemy by place and an exposure memo shared are the
+    tests without them — at every decision of seeded random games on both scenarios."""
+    from wargamekit_lnl import vehicles
+
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for side in SIDES:
+            for v in state.alive(side):
+                if v.vehicle:
+                    full = any(vehicles.vehicle_targets(state, v))
+                    assert vehicles.has_vehicle_target(state, v) == full
+                    seen[f"vehicle target {full}"] += 1
+            ready = ruleset.ready(state, side)
+            for place in sorted({u.place for u in ready}, key=lambda p: (p[0].q, p[0].r, p[1])):
+                group = [u for u in ready if u.place == place and not u.vehicle]
+                if not group:
+                    continue
+                enemies = rules.enemies_by_place(state, rules.other(side))
+                exposure: dict[str, bool] = {}
+                shared = rules.has_target(state, group, [group], enemies, exposure)
+                assert shared == rules.has_target(state, group, [group])
+                spot = next(ruleset._spot_targets(state, group, enemies, exposure), None)
+                assert spot == next(iter(_spot_targets(state, group)), None)
+                seen[f"shared fire {shared}"] += 1
+                seen[f"shared spot {spot is not None}"] += 1
+
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=5)
+        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    for what in ("vehicle target", "shared fire", "shared spot"):
+        assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
+
+
+def test_damage_check_odds_keyed_by_one_offset_are_the_whole_procedures():
+    """FPR 4–6, D4, RAL 2.1: the damage checks' odds are memoized by the die's offset against
+    morale (difference − leadership + hooks − morale) and the target's other fields; for targets
+    of every kind, state, morale and hook, and attacks with and without leadership, they are the
+    exact odds of the whole procedure (one_target, forced dice enumerated by odds.distribution),
+    and different offsets differ. The rally chances, memoized, are the rally roll's."""
+    seen = set()
+    cases = [("squad", 5, False, False, True, 0), ("squad", 7, True, False, False, -1), ("half", 5, False, False, False, 1),
+             ("leader", 6, False, True, False, 0), ("leader", 7, True, False, False, 0), ("team", 6, False, False, False, -1)]
+    for i, case in enumerate(cases):
+        target = fire.Target(*case)
+        for attack in (fire.Attack(3, 0, 1, i % 2), fire.Attack(5, 1, 2, 2)):
+            full = fire.full_odds(attack, target)
+            assert full == odds.distribution(fire.one_target, attack, target)
+            seen.add(tuple(sorted(full.items())))
+    assert len(seen) > 8  # the memo is not one answer for all
+    s = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")])).state
+    u = s.units["us-1"]
+    u.shaken = True
+    assert rules.rally_odds(s, u) == odds.probability(rules.rally_roll, u.morale, rules.rally_drm(s, u))

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from wargamekit.geometry import BLOCKING, HINDERING, Hex, HexMap, LineOfSight
+from wargamekit.geometry import BLOCKING, HINDERING, Hex, HexMap, LineOfSight, hex_line_pair
 from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
@@ -60,18 +60,39 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
     if a == b:
         return LineOfSight(True, 0, 0, ())
     # The hottest rule query (menus, fire, opportunity fire, snipers, exposure): its answer
-    # depends only on the map and where smoke lies, so it is memoized by those (_lines).
-    lines = _lines(state)
+    # depends only on the map and the smoke on the line, so it is memoized by those.
+    smokes, memos = _held(state.map)
     key = (a.q, a.r, b.q, b.r)
+    smoke = _NO_SMOKE
+    if state.smoke:
+        # Smoke counts only in the hexes between (LOS 2) on either line a hexside tie may take
+        # (A34: the worse one): the answer is keyed by the smoke there, so a line clear of all
+        # smoke keeps its answer as smoke comes and goes elsewhere (keyed by the whole layout,
+        # each new one was a walk of every line again: a tenth of a fresh game).
+        between = memos.get("between")
+        if between is None:
+            between = memos["between"] = {}
+        hexes = between.get(key)
+        if hexes is None:
+            primary, other = hex_line_pair(a, b)
+            hexes = between[key] = frozenset(primary[1:-1]) | frozenset(other[1:-1])
+        on_line = [h for h in state.smoke if h in hexes]
+        if on_line:
+            smoke = frozenset(on_line)
+    lines = smokes.get(smoke)
+    if lines is None:
+        if len(smokes) >= _SMOKES_KEPT:
+            del smokes[next(iter(smokes))]
+        lines = smokes[smoke] = {}
     if key in lines:
         return lines[key]
-    line = sight(state, a, b)
+    line = sight(state, a, b)  # (smoke off the line changes nothing in it)
     seen = line if line.clear and line.hindering < HINDRANCES_THAT_BLOCK else None
     lines[key] = seen
     return seen
 
 
-#: Memo of :func:`visible` by map contents, then by the smoked hexes: lines' answers are shared
+#: Memo of :func:`visible` by map contents, then by the smoked hexes on the line: lines' answers are shared
 #: by every game on the same map (a random game asks the same few hundred lines thousands of
 #: times; the line walk, with smoke merged into the classes, was a seventh of a game).
 _BY_CONTENT: dict[tuple[object, ...], dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]]] = {}
@@ -128,18 +149,6 @@ def map_memo(m: HexMap, name: str) -> dict[Any, Any]:
     if memo is None:
         memo = memos[name] = {}
     return memo
-
-
-def _lines(state: GameState) -> dict[tuple[int, int, int, int], LineOfSight | None]:
-    """The memo of :func:`visible`'s answers for the state's map as it is and its smoke."""
-    smokes = _held(state.map)[0]
-    smoke = frozenset(state.smoke) if state.smoke else _NO_SMOKE
-    lines = smokes.get(smoke)
-    if lines is None:
-        if len(smokes) >= _SMOKES_KEPT:
-            del smokes[next(iter(smokes))]
-        lines = smokes[smoke] = {}
-    return lines
 
 
 def hex_exposed(state: GameState, place: Place, side: str) -> bool:

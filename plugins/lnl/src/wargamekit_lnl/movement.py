@@ -101,6 +101,7 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
         key = (u.hex.q, u.hex.r, u.level)
         if key in keys:
             (friends_at if u.side == side else enemies_at).setdefault(key, []).append(u)
+    mover_ids = {id(u) for u in movers}
     for h, lvl, cost in candidates:
         key = (h.q, h.r, lvl)
         there = enemies_at.get(key, [])
@@ -113,7 +114,8 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
             continue  # AST 1.3; MEL 4 one melee per hex per turn (a locked melee takes reinforcements, MEL 1.5)
         if mode in ("assault", "crawl") and cost >= total:
             continue
-        friends = [u for u in friends_at.get(key, []) if u not in movers]
+        # By identity: ``in`` on units compares every field (attrs' __eq__) of each mover.
+        friends = [u for u in friends_at.get(key, ()) if id(u) not in mover_ids]
         if not stacking_ok([*friends, *movers], state.wrecks.get(h, 0)):
             continue
         if cost <= left:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from functools import cache
 
 from wargamekit import Dice, InvalidChoiceError, odds
 from wargamekit_lnl import fire, melee
@@ -369,7 +370,14 @@ def rally_drm(state: GameState, unit: Unit) -> int:
 
 def rally_odds(state: GameState, unit: Unit) -> Fraction:
     """The exact chance of the rally roll."""
-    return odds.probability(rally_roll, unit.morale, rally_drm(state, unit))
+    return _rally_chance(unit.morale, rally_drm(state, unit))
+
+
+@cache
+def _rally_chance(morale: int, drm: int) -> Fraction:
+    # Memoized (a handful of morale and DRM values): every rally menu shows each shaken unit's
+    # chance, and each was an enumeration of its own.
+    return odds.probability(rally_roll, morale, drm)
 
 
 def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
@@ -519,20 +527,48 @@ def targets_for(state: GameState, firers: Sequence[Unit], groups: Sequence[Seque
     return list(_targets(state, firers, groups))
 
 
-def has_target(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> bool:
+def has_target(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]],
+               enemies: list[tuple[Place, list[Unit]]] | None = None,
+               exposure: dict[str, bool] | None = None) -> bool:
     """Whether :func:`targets_for` is not empty (it stops at the first target: the action menu
-    asks this of every activation)."""
-    return next(_targets(state, firers, groups), None) is not None
+    asks this of every activation). ``enemies``: :func:`enemies_by_place` of the firers' enemy,
+    and ``exposure``: a memo of :func:`~wargamekit_lnl.los.exposed` by unit id, if the caller
+    keeps them for other menus of the same moment."""
+    return next(_targets(state, firers, groups, enemies, exposure), None) is not None
 
 
-def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]]) -> Iterator[Place]:
-    enemies = state.alive(other(firers[0].side))
-    for p in sorted({u.place for u in enemies}, key=lambda p: (p[0].q, p[0].r, p[1])):
+def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence[Unit]],
+             enemies: list[tuple[Place, list[Unit]]] | None = None,
+             exposure: dict[str, bool] | None = None) -> Iterator[Place]:
+    if enemies is None:
+        enemies = enemies_by_place(state, other(firers[0].side))
+    for p, there in enemies:
         # Reach (memoized LOS, range) before exposure, which scans every unit per enemy there:
         # the same answer, ~a third cheaper over the action menus of random games.
         if p not in state.melee and all(fire.in_reach(state, g, p) is not None for g in groups) \
-                and any(u.place == p and exposed(state, u) for u in enemies):
+                and any(exposed_memo(state, u, exposure) for u in there):
             yield p
+
+
+def exposed_memo(state: GameState, unit: Unit, memo: dict[str, bool] | None) -> bool:
+    """:func:`~wargamekit_lnl.los.exposed`, kept in ``memo`` (by unit id) when one is given."""
+    if memo is None:
+        return exposed(state, unit)
+    found = memo.get(unit.id)
+    if found is None:
+        found = memo[unit.id] = exposed(state, unit)
+    return found
+
+
+def enemies_by_place(state: GameState, side: str) -> list[tuple[Place, list[Unit]]]:
+    """``side``'s units on the map by place, places in map order (q, r, level), units in set-up
+    order — read once for the target menus (testing each place against every unit was most of
+    an action menu's cost)."""
+    by_place: dict[Place, list[Unit]] = {}
+    for u in state.units.values():
+        if u.alive and u.side == side:
+            by_place.setdefault(u.place, []).append(u)
+    return sorted(by_place.items(), key=lambda item: (item[0][0].q, item[0][0].r, item[0][1]))
 
 
 def loose_weapon(state: GameState, place: Place) -> list[Weapon]:

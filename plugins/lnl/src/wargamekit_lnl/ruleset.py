@@ -31,6 +31,8 @@ RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
 
 #: OPF 1c: markers that keep a unit from opportunity fire.
 _NOT_WAITING = frozenset({"move", "fire", "crawl", "stealth"})
+#: OPF 1c for a vehicle: markers that keep it from opportunity fire.
+_VEHICLE_NOT_WAITING = frozenset({"move", "fire"})
 
 
 def _place_key(p: Place) -> tuple[int, int, int]:
@@ -65,6 +67,31 @@ def _public_map(hexmap: HexMap) -> HexMap:
         layer.setflags(write=False)
     _PUBLIC_MAPS[key] = (weakref.ref(hexmap, lambda _ref: _PUBLIC_MAPS.pop(key, None)), public)
     return public
+
+
+def _weapon_label(sws: Mapping[tuple[Any, ...], tuple[Weapon, Weapon | None]], v: tuple[Any, ...]) -> str:
+    """The label of the SW menu's option ``v`` (RAL 4, RAL 5), ``sws``: the SWs each names."""
+    if v[0] == "done":
+        return "done"
+    w, back = sws[v]
+    if v[0] in ("setup", "stow"):
+        return f"{v[1]} {'sets up' if v[0] == 'setup' else 'stows'} its {w.spec.name}"
+    if v[0] != "exchange":
+        return f"{v[1]} {v[0]}s its {w.spec.name}"
+    if back is None:
+        return f"{v[1]} hands its {w.spec.name} to {v[3]}"
+    return f"{v[1]} swaps its {w.spec.name} for {v[3]}'s {back.spec.name}"
+
+
+def _weapon_data(v: tuple[Any, ...]) -> dict[str, Any]:
+    """The data of the SW menu's option ``v``."""
+    if v[0] == "done":
+        return {"action": "done"}
+    if v[0] != "exchange":
+        return {"action": v[0], "unit": v[1], "weapon": v[2]}
+    if v[4] is None:
+        return {"action": "exchange", "unit": v[1], "weapon": v[2], "to": v[3]}
+    return {"action": "exchange", "unit": v[1], "weapon": v[2], "to": v[3], "back": v[4]}
 
 
 class LnL(Ruleset):
@@ -138,9 +165,10 @@ class LnL(Ruleset):
 
     def sudden_death(self, state: GameState) -> Outcome | None:
         """A side with no units left on the map loses (provisional victory rule)."""
-        units = state.units.values()
+        # One pass for both sides (asked after every impulse).
+        present = {u.side for u in state.units.values() if u.alive}
         for side in SIDES:
-            if not any(u.alive and u.side == side for u in units):  # asked after every impulse: no list
+            if side not in present:
                 return Outcome(winner=other(side), reason=f"{side} has no units left")
         return None
 
@@ -236,7 +264,10 @@ class LnL(Ruleset):
         state = ctx.state
         handled: set[str] = set()
         while True:
-            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            # A lazy menu (every rally phase of both sides, often dozens of options; a random
+            # bot reads one): the values now, each label and data from its value and SWs when read.
+            values: list[tuple[Any, ...]] = [("done",)]
+            sws: dict[tuple[Any, ...], tuple[Weapon, Weapon | None]] = {}
             units = [u for u in state.alive(side) if u.good_order and not u.vehicle]
             for u in units:
                 for w in u.weapons:
@@ -244,32 +275,28 @@ class LnL(Ruleset):
                         continue
                     if w.spec.tripod and u.kind in ("squad", "half") and not state.in_hex(u.hex, other(side)):
                         change = "setup" if w.stowed else "stow"  # RAL 5 (U7: a tripod's two states)
-                        options.append(Option((change, u.id, w.id), f"{u.id} {'sets up' if w.stowed else 'stows'}"
-                                              f" its {w.spec.name}", data={"action": change, "unit": u.id,
-                                                                           "weapon": w.id}))
+                        values.append((change, u.id, w.id))
+                        sws[values[-1]] = (w, None)
                     for action in ("drop", "destroy"):
-                        options.append(Option((action, u.id, w.id), f"{u.id} {action}s its {w.spec.name}",
-                                              data={"action": action, "unit": u.id, "weapon": w.id}))
+                        values.append((action, u.id, w.id))
+                        sws[values[-1]] = (w, None)
                     for t in units:
                         if t is u or t.place != u.place:
                             continue
                         if len(t.weapons) < rules.carry_limit(t):
-                            options.append(Option(("exchange", u.id, w.id, t.id, None),
-                                                  f"{u.id} hands its {w.spec.name} to {t.id}",
-                                                  data={"action": "exchange", "unit": u.id, "weapon": w.id,
-                                                        "to": t.id}))
+                            values.append(("exchange", u.id, w.id, t.id, None))
+                            sws[values[-1]] = (w, None)
                         if u.id < t.id:
                             for back in t.weapons:
                                 if back.id not in handled:
-                                    options.append(Option(("exchange", u.id, w.id, t.id, back.id),
-                                                          f"{u.id} swaps its {w.spec.name} for {t.id}'s {back.spec.name}",
-                                                          data={"action": "exchange", "unit": u.id, "weapon": w.id,
-                                                                "to": t.id, "back": back.id}))
-            if len(options) == 1:
+                                    values.append(("exchange", u.id, w.id, t.id, back.id))
+                                    sws[values[-1]] = (w, back)
+            if len(values) == 1:
                 return
-            pick = yield from ctx.ask(Choose(side=side, prompt="Support weapons: what next?", options=tuple(options),
-                                             rule="RAL 4", kind=kinds.WEAPONS,
-                                             context={"turn": state.turn, "side": side}))
+
+            pick = yield from ctx.ask(Choose.of(side, "Support weapons: what next?", values, rule="RAL 4",
+                                                kind=kinds.WEAPONS, context={"turn": state.turn, "side": side},
+                                                label=partial(_weapon_label, sws), data=_weapon_data, lazy=True))
             if pick[0] == "done":
                 return
             unit = state.units[pick[1]]
@@ -292,7 +319,10 @@ class LnL(Ruleset):
         table = state.sniper_table
         # A sniper is ready if it has any target: the first one found will do (the whole list,
         # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
-        return [u for u in state.alive(side) if not u.acted and u.place not in state.melee_fought
+        # (As can_act: the place tuple is built only when a melee was fought this turn.)
+        fought = state.melee_fought
+        return [u for u in state.units.values() if u.alive and u.side == side and not u.markers & ACTION_MARKERS
+                and not (fought and u.place in fought)
                 and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
     def can_act(self, state: GameState, side: str) -> bool:
@@ -478,7 +508,7 @@ class LnL(Ruleset):
         if units[0].vehicle:
             v = units[0]
             out = ["move"]
-            if v.good_order and any(vehicles.vehicle_targets(state, v)):
+            if v.good_order and vehicles.has_vehicle_target(state, v):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
         in_melee = [g[0].place in state.melee for g in groups]
@@ -488,11 +518,15 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups):
+        # The enemy by place and their exposure, read once for the fire and the spot tests.
+        enemies = rules.enemies_by_place(state, other(units[0].side))
+        exposure: dict[str, bool] = {}
+        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
             out.append("fire")
         if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
             out.append("smoke")  # SMK 1
-        if all(u.good_order for u in units) and len(groups) == 1 and next(self._spot_targets(state, units), None):
+        if all(u.good_order for u in units) and len(groups) == 1 \
+                and next(self._spot_targets(state, units, enemies, exposure), None):
             out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
@@ -643,34 +677,47 @@ class LnL(Ruleset):
             def still_there() -> str | None:
                 return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
 
+            # One pass over the units for the waiting groups and vehicles, and the movers' ids,
+            # labels and damage-check views made once for every offer (asked at every hex a
+            # mover enters: a tenth of a random game).
             groups: dict[Place, list[Unit]] = {}
-            for u in state.alive(side):
-                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in state.melee:
+            waiting: list[Unit] = []
+            melee = state.melee
+            for u in state.units.values():
+                if not u.alive or u.side != side:
+                    continue
+                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in melee:
                     groups.setdefault(u.place, []).append(u)
-            for v in state.alive(side):
-                if v.vehicle and v.good_order and not (v.markers & {"move", "fire"}):
-                    shot = self._vehicle_shot_at(state, v, targets, place)
-                    if shot is not None:
-                        out.append(Response(
-                            f"opportunity fire: {v.id} at {where(place)}", side,
-                            resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
-                            is_legal=still_there,
-                            key=("opf", state.turn, v.id, tuple(u.id for u in targets), hex_label(place[0])),
-                            data={"vehicle": v.id, "at": place_data(place), "targets": [u.id for u in targets]}))
-            for origin in sorted(groups, key=_place_key):
+                elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
+                    waiting.append(u)
+            ids = tuple(u.id for u in targets)
+            listed = list(ids)
+            label = hex_label(place[0])
+            at = place_data(place)
+            for v in waiting:
+                shot = self._vehicle_shot_at(state, v, targets, place)
+                if shot is not None:
+                    out.append(Response(
+                        f"opportunity fire: {v.id} at {where(place)}", side,
+                        resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
+                        is_legal=still_there, key=("opf", state.turn, v.id, ids, label),
+                        data={"vehicle": v.id, "at": at, "targets": listed}))
+            checks: list[tuple[str, fire.Target]] | None = None
+            for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
                 firers = groups[origin]
                 attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
                 if attack is None:
                     continue
-                ids = {u.id for u in targets}
-                rows = [r for r in rules.attack_odds(state, attack, place, other(side)) if r[0] in ids]
+                if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
+                    checks = [(u.id, fire.Target.of(state, u)) for u in state.at(place, other(side)) if u.id in ids]
+                rows = [(uid, fire.outcome_odds(attack, t)) for uid, t in checks]
                 out.append(Response(
                     f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
                     resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
                     is_legal=still_there,
-                    key=("opf", state.turn, hex_label(origin[0]), origin[1], tuple(u.id for u in targets), hex_label(place[0])),
-                    data={"firers": [u.id for u in firers], "from": place_data(origin), "at": place_data(place),
-                          "targets": [u.id for u in targets]}))
+                    key=("opf", state.turn, hex_label(origin[0]), origin[1], ids, label),
+                    data={"firers": [u.id for u in firers], "from": place_data(origin), "at": at,
+                          "targets": listed}))
             return out
 
         return offers
@@ -1069,15 +1116,18 @@ class LnL(Ruleset):
         """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
         return list(self._spot_targets(state, units))
 
-    def _spot_targets(self, state: GameState, units: list[Unit]) -> Iterator[Place]:
-        # A generator: the action menu only asks whether there is one.
+    def _spot_targets(self, state: GameState, units: list[Unit], enemies: list[tuple[Place, list[Unit]]] | None = None,
+                      exposure: dict[str, bool] | None = None) -> Iterator[Place]:
+        # A generator: the action menu only asks whether there is one (with the enemy by place
+        # and their exposure it read for the fire test).
         if any(u.markers for u in units):
             return
-        enemies = state.alive(other(units[0].side))
-        for p in sorted({u.place for u in enemies}, key=_place_key):
+        if enemies is None:
+            enemies = rules.enemies_by_place(state, other(units[0].side))
+        for p, there in enemies:
             # LOS first: memoized, where exposure reads every unit.
             if rules.spot_drm(state, units, p) is not None \
-                    and any(u.place == p and not exposed(state, u) for u in enemies):
+                    and any(not rules.exposed_memo(state, u, exposure) for u in there):
                 yield p
 
     def spot_action(self, ctx: Context, units: list[Unit]) -> Procedure:

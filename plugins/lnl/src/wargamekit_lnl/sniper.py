@@ -14,6 +14,7 @@ from functools import cache
 from attrs import frozen
 
 from wargamekit import Dice, odds
+from wargamekit.geometry import LineOfSight
 from wargamekit_lnl import fire
 from wargamekit_lnl.data import HINDRANCE_DRM
 from wargamekit_lnl.los import exposed, visible
@@ -64,6 +65,16 @@ def snipe_odds(shot: SniperShot) -> dict[str, Fraction]:
 def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken: int) -> SniperShot | None:
     """The shot ``sniper`` would fire at ``target``, or ``None`` if it may not (SMC 2.2: exposed,
     in LOS and range (the sniper counter's), not in a melee hex (FIR 1.3); infantry only)."""
+    line = _line_to(state, sniper, target)
+    if line is None:
+        return None
+    # SMC 2.4: a sniper's terrain is not doubled against an enemy sniper.
+    drm = fire.terrain_drm(state, sniper.hex, target.place) + HINDRANCE_DRM * line.hindering
+    return SniperShot(drm, casualty, shaken, fire.Target.of(state, target))
+
+
+def _line_to(state: GameState, sniper: Unit, target: Unit) -> LineOfSight | None:
+    """The LOS :func:`shot_at` fires along, or ``None`` if it may not fire (SMC 2.2)."""
     # The cheap tests first (exposure reads every unit): ready() asks this at every impulse.
     if target.vehicle or target.side == sniper.side or not target.alive:
         return None
@@ -71,12 +82,7 @@ def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken:
         return None
     if not exposed(state, target):
         return None
-    line = visible(state, sniper.hex, target.hex)
-    if line is None:
-        return None
-    # SMC 2.4: a sniper's terrain is not doubled against an enemy sniper.
-    drm = fire.terrain_drm(state, sniper.hex, target.place) + HINDRANCE_DRM * line.hindering
-    return SniperShot(drm, casualty, shaken, fire.Target.of(state, target))
+    return visible(state, sniper.hex, target.hex)
 
 
 def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[tuple[Unit, SniperShot]]:
@@ -95,18 +101,27 @@ def has_target(state: GameState, sniper: Unit, casualty: int, shaken: int) -> bo
     """Whether :func:`targets` is not empty (it stops at the first target)."""
     if sniper.shaken or not sniper.alive:
         return False
-    return any(shot_at(state, sniper, u, casualty, shaken) is not None for u in state.alive())
+    # Whether a shot exists, not the shot (its DRM and target): ready() asks at every impulse.
+    return any(_line_to(state, sniper, u) is not None for u in state.alive())
 
 
 def placements(state: GameState, side: str, sniper: Unit) -> list[Place]:
     """SMC 2.1: every place (ground, or a building's upper level) of a hex with no enemy units
     where one more single-man counter keeps the stacking limit (SET 3.2)."""
+    # Who stands where, read once (a scan of every unit per hex of the map was most of a
+    # placement); friends in set-up order, as state.at.
+    enemy = _other(side)
+    taken = {(u.hex.q, u.hex.r) for u in state.units.values() if u.alive and u.side == enemy}
+    friends: dict[tuple[int, int, int], list[Unit]] = {}
+    for u in state.units.values():
+        if u.alive and u.side == side:
+            friends.setdefault((u.hex.q, u.hex.r, u.level), []).append(u)
     out: list[Place] = []
     for h in state.map.hexes():
-        if state.in_hex(h, _other(side)):
+        if (h.q, h.r) in taken:
             continue
         for level in range(state.levels(h)):
-            here = state.at((h, level), side)
+            here = friends.get((h.q, h.r, level), [])
             if single_men([*here, sniper]) <= 2 and squad_equivalents(here) <= 3:
                 out.append((h, level))
     return out

@@ -265,6 +265,29 @@ def vehicle_targets(state: GameState, unit: Unit) -> tuple[list[Place], list[Uni
     return reach, tanks
 
 
+def has_vehicle_target(state: GameState, unit: Unit) -> bool:
+    """Whether :func:`vehicle_targets` finds anything (the action menu asks this of every
+    vehicle activation): the same tests, the cheap ones first, stopping at the first target —
+    rather than every exposed place sorted and every target's shot."""
+    from wargamekit_lnl.los import exposed
+
+    enemies = [u for u in state.alive() if u.side != unit.side]
+    if any(v.vehicle and gun_shot(state, unit, v.hex) is not None for v in enemies):
+        return True
+    reaches: dict[Place, bool] = {}
+    for u in enemies:
+        if u.vehicle:
+            continue
+        p = u.place
+        ok = reaches.get(p)
+        if ok is None:
+            ok = reaches[p] = p not in state.melee and p[0] != unit.hex and visible(state, unit.hex, p[0]) is not None \
+                and (gun_shot(state, unit, p[0]) is not None or mg_fp(unit, p[0]) > 0)
+        if ok and exposed(state, u):
+            return True
+    return False
+
+
 def defence_vs_small_arms(state: GameState, vehicle: Unit, origin: Hex) -> int:
     """SAV 2.2: terrain modifier + lowest armour."""
     spec = vehicle.spec.vehicle
