@@ -16,6 +16,10 @@
 * (with ``non_interference=True``, the default) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
+* every bundled bot that makes the read-only promise (``reads_view_only``, see
+  :class:`~wargamekit.players.Player`) keeps it, and the ruleset's
+  :meth:`~wargamekit.ruleset.Ruleset.shared_view` shows what its ``view`` shows
+  (:func:`check_read_only_views`);
 * (``structured=True``, the default) every decision says what it is: a namespaced
   :attr:`~wargamekit.decisions.Decision.kind` and, for choices, option data.
 
@@ -35,6 +39,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import pickle
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
@@ -44,12 +49,13 @@ import numpy as np
 import pluggy
 from attrs import define, field, frozen
 
+from ._fastpickle import dumps as fast_dumps
 from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
 from .dice import SeededDice
 from .errors import CheckpointError, DecisionLimitError, IllegalChoiceError, InvalidChoiceError
 from .events import Outcome
 from .game import Game
-from .players import Player, RandomBot, bot_seed
+from .players import Player, RandomBot, bot_seed, reads_view_only
 from .ruleset import Ruleset
 from .saves import SaveFile
 from .view import CACHE, PlayerView
@@ -60,6 +66,7 @@ __all__ = [
     "check_decision_structure",
     "check_non_interference",
     "check_prose_independence",
+    "check_read_only_views",
     "check_ruleset",
     "play_random_game",
     "rewrite_prose",
@@ -79,6 +86,8 @@ class ConformanceReport:
     non_interference_pairs: int = 0
     #: restarts at a checkpoint compared with a full replay (0: the ruleset has no checkpoints)
     restarts: int = 0
+    #: views read by promising players and checked unchanged (:func:`check_read_only_views`)
+    read_only_views: int = 0
 
 
 def play_random_game(
@@ -234,6 +243,7 @@ def check_ruleset(
     non_interference: bool = True,
     reveals: Collection[str] = (),
     plugin_manager: pluggy.PluginManager | None = None,
+    bot_games: int = 1,
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
@@ -244,7 +254,9 @@ def check_ruleset(
     passes it. A ruleset with hidden information should assert
     ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
     ``plugin_manager`` runs every game with its add-ons (an add-on's own conformance test);
-    the save/load check reloads with the same manager.
+    the save/load check reloads with the same manager. :func:`check_read_only_views` plays
+    ``bot_games`` games (seeds from ``seed``) with each bot of the ruleset that makes the
+    read-only promise, and one with random answers whose players read every view (0: not run).
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.
@@ -284,9 +296,162 @@ def check_ruleset(
             ruleset, scenario, seeds=range(seed, seed + min(games, 2)), options=options,
             reveals=reveals, max_decisions=max_decisions, plugin_manager=plugin_manager,
         )
+    read_only = 0
+    if bot_games:
+        read_only = check_read_only_views(
+            ruleset, scenario, games=bot_games, seed=seed, options=options, max_decisions=max_decisions,
+            plugin_manager=plugin_manager,
+        )
     return ConformanceReport(
-        games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs
+        games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs,
+        read_only_views=read_only,
     )
+
+
+class _ReadingRandomBot(RandomBot):
+    """Random answers, but every view read first: exercises the ruleset's shared view at every
+    decision (a bot of the ruleset's may read it only at some)."""
+
+    reads_view_only = True
+
+    def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        view.state  # noqa: B018 - read for the check, which compares it with the view
+        return super().choose(decision, view)
+
+
+def _text(value: Any) -> str:
+    """A view or state serialised by content (as the non-interference check compares views)."""
+    return json.dumps(_stable(value), sort_keys=True, default=repr)
+
+
+def _digest(state: Any) -> bytes | str:
+    """A quick fingerprint of everything reachable from ``state``: its pickle, or (if it cannot
+    be pickled) its content."""
+    try:
+        return fast_dumps(state)
+    except Exception:  # noqa: BLE001 - whatever pickle refuses, the content picture still shows
+        return _text(state)
+
+
+class _CheckedView(PlayerView):
+    """The view a promising player is handed in :func:`check_read_only_views`: on the first read
+    of :attr:`state` it fingerprints the live state, builds the ruleset's shared view and
+    requires its content to equal :meth:`Ruleset.view`'s; :meth:`verify` (after ``choose``)
+    requires the live state and the view handed out to be as they were."""
+
+    __slots__ = ("_before", "_handed", "_where")
+
+    def __init__(self, game: Game, side: str | None, decision: Decision | None, where: str) -> None:
+        super().__init__(game, side, decision, shared=True)
+        self._where = where
+        self._before: bytes | str | None = None
+        self._handed = ""
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            game, side = self._game, self.side
+            ruleset = game.ruleset
+            self._before = _digest(game.state)
+            handed = ruleset.shared_view(game.state, side)
+            self._handed = _text(handed)
+            # the default shared view is the view itself: nothing to compare
+            expected = self._handed if type(ruleset).shared_view is Ruleset.shared_view else _text(
+                ruleset.view(game.state, side))
+            if self._handed != expected:
+                raise AssertionError(
+                    f"{ruleset.name}: shared_view(state, {side!r}) shows other than view(state, {side!r}) "
+                    f"{self._where}: {_first_difference_of(expected, self._handed)}"
+                )
+            self._state = handed
+        return self._state
+
+    def verify(self, player: str) -> bool:
+        """Raise if ``player`` changed what it was handed; whether it read the state at all."""
+        if self._state is None:
+            return False
+        game = self._game
+        assert self._before is not None
+        if _digest(game.state) != self._before:
+            # A pickle also differs where a read filled a derived cache (CACHE fields): compare content.
+            before = self._before if isinstance(self._before, str) else _text(pickle.loads(self._before))
+            after = _text(game.state)
+            if after != before:
+                raise AssertionError(
+                    f"{game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
+                    f"but changed the live state {self._where}: {_first_difference_of(before, after)}"
+                )
+        after = _text(self._state)
+        if after != self._handed:
+            raise AssertionError(
+                f"{game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
+                f"but changed the view it was handed {self._where}: {_first_difference_of(self._handed, after)}"
+            )
+        return True
+
+
+def check_read_only_views(
+    ruleset: Ruleset,
+    scenario: str | Mapping[str, Any] | None = None,
+    *,
+    games: int = 1,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    max_decisions: int = 100_000,
+    plugin_manager: pluggy.PluginManager | None = None,
+    players: Mapping[str, Callable[[int], Player]] | None = None,
+) -> int:
+    """Assert that players who promise to read their views only keep the promise, and that
+    the ruleset's :meth:`~wargamekit.ruleset.Ruleset.shared_view` (what they are handed: it may
+    share the live state) shows exactly what its :meth:`~wargamekit.ruleset.Ruleset.view`
+    shows.
+
+    Plays ``games`` seeded games (seeds from ``seed``, the same player on every side) with each
+    player factory in ``players`` that makes the promise (default: the ruleset's
+    :meth:`~wargamekit.ruleset.Ruleset.bots`, each factory once, and, where the ruleset has
+    its own shared view, random answers that read every view). At each decision whose view the player reads, the shared view and the view
+    must be equal by content (serialised as :func:`check_non_interference` compares views, so
+    the shared view hides exactly what the view hides), and after ``choose`` the live state and
+    the view handed out must be unchanged by content (a derived cache, a field marked
+    :data:`~wargamekit.view.CACHE`, may have been filled).
+
+    Returns:
+        The number of views read and checked.
+
+    Raises:
+        AssertionError: a shared view differs from the view, or a player changed what it was
+            handed; the message names the player, the seed, the answer and the first difference.
+    """
+    if players is None:
+        factories: dict[str, Callable[[int], Player]] = {}
+        if type(ruleset).shared_view is not Ruleset.shared_view:
+            factories["random (reading every view)"] = _ReadingRandomBot
+        for name, factory in ruleset.bots().items():
+            if factory not in factories.values():
+                factories[name] = factory
+    else:
+        factories = dict(players)
+    checked = 0
+    for name, factory in factories.items():
+        for game_seed in range(seed, seed + games):
+            game = Game.new(ruleset, scenario, seed=game_seed, options=options, plugin_manager=plugin_manager)
+            seated = {side: factory(bot_seed(game_seed, i)) for i, side in enumerate(ruleset.sides)}
+            if not any(reads_view_only(p) for p in seated.values()):
+                break  # no promise to check
+            while game.pending is not None:
+                if len(game.choices) >= max_decisions:
+                    raise AssertionError(f"{ruleset.name}: no end after {max_decisions} decisions (seed {game_seed})")
+                decision = game.pending
+                player = seated[decision.side]
+                if not reads_view_only(player):
+                    game.answer(player.choose(decision, PlayerView(game, decision.side, decision)))
+                    continue
+                where = f"at answer {len(game.choices)} ({decision.kind or decision.prompt}, seed {game_seed})"
+                view = _CheckedView(game, decision.side, decision, where)
+                answer = player.choose(decision, view)
+                checked += view.verify(f"bot {name!r} ({type(player).__name__}, {decision.side})")
+                game.answer(answer)
+    return checked
 
 
 def check_checkpoints(game: Game, *, points: int = 3) -> int:

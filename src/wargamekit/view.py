@@ -320,21 +320,33 @@ class PlayerView:
         decision: the decision this side is asked now, or ``None``.
     """
 
-    __slots__ = ("side", "decision", "_game", "_state", "_log")
+    __slots__ = ("side", "decision", "shared", "_game", "_state", "_log")
 
-    def __init__(self, game: Game, side: str | None, decision: Decision | None) -> None:
+    def __init__(self, game: Game, side: str | None, decision: Decision | None, *, shared: bool = False) -> None:
         self.side = side
         self.decision = decision
+        #: Handed to a player that promised never to write it
+        #: (``reads_view_only``, see :class:`~wargamekit.players.Player`): :attr:`state` is then the
+        #: ruleset's :meth:`~wargamekit.ruleset.Ruleset.shared_view`, which may be (part of)
+        #: the live state, valid only during the ``choose`` call it is handed to.
+        self.shared = shared
         self._game = game
         self._state: Any = None
         self._log: list[Event] | None = None
 
     @property
     def state(self) -> Any:
-        """The side's view of the game state (changing it changes nothing): built on the first
-        read, then shared by every later read of this view."""
+        """The side's view of the game state: built on the first read, then shared by every
+        later read of this view. A copy that changing changes nothing
+        (:meth:`~wargamekit.ruleset.Ruleset.view`), or, for a view handed to a player that
+        promised only to read it (:attr:`shared`), the ruleset's
+        :meth:`~wargamekit.ruleset.Ruleset.shared_view`, which may share the live state."""
         if self._state is None:
-            self._state = self._game.ruleset.view(self._game.state, self.side)
+            game = self._game
+            if self.shared:
+                self._state = game.ruleset.shared_view(game.state, self.side)
+            else:
+                self._state = game.ruleset.view(game.state, self.side)
         return self._state
 
     @property
