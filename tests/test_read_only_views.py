@@ -13,7 +13,7 @@ from rulesets import DiceRace
 
 from wargamekit import Game
 from wargamekit.players import RandomBot, reads_view_only
-from wargamekit.testing import check_read_only_views, check_ruleset
+from wargamekit.testing import check_non_interference, check_read_only_views, check_ruleset
 from wargamekit.view import CACHE, field_copier
 
 
@@ -199,3 +199,17 @@ def test_check_ruleset_runs_it_on_the_rulesets_bots():
     with pytest.raises(AssertionError, match="shows other than view"):
         check_ruleset(LeakyShare(), games=2, non_interference=False)
 
+
+
+def test_the_non_interference_check_also_checks_a_shared_view():
+    """A ruleset with its own shared view has it compared across secrets too: one that hands
+    out the live state (b's secret round and code in it) fails, naming the shared view."""
+    from leaky import Loadout
+
+    class SharesTooMuch(Loadout):
+        def shared_view(self, state, side):
+            return state
+
+    with pytest.raises(AssertionError, match="differ in the shared view state"):
+        check_non_interference(SharesTooMuch(), seeds=range(1))
+    assert check_non_interference(Loadout(), seeds=range(1)) > 0

@@ -675,6 +675,9 @@ def _observe(game: Game, side: str, since: int, reveals: Collection[str], render
         ("the filtered log", "\n".join(e.to_json() for e in log)),
         ("the pending decision and its options", json.dumps(None if decision is None else _decision_picture(decision), sort_keys=True, default=repr)),
     ]
+    if type(ruleset).shared_view is not Ruleset.shared_view:
+        # what a bot that promised only to read its view is handed (it may share the live state)
+        parts.insert(1, ("the shared view state (Ruleset.shared_view)", _text(ruleset.shared_view(game.state, side))))
     return _Observation(revealed, tuple(parts), game if render else None, side)
 
 
@@ -706,7 +709,8 @@ def check_non_interference(
     inside ``dice.secret(...)`` (its audience is B) — the game is forked once per alternative
     (up to ``alternatives`` answers or faces). Each fork plays on (every decision of B's
     answered the same way: the first option) until another side A is asked, the game ends or
-    ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)``
+    ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)`` (and its
+    ``shared_view(state, A)``, if it has its own: what a bot that promised only to read is handed)
     serialised by content (attrs fields marked :data:`wargamekit.view.CACHE`, derived caches
     that change no result, left out), the log filtered for A, the decision A is asked with its prose,
     kind, context and option data, and ``render_svg(state, A)`` where the ruleset draws one.
