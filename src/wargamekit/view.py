@@ -1,7 +1,8 @@
 """Player views: what one side may see when it is asked a decision.
 
 A bot, a human at a terminal and the RL adapter all see the game through a :class:`PlayerView`:
-the ruleset's redacted state for that side (built lazily, so a random bot never pays for it),
+the ruleset's redacted state for that side (built lazily, so a random bot never pays for it;
+shared with the live state for a player that promised only to read it),
 the log filtered to what the side may see, the pending decision, the optional rules in force and
 the plugin hooks (so a bot's exact odds see the same add-ons as the rules).
 
@@ -318,6 +319,9 @@ class PlayerView:
     Attributes:
         side: the side whose view this is (``None``: an all-seeing observer).
         decision: the decision this side is asked now, or ``None``.
+        shared: whether :attr:`state` is the ruleset's
+            :meth:`~wargamekit.ruleset.Ruleset.shared_view` (handed to a player that promised
+            only to read it) rather than its :meth:`~wargamekit.ruleset.Ruleset.view`.
     """
 
     __slots__ = ("side", "decision", "shared", "_game", "_state", "_log")
@@ -325,10 +329,8 @@ class PlayerView:
     def __init__(self, game: Game, side: str | None, decision: Decision | None, *, shared: bool = False) -> None:
         self.side = side
         self.decision = decision
-        #: Handed to a player that promised never to write it
-        #: (``reads_view_only``, see :class:`~wargamekit.players.Player`): :attr:`state` is then the
-        #: ruleset's :meth:`~wargamekit.ruleset.Ruleset.shared_view`, which may be (part of)
-        #: the live state, valid only during the ``choose`` call it is handed to.
+        # handed to a player that promised never to write it (reads_view_only): the shared
+        # view may be (part of) the live state, valid only during that choose call
         self.shared = shared
         self._game = game
         self._state: Any = None
