@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import json
-import pickle
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
@@ -49,7 +49,7 @@ import numpy as np
 import pluggy
 from attrs import define, field, frozen
 
-from ._fastpickle import dumps as fast_dumps
+from ._fastpickle import dumps_sharing, loads_sharing
 from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
 from .dice import SeededDice
 from .errors import CheckpointError, DecisionLimitError, IllegalChoiceError, InvalidChoiceError
@@ -319,18 +319,26 @@ class _ReadingRandomBot(RandomBot):
         return super().choose(decision, view)
 
 
-def _text(value: Any) -> str:
-    """A view or state serialised by content (as the non-interference check compares views)."""
-    return json.dumps(_stable(value), sort_keys=True, default=repr)
+def _text(value: Any, fixed: _FixedParts | None = None) -> str:
+    """A view or state serialised by content (as the non-interference check compares views);
+    with ``fixed``, the ruleset's shared types pictured once each (:class:`_FixedParts`)."""
+    return json.dumps(_stable(value, 0, fixed), sort_keys=True, default=repr)
 
 
-def _digest(state: Any) -> bytes | str:
-    """A quick fingerprint of everything reachable from ``state``: its pickle, or (if it cannot
-    be pickled) its content."""
+def _digest(state: Any, fixed: _FixedParts) -> tuple[bytes, tuple[Any, ...]] | str:
+    """A quick fingerprint of everything reachable from ``state`` but the instances of the
+    ruleset's shared types (kept by identity, as snapshots keep them): its pickle and those
+    instances, or (if it cannot be pickled) its content."""
     try:
-        return fast_dumps(state)
+        return dumps_sharing(state, fixed.types)
     except Exception:  # noqa: BLE001 - whatever pickle refuses, the content picture still shows
-        return _text(state)
+        return _text(state, fixed)
+
+
+def _same_digest(a: tuple[bytes, tuple[Any, ...]] | str, b: tuple[bytes, tuple[Any, ...]] | str) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    return a[0] == b[0] and len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1], strict=True))
 
 
 class _CheckedView(PlayerView):
@@ -339,25 +347,26 @@ class _CheckedView(PlayerView):
     requires its content to equal :meth:`Ruleset.view`'s; :meth:`verify` (after ``choose``)
     requires the live state and the view handed out to be as they were."""
 
-    __slots__ = ("_before", "_handed", "_where")
+    __slots__ = ("_before", "_fixed", "_handed", "_where")
 
-    def __init__(self, game: Game, side: str | None, decision: Decision | None, where: str) -> None:
+    def __init__(self, game: Game, side: str | None, decision: Decision | None, where: str, fixed: _FixedParts) -> None:
         super().__init__(game, side, decision, shared=True)
         self._where = where
-        self._before: bytes | str | None = None
+        self._fixed = fixed
+        self._before: tuple[bytes, tuple[Any, ...]] | str | None = None
         self._handed = ""
 
     @property
     def state(self) -> Any:
         if self._state is None:
-            game, side = self._game, self.side
+            game, side, fixed = self._game, self.side, self._fixed
             ruleset = game.ruleset
-            self._before = _digest(game.state)
+            self._before = _digest(game.state, fixed)
             handed = ruleset.shared_view(game.state, side)
-            self._handed = _text(handed)
+            self._handed = _text(handed, fixed)
             # the default shared view is the view itself: nothing to compare
             expected = self._handed if type(ruleset).shared_view is Ruleset.shared_view else _text(
-                ruleset.view(game.state, side))
+                ruleset.view(game.state, side), fixed)
             if self._handed != expected:
                 raise AssertionError(
                     f"{ruleset.name}: shared_view(state, {side!r}) shows other than view(state, {side!r}) "
@@ -370,18 +379,18 @@ class _CheckedView(PlayerView):
         """Raise if ``player`` changed what it was handed; whether it read the state at all."""
         if self._state is None:
             return False
-        game = self._game
-        assert self._before is not None
-        if _digest(game.state) != self._before:
+        game, fixed, before = self._game, self._fixed, self._before
+        assert before is not None
+        if not _same_digest(_digest(game.state, fixed), before):
             # A pickle also differs where a read filled a derived cache (CACHE fields): compare content.
-            before = self._before if isinstance(self._before, str) else _text(pickle.loads(self._before))
-            after = _text(game.state)
-            if after != before:
+            old = before if isinstance(before, str) else _text(loads_sharing(*before), fixed)
+            now = _text(game.state, fixed)
+            if now != old:
                 raise AssertionError(
                     f"{game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
-                    f"but changed the live state {self._where}: {_first_difference_of(before, after)}"
+                    f"but changed the live state {self._where}: {_first_difference_of(old, now)}"
                 )
-        after = _text(self._state)
+        after = _text(self._state, fixed)
         if after != self._handed:
             raise AssertionError(
                 f"{game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
@@ -413,7 +422,11 @@ def check_read_only_views(
     must be equal by content (serialised as :func:`check_non_interference` compares views, so
     the shared view hides exactly what the view hides), and after ``choose`` the live state and
     the view handed out must be unchanged by content (a derived cache, a field marked
-    :data:`~wargamekit.view.CACHE`, may have been filled).
+    :data:`~wargamekit.view.CACHE`, may have been filled). Instances of the ruleset's
+    :attr:`~wargamekit.ruleset.Ruleset.shared_types`, which never change once set up (a map),
+    are compared by one picture each, made once per game, and the live state holds them by
+    identity (as snapshots do): a player that replaces one is caught, one that writes inside
+    one is not (its class should make that impossible: read-only arrays, frozen attrs).
 
     Returns:
         The number of views read and checked.
@@ -434,6 +447,7 @@ def check_read_only_views(
     checked = 0
     for name, factory in factories.items():
         for game_seed in range(seed, seed + games):
+            fixed = _FixedParts(ruleset.shared_types)
             game = Game.new(ruleset, scenario, seed=game_seed, options=options, plugin_manager=plugin_manager)
             seated = {side: factory(bot_seed(game_seed, i)) for i, side in enumerate(ruleset.sides)}
             if not any(reads_view_only(p) for p in seated.values()):
@@ -447,7 +461,7 @@ def check_read_only_views(
                     game.answer(player.choose(decision, PlayerView(game, decision.side, decision)))
                     continue
                 where = f"at answer {len(game.choices)} ({decision.kind or decision.prompt}, seed {game_seed})"
-                view = _CheckedView(game, decision.side, decision, where)
+                view = _CheckedView(game, decision.side, decision, where, fixed)
                 answer = player.choose(decision, view)
                 checked += view.verify(f"bot {name!r} ({type(player).__name__}, {decision.side})")
                 game.answer(answer)
@@ -549,15 +563,36 @@ class _ProbeDice(SeededDice):
 (_CACHE_KEY,) = CACHE
 
 
-def _stable(value: Any, depth: int = 0) -> Any:
+class _FixedParts:
+    """Pictures of the instances of a ruleset's ``shared_types`` (they never change once set
+    up: a map, a scenario's tables), made once per object: the read-only check pictures a
+    state at every view a bot reads, and the map would be most of each picture."""
+
+    def __init__(self, types: Collection[type]) -> None:
+        self.types = frozenset(types)
+        self._seen: dict[int, tuple[Any, str]] = {}  # id -> (the object, kept so the id stays its own; digest)
+
+    def picture(self, value: Any) -> str:
+        got = self._seen.get(id(value))
+        if got is None:
+            text = json.dumps(_stable(value, 0, None), sort_keys=True, default=repr)
+            got = self._seen[id(value)] = (value, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+        return f"<{type(value).__qualname__} {got[1]}>"
+
+
+def _stable(value: Any, depth: int = 0, fixed: _FixedParts | None = None) -> Any:
     """A plain, deterministic picture of ``value`` (attrs and dataclasses by field, mappings
     sorted, sets sorted, arrays as lists, other objects by their attributes; attrs fields
     marked :data:`~wargamekit.view.CACHE` left out), so two views compare by content and never
-    by identity, memory address or which queries filled a cache."""
+    by identity, memory address or which queries filled a cache. With ``fixed``, an instance
+    of the ruleset's :attr:`~wargamekit.ruleset.Ruleset.shared_types` (which never change once
+    set up) is pictured once, by a digest of its picture."""
     if depth > 60:
         return "<too deep>"
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if fixed is not None and type(value) in fixed.types:
+        return fixed.picture(value)
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.ndarray):
@@ -565,29 +600,29 @@ def _stable(value: Any, depth: int = 0) -> Any:
     if isinstance(value, enum.Enum):
         return f"{type(value).__name__}.{value.name}"
     if isinstance(value, Mapping):
-        items = [(_stable(k, depth + 1), _stable(v, depth + 1)) for k, v in value.items()]
+        items = [(_stable(k, depth + 1, fixed), _stable(v, depth + 1, fixed)) for k, v in value.items()]
         return {"__map__": sorted(items, key=repr)}
     if isinstance(value, (list, tuple)):
-        return [_stable(v, depth + 1) for v in value]
+        return [_stable(v, depth + 1, fixed) for v in value]
     if isinstance(value, (set, frozenset)):
-        return sorted((_stable(v, depth + 1) for v in value), key=repr)
+        return sorted((_stable(v, depth + 1, fixed) for v in value), key=repr)
     if attrs.has(type(value)):
         # a derived cache (metadata CACHE) is left out: no result depends on it (see CACHE)
         return {
             "__type__": type(value).__qualname__,
-            **{a.name: _stable(getattr(value, a.name), depth + 1) for a in attrs.fields(type(value))
+            **{a.name: _stable(getattr(value, a.name), depth + 1, fixed) for a in attrs.fields(type(value))
                if not a.metadata.get(_CACHE_KEY)},
         }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             "__type__": type(value).__qualname__,
-            **{f.name: _stable(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)},
+            **{f.name: _stable(getattr(value, f.name), depth + 1, fixed) for f in dataclasses.fields(value)},
         }
     slots = getattr(type(value), "__slots__", ())
     fields = dict(vars(value)) if hasattr(value, "__dict__") else {}
     fields.update({name: getattr(value, name) for name in slots if hasattr(value, name)})
     if fields:
-        return {"__type__": type(value).__qualname__, **{k: _stable(v, depth + 1) for k, v in sorted(fields.items())}}
+        return {"__type__": type(value).__qualname__, **{k: _stable(v, depth + 1, fixed) for k, v in sorted(fields.items())}}
     return repr(value)
 
 
