@@ -694,8 +694,11 @@ class Game:
                 )
             if before_ask is not None:
                 before_ask(self, decision)
-            # the pending decision's side's view (as self.view(decision.side), a call less)
-            answer = players[decision.side].choose(decision, PlayerView(self, decision.side, decision))
+            # the pending decision's side's view (as self.view(decision.side), a call less),
+            # shared with the live state if the player promised only to read it
+            player = players[decision.side]
+            shared = getattr(player, "reads_view_only", False) is True
+            answer = player.choose(decision, PlayerView(self, decision.side, decision, shared=shared))
             try:
                 self.answer(answer)
             except (InvalidChoiceError, IllegalChoiceError) as exc:

@@ -36,6 +36,7 @@ __all__ = [
     "bot_seed",
     "is_pass",
     "playable",
+    "reads_view_only",
     "why_not",
 ]
 
@@ -51,11 +52,34 @@ def bot_seed(game_seed: int, side_index: int) -> int:
 
 @runtime_checkable
 class Player(Protocol):
-    """Answers decisions for one side."""
+    """Answers decisions for one side.
+
+    **The read-only promise.** A player class may set ``reads_view_only = True`` (a class
+    attribute; the optional part of the protocol): it promises that its ``choose`` never
+    writes anything reachable from ``view.state`` and never reads a state it kept from an
+    earlier call. The game then hands it the ruleset's
+    :meth:`~wargamekit.ruleset.Ruleset.shared_view`, which may be the live state itself where
+    the side may see all of it (no copy per decision), valid only during that ``choose``.
+    Without the attribute (or with any value but ``True``) the player gets a copy
+    (:meth:`~wargamekit.ruleset.Ruleset.view`) it may change freely. The promise is checked:
+    :func:`wargamekit.testing.check_ruleset` plays games between each bundled bot that makes
+    it and fails, naming the bot and the field, if one changes the state it was handed.
+
+    >>> class Cautious(RandomBot):
+    ...     reads_view_only = True  # only reads view.state; never keeps it
+    >>> reads_view_only(Cautious()), reads_view_only(RandomBot())
+    (True, False)
+    """
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
         """Return an answer to ``decision`` (see :mod:`wargamekit.decisions` for the forms)."""
         ...
+
+
+def reads_view_only(player: object) -> bool:
+    """Whether ``player`` makes the read-only promise (``reads_view_only = True``; see
+    :class:`Player`), so it may be handed a view that shares the live state."""
+    return getattr(player, "reads_view_only", False) is True
 
 
 class SeededBot:

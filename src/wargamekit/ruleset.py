@@ -283,6 +283,27 @@ class Ruleset:
 
         return detached_copy(state)
 
+    def shared_view(self, state: Any, side: str | None) -> Any:
+        """What ``side`` may see of ``state``, for a player that promised never to write its
+        view (``reads_view_only``, see :class:`wargamekit.players.Player`): the same content as
+        :meth:`view` — nothing hidden from ``side`` in it — but free to **share** mutable
+        parts with the live state, since that player only reads it, and only during the
+        :meth:`~wargamekit.players.Player.choose` call it is handed to (the live state goes
+        on changing after it).
+
+        A ruleset whose ``side`` may see everything returns ``state`` itself (AIG, LnL, MTTT):
+        no copy at all. One that hides a few records shares the rest and copies only those it
+        masks (the tank game's opponent's special rounds). The default is :meth:`view`: a
+        ruleset that does not override this hands out copies, as before.
+
+        The contract is checked, not assumed: :func:`wargamekit.testing.check_ruleset` plays
+        games between every bundled bot that makes the promise and requires, at each decision
+        the bot reads, this method's result to equal :meth:`view`'s by content (so it hides
+        exactly what the view hides, which the non-interference check proves leak-free) and
+        the bot to leave the state it was handed unchanged.
+        """
+        return self.view(state, side)
+
     def check_invariants(self, state: Any) -> None:
         """Raise :class:`AssertionError` if ``state`` breaks a rule's invariant (used by the
         conformance check after every decision)."""

@@ -16,6 +16,10 @@
 * (with ``non_interference=True``, the default) no side's view — the ruleset's ``view()``, its log, the
   decisions it is asked, its picture — depends on another side's secret decisions or secret
   rolls (:func:`check_non_interference`);
+* every bundled bot that makes the read-only promise (``reads_view_only``, see
+  :class:`~wargamekit.players.Player`) keeps it, and the ruleset's
+  :meth:`~wargamekit.ruleset.Ruleset.shared_view` shows what its ``view`` shows
+  (:func:`check_read_only_views`);
 * (``structured=True``, the default) every decision says what it is: a namespaced
   :attr:`~wargamekit.decisions.Decision.kind` and, for choices, option data.
 
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import json
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -44,12 +49,13 @@ import numpy as np
 import pluggy
 from attrs import define, field, frozen
 
+from ._fastpickle import dumps_sharing, loads_sharing
 from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, YesNo
 from .dice import SeededDice
 from .errors import CheckpointError, DecisionLimitError, IllegalChoiceError, InvalidChoiceError
 from .events import Outcome
 from .game import Game
-from .players import Player, RandomBot, bot_seed
+from .players import Player, RandomBot, bot_seed, reads_view_only
 from .ruleset import Ruleset
 from .saves import SaveFile
 from .view import CACHE, PlayerView
@@ -60,6 +66,7 @@ __all__ = [
     "check_decision_structure",
     "check_non_interference",
     "check_prose_independence",
+    "check_read_only_views",
     "check_ruleset",
     "play_random_game",
     "rewrite_prose",
@@ -79,6 +86,8 @@ class ConformanceReport:
     non_interference_pairs: int = 0
     #: restarts at a checkpoint compared with a full replay (0: the ruleset has no checkpoints)
     restarts: int = 0
+    #: views read by promising players and checked unchanged (:func:`check_read_only_views`)
+    read_only_views: int = 0
 
 
 def play_random_game(
@@ -234,6 +243,7 @@ def check_ruleset(
     non_interference: bool = True,
     reveals: Collection[str] = (),
     plugin_manager: pluggy.PluginManager | None = None,
+    bot_games: int = 1,
 ) -> ConformanceReport:
     """Play ``games`` random games and check the conformance properties listed above.
 
@@ -244,7 +254,9 @@ def check_ruleset(
     passes it. A ruleset with hidden information should assert
     ``report.non_interference_pairs > 0``, so that the check had secrets to fork.
     ``plugin_manager`` runs every game with its add-ons (an add-on's own conformance test);
-    the save/load check reloads with the same manager.
+    the save/load check reloads with the same manager. :func:`check_read_only_views` plays
+    ``bot_games`` games (seeds from ``seed``) with each bot of the ruleset that makes the
+    read-only promise, and one with random answers whose players read every view (0: not run).
 
     Raises:
         AssertionError: a property fails; the message names the seed to reproduce it.
@@ -284,9 +296,176 @@ def check_ruleset(
             ruleset, scenario, seeds=range(seed, seed + min(games, 2)), options=options,
             reveals=reveals, max_decisions=max_decisions, plugin_manager=plugin_manager,
         )
+    read_only = 0
+    if bot_games:
+        read_only = check_read_only_views(
+            ruleset, scenario, games=bot_games, seed=seed, options=options, max_decisions=max_decisions,
+            plugin_manager=plugin_manager,
+        )
     return ConformanceReport(
-        games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs
+        games=games, decisions=decisions, winners=winners, restarts=restarts, non_interference_pairs=pairs,
+        read_only_views=read_only,
     )
+
+
+class _ReadingRandomBot(RandomBot):
+    """Random answers, but every view read first: exercises the ruleset's shared view at every
+    decision (a bot of the ruleset's may read it only at some)."""
+
+    reads_view_only = True
+
+    def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        view.state  # noqa: B018 - read for the check, which compares it with the view
+        return super().choose(decision, view)
+
+
+def _text(value: Any, fixed: _FixedParts | None = None) -> str:
+    """A view or state serialised by content (as the non-interference check compares views);
+    with ``fixed``, the ruleset's shared types pictured once each (:class:`_FixedParts`)."""
+    return json.dumps(_stable(value, 0, fixed), sort_keys=True, default=repr)
+
+
+def _digest(state: Any, fixed: _FixedParts) -> tuple[bytes, tuple[Any, ...]] | str:
+    """A quick fingerprint of everything reachable from ``state`` but the instances of the
+    ruleset's shared types (kept by identity, as snapshots keep them): its pickle and those
+    instances, or (if it cannot be pickled) its content."""
+    try:
+        return dumps_sharing(state, fixed.types)
+    except Exception:  # noqa: BLE001 - whatever pickle refuses, the content picture still shows
+        return _text(state, fixed)
+
+
+def _same_digest(a: tuple[bytes, tuple[Any, ...]] | str, b: tuple[bytes, tuple[Any, ...]] | str) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    return a[0] == b[0] and len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1], strict=True))
+
+
+class _CheckedView(PlayerView):
+    """The view a promising player is handed in :func:`check_read_only_views`: on the first read
+    of :attr:`state` it fingerprints the live state, builds the ruleset's shared view and
+    requires its content to equal :meth:`Ruleset.view`'s; :meth:`verify` (after ``choose``)
+    requires the live state and the view handed out to be as they were."""
+
+    __slots__ = ("_before", "_fixed", "_handed", "_where")
+
+    def __init__(self, game: Game, side: str | None, decision: Decision | None, where: str, fixed: _FixedParts) -> None:
+        super().__init__(game, side, decision, shared=True)
+        self._where = where
+        self._fixed = fixed
+        self._before: tuple[bytes, tuple[Any, ...]] | str | None = None
+        self._handed = ""
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            game, side, fixed = self._game, self.side, self._fixed
+            ruleset = game.ruleset
+            self._before = _digest(game.state, fixed)
+            handed = ruleset.shared_view(game.state, side)
+            self._handed = _text(handed, fixed)
+            # the default shared view is the view itself: nothing to compare
+            expected = self._handed if type(ruleset).shared_view is Ruleset.shared_view else _text(
+                ruleset.view(game.state, side), fixed)
+            if self._handed != expected:
+                raise AssertionError(
+                    f"{ruleset.name}: shared_view(state, {side!r}) shows other than view(state, {side!r}) "
+                    f"{self._where}: {_first_difference_of(expected, self._handed)}"
+                )
+            self._state = handed
+        return self._state
+
+    def verify(self, player: str) -> bool:
+        """Raise if ``player`` changed what it was handed; whether it read the state at all."""
+        if self._state is None:
+            return False
+        game, fixed, before = self._game, self._fixed, self._before
+        assert before is not None
+        if not _same_digest(_digest(game.state, fixed), before):
+            # A pickle also differs where a read filled a derived cache (CACHE fields): compare content.
+            old = before if isinstance(before, str) else _text(loads_sharing(*before), fixed)
+            now = _text(game.state, fixed)
+            if now != old:
+                raise AssertionError(
+                    f"{game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
+                    f"but changed the live state {self._where}: {_first_difference_of(old, now)}"
+                )
+        after = _text(self._state, fixed)
+        if after != self._handed:
+            raise AssertionError(
+                f"{game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
+                f"but changed the view it was handed {self._where}: {_first_difference_of(self._handed, after)}"
+            )
+        return True
+
+
+def check_read_only_views(
+    ruleset: Ruleset,
+    scenario: str | Mapping[str, Any] | None = None,
+    *,
+    games: int = 1,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    max_decisions: int = 100_000,
+    plugin_manager: pluggy.PluginManager | None = None,
+    players: Mapping[str, Callable[[int], Player]] | None = None,
+) -> int:
+    """Assert that players who promise to read their views only keep the promise, and that
+    the ruleset's :meth:`~wargamekit.ruleset.Ruleset.shared_view` (what they are handed: it may
+    share the live state) shows exactly what its :meth:`~wargamekit.ruleset.Ruleset.view`
+    shows.
+
+    Plays ``games`` seeded games (seeds from ``seed``, the same player on every side) with each
+    player factory in ``players`` that makes the promise (default: the ruleset's
+    :meth:`~wargamekit.ruleset.Ruleset.bots`, each factory once, and, where the ruleset has
+    its own shared view, random answers that read every view). At each decision whose view the player reads, the shared view and the view
+    must be equal by content (serialised as :func:`check_non_interference` compares views, so
+    the shared view hides exactly what the view hides), and after ``choose`` the live state and
+    the view handed out must be unchanged by content (a derived cache, a field marked
+    :data:`~wargamekit.view.CACHE`, may have been filled). Instances of the ruleset's
+    :attr:`~wargamekit.ruleset.Ruleset.shared_types`, which never change once set up (a map),
+    are compared by one picture each, made once per game, and the live state holds them by
+    identity (as snapshots do): a player that replaces one is caught, one that writes inside
+    one is not (its class should make that impossible: read-only arrays, frozen attrs).
+
+    Returns:
+        The number of views read and checked.
+
+    Raises:
+        AssertionError: a shared view differs from the view, or a player changed what it was
+            handed; the message names the player, the seed, the answer and the first difference.
+    """
+    if players is None:
+        factories: dict[str, Callable[[int], Player]] = {}
+        if type(ruleset).shared_view is not Ruleset.shared_view:
+            factories["random (reading every view)"] = _ReadingRandomBot
+        for name, factory in ruleset.bots().items():
+            if factory not in factories.values():
+                factories[name] = factory
+    else:
+        factories = dict(players)
+    checked = 0
+    for name, factory in factories.items():
+        for game_seed in range(seed, seed + games):
+            fixed = _FixedParts(ruleset.shared_types)
+            game = Game.new(ruleset, scenario, seed=game_seed, options=options, plugin_manager=plugin_manager)
+            seated = {side: factory(bot_seed(game_seed, i)) for i, side in enumerate(ruleset.sides)}
+            if not any(reads_view_only(p) for p in seated.values()):
+                break  # no promise to check
+            while game.pending is not None:
+                if len(game.choices) >= max_decisions:
+                    raise AssertionError(f"{ruleset.name}: no end after {max_decisions} decisions (seed {game_seed})")
+                decision = game.pending
+                player = seated[decision.side]
+                if not reads_view_only(player):
+                    game.answer(player.choose(decision, PlayerView(game, decision.side, decision)))
+                    continue
+                where = f"at answer {len(game.choices)} ({decision.kind or decision.prompt}, seed {game_seed})"
+                view = _CheckedView(game, decision.side, decision, where, fixed)
+                answer = player.choose(decision, view)
+                checked += view.verify(f"bot {name!r} ({type(player).__name__}, {decision.side})")
+                game.answer(answer)
+    return checked
 
 
 def check_checkpoints(game: Game, *, points: int = 3) -> int:
@@ -384,15 +563,36 @@ class _ProbeDice(SeededDice):
 (_CACHE_KEY,) = CACHE
 
 
-def _stable(value: Any, depth: int = 0) -> Any:
+class _FixedParts:
+    """Pictures of the instances of a ruleset's ``shared_types`` (they never change once set
+    up: a map, a scenario's tables), made once per object: the read-only check pictures a
+    state at every view a bot reads, and the map would be most of each picture."""
+
+    def __init__(self, types: Collection[type]) -> None:
+        self.types = frozenset(types)
+        self._seen: dict[int, tuple[Any, str]] = {}  # id -> (the object, kept so the id stays its own; digest)
+
+    def picture(self, value: Any) -> str:
+        got = self._seen.get(id(value))
+        if got is None:
+            text = json.dumps(_stable(value, 0, None), sort_keys=True, default=repr)
+            got = self._seen[id(value)] = (value, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+        return f"<{type(value).__qualname__} {got[1]}>"
+
+
+def _stable(value: Any, depth: int = 0, fixed: _FixedParts | None = None) -> Any:
     """A plain, deterministic picture of ``value`` (attrs and dataclasses by field, mappings
     sorted, sets sorted, arrays as lists, other objects by their attributes; attrs fields
     marked :data:`~wargamekit.view.CACHE` left out), so two views compare by content and never
-    by identity, memory address or which queries filled a cache."""
+    by identity, memory address or which queries filled a cache. With ``fixed``, an instance
+    of the ruleset's :attr:`~wargamekit.ruleset.Ruleset.shared_types` (which never change once
+    set up) is pictured once, by a digest of its picture."""
     if depth > 60:
         return "<too deep>"
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if fixed is not None and type(value) in fixed.types:
+        return fixed.picture(value)
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.ndarray):
@@ -400,29 +600,29 @@ def _stable(value: Any, depth: int = 0) -> Any:
     if isinstance(value, enum.Enum):
         return f"{type(value).__name__}.{value.name}"
     if isinstance(value, Mapping):
-        items = [(_stable(k, depth + 1), _stable(v, depth + 1)) for k, v in value.items()]
+        items = [(_stable(k, depth + 1, fixed), _stable(v, depth + 1, fixed)) for k, v in value.items()]
         return {"__map__": sorted(items, key=repr)}
     if isinstance(value, (list, tuple)):
-        return [_stable(v, depth + 1) for v in value]
+        return [_stable(v, depth + 1, fixed) for v in value]
     if isinstance(value, (set, frozenset)):
-        return sorted((_stable(v, depth + 1) for v in value), key=repr)
+        return sorted((_stable(v, depth + 1, fixed) for v in value), key=repr)
     if attrs.has(type(value)):
         # a derived cache (metadata CACHE) is left out: no result depends on it (see CACHE)
         return {
             "__type__": type(value).__qualname__,
-            **{a.name: _stable(getattr(value, a.name), depth + 1) for a in attrs.fields(type(value))
+            **{a.name: _stable(getattr(value, a.name), depth + 1, fixed) for a in attrs.fields(type(value))
                if not a.metadata.get(_CACHE_KEY)},
         }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             "__type__": type(value).__qualname__,
-            **{f.name: _stable(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)},
+            **{f.name: _stable(getattr(value, f.name), depth + 1, fixed) for f in dataclasses.fields(value)},
         }
     slots = getattr(type(value), "__slots__", ())
     fields = dict(vars(value)) if hasattr(value, "__dict__") else {}
     fields.update({name: getattr(value, name) for name in slots if hasattr(value, name)})
     if fields:
-        return {"__type__": type(value).__qualname__, **{k: _stable(v, depth + 1) for k, v in sorted(fields.items())}}
+        return {"__type__": type(value).__qualname__, **{k: _stable(v, depth + 1, fixed) for k, v in sorted(fields.items())}}
     return repr(value)
 
 
@@ -510,6 +710,9 @@ def _observe(game: Game, side: str, since: int, reveals: Collection[str], render
         ("the filtered log", "\n".join(e.to_json() for e in log)),
         ("the pending decision and its options", json.dumps(None if decision is None else _decision_picture(decision), sort_keys=True, default=repr)),
     ]
+    if type(ruleset).shared_view is not Ruleset.shared_view:
+        # what a bot that promised only to read its view is handed (it may share the live state)
+        parts.insert(1, ("the shared view state (Ruleset.shared_view)", _text(ruleset.shared_view(game.state, side))))
     return _Observation(revealed, tuple(parts), game if render else None, side)
 
 
@@ -541,7 +744,8 @@ def check_non_interference(
     inside ``dice.secret(...)`` (its audience is B) — the game is forked once per alternative
     (up to ``alternatives`` answers or faces). Each fork plays on (every decision of B's
     answered the same way: the first option) until another side A is asked, the game ends or
-    ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)``
+    ``horizon`` answers pass, and A's view is taken: the ruleset's ``view(state, A)`` (and its
+    ``shared_view(state, A)``, if it has its own: what a bot that promised only to read is handed)
     serialised by content (attrs fields marked :data:`wargamekit.view.CACHE`, derived caches
     that change no result, left out), the log filtered for A, the decision A is asked with its prose,
     kind, context and option data, and ``render_svg(state, A)`` where the ruleset draws one.

@@ -1,7 +1,8 @@
 """Player views: what one side may see when it is asked a decision.
 
 A bot, a human at a terminal and the RL adapter all see the game through a :class:`PlayerView`:
-the ruleset's redacted state for that side (built lazily, so a random bot never pays for it),
+the ruleset's redacted state for that side (built lazily, so a random bot never pays for it;
+shared with the live state for a player that promised only to read it),
 the log filtered to what the side may see, the pending decision, the optional rules in force and
 the plugin hooks (so a bot's exact odds see the same add-ons as the rules).
 
@@ -318,23 +319,36 @@ class PlayerView:
     Attributes:
         side: the side whose view this is (``None``: an all-seeing observer).
         decision: the decision this side is asked now, or ``None``.
+        shared: whether :attr:`state` is the ruleset's
+            :meth:`~wargamekit.ruleset.Ruleset.shared_view` (handed to a player that promised
+            only to read it) rather than its :meth:`~wargamekit.ruleset.Ruleset.view`.
     """
 
-    __slots__ = ("side", "decision", "_game", "_state", "_log")
+    __slots__ = ("side", "decision", "shared", "_game", "_state", "_log")
 
-    def __init__(self, game: Game, side: str | None, decision: Decision | None) -> None:
+    def __init__(self, game: Game, side: str | None, decision: Decision | None, *, shared: bool = False) -> None:
         self.side = side
         self.decision = decision
+        # handed to a player that promised never to write it (reads_view_only): the shared
+        # view may be (part of) the live state, valid only during that choose call
+        self.shared = shared
         self._game = game
         self._state: Any = None
         self._log: list[Event] | None = None
 
     @property
     def state(self) -> Any:
-        """The side's view of the game state (changing it changes nothing): built on the first
-        read, then shared by every later read of this view."""
+        """The side's view of the game state: built on the first read, then shared by every
+        later read of this view. A copy that changing changes nothing
+        (:meth:`~wargamekit.ruleset.Ruleset.view`), or, for a view handed to a player that
+        promised only to read it (:attr:`shared`), the ruleset's
+        :meth:`~wargamekit.ruleset.Ruleset.shared_view`, which may share the live state."""
         if self._state is None:
-            self._state = self._game.ruleset.view(self._game.state, self.side)
+            game = self._game
+            if self.shared:
+                self._state = game.ruleset.shared_view(game.state, self.side)
+            else:
+                self._state = game.ruleset.view(game.state, self.side)
         return self._state
 
     @property

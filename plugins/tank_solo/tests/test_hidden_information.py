@@ -63,3 +63,22 @@ def test_replay_of_a_save_does_not_print_the_loadouts(tmp_path):
     as_a = CliRunner().invoke(cli, ["replay", str(path), "--as", "A"])
     assert as_a.exit_code == 0, as_a.output
     assert all(text in as_a.output for text in loads["A"]) and not any(text in as_a.output for text in loads["B"])
+
+
+def test_the_shared_view_hides_the_rounds_and_shares_the_rest(new_game):
+    """开场阶段 3 for a bot that promised only to read its view (``reads_view_only``):
+    ``TankSolo.shared_view`` shows what ``view`` shows — the opponent's rounds, carried and
+    preset, as ``hidden`` markers — but hands out the live tanks where nothing is hidden, and
+    the live state itself to the side whose opponent has no round."""
+    game = new_game([("pz4h", "0603", "S")], [("tiger", "0607", "N", ["fin", "hesh"])], dice=[3])
+    state = game.state
+    a_sees = RULESET.shared_view(state, "A")
+    assert a_sees is not state
+    assert a_sees.tank(2).specials == ["hidden", "hidden"] and a_sees.tank(2) is not state.tank(2)
+    assert a_sees.scenario.forces["B"][0].specials == ["hidden", "hidden"]
+    assert a_sees.tank(1) is state.tank(1)  # A's own tank: the live one
+    assert "fin" not in repr(a_sees) and "hesh" not in repr(a_sees)
+    assert state.tank(2).specials == ["fin", "hesh"]  # the game's own is untouched
+    assert RULESET.shared_view(state, "B") is state  # A carries no round: nothing to hide from B
+    for side in ("A", "B", None):
+        assert repr(RULESET.shared_view(state, side)) == repr(RULESET.view(state, side))

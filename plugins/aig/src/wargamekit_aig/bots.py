@@ -39,6 +39,10 @@ class HeuristicBot:
     """Advances on the enemy, shoots when the exact odds are fair, attacks where the exact shock
     odds favour it, tries momentum and seizes when likely to succeed."""
 
+    #: The read-only promise (:class:`wargamekit.players.Player`): it only reads ``view.state``
+    #: and keeps nothing of it, so it is handed the live position (no copy per decision).
+    reads_view_only = True
+
     def __init__(self, seed: int = 0) -> None:
         self.fallback = RandomBot(seed)
         #: kind -> scorer of one option; a scorer reads ``view.state`` only if it needs the

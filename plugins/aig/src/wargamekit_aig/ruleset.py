@@ -22,6 +22,8 @@ from wargamekit_aig.state import Banner, GameState, Leader, Unit, initial_state
 #: banners: views are built at every decision a bot reads).
 _copy_state = field_copier(GameState)
 _copy_units, _copy_leaders, _copy_banners = dict_copier(Unit), dict_copier(Leader), dict_copier(Banner)
+#: The state copied one level only (every field shared): the shared view's frame.
+_frame_of_state = field_copier(GameState, skip=tuple(a.name for a in attrs.fields(GameState)))
 
 #: The views' read-only copy of each game's tables, made once (by the tables' id, the tables
 #: themselves kept so that the id is not reused): they never change in play.
@@ -143,6 +145,14 @@ class Aig(Ruleset):
         seen.banners = _copy_banners(state.banners)
         seen.tables = _seen_tables(state.tables)
         seen.withdrawal = dict(state.withdrawal)
+        seen.sequence = seen.underway = None
+        return seen
+
+    def shared_view(self, state: GameState, side: str | None) -> GameState:
+        """For a bot that promised only to read it: the live position itself (both sides see
+        all of it), in a frame without the restart bookkeeping, as :meth:`view` leaves it out —
+        one shallow copy instead of a copy of every unit, leader and banner."""
+        seen = _frame_of_state(state)
         seen.sequence = seen.underway = None
         return seen
 

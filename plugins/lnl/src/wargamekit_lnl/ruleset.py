@@ -1162,6 +1162,11 @@ class LnL(Ruleset):
         seen.loose = {p: [_copy_weapon(w) for w in pile] for p, pile in state.loose.items()}
         return seen
 
+    def shared_view(self, state: GameState, side: str | None) -> GameState:
+        """For a bot that promised only to read it: the live state itself (open information,
+        nothing hidden), no copy."""
+        return state
+
     def check_invariants(self, state: GameState) -> None:
         for side in SIDES:
             for place in {u.place for u in state.alive(side)}:

@@ -91,6 +91,10 @@ class HeuristicBot(SeededBot):
     (``view.state``), never a prompt or a label (:mod:`.kinds` lists what each kind carries).
     """
 
+    #: The read-only promise (:class:`wargamekit.players.Player`): it only reads ``view.state``
+    #: and keeps nothing of it, so it is handed the live scene (no copy per decision).
+    reads_view_only = True
+
     # -- dispatch ------------------------------------------------------------------------------
     #: The plugin hooks of the game (``view.hooks``): the bot's odds count the add-ons.
     _hooks: Any = None

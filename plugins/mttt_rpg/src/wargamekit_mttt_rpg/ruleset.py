@@ -49,6 +49,11 @@ class MtttRpg(Ruleset):
         copy (:func:`.view.scene_view`)."""
         return scene_view(state)
 
+    def shared_view(self, state: Scene, side: str | None) -> Scene:
+        """For a bot that promised only to read it: the live scene itself (it hides nothing
+        from either side), no copy."""
+        return state
+
     def check_invariants(self, state: Scene) -> None:
         from .invariants import check
 

@@ -98,6 +98,10 @@ class OddsBot(SeededBot):
     (never prompts, labels, rule citations or option values).
     """
 
+    #: The read-only promise (:class:`wargamekit.players.Player`), made for both bots: they
+    #: only read ``view.state`` and keep nothing of it, so they are handed the ruleset's
+    #: shared view (the live tanks, copies of the opponent's only where rounds are face down).
+    reads_view_only = True
     #: Fire defensively (and be locked for a turn, 2-2) only with at least this kill chance.
     defensive_threshold: float = 0.2
     #: The plugin hooks of the game being played (``view.hooks``), so the bot's exact odds

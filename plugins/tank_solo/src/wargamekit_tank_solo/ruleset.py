@@ -9,7 +9,7 @@ import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.errors import ScenarioError
-from wargamekit.view import list_copier
+from wargamekit.view import field_copier, list_copier
 
 from .combat import GameEnd
 from .opening import opening
@@ -100,6 +100,31 @@ class TankSolo(Ruleset):
             seen.opening = attrs.evolve(loading, loaded=("hidden",) * len(loading.loaded))
         return seen
 
+    def shared_view(self, state: GameState, side: str | None) -> GameState:
+        """For a bot that promised only to read it: what :meth:`view` shows, sharing the live
+        state's records and copying only what it masks — the opponent's tanks that carry special
+        rounds, its preset loadout if it has rounds, the rounds it is loading. With nothing
+        hidden from ``side`` (no rounds on the other side), the live state itself."""
+        if side is None:
+            return state
+        tanks = state.tanks
+        masked_tanks = any(t.side != side and t.specials for t in tanks)
+        masked_forces = any(force_side != side and any(e.specials for e in entries)
+                            for force_side, entries in state.scenario.forces.items())
+        loading = state.opening
+        masked_loading = loading is not None and bool(loading.loaded) and loading.side != side
+        if not (masked_tanks or masked_forces or masked_loading):
+            return state
+        seen = _copy_state(state)
+        if masked_tanks:
+            seen.tanks = [_masked_tank(t) if t.side != side and t.specials else t for t in tanks]
+        if masked_forces:
+            seen.scenario = _scenario_view(state.scenario, side)
+        if masked_loading:
+            assert loading is not None
+            seen.opening = attrs.evolve(loading, loaded=("hidden",) * len(loading.loaded))
+        return seen
+
     def check_invariants(self, state: GameState) -> None:
         """One tank or wreck per hex, tanks on enterable hexes, scores and loadouts consistent."""
         seen: set[Any] = set()
@@ -181,6 +206,7 @@ def _shallow_copier(cls: type[T]) -> Callable[[T], T]:
 
 #: Shallow copies of the state and the scenario, and copies of a list of tanks (the view's hot path).
 _copy_tanks = list_copier(Tank)
+_copy_tank = field_copier(Tank)
 _copy_state = _shallow_copier(GameState)
 _copy_scenario = _shallow_copier(TankSoloScenario)
 #: The tank's mutable fields (lists and dicts), which a view copies rather than shares.
@@ -202,6 +228,13 @@ def _tanks_view(tanks: list[Tank], side: str | None) -> list[Tank]:
         for tank in seen:
             if tank.side != side:
                 tank.specials = ["hidden"] * len(tank.specials)
+    return seen
+
+
+def _masked_tank(tank: Tank) -> Tank:
+    """A copy of the opponent's ``tank`` with its special rounds face down (as :func:`_tanks_view`)."""
+    seen = _copy_tank(tank)
+    seen.specials = ["hidden"] * len(tank.specials)
     return seen
 
 

@@ -1,0 +1,215 @@
+"""The read-only promise (issue 9, "Views"): a player that sets ``reads_view_only = True`` is
+handed the ruleset's ``shared_view`` (the live state where the side may see all of it), and
+the conformance check catches a player that breaks the promise and a shared view that shows
+something the view hides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from attrs import define, field
+from rulesets import DiceRace
+
+from wargamekit import Game
+from wargamekit.players import RandomBot, reads_view_only
+from wargamekit.testing import check_non_interference, check_read_only_views, check_ruleset
+from wargamekit.view import CACHE, field_copier
+
+
+@define
+class OpenState:
+    totals: dict[str, int]
+    secret: dict[str, int]
+    round: int = 0
+    #: a derived cache a reader may fill (no result depends on it)
+    memo: dict[str, int] = field(factory=dict, metadata=CACHE)
+
+
+_copy_open = field_copier(OpenState, skip=("memo",))
+
+
+class OpenRace(DiceRace):
+    """The dice race with every number on the table: the view is a copy of everything, the
+    shared view the live state."""
+
+    name = "open_race"
+
+    def setup(self, scenario, options):
+        race = super().setup(scenario, options)
+        return OpenState(totals=race.totals, secret=race.secret)
+
+    def view(self, state, side):
+        seen = _copy_open(state)
+        seen.memo = {}
+        return seen
+
+    def shared_view(self, state, side):
+        return state
+
+
+class LeakyShare(DiceRace):
+    """Its view hides the other side's secret number; its shared view hands out the live state
+    with it (a false claim that the side may see all)."""
+
+    name = "leaky_share"
+
+    def shared_view(self, state, side):
+        return state
+
+
+class Reader(RandomBot):
+    """Keeps the promise: reads the totals, writes nothing."""
+
+    reads_view_only = True
+    seen: list[Any]
+
+    def choose(self, decision, view):
+        self.seen = getattr(self, "seen", [])
+        self.seen.append(view.state)
+        return super().choose(decision, view)
+
+
+class Scribbler(RandomBot):
+    """Breaks the promise: adds a point to its own total in the state it is handed."""
+
+    reads_view_only = True
+
+    def choose(self, decision, view):
+        totals = view.state["totals"] if isinstance(view.state, dict) else view.state.totals
+        totals[decision.side] += 1
+        return super().choose(decision, view)
+
+
+class Memoizer(RandomBot):
+    """Keeps the promise: fills only a derived cache (a field marked ``CACHE``)."""
+
+    reads_view_only = True
+
+    def choose(self, decision, view):
+        view.state.memo[decision.side] = sum(view.state.totals.values())
+        return super().choose(decision, view)
+
+
+def _players(factory):
+    return {side: factory(i) for i, side in enumerate(DiceRace.sides)}
+
+
+def test_a_promising_player_is_handed_the_live_state_where_the_ruleset_shares_it():
+    """Game.play hands a promising player ``shared_view`` (here the live state: no copy); a
+    player without the promise, or in a ruleset that does not share, gets a copy."""
+    game = Game.new(OpenRace(), seed=1)
+    readers = _players(Reader)
+    game.play(readers)
+    handed = [s for r in readers.values() for s in r.seen]
+    assert handed and all(s is game.state for s in handed)
+
+    class CopyReader(Reader):
+        reads_view_only = False
+
+    game = Game.new(OpenRace(), seed=1)
+    copies = _players(CopyReader)
+    game.play(copies)
+    assert all(s is not game.state for r in copies.values() for s in r.seen)
+
+    game = Game.new(DiceRace(), seed=1)  # the default shared view is the view: a copy
+    readers = _players(Reader)
+    game.play(readers)
+    assert all(isinstance(s, dict) for r in readers.values() for s in r.seen)
+
+
+def test_game_view_is_always_a_copy():
+    """``Game.view`` (the CLI's, a human's) knows no player: it never shares."""
+    game = Game.new(OpenRace(), seed=1)
+    assert game.view("red").state is not game.state
+    assert not game.view("red").shared
+
+
+def test_only_true_is_a_promise():
+    """A truthy value other than ``True`` is no promise (a typo or a property must not share
+    the live state)."""
+
+    class Maybe(RandomBot):
+        reads_view_only = "yes"
+
+    assert reads_view_only(Reader()) and not reads_view_only(Maybe()) and not reads_view_only(RandomBot())
+
+
+def test_players_that_keep_the_promise_pass():
+    """A reader, and a player that fills only a derived cache, pass; every view read counted."""
+    assert check_read_only_views(OpenRace(), players={"reader": Reader}, games=2) > 0
+    assert check_read_only_views(OpenRace(), players={"memo": Memoizer}) > 0
+    # the default shared view is the view: the reader reads copies, and leaves them alone
+    assert check_read_only_views(DiceRace(), players={"reader": Reader}) > 0
+
+
+def test_a_player_that_writes_the_live_state_is_caught():
+    """The promise is checked: a bot that changes the live state it was handed fails, naming
+    the bot, the answer, the seed and the field."""
+    with pytest.raises(AssertionError) as caught:
+        check_read_only_views(OpenRace(), players={"scribbler": Scribbler})
+    message = str(caught.value)
+    assert message.startswith("open_race: bot 'scribbler' (Scribbler, red) promised to read its view only")
+    assert "changed the live state at answer 0 (dice_race.action, seed 0)" in message
+    assert '"red"' in message
+
+
+def test_a_player_that_writes_a_copied_view_is_caught_too():
+    """Where the ruleset hands out copies, writing one harms nothing, but the promise is broken
+    (the same bot would write the live state of a ruleset that shares): caught as well."""
+    with pytest.raises(AssertionError, match="changed the view it was handed at answer 0"):
+        check_read_only_views(DiceRace(), players={"scribbler": Scribbler})
+
+
+def test_a_player_without_the_promise_is_not_checked():
+    """No promise, nothing to check: a bot that writes its copy is within its rights."""
+
+    class Owner(Scribbler):
+        reads_view_only = False
+
+    assert check_read_only_views(DiceRace(), players={"owner": Owner}) == 0
+
+
+def test_a_shared_view_that_shows_more_than_the_view_is_caught():
+    """``shared_view`` must show what ``view`` shows: handing out the live state where the
+    view hides the other side's secret fails, at the first view read."""
+    with pytest.raises(AssertionError) as caught:
+        check_read_only_views(LeakyShare())
+    message = str(caught.value)
+    assert message.startswith("leaky_share: shared_view(state, 'red') shows other than view(state, 'red') at answer 0")
+
+
+def test_check_ruleset_runs_it_on_the_rulesets_bots():
+    """check_ruleset checks every bot of ``Ruleset.bots()`` that makes the promise (and random
+    answers reading every view where the ruleset shares): a writing bot fails it."""
+
+    class WithScribbler(OpenRace):
+        def bots(self):
+            return {"bot": Scribbler}
+
+    class WithReader(OpenRace):
+        def bots(self):
+            return {"bot": Reader}
+
+    report = check_ruleset(WithReader(), games=2, non_interference=False)
+    assert report.read_only_views > 0
+    assert check_ruleset(WithReader(), games=2, non_interference=False, bot_games=0).read_only_views == 0
+    with pytest.raises(AssertionError, match="bot 'bot' .* changed the live state"):
+        check_ruleset(WithScribbler(), games=2, non_interference=False)
+    with pytest.raises(AssertionError, match="shows other than view"):
+        check_ruleset(LeakyShare(), games=2, non_interference=False)
+
+
+
+def test_the_non_interference_check_also_checks_a_shared_view():
+    """A ruleset with its own shared view has it compared across secrets too: one that hands
+    out the live state (b's secret round and code in it) fails, naming the shared view."""
+    from leaky import Loadout
+
+    class SharesTooMuch(Loadout):
+        def shared_view(self, state, side):
+            return state
+
+    with pytest.raises(AssertionError, match="differ in the shared view state"):
+        check_non_interference(SharesTooMuch(), seeds=range(1))
+    assert check_non_interference(Loadout(), seeds=range(1)) > 0
