@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -25,6 +26,7 @@ from wargamekit.cli import cli
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.snapshot_cache import ENV_CACHE_DIR, ENV_NO_CACHE, SnapshotCache
+from wargamekit.view import CACHE
 
 RULESETS = sorted(installed_rulesets())
 
@@ -532,3 +534,109 @@ def test_the_module_s_public_names_are_its_all():
     }
     assert public == {"CacheStats", "SnapshotCache", "cache_disabled", "code_fingerprint"}
     assert public <= set(snapshot_cache.__all__)
+
+
+# -- the entry's scenario part (entry format 2) ------------------------------------------------
+def _content(cache: SnapshotCache) -> dict:
+    return pickle.loads(cache.get(_the_entry(cache).stem))
+
+
+def test_the_map_is_stored_without_its_derived_caches_and_unpickled_once_per_cache(tmp_path):
+    game = _played("aig", 80)
+    assert game.state.map._csr  # the searches the game ran left their graphs in the map's cache
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    constant = pickle.loads(_content(cache)["scenario"])
+    (stored,) = [obj for obj in constant if type(obj) is type(game.state.map)]
+    # the derived caches (fields marked CACHE) as a fresh map starts them; the layers as played
+    assert stored._csr == {} and stored._graphs == {} and stored._los is None
+    assert (stored.terrain == game.state.map.terrain).all() and stored.width == game.state.map.width
+    first = _cold_load(save, cache)
+    second = _cold_load(save, cache)
+    assert cache.stats.hits == 2
+    assert first.state.map is second.state.map  # unpickled once by this cache object ...
+    assert first.state.map is not game.state.map
+    other = _cold_load(save, SnapshotCache(tmp_path))
+    assert other.state.map is not first.state.map  # ... and again by another
+    assert first.log_text() == second.log_text() == other.log_text() == game.log_text()
+    # games sharing the map play on as the original (its caches rebuilt as they are needed)
+    players = {side: RandomBot(bot_seed(7, i)) for i, side in enumerate(game.ruleset.sides)}
+    game.play(players, until=lambda g: len(g.choices) >= 160)
+    for loaded in (first, second, other):
+        for answer in game.choices[len(loaded.choices):]:
+            loaded.answer(answer)
+        assert loaded.log_text() == game.log_text()
+
+
+def test_a_tampered_scenario_part_is_never_unpickled(tmp_path, monkeypatch):
+    game = _played("skirmish", 60)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    entry = _the_entry(cache)
+    scenario = _content(cache)["scenario"]
+    data = bytearray(entry.read_bytes())
+    where = bytes(data).index(scenario) + len(scenario) // 2
+    data[where] ^= 0xFF  # inside the map's pickle
+    entry.write_bytes(bytes(data))
+    unpickled = []
+    monkeypatch.setattr(snapshot_cache.pickle, "loads", lambda *a, **k: unpickled.append(a) or pickle.loads(*a, **k))
+    answered = _count_answers(monkeypatch)
+    loaded = _cold_load(save, cache)
+    assert unpickled == [] and cache._scenarios == {}
+    assert (cache.stats.rejected, cache.stats.misses, cache.stats.hits) == (1, 1, 0)
+    assert answered[0] >= len(game.choices)  # replayed from the first answer
+    assert loaded.log_text() == game.log_text()
+
+
+@pytest.mark.parametrize("change", ["missing", "empty", "another scenario's", "not a pickle"])
+def test_an_entry_whose_scenario_part_is_missing_or_wrong_makes_the_load_replay(tmp_path, monkeypatch, change):
+    game = _played("maneuver_locale", 60)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    entry = _the_entry(cache)
+    foreign = _played("tank_solo", 30)
+    foreign.save(snapshots=SnapshotCache(tmp_path / "tank"))
+    tank_scenario = _content(SnapshotCache(tmp_path / "tank"))["scenario"]
+
+    def broken(content):  # signed again with the cache's key: a buggy write, not a forgery
+        if change == "missing":
+            del content["scenario"]
+        elif change == "empty":
+            content["scenario"] = pickle.dumps(())
+        elif change == "another scenario's":  # a tank game's: too few objects for the snapshots
+            content["scenario"] = tank_scenario
+        else:
+            content["scenario"] = b"\x80\x05garbage"
+
+    _restamped(cache, entry, broken)
+    written = cache.stats.written
+    answered = _count_answers(monkeypatch)
+    loaded = _cold_load(save, cache)
+    assert loaded.log_text() == game.log_text()
+    assert cache.stats.hits == 0 and cache.stats.rejected + cache.stats.stale == 1
+    assert answered[0] >= len(game.choices)  # replayed from the first answer
+    assert cache.stats.written == written + 1  # and the replay wrote a good entry again
+    game_module._LADDERS.clear()
+    assert _cold_load(save, SnapshotCache(tmp_path)).log_text() == game.log_text()
+
+
+@attrs.define
+class _Board:
+    cells: list[int]
+    index: dict[int, int] = attrs.field(factory=dict, metadata=CACHE)
+    best: int | None = attrs.field(default=None, metadata=CACHE)
+
+
+@attrs.define
+class _Unknown:
+    cells: list[int]
+    derived: list[int] = attrs.field(metadata=CACHE)  # no default: kept as it is
+
+
+def test_a_derived_cache_is_left_out_only_where_a_fresh_instance_knows_its_value():
+    board = _Board([1, 2], {1: 0, 2: 1}, 2)
+    back = pickle.loads(snapshot_cache._dumps(board))
+    assert (back.cells, back.index, back.best) == ([1, 2], {}, None)
+    assert board.index == {1: 0, 2: 1} and board.best == 2  # the original keeps its caches
+    kept = pickle.loads(snapshot_cache._dumps(_Unknown([1], [1, 1])))
+    assert (kept.cells, kept.derived) == ([1], [1, 1])

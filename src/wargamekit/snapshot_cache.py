@@ -272,6 +272,12 @@ class SnapshotCache:
         """The content of entry ``name`` if it is there and its signature verifies; an entry
         that does not verify is deleted (counted in ``stats.rejected``), never returned.
         ``None`` for a name no entry can have."""
+        content = self._read(name)
+        return None if content is None else bytes(content)
+
+    def _read(self, name: str) -> memoryview | None:
+        """What :meth:`get` returns, as a view of the bytes read (a load unpickles it: no copy
+        of an entry of a hundred kilobytes)."""
         if not _valid(name):
             return None
         key = self._signing_key()
@@ -302,7 +308,7 @@ class SnapshotCache:
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # recently used: the last to be trimmed
-        return data[head:]
+        return view[head:]
 
     def put(self, name: str, payload: bytes) -> bool:
         """Write entry ``name`` (atomically), then trim the cache to its size; ``False`` if it
@@ -782,7 +788,7 @@ def _restore(
     hasher = _game_hasher(ruleset, plugin_manager, scenario_json, options, seed) if cache._signing_key() else None
     if hasher is not None:
         for position, name in _names(hasher, save.choices):
-            payload = cache.get(name)
+            payload = cache._read(name)
             if payload is None:
                 continue
             try:
