@@ -640,3 +640,11 @@ def test_a_derived_cache_is_left_out_only_where_a_fresh_instance_knows_its_value
     assert board.index == {1: 0, 2: 1} and board.best == 2  # the original keeps its caches
     kept = pickle.loads(snapshot_cache._dumps(_Unknown([1], [1, 1])))
     assert (kept.cells, kept.derived) == ([1], [1, 1])
+
+
+@pytest.mark.parametrize("answer", [0, -3, [], [0, 1], [-3, 10**20], [True], True, False, {"b": 1, "a": [1]}, "x", [1, "a"], 2.5, None])
+def test_an_answer_names_entries_by_its_compact_json(answer):
+    # the lines of answers an entry's name hashes: written without the encoder where they can be
+    expected = (json.dumps(answer, sort_keys=True, separators=(",", ":")) + "\n").encode()
+    line = b"%d\n" % answer if type(answer) is int else snapshot_cache._answer_line(answer)
+    assert line == expected
