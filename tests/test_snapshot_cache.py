@@ -648,3 +648,20 @@ def test_an_answer_names_entries_by_its_compact_json(answer):
     expected = (json.dumps(answer, sort_keys=True, separators=(",", ":")) + "\n").encode()
     line = b"%d\n" % answer if type(answer) is int else snapshot_cache._answer_line(answer)
     assert line == expected
+
+
+def test_games_of_one_scenario_loaded_through_one_cache_share_its_objects(tmp_path):
+    cache = SnapshotCache(tmp_path)
+    games = [_played("skirmish", 60, seed=seed) for seed in (4, 5)]
+    saves = [game.save(snapshots=cache) for game in games]
+    loaded = [_cold_load(save, cache) for save in saves]
+    assert cache.stats.hits == 2 and len(cache._scenarios) == 1  # one scenario part for both
+    assert loaded[0].state.map is loaded[1].state.map
+    assert loaded[0]._scenario_template is loaded[1]._scenario_template
+    for game, again in zip(games, loaded, strict=True):
+        assert again.log_text() == game.log_text()
+        players = {side: RandomBot(bot_seed(3, i)) for i, side in enumerate(game.ruleset.sides)}
+        game.play(players)
+        for answer in game.choices[len(again.choices):]:
+            again.answer(answer)
+        assert again.log_text() == game.log_text()

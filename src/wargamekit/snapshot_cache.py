@@ -8,7 +8,13 @@ snapshots instead on the local disk, trusted the way Python trusts its ``__pycac
 
 * an **entry** is the latest one or two checkpoint snapshots of a game's ladder (see
   "Checkpoints" in ``docs/design.md``) with the log up to them, written when a game is saved
-  (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``);
+  (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``).
+  What every game of the scenario shares — the structured scenario and the ruleset's shared
+  objects that are not small (a map, a board) — is pickled apart in the entry (its *scenario
+  part*), without the derived caches they hold (attrs fields marked
+  :data:`wargamekit.view.CACHE`: they change no result and are rebuilt on first use); a cache
+  object unpickles a scenario part once and hands the same objects to every game it loads
+  after, as the snapshots of one process share them;
 * its **name** is a SHA-256 of everything the snapshot depends on: the cache format, the
   wargamekit version, the ruleset's name and version, the add-ons in effect and their versions,
   a fingerprint of the installed code (the path, size and modification time of every file in
