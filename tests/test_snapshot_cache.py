@@ -541,17 +541,24 @@ def _content(cache: SnapshotCache) -> dict:
     return pickle.loads(cache.get(_the_entry(cache).stem))
 
 
-def test_the_map_is_stored_without_its_derived_caches_and_unpickled_once_per_cache(tmp_path):
+def test_the_map_s_derived_caches_are_kept_apart_and_it_is_unpickled_once_per_cache(tmp_path):
     game = _played("aig", 80)
-    assert game.state.map._csr  # the searches the game ran left their graphs in the map's cache
+    searched = dict(game.state.map._csr)
+    assert searched  # the searches the game ran left their graphs in the map's cache
     cache = SnapshotCache(tmp_path)
     save = game.save(snapshots=cache)
-    constant = pickle.loads(_content(cache)["scenario"])
-    (stored,) = [obj for obj in constant if type(obj) is type(game.state.map)]
-    # the derived caches (fields marked CACHE) as a fresh map starts them; the layers as played
+    content = _content(cache)
+    constant = pickle.loads(content["scenario"])
+    (index,) = [i for i, obj in enumerate(constant) if type(obj) is type(game.state.map)]
+    stored = constant[index]
+    # the scenario part: the map's layers as played, its derived caches as a fresh map starts
+    # them (the same bytes for every game of the scenario) ...
     assert stored._csr == {} and stored._graphs == {} and stored._los is None
     assert (stored.terrain == game.state.map.terrain).all() and stored.width == game.state.map.width
+    # ... and the caches beside it, put back by the load that unpickles it
+    assert dict(pickle.loads(content["caches"]))[index]["_csr"].keys() == searched.keys()
     first = _cold_load(save, cache)
+    assert first.state.map._csr.keys() == searched.keys()
     second = _cold_load(save, cache)
     assert cache.stats.hits == 2
     assert first.state.map is second.state.map  # unpickled once by this cache object ...
@@ -559,7 +566,7 @@ def test_the_map_is_stored_without_its_derived_caches_and_unpickled_once_per_cac
     other = _cold_load(save, SnapshotCache(tmp_path))
     assert other.state.map is not first.state.map  # ... and again by another
     assert first.log_text() == second.log_text() == other.log_text() == game.log_text()
-    # games sharing the map play on as the original (its caches rebuilt as they are needed)
+    # games sharing the map play on as the original
     players = {side: RandomBot(bot_seed(7, i)) for i, side in enumerate(game.ruleset.sides)}
     game.play(players, until=lambda g: len(g.choices) >= 160)
     for loaded in (first, second, other):

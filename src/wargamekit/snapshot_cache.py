@@ -343,13 +343,18 @@ class SnapshotCache:
         self._trim()
         return True
 
-    def _scenario_objects(self, data: bytes) -> tuple[Any, ...]:
+    def _scenario_objects(self, data: bytes, caches: bytes) -> tuple[Any, ...]:
         """The objects of an entry's scenario part ``data`` (bytes of an entry that verified):
-        unpickled the first time, then the same objects for every entry holding those bytes.
-        Hot: unpickling a map or a board was a third of a load from the cache."""
+        unpickled the first time, with the derived ``caches`` the entry kept apart, then the
+        same objects (their caches as the games since left them) for every entry holding
+        those bytes. Hot: unpickling a map or a board was a third of a load from the cache."""
         found = self._scenarios.get(data)
         if found is None:
-            found = self._scenarios[data] = pickle.loads(data)
+            found = pickle.loads(data)
+            for index, values in pickle.loads(caches):
+                for name, value in values.items():
+                    object.__setattr__(found[index], name, value)  # as attrs' own __init__ sets slots
+            self._scenarios[data] = found
             if len(self._scenarios) > _SCENARIOS_KEPT:
                 self._scenarios.popitem(last=False)
         else:
@@ -651,15 +656,15 @@ def _rolls_of(fields: list[Any]) -> list[Roll]:
     return rolls
 
 
-#: attrs class -> (the position of each field marked CACHE, a maker of its fresh value), or
-#: ``None``: a class with no such field, or one with a field whose fresh value is not known
-_FRESH: dict[type, tuple[tuple[int, Callable[[], Any]], ...] | None] = {}
+#: attrs class -> (the position and name of each field marked CACHE, a maker of its fresh
+#: value), or ``None``: a class with no such field, or one whose fresh value is not known
+_FRESH: dict[type, tuple[tuple[int, str, Callable[[], Any]], ...] | None] = {}
 
 
-def _fresh_caches(cls: type) -> tuple[tuple[int, Callable[[], Any]], ...] | None:
+def _fresh_caches(cls: type) -> tuple[tuple[int, str, Callable[[], Any]], ...] | None:
     """Where ``cls`` (pickled field by field: see :mod:`wargamekit._fastpickle`) keeps derived
     caches (fields marked :data:`wargamekit.view.CACHE`) and how a fresh instance starts them."""
-    fresh: list[tuple[int, Callable[[], Any]]] = []
+    fresh: list[tuple[int, str, Callable[[], Any]]] = []
     getter = _fastpickle._GETTERS.get(cls)
     if getter is None:
         getter = _fastpickle._getter(cls)
@@ -673,16 +678,32 @@ def _fresh_caches(cls: type) -> tuple[tuple[int, Callable[[], Any]], ...] | None
             if default is attrs.NOTHING or isinstance(default, _FACTORY) and default.takes_self:
                 fresh = []  # no fresh value known: the caches are kept
                 break
-            fresh.append((position, default.factory if isinstance(default, _FACTORY) else _returning(default)))
+            make = default.factory if isinstance(default, _FACTORY) else _returning(default)
+            fresh.append((position, attribute.name, make))
     _FRESH[cls] = found = tuple(fresh) or None
+    return found
+
+
+def _derived_caches(objects: Sequence[Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The derived caches that :class:`_EntryPickler` leaves out of ``objects`` (by position
+    and field name): an entry keeps them apart, for the load that unpickles its scenario part
+    (rebuilding them costs more than reading them: AIG's movement graphs, 3 ms over the next
+    answers of a fresh process)."""
+    found = []
+    for index, obj in enumerate(objects):
+        cls = type(obj)
+        fresh = _FRESH[cls] if cls in _FRESH else _fresh_caches(cls)
+        if fresh is not None:
+            found.append((index, {name: getattr(obj, name) for _, name, _ in fresh}))
     return found
 
 
 class _EntryPickler(_fastpickle._Pickler):
     """The snapshot pickler, but derived caches (attrs fields marked
     :data:`wargamekit.view.CACHE`: a map's movement graphs and lines of sight) are written at
-    the value a fresh instance starts them with. They change no result and are rebuilt on
-    first use; a map's could be most of an entry (AIG's: 100 of 106 KB)."""
+    the value a fresh instance starts them with: what they hold depends on the queries the game
+    ran, so without them a scenario part is the same bytes for every game of the scenario
+    (:func:`_derived_caches` keeps them apart)."""
 
     def reducer_override(self, obj: Any) -> Any:
         cls = type(obj)
@@ -690,7 +711,7 @@ class _EntryPickler(_fastpickle._Pickler):
         if fresh is None:
             return super().reducer_override(obj)
         state = list(_fastpickle._GETTERS[cls](obj))  # type: ignore[operator]
-        for position, make in fresh:
+        for position, _, make in fresh:
             state[position] = make()
         return (copyreg.__newobj__, (cls,), tuple(state))  # type: ignore[attr-defined]
 
@@ -740,8 +761,9 @@ def _store(cache: SnapshotCache, game: Game) -> bool:
     The entry's **scenario part** holds what every game of the scenario shares: the structured
     scenario and the snapshots' shared objects (the ruleset's
     :attr:`~wargamekit.ruleset.Ruleset.shared_types`) that are not small (a map, a board: not
-    a hex), pickled on their own without their derived caches; the snapshots name them by
-    position (:class:`_InScenario`). A load unpickles a scenario part once per cache object
+    a hex), pickled on their own without their derived caches, which the entry keeps beside
+    it; the snapshots name them by position (:class:`_InScenario`). A load unpickles a
+    scenario part (and puts its caches back) once per cache object
     (:meth:`SnapshotCache._scenario_objects`).
     """
     if game._dice_template is not None or game.pending is None and game.outcome is None:
@@ -767,8 +789,9 @@ def _store(cache: SnapshotCache, game: Game) -> bool:
                 if id(obj) not in at and len(_dumps(obj)) >= _SCENARIO_MIN_BYTES:
                     at[id(obj)] = len(constant)
                     constant.append(obj)
-        payload = _dumps({
+        payload = _fastpickle.dumps({
             "scenario": _dumps(tuple(constant)),
+            "caches": _fastpickle.dumps(_derived_caches(constant)),
             "snapshots": [
                 (s.position, s.label, s.n_events, s.n_rolls, s.frozen,
                  tuple(_InScenario(at[id(obj)]) if id(obj) in at else obj for obj in s.shared))
@@ -802,7 +825,7 @@ def _restore(
                 continue
             try:
                 content = pickle.loads(payload)  # signed by this user's key: written by this cache
-                constant = cache._scenario_objects(content["scenario"])
+                constant = cache._scenario_objects(content["scenario"], content["caches"])
                 events = _events_of(content["events"])
                 rolls = _rolls_of(content["rolls"])
                 choices = tuple(save.choices[:position])
