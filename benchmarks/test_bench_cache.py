@@ -12,10 +12,12 @@ the process, in two ways:
   entry's scenario part (the structured scenario, the map or board) is the one this cache
   object already unpickled, its derived caches built by the games before;
 * ``unpickled`` — every load through a new cache object, as the first load of a fresh process
-  is: the scenario part is unpickled, and the map's derived caches (movement graphs, lines of
-  sight), which an entry does not store, are built again when the rules first need them
-  (``extra_info["next_answers_cpu_s"]``: the ten answers after the load, against the same
-  answers after an in-process load, ``next_answers_in_process_cpu_s``).
+  is: the scenario part is unpickled and the derived caches the entry keeps beside it (a map's
+  movement graphs, lines of sight) are put back.
+
+Both also time the ten answers after the load (``extra_info["next_answers_cpu_s"]``), against
+the same answers after an in-process load (``next_answers_in_process_cpu_s``): what a load
+leaves cold shows there.
 
 ``extra_info`` has the cost in *ordinary answers* (the game's own answers given one by one on a
 fresh game, the average of the first 200; CPU time, interleaved in the same passes, medians),
