@@ -672,21 +672,3 @@ def test_games_of_one_scenario_loaded_through_one_cache_share_its_objects(tmp_pa
         for answer in game.choices[len(again.choices):]:
             again.answer(answer)
         assert again.log_text() == game.log_text()
-
-
-def test_a_package_adding_its_own_directory_to_the_path_changes_no_name(tmp_path, monkeypatch):
-    # ray, imported by a test or a program, adds ray/thirdparty_files (with distributions in
-    # it) to sys.path: entries written before or by another process must keep their names
-    site = tmp_path / "site-packages"
-    vendored = site / "somepkg" / "thirdparty_files"
-    (vendored / "psutil-5.0.dist-info").mkdir(parents=True)
-    (site / "numpy-2.0.dist-info").mkdir()
-    monkeypatch.setattr(sys, "path", [str(site)])
-    monkeypatch.setattr(snapshot_cache, "_ENVIRONMENT", [])
-    before = snapshot_cache._environment()
-    monkeypatch.setattr(sys, "path", [str(site), str(vendored)])
-    monkeypatch.setattr(snapshot_cache, "_ENVIRONMENT", [])
-    assert snapshot_cache._environment() == before
-    (site / "numpy-2.1.dist-info").mkdir()  # an upgrade in a top-level entry: another name
-    monkeypatch.setattr(snapshot_cache, "_ENVIRONMENT", [])
-    assert snapshot_cache._environment() != before

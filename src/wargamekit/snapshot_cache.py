@@ -484,16 +484,10 @@ def _environment() -> str:
     generator, a ruleset's dependency) makes every entry another name."""
     if not _ENVIRONMENT:
         names: list[str] = []
-        # Not the current directory (where a command runs is no part of its code), nor a
-        # directory inside another entry: a package that puts its own vendored libraries on the
-        # path when imported (ray adds ray/thirdparty_files) would otherwise give a process that
-        # imported it other names than one that did not.
-        entries = [os.path.join(os.path.abspath(entry), "") for entry in sys.path if entry]
-        for entry in dict.fromkeys(entries):
-            if any(entry != other and entry.startswith(other) for other in entries):
-                continue
-            with contextlib.suppress(OSError):
-                names.extend(f"{entry}{n}" for n in os.listdir(entry) if n.endswith((".dist-info", ".egg-info")))
+        for entry in sys.path:
+            if entry:  # not the current directory: where a command runs is no part of its code
+                with contextlib.suppress(OSError):
+                    names.extend(f"{entry}/{n}" for n in os.listdir(entry) if n.endswith((".dist-info", ".egg-info")))
         _ENVIRONMENT.append(hashlib.sha256("\n".join([sys.version, *sorted(names)]).encode()).hexdigest())
     return _ENVIRONMENT[0]
 
