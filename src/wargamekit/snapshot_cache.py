@@ -11,10 +11,11 @@ snapshots instead on the local disk, trusted the way Python trusts its ``__pycac
   (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``).
   What every game of the scenario shares — the structured scenario and the ruleset's shared
   objects that are not small (a map, a board) — is pickled apart in the entry (its *scenario
-  part*), without the derived caches they hold (attrs fields marked
-  :data:`wargamekit.view.CACHE`: they change no result and are rebuilt on first use); a cache
-  object unpickles a scenario part once and hands the same objects to every game it loads
-  after, as the snapshots of one process share them;
+  part*), the same bytes for every game of the scenario: the derived caches they hold (attrs
+  fields marked :data:`wargamekit.view.CACHE`, which depend on the queries a game ran) are
+  kept beside it and put back when it is unpickled. A cache object unpickles a scenario part
+  once and hands the same objects to every game it loads after, as the snapshots of one
+  process share them;
 * its **name** is a SHA-256 of everything the snapshot depends on: the cache format, the
   wargamekit version, the ruleset's name and version, the add-ons in effect and their versions,
   a fingerprint of the installed code (the path, size and modification time of every file in
