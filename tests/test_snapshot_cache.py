@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -25,6 +26,7 @@ from wargamekit.cli import cli
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.snapshot_cache import ENV_CACHE_DIR, ENV_NO_CACHE, SnapshotCache
+from wargamekit.view import CACHE
 
 RULESETS = sorted(installed_rulesets())
 
@@ -226,6 +228,8 @@ def test_a_stale_entry_is_detected_by_the_log_digest_and_the_load_replays(tmp_pa
 
     def other_dice(content):  # the same key, another state: the dice go on from another seed
         position, label, n_events, n_rolls, frozen, shared = content["snapshots"][-1]
+        constant = pickle.loads(content["scenario"])  # the map and scenario the snapshot names
+        shared = tuple(constant[o.index] if isinstance(o, snapshot_cache._InScenario) else o for o in shared)
         state, scenario, dice, answered, enabled = game_module.loads_sharing(frozen, shared)
         dice._rng = type(dice)(seed=12345)._rng
         frozen, shared = game_module.dumps_sharing((state, scenario, dice, answered, enabled), frozenset())
@@ -530,3 +534,141 @@ def test_the_module_s_public_names_are_its_all():
     }
     assert public == {"CacheStats", "SnapshotCache", "cache_disabled", "code_fingerprint"}
     assert public <= set(snapshot_cache.__all__)
+
+
+# -- the entry's scenario part (entry format 2) ------------------------------------------------
+def _content(cache: SnapshotCache) -> dict:
+    return pickle.loads(cache.get(_the_entry(cache).stem))
+
+
+def test_the_map_s_derived_caches_are_kept_apart_and_it_is_unpickled_once_per_cache(tmp_path):
+    game = _played("aig", 80)
+    searched = dict(game.state.map._csr)
+    assert searched  # the searches the game ran left their graphs in the map's cache
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    content = _content(cache)
+    constant = pickle.loads(content["scenario"])
+    (index,) = [i for i, obj in enumerate(constant) if type(obj) is type(game.state.map)]
+    stored = constant[index]
+    # the scenario part: the map's layers as played, its derived caches as a fresh map starts
+    # them (the same bytes for every game of the scenario) ...
+    assert stored._csr == {} and stored._graphs == {} and stored._los is None
+    assert (stored.terrain == game.state.map.terrain).all() and stored.width == game.state.map.width
+    # ... and the caches beside it, put back by the load that unpickles it
+    assert dict(pickle.loads(content["caches"]))[index]["_csr"].keys() == searched.keys()
+    first = _cold_load(save, cache)
+    assert first.state.map._csr.keys() == searched.keys()
+    second = _cold_load(save, cache)
+    assert cache.stats.hits == 2
+    assert first.state.map is second.state.map  # unpickled once by this cache object ...
+    assert first.state.map is not game.state.map
+    other = _cold_load(save, SnapshotCache(tmp_path))
+    assert other.state.map is not first.state.map  # ... and again by another
+    assert first.log_text() == second.log_text() == other.log_text() == game.log_text()
+    # games sharing the map play on as the original
+    players = {side: RandomBot(bot_seed(7, i)) for i, side in enumerate(game.ruleset.sides)}
+    game.play(players, until=lambda g: len(g.choices) >= 160)
+    for loaded in (first, second, other):
+        for answer in game.choices[len(loaded.choices):]:
+            loaded.answer(answer)
+        assert loaded.log_text() == game.log_text()
+
+
+def test_a_tampered_scenario_part_is_never_unpickled(tmp_path, monkeypatch):
+    game = _played("skirmish", 60)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    entry = _the_entry(cache)
+    scenario = _content(cache)["scenario"]
+    data = bytearray(entry.read_bytes())
+    where = bytes(data).index(scenario) + len(scenario) // 2
+    data[where] ^= 0xFF  # inside the map's pickle
+    entry.write_bytes(bytes(data))
+    unpickled = []
+    monkeypatch.setattr(snapshot_cache.pickle, "loads", lambda *a, **k: unpickled.append(a) or pickle.loads(*a, **k))
+    answered = _count_answers(monkeypatch)
+    loaded = _cold_load(save, cache)
+    assert unpickled == [] and cache._scenarios == {}
+    assert (cache.stats.rejected, cache.stats.misses, cache.stats.hits) == (1, 1, 0)
+    assert answered[0] >= len(game.choices)  # replayed from the first answer
+    assert loaded.log_text() == game.log_text()
+
+
+@pytest.mark.parametrize("change", ["missing", "empty", "another scenario's", "not a pickle"])
+def test_an_entry_whose_scenario_part_is_missing_or_wrong_makes_the_load_replay(tmp_path, monkeypatch, change):
+    game = _played("maneuver_locale", 60)
+    cache = SnapshotCache(tmp_path)
+    save = game.save(snapshots=cache)
+    entry = _the_entry(cache)
+    foreign = _played("tank_solo", 30)
+    foreign.save(snapshots=SnapshotCache(tmp_path / "tank"))
+    tank_scenario = _content(SnapshotCache(tmp_path / "tank"))["scenario"]
+
+    def broken(content):  # signed again with the cache's key: a buggy write, not a forgery
+        if change == "missing":
+            del content["scenario"]
+        elif change == "empty":
+            content["scenario"] = pickle.dumps(())
+        elif change == "another scenario's":  # a tank game's: too few objects for the snapshots
+            content["scenario"] = tank_scenario
+        else:
+            content["scenario"] = b"\x80\x05garbage"
+
+    _restamped(cache, entry, broken)
+    written = cache.stats.written
+    answered = _count_answers(monkeypatch)
+    loaded = _cold_load(save, cache)
+    assert loaded.log_text() == game.log_text()
+    assert cache.stats.hits == 0 and cache.stats.rejected + cache.stats.stale == 1
+    assert answered[0] >= len(game.choices)  # replayed from the first answer
+    assert cache.stats.written == written + 1  # and the replay wrote a good entry again
+    game_module._LADDERS.clear()
+    assert _cold_load(save, SnapshotCache(tmp_path)).log_text() == game.log_text()
+
+
+@attrs.define
+class _Board:
+    cells: list[int]
+    index: dict[int, int] = attrs.field(factory=dict, metadata=CACHE)
+    best: int | None = attrs.field(default=None, metadata=CACHE)
+
+
+@attrs.define
+class _Unknown:
+    cells: list[int]
+    derived: list[int] = attrs.field(metadata=CACHE)  # no default: kept as it is
+
+
+def test_a_derived_cache_is_left_out_only_where_a_fresh_instance_knows_its_value():
+    board = _Board([1, 2], {1: 0, 2: 1}, 2)
+    back = pickle.loads(snapshot_cache._dumps(board))
+    assert (back.cells, back.index, back.best) == ([1, 2], {}, None)
+    assert board.index == {1: 0, 2: 1} and board.best == 2  # the original keeps its caches
+    kept = pickle.loads(snapshot_cache._dumps(_Unknown([1], [1, 1])))
+    assert (kept.cells, kept.derived) == ([1], [1, 1])
+
+
+@pytest.mark.parametrize("answer", [0, -3, [], [0, 1], [-3, 10**20], [True], True, False, {"b": 1, "a": [1]}, "x", [1, "a"], 2.5, None])
+def test_an_answer_names_entries_by_its_compact_json(answer):
+    # the lines of answers an entry's name hashes: written without the encoder where they can be
+    expected = (json.dumps(answer, sort_keys=True, separators=(",", ":")) + "\n").encode()
+    line = b"%d\n" % answer if type(answer) is int else snapshot_cache._answer_line(answer)
+    assert line == expected
+
+
+def test_games_of_one_scenario_loaded_through_one_cache_share_its_objects(tmp_path):
+    cache = SnapshotCache(tmp_path)
+    games = [_played("skirmish", 60, seed=seed) for seed in (4, 5)]
+    saves = [game.save(snapshots=cache) for game in games]
+    loaded = [_cold_load(save, cache) for save in saves]
+    assert cache.stats.hits == 2 and len(cache._scenarios) == 1  # one scenario part for both
+    assert loaded[0].state.map is loaded[1].state.map
+    assert loaded[0]._scenario_template is loaded[1]._scenario_template
+    for game, again in zip(games, loaded, strict=True):
+        assert again.log_text() == game.log_text()
+        players = {side: RandomBot(bot_seed(3, i)) for i, side in enumerate(game.ruleset.sides)}
+        game.play(players)
+        for answer in game.choices[len(again.choices):]:
+            again.answer(answer)
+        assert again.log_text() == game.log_text()

@@ -8,7 +8,14 @@ snapshots instead on the local disk, trusted the way Python trusts its ``__pycac
 
 * an **entry** is the latest one or two checkpoint snapshots of a game's ladder (see
   "Checkpoints" in ``docs/design.md``) with the log up to them, written when a game is saved
-  (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``);
+  (``Game.save(snapshots=cache)``) or loaded by a replay (``Game.load(..., snapshots=cache)``).
+  What every game of the scenario shares — the structured scenario and the ruleset's shared
+  objects that are not small (a map, a board) — is pickled apart in the entry (its *scenario
+  part*), the same bytes for every game of the scenario: the derived caches they hold (attrs
+  fields marked :data:`wargamekit.view.CACHE`, which depend on the queries a game ran) are
+  kept beside it and put back when it is unpickled. A cache object unpickles a scenario part
+  once and hands the same objects to every game it loads after, as the snapshots of one
+  process share them;
 * its **name** is a SHA-256 of everything the snapshot depends on: the cache format, the
   wargamekit version, the ruleset's name and version, the add-ons in effect and their versions,
   a fingerprint of the installed code (the path, size and modification time of every file in
@@ -51,8 +58,10 @@ True
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import hashlib
 import hmac
+import io
 import itertools
 import json
 import os
@@ -64,13 +73,18 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import attrs
 from attrs import define, frozen
 
+from . import _fastpickle
+from .dice import Roll
 from .events import Event, json_default
+from .view import CACHE
 
 if TYPE_CHECKING:
     import pluggy
@@ -92,7 +106,7 @@ __all__ = [
 ]
 
 #: The entry format; part of every entry's name, so another format's entries are never read.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 #: The environment variable naming the cache directory (instead of the user's cache directory).
 ENV_CACHE_DIR = "WARGAMEKIT_CACHE_DIR"
 #: The environment variable that, set to anything but ``""`` or ``"0"``, switches every
@@ -114,6 +128,11 @@ _SUFFIX = ".snap"
 _TEMPORARY = (".tmp-", ".key-")
 #: an entry's name: a SHA-256 in hexadecimal, so a name can hold no path nor anything not ASCII
 _NAME = re.compile(r"[0-9a-f]{64}")
+#: how many scenarios' constant objects a cache object keeps unpickled (see _scenario_objects)
+_SCENARIOS_KEPT = 8
+#: a shared object whose pickle is at least this long (a map, a board, a table) goes to the
+#: entry's scenario part, unpickled once per cache object; a smaller one (a hex) stays inline
+_SCENARIO_MIN_BYTES = 1024
 
 
 def cache_disabled() -> bool:
@@ -160,6 +179,11 @@ class SnapshotCache:
     hexadecimal digits (what the game's entries are named) is an entry it does not hold. A
     directory that is not this user's or that others may write to (on POSIX) makes the cache
     unusable (a miss for every load; counted in ``stats.errors``).
+
+    The scenario's constant objects that an entry holds (its structured scenario, a map, a
+    board: see :func:`_store`) are unpickled once per cache object for as long as it keeps
+    them (the last :data:`_SCENARIOS_KEPT` kept), and then shared by every game loaded from
+    it, as the snapshots of one process share them.
     """
 
     def __init__(self, directory: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -169,6 +193,8 @@ class SnapshotCache:
         self._prefix = os.path.join(self.directory, "")
         self._key: bytes | None = None
         self._broken = False
+        #: a verified entry's scenario part (its bytes) -> the objects it unpickled to
+        self._scenarios: OrderedDict[bytes, tuple[Any, ...]] = OrderedDict()
 
     def __repr__(self) -> str:
         return f"SnapshotCache({str(self.directory)!r})"
@@ -253,6 +279,12 @@ class SnapshotCache:
         """The content of entry ``name`` if it is there and its signature verifies; an entry
         that does not verify is deleted (counted in ``stats.rejected``), never returned.
         ``None`` for a name no entry can have."""
+        content = self._read(name)
+        return None if content is None else bytes(content)
+
+    def _read(self, name: str) -> memoryview | None:
+        """What :meth:`get` returns, as a view of the bytes read (a load unpickles it: no copy
+        of an entry of a hundred kilobytes)."""
         if not _valid(name):
             return None
         key = self._signing_key()
@@ -283,7 +315,7 @@ class SnapshotCache:
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # recently used: the last to be trimmed
-        return data[head:]
+        return view[head:]
 
     def put(self, name: str, payload: bytes) -> bool:
         """Write entry ``name`` (atomically), then trim the cache to its size; ``False`` if it
@@ -311,6 +343,24 @@ class SnapshotCache:
         self.stats.written += 1
         self._trim()
         return True
+
+    def _scenario_objects(self, data: bytes, caches: bytes) -> tuple[Any, ...]:
+        """The objects of an entry's scenario part ``data`` (bytes of an entry that verified):
+        unpickled the first time, with the derived ``caches`` the entry kept apart, then the
+        same objects (their caches as the games since left them) for every entry holding
+        those bytes. Hot: unpickling a map or a board was a third of a load from the cache."""
+        found = self._scenarios.get(data)
+        if found is None:
+            found = pickle.loads(data)
+            for index, values in pickle.loads(caches):
+                for name, value in values.items():
+                    object.__setattr__(found[index], name, value)  # as attrs' own __init__ sets slots
+            self._scenarios[data] = found
+            if len(self._scenarios) > _SCENARIOS_KEPT:
+                self._scenarios.popitem(last=False)
+        else:
+            self._scenarios.move_to_end(data)
+        return found
 
     def discard(self, name: str) -> None:
         """Delete entry ``name`` if it is there (nothing for a name no entry can have)."""
@@ -499,13 +549,25 @@ def _game_hasher(
     return hasher
 
 
+_INT = frozenset({int})
+
+
+def _answer_line(answer: Any) -> bytes:
+    """``answer`` as a line of compact JSON with sorted keys. Most answers are indices (written
+    by the caller), lists of indices or yes/no: those are written here without the encoder,
+    whose every call costs a microsecond (a third of naming a save's entries)."""
+    if type(answer) is list and set(map(type, answer)) <= _INT:
+        return (str(answer).replace(" ", "") + "\n").encode()  # "[0, 1]": the JSON but its spaces
+    if type(answer) is bool:
+        return b"true\n" if answer else b"false\n"
+    return (_ANSWER_ENCODER.encode(answer) + "\n").encode()
+
+
 def _names(hasher: Any, answers: Sequence[Any]) -> Iterator[tuple[int, str]]:
     """``(position, entry name)`` for every position len(answers)..1, latest first, the name
     covering the answers before it (``hasher`` fed them after what it holds)."""
-    encode = _ANSWER_ENCODER.encode
-    # One answer a line (JSON text holds no raw newline, so the prefixes are unambiguous);
-    # most answers are plain indices.
-    lines = [b"%d\n" % answer if type(answer) is int else (encode(answer) + "\n").encode() for answer in answers]
+    # One answer a line (JSON text holds no raw newline, so the prefixes are unambiguous).
+    lines = [b"%d\n" % answer if type(answer) is int else _answer_line(answer) for answer in answers]
     ends = list(itertools.accumulate(map(len, lines), initial=0))
     text = memoryview(b"".join(lines))  # prefixes without copies
     # Hashed afresh from the start for each name, latest first: a load probes a few names
@@ -527,10 +589,22 @@ class _Restored:
     ladder: list[_Snapshot]
 
 
+@frozen
+class _InScenario:
+    """Stands in an entry's shared objects for the one at ``index`` of its scenario part."""
+
+    index: int
+
+
 _set_kind = Event.__dict__["kind"].__set__
 _set_text = Event.__dict__["text"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_audience = Event.__dict__["audience"].__set__
+_set_roll_purpose = Roll.__dict__["purpose"].__set__
+_set_roll_kind = Roll.__dict__["kind"].__set__
+_set_roll_faces = Roll.__dict__["faces"].__set__
+_set_roll_value = Roll.__dict__["value"].__set__
+_set_roll_audience = Roll.__dict__["audience"].__set__
 
 
 def _events_of(fields: list[tuple[Any, ...]]) -> list[Event]:
@@ -547,6 +621,106 @@ def _events_of(fields: list[tuple[Any, ...]]) -> list[Event]:
         _set_audience(event, audience)
         append(event)
     return events
+
+
+(_CACHE_MARK,) = CACHE  # the metadata key of a derived cache
+_FACTORY: type[Any] = type(attrs.Factory(list))
+
+
+def _returning(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+def _roll_fields(rolls: list[Roll]) -> list[Any]:
+    """``rolls`` as tuples of their fields, which :func:`_rolls_of` reads back (as they are if
+    one is not a plain :class:`~wargamekit.dice.Roll`)."""
+    if all(type(roll) is Roll for roll in rolls):
+        return [(r.purpose, r.kind, r.faces, r.value, r.audience) for r in rolls]
+    return rolls
+
+
+def _rolls_of(fields: list[Any]) -> list[Roll]:
+    """The rolls :func:`_roll_fields` wrote. Through the slots' setters, as the dice record
+    them: attrs' ``__setstate__`` would be a Python call per roll."""
+    if not fields or type(fields[0]) is not tuple:
+        return fields
+    rolls: list[Roll] = []
+    new, append = object.__new__, rolls.append
+    for purpose, kind, faces, value, audience in fields:
+        roll = new(Roll)
+        _set_roll_purpose(roll, purpose)
+        _set_roll_kind(roll, kind)
+        _set_roll_faces(roll, faces)
+        _set_roll_value(roll, value)
+        _set_roll_audience(roll, audience)
+        append(roll)
+    return rolls
+
+
+#: attrs class -> (the position and name of each field marked CACHE, a maker of its fresh
+#: value), or ``None``: a class with no such field, or one whose fresh value is not known
+_FRESH: dict[type, tuple[tuple[int, str, Callable[[], Any]], ...] | None] = {}
+
+
+def _fresh_caches(cls: type) -> tuple[tuple[int, str, Callable[[], Any]], ...] | None:
+    """Where ``cls`` (pickled field by field: see :mod:`wargamekit._fastpickle`) keeps derived
+    caches (fields marked :data:`wargamekit.view.CACHE`) and how a fresh instance starts them."""
+    fresh: list[tuple[int, str, Callable[[], Any]]] = []
+    getter = _fastpickle._GETTERS.get(cls)
+    if getter is None:
+        getter = _fastpickle._getter(cls)
+    if getter is not False:
+        # the fields in _fastpickle's order (attrs' state: every field but __weakref__)
+        fields = [a for a in cls.__attrs_attrs__ if a.name != "__weakref__"]  # type: ignore[attr-defined]
+        for position, attribute in enumerate(fields):
+            if not attribute.metadata.get(_CACHE_MARK):
+                continue
+            default = attribute.default
+            if default is attrs.NOTHING or isinstance(default, _FACTORY) and default.takes_self:
+                fresh = []  # no fresh value known: the caches are kept
+                break
+            make = default.factory if isinstance(default, _FACTORY) else _returning(default)
+            fresh.append((position, attribute.name, make))
+    _FRESH[cls] = found = tuple(fresh) or None
+    return found
+
+
+def _derived_caches(objects: Sequence[Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The derived caches that :class:`_EntryPickler` leaves out of ``objects`` (by position
+    and field name): an entry keeps them apart, for the load that unpickles its scenario part
+    (rebuilding them costs more than reading them: AIG's movement graphs, 3 ms over the next
+    answers of a fresh process)."""
+    found = []
+    for index, obj in enumerate(objects):
+        cls = type(obj)
+        fresh = _FRESH[cls] if cls in _FRESH else _fresh_caches(cls)
+        if fresh is not None:
+            found.append((index, {name: getattr(obj, name) for _, name, _ in fresh}))
+    return found
+
+
+class _EntryPickler(_fastpickle._Pickler):
+    """The snapshot pickler, but derived caches (attrs fields marked
+    :data:`wargamekit.view.CACHE`: a map's movement graphs and lines of sight) are written at
+    the value a fresh instance starts them with: what they hold depends on the queries the game
+    ran, so without them a scenario part is the same bytes for every game of the scenario
+    (:func:`_derived_caches` keeps them apart)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        fresh = _FRESH[cls] if cls in _FRESH else _fresh_caches(cls)
+        if fresh is None:
+            return super().reducer_override(obj)
+        state = list(_fastpickle._GETTERS[cls](obj))  # type: ignore[operator]
+        for position, _, make in fresh:
+            state[position] = make()
+        return (copyreg.__newobj__, (cls,), tuple(state))  # type: ignore[attr-defined]
+
+
+def _dumps(obj: Any) -> bytes:
+    buffer = io.BytesIO()
+    _EntryPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    return buffer.getvalue()
 
 
 def _forget_ladder(game: Game) -> None:
@@ -583,9 +757,16 @@ def _tight_ladder(game: Game) -> list[_Snapshot]:
 def _store(cache: SnapshotCache, game: Game) -> bool:
     """Write ``game``'s latest snapshots (the last two of its ladder) to ``cache``, named by
     the latest's inputs and answers; ``False`` if there is none, it cannot be pickled, the
-    code cannot be fingerprinted or the disk refuses."""
-    from ._fastpickle import dumps
+    code cannot be fingerprinted or the disk refuses.
 
+    The entry's **scenario part** holds what every game of the scenario shares: the structured
+    scenario and the snapshots' shared objects (the ruleset's
+    :attr:`~wargamekit.ruleset.Ruleset.shared_types`) that are not small (a map, a board: not
+    a hex), pickled on their own without their derived caches, which the entry keeps beside
+    it; the snapshots name them by position (:class:`_InScenario`). A load unpickles a
+    scenario part (and puts its caches back) once per cache object
+    (:meth:`SnapshotCache._scenario_objects`).
+    """
     if game._dice_template is not None or game.pending is None and game.outcome is None:
         return False
     if cache._signing_key() is None:
@@ -602,10 +783,22 @@ def _store(cache: SnapshotCache, game: Game) -> bool:
     name = next(_names(hasher, latest.choices))[1]
     events = latest.events[: latest.n_events]
     try:
-        payload = dumps({
-            "template": game._scenario_template,
-            "snapshots": [(s.position, s.label, s.n_events, s.n_rolls, s.frozen, s.shared) for s in ladder],
-            "rolls": latest.rolls[: latest.n_rolls],
+        constant = [game._scenario_template]
+        at = {id(game._scenario_template): 0}
+        for snap in ladder:
+            for obj in snap.shared:
+                if id(obj) not in at and len(_dumps(obj)) >= _SCENARIO_MIN_BYTES:
+                    at[id(obj)] = len(constant)
+                    constant.append(obj)
+        payload = _fastpickle.dumps({
+            "scenario": _dumps(tuple(constant)),
+            "caches": _fastpickle.dumps(_derived_caches(constant)),
+            "snapshots": [
+                (s.position, s.label, s.n_events, s.n_rolls, s.frozen,
+                 tuple(_InScenario(at[id(obj)]) if id(obj) in at else obj for obj in s.shared))
+                for s in ladder
+            ],
+            "rolls": _roll_fields(latest.rolls[: latest.n_rolls]),
             # The log's lines, hashed by the load's digest check (``Event.to_json`` of the
             # events stored beside them, which restore the log faster than parsing the lines).
             "lines": "\n".join(e.to_json() for e in events).encode(),
@@ -628,16 +821,18 @@ def _restore(
     hasher = _game_hasher(ruleset, plugin_manager, scenario_json, options, seed) if cache._signing_key() else None
     if hasher is not None:
         for position, name in _names(hasher, save.choices):
-            payload = cache.get(name)
+            payload = cache._read(name)
             if payload is None:
                 continue
             try:
                 content = pickle.loads(payload)  # signed by this user's key: written by this cache
+                constant = cache._scenario_objects(content["scenario"], content["caches"])
                 events = _events_of(content["events"])
-                rolls = content["rolls"]
+                rolls = _rolls_of(content["rolls"])
                 choices = tuple(save.choices[:position])
                 ladder = [
-                    _Snapshot(at, label, choices[:at], events, n_events, rolls, n_rolls, frozen, True, shared)
+                    _Snapshot(at, label, choices[:at], events, n_events, rolls, n_rolls, frozen, True,
+                              tuple(constant[obj.index] if type(obj) is _InScenario else obj for obj in shared))
                     for at, label, n_events, n_rolls, frozen, shared in content["snapshots"]
                 ]
                 latest = ladder[-1]
@@ -652,7 +847,7 @@ def _restore(
                 break
             cache.stats.hits += 1
             cache.stats.last_position = position
-            return _Restored(name, content["template"], ladder)
+            return _Restored(name, constant[0], ladder)
     cache.stats.misses += 1
     cache.stats.last_position = None
     return None
