@@ -672,3 +672,18 @@ def test_games_of_one_scenario_loaded_through_one_cache_share_its_objects(tmp_pa
         for answer in game.choices[len(again.choices):]:
             again.answer(answer)
         assert again.log_text() == game.log_text()
+
+
+def test_a_package_s_own_directory_on_sys_path_does_not_change_the_environment(tmp_path):
+    """A package that puts its vendored directory on ``sys.path`` when imported (Ray adds
+    ``ray/thirdparty_files``) must not make this process name entries unlike a process that
+    never imported it: directories inside a site directory are left out; the site directory
+    itself and directories elsewhere (``PYTHONPATH``) are kept."""
+    import sysconfig
+
+    from wargamekit.snapshot_cache import _distribution_dirs
+
+    purelib = sysconfig.get_paths()["purelib"]
+    vendored = os.path.join(purelib, "somepkg", "thirdparty_files")
+    elsewhere = str(tmp_path)
+    assert _distribution_dirs(["", purelib, vendored, elsewhere]) == [purelib, elsewhere]

@@ -68,8 +68,10 @@ import os
 import pickle
 import re
 import secrets
+import site
 import stat
 import sys
+import sysconfig
 import tempfile
 import time
 import types
@@ -485,12 +487,32 @@ def _environment() -> str:
     generator, a ruleset's dependency) makes every entry another name."""
     if not _ENVIRONMENT:
         names: list[str] = []
-        for entry in sys.path:
-            if entry:  # not the current directory: where a command runs is no part of its code
-                with contextlib.suppress(OSError):
-                    names.extend(f"{entry}/{n}" for n in os.listdir(entry) if n.endswith((".dist-info", ".egg-info")))
+        for entry in _distribution_dirs(sys.path):
+            with contextlib.suppress(OSError):
+                names.extend(f"{entry}/{n}" for n in os.listdir(entry) if n.endswith((".dist-info", ".egg-info")))
         _ENVIRONMENT.append(hashlib.sha256("\n".join([sys.version, *sorted(names)]).encode()).hexdigest())
     return _ENVIRONMENT[0]
+
+
+def _distribution_dirs(path: Sequence[str]) -> list[str]:
+    """The entries of ``path`` where distributions may be installed: not the current
+    directory (where a command runs is no part of its code), and not a directory inside a
+    site directory. Why the latter: a package may add its own vendored directory to
+    ``sys.path`` when imported (Ray adds ``ray/thirdparty_files``), which would make a process
+    that imported it name every entry differently from one that did not; what such a
+    directory holds comes with its package, whose version the site directory lists."""
+    sites = {os.path.abspath(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    if user_site:
+        sites.add(os.path.abspath(user_site))
+    kept = []
+    for entry in path:
+        if not entry:
+            continue
+        full = os.path.abspath(entry)
+        if not any(full.startswith(s + os.sep) for s in sites):
+            kept.append(entry)
+    return kept
 
 
 def code_fingerprint(ruleset: Ruleset, plugin_manager: pluggy.PluginManager | None) -> str | None:
