@@ -34,8 +34,9 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
   cost before checkpoints). ``load`` is a load in the process where the game was played (it
   starts from that game's snapshots); ``load_cold`` is a load with no game of those inputs in
   the process (as in a fresh process): it replays from the start, checkpoints or not;
-  ``load_cached`` is the same load given the :class:`~wargamekit.snapshot_cache.SnapshotCache`
-  that the game's save wrote its latest snapshots to (``extra_info``: the answers restored,
+  ``load_cached`` is the same load given a new :class:`~wargamekit.snapshot_cache.SnapshotCache`
+  on the directory the game's save wrote its latest snapshots to, each time (as a fresh process
+  does: nothing of the entry unpickled before; ``extra_info``: the answers restored,
   the entry's bytes, and what a fresh process pays once to fingerprint the code). A
   ruleset whose random games all end before decision 200 is played on a longer scenario
   (``LONGER``), said in ``extra_info["scenario"]``.
@@ -328,12 +329,18 @@ def test_restart(benchmark, name, op, at, tmp_path):
         game_module._LADDERS.clear()
         return load()
 
-    cache = SnapshotCache(tmp_path / "snapshots")
+    directory = tmp_path / "snapshots"
+    cache = SnapshotCache(directory)
     if op == "load_cached":
         game.save(snapshots=cache)  # what the CLI's --save does: the latest snapshots to the cache
 
-    def cached_load() -> Game:  # a load with no game of those inputs in the process, from the cache
+    def cached_load() -> Game:
+        """A load as a fresh process makes it: no game of those inputs in the process, and a new
+        cache object, so the entry's scenario part is unpickled again (one cache object keeps
+        it for its later loads: ``benchmarks/test_bench_cache.py`` measures both)."""
+        nonlocal cache
         game_module._LADDERS.clear()
+        cache = SnapshotCache(directory)
         loaded = Game.load(SaveFile.from_json(text), rulesets=rulesets, snapshots=cache)
         assert cache.stats.last_position is not None, "the load missed the cache"
         return loaded
