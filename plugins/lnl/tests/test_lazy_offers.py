@@ -1,10 +1,12 @@
-"""OPF 1–2 (opportunity fire) offered lazily (issue 9): each response, its name with the exact
-odds, is made when its option is read, and is the response as it was when offered, however
-late it is read."""
+"""OPF 1–2 (opportunity fire) offered lazily, and the rally menu (RAL 2–4) made lazily (issue 9):
+each response (its name with the exact odds) or option is made when read, and is what was
+offered, however late it is read."""
 
 from wargamekit import Game, ScriptedDice
+from wargamekit.decisions import LazyOptions
 from wargamekit.interrupts import LazyOffers, TimingPoint
 from wargamekit_lnl import LnL, kinds
+from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.testing import answer, context, scenario, unit
 
 
@@ -57,3 +59,21 @@ def test_a_pending_opf_decision_read_after_the_game_moved_on_shows_what_was_offe
     assert game.state.units["us-1/half"].shaken  # the mover the odds were about has changed
     assert [(o.label, o.value, o.data) for o in held.options] == at_once
     assert game.log_text() != first.log_text()  # the held game moved on
+
+
+def test_rally_menu_read_after_the_state_changed_shows_the_chance_offered():
+    """RAL 2.1 (a lazy menu): shaken us-1 with a leader (2) in woods: 2D6 − 2 − 2 ≤ 5, a 30/36
+    chance. Read after both moved out of the woods (now 21/36), the menu still shows that chance and place."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-l", "us", "leader_2", "0103"),
+                            unit("de-1", "german", "de_squad", "0503")], terrain={"woods": ["0103"]}))
+    s = ctx.state
+    s.units["us-1"].shaken = True
+    menu = next(LnL().rally_side(ctx, "us"))
+    assert menu.kind == kinds.RALLY and type(menu.options) is LazyOptions
+    s.units["us-l"].hex = s.units["us-1"].hex = H("0203")
+    assert next(LnL().rally_side(ctx, "us")).options[1].label == "rally us-1 at 0203 (58%)"  # offered now
+    assert [(o.value, o.label, o.data) for o in menu.options] == [
+        (("done",), "done", {"action": "done"}),
+        (("rally", "us-1", "leader"), "rally us-1 at 0103 (83%)",
+         {"action": "rally", "unit": "us-1", "helper": "leader", "p": (5, 6)}),
+    ]

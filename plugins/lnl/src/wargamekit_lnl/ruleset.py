@@ -36,6 +36,36 @@ _NOT_WAITING = frozenset({"move", "fire", "crawl", "stealth"})
 _VEHICLE_NOT_WAITING = frozenset({"move", "fire"})
 
 
+def _rally_label(found: Mapping[tuple[str, ...], tuple[Any, ...]], value: tuple[str, ...]) -> str:
+    """RAL 2–4: the rally menu's label for ``value``, from what ``found`` bound when it was offered."""
+    action = value[0]
+    if action == "rally":
+        place, p = found[value]
+        return f"rally {value[1]} at {where(place)} ({float(p):.0%})"
+    if action == "heal":
+        return f"{value[1]} heals {value[2]}"
+    if action == "merge":
+        return f"merge {value[1]} and {value[2]}"
+    if action == "pickup":
+        return f"{value[1]} picks up {found[value][0]}"
+    return "done"
+
+
+def _rally_data(found: Mapping[tuple[str, ...], tuple[Any, ...]], value: tuple[str, ...]) -> dict[str, Any]:
+    """RAL 2–4: the rally menu's option data for ``value`` (the rally's exact chance as a fraction)."""
+    action = value[0]
+    if action == "rally":
+        p = found[value][1]
+        return {"action": "rally", "unit": value[1], "helper": value[2], "p": [p.numerator, p.denominator]}
+    if action == "heal":
+        return {"action": "heal", "medic": value[1], "unit": value[2]}
+    if action == "merge":
+        return {"action": "merge", "units": [value[1], value[2]]}
+    if action == "pickup":
+        return {"action": "pickup", "unit": value[1], "weapon": value[2]}
+    return {"action": "done"}
+
+
 def _place_key(p: Place) -> tuple[int, int, int]:
     return (p[0].q, p[0].r, p[1])
 
@@ -212,20 +242,18 @@ class LnL(Ruleset):
                         w.jammed = False
                         ctx.event("unjam", f"{u.id} clears its {w.spec.name}", unit=u.id, weapon=w.id)
         while True:
-            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            # A lazy menu (a random bot reads one option): what each option shows is found and
+            # bound now (the rallying unit's place and its chance), its label and data made when read.
+            found: dict[tuple[str, ...], tuple[Any, ...]] = {("done",): ()}
             for u in state.alive(side):
                 helper = rules.may_rally(state, u, medic_used)
                 if helper is not None:
-                    p = rules.rally_odds(state, u)
-                    options.append(Option(("rally", u.id, helper), f"rally {u.id} at {where(u.place)} ({float(p):.0%})",
-                                          data={"action": "rally", "unit": u.id, "helper": helper,
-                                                "p": [p.numerator, p.denominator]}))
+                    found["rally", u.id, helper] = (u.place, rules.rally_odds(state, u))
             for m in state.alive(side):
                 if m.kind == "medic" and m.good_order and m.id not in medic_used:
                     for u in state.at(m.place, side):
                         if u.wounded:
-                            options.append(Option(("heal", m.id, u.id), f"{m.id} heals {u.id}",
-                                                  data={"action": "heal", "medic": m.id, "unit": u.id}))
+                            found["heal", m.id, u.id] = ()
             for place in sorted({u.place for u in state.alive(side)}, key=_place_key):
                 here = state.at(place, side)
                 halves = [u for u in here if u.kind == "half" and u.good_order]
@@ -233,15 +261,15 @@ class LnL(Ruleset):
                     for i, x in enumerate(halves):
                         for y in halves[i + 1:]:
                             if x.type == y.type:
-                                options.append(Option(("merge", x.id, y.id), f"merge {x.id} and {y.id}",
-                                                      data={"action": "merge", "units": [x.id, y.id]}))
+                                found["merge", x.id, y.id] = ()
                 for w in rules.loose_weapon(state, place):
                     for u in here:
                         if u.good_order and len(u.weapons) < rules.carry_limit(u):
-                            options.append(Option(("pickup", u.id, w.id), f"{u.id} picks up {w.spec.name}",
-                                                  data={"action": "pickup", "unit": u.id, "weapon": w.id}))
-            pick = yield from ctx.ask(Choose(side=side, prompt="Rally phase: what next?", options=tuple(options),
-                                             rule=RALLY, kind=kinds.RALLY, context={"turn": state.turn, "side": side}))
+                            found["pickup", u.id, w.id] = (w.spec.name,)
+            pick = yield from ctx.ask(Choose.of(
+                side, "Rally phase: what next?", list(found), rule=RALLY, kind=kinds.RALLY,
+                label=partial(_rally_label, found), data=partial(_rally_data, found), lazy=True,
+                context={"turn": state.turn, "side": side}))
             if pick[0] == "done":
                 yield from self.weapon_handling(ctx, side)
                 return
