@@ -13,6 +13,7 @@ from typing import Any
 from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex, HexMap
+from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
@@ -33,6 +34,36 @@ RALLY, ACTIVATE, ACTION, MOVE, FIRE, OPF, SPOT, SMOKE, WITHDRAW = (
 _NOT_WAITING = frozenset({"move", "fire", "crawl", "stealth"})
 #: OPF 1c for a vehicle: markers that keep it from opportunity fire.
 _VEHICLE_NOT_WAITING = frozenset({"move", "fire"})
+
+
+def _rally_label(found: Mapping[tuple[str, ...], tuple[Any, ...]], value: tuple[str, ...]) -> str:
+    """RAL 2–4: the rally menu's label for ``value``, from what ``found`` bound when it was offered."""
+    action = value[0]
+    if action == "rally":
+        place, p = found[value]
+        return f"rally {value[1]} at {where(place)} ({float(p):.0%})"
+    if action == "heal":
+        return f"{value[1]} heals {value[2]}"
+    if action == "merge":
+        return f"merge {value[1]} and {value[2]}"
+    if action == "pickup":
+        return f"{value[1]} picks up {found[value][0]}"
+    return "done"
+
+
+def _rally_data(found: Mapping[tuple[str, ...], tuple[Any, ...]], value: tuple[str, ...]) -> dict[str, Any]:
+    """RAL 2–4: the rally menu's option data for ``value`` (the rally's exact chance as a fraction)."""
+    action = value[0]
+    if action == "rally":
+        p = found[value][1]
+        return {"action": "rally", "unit": value[1], "helper": value[2], "p": [p.numerator, p.denominator]}
+    if action == "heal":
+        return {"action": "heal", "medic": value[1], "unit": value[2]}
+    if action == "merge":
+        return {"action": "merge", "units": [value[1], value[2]]}
+    if action == "pickup":
+        return {"action": "pickup", "unit": value[1], "weapon": value[2]}
+    return {"action": "done"}
 
 
 def _place_key(p: Place) -> tuple[int, int, int]:
@@ -211,20 +242,18 @@ class LnL(Ruleset):
                         w.jammed = False
                         ctx.event("unjam", f"{u.id} clears its {w.spec.name}", unit=u.id, weapon=w.id)
         while True:
-            options: list[Option] = [Option(("done",), "done", data={"action": "done"})]
+            # A lazy menu (a random bot reads one option): what each option shows is found and
+            # bound now (the rallying unit's place and its chance), its label and data made when read.
+            found: dict[tuple[str, ...], tuple[Any, ...]] = {("done",): ()}
             for u in state.alive(side):
                 helper = rules.may_rally(state, u, medic_used)
                 if helper is not None:
-                    p = rules.rally_odds(state, u)
-                    options.append(Option(("rally", u.id, helper), f"rally {u.id} at {where(u.place)} ({float(p):.0%})",
-                                          data={"action": "rally", "unit": u.id, "helper": helper,
-                                                "p": [p.numerator, p.denominator]}))
+                    found["rally", u.id, helper] = (u.place, rules.rally_odds(state, u))
             for m in state.alive(side):
                 if m.kind == "medic" and m.good_order and m.id not in medic_used:
                     for u in state.at(m.place, side):
                         if u.wounded:
-                            options.append(Option(("heal", m.id, u.id), f"{m.id} heals {u.id}",
-                                                  data={"action": "heal", "medic": m.id, "unit": u.id}))
+                            found["heal", m.id, u.id] = ()
             for place in sorted({u.place for u in state.alive(side)}, key=_place_key):
                 here = state.at(place, side)
                 halves = [u for u in here if u.kind == "half" and u.good_order]
@@ -232,15 +261,15 @@ class LnL(Ruleset):
                     for i, x in enumerate(halves):
                         for y in halves[i + 1:]:
                             if x.type == y.type:
-                                options.append(Option(("merge", x.id, y.id), f"merge {x.id} and {y.id}",
-                                                      data={"action": "merge", "units": [x.id, y.id]}))
+                                found["merge", x.id, y.id] = ()
                 for w in rules.loose_weapon(state, place):
                     for u in here:
                         if u.good_order and len(u.weapons) < rules.carry_limit(u):
-                            options.append(Option(("pickup", u.id, w.id), f"{u.id} picks up {w.spec.name}",
-                                                  data={"action": "pickup", "unit": u.id, "weapon": w.id}))
-            pick = yield from ctx.ask(Choose(side=side, prompt="Rally phase: what next?", options=tuple(options),
-                                             rule=RALLY, kind=kinds.RALLY, context={"turn": state.turn, "side": side}))
+                            found["pickup", u.id, w.id] = (w.spec.name,)
+            pick = yield from ctx.ask(Choose.of(
+                side, "Rally phase: what next?", list(found), rule=RALLY, kind=kinds.RALLY,
+                label=partial(_rally_label, found), data=partial(_rally_data, found), lazy=True,
+                context={"turn": state.turn, "side": side}))
             if pick[0] == "done":
                 yield from self.weapon_handling(ctx, side)
                 return
@@ -661,18 +690,17 @@ class LnL(Ruleset):
             team.facing = facing
             ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
 
-    def _opportunity(self, ctx: Context, movers: list[Unit], place: Place) -> Callable[[str, Any], list[Response]]:
+    def _opportunity(self, ctx: Context, movers: list[Unit], place: Place) -> Callable[[str, Any], Sequence[Response]]:
         """OPF 1–2: each enemy hex's waiting units (no move/fire/crawl/stealth marker, OPF 1c;
         ops-complete allowed at −1, OPF 1d) may fire together at the movers (A41)."""
         state = ctx.state
 
-        def offers(side: str, point: Any) -> list[Response]:
+        def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth:
                 return []
-            out: list[Response] = []
             targets = [u for u in movers if u.alive and u.place == place]
             if not targets:
-                return out
+                return []
 
             def still_there() -> str | None:
                 return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
@@ -691,36 +719,54 @@ class LnL(Ruleset):
                 elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
                     waiting.append(u)
             ids = tuple(u.id for u in targets)
-            listed = list(ids)
             label = hex_label(place[0])
-            at = place_data(place)
+            # What each response would be is found now, with everything it reads (the frozen
+            # attack and damage-check views); the response, its name with the exact odds, is
+            # made only when its option is read (a LazyOffers: a random bot reads one, or none).
+            keys: list[Any] = []
+            found: list[tuple[Any, ...]] = []
             for v in waiting:
-                shot = self._vehicle_shot_at(state, v, targets, place)
-                if shot is not None:
-                    out.append(Response(
-                        f"opportunity fire: {v.id} at {where(place)}", side,
-                        resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
-                        is_legal=still_there, key=("opf", state.turn, v.id, ids, label),
-                        data={"vehicle": v.id, "at": at, "targets": listed}))
-            checks: list[tuple[str, fire.Target]] | None = None
+                if self._vehicle_shot_at(state, v, targets, place) is not None:
+                    keys.append(("opf", state.turn, v.id, ids, label))
+                    found.append((v,))
+            checks: tuple[tuple[str, fire.Target], ...] | None = None
             for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
                 firers = groups[origin]
                 attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
                 if attack is None:
                     continue
                 if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
-                    checks = [(u.id, fire.Target.of(state, u)) for u in state.at(place, other(side)) if u.id in ids]
-                rows = [(uid, fire.outcome_odds(attack, t)) for uid, t in checks]
-                out.append(Response(
-                    f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
-                    resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
-                    is_legal=still_there,
-                    key=("opf", state.turn, hex_label(origin[0]), origin[1], ids, label),
-                    data={"firers": [u.id for u in firers], "from": place_data(origin), "at": at,
-                          "targets": listed}))
-            return out
+                    checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side)) if u.id in ids)
+                keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
+                found.append((firers, origin, attack, checks))
+            if not keys:
+                return []
+            return LazyOffers(keys, partial(self._opportunity_response, ctx, side, place, targets, still_there,
+                                            keys, found))
 
         return offers
+
+    def _opportunity_response(self, ctx: Context, side: str, place: Place, targets: list[Unit],
+                              still_there: Callable[[], str | None], keys: list[Any], found: list[tuple[Any, ...]],
+                              index: int) -> Response:
+        """OPF 1–2: opportunity-fire response ``index`` of an offer :meth:`_opportunity` found,
+        made from what was found then (the units' ids and the frozen attack and targets)."""
+        what = found[index]
+        at = place_data(place)
+        listed = [u.id for u in targets]
+        if len(what) == 1:  # a waiting vehicle (VEH)
+            v = what[0]
+            return Response(
+                f"opportunity fire: {v.id} at {where(place)}", side,
+                resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
+                is_legal=still_there, key=keys[index], data={"vehicle": v.id, "at": at, "targets": listed})
+        firers, origin, attack, checks = what
+        rows = [(uid, fire.outcome_odds(attack, t)) for uid, t in checks]
+        return Response(
+            f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
+            resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
+            is_legal=still_there, key=keys[index],
+            data={"firers": [u.id for u in firers], "from": place_data(origin), "at": at, "targets": listed})
 
     # -- SMC 2: the sniper ---------------------------------------------------------------------
     def _sniper_offers(self, ctx: Context) -> Callable[[str, Any], list[Response]]:

@@ -1,0 +1,79 @@
+"""OPF 1–2 (opportunity fire) offered lazily, and the rally menu (RAL 2–4) made lazily (issue 9):
+each response (its name with the exact odds) or option is made when read, and is what was
+offered, however late it is read."""
+
+from wargamekit import Game, ScriptedDice
+from wargamekit.decisions import LazyOptions
+from wargamekit.interrupts import LazyOffers, TimingPoint
+from wargamekit_lnl import LnL, kinds
+from wargamekit_lnl.scenario import parse_hex as H
+from wargamekit_lnl.testing import answer, context, scenario, unit
+
+
+def _read(offer):
+    return [(r.name, r.key, r.data) for r in offer]
+
+
+def test_opf_responses_read_after_the_state_changed_are_those_offered():
+    """OPF 1–2: us-1 (a squad) and us-t (a tank) wait; de-1 enters 0203. The offer read after
+    de-1 was shaken and us-1 fired (which would change the odds, or offer nothing) still names
+    the odds against the unshaken mover."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-t", "us", "sherman", "0104"),
+                            unit("de-1", "german", "de_squad", "0203")]))
+    s = ctx.state
+    us, de = s.units["us-1"], s.units["de-1"]
+    offers = LnL()._opportunity(ctx, [de], de.place)
+    point = TimingPoint("de-1 enters 0203", None, 0)
+    eager = _read(offers("us", point))  # read at once, as an eager offer was built
+    lazy = offers("us", point)
+    assert type(lazy) is LazyOffers and len(lazy) == len(eager) == 2
+    assert [name.split(" (")[0] for name, _k, _d in eager] == [
+        "opportunity fire: us-t at 0203", "opportunity fire from 0103 at 0203"]
+    de.shaken = True  # the damage check's view of the mover changes the odds (FPR 5)
+    assert _read(offers("us", point))[1][0] != eager[1][0]
+    us.markers = {"fire"}  # OPF 1c: us-1 may no longer fire
+    assert len(offers("us", point)) == 1
+    assert _read(lazy) == eager
+
+
+def test_a_pending_opf_decision_read_after_the_game_moved_on_shows_what_was_offered():
+    """OPF 1–5 (the game of test_rules' OPF test): the opportunity-fire decision's options, read
+    only after de-1 fired and us-1 was shaken, are those read when it was asked."""
+    def to_the_offer():
+        game = Game.new(LnL(), scenario([unit("us-1", "us", "us_squad", "0103"),
+                                         unit("de-1", "german", "de_squad", "0503")]),
+                        dice=ScriptedDice([4, 3, 3, 1, 2, 1, 1]))
+        answer(game, hex="0103")
+        answer(game, action="move")
+        answer(game, mode="normal")
+        answer(game, hex="0203")
+        assert game.pending.kind == kinds.OPPORTUNITY_FIRE
+        return game
+
+    first = to_the_offer()
+    at_once = [(o.label, o.value, o.data) for o in first.pending.options]
+    assert len(at_once) == 2 and at_once[1][0].startswith("opportunity fire from 0503 at 0203 (us-1: ")
+    game = to_the_offer()
+    held = game.pending
+    game.answer(1)
+    assert game.state.units["us-1/half"].shaken  # the mover the odds were about has changed
+    assert [(o.label, o.value, o.data) for o in held.options] == at_once
+    assert game.log_text() != first.log_text()  # the held game moved on
+
+
+def test_rally_menu_read_after_the_state_changed_shows_the_chance_offered():
+    """RAL 2.1 (a lazy menu): shaken us-1 with a leader (2) in woods: 2D6 − 2 − 2 ≤ 5, a 30/36
+    chance. Read after both moved out of the woods (now 21/36), the menu still shows that chance and place."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-l", "us", "leader_2", "0103"),
+                            unit("de-1", "german", "de_squad", "0503")], terrain={"woods": ["0103"]}))
+    s = ctx.state
+    s.units["us-1"].shaken = True
+    menu = next(LnL().rally_side(ctx, "us"))
+    assert menu.kind == kinds.RALLY and type(menu.options) is LazyOptions
+    s.units["us-l"].hex = s.units["us-1"].hex = H("0203")
+    assert next(LnL().rally_side(ctx, "us")).options[1].label == "rally us-1 at 0203 (58%)"  # offered now
+    assert [(o.value, o.label, o.data) for o in menu.options] == [
+        (("done",), "done", {"action": "done"}),
+        (("rally", "us-1", "leader"), "rally us-1 at 0103 (83%)",
+         {"action": "rally", "unit": "us-1", "helper": "leader", "p": (5, 6)}),
+    ]
