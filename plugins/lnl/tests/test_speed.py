@@ -9,6 +9,8 @@ decision of seeded random games on both bundled scenarios.
 
 from collections import Counter
 
+import pytest
+
 from wargamekit import Game, odds
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, movement, rules, sniper
@@ -216,11 +218,18 @@ def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
 
 
 # -- the third round (issue 9, session 20) -------------------------------------------------------
-def test_los_memo_keyed_by_the_smoke_on_the_line_agrees_with_fresh_lines():
+@pytest.mark.parametrize("lines_kept", [None, 7])
+def test_los_memo_keyed_by_the_smoke_on_the_line_agrees_with_fresh_lines(monkeypatch, lines_kept):
     """LOS 1–3, D13, A34: the memo keeps a line's answer by the smoke in the hexes between on
     either tie-breaking line only; under many smoke layouts (placed in turn on a map with woods,
-    brush, a building and a hill) every line agrees with a fresh walk."""
+    brush, a building and a hill) every line agrees with a fresh walk — also when the memo of
+    the hexes between is bounded to a few lines and starts again as it fills."""
     import random
+
+    from wargamekit_lnl import los
+
+    if lines_kept is not None:
+        monkeypatch.setattr(los, "_BETWEEN_KEPT", lines_kept)
 
     ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")],
                            terrain={"woods": ["0303", "0604"], "brush": ["0403", "0502", "0705"],

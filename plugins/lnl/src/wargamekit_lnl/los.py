@@ -74,6 +74,8 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
             between = memos["between"] = {}
         hexes = between.get(key)
         if hexes is None:
+            if len(between) >= _BETWEEN_KEPT:
+                between.clear()
             primary, other = hex_line_pair(a, b)
             hexes = between[key] = frozenset(primary[1:-1]) | frozenset(other[1:-1])
         on_line = [h for h in state.smoke if h in hexes]
@@ -107,6 +109,9 @@ _BY_MAP: dict[int, tuple[weakref.ref[HexMap], bytes, bytes, bytes, object,
 _MEMOS_BY_CONTENT: dict[tuple[object, ...], tuple[object, dict[str, dict[Any, Any]]]] = {}
 #: Bounds of the memo (map contents, smoke layouts per map): oldest forgotten first.
 _CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
+#: Lines whose hexes between are kept per map contents (a bound: all pairs of a 600-hex map
+#: would hold ~300 MB); past it the memo starts again, which costs only the lines' walks.
+_BETWEEN_KEPT = 4096
 _NO_SMOKE: frozenset[Hex] = frozenset()
 
 
