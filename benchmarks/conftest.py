@@ -1,9 +1,18 @@
 """Shared helpers for the benchmark suites."""
 
+import functools
 import statistics
 import time
+from collections.abc import Callable
 
 import pytest
+
+from wargamekit import Game
+from wargamekit.plugins import installed_rulesets
+from wargamekit.testing import play_random_game
+
+#: ruleset -> scenario data change, for rulesets whose default games are shorter than 200 answers
+LONGER = {"skirmish": {"turns": 14}}
 
 
 def _median_seconds(fn, rounds: int) -> float:
@@ -36,3 +45,47 @@ def compare(benchmark):
         return result
 
     return run
+
+
+class LongGames:
+    """Random-bot games long enough to restart or load deep into (``long_games`` fixture)."""
+
+    longer = LONGER
+
+    @staticmethod
+    @functools.cache
+    def game(name: str, past: int) -> tuple[Game, dict | None]:
+        """A random-bot game of ruleset ``name`` with more than ``past`` answers (the first of
+        40 seeds that has), and the scenario data it was played on (``None``: the default;
+        a ruleset in :data:`LONGER` plays its default with that change)."""
+        ruleset = installed_rulesets()[name]
+        scenario = {**ruleset.scenario_data("default"), **LONGER[name]} if name in LONGER else None
+        for seed in range(40):
+            game = play_random_game(ruleset, scenario, seed=seed, check_invariants=False)
+            if len(game.choices) > past:
+                return game, scenario
+        pytest.skip(f"{name}: no random game of 40 seeds reaches decision {past}")
+
+    @staticmethod
+    def answers_cpu_s(played: Game, scenario: dict | None, count: int) -> float:
+        """CPU seconds of ``played``'s first ``count`` answers on a fresh game (its start,
+        ``Game.new``, is no answer): the unit restarts and loads are counted in."""
+        game = Game.new(played.ruleset, scenario, seed=played.seed)
+        choices = played.choices[:count]
+        t0 = time.process_time()
+        for choice in choices:
+            game.answer(choice)
+        return time.process_time() - t0
+
+    @staticmethod
+    def cpu_once(fn: Callable[[], object]) -> float:
+        """CPU seconds of one call of ``fn``."""
+        t0 = time.process_time()
+        fn()
+        return time.process_time() - t0
+
+
+@pytest.fixture(scope="session")
+def long_games() -> type[LongGames]:
+    """The long random-bot games the restart and cached-load benchmarks share."""
+    return LongGames

@@ -28,7 +28,6 @@ replaces). Nothing here asserts on timings.
 
 from __future__ import annotations
 
-import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -39,48 +38,22 @@ from wargamekit import Game, SaveFile
 from wargamekit import game as game_module
 from wargamekit.plugins import installed_rulesets
 from wargamekit.snapshot_cache import SnapshotCache
-from wargamekit.testing import play_random_game
 
 RULESETS = sorted(installed_rulesets())
 AT = 200
 NEXT = 10
 TARGET_ANSWERS = 20
-#: as test_bench_games.LONGER: rulesets whose default games end before decision 200
-LONGER = {"skirmish": {"turns": 14}}
-
-
-@functools.cache
-def _long_game(name: str) -> tuple[Game, dict | None]:
-    ruleset = installed_rulesets()[name]
-    scenario = {**ruleset.scenario_data("default"), **LONGER[name]} if name in LONGER else None
-    for seed in range(40):
-        game = play_random_game(ruleset, scenario, seed=seed, check_invariants=False)
-        if len(game.choices) > AT + NEXT:
-            return game, scenario
-    pytest.skip(f"{name}: no random game of 40 seeds reaches decision {AT + NEXT}")
-
-
-def _cpu_once(fn: Callable[[], object]) -> float:
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
-
-
 @pytest.mark.parametrize("scenario_objects", ["shared", "unpickled"])
 @pytest.mark.parametrize("name", RULESETS)
-def test_cached_load(benchmark, name, scenario_objects, tmp_path):
-    played, scenario = _long_game(name)
+def test_cached_load(benchmark, name, scenario_objects, tmp_path, long_games):
+    played, scenario = long_games.game(name, AT + NEXT)
     ruleset = played.ruleset
     choices = played.choices[:AT]
     after = played.choices[AT : AT + NEXT]
     rulesets = {ruleset.name: ruleset}
 
     def answers_cpu_s() -> float:
-        game = Game.new(ruleset, scenario, seed=played.seed)
-        t0 = time.process_time()
-        for choice in choices:
-            game.answer(choice)
-        return time.process_time() - t0
+        return long_games.answers_cpu_s(played, scenario, AT)
 
     game = Game.new(ruleset, scenario, seed=played.seed)
     for choice in choices:
@@ -101,7 +74,7 @@ def test_cached_load(benchmark, name, scenario_objects, tmp_path):
 
     def in_process_cpu_s() -> float:
         game._register_ladder()  # (not timed) the played game, which cached_load's clear forgot
-        return _cpu_once(in_process_load)
+        return long_games.cpu_once(in_process_load)
 
     def next_answers_in_process_cpu_s() -> float:
         game._register_ladder()
@@ -123,16 +96,16 @@ def test_cached_load(benchmark, name, scenario_objects, tmp_path):
     per_answer, costs, in_process, next_cached, next_in_process = [], [], [], [], []
     for _ in range(5):
         per_answer.append(answers_cpu_s() / AT)
-        costs.extend(_cpu_once(cached_load) for _ in range(4))
+        costs.extend(long_games.cpu_once(cached_load) for _ in range(4))
         next_cached.append(next_answers_cpu_s(cached_load))
         in_process.extend(in_process_cpu_s() for _ in range(4))
         next_in_process.append(next_answers_in_process_cpu_s())
-    replay_s = statistics.median(_cpu_once(full_replay) for _ in range(3))
+    replay_s = statistics.median(long_games.cpu_once(full_replay) for _ in range(3))
     game_module._LADDERS.clear()
     answer_s, cost_s = statistics.median(per_answer), statistics.median(costs)
     in_process_s = statistics.median(in_process)
     benchmark.extra_info.update(
-        scenario="default" if scenario is None else f"default with {LONGER[name]}",
+        scenario="default" if scenario is None else f"default with {long_games.longer[name]}",
         seed=played.seed,
         ordinary_answer_cpu_s=answer_s,
         cost_cpu_s=cost_s,

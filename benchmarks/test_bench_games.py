@@ -39,7 +39,7 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
   does: nothing of the entry unpickled before; ``extra_info``: the answers restored,
   the entry's bytes, and what a fresh process pays once to fingerprint the code). A
   ruleset whose random games all end before decision 200 is played on a longer scenario
-  (``LONGER``), said in ``extra_info["scenario"]``.
+  (``LONGER`` in ``conftest.py``), said in ``extra_info["scenario"]``.
 
 Nothing here asserts on timings; the figures go to ``extra_info``.
 """
@@ -47,7 +47,6 @@ Nothing here asserts on timings; the figures go to ``extra_info``.
 from __future__ import annotations
 
 import cProfile
-import functools
 import json
 import pstats
 import statistics
@@ -73,8 +72,6 @@ TARGET_VIEW_SHARE = 0.05
 POSITIONS = (50, 100, 200)
 SEEDS = range(5)
 
-#: ruleset -> scenario data change, for rulesets whose default games are shorter than 200 answers
-LONGER = {"skirmish": {"turns": 14}}
 #: ruleset -> the bundled scenario its "default" is, where it names another (the smaller one)
 SCENARIO_NAMES = {"aig": "training"}
 
@@ -280,41 +277,16 @@ def test_cold_first_game(benchmark, name):
     )
 
 
-@functools.cache
-def _long_game(name: str) -> tuple[Game, str | dict | None]:
-    """A random-bot game of ``name`` past the last position (the first seed that gets there)."""
-    ruleset = installed_rulesets()[name]
-    scenario = None
-    if name in LONGER:
-        scenario = {**ruleset.scenario_data("default"), **LONGER[name]}
-    for seed in range(40):
-        game = play_random_game(ruleset, scenario, seed=seed, check_invariants=False)
-        if len(game.choices) > max(POSITIONS):
-            return game, scenario
-    pytest.skip(f"{name}: no random game of 40 seeds reaches decision {max(POSITIONS)}")
-
-
-def _cpu_once(fn: Callable[[], object]) -> float:
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
-
-
 @pytest.mark.parametrize("at", POSITIONS)
 @pytest.mark.parametrize("op", ["undo", "fork", "load", "load_cold", "load_cached"])
 @pytest.mark.parametrize("name", RULESETS)
-def test_restart(benchmark, name, op, at, tmp_path):
-    played, scenario = _long_game(name)
+def test_restart(benchmark, name, op, at, tmp_path, long_games):
+    played, scenario = long_games.game(name, max(POSITIONS))
     ruleset = played.ruleset
     choices = played.choices[:at]
 
     def answers_cpu_s() -> float:
-        """CPU seconds of the ``at`` answers on a fresh game (its start is no answer)."""
-        game = Game.new(ruleset, scenario, seed=played.seed)
-        t0 = time.process_time()
-        for choice in choices:
-            game.answer(choice)
-        return time.process_time() - t0
+        return long_games.answers_cpu_s(played, scenario, at)
 
     game = Game.new(ruleset, scenario, seed=played.seed)
     for choice in choices:
@@ -347,14 +319,14 @@ def test_restart(benchmark, name, op, at, tmp_path):
 
     def undo_cpu_s() -> float:
         other = game.fork()  # setup: the undo is timed on a copy, the game stays at ``at``
-        return _cpu_once(lambda: other.undo(1))
+        return long_games.cpu_once(lambda: other.undo(1))
 
     timed: Callable[[], float] = {
         "undo": undo_cpu_s,
-        "fork": lambda: _cpu_once(game.fork),
-        "load": lambda: _cpu_once(load),
-        "load_cold": lambda: _cpu_once(full_replay),
-        "load_cached": lambda: _cpu_once(cached_load),
+        "fork": lambda: long_games.cpu_once(game.fork),
+        "load": lambda: long_games.cpu_once(load),
+        "load_cold": lambda: long_games.cpu_once(full_replay),
+        "load_cached": lambda: long_games.cpu_once(cached_load),
     }[op]
     if op == "undo":
         result = benchmark.pedantic(lambda g: g.undo(1), setup=lambda: ((game.fork(),), {}), rounds=20)
@@ -370,7 +342,7 @@ def test_restart(benchmark, name, op, at, tmp_path):
     for _ in range(5):
         per_answer.append(answers_cpu_s() / at)
         costs.extend(timed() for _ in range(4 if op != "load_cold" else 2))
-    replay_s = statistics.median(_cpu_once(full_replay) for _ in range(3))  # last: it drops the ladders
+    replay_s = statistics.median(long_games.cpu_once(full_replay) for _ in range(3))  # last: it drops the ladders
     game_module._LADDERS.clear()
     answer_s, cost_s = statistics.median(per_answer), statistics.median(costs)
     if op == "load_cached":
@@ -380,10 +352,10 @@ def test_restart(benchmark, name, op, at, tmp_path):
         benchmark.extra_info.update(
             restored_at=cache.stats.last_position,
             entry_bytes=sum(path.stat().st_size for path in cache.entries()),
-            first_fingerprint_cpu_s=_cpu_once(lambda: snapshot_cache.code_fingerprint(ruleset, None)),
+            first_fingerprint_cpu_s=long_games.cpu_once(lambda: snapshot_cache.code_fingerprint(ruleset, None)),
         )
     benchmark.extra_info.update(
-        scenario="default" if scenario is None else f"default with {LONGER[name]}",
+        scenario="default" if scenario is None else f"default with {long_games.longer[name]}",
         seed=played.seed,
         checkpoints=len(game.checkpoints),
         ordinary_answer_cpu_s=answer_s,
