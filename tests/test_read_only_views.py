@@ -59,7 +59,18 @@ class LeakyShare(DiceRace):
 
 
 class Reader(RandomBot):
-    """Keeps the promise: reads the totals, writes nothing."""
+    """Keeps the promise: reads the totals, writes nothing, keeps nothing."""
+
+    reads_view_only = True
+
+    def choose(self, decision, view):
+        self.lead = max(view.state.totals.values()) if hasattr(view.state, "totals") else 0
+        return super().choose(decision, view)
+
+
+class Recorder(RandomBot):
+    """Keeps every state it is handed (to show what Game.play hands out): it breaks the keep
+    half of the promise, and the check catches it."""
 
     reads_view_only = True
     seen: list[Any]
@@ -67,6 +78,42 @@ class Reader(RandomBot):
     def choose(self, decision, view):
         self.seen = getattr(self, "seen", [])
         self.seen.append(view.state)
+        return super().choose(decision, view)
+
+
+class ViewKeeper(RandomBot):
+    """Keeps the view object itself (not yet read) to read it at a later decision."""
+
+    reads_view_only = True
+    kept: Any = None
+
+    def choose(self, decision, view):
+        if self.kept is None:
+            self.kept = view
+        return super().choose(decision, view)
+
+
+class PartKeeper(RandomBot):
+    """Keeps only a mutable part of the state it is handed (the live totals dict)."""
+
+    reads_view_only = True
+    kept: Any = None
+
+    def choose(self, decision, view):
+        if self.kept is None:
+            self.kept = {"totals": view.state.totals}
+        return super().choose(decision, view)
+
+
+class ClosureKeeper(RandomBot):
+    """Keeps the state in a closure (no attribute names it)."""
+
+    reads_view_only = True
+    later: Any = None
+
+    def choose(self, decision, view):
+        state = view.state
+        self.later = lambda: state.totals
         return super().choose(decision, view)
 
 
@@ -99,12 +146,12 @@ def test_a_promising_player_is_handed_the_live_state_where_the_ruleset_shares_it
     """Game.play hands a promising player ``shared_view`` (here the live state: no copy); a
     player without the promise, or in a ruleset that does not share, gets a copy."""
     game = Game.new(OpenRace(), seed=1)
-    readers = _players(Reader)
+    readers = _players(Recorder)
     game.play(readers)
     handed = [s for r in readers.values() for s in r.seen]
     assert handed and all(s is game.state for s in handed)
 
-    class CopyReader(Reader):
+    class CopyReader(Recorder):
         reads_view_only = False
 
     game = Game.new(OpenRace(), seed=1)
@@ -113,7 +160,7 @@ def test_a_promising_player_is_handed_the_live_state_where_the_ruleset_shares_it
     assert all(s is not game.state for r in copies.values() for s in r.seen)
 
     game = Game.new(DiceRace(), seed=1)  # the default shared view is the view: a copy
-    readers = _players(Reader)
+    readers = _players(Recorder)
     game.play(readers)
     assert all(isinstance(s, dict) for r in readers.values() for s in r.seen)
 
@@ -159,6 +206,43 @@ def test_a_player_that_writes_a_copied_view_is_caught_too():
     (the same bot would write the live state of a ruleset that shares): caught as well."""
     with pytest.raises(AssertionError, match="changed the view it was handed at answer 0"):
         check_read_only_views(DiceRace(), players={"scribbler": Scribbler})
+
+
+def test_a_player_that_keeps_what_it_was_handed_is_caught():
+    """The keep half of the promise is checked: after ``choose``, nothing reachable from the
+    player may be the state it was handed, a mutable part of it, or the view object itself
+    (each would show later states: in a ruleset with hidden information, what the side may not
+    see). Copies are caught too: the same bot would keep the live state where it is shared."""
+    with pytest.raises(AssertionError) as caught:
+        check_read_only_views(OpenRace(), players={"recorder": Recorder})
+    assert str(caught.value) == (
+        "open_race: bot 'recorder' (Recorder, red) promised to read its view only (reads_view_only) "
+        "but kept the state it was handed (OpenState) past choose at answer 0 (dice_race.action, seed 0)"
+    )
+    with pytest.raises(AssertionError, match=r"kept part of the state it was handed \(dict\) past choose at answer 0"):
+        check_read_only_views(OpenRace(), players={"part": PartKeeper})
+    with pytest.raises(AssertionError, match=r"kept the state it was handed \(OpenState\) past choose at answer 0"):
+        check_read_only_views(OpenRace(), players={"closure": ClosureKeeper})
+    with pytest.raises(AssertionError, match=r"kept the view \(_CheckedView\) past choose at answer 0"):
+        check_read_only_views(OpenRace(), players={"view": ViewKeeper})
+    with pytest.raises(AssertionError, match=r"kept the state it was handed \(dict\) past choose"):
+        check_read_only_views(DiceRace(), players={"recorder": Recorder})
+
+
+def test_keeping_a_value_read_from_the_view_is_no_breach():
+    """Immutable values read from the view (numbers, strings, tuples) and the player's own
+    objects built from them may be kept: they never change with the game."""
+
+    class Summariser(RandomBot):
+        reads_view_only = True
+        history: list[Any]
+
+        def choose(self, decision, view):
+            self.history = getattr(self, "history", [])
+            self.history.append((tuple(sorted(view.state.totals.items())), view.state.round))
+            return super().choose(decision, view)
+
+    assert check_read_only_views(OpenRace(), players={"summary": Summariser}, games=2) > 0
 
 
 def test_a_player_without_the_promise_is_not_checked():

@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
 import hashlib
 import json
 import random
+import types
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -375,8 +377,10 @@ class _CheckedView(PlayerView):
             self._state = handed
         return self._state
 
-    def verify(self, player: str) -> bool:
-        """Raise if ``player`` changed what it was handed; whether it read the state at all."""
+    def verify(self, player: str, seated: object) -> bool:
+        """Raise if ``player`` (the object ``seated``) changed what it was handed or kept it (or
+        this view) past ``choose``; whether it read the state at all."""
+        self._verify_not_kept(player, seated)
         if self._state is None:
             return False
         game, fixed, before = self._game, self._fixed, self._before
@@ -397,6 +401,84 @@ class _CheckedView(PlayerView):
                 f"but changed the view it was handed {self._where}: {_first_difference_of(self._handed, after)}"
             )
         return True
+
+    def _verify_not_kept(self, player: str, seated: object) -> None:
+        """Raise if ``seated`` still reaches this view, the state it was handed or a mutable
+        part of that state (what it shares with the live state changes as the game goes on, and
+        may then hold what the side may not see)."""
+        handed = {id(self): self}
+        if self._state is not None:
+            handed.update(_mutable_parts(self._state, self._fixed.types))
+        kept = _reachable_match(seated, handed)
+        if kept is not None:
+            raise AssertionError(
+                f"{self._game.ruleset.name}: {player} promised to read its view only (reads_view_only) "
+                f"but kept {'the view' if kept is self else 'the state it was handed' if kept is self._state else 'part of the state it was handed'} "
+                f"({type(kept).__qualname__}) past choose {self._where}"
+            )
+
+
+#: How many objects the keep check walks from a player (or from a view) at most: enough for
+#: every bundled bot's caches, and a bound on the check's cost.
+_WALK_LIMIT = 200_000
+_NOT_WALKED = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, types.FrameType,
+               str, bytes, int, float, complex, bool, type(None))
+_FROZEN_SETATTR = getattr(getattr(attrs, "_make", None), "_frozen_setattrs", None)
+
+
+def _referents(obj: Any) -> Sequence[Any]:
+    """What ``obj`` refers to, as the keep check follows it: a function by its closure and
+    defaults only (its globals are the module's, never a player's own)."""
+    if isinstance(obj, types.FunctionType):
+        cells = [c.cell_contents for c in obj.__closure__ or () if c.cell_contents is not None]
+        return [*cells, *(obj.__defaults__ or ()), *(obj.__kwdefaults__ or {}).values()]
+    return gc.get_referents(obj)
+
+
+def _mutable(obj: Any) -> bool:
+    """Whether ``obj`` can change in place (so keeping it would show later states)."""
+    if isinstance(obj, (tuple, frozenset, range, enum.Enum, np.generic, types.FunctionType, types.MethodType)):
+        return False
+    if isinstance(obj, np.ndarray):
+        return bool(obj.flags.writeable)
+    cls = type(obj)
+    if _FROZEN_SETATTR is not None and attrs.has(cls) and cls.__setattr__ is _FROZEN_SETATTR:
+        return False
+    params = getattr(cls, "__dataclass_params__", None)
+    return not (params is not None and params.frozen)
+
+
+def _mutable_parts(root: Any, shared_types: Collection[type]) -> dict[int, Any]:
+    """The mutable objects reachable from ``root`` (itself included), by id; instances of the
+    ruleset's shared types (never changed once set up) are neither counted nor walked."""
+    found: dict[int, Any] = {}
+    seen: set[int] = set()
+    todo = [root]
+    while todo and len(seen) < _WALK_LIMIT:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, _NOT_WALKED) or type(obj) in shared_types:
+            continue
+        seen.add(id(obj))
+        if obj is root or _mutable(obj):
+            found[id(obj)] = obj
+        todo.extend(_referents(obj))
+    return found
+
+
+def _reachable_match(root: Any, targets: Mapping[int, Any]) -> Any:
+    """The first of ``targets`` (by id) reachable from ``root`` (a bounded walk), or None."""
+    seen: set[int] = set()
+    todo = list(_referents(root))
+    while todo and len(seen) < _WALK_LIMIT:
+        obj = todo.pop()
+        key = id(obj)
+        if key in seen or isinstance(obj, _NOT_WALKED):
+            continue
+        seen.add(key)
+        if targets.get(key) is obj:
+            return obj
+        todo.extend(_referents(obj))
+    return None
 
 
 def check_read_only_views(
@@ -463,8 +545,10 @@ def check_read_only_views(
                 where = f"at answer {len(game.choices)} ({decision.kind or decision.prompt}, seed {game_seed})"
                 view = _CheckedView(game, decision.side, decision, where, fixed)
                 answer = player.choose(decision, view)
-                checked += view.verify(f"bot {name!r} ({type(player).__name__}, {decision.side})")
+                checked += view.verify(f"bot {name!r} ({type(player).__name__}, {decision.side})", player)
                 game.answer(answer)
+            fixed.verify(f"{ruleset.name}: a bot {name!r} that promised to read its view only (reads_view_only) "
+                         f"changed a part the game shares with every view (seed {game_seed})")
     return checked
 
 
@@ -578,6 +662,13 @@ class _FixedParts:
             text = json.dumps(_stable(value, 0, None), sort_keys=True, default=repr)
             got = self._seen[id(value)] = (value, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
         return f"<{type(value).__qualname__} {got[1]}>"
+
+    def verify(self, what: str) -> None:
+        """Picture each instance again (once per game: at its end) and raise if one changed."""
+        for value, digest in self._seen.values():
+            text = json.dumps(_stable(value, 0, None), sort_keys=True, default=repr)
+            if hashlib.blake2b(text.encode(), digest_size=16).hexdigest() != digest:
+                raise AssertionError(f"{what}: a {type(value).__qualname__} changed")
 
 
 def _stable(value: Any, depth: int = 0, fixed: _FixedParts | None = None) -> Any:

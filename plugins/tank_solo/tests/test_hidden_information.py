@@ -3,8 +3,11 @@ opponent's view may and may not show (issue 12's leaks)."""
 
 from __future__ import annotations
 
-from wargamekit import Game, ScriptedDice
-from wargamekit.testing import check_non_interference
+import pytest
+
+from wargamekit import Game, RandomBot, ScriptedDice
+from wargamekit.players import bot_seed
+from wargamekit.testing import check_non_interference, check_read_only_views
 from wargamekit_tank_solo import TankSolo
 
 RULESET = TankSolo()
@@ -68,8 +71,8 @@ def test_replay_of_a_save_does_not_print_the_loadouts(tmp_path):
 def test_the_shared_view_hides_the_rounds_and_shares_the_rest(new_game):
     """开场阶段 3 for a bot that promised only to read its view (``reads_view_only``):
     ``TankSolo.shared_view`` shows what ``view`` shows — the opponent's rounds, carried and
-    preset, as ``hidden`` markers — but hands out the live tanks where nothing is hidden, and
-    the live state itself to the side whose opponent has no round."""
+    preset, as ``hidden`` markers — in a frame of its own that shares the side's own live
+    tanks and copies every opponent tank (one with no round yet may be loaded later)."""
     game = new_game([("pz4h", "0603", "S")], [("tiger", "0607", "N", ["fin", "hesh"])], dice=[3])
     state = game.state
     a_sees = RULESET.shared_view(state, "A")
@@ -79,6 +82,36 @@ def test_the_shared_view_hides_the_rounds_and_shares_the_rest(new_game):
     assert a_sees.tank(1) is state.tank(1)  # A's own tank: the live one
     assert "fin" not in repr(a_sees) and "hesh" not in repr(a_sees)
     assert state.tank(2).specials == ["fin", "hesh"]  # the game's own is untouched
-    assert RULESET.shared_view(state, "B") is state  # A carries no round: nothing to hide from B
+    b_sees = RULESET.shared_view(state, "B")  # A carries no round, but may: B gets a frame too
+    assert b_sees is not state and b_sees.tanks is not state.tanks
+    assert b_sees.tank(2) is state.tank(2) and b_sees.tank(1) is not state.tank(1)
+    assert RULESET.shared_view(state, None) is state  # the referee's view hides nothing
     for side in ("A", "B", None):
         assert repr(RULESET.shared_view(state, side)) == repr(RULESET.view(state, side))
+
+
+def test_a_shared_view_kept_from_before_the_rounds_are_loaded_never_shows_them():
+    """开场阶段 3: a shared view handed out before the opponent loads its rounds (nothing to
+    mask yet) holds no live object that later shows them, so even a bot that broke the promise
+    by keeping it would read no kind; and the conformance check catches such a bot."""
+    game = Game.new(RULESET, "default", seed=3)
+    early = {side: RULESET.shared_view(game.state, side) for side in ("A", "B")}
+    bots = {side: RandomBot(bot_seed(3, i)) for i, side in enumerate(("A", "B"))}
+    game.play(bots)
+    assert any(t.specials for t in game.state.tanks)  # rounds were loaded after the early views
+    for side, seen in early.items():
+        assert not any(t.specials for t in seen.tanks if t.side != side)
+        assert not any(t is k for t in game.state.tanks if t.side != side for k in seen.tanks)
+
+    class Keeper(RandomBot):
+        reads_view_only = True
+        kept: object = None
+
+        def choose(self, decision, view):
+            if self.kept is None:
+                self.kept = view.state
+            return super().choose(decision, view)
+
+    with pytest.raises(AssertionError, match=r"bot 'keeper' \(Keeper, A\) promised to read its view only "
+                                             r"\(reads_view_only\) but kept the state it was handed"):
+        check_read_only_views(RULESET, "default", players={"keeper": Keeper})

@@ -1209,9 +1209,14 @@ class LnL(Ruleset):
         return seen
 
     def shared_view(self, state: GameState, side: str | None) -> GameState:
-        """For a bot that promised only to read it: the live state itself (open information,
-        nothing hidden), no copy."""
-        return state
+        """For a bot that promised only to read it: a frame of the live state (open information,
+        nothing hidden; its units and markers shared, no copy) carrying the read-only copy of
+        the map :meth:`view` hands out, as the live map's layers are writable (no rule changes
+        them in play, but set-up and tests do) and a write there would change the game."""
+        # Hot (a promising bot reads one per decision): one shallow copy; the map copy is per game.
+        seen = _copy_state(state)
+        seen.map = _public_map(state.map)
+        return seen
 
     def check_invariants(self, state: GameState) -> None:
         for side in SIDES:

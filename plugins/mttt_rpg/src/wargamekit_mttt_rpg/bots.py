@@ -100,7 +100,7 @@ class HeuristicBot(SeededBot):
     _hooks: Any = None
 
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
-        # The scene (view.state, a copy made on first read) is read only where the choice
+        # The scene (view.state: the live scene, as this bot reads only) is read only where the choice
         # depends on it: most decisions are interrupt windows answered from the options' data.
         self._hooks = getattr(view, "hooks", None)
         context = decision.context

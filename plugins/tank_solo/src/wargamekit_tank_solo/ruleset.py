@@ -101,27 +101,28 @@ class TankSolo(Ruleset):
         return seen
 
     def shared_view(self, state: GameState, side: str | None) -> GameState:
-        """For a bot that promised only to read it: what :meth:`view` shows, sharing the live
-        state's records and copying only what it masks — the opponent's tanks that carry special
-        rounds, its preset loadout if it has rounds, the rounds it is loading. With nothing
-        hidden from ``side`` (no rounds on the other side), the live state itself."""
+        """For a bot that promised only to read it: what :meth:`view` shows, in a new frame (a
+        shallow copy of the state) that shares the live state's records but never one that can
+        later hold what ``side`` may not see. A bot that kept the frame past ``choose`` (which
+        breaks the promise) would still see no face-down round (开场阶段 3).
+
+        The frame's tank list is its own (tanks are added while forces are picked); ``side``'s
+        own tanks are the live ones, the opponent's are copies with their rounds face down (a
+        live opponent tank with no round yet is loaded later); the opponent's preset loadout
+        and the rounds it is loading are masked when there are any (the scenario never changes
+        in play, and the opening record is frozen). ``side`` ``None`` sees everything: the live
+        state itself.
+        """
         if side is None:
             return state
-        tanks = state.tanks
-        masked_tanks = any(t.side != side and t.specials for t in tanks)
-        masked_forces = any(force_side != side and any(e.specials for e in entries)
-                            for force_side, entries in state.scenario.forces.items())
-        loading = state.opening
-        masked_loading = loading is not None and bool(loading.loaded) and loading.side != side
-        if not (masked_tanks or masked_forces or masked_loading):
-            return state
+        # Hot (a promising bot reads one per decision): one shallow copy, the own tanks shared.
         seen = _copy_state(state)
-        if masked_tanks:
-            seen.tanks = [_masked_tank(t) if t.side != side and t.specials else t for t in tanks]
-        if masked_forces:
+        seen.tanks = [t if t.side == side else _masked_tank(t) for t in state.tanks]
+        if any(force_side != side and any(e.specials for e in entries)
+               for force_side, entries in state.scenario.forces.items()):
             seen.scenario = _scenario_view(state.scenario, side)
-        if masked_loading:
-            assert loading is not None
+        loading = state.opening
+        if loading is not None and loading.loaded and loading.side != side:
             seen.opening = attrs.evolve(loading, loaded=("hidden",) * len(loading.loaded))
         return seen
 
