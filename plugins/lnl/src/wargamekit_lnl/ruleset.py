@@ -404,11 +404,16 @@ class LnL(Ruleset):
     def reach_places(self, state: GameState, side: str, start: Place, chosen: Sequence[Unit]) -> set[Place]:
         """OPS 2.1, LDR 1 (A2): the places an activation reaches: the first one, and the hexes
         adjacent to each place whose chosen units include a Good Order leader (chaining)."""
+        # The places of the chosen Good Order leaders, read once (the units menu's constraint
+        # asks this for every subset a random bot tries).
+        leading = {u.place for u in chosen if u.good_order and u.kind == "leader"}
         reached = {start}
+        if start not in leading:
+            return reached
         frontier = [start]
         while frontier:
             place = frontier.pop()
-            if any(u.kind == "leader" and u.good_order and u.place == place for u in chosen):
+            if place in leading:
                 for near in self._places_next_to(state, place[0]):
                     if near not in reached:
                         reached.add(near)
