@@ -542,12 +542,21 @@ def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence
              exposure: dict[str, bool] | None = None) -> Iterator[Place]:
     if enemies is None:
         enemies = enemies_by_place(state, other(firers[0].side))
+    melee = state.melee
     for p, there in enemies:
         # Reach (memoized LOS, range) before exposure, which scans every unit per enemy there:
-        # the same answer, ~a third cheaper over the action menus of random games.
-        if p not in state.melee and all(fire.in_reach(state, g, p) is not None for g in groups) \
-                and any(exposed_memo(state, u, exposure) for u in there):
-            yield p
+        # the same answer, ~a third cheaper over the action menus of random games. Loops, not
+        # all()/any() of generators: the action menu asks this of every activation.
+        if p in melee:
+            continue
+        for g in groups:
+            if fire.in_reach(state, g, p) is None:
+                break
+        else:
+            for u in there:
+                if exposed_memo(state, u, exposure):
+                    yield p
+                    break
 
 
 def exposed_memo(state: GameState, unit: Unit, memo: dict[str, bool] | None) -> bool:

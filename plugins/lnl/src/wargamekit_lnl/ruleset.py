@@ -1175,9 +1175,11 @@ class LnL(Ruleset):
             return
         if enemies is None:
             enemies = rules.enemies_by_place(state, other(units[0].side))
+        origin = units[0].hex
         for p, there in enemies:
-            # LOS first: memoized, where exposure reads every unit.
-            if rules.spot_drm(state, units, p) is not None \
+            # LOS first: memoized, where exposure reads every unit. (rules.spot_drm is None
+            # exactly when there is no LOS; its DRM is not needed to know there is a target.)
+            if visible(state, origin, p[0]) is not None \
                     and any(not rules.exposed_memo(state, u, exposure) for u in there):
                 yield p
 
