@@ -790,7 +790,8 @@ class LnL(Ruleset):
         """SMC 2.1–2.2: put a sniper on a place of a hex with no enemy units; it may fire at once
         at one exposed enemy unit in its LOS (A57: 可立[即] = immediately)."""
         state = ctx.state
-        unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", state.map.hexes()[0])
+        # (Placed at the map's first hex until its place is chosen: the first of map_places.)
+        unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", sniper.map_places(state)[0][0])
         places = sniper.placements(state, side, unit)
         # Two questions (the map column, then the place in it) keep each one short: a whole map
         # of places would not fit a program's action space.
