@@ -502,22 +502,19 @@ def administration(ctx: Context) -> None:
 def update_control(state: GameState) -> None:
     """Objective control (provisional victory rule): a side with a Good Order unit alone in an
     objective hex controls it until the enemy does the same."""
-    # One pass over the units for every objective (asked after every impulse).
-    objectives = {(h.q, h.r) for h in state.objectives}
-    present: dict[tuple[int, int], set[str]] = {}
-    steady: dict[tuple[int, int], set[str]] = {}  # sides with a Good Order unit there
+    # One pass over the units for every objective (asked after every impulse): for each
+    # objective hex, the sides present and whether each has a Good Order unit there.
+    present: dict[tuple[int, int], dict[str, bool]] = {(h.q, h.r): {} for h in state.objectives}
     for u in state.units.values():
         if u.alive:
-            key = (u.hex.q, u.hex.r)
-            if key in objectives:
-                present.setdefault(key, set()).add(u.side)
-                if u.good_order:
-                    steady.setdefault(key, set()).add(u.side)
+            sides = present.get((u.hex.q, u.hex.r))
+            if sides is not None:
+                sides[u.side] = sides.get(u.side, False) or not u.shaken
     for h in state.objectives:
-        sides = present.get((h.q, h.r), set())
+        sides = present[(h.q, h.r)]
         if len(sides) == 1:
-            side = next(iter(sides))
-            if side in steady.get((h.q, h.r), ()):
+            side, steady = next(iter(sides.items()))
+            if steady:
                 state.control[h] = side
 
 
