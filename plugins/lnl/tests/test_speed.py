@@ -14,11 +14,11 @@ import pytest
 from wargamekit import Game, odds
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, movement, rules, sniper
-from wargamekit_lnl.data import WALL, WOODS
+from wargamekit_lnl.data import BUILDING, LEVEL_COST, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import SIDES
 from wargamekit_lnl.scenario import parse_hex as H
-from wargamekit_lnl.state import Unit
+from wargamekit_lnl.state import Unit, single_men, squad_equivalents, stacking_ok
 from wargamekit_lnl.testing import context, scenario, unit
 
 
@@ -307,3 +307,100 @@ def test_damage_check_odds_keyed_by_one_offset_are_the_whole_procedures():
     u = s.units["us-1"]
     u.shaken = True
     assert rules.rally_odds(s, u) == odds.probability(rules.rally_roll, u.morale, rules.rally_drm(s, u))
+
+
+# -- the fourth round of shortcuts (issue 9, session 21) --------------------------------------------
+def _steps_full(state, movers, at, spent, total, mode, moved):
+    """MOV 4–5, A17, AST 1.2–1.3, CRL 1, MEL 1.5 / MEL 4, IVV 1, SET 3 as ``movement.steps``
+    wrote it before the movers' stacking was counted once: who stands at each candidate place
+    read with ``state.at``, stacking tested on the whole list of friends and movers."""
+    side = movers[0].side
+    here, level = at
+    left = total - spent
+    if mode == "crawl" and moved > 0:
+        return []
+    candidates = [(n, 0, movement.step_cost(state, here, n, movers)) for n in state.map.neighbours(here)]
+    if state.terrain(here) == BUILDING:
+        candidates.append((here, 1 - level, LEVEL_COST))
+    out = []
+    for h, lvl, cost in candidates:
+        there = state.at((h, lvl), rules.other(side))
+        if any(v.vehicle for v in there):
+            continue
+        if there and (mode in ("assault", "crawl") or ((h, lvl) in state.melee_fought and (h, lvl) not in state.melee)
+                      or not any(movement.can_attack(u) for u in movers)):
+            continue
+        if mode in ("assault", "crawl") and cost >= total:
+            continue
+        friends = [u for u in state.at((h, lvl), side) if all(u is not m for m in movers)]
+        if not stacking_ok([*friends, *movers], state.wrecks.get(h, 0)):
+            continue
+        if cost <= left:
+            out.append((h, lvl, cost))
+        elif moved == 0 and spent == 0 and total >= 1 and mode != "crawl" and not there \
+                and all(u.good_order for u in movers) and not movement._adjacent_enemy(state, h, side):
+            out.append((h, lvl, left))
+    return [(h, lvl, left) for h, lvl, _c in out] if mode == "crawl" else out
+
+
+def _reach_full(state, start, chosen):
+    """OPS 2.1, LDR 1 (A2) as ``reach_places`` wrote it before the leaders' places were read once."""
+    reached, frontier = {start}, [start]
+    while frontier:
+        place = frontier.pop()
+        if any(u.kind == "leader" and u.good_order and u.place == place for u in chosen):
+            for n in state.map.neighbours(place[0]):
+                for level in range(state.levels(n)):
+                    if (n, level) not in reached:
+                        reached.add((n, level))
+                        frontier.append((n, level))
+    return reached
+
+
+def _placements_full(state, side, shooter):
+    """SMC 2.1 as ``sniper.placements`` wrote it before the map's places were memoized: every
+    hex of the map, every level, the stacking limits tested with ``state.at``."""
+    out = []
+    for h in state.map.hexes():
+        if state.in_hex(h, rules.other(side)):
+            continue
+        for level in range(state.levels(h)):
+            here = state.at((h, level), side)
+            if single_men([*here, shooter]) <= 2 and squad_equivalents(here) <= 3:
+                out.append((h, level))
+    return out
+
+
+def test_fourth_shortcuts_agree_with_the_full_answers_in_random_games():
+    """The step menu with the movers' stacking counted once (MOV, SET 3), the leaders' reach read
+    once (OPS 2.1, LDR 1) and a sniper's placements from the memoized places of the map (SMC 2.1)
+    give the full answers at every decision of seeded random games on both bundled scenarios,
+    for every ready group, every way of moving and several spent and total MP."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for side in SIDES:
+            ready = [u for u in ruleset.ready(state, side) if u.kind != "sniper"]
+            for place in sorted({u.place for u in ready}, key=lambda p: (p[0].q, p[0].r, p[1])):
+                group = [u for u in ready if u.place == place]
+                for mode in movement.modes_for(group):
+                    for spent, total, moved in ((0, 4, 0), (0, 1, 0), (2, 4, 1), (0, 2, 0)):
+                        full = _steps_full(state, group, place, spent, total, mode, moved)
+                        assert movement.steps(state, group, place, spent, total, mode, moved) == full
+                        seen[f"steps {bool(full)}"] += 1
+                reach = ruleset.reach_places(state, side, place, ready)
+                assert reach == _reach_full(state, place, ready)
+                seen[f"reach {len(reach) > 1}"] += 1
+            shooter = Unit("x-sniper", side, "sniper", state.map.hexes()[0])
+            assert sniper.placements(state, side, shooter) == _placements_full(state, side, shooter)
+            seen["placements"] += 1
+        assert list(sniper.map_places(state)) == [(h, level) for h in state.map.hexes() for level in range(state.levels(h))]
+
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=3)
+        game.play({s: RandomBot(bot_seed(3, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    for what in ("steps", "reach"):
+        assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
+    assert seen["placements"], seen

@@ -57,12 +57,14 @@ def _seen_over(a: Hex, b: Hex) -> ElevationHook:
 
 def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
     """The LOS from ``a`` to ``b`` if it is not blocked (LOS 1, LOS 3.1), else ``None``."""
-    if a == b:
-        return LineOfSight(True, 0, 0, ())
     # The hottest rule query (menus, fire, opportunity fire, snipers, exposure): its answer
     # depends only on the map and the smoke on the line, so it is memoized by those.
+    # (Coordinates compared, not the hexes: attrs' __eq__ builds two tuples per call.)
+    aq, ar, bq, br = a.q, a.r, b.q, b.r
+    if aq == bq and ar == br:
+        return LineOfSight(True, 0, 0, ())
     smokes, memos = _held(state.map)
-    key = (a.q, a.r, b.q, b.r)
+    key = (aq, ar, bq, br)
     smoke = _NO_SMOKE
     if state.smoke:
         # Smoke counts only in the hexes between (LOS 2) on either line a hexside tie may take

@@ -10,7 +10,7 @@ from wargamekit_lnl.data import BRUSH, BUILDING, LEVEL_COST, WOODS
 from wargamekit_lnl.los import map_memo
 from wargamekit_lnl.melee import can_melee
 from wargamekit_lnl.scenario import SIDES
-from wargamekit_lnl.state import GameState, Unit, stacking_ok
+from wargamekit_lnl.state import GameState, Unit, stacking_totals
 
 __all__ = ["MODES", "allowance", "modes_for", "step_cost", "steps"]
 
@@ -93,30 +93,46 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
         candidates.append((here, 1 - level, LEVEL_COST))
     # Who stands where, read once (this menu is built at every step of every move: a scan of
     # all units per candidate place and side was most of its cost); in set-up order, as state.at.
-    # Only the candidate places are kept.
+    # Only the candidate places are kept, and the movers by identity (``in`` on units compares
+    # every field, attrs' __eq__).
     keys = {(h.q, h.r, lvl) for h, lvl, _cost in candidates}
     friends_at: dict[tuple[int, int, int], list[Unit]] = {}
     enemies_at: dict[tuple[int, int, int], list[Unit]] = {}  # every unit has one of the two sides
-    for u in state.alive():
-        key = (u.hex.q, u.hex.r, u.level)
-        if key in keys:
-            (friends_at if u.side == side else enemies_at).setdefault(key, []).append(u)
     mover_ids = {id(u) for u in movers}
+    for u in state.units.values():
+        if u.alive:
+            key = (u.hex.q, u.hex.r, u.level)
+            if key in keys:
+                if u.side != side:
+                    enemies_at.setdefault(key, []).append(u)
+                elif id(u) not in mover_ids:
+                    friends_at.setdefault(key, []).append(u)
+    # SET 3: the movers' stacking counts once; each hex adds its friends' (stacking_ok of both).
+    squads, men, vehicles = stacking_totals(movers)
+    melee, fought, wrecks = state.melee, state.melee_fought, state.wrecks
+    attackers: bool | None = None  # whether a mover can start a melee (MEL 1.1), asked once if needed
     for h, lvl, cost in candidates:
         key = (h.q, h.r, lvl)
-        there = enemies_at.get(key, [])
-        if any(v.vehicle for v in there):
-            continue  # IVV 1: infantry attack vehicles from next door, never by entering their hex
-        enemies = [u for u in there if not u.vehicle]
-        locked = (h, lvl) in state.melee
-        if enemies and (mode in ("assault", "crawl") or ((h, lvl) in state.melee_fought and not locked)
-                        or not any(can_attack(u) for u in movers)):
-            continue  # AST 1.3; MEL 4 one melee per hex per turn (a locked melee takes reinforcements, MEL 1.5)
+        there = enemies_at.get(key)
+        enemies = False
+        if there:
+            if any(v.vehicle for v in there):
+                continue  # IVV 1: infantry attack vehicles from next door, never by entering their hex
+            enemies = True  # (none of them a vehicle)
+            if mode in ("assault", "crawl") or ((h, lvl) in fought and (h, lvl) not in melee):
+                continue  # AST 1.3; MEL 4 one melee per hex per turn (a locked melee takes reinforcements, MEL 1.5)
+            if attackers is None:
+                attackers = any(can_attack(u) for u in movers)
+            if not attackers:
+                continue
         if mode in ("assault", "crawl") and cost >= total:
             continue
-        # By identity: ``in`` on units compares every field (attrs' __eq__) of each mover.
-        friends = [u for u in friends_at.get(key, ()) if id(u) not in mover_ids]
-        if not stacking_ok([*friends, *movers], state.wrecks.get(h, 0)):
+        friends = friends_at.get(key)
+        if friends:
+            f_squads, f_men, f_vehicles = stacking_totals(friends)
+            if not (squads + f_squads <= 3 and men + f_men <= 2 and vehicles + f_vehicles + wrecks.get(h, 0) <= 2):
+                continue
+        elif not (squads <= 3 and men <= 2 and vehicles + wrecks.get(h, 0) <= 2):
             continue
         if cost <= left:
             out.append((h, lvl, cost))

@@ -502,22 +502,19 @@ def administration(ctx: Context) -> None:
 def update_control(state: GameState) -> None:
     """Objective control (provisional victory rule): a side with a Good Order unit alone in an
     objective hex controls it until the enemy does the same."""
-    # One pass over the units for every objective (asked after every impulse).
-    objectives = {(h.q, h.r) for h in state.objectives}
-    present: dict[tuple[int, int], set[str]] = {}
-    steady: dict[tuple[int, int], set[str]] = {}  # sides with a Good Order unit there
+    # One pass over the units for every objective (asked after every impulse): for each
+    # objective hex, the sides present and whether each has a Good Order unit there.
+    present: dict[tuple[int, int], dict[str, bool]] = {(h.q, h.r): {} for h in state.objectives}
     for u in state.units.values():
         if u.alive:
-            key = (u.hex.q, u.hex.r)
-            if key in objectives:
-                present.setdefault(key, set()).add(u.side)
-                if u.good_order:
-                    steady.setdefault(key, set()).add(u.side)
+            sides = present.get((u.hex.q, u.hex.r))
+            if sides is not None:
+                sides[u.side] = sides.get(u.side, False) or not u.shaken
     for h in state.objectives:
-        sides = present.get((h.q, h.r), set())
+        sides = present[(h.q, h.r)]
         if len(sides) == 1:
-            side = next(iter(sides))
-            if side in steady.get((h.q, h.r), ()):
+            side, steady = next(iter(sides.items()))
+            if steady:
                 state.control[h] = side
 
 
@@ -542,12 +539,21 @@ def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence
              exposure: dict[str, bool] | None = None) -> Iterator[Place]:
     if enemies is None:
         enemies = enemies_by_place(state, other(firers[0].side))
+    melee = state.melee
     for p, there in enemies:
         # Reach (memoized LOS, range) before exposure, which scans every unit per enemy there:
-        # the same answer, ~a third cheaper over the action menus of random games.
-        if p not in state.melee and all(fire.in_reach(state, g, p) is not None for g in groups) \
-                and any(exposed_memo(state, u, exposure) for u in there):
-            yield p
+        # the same answer, ~a third cheaper over the action menus of random games. Loops, not
+        # all()/any() of generators: the action menu asks this of every activation.
+        if p in melee:
+            continue
+        for g in groups:
+            if fire.in_reach(state, g, p) is None:
+                break
+        else:
+            for u in there:
+                if exposed_memo(state, u, exposure):
+                    yield p
+                    break
 
 
 def exposed_memo(state: GameState, unit: Unit, memo: dict[str, bool] | None) -> bool:

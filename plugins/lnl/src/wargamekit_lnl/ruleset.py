@@ -404,11 +404,16 @@ class LnL(Ruleset):
     def reach_places(self, state: GameState, side: str, start: Place, chosen: Sequence[Unit]) -> set[Place]:
         """OPS 2.1, LDR 1 (A2): the places an activation reaches: the first one, and the hexes
         adjacent to each place whose chosen units include a Good Order leader (chaining)."""
+        # The places of the chosen Good Order leaders, read once (the units menu's constraint
+        # asks this for every subset a random bot tries).
+        leading = {u.place for u in chosen if u.good_order and u.kind == "leader"}
         reached = {start}
+        if start not in leading:
+            return reached
         frontier = [start]
         while frontier:
             place = frontier.pop()
-            if any(u.kind == "leader" and u.good_order and u.place == place for u in chosen):
+            if place in leading:
                 for near in self._places_next_to(state, place[0]):
                     if near not in reached:
                         reached.add(near)
@@ -785,7 +790,8 @@ class LnL(Ruleset):
         """SMC 2.1–2.2: put a sniper on a place of a hex with no enemy units; it may fire at once
         at one exposed enemy unit in its LOS (A57: 可立[即] = immediately)."""
         state = ctx.state
-        unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", state.map.hexes()[0])
+        # (Placed at the map's first hex until its place is chosen: the first of map_places.)
+        unit = Unit(state.new_id(f"{side}-sniper"), side, "sniper", sniper.map_places(state)[0][0])
         places = sniper.placements(state, side, unit)
         # Two questions (the map column, then the place in it) keep each one short: a whole map
         # of places would not fit a program's action space.
@@ -1170,9 +1176,11 @@ class LnL(Ruleset):
             return
         if enemies is None:
             enemies = rules.enemies_by_place(state, other(units[0].side))
+        origin = units[0].hex
         for p, there in enemies:
-            # LOS first: memoized, where exposure reads every unit.
-            if rules.spot_drm(state, units, p) is not None \
+            # LOS first: memoized, where exposure reads every unit. (rules.spot_drm is None
+            # exactly when there is no LOS; its DRM is not needed to know there is a target.)
+            if visible(state, origin, p[0]) is not None \
                     and any(not rules.exposed_memo(state, u, exposure) for u in there):
                 yield p
 

@@ -17,10 +17,10 @@ from wargamekit import Dice, odds
 from wargamekit.geometry import LineOfSight
 from wargamekit_lnl import fire
 from wargamekit_lnl.data import HINDRANCE_DRM
-from wargamekit_lnl.los import exposed, visible
+from wargamekit_lnl.los import exposed, map_memo, visible
 from wargamekit_lnl.state import GameState, Place, Unit, single_men, squad_equivalents
 
-__all__ = ["SniperShot", "has_target", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
+__all__ = ["SniperShot", "has_target", "map_places", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
 
 
 @frozen
@@ -101,8 +101,17 @@ def has_target(state: GameState, sniper: Unit, casualty: int, shaken: int) -> bo
     """Whether :func:`targets` is not empty (it stops at the first target)."""
     if sniper.shaken or not sniper.alive:
         return False
-    # Whether a shot exists, not the shot (its DRM and target): ready() asks at every impulse.
-    return any(_line_to(state, sniper, u) is not None for u in state.alive())
+    # Whether a shot exists, not the shot (its DRM and target): ready() and can_act ask at every
+    # impulse. _line_to's tests inline, in its order (the cheap ones first, exposure last but one).
+    side, at, rng, melee = sniper.side, sniper.hex, sniper.spec.range, state.melee
+    for u in state.units.values():
+        if not u.alive or u.vehicle or u.side == side:
+            continue
+        if (melee and u.place in melee) or at.distance(u.hex) > rng or not exposed(state, u):
+            continue
+        if visible(state, at, u.hex) is not None:
+            return True
+    return False
 
 
 def placements(state: GameState, side: str, sniper: Unit) -> list[Place]:
@@ -116,15 +125,31 @@ def placements(state: GameState, side: str, sniper: Unit) -> list[Place]:
     for u in state.units.values():
         if u.alive and u.side == side:
             friends.setdefault((u.hex.q, u.hex.r, u.level), []).append(u)
+    # Where no friend stands, the sniper alone decides the limit: asked once.
+    alone = single_men([sniper]) <= 2
     out: list[Place] = []
-    for h in state.map.hexes():
+    for place in map_places(state):
+        h, level = place
         if (h.q, h.r) in taken:
             continue
-        for level in range(state.levels(h)):
-            here = friends.get((h.q, h.r, level), [])
-            if single_men([*here, sniper]) <= 2 and squad_equivalents(here) <= 3:
-                out.append((h, level))
+        here = friends.get((h.q, h.r, level))
+        if here is None:
+            if alone:
+                out.append(place)
+        elif single_men([*here, sniper]) <= 2 and squad_equivalents(here) <= 3:
+            out.append(place)
     return out
+
+
+def map_places(state: GameState) -> tuple[Place, ...]:
+    """Every place of the map — each hex, column by column, at each of its levels (a building's
+    upper level after its ground) — memoized by the map (listing the map's hexes and reading
+    their terrain was most of a sniper's placement; the map never changes, SET 2)."""
+    memo = map_memo(state.map, "places")
+    found: tuple[Place, ...] | None = memo.get("all")
+    if found is None:
+        found = memo["all"] = tuple((h, level) for h in state.map.hexes() for level in range(state.levels(h)))
+    return found
 
 
 def _other(side: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from attrs import define, field
 
 from wargamekit.geometry import Hex, HexMap
@@ -195,6 +197,14 @@ def single_men(units: list[Unit]) -> int:
 def stacking_ok(units: list[Unit], wrecks: int = 0) -> bool:
     """SET 3 (A1: per side, per building level): ≤ 3 squad equivalents (crews as half-squads),
     ≤ 2 single-man counters, ≤ 2 vehicles and wrecks together (wrecks counted for every side)."""
+    squads, men, vehicles = stacking_totals(units)
+    return squads <= 3 and men <= 2 and vehicles + wrecks <= 2
+
+
+def stacking_totals(units: Iterable[Unit]) -> tuple[float, int, int]:
+    """SET 3's counts of ``units``: squad equivalents, single-man counters and vehicles — what
+    :func:`stacking_ok` limits. Counts of two groups add up to the counts of both together (the
+    step menu counts its movers once and adds each hex's friends)."""
     # squad_equivalents, single_men and the vehicles in one pass: every step menu tests each
     # hex it offers (the halves and wholes add exactly in any order).
     squads = 0.0
@@ -210,7 +220,7 @@ def stacking_ok(units: list[Unit], wrecks: int = 0) -> bool:
             vehicles += 1
         if spec.single_man:
             men += 1
-    return squads <= 3 and men <= 2 and vehicles + wrecks <= 2
+    return squads, men, vehicles
 
 
 def initial_state(s: LnLScenario) -> GameState:
