@@ -7,10 +7,12 @@ import enum
 import json
 import math
 import operator
+import re
 
 import numpy as np
 import pytest
 
+from wargamekit import Outcome, Ruleset
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
@@ -624,6 +626,69 @@ def test_the_answer_fast_path_gives_what_check_and_value_of_give():
         assert fast.log_text() == slow.log_text() and fast.choices == slow.choices
         assert all(type(c) is type(d) for c, d in zip(fast.choices, slow.choices, strict=True))
     assert fast.over and len(fast.choices) == 7  # (red reached the target)
+
+
+class _BadMenu(Ruleset):
+    """One lazy menu (with a lazy label) whose third option's data is not JSON, then a
+    public/secret menu: answering the bad option must leave the game as it was."""
+
+    name = "bad_menu"
+    version = "1"
+    sides = ("red", "blue")
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        return {}
+
+    def play(self, ctx):
+        first = yield Choose.of("red", "Pick?", [1, 2, object()], rule="T1", lazy=True, lazy_labels=True,
+                                label=lambda v: f"pick {v}", data=lambda v: {"v": v})
+        second = yield Choose(side="blue", prompt="Hide?", rule="T2",
+                              options=[Option("a", "A (secret)", public="A"), Option("b", "B")])
+        ctx.event("done", f"{first} {second}", first=first, second=second)
+        return Outcome(None, "done", {})
+
+
+def test_an_answer_whose_option_cannot_be_made_leaves_the_game_as_it_was():
+    """The answer's fast path describes the chosen option (making a lazy menu's option and its
+    lazy label) before anything is recorded: an option whose data is not JSON raises
+    ``OptionError`` and the game is as before (no choice recorded, nothing logged), so the game
+    goes on and replays; the log is what ``describe`` writes (the public label where given)."""
+    from wargamekit import Game, OptionError
+
+    game = Game.new(_BadMenu(), seed=1)
+    with pytest.raises(OptionError, match=r"Pick\? \[T1\]: option 2"):
+        game.answer(2)
+    assert game.choices == [] and game.log == [] and game.pending.rule == "T1"
+    game.answer(1)
+    game.answer(0)
+    assert game.choices == [1, 0] and game.over
+    assert [event.text for event in game.log if event.kind == "choice"] == ["red: Pick? -> pick 2", "blue: Hide? -> A"]
+    slow = Game.new(_BadMenu(), seed=1)
+    slow.answer(np.int64(1))  # (the general path: check, value_of, describe)
+    slow.answer(np.int64(0))
+    assert slow.log_text() == game.log_text() and Game.load(game.save(), rulesets={"bad_menu": _BadMenu()}).log_text() == game.log_text()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [None, {}, {"target": "crow"}, {"a": 1, "b": 2.5, "c": None, "d": True}, {"to": [3, 4]},
+     {"n": np.int64(3)}, {1: "x"}, {"e": _Colour.RED}, Data({"k": 1}), {"nested": {"a": (1, 2)}}],
+)
+def test_an_option_s_inline_data_freezing_is_freeze_data(data):
+    """``Option.__init__`` freezes a flat dict of exact scalars inline (a hot path): the same
+    data as ``freeze_data`` (type, items, key order), and the same errors otherwise."""
+    try:
+        expected = freeze_data(data)
+    except TypeError as exc:
+        with pytest.raises(TypeError, match=re.escape(str(exc))):
+            Option("x", "X", data=data)
+        return
+    made = Option("x", "X", data=data).data
+    assert type(made) is Data and made == expected and list(made) == list(expected)
+    assert repr(made) == repr(expected)
 
 
 def test_a_single_die_s_fast_path_rolls_and_logs_what_the_general_path_does():
