@@ -28,8 +28,8 @@ core's overhead factor).
   core's games (``gc_share``, its pauses timed through ``gc.callbacks``). ``*_without_gc`` are
   the same medians with the collector's pauses taken out, and ``full_collections_per_pass`` how
   many full (generation 2) collections fell in a pass: a full collection walks every object of
-  the process (in this one ~20 ms, half of it the 263,169 slots of ``geometry.hex``'s intern
-  table), so whether a pass holds one moves its time by a quarter.
+  the process (in this one, which holds numpy, scipy and the plugins, 15-25 ms against a pass's
+  ~90 ms), so whether a pass holds one moves its time by a quarter.
 
   Measured (five runs alternating before and after, each the median of five passes of 20
   games, CPU time, a machine loaded by other work; before = 78461d9, after = issue 9's
