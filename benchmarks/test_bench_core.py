@@ -25,7 +25,11 @@ core's overhead factor).
   100 games/s of 300-400 decisions with room for the rules; ``us_per_decision_over_target``),
   the same game in plain Python measured in the same interleaved passes
   (``plain_us_per_decision_cpu``, ``ours_over_plain``) and the garbage collector's share of the
-  core's games (``gc_share``, its pauses timed through ``gc.callbacks``).
+  core's games (``gc_share``, its pauses timed through ``gc.callbacks``). ``*_without_gc`` are
+  the same medians with the collector's pauses taken out, and ``full_collections_per_pass`` how
+  many full (generation 2) collections fell in a pass: a full collection walks every object of
+  the process (in this one, which holds numpy, scipy and the plugins, 15-25 ms against a pass's
+  ~90 ms), so whether a pass holds one moves its time by a quarter.
 
   Measured (five runs alternating before and after, each the median of five passes of 20
   games, CPU time, a machine loaded by other work; before = 78461d9, after = issue 9's
@@ -266,15 +270,20 @@ def test_rule_free_game(benchmark):
     gc_pauses: list[float] = []
     started: list[float] = []
 
-    def on_gc(phase: str, _info: dict) -> None:
+    full: list[int] = []
+
+    def on_gc(phase: str, info: dict) -> None:
         if phase == "start":
             started.append(time.process_time())
         elif started:
             gc_pauses.append(time.process_time() - started.pop())
+            if info["generation"] == 2:
+                full.append(1)
 
-    ours_cpu, plain_cpu, gc_cpu = [], [], []
+    ours_cpu, plain_cpu, gc_cpu, plain_gc_cpu, full_counts = [], [], [], [], []
     for _ in range(5):  # interleaved passes: load that comes and goes weighs on both alike
         gc_pauses.clear()
+        full.clear()
         gc.callbacks.append(on_gc)
         try:
             t0 = time.process_time()
@@ -283,9 +292,16 @@ def test_rule_free_game(benchmark):
         finally:
             gc.callbacks.remove(on_gc)
         gc_cpu.append(sum(gc_pauses))
-        t0 = time.process_time()
-        plain()
-        plain_cpu.append(time.process_time() - t0)
+        full_counts.append(len(full))
+        gc_pauses.clear()
+        gc.callbacks.append(on_gc)
+        try:
+            t0 = time.process_time()
+            plain()
+            plain_cpu.append(time.process_time() - t0)
+        finally:
+            gc.callbacks.remove(on_gc)
+        plain_gc_cpu.append(sum(gc_pauses))
     benchmark.pedantic(ours, rounds=3, warmup_rounds=0)  # pytest-benchmark's own (wall) figures
     decisions = RANGE_SHOTS * len(RANGE_SEEDS)
     ours_s, plain_s = statistics.median(ours_cpu), statistics.median(plain_cpu)
@@ -300,4 +316,12 @@ def test_rule_free_game(benchmark):
         plain_us_per_decision_cpu=plain_s / decisions * 1e6,
         ours_over_plain=ours_s / plain_s,
         gc_share=statistics.median(g / o for g, o in zip(gc_cpu, ours_cpu, strict=True)),
+        # The core's own work, the collector's pauses taken out: a pass that happens to hold a
+        # full collection (which walks every object of the process) costs a quarter more, so
+        # the median above depends on where collections fall; this does not.
+        us_per_decision_cpu_without_gc=statistics.median(o - g for o, g in zip(ours_cpu, gc_cpu, strict=True))
+        / decisions * 1e6,
+        plain_us_per_decision_cpu_without_gc=statistics.median(
+            p - g for p, g in zip(plain_cpu, plain_gc_cpu, strict=True)) / decisions * 1e6,
+        full_collections_per_pass=statistics.mean(full_counts),
     )

@@ -3,12 +3,16 @@ give (issue 9: the per-answer overhead is cut without changing a log byte)."""
 
 from __future__ import annotations
 
+import enum
 import json
 import math
+import operator
+import re
 
 import numpy as np
 import pytest
 
+from wargamekit import Outcome, Ruleset
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
@@ -301,6 +305,72 @@ def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
     assert b"_pcg64_generator" not in dumps(other)
     assert pickle.loads(dumps(other)).bit_generator.state["state"]["pos"] == other.bit_generator.state["state"]["pos"]
 
+class _Colour(enum.Enum):
+    RED = 1
+
+
+class _Registered:
+    """Pickles through a reducer registered with copyreg (after the pickler first met it)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __reduce__(self):
+        return (_Registered, (self.value,))
+
+
+def _old_pickle(obj, shared_types=frozenset()):
+    """What the per-object ``reducer_override`` pickler (the form before the dispatch table)
+    writes, and the shared objects it lists."""
+    import io
+
+    from wargamekit._fastpickle import _Pickler
+
+    buffer = io.BytesIO()
+    pickler = _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.shared_types, pickler.shared = shared_types, []
+    pickler.dump(obj)
+    return buffer.getvalue(), tuple(pickler.shared)
+
+
+def test_the_dispatch_table_pickles_byte_for_byte_as_the_per_object_reducer():
+    """``dumps`` and ``dumps_sharing`` reduce through a ``dispatch_table`` filled class by class
+    (a hot path): the bytes, and the shared objects listed, are those of the per-object
+    ``reducer_override`` they replace, for attrs instances (named by key or local), classes
+    pickling their own way, frozen data, enum members, classes themselves (by name), the dice's
+    generator and another generator, a copyreg registration made after the class was first
+    pickled, and shared types."""
+    import copyreg
+
+    from wargamekit._fastpickle import dumps_sharing, loads_sharing
+    from wargamekit.dice import SeededDice
+
+    board = _Frozen((1, 2))
+    unit = _Unit("A", Hex(1, 2), parent=board)
+    unit2 = _Unit("B", Hex(1, 2), parent=unit)
+    state = {
+        "units": [unit, unit2, _Derived("C", Hex(0, 0), extra=[1])], "board": board, "again": board,
+        "one": _One(3), "custom": _Custom(5), "dicty": _Dicty(7), "data": freeze_data({"a": [1, {"b": 2}]}),
+        "colour": _Colour.RED, "classes": (_Unit, _Colour, int), "dice": SeededDice(4),
+        "mt": np.random.Generator(np.random.MT19937(3)), "registered": _Registered(1),
+    }
+    for shared_types in (frozenset(), frozenset({_Frozen}), frozenset({_Frozen, _Unit})):
+        expected, expected_shared = _old_pickle(state, shared_types)
+        data, shared = dumps_sharing(state, shared_types)
+        assert data == expected and shared == expected_shared and all(map(operator.is_, shared, expected_shared))
+        assert _normalised(loads_sharing(data, shared)) == _normalised(loads_sharing(expected, expected_shared))
+    assert dumps(state) == _old_pickle(state)[0]
+    copyreg.pickle(_Registered, lambda r: (_Registered, (r.value + 100,)))
+    try:
+        assert dumps(state) == _old_pickle(state)[0]
+        assert pickle.loads(dumps(state))["registered"].value == 101
+    finally:
+        del copyreg.dispatch_table[_Registered]
+    assert pickle.loads(dumps(state))["registered"].value == 1
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        dumps_sharing({"bad": _One(lambda: 1)}, frozenset({_Frozen}))
+
+
 def test_choose_of_builds_the_options_option_would():
     """``Choose.of`` builds its options through the slots (a hot path); they are exactly the
     options ``Option(value, label, data=...)`` gives."""
@@ -556,6 +626,69 @@ def test_the_answer_fast_path_gives_what_check_and_value_of_give():
         assert fast.log_text() == slow.log_text() and fast.choices == slow.choices
         assert all(type(c) is type(d) for c, d in zip(fast.choices, slow.choices, strict=True))
     assert fast.over and len(fast.choices) == 7  # (red reached the target)
+
+
+class _BadMenu(Ruleset):
+    """One lazy menu (with a lazy label) whose third option's data is not JSON, then a
+    public/secret menu: answering the bad option must leave the game as it was."""
+
+    name = "bad_menu"
+    version = "1"
+    sides = ("red", "blue")
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        return {}
+
+    def play(self, ctx):
+        first = yield Choose.of("red", "Pick?", [1, 2, object()], rule="T1", lazy=True, lazy_labels=True,
+                                label=lambda v: f"pick {v}", data=lambda v: {"v": v})
+        second = yield Choose(side="blue", prompt="Hide?", rule="T2",
+                              options=[Option("a", "A (secret)", public="A"), Option("b", "B")])
+        ctx.event("done", f"{first} {second}", first=first, second=second)
+        return Outcome(None, "done", {})
+
+
+def test_an_answer_whose_option_cannot_be_made_leaves_the_game_as_it_was():
+    """The answer's fast path describes the chosen option (making a lazy menu's option and its
+    lazy label) before anything is recorded: an option whose data is not JSON raises
+    ``OptionError`` and the game is as before (no choice recorded, nothing logged), so the game
+    goes on and replays; the log is what ``describe`` writes (the public label where given)."""
+    from wargamekit import Game, OptionError
+
+    game = Game.new(_BadMenu(), seed=1)
+    with pytest.raises(OptionError, match=r"Pick\? \[T1\]: option 2"):
+        game.answer(2)
+    assert game.choices == [] and game.log == [] and game.pending.rule == "T1"
+    game.answer(1)
+    game.answer(0)
+    assert game.choices == [1, 0] and game.over
+    assert [event.text for event in game.log if event.kind == "choice"] == ["red: Pick? -> pick 2", "blue: Hide? -> A"]
+    slow = Game.new(_BadMenu(), seed=1)
+    slow.answer(np.int64(1))  # (the general path: check, value_of, describe)
+    slow.answer(np.int64(0))
+    assert slow.log_text() == game.log_text() and Game.load(game.save(), rulesets={"bad_menu": _BadMenu()}).log_text() == game.log_text()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [None, {}, {"target": "crow"}, {"a": 1, "b": 2.5, "c": None, "d": True}, {"to": [3, 4]},
+     {"n": np.int64(3)}, {1: "x"}, {"e": _Colour.RED}, Data({"k": 1}), {"nested": {"a": (1, 2)}}],
+)
+def test_an_option_s_inline_data_freezing_is_freeze_data(data):
+    """``Option.__init__`` freezes a flat dict of exact scalars inline (a hot path): the same
+    data as ``freeze_data`` (type, items, key order), and the same errors otherwise."""
+    try:
+        expected = freeze_data(data)
+    except TypeError as exc:
+        with pytest.raises(TypeError, match=re.escape(str(exc))):
+            Option("x", "X", data=data)
+        return
+    made = Option("x", "X", data=data).data
+    assert type(made) is Data and made == expected and list(made) == list(expected)
+    assert repr(made) == repr(expected)
 
 
 def test_a_single_die_s_fast_path_rolls_and_logs_what_the_general_path_does():

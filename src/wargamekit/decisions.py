@@ -267,7 +267,17 @@ class Option:
         else:
             raise TypeError(f"{type(self).__name__}: a lazy label is for an Option itself, not a subclass")
         _set_public(self, public)
-        _set_data(self, _EMPTY if data is None else freeze_data(data))
+        if type(data) is dict:
+            # freeze_data's first case inline (a flat dict of string keys to exact scalars,
+            # the usual option data): a call less per option
+            for key, item in data.items():
+                if type(key) is not str or type(item) not in _PLAIN_SCALARS:
+                    _set_data(self, freeze_data(data))
+                    break
+            else:
+                _set_data(self, Data(data) if data else _EMPTY)
+        else:
+            _set_data(self, _EMPTY if data is None else freeze_data(data))
 
     if not TYPE_CHECKING:  # (hidden from type checkers, which would take any name as valid)
 

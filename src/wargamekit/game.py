@@ -38,7 +38,7 @@ from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Choose, Decision, LazyOptions
+from .decisions import Answer, Choose, Decision
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -552,14 +552,19 @@ class Game:
         if side is not None and side != decision.side:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
         if type(decision) is Choose and type(answer) is int and 0 <= answer < len(decision.options):
-            # Hot: most answers (an index in range of a plain Choose): what check and value_of
-            # give, without the two calls. Anything else takes them (and their errors).
+            # Hot: most answers (an index in range of a plain Choose): what check, value_of and
+            # describe give, without the three calls. Anything else takes them (and their errors).
             canonical: Answer = answer
-            options = decision.options
-            value = options._value_of(answer) if type(options) is LazyOptions else options[answer].value
+            option = decision.options[answer]  # (a lazy menu makes it here: the log reads it)
+            value = option.value
+            public = option.public
+            described = option.label if public is None else public
         else:
             canonical = decision.check(answer)
             value = decision.value_of(canonical)
+            described = decision.describe(canonical)
+        # (Described before anything is recorded: an option that cannot be made, or a label
+        # that fails, leaves the game as it was.)
         ctx = self._ctx
         assert ctx is not None  # a decision is pending: the game has started
         # Events reach the game (to be told to observers once the answer stands) only if it
@@ -572,7 +577,7 @@ class Game:
             self._unannounced = []
         choices.append(canonical)
         side = decision.side
-        text = f"{side}: {decision.prompt} -> {decision.describe(canonical)}"
+        text = f"{side}: {decision.prompt} -> {described}"
         audience = (side,) if decision.secret else None
         if type(side) is str and (type(canonical) is bool or is_plain_int(canonical)):
             # Hot: every answer. The data as freezing would make it (keys in sorted order),
