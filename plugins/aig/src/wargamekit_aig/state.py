@@ -6,6 +6,7 @@ moved, ammunition); leaders their finished side (§2.2.2) and skip status (§5.4
 
 from __future__ import annotations
 
+import itertools
 import math
 from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
@@ -140,6 +141,10 @@ class Unit:
         return VertexFacing(self.facing)
 
 
+#: §4.2.1 the chain of command by rank (a constant: every individual order compares ranks).
+_RANK_VALUES = {"oc": 2, "ordinary": 1, "junior": 0}
+
+
 @define
 class Leader:
     """A leader counter (§2.2.2, §4.1)."""
@@ -182,7 +187,7 @@ class Leader:
     @property
     def rank_value(self) -> int:
         """Chain of command (§4.2.1): OC 2, ordinary 1, junior 0."""
-        return {"oc": 2, "ordinary": 1, "junior": 0}[self.rank]
+        return _RANK_VALUES[self.rank]
 
     def activates(self, unit: Unit) -> bool:
         """D18: the units his group orders activate (his command, or those the scenario lists)."""
@@ -329,6 +334,27 @@ def position_key(state: GameState) -> tuple[tuple[Any, ...], ...]:
     depend on; as plain values, cheap to build and hash, a key for remembering them (the
     rules ask them again at every order while nothing has moved)."""
     return tuple(map(_POSITION, state.units.values()))
+
+
+#: Position keys met lately, each with the number that stands for it (position_id). Numbers are
+#: never given twice (a count, not the table's size), so emptying the table when it is full only
+#: makes a position met again take a new number: no cache keyed by an old one can answer wrongly.
+_POSITION_IDS: dict[tuple[tuple[Any, ...], ...], int] = {}
+_POSITION_IDS_KEPT = 1 << 14
+_next_position_id = itertools.count()
+
+
+def position_id(state: GameState) -> int:
+    """A number that stands for :func:`position_key`: the same for the same key (while it is
+    remembered), never the same for two keys. The rules' caches are keyed by it: a key of 16
+    units is hashed once here, not again in each of the several caches an order asks."""
+    key = tuple(map(_POSITION, state.units.values()))
+    got = _POSITION_IDS.get(key)
+    if got is None:
+        if len(_POSITION_IDS) >= _POSITION_IDS_KEPT:
+            _POSITION_IDS.clear()
+        got = _POSITION_IDS[key] = next(_next_position_id)
+    return got
 
 
 #: Maps built so far, by their scenario data (a few: the bundled battles and the tests' maps).
