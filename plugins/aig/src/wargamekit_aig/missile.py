@@ -12,12 +12,10 @@ disordered on failure (§7.3), disordered cavalry is one column easier to hit (�
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 from attrs import frozen
 
 from wargamekit import Dice
-from wargamekit.geometry import Arc, Hex, arc_of
+from wargamekit.geometry import Arc, arc_of
 from wargamekit_aig.facing import arc
 from wargamekit_aig.state import WOODS, GameState, Unit
 
@@ -104,13 +102,11 @@ def can_fire(unit: Unit) -> str | None:
     return None
 
 
-def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = True,
-            occupied: Collection[Hex] | None = None) -> Shot | None:
+def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = True) -> Shot | None:
     """The :class:`Shot` if ``firer`` may fire at ``target`` now, else ``None``.
 
     D3 (provisional): in range; in the firer's front (its two front wedges, §7.1); the line not
-    blocked by a hill or by another combat unit between. ``occupied``: the hexes of the combat
-    units on the map, when the caller has them (:func:`targets` tries every enemy in range).
+    blocked by a hill or by another combat unit between.
     """
     if can_fire(firer) is not None or not target.alive or target.side == firer.side:
         return None
@@ -121,12 +117,7 @@ def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = Tr
     if check_arc and arc_of(firer.hex, firer.vertex, target.hex, firer="unit") != Arc.FRONT:
         return None
     los = state.map.line_of_sight(firer.hex, target.hex, edge="better")
-    if not los.clear:
-        return None
-    if occupied is None:
-        if any(state.unit_at(h) is not None for h in los.between):
-            return None
-    elif any(h in occupied for h in los.between):
+    if not los.clear or any(state.unit_at(h) is not None for h in los.between):
         return None
     check = target.cavalry and not target.disordered and not target.routed
     return Shot(table[distance - 1], firer.trained, arc(target, firer.hex), target.type in ARMOURED,
@@ -142,15 +133,11 @@ def targets(state: GameState, firer: Unit) -> dict[str, Shot]:
     # at.distance(enemy.hex) <= reach, inline (every step of a missile unit tries every enemy;
     # the battle has 47 units): the distance is half the sum of the three cube deltas
     side, q, r, twice = firer.side, firer.hex.q, firer.hex.r, 2 * weapon_range(state, firer)
-    live = state.live_units()
-    occupied: frozenset[Hex] | None = None  # what blocks a line (D3), found once for every target
-    for enemy in live:
+    for enemy in state.live_units():
         h = enemy.hex
         dq, dr = h.q - q, h.r - r
         if enemy.side != side and abs(dq) + abs(dr) + abs(dq + dr) <= twice:
-            if occupied is None:
-                occupied = frozenset(u.hex for u in live)
-            shot = shot_at(state, firer, enemy, occupied=occupied)
+            shot = shot_at(state, firer, enemy)
             if shot is not None:
                 found[enemy.name] = shot
     return found
