@@ -10,6 +10,7 @@ import pytest
 from wargamekit import Game, RandomBot
 from wargamekit.players import bot_seed
 from wargamekit_aig import Aig
+from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
     _blocked,
     _leader_blocked,
@@ -21,7 +22,7 @@ from wargamekit_aig.command import (
 )
 from wargamekit_aig.orders import front_steps
 from wargamekit_aig.scenario import parse_hex
-from wargamekit_aig.state import position_key
+from wargamekit_aig.state import position_id, position_key
 
 
 def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
@@ -85,6 +86,27 @@ def test_answers_remembered_by_the_position_equal_fresh_ones():
         for u in state.live_units():
             assert [(h, d) for h, _, d in front_steps(state, u)] == [(h, u.hex.direction_to(h)) for h, _, _ in front_steps(state, u)]
     assert seen == {True, False}
+
+
+def test_position_numbers_stand_for_one_position_each(monkeypatch):
+    """The number the rules' caches are keyed by (``position_id``) is the same for the same
+    position key and differs when a unit moves or turns; emptying the table of numbers when it is
+    full never gives an old number to another position (no cache could answer for the wrong one),
+    and the answers asked by number are the plain computations (§4.2.5, §4.2.6)."""
+    monkeypatch.setattr(state_module, "_POSITION_IDS_KEPT", 3)
+    given: dict[int, tuple] = {}
+    for state in itertools.chain(_positions("training", 4, 120, every=5), _positions("battle", 6, 60, every=5)):
+        number, key = position_id(state), position_key(state)
+        assert given.setdefault(number, key) == key  # a number never stands for two positions
+        assert position_id(state) == number  # asked again: the same
+        for ld in state.live_leaders():
+            assert in_melee(state, ld, position=number) == in_melee(state, ld)
+            assert leader_can_move(state, ld, position=number) == leader_can_move(state, ld)
+        unit = state.live_units()[0]
+        unit.facing = (unit.facing + 1) % 6
+        assert position_id(state) != number  # a turn is a new position
+        unit.facing = (unit.facing - 1) % 6
+    assert len(given) > 3  # the table was emptied on the way
 
 
 def test_4_4_1_a_leader_hemmed_in_by_enemy_zoi_may_not_move(k):

@@ -246,7 +246,9 @@ class GameState:
 
     def live_leaders(self, side: str | None = None) -> list[Leader]:
         """Leaders still in play (of ``side``)."""
-        return [ld for ld in self.leaders.values() if ld.alive and side in (None, ld.side)]
+        if side is None:
+            return [ld for ld in self.leaders.values() if ld.alive]
+        return [ld for ld in self.leaders.values() if ld.alive and ld.side == side]
 
     def unit_at(self, h: Hex) -> Unit | None:
         """The combat unit in ``h`` (D16: at most one)."""
@@ -340,7 +342,7 @@ def position_key(state: GameState) -> tuple[tuple[Any, ...], ...]:
 #: never given twice (a count, not the table's size), so emptying the table when it is full only
 #: makes a position met again take a new number: no cache keyed by an old one can answer wrongly.
 _POSITION_IDS: dict[tuple[tuple[Any, ...], ...], int] = {}
-_POSITION_IDS_KEPT = 1 << 14
+_POSITION_IDS_KEPT = 4096  # as many as the caches keyed by them keep (command.py)
 _next_position_id = itertools.count()
 
 
