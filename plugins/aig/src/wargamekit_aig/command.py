@@ -23,8 +23,8 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 
 #: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
 #: key's number, state.position_id). A cache in front of _REACH: building the blocked hexes and
-#: keeping only those within reach cost more than the remembered search itself (each order re-reads the range, group
-#: orders test every command, the battle's ZOI holds hundreds of hexes).
+#: keeping only those within reach cost more than the remembered search itself (each order
+#: re-reads the range, group orders test every command, the battle's ZOI holds hundreds of hexes).
 _COMMAND: PerMap[tuple[Hex, int, str, Hashable], Mapping[Hex, float]] = PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
 _MOVES: PerMap[tuple[Hex, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)

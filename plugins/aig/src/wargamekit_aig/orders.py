@@ -824,6 +824,7 @@ def charged_turn(ctx: Context, mover: Unit) -> Procedure:
     if not charged_units(state, mover):
         return
     phase = state.command_phase
+
     def offers(side: str, point: Any) -> list[Response]:
         if point.depth or not mover.alive or mover.routed:
             return []
