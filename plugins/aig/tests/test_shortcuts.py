@@ -6,10 +6,14 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from attrs import astuple
 
 from wargamekit import Game, RandomBot
+from wargamekit._fastpickle import dumps_sharing, loads_sharing
+from wargamekit.geometry import Hex
 from wargamekit.players import bot_seed
 from wargamekit_aig import Aig
+from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
     _blocked,
     _leader_blocked,
@@ -21,7 +25,7 @@ from wargamekit_aig.command import (
 )
 from wargamekit_aig.orders import front_steps
 from wargamekit_aig.scenario import parse_hex
-from wargamekit_aig.state import position_key
+from wargamekit_aig.state import position_id, position_key
 
 
 def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
@@ -85,6 +89,45 @@ def test_answers_remembered_by_the_position_equal_fresh_ones():
         for u in state.live_units():
             assert [(h, d) for h, _, d in front_steps(state, u)] == [(h, u.hex.direction_to(h)) for h, _, _ in front_steps(state, u)]
     assert seen == {True, False}
+
+
+def test_position_numbers_stand_for_one_position_each(monkeypatch):
+    """The number the rules' caches are keyed by (``position_id``) is the same for the same
+    position key and differs when a unit moves or turns; emptying the table of numbers when it is
+    full never gives an old number to another position (no cache could answer for the wrong one),
+    and the answers asked by number are the plain computations (§4.2.5, §4.2.6)."""
+    monkeypatch.setattr(state_module, "_POSITION_IDS_KEPT", 3)
+    given: dict[int, tuple] = {}
+    for state in itertools.chain(_positions("training", 4, 120, every=5), _positions("battle", 6, 60, every=5)):
+        number, key = position_id(state), position_key(state)
+        assert given.setdefault(number, key) == key  # a number never stands for two positions
+        assert position_id(state) == number  # asked again: the same
+        for ld in state.live_leaders():
+            assert in_melee(state, ld, position=number) == in_melee(state, ld)
+            assert leader_can_move(state, ld, position=number) == leader_can_move(state, ld)
+        unit = state.live_units()[0]
+        unit.facing = (unit.facing + 1) % 6
+        assert position_id(state) != number  # a turn is a new position
+        unit.facing = (unit.facing - 1) % 6
+    assert len(given) > 3  # the table was emptied on the way
+
+
+def test_a_state_pickled_as_rows_of_units_comes_back_the_same():
+    """A snapshot's pickle (the units as rows of plain values, ``GameState.__reduce__``) makes the
+    same state again: every field, every unit under its key with every field, its hex a Hex, the
+    map shared as the game shares it; at every tenth decision of a game on each scenario."""
+    shared = Aig().shared_type_set
+    checked = 0
+    for state in itertools.chain(_positions("training", 7, 300, every=10), _positions("battle", 8, 300, every=10)):
+        back = loads_sharing(*dumps_sharing(state, shared))
+        assert back == state and back.map is state.map
+        assert list(back.units) == list(state.units)
+        for name, unit in state.units.items():
+            again = back.units[name]
+            assert again is not unit and astuple(again, recurse=False) == astuple(unit, recurse=False)
+            assert type(again.hex) is Hex
+        checked += 1
+    assert checked == 60
 
 
 def test_4_4_1_a_leader_hemmed_in_by_enemy_zoi_may_not_move(k):

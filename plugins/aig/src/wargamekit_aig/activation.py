@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from functools import partial
 from typing import Any
 
 import attrs
 
 from wargamekit import Choose, Response
+from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import LeaderActivation, Turn, TurnResult, play_turns
 from wargamekit_aig import kinds, odds_calc
 from wargamekit_aig.command import in_melee
@@ -140,21 +141,30 @@ class LeaderAction:
         acting = underway.acting
         return TurnResult(actor=acting if acting in self.seq.leaders else underway.due, end=end)
 
-    def _queue_jump(self, due: Leader, act: Activation) -> Callable[[str, Any], list[Response]]:
+    def _queue_jump(self, due: Leader, act: Activation) -> Callable[[str, Any], Sequence[Response]]:
         state = self.state
 
-        def offers(side: str, point: Any) -> list[Response]:
+        def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth:
                 return []
             # §3.1 / Q19 reading: a leader of *higher* initiative jumps the queue.
-            return [Response(f"{ld.name} tries to seize {due.name}'s activation "
-                             f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
-                             resolve=partial(self._active_seize, ld, due, act),
-                             key=("queue-jump", state.turn, due.name),
-                             data={"seizer": ld.name, "due": due.name, "initiative": ld.initiative,
-                                   "chance": float(odds_calc.seize_odds(ld.initiative))})
-                    for ld in state.live_leaders(side)
-                    if ld is not due and can_seize(state, ld) and ld.initiative > due.initiative]
+            seizers = [ld for ld in state.live_leaders(side)
+                       if ld is not due and can_seize(state, ld) and ld.initiative > due.initiative]
+            if not seizers:
+                return []
+            # Hot (a window at every activation): each response, its name with the odds, made
+            # only when its option is read (a random bot reads one, or none).
+            key = ("queue-jump", state.turn, due.name)
+
+            def make(i: int) -> Response:
+                ld = seizers[i]
+                return Response(f"{ld.name} tries to seize {due.name}'s activation "
+                                f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
+                                resolve=partial(self._active_seize, ld, due, act), key=key,
+                                data={"seizer": ld.name, "due": due.name, "initiative": ld.initiative,
+                                      "chance": float(odds_calc.seize_odds(ld.initiative))})
+
+            return LazyOffers([key] * len(seizers), make)
 
         return offers
 
@@ -175,20 +185,27 @@ class LeaderAction:
         yield from ctx.interrupts.window(f"{seizer.name} seized", [passive], self._passive(seizer, act),
                                          rule="5.4.2.2 seizing a seize", kind=kinds.SEIZE)
 
-    def _passive(self, target: Leader, act: Activation) -> Callable[[str, Any], list[Response]]:
+    def _passive(self, target: Leader, act: Activation) -> Callable[[str, Any], Sequence[Response]]:
         """§5.4.2: the passive side's seize of ``target`` (a momentum or an active seize)."""
         state = self.state
 
-        def offers(side: str, point: Any) -> list[Response]:
+        def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth or side == target.side:
                 return []
-            return [Response(f"{ld.name} tries to seize from {target.name} "
-                             f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
-                             resolve=partial(self._passive_seize, ld, target, act),
-                             key=("passive", state.turn, target.name, target.phases),
-                             data={"seizer": ld.name, "from": target.name, "initiative": ld.initiative,
-                                   "chance": float(odds_calc.seize_odds(ld.initiative))})
-                    for ld in state.live_leaders(side) if can_seize(state, ld)]
+            seizers = [ld for ld in state.live_leaders(side) if can_seize(state, ld)]
+            if not seizers:
+                return []
+            key = ("passive", state.turn, target.name, target.phases)  # as when offered (a lazy offer)
+
+            def make(i: int) -> Response:
+                ld = seizers[i]
+                return Response(f"{ld.name} tries to seize from {target.name} "
+                                f"({pct(odds_calc.seize_odds(ld.initiative))})", side,
+                                resolve=partial(self._passive_seize, ld, target, act), key=key,
+                                data={"seizer": ld.name, "from": target.name, "initiative": ld.initiative,
+                                      "chance": float(odds_calc.seize_odds(ld.initiative))})
+
+            return LazyOffers([key] * len(seizers), make)
 
         return offers
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any
 
 from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
 from wargamekit_aig.scenario import hex_label
-from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
 LEADER_MA, BANNER_MA = 8, 6
@@ -23,17 +22,17 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 
 
 #: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
-#: key). A cache in front of _REACH: building the blocked hexes and keeping only those within
-#: reach cost more than the remembered search itself (each order re-reads the range, group
-#: orders test every command, the battle's ZOI holds hundreds of hexes).
-_COMMAND: PerMap[tuple[Hex, int, str, tuple[Any, ...]], Mapping[Hex, float]] = PerMap(kept=4096)
+#: key's number, state.position_id). A cache in front of _REACH: building the blocked hexes and
+#: keeping only those within reach cost more than the remembered search itself (each order
+#: re-reads the range, group orders test every command, the battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[Hex, int, str, Hashable], Mapping[Hex, float]] = PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
-_MOVES: PerMap[tuple[Hex, float, str, tuple[Any, ...]], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
+_MOVES: PerMap[tuple[Hex, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 #: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
 #: MP (§4.2.5), by his hex (and MP), his side and the position key: both depend on nothing else,
 #: and each individual order asks them again (the issuer, every lower leader he may move).
-_MELEE: PerMap[tuple[Hex, str, tuple[Any, ...]], bool] = PerMap(kept=4096)
-_CAN_MOVE: PerMap[tuple[Hex, float, str, tuple[Any, ...]], bool] = PerMap(kept=4096)
+_MELEE: PerMap[tuple[Hex, str, Hashable], bool] = PerMap(kept=4096)
+_CAN_MOVE: PerMap[tuple[Hex, float, str, Hashable], bool] = PerMap(kept=4096)
 
 
 def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
@@ -65,14 +64,14 @@ def _blocked(state: GameState, side: str) -> set[Hex]:
 
 
 def command_distances(state: GameState, leader: Leader, reach: int | None = None, *,
-                      position: tuple[Any, ...] | None = None) -> Mapping[Hex, float]:
+                      position: Hashable | None = None) -> Mapping[Hex, float]:
     """§4.2.2: hexes reachable from the leader by a path of at most ``reach`` hexes (default his
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
-    mapping: read it, do not change it). ``position``: ``position_key(state)``, when the caller
+    mapping: read it, do not change it). ``position``: ``position_id(state)``, when the caller
     has it."""
     limit = leader.range if reach is None else reach
     table = _COMMAND.table(state.map)
-    key = (leader.hex, limit, leader.side, position_key(state) if position is None else position)
+    key = (leader.hex, limit, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
         got = table[key] = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
@@ -90,9 +89,9 @@ def leader_in_range(state: GameState, leader: Leader, other: Leader) -> bool:
     return other.hex in command_distances(state, leader)
 
 
-def in_melee(state: GameState, leader: Leader, *, position: tuple[Any, ...] | None = None) -> bool:
+def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = None) -> bool:
     """§4.2.6: a leader is in melee when the unit he is stacked with is engaged. ``position``:
-    ``position_key(state)``, when the caller has it (the answer is then remembered by it)."""
+    ``position_id(state)``, when the caller has it (the answer is then remembered by it)."""
     if position is None:
         unit = state.stacked_unit(leader)
         return unit is not None and bool(engaged_with(state, unit))
@@ -130,7 +129,7 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> t
     leader's hex, MP, side and the position key."""
     budget = leader_ma(state, leader) if mp is None else mp
     table = _MOVES.table(state.map)
-    key = (leader.hex, budget, leader.side, position_key(state))
+    key = (leader.hex, budget, leader.side, position_id(state))
     got = table.get(key)
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
@@ -140,11 +139,11 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> t
 
 
 def leader_can_move(state: GameState, leader: Leader, mp: float | None = None, *,
-                    position: tuple[Any, ...] | None = None) -> bool:
+                    position: Hashable | None = None) -> bool:
     """Whether :func:`leader_destinations` holds a hex besides his own: whether he may enter an
     adjacent hex within ``mp`` (every path starts with such a step and no step is free, so no
     search is needed to know that a move is possible at all). ``position``:
-    ``position_key(state)``, when the caller has it (the answer is then remembered by it)."""
+    ``position_id(state)``, when the caller has it (the answer is then remembered by it)."""
     budget = leader_ma(state, leader) if mp is None else mp
     if position is not None:
         table = _CAN_MOVE.table(state.map)

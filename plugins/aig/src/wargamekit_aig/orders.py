@@ -8,7 +8,7 @@ unit, and options whose data name ids, hexes and actions.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Hashable
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -29,8 +29,9 @@ from wargamekit_aig.command import (
 )
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure, Restartable
+from wargamekit_aig.odds_calc import check_odds, missile_odds, shock_odds
 from wargamekit_aig.scenario import hex_label
-from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_key
+from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 
 if TYPE_CHECKING:
     from wargamekit_aig.activation import PhaseRun
@@ -167,7 +168,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         options: list[dict[str, Any]] = []
         # where the units stand: what the range, melee and movement questions below depend on
         # (asked at every order, each remembered by it)
-        position = position_key(state)
+        position = position_id(state)
         reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
         stacked = state.stacked_unit(issuer)
         for u in state.live_units(issuer.side):
@@ -318,9 +319,9 @@ def promote(ctx: Context, junior: Leader) -> None:
 
 # -- §5.2.3 group orders ----------------------------------------------------------------------
 def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str | None = None, *,
-                   position: tuple[Any, ...] | None = None) -> list[Unit]:
+                   position: Hashable | None = None) -> list[Unit]:
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
-    twice his command range, not yet ordered this phase. ``position``: ``position_key(state)``,
+    twice his command range, not yet ordered this phase. ``position``: ``position_id(state)``,
     when the caller has it."""
     reach = command_distances(state, leader, 2 * leader.range, position=position)
     out = []
@@ -347,7 +348,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        position = position_key(state)  # one for the range questions of every command below
+        position = position_id(state)  # one for the range questions of every command below
         if group_eligible(state, leader, phase, position=position):
             options.append({"group": leader.command})
         if leader.oc:
@@ -531,8 +532,6 @@ def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, 
 def _labelled_step(shots: dict[str, missile.Shot], cohesion: int, fired_upon: bool, o: dict[str, Any]) -> str:
     """The step's label with its exact odds: a volley's hit chance, a turn's morale check (for a
     unit of ``cohesion``, ``fired_upon`` this activation or not, as it was when offered)."""
-    from wargamekit_aig.odds_calc import check_odds
-
     if o["step"] == "fire":
         return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
     if o["step"] == "melee_turn":
@@ -618,8 +617,6 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
 
 
 def _hit_p(shot: missile.Shot) -> float:
-    from wargamekit_aig.odds_calc import missile_odds
-
     return float(missile_odds(shot)[True])
 
 
@@ -827,7 +824,6 @@ def charged_turn(ctx: Context, mover: Unit) -> Procedure:
     if not charged_units(state, mover):
         return
     phase = state.command_phase
-    from wargamekit_aig.odds_calc import check_odds
 
     def offers(side: str, point: Any) -> list[Response]:
         if point.depth or not mover.alive or mover.routed:
@@ -1015,8 +1011,6 @@ def _melee_label(shocks: dict[str, melee.Shock], n: str | None) -> str:
     """The target with the shock's exact expected hits (``odds_calc.shock_odds``)."""
     if n is None:
         return "no melee"
-    from wargamekit_aig.odds_calc import shock_odds
-
     dist = shock_odds(shocks[n])
     mine = float(sum(p * a for (a, _), p in dist.items()))
     theirs = float(sum(p * d for (_, d), p in dist.items()))

@@ -6,12 +6,13 @@ moved, ammunition); leaders their finished side (§2.2.2) and skip status (§5.4
 
 from __future__ import annotations
 
+import itertools
 import math
 from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from attrs import astuple, define, field
+from attrs import astuple, define, field, fields
 
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
 from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
@@ -140,6 +141,10 @@ class Unit:
         return VertexFacing(self.facing)
 
 
+#: §4.2.1 the chain of command by rank (a constant: every individual order compares ranks).
+_RANK_VALUES = {"oc": 2, "ordinary": 1, "junior": 0}
+
+
 @define
 class Leader:
     """A leader counter (§2.2.2, §4.1)."""
@@ -182,7 +187,7 @@ class Leader:
     @property
     def rank_value(self) -> int:
         """Chain of command (§4.2.1): OC 2, ordinary 1, junior 0."""
-        return {"oc": 2, "ordinary": 1, "junior": 0}[self.rank]
+        return _RANK_VALUES[self.rank]
 
     def activates(self, unit: Unit) -> bool:
         """D18: the units his group orders activate (his command, or those the scenario lists)."""
@@ -232,6 +237,15 @@ class GameState:
     sequence: Any = None
     underway: Any = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Hot: the game pickles the state at checkpoints (a snapshot every eight answers or so,
+        # ~37 a training game, about a fifth of its CPU time), and the units are most of it:
+        # as rows of plain values (the hex as two numbers) they pickle without a call back into
+        # Python per unit and per hex. :func:`_state_of` makes the same state again.
+        values = list(_STATE_VALUES(self))
+        values[_UNITS_AT] = {}
+        return _state_of, (tuple(values), tuple(self.units), tuple(map(_unit_row, self.units.values())))
+
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
         """Units on the map (of ``side``), in scenario order."""
@@ -241,7 +255,9 @@ class GameState:
 
     def live_leaders(self, side: str | None = None) -> list[Leader]:
         """Leaders still in play (of ``side``)."""
-        return [ld for ld in self.leaders.values() if ld.alive and side in (None, ld.side)]
+        if side is None:
+            return [ld for ld in self.leaders.values() if ld.alive]
+        return [ld for ld in self.leaders.values() if ld.alive and ld.side == side]
 
     def unit_at(self, h: Hex) -> Unit | None:
         """The combat unit in ``h`` (D16: at most one)."""
@@ -320,6 +336,25 @@ class GameState:
         return int(self.map.terrain[self.map.offset(h)]) == code
 
 
+#: GameState.__reduce__: the state's field values, and a unit's as a row (its hex as q and r).
+_STATE_VALUES = attrgetter(*(a.name for a in fields(GameState)))
+_UNITS_AT = [a.name for a in fields(GameState)].index("units")
+_UNIT_FIELDS = [a.name for a in fields(Unit)]
+_HEX_AT = _UNIT_FIELDS.index("hex")
+_unit_row = attrgetter(*_UNIT_FIELDS[:_HEX_AT], "hex.q", "hex.r", *_UNIT_FIELDS[_HEX_AT + 1:])
+
+
+def _state_of(values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> GameState:
+    """The state :meth:`GameState.__reduce__` pickled: its fields, its units (by ``names``, the
+    keys of ``state.units``) made again from their rows."""
+    state = GameState(*values)
+    at = _HEX_AT
+    # every field in order (mypy cannot count a row's slices)
+    units = (Unit(*row[:at], Hex(row[at], row[at + 1]), *row[at + 2:]) for row in rows)  # type: ignore[call-arg]
+    state.units = dict(zip(names, units, strict=True))
+    return state
+
+
 _POSITION = attrgetter("hex.q", "hex.r", "facing", "side", "routed", "eliminated", "disordered", "type")
 
 
@@ -329,6 +364,27 @@ def position_key(state: GameState) -> tuple[tuple[Any, ...], ...]:
     depend on; as plain values, cheap to build and hash, a key for remembering them (the
     rules ask them again at every order while nothing has moved)."""
     return tuple(map(_POSITION, state.units.values()))
+
+
+#: Position keys met lately, each with the number that stands for it (position_id). Numbers are
+#: never given twice (a count, not the table's size), so emptying the table when it is full only
+#: makes a position met again take a new number: no cache keyed by an old one can answer wrongly.
+_POSITION_IDS: dict[tuple[tuple[Any, ...], ...], int] = {}
+_POSITION_IDS_KEPT = 4096  # as many as the caches keyed by them keep (command.py)
+_next_position_id = itertools.count()
+
+
+def position_id(state: GameState) -> int:
+    """A number that stands for :func:`position_key`: the same for the same key (while it is
+    remembered), never the same for two keys. The rules' caches are keyed by it: a key of 16
+    units is hashed once here, not again in each of the several caches an order asks."""
+    key = tuple(map(_POSITION, state.units.values()))
+    got = _POSITION_IDS.get(key)
+    if got is None:
+        if len(_POSITION_IDS) >= _POSITION_IDS_KEPT:
+            _POSITION_IDS.clear()
+        got = _POSITION_IDS[key] = next(_next_position_id)
+    return got
 
 
 #: Maps built so far, by their scenario data (a few: the bundled battles and the tests' maps).
