@@ -37,7 +37,7 @@ from .sheets import CharacterSheet, Effect, Spell
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
-__all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
+__all__ = ["TIMING_POINTS", "Timing", "open_window", "open_windows", "turn_responses"]
 
 RULE_INTERRUPT = "战斗流程 / 插入阶段：瞬间法术与战时触发效果"
 RULE_TURN_RESPONSES = "阶段2：行动轮 (轮响应)"
@@ -705,6 +705,20 @@ def open_window(
         kind=kinds.RESPOND,
     )
     return resolved
+
+
+def open_windows(ctx: Context, names: Sequence[str], *, active: str) -> Generator[Any, Any, None]:
+    """Open the windows of timing points that follow one another with no rule between them
+    (``before turn end``, then ``after turn end``), each as :func:`open_window` would, none
+    meeting a trigger condition."""
+    scene: Scene = ctx.state
+    for index, name in enumerate(names):
+        if not scene.over and scene.phase == "turns" and _closes_at_once(ctx, None):
+            # A window that closes at once changes nothing but the serial, so every window after
+            # it would close at once too (hot: the test is asked once, not for each).
+            scene.trigger_serial += len(names) - index
+            return
+        yield from open_window(ctx, name, active=active)
 
 
 def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
