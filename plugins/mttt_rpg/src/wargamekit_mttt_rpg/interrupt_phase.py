@@ -33,7 +33,7 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
-from .sheets import CharacterSheet, Effect, Spell
+from .sheets import CharacterSheet, Effect, Spell, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
@@ -448,7 +448,7 @@ def _may_respond(
     and pool; ``counterable``: whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
-    sheet = unit.sheet
+    sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
     held = _CHEAPEST.get(id(sheet))  # _cheapest(sheet), its cache read inline
     for pool, cost, counter in held[1] if held is not None and held[0] is sheet else _cheapest(sheet):
         if counter and not counterable:
@@ -495,16 +495,22 @@ def _nobody_responds(ctx: Context) -> bool:
     or can be countered), asked of them all at once."""
     # Hot: every window opening (~450 a game), and most close here. One pass per test, the
     # cheapest first, instead of every test of one character after another: the spells by
-    # their cheapest cost per pool, then the rushes of those free to rush, then the soul jade.
+    # their cheapest cost per pool (the fighting characters found in the same pass, their
+    # sheets read from the library as Combatant.sheet does), then the rushes of those free to
+    # rush, then the soul jade.
     scene: Scene = ctx.state
-    characters = _fighting_characters(scene)
-    for unit in characters:
-        sheet = unit.sheet
+    sheets = library().characters
+    characters: list[Combatant] = []
+    for unit in scene.combatants.values():
+        if unit.kind != "character" or unit.status != ACTIVE:
+            continue
+        sheet = sheets[unit.sheet_key]
         held = _CHEAPEST_UNCOUNTERED.get(id(sheet))
         if held is None or held[0] is not sheet:
             held = _cheapest_uncountered(sheet)
         if unit.order_mp >= held[1] or unit.distortion_mp >= held[2]:
             return False
+        characters.append(unit)
     distances, answered, round_ = scene.distances, ctx.interrupts.answered, scene.round
     for unit in characters:
         if unit.prone or unit.engaged_by is not None:
