@@ -511,25 +511,30 @@ def _nobody_responds(ctx: Context) -> bool:
         if unit.order_mp >= held[1] or unit.distortion_mp >= held[2]:
             return False
         characters.append(unit)
+    # the rush test of _may_respond, by pairs: a rush needs the two at contact distance, which
+    # is the same both ways, so each pair's distance is read once (Scene.distance inlined)
     distances, answered, round_ = scene.distances, ctx.interrupts.answered, scene.round
-    for unit in characters:
-        if unit.prone or unit.engaged_by is not None:
-            continue
-        uid, side, rushing = unit.id, unit.side, unit.rushing
-        for enemy in characters:
+    for index, unit in enumerate(characters):
+        uid, side = unit.id, unit.side
+        for enemy in characters[index + 1 :]:
             eid = enemy.id
-            # the rush test of _may_respond (Scene.distance and _rush_key inlined)
-            if (
-                enemy.side != side
-                and eid not in rushing
-                and distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0
-                and ("rush", round_, uid, eid) not in answered
-            ):
-                return False
+            if enemy.side == side or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0:
+                continue
+            for rusher, rushed in ((unit, enemy), (enemy, unit)):
+                if (
+                    not rusher.prone
+                    and rusher.engaged_by is None
+                    and rushed.id not in rusher.rushing
+                    and ("rush", round_, rusher.id, rushed.id) not in answered  # _rush_key, inline
+                ):
+                    return False
     if scene.boss_fight:
         for unit in characters:
-            if unit.ignited and any(invested.name not in unit.converted for invested in unit.sheet.invested):
-                return False
+            if unit.ignited:
+                converted = unit.converted
+                for invested in sheets[unit.sheet_key].invested:
+                    if invested.name not in converted:
+                        return False
     return True
 
 
