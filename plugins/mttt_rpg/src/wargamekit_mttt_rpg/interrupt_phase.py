@@ -354,21 +354,35 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # number here, in the order the responses are offered, as building them would.
         keys: list[Any] = []
         made: list[Any] = []  # per response: its _item arguments, or the response itself
+        plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
-                if _mana(unit, spell.pool) - committed.get((unit.id, spell.pool), 0) < spell.cost:
+                pool = spell.pool
+                mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
+                if committed:
+                    mana -= committed.get((unit.id, pool), 0)
+                if mana < spell.cost:
                     continue
                 if spell.effect.kind == "counter":
                     if top is None or top.controller == side or "id" not in top.data:
                         continue
                     scene.next_item += 1
                     keys.append(("counter", top.data["id"], unit.id))
-                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, marked_at()))
+                    if plain_at is None:
+                        plain_at = marked_at()
+                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
                     continue
+                heal = spell.effect.kind == "heal"
                 for target in _targets(scene, unit, spell.effect, None):
                     scene.next_item += 1
                     keys.append(None)
-                    made.append((scene.next_item, unit, spell, target, None, "", marked_at(target, spell.effect)))
+                    if heal:
+                        marks_here = marked_at(target, spell.effect)
+                    else:
+                        if plain_at is None:
+                            plain_at = marked_at()
+                        marks_here = plain_at
+                    made.append((scene.next_item, unit, spell, target, None, "", marks_here))
             for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
                 keys.append(action.key)
                 made.append(_marked(scene, action, quiet_reason()))
@@ -637,13 +651,15 @@ def _instant_actions(
     out = []
     if not unit.prone and unit.engaged_by is None:
         # hot (every poll of every window): only the fighting characters can be rushed
+        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
         for enemy in scene if characters is None else characters:
+            eid = enemy.id
             if (
-                enemy.side == unit.side
+                enemy.side == side
                 or enemy.kind != "character"
-                or not enemy.fighting
-                or enemy.id in unit.rushing
-                or scene.distance(unit.id, enemy.id) != 0
+                or enemy.status != ACTIVE  # Combatant.fighting, inline
+                or eid in rushing
+                or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0  # Scene.distance, inline
             ):
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
