@@ -105,11 +105,17 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
         unit = scene.unit(fixed)
         ok = unit.fighting and scene.distance(caster.id, unit.id) <= effect.range
         return [unit] if ok else []
-    if effect.target == "ally":
-        pool = scene.allies(caster)
-    else:
-        pool = scene.enemies(caster)
-    return [u for u in pool if scene.distance(caster.id, u.id) <= effect.range]
+    # Scene.allies (the caster too) or Scene.enemies, within range: one pass over the scene with
+    # the status and distance read inline (hot: every spell of every responder at every poll)
+    cid, side, reach, distances = caster.id, caster.side, effect.range, scene.distances
+    allies = effect.target == "ally"
+    return [
+        u
+        for u in scene.combatants.values()
+        if u.status == ACTIVE
+        and (u.side == side) is allies
+        and (0 if (uid := u.id) == cid else distances[f"{cid}|{uid}" if cid < uid else f"{uid}|{cid}"]) <= reach
+    ]
 
 
 def make_response(
