@@ -424,33 +424,30 @@ def _instant_spells(sheet: CharacterSheet) -> tuple[Spell, ...]:
     return held[1]
 
 
-#: id of a character sheet -> (the sheet, its cheapest instant spells, see :func:`_cheapest`)
-_CHEAPEST: dict[int, tuple[CharacterSheet, tuple[tuple[str, int, bool], ...]]] = {}
+#: id of a character sheet -> (the sheet, then the cost of its cheapest instant spell in the
+#: order pool and in the distortion pool: of those that need nothing to counter, then of all,
+#: counterspells too); no such spell: infinite, more than any mana (see :func:`_thresholds`)
+_THRESHOLDS: dict[int, tuple[CharacterSheet, float, float, float, float]] = {}
 
 
-def _cheapest(sheet: CharacterSheet) -> tuple[tuple[str, int, bool], ...]:
-    """``(pool, cost, counter)``: the cost of the cheapest instant spell of ``sheet`` in each
-    pool, counterspells (which need an item to counter) apart from the rest."""
-    held = _CHEAPEST.get(id(sheet))
-    if held is None or held[0] is not sheet:
-        cost: dict[tuple[str, bool], int] = {}
-        for spell in _instant_spells(sheet):
-            key = (spell.pool, spell.effect.kind == "counter")
-            cost[key] = min(spell.cost, cost.get(key, spell.cost))
-        held = _CHEAPEST[id(sheet)] = (sheet, tuple((pool, c, counter) for (pool, counter), c in cost.items()))
-    return held[1]
-
-
-#: id of a character sheet -> (the sheet, the cost of its cheapest instant spell that is not a
-#: counterspell in the order pool, in the distortion pool): no such spell costs more than any mana
-_CHEAPEST_UNCOUNTERED: dict[int, tuple[CharacterSheet, float, float]] = {}
-
-
-def _cheapest_uncountered(sheet: CharacterSheet) -> tuple[CharacterSheet, float, float]:
-    """``(sheet, order, distortion)``: what :func:`_cheapest` says of the spells of ``sheet``
-    that need nothing to counter, by pool (infinite: no such spell), kept for the next call."""
-    cost = {pool: c for pool, c, counter in _cheapest(sheet) if not counter}
-    held = _CHEAPEST_UNCOUNTERED[id(sheet)] = (sheet, cost.get("order", inf), cost.get("distortion", inf))
+def _thresholds(sheet: CharacterSheet) -> tuple[CharacterSheet, float, float, float, float]:
+    """``(sheet, order, distortion, order_any, distortion_any)``: the least mana in each pool
+    that pays for an instant spell of ``sheet``, without counterspells (which need an item to
+    counter) and with them, kept for the next call."""
+    plain: dict[str, float] = {}
+    every: dict[str, float] = {}
+    for spell in _instant_spells(sheet):
+        pool, cost = spell.pool, spell.cost
+        every[pool] = min(cost, every.get(pool, inf))
+        if spell.effect.kind != "counter":
+            plain[pool] = min(cost, plain.get(pool, inf))
+    held = _THRESHOLDS[id(sheet)] = (
+        sheet,
+        plain.get("order", inf),
+        plain.get("distortion", inf),
+        every.get("order", inf),
+        every.get("distortion", inf),
+    )
     return held
 
 
@@ -469,26 +466,30 @@ def _may_respond(
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
     sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
-    held = _CHEAPEST.get(id(sheet))  # _cheapest(sheet), its cache read inline
-    for pool, cost, counter in held[1] if held is not None and held[0] is sheet else _cheapest(sheet):
-        if counter and not counterable:
-            continue
-        mana = unit.order_mp if pool == "order" else unit.distortion_mp
-        if committed:  # usually nothing is on the stack
-            mana -= committed.get((unit.id, pool), 0)
-        if mana >= cost:
+    held = _THRESHOLDS.get(id(sheet))
+    if held is None or held[0] is not sheet:
+        held = _thresholds(sheet)
+    order, distortion = unit.order_mp, unit.distortion_mp
+    if committed:  # usually nothing is on the stack
+        order -= committed.get((unit.id, "order"), 0)
+        distortion -= committed.get((unit.id, "distortion"), 0)
+    if counterable:
+        if order >= held[3] or distortion >= held[4]:
             return True
+    elif order >= held[1] or distortion >= held[2]:
+        return True
     if not unit.prone and unit.engaged_by is None:
-        uid, side, distances = unit.id, unit.side, scene.distances
+        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
+        answered, round_ = ctx.interrupts.answered, scene.round
         for enemy in characters:
             if enemy.side == side:
                 continue
             eid = enemy.id
-            # Scene.distance of two units (ranges.pair), inlined
+            # Scene.distance (ranges.pair) and _rush_key, inline
             if (
-                eid not in unit.rushing
+                eid not in rushing
                 and distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0
-                and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
+                and ("rush", round_, uid, eid) not in answered
             ):
                 return True
     if scene.boss_fight and unit.ignited:
@@ -525,9 +526,9 @@ def _nobody_responds(ctx: Context) -> bool:
         if unit.kind != "character" or unit.status != ACTIVE:
             continue
         sheet = sheets[unit.sheet_key]
-        held = _CHEAPEST_UNCOUNTERED.get(id(sheet))
+        held = _THRESHOLDS.get(id(sheet))
         if held is None or held[0] is not sheet:
-            held = _cheapest_uncountered(sheet)
+            held = _thresholds(sheet)
         if unit.order_mp >= held[1] or unit.distortion_mp >= held[2]:
             return False
         characters.append(unit)
