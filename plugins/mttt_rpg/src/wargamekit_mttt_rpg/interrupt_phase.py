@@ -324,7 +324,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         if top is None:
             committed: Mapping[tuple[str, str], int] = {}
         elif summed[0] is top and summed[1] == point.depth:
-            committed = summed[2]  # the stack has not changed since the last poll: every other side's
+            committed = summed[2]  # the stack of the last poll (usually the other side's)
         else:
             committed = _committed_by_caster(ctx)
             summed[:] = top, point.depth, committed
