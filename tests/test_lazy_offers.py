@@ -142,6 +142,16 @@ def test_an_unhashable_key_is_refused_where_the_offer_is_built_as_a_response_ref
         Response("ward", "red", resolve=lambda: None, key=["x"])
 
 
+def test_the_keys_are_checked_all_at_once_and_a_bad_one_is_still_named():
+    """The keys are hashed together (one hash of their tuple, not a check per key); when that
+    fails the keys are checked one by one, so the error names the key at fault, even one whose
+    unhashable part lies inside a tuple."""
+    offer = LazyOffers([None, ("ward", 1), ("rush", 2, "akari", "witch")], lambda i: None)
+    assert offer.keys == (None, ("ward", 1), ("rush", 2, "akari", "witch")) and len(offer) == 3
+    with pytest.raises(TypeError, match=r"response 'lazy offer 2': its key \('ward', \['x'\]\) must be hashable"):
+        LazyOffers([None, ("ward", 1), ("ward", ["x"])], lambda i: None)
+
+
 @pytest.mark.parametrize("make", [eager_offers, lazy_offers])
 def test_a_driver_sending_anything_but_an_offered_index_is_told_alike(make):
     procedure = InterruptStack().window("x", ["red"], make([], []))

@@ -195,8 +195,12 @@ class LazyOffers(Sequence[Response]):
 
     def __init__(self, keys: Iterable[Hashable | None], make: Callable[[int], Response]) -> None:
         self._keys = tuple(keys)
-        for index, key in enumerate(self._keys):
-            _check_key(f"lazy offer {index}", key)  # here, as Response does: not later, far from the rule
+        try:
+            hash(self._keys)  # every key at once (hot: an offer at every poll that has one)
+        except TypeError:
+            for index, key in enumerate(self._keys):
+                _check_key(f"lazy offer {index}", key)  # here, as Response does: not later, far from the rule
+            raise
         self._make = make
         self._made: list[Response | None] = [None] * len(self._keys)
 

@@ -36,7 +36,7 @@ from .initiative import (
     join_battle_roll,
     set_initiative,
 )
-from .interrupt_phase import open_window, turn_responses
+from .interrupt_phase import open_window, open_windows, turn_responses
 from .resources import activation_speed, unfold_pool
 from .state import ABSENT, ACTIVE, Combatant, Context, Scene
 from .warfare import strategic_warfare
@@ -236,12 +236,10 @@ def take_turn(ctx: Context, uid: str, same_tick: list[str]) -> Generator[Any, An
         return
     if not unit.fighting or scene.over:
         return
-    yield from open_window(ctx, "before gaining the standard action", active=uid)
-    yield from open_window(ctx, "after gaining the standard action", active=uid)
+    yield from open_windows(ctx, ("before gaining the standard action", "after gaining the standard action"), active=uid)
     if unit.fighting and not scene.over and victory(scene) is None:
         yield from active_step(ctx, unit, same_tick)
-    yield from open_window(ctx, "before turn end", active=uid)
-    yield from open_window(ctx, "after turn end (before the next turn)", active=uid)
+    yield from open_windows(ctx, ("before turn end", "after turn end (before the next turn)"), active=uid)
     scene.acting = None
 
 

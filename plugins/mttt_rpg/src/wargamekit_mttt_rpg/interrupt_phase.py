@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
+from math import inf
 from typing import Any
 
 import attrs
@@ -32,11 +33,11 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
-from .sheets import CharacterSheet, Effect, Spell
+from .sheets import CharacterSheet, Effect, Spell, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
-__all__ = ["TIMING_POINTS", "Timing", "open_window", "turn_responses"]
+__all__ = ["TIMING_POINTS", "Timing", "open_window", "open_windows", "turn_responses"]
 
 RULE_INTERRUPT = "战斗流程 / 插入阶段：瞬间法术与战时触发效果"
 RULE_TURN_RESPONSES = "阶段2：行动轮 (轮响应)"
@@ -104,11 +105,17 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
         unit = scene.unit(fixed)
         ok = unit.fighting and scene.distance(caster.id, unit.id) <= effect.range
         return [unit] if ok else []
-    if effect.target == "ally":
-        pool = scene.allies(caster)
-    else:
-        pool = scene.enemies(caster)
-    return [u for u in pool if scene.distance(caster.id, u.id) <= effect.range]
+    # Scene.allies (the caster too) or Scene.enemies, within range: one pass over the scene with
+    # the status and distance read inline (hot: every spell of every responder at every poll)
+    cid, side, reach, distances = caster.id, caster.side, effect.range, scene.distances
+    allies = effect.target == "ally"
+    return [
+        u
+        for u in scene.combatants.values()
+        if u.status == ACTIVE
+        and (u.side == side) is allies
+        and (0 if (uid := u.id) == cid else distances[f"{cid}|{uid}" if cid < uid else f"{uid}|{cid}"]) <= reach
+    ]
 
 
 def make_response(
@@ -303,15 +310,25 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     """The offers function of a window at ``timing`` (opened as the core's timing point
     ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
     name) and ``resolution`` (true at the resolution point of an item inside that window)."""
+    # The stack's mana by caster and pool (_committed_by_caster) as last summed, and the stack's
+    # top and depth then. The stack is last in, first out, and each item is pushed once: while
+    # an item lies on top at a depth, the items below it are those it was pushed onto, so the
+    # same top at the same depth means the same stack (and the top is held: its id stays its own).
+    summed: list[Any] = [None, 0, {}]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
-        # the stack's mana, summed once per poll (none when the stack is empty)
-        committed = _committed_by_caster(ctx) if ctx.interrupts.items else {}
-        characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
         top = point.top
+        if top is None:
+            committed: Mapping[tuple[str, str], int] = {}
+        elif summed[0] is top and summed[1] == point.depth:
+            committed = summed[2]  # the stack of the last poll (usually the other side's)
+        else:
+            committed = _committed_by_caster(ctx)
+            summed[:] = top, point.depth, committed
+        characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = [
             u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, counterable)
@@ -343,21 +360,35 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # number here, in the order the responses are offered, as building them would.
         keys: list[Any] = []
         made: list[Any] = []  # per response: its _item arguments, or the response itself
+        plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
-                if _mana(unit, spell.pool) - committed.get((unit.id, spell.pool), 0) < spell.cost:
+                pool = spell.pool
+                mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
+                if committed:
+                    mana -= committed.get((unit.id, pool), 0)
+                if mana < spell.cost:
                     continue
                 if spell.effect.kind == "counter":
                     if top is None or top.controller == side or "id" not in top.data:
                         continue
                     scene.next_item += 1
                     keys.append(("counter", top.data["id"], unit.id))
-                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, marked_at()))
+                    if plain_at is None:
+                        plain_at = marked_at()
+                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
                     continue
+                heal = spell.effect.kind == "heal"
                 for target in _targets(scene, unit, spell.effect, None):
                     scene.next_item += 1
                     keys.append(None)
-                    made.append((scene.next_item, unit, spell, target, None, "", marked_at(target, spell.effect)))
+                    if heal:
+                        marks_here = marked_at(target, spell.effect)
+                    else:
+                        if plain_at is None:
+                            plain_at = marked_at()
+                        marks_here = plain_at
+                    made.append((scene.next_item, unit, spell, target, None, "", marks_here))
             for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
                 keys.append(action.key)
                 made.append(_marked(scene, action, quiet_reason()))
@@ -393,21 +424,31 @@ def _instant_spells(sheet: CharacterSheet) -> tuple[Spell, ...]:
     return held[1]
 
 
-#: id of a character sheet -> (the sheet, its cheapest instant spells, see :func:`_cheapest`)
-_CHEAPEST: dict[int, tuple[CharacterSheet, tuple[tuple[str, int, bool], ...]]] = {}
+#: id of a character sheet -> (the sheet, then the cost of its cheapest instant spell in the
+#: order pool and in the distortion pool: of those that need nothing to counter, then of all,
+#: counterspells too); no such spell: infinite, more than any mana (see :func:`_thresholds`)
+_THRESHOLDS: dict[int, tuple[CharacterSheet, float, float, float, float]] = {}
 
 
-def _cheapest(sheet: CharacterSheet) -> tuple[tuple[str, int, bool], ...]:
-    """``(pool, cost, counter)``: the cost of the cheapest instant spell of ``sheet`` in each
-    pool, counterspells (which need an item to counter) apart from the rest."""
-    held = _CHEAPEST.get(id(sheet))
-    if held is None or held[0] is not sheet:
-        cost: dict[tuple[str, bool], int] = {}
-        for spell in _instant_spells(sheet):
-            key = (spell.pool, spell.effect.kind == "counter")
-            cost[key] = min(spell.cost, cost.get(key, spell.cost))
-        held = _CHEAPEST[id(sheet)] = (sheet, tuple((pool, c, counter) for (pool, counter), c in cost.items()))
-    return held[1]
+def _thresholds(sheet: CharacterSheet) -> tuple[CharacterSheet, float, float, float, float]:
+    """``(sheet, order, distortion, order_any, distortion_any)``: the least mana in each pool
+    that pays for an instant spell of ``sheet``, without counterspells (which need an item to
+    counter) and with them, kept for the next call."""
+    plain: dict[str, float] = {}
+    every: dict[str, float] = {}
+    for spell in _instant_spells(sheet):
+        pool, cost = spell.pool, spell.cost
+        every[pool] = min(cost, every.get(pool, inf))
+        if spell.effect.kind != "counter":
+            plain[pool] = min(cost, plain.get(pool, inf))
+    held = _THRESHOLDS[id(sheet)] = (
+        sheet,
+        plain.get("order", inf),
+        plain.get("distortion", inf),
+        every.get("order", inf),
+        every.get("distortion", inf),
+    )
+    return held
 
 
 def _may_respond(
@@ -424,27 +465,31 @@ def _may_respond(
     and pool; ``counterable``: whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
-    sheet = unit.sheet
-    held = _CHEAPEST.get(id(sheet))  # _cheapest(sheet), its cache read inline
-    for pool, cost, counter in held[1] if held is not None and held[0] is sheet else _cheapest(sheet):
-        if counter and not counterable:
-            continue
-        mana = unit.order_mp if pool == "order" else unit.distortion_mp
-        if committed:  # usually nothing is on the stack
-            mana -= committed.get((unit.id, pool), 0)
-        if mana >= cost:
+    sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
+    held = _THRESHOLDS.get(id(sheet))
+    if held is None or held[0] is not sheet:
+        held = _thresholds(sheet)
+    order, distortion = unit.order_mp, unit.distortion_mp
+    if committed:  # usually nothing is on the stack
+        order -= committed.get((unit.id, "order"), 0)
+        distortion -= committed.get((unit.id, "distortion"), 0)
+    if counterable:
+        if order >= held[3] or distortion >= held[4]:
             return True
+    elif order >= held[1] or distortion >= held[2]:
+        return True
     if not unit.prone and unit.engaged_by is None:
-        uid, side, distances = unit.id, unit.side, scene.distances
+        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
+        answered, round_ = ctx.interrupts.answered, scene.round
         for enemy in characters:
             if enemy.side == side:
                 continue
             eid = enemy.id
-            # Scene.distance of two units (ranges.pair), inlined
+            # Scene.distance (ranges.pair) and _rush_key, inline
             if (
-                eid not in unit.rushing
+                eid not in rushing
                 and distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0
-                and not ctx.interrupts.is_answered(_rush_key(scene, unit, enemy))
+                and ("rush", round_, uid, eid) not in answered
             ):
                 return True
     if scene.boss_fight and unit.ignited:
@@ -466,10 +511,52 @@ def _closes_at_once(ctx: Context, floor: int | None) -> bool:
 
 
 def _nobody_responds(ctx: Context) -> bool:
-    """Whether no side has anything to offer at a window opening on an empty stack (see
-    :func:`_may_respond`)."""
-    characters = _fighting_characters(ctx.state)
-    return not any(_may_respond(ctx, u, characters, {}, False) for u in characters)
+    """Whether no side has anything to offer at a window opening on an empty stack: what
+    :func:`_may_respond` says of every fighting character (nothing on the stack is committed
+    or can be countered), asked of them all at once."""
+    # Hot: every window opening (~450 a game), and most close here. One pass per test, the
+    # cheapest first, instead of every test of one character after another: the spells by
+    # their cheapest cost per pool (the fighting characters found in the same pass, their
+    # sheets read from the library as Combatant.sheet does), then the rushes of those free to
+    # rush, then the soul jade.
+    scene: Scene = ctx.state
+    sheets = library().characters
+    characters: list[Combatant] = []
+    for unit in scene.combatants.values():
+        if unit.kind != "character" or unit.status != ACTIVE:
+            continue
+        sheet = sheets[unit.sheet_key]
+        held = _THRESHOLDS.get(id(sheet))
+        if held is None or held[0] is not sheet:
+            held = _thresholds(sheet)
+        if unit.order_mp >= held[1] or unit.distortion_mp >= held[2]:
+            return False
+        characters.append(unit)
+    # the rush test of _may_respond, by pairs: a rush needs the two at contact distance, which
+    # is the same both ways, so each pair's distance is read once (Scene.distance inlined)
+    distances, answered, round_ = scene.distances, ctx.interrupts.answered, scene.round
+    for index, unit in enumerate(characters):
+        uid, side = unit.id, unit.side
+        for enemy in characters[index + 1 :]:
+            eid = enemy.id
+            if enemy.side == side or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0:
+                continue
+            for rusher, rushed in ((unit, enemy), (enemy, unit)):
+                if (
+                    not rusher.prone
+                    and rusher.engaged_by is None
+                    and rushed.id not in rusher.rushing
+                    and ("rush", round_, rusher.id, rushed.id) not in answered  # _rush_key, inline
+                ):
+                    return False
+    if scene.boss_fight:
+        for unit in characters:
+            if unit.ignited:
+                converted = unit.converted
+                for invested in sheets[unit.sheet_key].invested:
+                    if invested.name not in converted:
+                        return False
+    return True
 
 
 def _fighting_characters(scene: Scene) -> list[Combatant]:
@@ -571,13 +658,15 @@ def _instant_actions(
     out = []
     if not unit.prone and unit.engaged_by is None:
         # hot (every poll of every window): only the fighting characters can be rushed
+        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
         for enemy in scene if characters is None else characters:
+            eid = enemy.id
             if (
-                enemy.side == unit.side
+                enemy.side == side
                 or enemy.kind != "character"
-                or not enemy.fighting
-                or enemy.id in unit.rushing
-                or scene.distance(unit.id, enemy.id) != 0
+                or enemy.status != ACTIVE  # Combatant.fighting, inline
+                or eid in rushing
+                or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0  # Scene.distance, inline
             ):
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
@@ -650,6 +739,20 @@ def open_window(
         kind=kinds.RESPOND,
     )
     return resolved
+
+
+def open_windows(ctx: Context, names: Sequence[str], *, active: str) -> Generator[Any, Any, None]:
+    """Open the windows of timing points that follow one another with no rule between them
+    (``before turn end``, then ``after turn end``), each as :func:`open_window` would, none
+    meeting a trigger condition."""
+    scene: Scene = ctx.state
+    for index, name in enumerate(names):
+        if not scene.over and scene.phase == "turns" and _closes_at_once(ctx, None):
+            # A window that closes at once changes nothing but the serial, so every window after
+            # it would close at once too (hot: the test is asked once, not for each).
+            scene.trigger_serial += len(names) - index
+            return
+        yield from open_window(ctx, name, active=active)
 
 
 def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
