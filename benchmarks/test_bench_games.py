@@ -5,9 +5,11 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
 * ``test_random_games`` — whole seeded games between random bots (seeds 0-4 each round), in
   games per second; ``extra_info`` has ``games_per_s``, ``decisions_per_s``,
   ``games_per_s_over_target`` (target: 100 games/s per core; above 1 = target met), the same in
-  CPU time (``games_per_cpu_s``: what one core gives when the machine is shared), and
-  ``snapshot_overhead``, what the checkpoint ladder adds to a game (against the same games with
-  at most one snapshot each). Each ruleset plays its default scenario (``scenario``: aig's is
+  CPU time (``games_per_cpu_s``: what one core gives when the machine is shared),
+  ``games_per_cpu_s_without_snapshots``, the same games started with ``Game.new(...,
+  snapshots=False)`` as a balance study (``wargamekit simulate``) plays them, and
+  ``snapshot_overhead``, what the checkpoint ladder adds to a game (the two interleaved round by
+  round, the fastest round of each). Each ruleset plays its default scenario (``scenario``: aig's is
   the smaller training battle; lnl's, "The village", is its smaller one).
 * ``test_heavy_bot_games`` — whole games with the tank game's heuristic ``bot`` and its
   ``cautious`` bot on both sides (targets 30 and 20 games/s).
@@ -59,7 +61,7 @@ import pytest
 
 from wargamekit import Game, Ruleset, SaveFile, snapshot_cache
 from wargamekit import game as game_module
-from wargamekit.players import bot_seed
+from wargamekit.players import RandomBot, bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.snapshot_cache import SnapshotCache
 from wargamekit.testing import play_random_game
@@ -96,21 +98,23 @@ def _play(ruleset, factories, seed: int, scenario=None) -> Game:
     return game
 
 
-def _snapshot_overhead(games, rounds: int = 5) -> float:
-    """What the ladder adds: the same games with and without snapshots (at most one a game),
-    interleaved round by round, fastest of each (the least disturbed by other load)."""
-    spacing = game_module.SNAPSHOT_SPACING
+def _without_snapshots(ruleset: Ruleset, rounds: int = 5) -> tuple[float, float]:
+    """The seeded random-bot games with snapshots and with ``snapshots=False``, interleaved
+    round by round in CPU time, the fastest round of each (the least disturbed by other load):
+    (games per CPU second without snapshots, what the snapshots add to a game)."""
+
+    def games(snapshots: bool) -> float:
+        t0 = time.process_time()
+        for seed in SEEDS:
+            game = Game.new(ruleset, seed=seed, snapshots=snapshots)
+            game.play({side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)})
+        return time.process_time() - t0
+
     with_ladder, without = [], []
-    try:
-        for _ in range(rounds):
-            for value, times in ((spacing, with_ladder), (10**9, without)):
-                game_module.SNAPSHOT_SPACING = value
-                t0 = time.perf_counter()
-                games()
-                times.append(time.perf_counter() - t0)
-    finally:
-        game_module.SNAPSHOT_SPACING = spacing
-    return min(with_ladder) / min(without) - 1
+    for _ in range(rounds):
+        with_ladder.append(games(True))
+        without.append(games(False))
+    return len(SEEDS) / min(without), min(with_ladder) / min(without) - 1
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -129,11 +133,13 @@ def test_random_games(benchmark, name):
     per_round = _ours_median(benchmark, games, 3)
     games_per_s = len(SEEDS) / per_round
     games_per_cpu_s = len(SEEDS) / statistics.median(cpu[-3:])
+    without_snapshots, overhead = _without_snapshots(ruleset)
     benchmark.extra_info.update(
         scenario="default" if name not in SCENARIO_NAMES else f"default ({SCENARIO_NAMES[name]})",
-        snapshot_overhead=_snapshot_overhead(games),
+        snapshot_overhead=overhead,
         games_per_s=games_per_s,
         games_per_cpu_s=games_per_cpu_s,
+        games_per_cpu_s_without_snapshots=without_snapshots,
         games_per_cpu_s_over_target=games_per_cpu_s / TARGET_GAMES_PER_S,
         decisions_per_s=decisions / per_round,
         decisions_per_game=decisions / len(SEEDS),

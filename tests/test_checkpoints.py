@@ -148,6 +148,48 @@ def test_undo_and_fork_restart_at_the_latest_snapshot_and_match_a_full_replay():
     assert game.log_text() == text, "the original is untouched"
 
 
+def test_a_game_without_snapshots_keeps_none_and_logs_what_a_game_with_them_logs():
+    """``Game.new(..., snapshots=False)`` (a balance study's games): no snapshot at any
+    checkpoint, in the game or its forks; undo, fork and replay start from the first answer
+    (setup() runs again) and give the logs a game with snapshots gives."""
+    ruleset = Tally()
+    dropped = _played(ruleset, seed=7, snapshots=False)
+    assert dropped.checkpoints == ()
+    setups = ruleset.setups
+    forked = dropped.fork()
+    forked.undo(3)
+    assert ruleset.setups == setups + 2, "no snapshot: the fork and the undo replay from setup()"
+    assert forked.checkpoints == ()
+    kept = _played(ruleset, seed=7)
+    assert kept.checkpoints
+    assert dropped.log_text() == kept.log_text() and dropped.choices == kept.choices
+    kept_fork = kept.fork()
+    kept_fork.undo(3)
+    assert forked.log_text() == kept_fork.log_text() == _full_replay(forked).log_text()
+
+
+def test_a_game_without_snapshots_restarts_from_those_of_a_game_of_its_inputs():
+    """As a load does, a restart of a game that keeps none starts from the snapshots of a live
+    game of the same inputs in the process (``snapshots=False`` takes none; it refuses none)."""
+    ruleset = Tally()
+    kept = _played(ruleset, seed=8)
+    dropped = _played(ruleset, seed=8, snapshots=False)
+    setups = ruleset.setups
+    dropped.undo(3)
+    assert ruleset.setups == setups, "restarted from the kept game's snapshot"
+    assert dropped.log_text() == _full_replay(dropped).log_text()
+    # it holds the snapshots it restarted from (shared, immutable), none of its own
+    assert dropped.checkpoints and dropped.checkpoints == kept.checkpoints[: len(dropped.checkpoints)]
+
+
+@pytest.mark.parametrize("bad", [0, 1, None, "no"])
+def test_snapshots_must_be_true_or_false(bad):
+    ruleset = Tally()
+    with pytest.raises(TypeError, match=r"^snapshots: expected True or False, got "):
+        Game.new(ruleset, snapshots=bad)
+    assert ruleset.setups == 0, "refused before anything was set up"
+
+
 def test_the_answered_keys_of_the_interrupt_stack_survive_a_restart():
     game = _played(Tally(), seed=4)
     offered = [e for e in game.log if e.kind == "stack-push"]
