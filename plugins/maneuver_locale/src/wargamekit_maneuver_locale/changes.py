@@ -16,7 +16,7 @@ from wargamekit.decisions import freeze_data
 
 from . import kinds
 from .arms import ArmType
-from .state import Context, GameState, Piece
+from .state import Context, GameState, Occupancy, Piece
 
 __all__ = [
     "eliminate",
@@ -66,12 +66,21 @@ def place(ctx: Context, pieces: Sequence[Piece], locale: str, approach: str, why
     when revealed pieces are hidden again).
     """
     state = ctx.state
+    # the state's live index of the pieces follows them (hot: a new index per menu was the
+    # largest item of a random game's own code); a piece no longer on the map is in no index
+    occ = state.index if state.index is not None and state.index._pieces is state.pieces else None
+    on_map = state.pieces
     for p in pieces:
+        indexed = occ is not None and on_map.get(p.id) is p
+        if indexed:
+            occ._leave(p)  # type: ignore[union-attr]
         p.locale = locale
         p.approach = approach
         p.moved = p.moved or moved
         if not p.declared:
             p.face_up = False
+        if indexed:
+            occ._enter(p)  # type: ignore[union-attr]
     where = pieces[0].where(state.board.names) if pieces else ""
     ctx.event(
         "move",
@@ -87,6 +96,7 @@ def eliminate(ctx: Context, piece: Piece, why: str) -> None:
     """Remove ``piece`` from the map."""
     state = ctx.state
     del state.pieces[piece.id]
+    Occupancy.drop(state)
     state.eliminated.append((piece.id, piece.side))
     ctx.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
 
@@ -272,11 +282,9 @@ def only_arm(
 
 def update_control(state: GameState) -> None:
     """A locale is controlled by the last side to hold it alone (provisional victory data)."""
-    # hot (after every move): each locale's holder from one pass over the pieces, not a scan
-    # per locale (the first piece in set-up order, as GameState.holder finds it)
-    holders: dict[str, str] = {}
-    for p in state.pieces.values():
-        holders.setdefault(p.locale, p.side)
+    # hot (after every move): each locale's holder from the live index of the pieces (the
+    # first piece in set-up order, as GameState.holder finds it), not a pass over them
+    holders = Occupancy.of(state).holders
     control = state.control
     for loc in sorted(holders):  # the board's order (sorted ids): new entries join in that order
         holder = holders[loc]

@@ -243,7 +243,7 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
         return []
     # hot (every action menu): the queries go to an index of the pieces, not a scan each; the
     # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable)
-    occ = occ or Occupancy(state)
+    occ = occ or Occupancy.of(state)
     enemy = state.enemy(side)
     out = []
     board = state.board
@@ -276,13 +276,9 @@ def _group_move(kind: str, locale: str, sources: tuple[str, ...], target: str) -
 
 def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
     """The pieces that may take part in ``move``: the unmoved pieces of ``side`` at its sources."""
-    at = move.locale
-    # one pass over the pieces (in set-up order within each source), not a scan per source
-    found: dict[str, list[Piece]] = {where: [] for where in move.sources}
-    for p in state.pieces.values():
-        if p.locale == at and p.approach in found and p.side == side and not p.moved:
-            found[p.approach].append(p)
-    return [p for where in move.sources for p in found[where]]
+    # from the live index of the pieces (in set-up order within each source), not a scan
+    occ = Occupancy.of(state)
+    return [p for where in move.sources for p in occ.pieces_at(move.locale, where) if p.side == side and not p.moved]
 
 
 def group_limit(state: GameState, move: GroupMove) -> int:
@@ -310,7 +306,7 @@ def road_paths(state: GameState, side: str, occ: Occupancy | None = None) -> dic
     piece's moves need making; pieces in the same locale share their roads (one list)."""
     if len(state.road_pieces) >= ROAD_PIECES:
         return {}
-    occ = occ or Occupancy(state)
+    occ = occ or Occupancy.of(state)
     roads_from: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for p in state.of(side):
@@ -434,7 +430,7 @@ def compulsory_groups(state: GameState, side: str, occ: Occupancy | None = None)
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     enemy = state.enemy(side)
     # hot (before every action menu): only the approaches the index says side stands on
-    occ = occ or Occupancy(state)
+    occ = occ or Occupancy.of(state)
     return [
         (loc, n)
         for loc, n in occ.approaches(side)
@@ -478,10 +474,9 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     movers = [p for p in pieces if p.id in state.pieces and p.locale == locale and p.in_reserve]
     if not movers:
         return
-    # hot (after every entry into a locale): the enemy's locales from one pass over the pieces,
-    # not a scan per neighbour
-    enemy_held = {p.locale for p in state.pieces.values() if p.side == enemy}
-    targets = [n for n in state.board.neighbours(locale) if n in enemy_held]
+    # hot (after every entry into a locale): the neighbours' pieces from the live index
+    located = Occupancy.of(state).locales
+    targets = [n for n in state.board.neighbours(locale) if any(p.side == enemy for p in located.get(n, ()))]
     if not targets:
         return
 

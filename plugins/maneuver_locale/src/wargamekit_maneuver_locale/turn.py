@@ -61,7 +61,7 @@ PHASES = ("bombardment", "commands", "declarations")
 def legal_actions(state: GameState, side: str, occ: Occupancy | None = None) -> list[Action]:
     """The action menu of ``side`` now: group moves, road movement, assaults, end of turn.
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
-    occ = occ or Occupancy(state)  # hot (every decision of the command phase): index the pieces once
+    occ = occ or Occupancy.of(state)  # hot (every decision of the command phase): the live index
     actions: list[Action] = list(group_moves(state, side, occ))
     if has_road_move(state, side, occ):  # the menu only says whether; the road menu lists them
         actions.append(_ROAD_MENU)
@@ -89,6 +89,7 @@ def start_turn(state: GameState, side: str) -> None:
     state.won_by_assault = {}
     for p in state.pieces.values():
         p.moved = False
+    Occupancy.drop(state)
 
 
 def player_turn(ctx: Context, side: str) -> Generator[Decision, Any, None]:
@@ -166,7 +167,7 @@ def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, Occup
     state = ctx.state
     names = state.board.names
     board = state.board
-    while groups := compulsory_groups(state, side, occ := Occupancy(state)):
+    while groups := compulsory_groups(state, side, occ := Occupancy.of(state)):
         loc, target = groups[0]
         options = compulsory_options(state, side, loc, target)
         pieces = compulsory_pieces(state, side, loc, target)
