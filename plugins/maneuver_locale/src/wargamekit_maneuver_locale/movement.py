@@ -336,13 +336,12 @@ def has_road_move(state: GameState, side: str, occ: Occupancy) -> bool:
     # a path costs 1 command unless every step is on a primary road (see _best_roads): with no
     # command left only primary roads need walking (the other paths all cost 1)
     primary_only = state.commands < 1
-    searched = set()
-    for p in state.of(side):
-        if p.moved or not p.in_reserve or p.locale in searched:
-            continue
-        searched.add(p.locale)
-        for _path in _iter_road_paths(state, p.locale, side, occ, primary_only=primary_only):
-            return True
+    # the locales where side has unmoved reserve pieces, each once, from the index (the answer
+    # does not depend on the order they are searched in)
+    for who, start, where in occ.unmoved:
+        if who == side and where == RESERVE:
+            for _path in _iter_road_paths(state, start, side, occ, primary_only=primary_only):
+                return True
     return False
 
 
@@ -476,7 +475,12 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
         return
     # hot (after every entry into a locale): the neighbours' pieces from the live index
     located = Occupancy.of(state).locales
-    targets = [n for n in state.board.neighbours(locale) if any(p.side == enemy for p in located.get(n, ()))]
+    targets = []
+    for n in state.board.neighbours(locale):
+        for p in located.get(n, ()):  # (a locale's pieces are one side's but in an assault's midst)
+            if p.side == enemy:
+                targets.append(n)
+                break
     if not targets:
         return
 

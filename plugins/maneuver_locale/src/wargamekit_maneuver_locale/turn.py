@@ -141,7 +141,7 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
         options=menu_options(board, actions),
         rule=rules.COMMAND,
         kind=kinds.ACTION,
-        context={"turn": state.turn, "side": side, "phase": state.phase, "commands": state.commands},
+        context=_action_context(state.turn, side, state.phase, state.commands),
     )
     if isinstance(action, EndTurn):
         return TurnResult(passed=True)
@@ -235,6 +235,13 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
         place(ctx, pieces, move.locale, RESERVE, f"{side} moves back to the reserve")
     else:
         yield from maneuver_attack(ctx, side, pieces, move.locale, move.target)
+
+
+@functools.lru_cache(maxsize=1024)
+def _action_context(turn: int, side: str, phase: str, commands: int) -> Data:
+    """The action menu's context, frozen once per turn, side, phase and commands left (hot:
+    every action menu asks one)."""
+    return freeze_data({"turn": turn, "side": side, "phase": phase, "commands": commands})
 
 
 @functools.lru_cache(maxsize=4096)
