@@ -284,7 +284,7 @@ def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
 def group_limit(state: GameState, move: GroupMove) -> int:
     """Most pieces the group may have (room in the locale it enters; provisional capacity)."""
     if move.kind == "locale":
-        return state.room(move.target)
+        return Occupancy.of(state).room(move.target)  # (the live index: no scan of the pieces)
     if move.kind == "maneuver":
         # the defenders will have left when the attackers enter
         return state.board.capacity[move.target]
