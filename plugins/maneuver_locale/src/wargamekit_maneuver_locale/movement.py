@@ -242,28 +242,57 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     if state.commands < 1:
         return []
     # hot (every action menu): the queries go to an index of the pieces, not a scan each; the
-    # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable)
-    occ = occ or Occupancy.of(state)
+    # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable),
+    # and the moves are taken from the board's table of them (_neighbour_moves), not made anew
+    occ = occ or Occupancy(state)
     enemy = state.enemy(side)
     out = []
-    board = state.board
-    holders, unmoved, capacity, won = occ.holders, occ.unmoved, board.capacity, state.won_by_assault
+    holders, unmoved, on_approaches = occ.holders, occ.unmoved, occ.on_approaches
+    located, capacity, won = occ.locales, state.board.capacity, state.won_by_assault
+    table = _neighbour_moves(state.board)
     for loc in occ.held_by(side):  # in the board's order, as the menu lists them
         reserve = (side, loc, RESERVE) in unmoved
-        for n in board.neighbours(loc):
+        for n, onto, back, into in table[loc]:
             # a move into n may take the reserve and the approach facing n as one group
-            into = ((RESERVE,) if reserve else ()) + ((n,) if (side, loc, n) in unmoved else ())
+            facing = (side, loc, n) in unmoved
             if holders.get(n) == enemy:
                 if reserve:
-                    out.append(_group_move("approach", loc, (RESERVE,), n))
-                if any(p.side == enemy for p in occ.pieces_at(n, loc)):  # the enemy blocks the approach
-                    if n in into:
-                        out.append(_group_move("back", loc, (n,), n))
-                elif into:
-                    out.append(_group_move("maneuver", loc, into, n))
-            elif into and capacity[n] - occ.count(n) >= 1 and n not in won:  # enterable: room, not won
-                out.append(_group_move("locale", loc, into, n))
+                    out.append(onto)
+                if (enemy, n, loc) in on_approaches:  # the enemy blocks the approach
+                    if facing:
+                        out.append(back)
+                elif reserve or facing:
+                    out.append(into[reserve + 2 * facing][0])  # a maneuver attack
+            elif (reserve or facing) and capacity[n] - len(located.get(n, ())) >= 1 and n not in won:  # enterable
+                out.append(into[reserve + 2 * facing][1])
     return out
+
+
+#: One neighbour's row of :func:`_neighbour_moves`: the neighbour ``n``; the move from the
+#: reserve onto the approach facing it; the move from that approach back to the reserve; the
+#: moves into ``n`` by their sources (index 1: the reserve, 2: the approach, 3: both), each as
+#: ``(maneuver attack, move into a locale)``.
+_MovesRow = tuple[str, GroupMove, GroupMove, tuple[tuple[GroupMove, GroupMove], ...]]
+#: board -> locale -> a row per neighbour, in the board's order (see :func:`_neighbour_moves`)
+_NEIGHBOUR_MOVES: weakref.WeakKeyDictionary[Board, dict[str, tuple[_MovesRow, ...]]] = weakref.WeakKeyDictionary()
+
+
+def _neighbour_moves(board: Board) -> dict[str, tuple[_MovesRow, ...]]:
+    """Every group move :func:`group_moves` may offer, by locale and neighbour: they depend on
+    the map alone, so they are made once per board, and the menu picks among them."""
+    table = _NEIGHBOUR_MOVES.get(board)
+    if table is None:
+        table = {}
+        for loc in board.locale_ids():
+            rows = []
+            for n in board.neighbours(loc):
+                by_sources = [(_group_move("maneuver", loc, s, n), _group_move("locale", loc, s, n))
+                              for s in ((RESERVE,), (RESERVE,), (n,), (RESERVE, n))]  # index 0 is never read
+                rows.append((n, _group_move("approach", loc, (RESERVE,), n), _group_move("back", loc, (n,), n),
+                             tuple(by_sources)))
+            table[loc] = tuple(rows)
+        _NEIGHBOUR_MOVES[board] = table
+    return table
 
 
 @functools.lru_cache(maxsize=4096)
