@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Container, Generator, Iterable, Iterator
 from itertools import pairwise
 from typing import Any
 
@@ -378,24 +378,33 @@ def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list
     """The road moves from ``start`` as ``(path, cost)``: the cheapest, then shortest, then
     first path to each destination, sorted by cost, length and destination."""
     best: dict[str, tuple[tuple[str, ...], int]] = {}
-    commands = state.commands
-    for path, cost in _iter_road_paths(state, start, side, occ):
-        if cost > commands:
-            continue
-        dest = path[-1]
-        old = best.get(dest)
-        if old is None or (cost, len(path), path) < (old[1], len(old[0]), old[0]):
-            best[dest] = (path, cost)
+    # hot (every road movement): the board's paths in that order (cost, length, path), so the
+    # first legal path to a destination is its best and the others to it need no testing
+    # (whether a path is legal does not depend on the other paths); paths costing more than
+    # the commands left cost 1, so with none left only the primary roads' are walked
+    for path, cost in _iter_road_paths(state, start, side, occ, primary_only=state.commands < 1,
+                                       paths=_cheapest_first(state.board, start), found=best):
+        best[path[-1]] = (path, cost)
     return [best[k] for k in sorted(best, key=lambda d: (best[d][1], len(best[d][0]), d))]
 
 
-def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy, *, primary_only: bool = False
-                     ) -> Iterator[tuple[tuple[str, ...], int]]:
+def _iter_road_paths(
+    state: GameState,
+    start: str,
+    side: str,
+    occ: Occupancy,
+    *,
+    primary_only: bool = False,
+    paths: Iterable[tuple[tuple[str, ...], int]] | None = None,
+    found: Container[str] = (),
+) -> Iterator[tuple[tuple[str, ...], int]]:
     """The road paths from ``start`` one at a time, with their cost (the action menu stops at
     the first): up to 3 steps, never into an enemy locale or a locale won by assault this turn,
     nor into a locale another piece entered by road on the same step; a path ends where there
     is room. A path costs 1 command unless every step is on a primary road (then 0).
-    ``primary_only``: only the paths whose every step is on a primary road.
+    ``primary_only``: only the paths whose every step is on a primary road. ``paths``: the
+    board's paths from ``start`` to walk (default :func:`_static_road_paths`), in any order;
+    ``found``: destinations to skip (read as the walk goes on).
 
     Hot (every action menu asks whether there is a road move): the board's simple road paths
     are listed once (:func:`_static_road_paths`, depth first, as a walk along the roads finds
@@ -404,16 +413,19 @@ def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy, *,
     won = state.won_by_assault
     entries = state.road_entries
     closed: dict[str, bool] = {}  # locale -> closed to a road step now (enemy-held or won), asked once
-    for path, cost in _static_road_paths(state.board, start):
+    # the index's tables read inline (its room and holder)
+    capacity, located, holders = state.board.capacity, occ.locales, occ.holders
+    for path, cost in _static_road_paths(state.board, start) if paths is None else paths:
         if primary_only and cost:
             continue
-        if occ.room(path[-1]) < 1:
+        end = path[-1]
+        if end in found or capacity[end] - len(located.get(end, ())) < 1:
             continue
         for step in range(1, len(path)):
             n = path[step]
             shut = closed.get(n)
             if shut is None:
-                shut = closed[n] = occ.holder(n) == enemy or n in won
+                shut = closed[n] = holders.get(n, "") == enemy or n in won
             if shut or (entries and (step, n) in entries):
                 break
         else:
@@ -450,6 +462,24 @@ def _static_road_paths(board: Board, start: str) -> tuple[tuple[tuple[str, ...],
 
         walk((start,))
         paths = by_start[start] = tuple(found)
+    return paths
+
+
+#: board -> start locale -> :func:`_static_road_paths` sorted by cost, length and path
+_CHEAPEST_FIRST: weakref.WeakKeyDictionary[Board, dict[str, list[tuple[tuple[str, ...], int]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _cheapest_first(board: Board, start: str) -> list[tuple[tuple[str, ...], int]]:
+    """The road paths from ``start`` (:func:`_static_road_paths`) sorted by cost, length and
+    path: the order in which :func:`_best_roads` prefers them. Once per board and start."""
+    by_start = _CHEAPEST_FIRST.get(board)
+    if by_start is None:
+        by_start = _CHEAPEST_FIRST[board] = {}
+    paths = by_start.get(start)
+    if paths is None:
+        paths = by_start[start] = sorted(_static_road_paths(board, start), key=lambda pc: (pc[1], len(pc[0]), pc[0]))
     return paths
 
 
