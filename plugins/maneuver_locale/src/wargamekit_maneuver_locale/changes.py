@@ -286,6 +286,11 @@ def update_control(state: GameState) -> None:
     # first piece in set-up order, as GameState.holder finds it), not a pass over them
     holders = Occupancy.of(state).holders
     control = state.control
+    for loc, holder in holders.items():
+        if control.get(loc) != holder:
+            break
+    else:
+        return  # nothing changes hands (most moves): no sorting
     for loc in sorted(holders):  # the board's order (sorted ids): new entries join in that order
         holder = holders[loc]
         if holder and control.get(loc) != holder:
