@@ -227,9 +227,16 @@ def piece_subset(
         reason = why_not(p) if why_not is not None else None
         if names is None:  # hot (every group move, every entry): the same options again and again
             return _subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, reason)
-        shown = label_for(p, side, names, where=where)
-        return Option(p.id, f"{shown} — cannot: {reason}" if reason else shown, label(p, names, where=where),
-                      data=piece_data(p))
+        # hot too (every declaration): built once per piece as it stands, for these names
+        key = (side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, reason)
+        made = named.get(key)
+        if made is None:
+            shown = label_for(p, side, names, where=where)
+            made = named[key] = Option(p.id, f"{shown} — cannot: {reason}" if reason else shown,
+                                       label(p, names, where=where), data=piece_data(p))
+        return made
+
+    named = _named_options(names) if names is not None else {}
 
     if names is None and why_not is None:  # hot (every group move): no closure call per piece
         options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
@@ -248,6 +255,22 @@ def piece_subset(
         context=context,
         secret=secret,
     )
+
+
+#: id of a names table -> (the table, its piece options by what they depend on: see
+#: :func:`piece_subset`); the table is held, so its id stands for it while it is kept
+_NAMED_OPTIONS: dict[int, tuple[dict[str, str], dict[tuple[Any, ...], Option]]] = {}
+
+
+def _named_options(names: dict[str, str]) -> dict[tuple[Any, ...], Option]:
+    """The piece options made with labels naming positions by ``names`` (a board's names,
+    which never change), kept for the next decision that shows positions by them."""
+    held = _NAMED_OPTIONS.get(id(names))
+    if held is None or held[0] is not names or len(held[1]) > 4096:
+        if len(_NAMED_OPTIONS) >= 16:
+            _NAMED_OPTIONS.clear()
+        held = _NAMED_OPTIONS[id(names)] = (names, {})
+    return held[1]
 
 
 @functools.lru_cache(maxsize=4096)
