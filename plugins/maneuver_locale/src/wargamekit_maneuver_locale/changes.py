@@ -241,6 +241,9 @@ def piece_subset(
     if names is None and why_not is None:  # hot (every group move): no closure call per piece
         options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
                          for p in pieces])
+    elif names is None and why_not is not None:  # hot too (every entry next to the enemy: which cavalry moves on)
+        options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach,
+                                        why_not(p)) for p in pieces])
     else:
         options = tuple([option(p) for p in pieces])
     return ChooseSubset(

@@ -342,7 +342,7 @@ class Occupancy:
     """
 
     __slots__ = ("_state", "_pieces", "_order", "holders", "locales", "_places", "unmoved", "on_approaches",
-                 "sides")
+                 "sides", "_approaches")
 
     # read-only tables (the hot menus read them inline):
     #: locale -> the side with pieces there (of its first piece in set-up order)
@@ -390,6 +390,7 @@ class Occupancy:
                 place.append(p)
         self.holders, self.locales, self._places = holders, locales, places
         self.unmoved, self.on_approaches, self.sides = unmoved, on_approaches, sides
+        self._approaches: dict[str, list[tuple[str, str]]] = {}  # side -> approaches(side), until a move
 
     @classmethod
     def of(cls, state: GameState) -> Occupancy:
@@ -413,6 +414,7 @@ class Occupancy:
     def _leave(self, p: Piece) -> None:
         """Take ``p`` out of the tables (before it moves)."""
         side, locale, approach = p.side, p.locale, p.approach
+        self._approaches.clear()
         here = self.locales[locale]
         if len(here) == 1:  # the locale empties
             del self.locales[locale], self.holders[locale]
@@ -432,6 +434,7 @@ class Occupancy:
     def _enter(self, p: Piece) -> None:
         """Put ``p`` into the tables (after it moved), in set-up order."""
         side, locale, approach = p.side, p.locale, p.approach
+        self._approaches.clear()
         here = self.locales.get(locale)
         if here is None:
             self.locales[locale] = [p]
@@ -484,7 +487,13 @@ class Occupancy:
     def approaches(self, side: str) -> list[tuple[str, str]]:
         """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
         the board's locales and of each locale's neighbours."""
-        return sorted((locale, facing) for who, locale, facing in self.on_approaches if who == side)
+        # asked twice an action (the compulsory moves, the assaults): sorted once until a move
+        found = self._approaches.get(side)
+        if found is None:
+            found = self._approaches[side] = sorted(
+                (locale, facing) for who, locale, facing in self.on_approaches if who == side
+            )
+        return list(found)
 
     def count(self, locale: str) -> int:
         """How many pieces are in ``locale``."""
