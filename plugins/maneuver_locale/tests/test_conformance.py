@@ -94,3 +94,24 @@ def test_occupancy_answers_as_the_state_does(ruleset):
         game = Game.new(ruleset, "default", seed=seed)
         game.play({side: RandomBot(seed * 10 + i) for i, side in enumerate(ruleset.sides)}, after_answer=compare)
     assert checked > 100
+
+
+def test_live_index_follows_every_move(ruleset):
+    """The live index of the pieces (``Occupancy.of``), kept up to date move by move by
+    ``changes.place`` and dropped by every other change, is after every answer the index a scan
+    of the pieces builds (the menus read it; a stale one would offer illegal moves)."""
+    from wargamekit_maneuver_locale.state import Occupancy
+
+    compared = 0
+
+    def compare(game):
+        nonlocal compared
+        state = game.state
+        live = Occupancy.of(state)
+        assert live.tables() == Occupancy(state).tables()
+        compared += state.index is live  # (kept on the state until the next change it cannot follow)
+
+    for scenario, seed in (("default", 3), ("training", 4)):
+        game = Game.new(ruleset, scenario, seed=seed)
+        game.play({side: RandomBot(seed * 10 + i) for i, side in enumerate(ruleset.sides)}, after_answer=compare)
+    assert compared > 100

@@ -33,7 +33,7 @@ def _one_letter(_inst: object, _attr: object, value: str) -> None:
         raise ArmError(f"an arm's letter is one character, not {value!r}")
 
 
-@frozen(repr=False)
+@frozen(repr=False, cache_hash=True)  # hashed with every piece option made (changes._subset_option)
 class ArmType:
     """One piece type (arm), as data.
 

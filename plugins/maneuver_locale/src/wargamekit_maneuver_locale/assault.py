@@ -291,6 +291,7 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
     survivors = [p for p in attackers if p.id in state.pieces]
     for p in survivors:
         p.moved = True
+    Occupancy.drop(state)
     if attacker_won:
         yield from retreat_locale(ctx, target, locale)
         state.won_by_assault[target] = [p.id for p in survivors]

@@ -24,7 +24,7 @@ from wargamekit import Choose, Decision, Option, YesNo
 from . import kinds, rules
 from .changes import piece_subset, reveal, take_losses
 from .resolution import bombardment_losses, bombardment_target
-from .state import RESERVE, Context, GameState, Piece
+from .state import RESERVE, Context, GameState, Occupancy, Piece
 
 __all__ = ["declarable", "declare_bombardment", "fire_bombardment"]
 
@@ -126,6 +126,7 @@ def fire_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, None]:
         n = bombardment_losses(gun.steps or 0, terrain)
         gun.last_fired = state.player_turn
         gun.moved = True  # a gun that fires may not move
+        Occupancy.drop(state)
         ctx.event(
             "bombard",
             f"{gun.id} bombards {names[target_locale]} ({pick}): {gun.steps} - terrain {terrain} = {n} step(s)",

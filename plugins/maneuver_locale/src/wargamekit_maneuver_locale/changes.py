@@ -16,7 +16,7 @@ from wargamekit.decisions import freeze_data
 
 from . import kinds
 from .arms import ArmType
-from .state import Context, GameState, Piece
+from .state import Context, GameState, Occupancy, Piece
 
 __all__ = [
     "eliminate",
@@ -66,12 +66,21 @@ def place(ctx: Context, pieces: Sequence[Piece], locale: str, approach: str, why
     when revealed pieces are hidden again).
     """
     state = ctx.state
+    # the state's live index of the pieces follows them (hot: a new index per menu was the
+    # largest item of a random game's own code); a piece no longer on the map is in no index
+    occ = state.index if state.index is not None and state.index._pieces is state.pieces else None
+    on_map = state.pieces
     for p in pieces:
+        indexed = occ is not None and on_map.get(p.id) is p
+        if indexed:
+            occ._leave(p)  # type: ignore[union-attr]
         p.locale = locale
         p.approach = approach
         p.moved = p.moved or moved
         if not p.declared:
             p.face_up = False
+        if indexed:
+            occ._enter(p)  # type: ignore[union-attr]
     where = pieces[0].where(state.board.names) if pieces else ""
     ctx.event(
         "move",
@@ -87,6 +96,7 @@ def eliminate(ctx: Context, piece: Piece, why: str) -> None:
     """Remove ``piece`` from the map."""
     state = ctx.state
     del state.pieces[piece.id]
+    Occupancy.drop(state)
     state.eliminated.append((piece.id, piece.side))
     ctx.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
 
@@ -217,13 +227,23 @@ def piece_subset(
         reason = why_not(p) if why_not is not None else None
         if names is None:  # hot (every group move, every entry): the same options again and again
             return _subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, reason)
-        shown = label_for(p, side, names, where=where)
-        return Option(p.id, f"{shown} — cannot: {reason}" if reason else shown, label(p, names, where=where),
-                      data=piece_data(p))
+        # hot too (every declaration): built once per piece as it stands, for these names
+        key = (side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, reason)
+        made = named.get(key)
+        if made is None:
+            shown = label_for(p, side, names, where=where)
+            made = named[key] = Option(p.id, f"{shown} — cannot: {reason}" if reason else shown,
+                                       label(p, names, where=where), data=piece_data(p))
+        return made
+
+    named = _named_options(names) if names is not None else {}
 
     if names is None and why_not is None:  # hot (every group move): no closure call per piece
         options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach, None)
                          for p in pieces])
+    elif names is None and why_not is not None:  # hot too (every entry next to the enemy: which cavalry moves on)
+        options = tuple([_subset_option(side, p.id, p.side, p.arm, p.steps, p.face_up, p.locale, p.approach,
+                                        why_not(p)) for p in pieces])
     else:
         options = tuple([option(p) for p in pieces])
     return ChooseSubset(
@@ -238,6 +258,22 @@ def piece_subset(
         context=context,
         secret=secret,
     )
+
+
+#: id of a names table -> (the table, its piece options by what they depend on: see
+#: :func:`piece_subset`); the table is held, so its id stands for it while it is kept
+_NAMED_OPTIONS: dict[int, tuple[dict[str, str], dict[tuple[Any, ...], Option]]] = {}
+
+
+def _named_options(names: dict[str, str]) -> dict[tuple[Any, ...], Option]:
+    """The piece options made with labels naming positions by ``names`` (a board's names,
+    which never change), kept for the next decision that shows positions by them."""
+    held = _NAMED_OPTIONS.get(id(names))
+    if held is None or held[0] is not names or len(held[1]) > 4096:
+        if len(_NAMED_OPTIONS) >= 16:
+            _NAMED_OPTIONS.clear()
+        held = _NAMED_OPTIONS[id(names)] = (names, {})
+    return held[1]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -272,12 +308,15 @@ def only_arm(
 
 def update_control(state: GameState) -> None:
     """A locale is controlled by the last side to hold it alone (provisional victory data)."""
-    # hot (after every move): each locale's holder from one pass over the pieces, not a scan
-    # per locale (the first piece in set-up order, as GameState.holder finds it)
-    holders: dict[str, str] = {}
-    for p in state.pieces.values():
-        holders.setdefault(p.locale, p.side)
+    # hot (after every move): each locale's holder from the live index of the pieces (the
+    # first piece in set-up order, as GameState.holder finds it), not a pass over them
+    holders = Occupancy.of(state).holders
     control = state.control
+    for loc, holder in holders.items():
+        if control.get(loc) != holder:
+            break
+    else:
+        return  # nothing changes hands (most moves): no sorting
     for loc in sorted(holders):  # the board's order (sorted ids): new entries join in that order
         holder = holders[loc]
         if holder and control.get(loc) != holder:

@@ -28,7 +28,7 @@ positions and no dice are drawn: the rules tests name pieces as their scenarios 
 
 from __future__ import annotations
 
-from .state import Context, Piece
+from .state import Context, Occupancy, Piece
 
 __all__ = ["assign_handles", "handle_prefixes"]
 
@@ -80,6 +80,7 @@ def assign_handles(ctx: Context) -> None:
             p.id = f"{prefixes[p.side]}-{counts[p.side]}"
             renamed[p.id] = p
     state.pieces = renamed
+    Occupancy.drop(state)
     for side in state.sides:
         mine = [p for p in renamed.values() if p.side == side]
         ctx.event(

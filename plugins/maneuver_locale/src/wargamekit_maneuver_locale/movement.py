@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Container, Generator, Iterable, Iterator
 from itertools import pairwise
 from typing import Any
 
@@ -242,28 +242,57 @@ def group_moves(state: GameState, side: str, occ: Occupancy | None = None) -> li
     if state.commands < 1:
         return []
     # hot (every action menu): the queries go to an index of the pieces, not a scan each; the
-    # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable)
+    # index's tables are read inline (its holder, has_unmoved, blocked and room, and enterable),
+    # and the moves are taken from the board's table of them (_neighbour_moves), not made anew
     occ = occ or Occupancy(state)
     enemy = state.enemy(side)
     out = []
-    board = state.board
-    holders, unmoved, capacity, won = occ.holders, occ.unmoved, board.capacity, state.won_by_assault
+    holders, unmoved, on_approaches = occ.holders, occ.unmoved, occ.on_approaches
+    located, capacity, won = occ.locales, state.board.capacity, state.won_by_assault
+    table = _neighbour_moves(state.board)
     for loc in occ.held_by(side):  # in the board's order, as the menu lists them
         reserve = (side, loc, RESERVE) in unmoved
-        for n in board.neighbours(loc):
+        for n, onto, back, into in table[loc]:
             # a move into n may take the reserve and the approach facing n as one group
-            into = ((RESERVE,) if reserve else ()) + ((n,) if (side, loc, n) in unmoved else ())
+            facing = (side, loc, n) in unmoved
             if holders.get(n) == enemy:
                 if reserve:
-                    out.append(_group_move("approach", loc, (RESERVE,), n))
-                if any(p.side == enemy for p in occ.pieces_at(n, loc)):  # the enemy blocks the approach
-                    if n in into:
-                        out.append(_group_move("back", loc, (n,), n))
-                elif into:
-                    out.append(_group_move("maneuver", loc, into, n))
-            elif into and capacity[n] - occ.count(n) >= 1 and n not in won:  # enterable: room, not won
-                out.append(_group_move("locale", loc, into, n))
+                    out.append(onto)
+                if (enemy, n, loc) in on_approaches:  # the enemy blocks the approach
+                    if facing:
+                        out.append(back)
+                elif reserve or facing:
+                    out.append(into[reserve + 2 * facing][0])  # a maneuver attack
+            elif (reserve or facing) and capacity[n] - len(located.get(n, ())) >= 1 and n not in won:  # enterable
+                out.append(into[reserve + 2 * facing][1])
     return out
+
+
+#: One neighbour's row of :func:`_neighbour_moves`: the neighbour ``n``; the move from the
+#: reserve onto the approach facing it; the move from that approach back to the reserve; the
+#: moves into ``n`` by their sources (index 1: the reserve, 2: the approach, 3: both), each as
+#: ``(maneuver attack, move into a locale)``.
+_MovesRow = tuple[str, GroupMove, GroupMove, tuple[tuple[GroupMove, GroupMove], ...]]
+#: board -> locale -> a row per neighbour, in the board's order (see :func:`_neighbour_moves`)
+_NEIGHBOUR_MOVES: weakref.WeakKeyDictionary[Board, dict[str, tuple[_MovesRow, ...]]] = weakref.WeakKeyDictionary()
+
+
+def _neighbour_moves(board: Board) -> dict[str, tuple[_MovesRow, ...]]:
+    """Every group move :func:`group_moves` may offer, by locale and neighbour: they depend on
+    the map alone, so they are made once per board, and the menu picks among them."""
+    table = _NEIGHBOUR_MOVES.get(board)
+    if table is None:
+        table = {}
+        for loc in board.locale_ids():
+            rows = []
+            for n in board.neighbours(loc):
+                by_sources = [(_group_move("maneuver", loc, s, n), _group_move("locale", loc, s, n))
+                              for s in ((RESERVE,), (RESERVE,), (n,), (RESERVE, n))]  # index 0 is never read
+                rows.append((n, _group_move("approach", loc, (RESERVE,), n), _group_move("back", loc, (n,), n),
+                             tuple(by_sources)))
+            table[loc] = tuple(rows)
+        _NEIGHBOUR_MOVES[board] = table
+    return table
 
 
 @functools.lru_cache(maxsize=4096)
@@ -276,19 +305,15 @@ def _group_move(kind: str, locale: str, sources: tuple[str, ...], target: str) -
 
 def group_pieces(state: GameState, move: GroupMove, side: str) -> list[Piece]:
     """The pieces that may take part in ``move``: the unmoved pieces of ``side`` at its sources."""
-    at = move.locale
-    # one pass over the pieces (in set-up order within each source), not a scan per source
-    found: dict[str, list[Piece]] = {where: [] for where in move.sources}
-    for p in state.pieces.values():
-        if p.locale == at and p.approach in found and p.side == side and not p.moved:
-            found[p.approach].append(p)
-    return [p for where in move.sources for p in found[where]]
+    # from the live index of the pieces (in set-up order within each source), not a scan
+    occ = Occupancy.of(state)
+    return [p for where in move.sources for p in occ.pieces_at(move.locale, where) if p.side == side and not p.moved]
 
 
 def group_limit(state: GameState, move: GroupMove) -> int:
     """Most pieces the group may have (room in the locale it enters; provisional capacity)."""
     if move.kind == "locale":
-        return state.room(move.target)
+        return Occupancy.of(state).room(move.target)  # (the live index: no scan of the pieces)
     if move.kind == "maneuver":
         # the defenders will have left when the attackers enter
         return state.board.capacity[move.target]
@@ -310,7 +335,7 @@ def road_paths(state: GameState, side: str, occ: Occupancy | None = None) -> dic
     piece's moves need making; pieces in the same locale share their roads (one list)."""
     if len(state.road_pieces) >= ROAD_PIECES:
         return {}
-    occ = occ or Occupancy(state)
+    occ = occ or Occupancy.of(state)
     roads_from: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for p in state.of(side):
@@ -340,13 +365,12 @@ def has_road_move(state: GameState, side: str, occ: Occupancy) -> bool:
     # a path costs 1 command unless every step is on a primary road (see _best_roads): with no
     # command left only primary roads need walking (the other paths all cost 1)
     primary_only = state.commands < 1
-    searched = set()
-    for p in state.of(side):
-        if p.moved or not p.in_reserve or p.locale in searched:
-            continue
-        searched.add(p.locale)
-        for _path in _iter_road_paths(state, p.locale, side, occ, primary_only=primary_only):
-            return True
+    # the locales where side has unmoved reserve pieces, each once, from the index (the answer
+    # does not depend on the order they are searched in)
+    for who, start, where in occ.unmoved:
+        if who == side and where == RESERVE:
+            for _path in _iter_road_paths(state, start, side, occ, primary_only=primary_only):
+                return True
     return False
 
 
@@ -354,24 +378,33 @@ def _best_roads(state: GameState, start: str, side: str, occ: Occupancy) -> list
     """The road moves from ``start`` as ``(path, cost)``: the cheapest, then shortest, then
     first path to each destination, sorted by cost, length and destination."""
     best: dict[str, tuple[tuple[str, ...], int]] = {}
-    commands = state.commands
-    for path, cost in _iter_road_paths(state, start, side, occ):
-        if cost > commands:
-            continue
-        dest = path[-1]
-        old = best.get(dest)
-        if old is None or (cost, len(path), path) < (old[1], len(old[0]), old[0]):
-            best[dest] = (path, cost)
+    # hot (every road movement): the board's paths in that order (cost, length, path), so the
+    # first legal path to a destination is its best and the others to it need no testing
+    # (whether a path is legal does not depend on the other paths); paths costing more than
+    # the commands left cost 1, so with none left only the primary roads' are walked
+    for path, cost in _iter_road_paths(state, start, side, occ, primary_only=state.commands < 1,
+                                       paths=_cheapest_first(state.board, start), found=best):
+        best[path[-1]] = (path, cost)
     return [best[k] for k in sorted(best, key=lambda d: (best[d][1], len(best[d][0]), d))]
 
 
-def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy, *, primary_only: bool = False
-                     ) -> Iterator[tuple[tuple[str, ...], int]]:
+def _iter_road_paths(
+    state: GameState,
+    start: str,
+    side: str,
+    occ: Occupancy,
+    *,
+    primary_only: bool = False,
+    paths: Iterable[tuple[tuple[str, ...], int]] | None = None,
+    found: Container[str] = (),
+) -> Iterator[tuple[tuple[str, ...], int]]:
     """The road paths from ``start`` one at a time, with their cost (the action menu stops at
     the first): up to 3 steps, never into an enemy locale or a locale won by assault this turn,
     nor into a locale another piece entered by road on the same step; a path ends where there
     is room. A path costs 1 command unless every step is on a primary road (then 0).
-    ``primary_only``: only the paths whose every step is on a primary road.
+    ``primary_only``: only the paths whose every step is on a primary road. ``paths``: the
+    board's paths from ``start`` to walk (default :func:`_static_road_paths`), in any order;
+    ``found``: destinations to skip (read as the walk goes on).
 
     Hot (every action menu asks whether there is a road move): the board's simple road paths
     are listed once (:func:`_static_road_paths`, depth first, as a walk along the roads finds
@@ -380,16 +413,19 @@ def _iter_road_paths(state: GameState, start: str, side: str, occ: Occupancy, *,
     won = state.won_by_assault
     entries = state.road_entries
     closed: dict[str, bool] = {}  # locale -> closed to a road step now (enemy-held or won), asked once
-    for path, cost in _static_road_paths(state.board, start):
+    # the index's tables read inline (its room and holder)
+    capacity, located, holders = state.board.capacity, occ.locales, occ.holders
+    for path, cost in _static_road_paths(state.board, start) if paths is None else paths:
         if primary_only and cost:
             continue
-        if occ.room(path[-1]) < 1:
+        end = path[-1]
+        if end in found or capacity[end] - len(located.get(end, ())) < 1:
             continue
         for step in range(1, len(path)):
             n = path[step]
             shut = closed.get(n)
             if shut is None:
-                shut = closed[n] = occ.holder(n) == enemy or n in won
+                shut = closed[n] = holders.get(n, "") == enemy or n in won
             if shut or (entries and (step, n) in entries):
                 break
         else:
@@ -429,12 +465,30 @@ def _static_road_paths(board: Board, start: str) -> tuple[tuple[tuple[str, ...],
     return paths
 
 
+#: board -> start locale -> :func:`_static_road_paths` sorted by cost, length and path
+_CHEAPEST_FIRST: weakref.WeakKeyDictionary[Board, dict[str, list[tuple[tuple[str, ...], int]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _cheapest_first(board: Board, start: str) -> list[tuple[tuple[str, ...], int]]:
+    """The road paths from ``start`` (:func:`_static_road_paths`) sorted by cost, length and
+    path: the order in which :func:`_best_roads` prefers them. Once per board and start."""
+    by_start = _CHEAPEST_FIRST.get(board)
+    if by_start is None:
+        by_start = _CHEAPEST_FIRST[board] = {}
+    paths = by_start.get(start)
+    if paths is None:
+        paths = by_start[start] = sorted(_static_road_paths(board, start), key=lambda pc: (pc[1], len(pc[0]), pc[0]))
+    return paths
+
+
 def compulsory_groups(state: GameState, side: str, occ: Occupancy | None = None) -> list[tuple[str, str]]:
     """Approaches of ``side`` whose locale ahead holds no enemy (移動 — 先のlocaleに敵が存在しない場合).
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
     enemy = state.enemy(side)
     # hot (before every action menu): only the approaches the index says side stands on
-    occ = occ or Occupancy(state)
+    occ = occ or Occupancy.of(state)
     return [
         (loc, n)
         for loc, n in occ.approaches(side)
@@ -478,10 +532,14 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     movers = [p for p in pieces if p.id in state.pieces and p.locale == locale and p.in_reserve]
     if not movers:
         return
-    # hot (after every entry into a locale): the enemy's locales from one pass over the pieces,
-    # not a scan per neighbour
-    enemy_held = {p.locale for p in state.pieces.values() if p.side == enemy}
-    targets = [n for n in state.board.neighbours(locale) if n in enemy_held]
+    # hot (after every entry into a locale): the neighbours' pieces from the live index
+    located = Occupancy.of(state).locales
+    targets = []
+    for n in state.board.neighbours(locale):
+        for p in located.get(n, ()):  # (a locale's pieces are one side's but in an assault's midst)
+            if p.side == enemy:
+                targets.append(n)
+                break
     if not targets:
         return
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import networkx as nx
 from attrs import define, field, frozen
@@ -254,6 +255,8 @@ class GameState:
         road_entries: ``[step, locale]`` pairs entered by road this player turn.
         won_by_assault: locales won by assault this player turn, with the pieces that took part.
         viewer: the side this state is a view for ("" : the full state).
+        index: the live :class:`Occupancy` of the pieces (:meth:`Occupancy.of`), or ``None``
+            (indexed when next asked); never copied: a snapshot, a copy or a view has none.
     """
 
     board: Board
@@ -273,6 +276,7 @@ class GameState:
     road_entries: list[tuple[int, str]] = field(factory=list)
     won_by_assault: dict[str, list[str]] = field(factory=dict)
     viewer: str = ""
+    index: Occupancy | None = field(default=None, eq=False, repr=False)
 
     # -- queries ------------------------------------------------------------------------------
     def enemy(self, side: str) -> str:
@@ -325,50 +329,139 @@ class GameState:
 
 
 class Occupancy:
-    """Where the pieces of ``state`` stand, indexed once: the same answers as the state's
+    """Where the pieces of ``state`` stand, indexed: the same answers as the state's
     :meth:`~GameState.holder`, :meth:`~GameState.at`, :meth:`~GameState.room` and
     :meth:`~GameState.blocked`, without a scan of every piece per query.
 
-    For a burst of queries on an unchanging state (one action menu asks thousands); build a new
-    one after anything moves.
+    ``Occupancy(state)`` indexes the pieces as they stand now. :meth:`of` gives the state's
+    *live* index (:attr:`GameState.index`), which :func:`~.changes.place` keeps up to date move
+    by move; every other change to where the pieces are, or to whether they moved, drops it
+    (:meth:`drop`), and the next :meth:`of` indexes the pieces again. The menus ask thousands of
+    queries a game and the pieces move a few at a time: indexing them for every menu was the
+    largest item of a random game's own code.
     """
 
-    __slots__ = ("_state", "holders", "_locales", "_places", "unmoved", "_on_approaches")
+    __slots__ = ("_state", "_pieces", "_order", "holders", "locales", "_places", "unmoved", "on_approaches",
+                 "sides", "_approaches")
 
-    #: locale -> the side with pieces there (read-only: the hot menus read it inline)
+    # read-only tables (the hot menus read them inline):
+    #: locale -> the side with pieces there (of its first piece in set-up order)
     holders: dict[str, str]
+    #: locale -> its pieces, in set-up order
+    locales: dict[str, list[Piece]]
     #: ``(side, locale, approach)`` of every place where a piece of ``side`` has not moved
-    #: this turn (read-only)
-    unmoved: set[tuple[str, str, str]]
+    #: this turn -> how many such pieces stand there
+    unmoved: dict[tuple[str, str, str], int]
+    #: ``(side, locale, facing)`` of every approach where ``side`` has pieces -> how many
+    on_approaches: dict[tuple[str, str, str], int]
+    #: side -> how many pieces it has on the map (sides without pieces are absent)
+    sides: dict[str, int]
 
     def __init__(self, state: GameState) -> None:
         self._state = state
+        self._pieces = state.pieces  # the dict indexed (a new dict of pieces needs a new index)
+        self._order = {pid: n for n, pid in enumerate(state.pieces)}  # set-up order
         holders: dict[str, str] = {}
         locales: dict[str, list[Piece]] = {}
         places: dict[tuple[str, str], list[Piece]] = {}
-        unmoved: set[tuple[str, str, str]] = set()
-        on_approaches: set[tuple[str, str, str]] = set()
-        # hot (every action menu builds one): each piece's fields read once, the keys built once
+        unmoved: dict[tuple[str, str, str], int] = {}
+        on_approaches: dict[tuple[str, str, str], int] = {}
+        sides: dict[str, int] = {}
+        # each piece's fields read once, the keys built once
         for p in state.pieces.values():  # set-up order, as the state's own queries keep it
             side, locale, approach = p.side, p.locale, p.approach
+            sides[side] = sides.get(side, 0) + 1
             if not p.moved:
-                unmoved.add((side, locale, approach))
+                key = (side, locale, approach)
+                unmoved[key] = unmoved.get(key, 0) + 1
             if approach != RESERVE:
-                on_approaches.add((side, locale, approach))
+                key = (side, locale, approach)
+                on_approaches[key] = on_approaches.get(key, 0) + 1
             here = locales.get(locale)
             if here is None:  # the locale's first piece: its holder
                 locales[locale] = [p]
                 holders[locale] = side
             else:
                 here.append(p)
-            key = (locale, approach)
-            place = places.get(key)
+            place = places.get((locale, approach))
             if place is None:
-                places[key] = [p]
+                places[locale, approach] = [p]
             else:
                 place.append(p)
-        self.holders, self._locales, self._places = holders, locales, places
-        self.unmoved, self._on_approaches = unmoved, on_approaches
+        self.holders, self.locales, self._places = holders, locales, places
+        self.unmoved, self.on_approaches, self.sides = unmoved, on_approaches, sides
+        self._approaches: dict[str, list[tuple[str, str]]] = {}  # side -> approaches(side), until a move
+
+    @classmethod
+    def of(cls, state: GameState) -> Occupancy:
+        """The live index of ``state``'s pieces (:attr:`GameState.index`), indexed now if the
+        state has none (or its dict of pieces was replaced since)."""
+        occ = state.index
+        if occ is None or occ._pieces is not state.pieces:
+            occ = state.index = cls(state)
+        return occ
+
+    @staticmethod
+    def drop(state: GameState) -> None:
+        """Forget ``state``'s live index: for any change to where pieces stand, to which pieces
+        there are, or to whether they moved, that :func:`~.changes.place` does not make."""
+        state.index = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a copy or a snapshot of the state has no index: it is made again when asked
+        return (_no_index, ())
+
+    def _leave(self, p: Piece) -> None:
+        """Take ``p`` out of the tables (before it moves)."""
+        side, locale, approach = p.side, p.locale, p.approach
+        self._approaches.clear()
+        here = self.locales[locale]
+        if len(here) == 1:  # the locale empties
+            del self.locales[locale], self.holders[locale]
+        else:
+            _remove(here, p)
+            self.holders[locale] = here[0].side
+        place = self._places[locale, approach]
+        if len(place) == 1:
+            del self._places[locale, approach]
+        else:
+            _remove(place, p)
+        if not p.moved:
+            _count_down(self.unmoved, (side, locale, approach))
+        if approach != RESERVE:
+            _count_down(self.on_approaches, (side, locale, approach))
+
+    def _enter(self, p: Piece) -> None:
+        """Put ``p`` into the tables (after it moved), in set-up order."""
+        side, locale, approach = p.side, p.locale, p.approach
+        self._approaches.clear()
+        here = self.locales.get(locale)
+        if here is None:
+            self.locales[locale] = [p]
+            self.holders[locale] = side
+        else:
+            self._insert(here, p)
+            self.holders[locale] = here[0].side
+        place = self._places.get((locale, approach))
+        if place is None:
+            self._places[locale, approach] = [p]
+        else:
+            self._insert(place, p)
+        key = (side, locale, approach)
+        if not p.moved:
+            self.unmoved[key] = self.unmoved.get(key, 0) + 1
+        if approach != RESERVE:
+            self.on_approaches[key] = self.on_approaches.get(key, 0) + 1
+
+    def _insert(self, pieces: list[Piece], p: Piece) -> None:
+        """Insert ``p`` into ``pieces`` (in set-up order) at its place in that order."""
+        order = self._order
+        rank = order[p.id]
+        for i, q in enumerate(pieces):
+            if order[q.id] > rank:
+                pieces.insert(i, p)
+                return
+        pieces.append(p)
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
@@ -376,7 +469,7 @@ class Occupancy:
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given), a fresh list."""
-        found = self._locales.get(locale) if approach is None else self._places.get((locale, approach))
+        found = self.locales.get(locale) if approach is None else self._places.get((locale, approach))
         return list(found) if found else []
 
     def held_by(self, side: str) -> list[str]:
@@ -394,20 +487,60 @@ class Occupancy:
     def approaches(self, side: str) -> list[tuple[str, str]]:
         """``(locale, facing)`` of every approach where ``side`` has pieces, sorted: the order of
         the board's locales and of each locale's neighbours."""
-        return sorted((locale, facing) for who, locale, facing in self._on_approaches if who == side)
+        # asked twice an action (the compulsory moves, the assaults): sorted once until a move
+        found = self._approaches.get(side)
+        if found is None:
+            found = self._approaches[side] = sorted(
+                (locale, facing) for who, locale, facing in self.on_approaches if who == side
+            )
+        return list(found)
 
     def count(self, locale: str) -> int:
         """How many pieces are in ``locale``."""
-        return len(self._locales.get(locale, ()))
+        return len(self.locales.get(locale, ()))
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold."""
-        return self._state.board.capacity[locale] - len(self._locales.get(locale, ()))
+        return self._state.board.capacity[locale] - len(self.locales.get(locale, ()))
 
     def blocked(self, attacker: str, defender: str, side: str) -> bool:
         """Whether the enemy of ``side`` blocks the approach of ``defender`` facing ``attacker``."""
         enemy = self._state.enemy(side)
         return any(p.side == enemy for p in self._places.get((defender, attacker), ()))
+
+    def tables(self) -> tuple[Any, ...]:
+        """Everything the index holds, by piece id (for comparing two indexes: the live one
+        must equal a new one)."""
+        return (
+            self.holders,
+            {k: [p.id for p in v] for k, v in self.locales.items()},
+            {k: [p.id for p in v] for k, v in self._places.items()},
+            self.unmoved,
+            self.on_approaches,
+            self.sides,
+        )
+
+
+def _remove(pieces: list[Piece], p: Piece) -> None:
+    """Remove ``p`` itself from ``pieces`` (``list.remove`` would compare pieces field by field)."""
+    for i, q in enumerate(pieces):
+        if q is p:
+            del pieces[i]
+            return
+    raise ValueError(f"{p.id} is not in the index where it stands")
+
+
+def _count_down(counts: dict[tuple[str, str, str], int], key: tuple[str, str, str]) -> None:
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
+
+
+def _no_index() -> None:
+    """What a pickled or copied :class:`Occupancy` becomes: no index (see :meth:`Occupancy.of`)."""
+    return None
 
 
 #: What the rule procedures of this ruleset receive (the core's declared rules API).

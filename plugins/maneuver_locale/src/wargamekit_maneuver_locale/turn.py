@@ -61,7 +61,7 @@ PHASES = ("bombardment", "commands", "declarations")
 def legal_actions(state: GameState, side: str, occ: Occupancy | None = None) -> list[Action]:
     """The action menu of ``side`` now: group moves, road movement, assaults, end of turn.
     ``occ``: the state's :class:`~.state.Occupancy`, if the caller has one."""
-    occ = occ or Occupancy(state)  # hot (every decision of the command phase): index the pieces once
+    occ = occ or Occupancy.of(state)  # hot (every decision of the command phase): the live index
     actions: list[Action] = list(group_moves(state, side, occ))
     if has_road_move(state, side, occ):  # the menu only says whether; the road menu lists them
         actions.append(_ROAD_MENU)
@@ -89,6 +89,7 @@ def start_turn(state: GameState, side: str) -> None:
     state.won_by_assault = {}
     for p in state.pieces.values():
         p.moved = False
+    Occupancy.drop(state)
 
 
 def player_turn(ctx: Context, side: str) -> Generator[Decision, Any, None]:
@@ -140,7 +141,7 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
         options=menu_options(board, actions),
         rule=rules.COMMAND,
         kind=kinds.ACTION,
-        context={"turn": state.turn, "side": side, "phase": state.phase, "commands": state.commands},
+        context=_action_context(state.turn, side, state.phase, state.commands),
     )
     if isinstance(action, EndTurn):
         return TurnResult(passed=True)
@@ -166,7 +167,7 @@ def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, Occup
     state = ctx.state
     names = state.board.names
     board = state.board
-    while groups := compulsory_groups(state, side, occ := Occupancy(state)):
+    while groups := compulsory_groups(state, side, occ := Occupancy.of(state)):
         loc, target = groups[0]
         options = compulsory_options(state, side, loc, target)
         pieces = compulsory_pieces(state, side, loc, target)
@@ -234,6 +235,13 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
         place(ctx, pieces, move.locale, RESERVE, f"{side} moves back to the reserve")
     else:
         yield from maneuver_attack(ctx, side, pieces, move.locale, move.target)
+
+
+@functools.lru_cache(maxsize=1024)
+def _action_context(turn: int, side: str, phase: str, commands: int) -> Data:
+    """The action menu's context, frozen once per turn, side, phase and commands left (hot:
+    every action menu asks one)."""
+    return freeze_data({"turn": turn, "side": side, "phase": phase, "commands": commands})
 
 
 @functools.lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from wargamekit import Outcome
 
 from . import rules
-from .state import GameState
+from .state import GameState, Occupancy
 
 __all__ = ["final_outcome", "sudden_outcome"]
 
@@ -22,8 +22,8 @@ def _scores(state: GameState) -> dict[str, float]:
 
 def sudden_outcome(state: GameState) -> Outcome | None:
     """An immediate end: a side without pieces, or a side holding every objective."""
-    # hot (before every action of the command phase): the sides with pieces, one pass
-    present = {p.side for p in state.pieces.values()}
+    # hot (before every action of the command phase): the sides with pieces, from the live index
+    present = Occupancy.of(state).sides
     for side in state.sides:
         if side not in present:
             return Outcome(state.enemy(side), f"{rules.VICTORY}: {side} has no pieces left", _scores(state))

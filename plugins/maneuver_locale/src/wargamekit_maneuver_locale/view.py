@@ -42,6 +42,7 @@ def redact(state: GameState, side: str | None) -> GameState:
     view.won_by_assault = {k: list(v) for k, v in state.won_by_assault.items()}
     view.commands_per_turn = dict(state.commands_per_turn)
     view.viewer = side or ""
+    view.index = None  # the state's index holds the state's own pieces
     return view
 
 
