@@ -371,6 +371,33 @@ def test_the_dispatch_table_pickles_byte_for_byte_as_the_per_object_reducer():
         dumps_sharing({"bad": _One(lambda: 1)}, frozenset({_Frozen}))
 
 
+def test_a_copyreg_registration_replaced_removed_or_made_for_an_attrs_class_is_followed():
+    """Both pickler forms follow copyreg as pickle does, whatever happened since a class was
+    first pickled: a registration replaced by another (same count of registrations), one
+    removed while another is made, and one made for an attrs class the fast path knows."""
+    import copyreg
+
+    def both(obj):  # the table form, the per-object form (the snapshot cache's base), pickle
+        return pickle.loads(dumps(obj)), pickle.loads(_old_pickle(obj)[0]), pickle.loads(pickle.dumps(obj))
+
+    registered, one = _Registered(1), _One(1)
+    assert [r.value for r in both(registered)] == [1, 1, 1] and [o.only for o in both(one)] == [1, 1, 1]
+    try:
+        copyreg.pickle(_Registered, lambda r: (_Registered, (r.value + 100,)))
+        assert [r.value for r in both(registered)] == [101, 101, 101]
+        copyreg.pickle(_Registered, lambda r: (_Registered, (r.value + 1000,)))  # replaced: same count
+        assert [r.value for r in both(registered)] == [1001, 1001, 1001]
+        del copyreg.dispatch_table[_Registered]
+        copyreg.pickle(_One, lambda o: (_One, (o.only + 10,)))  # removed one, made one for attrs
+        assert [r.value for r in both(registered)] == [1, 1, 1]
+        assert [o.only for o in both(one)] == [11, 11, 11]
+    finally:
+        copyreg.dispatch_table.pop(_Registered, None)
+        copyreg.dispatch_table.pop(_One, None)
+    assert [o.only for o in both(one)] == [1, 1, 1]
+    assert dumps(one) == _old_pickle(one)[0]
+
+
 def test_choose_of_builds_the_options_option_would():
     """``Choose.of`` builds its options through the slots (a hot path); they are exactly the
     options ``Option(value, label, data=...)`` gives."""

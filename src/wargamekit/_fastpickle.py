@@ -147,6 +147,8 @@ class _Pickler(pickle.Pickler):
         if cls in self.shared_types:
             self.shared.append(obj)
             return (_shared, (len(self.shared) - 1,))
+        if cls in copyreg.dispatch_table:
+            return NotImplemented  # registered with copyreg: pickle's way, as the table's
         getter = _GETTERS.get(cls)
         if getter is None:
             getter = _getter(cls)
@@ -216,15 +218,16 @@ class _Reducers(dict[type, Callable[[Any], Any]]):
 
 #: the reducers of every class met so far (the table of a pickler that shares nothing)
 _TABLE = _Reducers()
-#: how many classes copyreg had registered when _TABLE was filled (a registration made since
-#: must be seen: the table is then started afresh)
-_REGISTERED = [len(copyreg.dispatch_table)]
+#: copyreg's registrations when _TABLE was filled: a registration made, replaced or removed
+#: since must be seen, so the table is then started afresh (a comparison of two small dicts in
+#: C per pickle; a count alone misses a replacement)
+_REGISTERED = [dict(copyreg.dispatch_table)]
 
 
 def _table() -> _Reducers:
-    if len(copyreg.dispatch_table) != _REGISTERED[0]:
+    if copyreg.dispatch_table != _REGISTERED[0]:
         _TABLE.clear()
-        _REGISTERED[0] = len(copyreg.dispatch_table)
+        _REGISTERED[0] = dict(copyreg.dispatch_table)
     return _TABLE
 
 
