@@ -9,6 +9,7 @@ from wargamekit import (
     Choose,
     Game,
     IllegalChoiceError,
+    InvalidChoiceError,
     Outcome,
     RandomBot,
     Response,
@@ -182,10 +183,38 @@ def test_a_game_without_snapshots_restarts_from_those_of_a_game_of_its_inputs():
     assert dropped.checkpoints and dropped.checkpoints == kept.checkpoints[: len(dropped.checkpoints)]
 
 
+def test_check_checkpoints_checks_a_game_without_snapshots_as_played_with_them():
+    """``check_checkpoints`` on a game that took none compares the restarts of the same game
+    played with snapshots (it would otherwise find none and pass having checked nothing)."""
+    dropped = _played(Tally(), seed=9, snapshots=False)
+    assert dropped.checkpoints == ()
+    assert check_checkpoints(dropped) == check_checkpoints(_played(Tally(), seed=9)) > 0
+    broken = _played(LocalCounter(), seed=9, snapshots=False)
+    with pytest.raises(AssertionError, match="turn 5"):
+        check_checkpoints(broken)
+
+
+def test_a_save_with_a_cache_of_a_game_without_snapshots_stores_them(tmp_path):
+    """A save given a snapshot cache replays a game that took no snapshots once, to take them:
+    the entry is written, and a load in a fresh process would start from it."""
+    from wargamekit.snapshot_cache import SnapshotCache
+
+    cache = SnapshotCache(tmp_path / "cache")
+    ruleset = Tally()
+    dropped = _played(ruleset, seed=10, snapshots=False)
+    save = dropped.save(snapshots=cache)
+    assert cache.stats.written == 1 and len(cache.entries()) == 1
+    game_module._LADDERS.clear()  # as in a fresh process: no game of these inputs
+    fresh = SnapshotCache(tmp_path / "cache")
+    loaded = Game.load(save, rulesets={"tally": ruleset}, snapshots=fresh)
+    assert fresh.stats.hits == 1 and fresh.stats.last_position > 0
+    assert loaded.log_text() == dropped.log_text()
+
+
 @pytest.mark.parametrize("bad", [0, 1, None, "no"])
 def test_snapshots_must_be_true_or_false(bad):
     ruleset = Tally()
-    with pytest.raises(TypeError, match=r"^snapshots: expected True or False, got "):
+    with pytest.raises(InvalidChoiceError, match=r"^snapshots: expected True or False, got "):
         Game.new(ruleset, snapshots=bad)
     assert ruleset.setups == 0, "refused before anything was set up"
 

@@ -221,20 +221,21 @@ class Game:
                 so :meth:`undo`, :meth:`fork`, :meth:`replay` and a load in this process replay
                 only the answers since the last one. ``False`` takes none — they replay from
                 the first answer (or from the snapshots of a live game of the same inputs, as a
-                load does), and the game's forks and replays take none either — for games
-                played through and dropped, as a balance study's are (``wargamekit.simulate``):
-                the snapshots are 10–30 % of a random-bot game's time. The log is the same
-                either way.
+                load does), and the game's forks and replays take none either; a save given a
+                snapshot cache replays the game once to take them — for games played through
+                and dropped, as a balance study's are (``wargamekit.simulate``): the snapshots
+                add 6–24 % to a random-bot game's time (``docs/design.md``, "Checkpoints"). The
+                log is the same either way.
 
         Raises:
             UnknownRulesetError: no installed ruleset has that name.
             UnknownScenarioError: the ruleset bundles no scenario of that name.
             ScenarioError: the scenario data is malformed (the path names the bad field).
             InvalidChoiceError: a bad seed or option.
-            TypeError: ``snapshots`` is not ``True`` or ``False``.
+            InvalidChoiceError: ``snapshots`` is not ``True`` or ``False``.
         """
         if not isinstance(snapshots, bool):
-            raise TypeError(f"snapshots: expected True or False, got {snapshots!r}")
+            raise InvalidChoiceError(f"snapshots: expected True or False, got {snapshots!r}")
         game = cls._prepare(
             _resolve_ruleset(ruleset), scenario, seed=seed, options=options, dice=dice,
             plugin_manager=plugin_manager,
@@ -560,6 +561,8 @@ class Game:
             NotYourTurnError: ``side`` is not the side being asked.
             InvalidChoiceError: the answer cannot be read.
             IllegalChoiceError: the rules forbid it.
+            OptionError: the ruleset cannot make the chosen option of a lazy menu (its label or
+                data is not one); nothing of the answer is recorded.
 
         Whatever is raised, the game is exactly as before the answer (if the ruleset raised,
         it is rebuilt by replay).

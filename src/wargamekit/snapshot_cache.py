@@ -762,10 +762,13 @@ def _tight_ladder(game: Game) -> list[_Snapshot]:
     """``game``'s snapshots, ending at the latest checkpoint it has passed: the ladder skips
     checkpoints close to its last snapshot (``SNAPSHOT_SPACING``), so the answers since that
     one are replayed once more here, snapshotting every checkpoint (a few milliseconds at
-    save time, against as many answers replayed at every load of the entry)."""
+    save time, against as many answers replayed at every load of the entry). A game started
+    with ``snapshots=False`` took none: it is replayed whole here, once."""
     ladder = game._snapshots
-    if not ladder or ladder[-1].position == len(game.choices):
-        return ladder  # no checkpoint passed (or none in the ruleset): nothing to replay for
+    if ladder and ladder[-1].position == len(game.choices):
+        return ladder  # its latest snapshot is at the present: nothing to replay for
+    if not ladder and game._snapshot_spacing is not None:
+        return ladder  # no checkpoint passed (or none in the ruleset)
     other = game._unplayed_copy(snapshot_spacing=1)
     try:
         other._replay(list(game.choices))

@@ -56,7 +56,7 @@ from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, Yes
 from .dice import SeededDice
 from .errors import CheckpointError, DecisionLimitError, IllegalChoiceError, InvalidChoiceError
 from .events import Outcome
-from .game import Game
+from .game import SNAPSHOT_SPACING, Game
 from .players import Player, RandomBot, bot_seed, reads_view_only
 from .ruleset import Ruleset
 from .saves import SaveFile
@@ -562,6 +562,8 @@ def check_checkpoints(game: Game, *, points: int = 3) -> int:
     answers, the whole game's log. A ruleset that keeps something a later step reads in a local
     variable of ``play`` instead of the state fails here, naming the checkpoint.
 
+    A game started with ``snapshots=False`` is checked as the same game played with them.
+
     Returns:
         The number of restarts compared (0 when the game holds no snapshot: no checkpoints).
 
@@ -569,6 +571,10 @@ def check_checkpoints(game: Game, *, points: int = 3) -> int:
         AssertionError: a restart differs, or does not reach its checkpoint (the message names
             the seed, the checkpoint and the first differing log line).
     """
+    if game._snapshot_spacing is None:  # started with snapshots=False: check it as played with them
+        played = game
+        game = played._unplayed_copy(SNAPSHOT_SPACING)
+        game._replay(list(played.choices))
     if not game.checkpoints:
         return 0
     ruleset, choices, text = game.ruleset, list(game.choices), game.log_text()

@@ -188,7 +188,7 @@ def play_game(
     sides = list(ruleset.sides)
     seats = study.seats(index, sides)
     players = {side: make_player(ruleset, seats[side], bot_seed(seed, k)) for k, side in enumerate(sides)}
-    # Played through and dropped: no snapshots for undo or fork (10-30 % of a bot game's time).
+    # Played through and dropped: no snapshots for undo or fork (they add 6-24 % to a random game).
     game = Game.new(ruleset, scenario, seed=seed, options=study.options_dict, snapshots=False)
     outcome = game.play(players, max_decisions=study.max_decisions)
     if keep_saves is not None:
