@@ -102,16 +102,22 @@ def test_live_index_follows_every_move(ruleset):
     of the pieces builds (the menus read it; a stale one would offer illegal moves)."""
     from wargamekit_maneuver_locale.state import Occupancy
 
-    compared = 0
+    compared = carried = 0
+    last: dict = {"index": None, "log": 0}
 
     def compare(game):
-        nonlocal compared
+        nonlocal compared, carried
         state = game.state
-        live = Occupancy.of(state)
-        assert live.tables() == Occupancy(state).tables()
-        compared += state.index is live  # (kept on the state until the next change it cannot follow)
+        kept = state.index  # before any query of this check could rebuild it
+        moves = [e for e in game.log[last["log"]:] if e.kind == "move"]
+        if moves and kept is not None and kept is last["index"]:
+            carried += 1  # the same index object followed this answer's moves (place kept it)
+        assert Occupancy.of(state).tables() == Occupancy(state).tables()
+        last["index"], last["log"] = state.index, len(game.log)
+        compared += 1
 
     for scenario, seed in (("default", 3), ("training", 4)):
         game = Game.new(ruleset, scenario, seed=seed)
         game.play({side: RandomBot(seed * 10 + i) for i, side in enumerate(ruleset.sides)}, after_answer=compare)
-    assert compared > 100
+    # many answers move pieces through an index kept up to date, not one built afresh
+    assert compared > 100 and carried > 20, (carried, compared)

@@ -35,6 +35,24 @@ def test_the_cheap_tests_of_the_interrupt_phase_never_hide_a_response(monkeypatc
     assert _logs(options) == fast
 
 
+def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(monkeypatch):
+    """插入阶段 / 法术: a poll reads the mana the stack already commits (a caster cannot spend
+    it twice) from a sum kept while the same item lies on top at the same depth; at every poll
+    with a non-empty stack that sum is the one worked out afresh from the stack."""
+    real, summed = interrupt_phase._may_respond, interrupt_phase._committed_by_caster
+    checked = []
+
+    def checking(ctx, unit, characters, committed, counterable):
+        if ctx.interrupts.items:
+            assert committed == summed(ctx)
+            checked.append(unit.id)
+        return real(ctx, unit, characters, committed, counterable)
+
+    monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
+    _logs({"interrupts": True})
+    assert len(checked) > 100
+
+
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):
     """战斗行动 / 攻击: an attack's label shows its odds against passive defense; a menu makes them
     only for the label read (the chosen option's, when the game logs it), and the text is the

@@ -17,6 +17,7 @@ from attrs import define, field, frozen
 from wargamekit import RulesContext
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
 from wargamekit.ruleset import other_side
+from wargamekit.view import CACHE
 
 from .arms import ArmType
 from .scenario import ApproachSpec, LocaleSpec, ManeuverScenario
@@ -179,6 +180,11 @@ def _board(
 class Piece:
     """A piece (駒).
 
+    Where a piece stands (``locale``, ``approach``) and whether it ``moved`` change through
+    :func:`~.changes.place`, which keeps the state's live index (:class:`Occupancy`) up to date;
+    any other change to them, or to which pieces the state holds, must drop that index
+    (:meth:`Occupancy.drop`): the menus read it.
+
     Attributes:
         id: the piece's handle in this game, visible to both sides (``"F-3"``: assigned at
             set-up by a secret shuffle, :mod:`.handles`; it says nothing about the piece's
@@ -276,7 +282,8 @@ class GameState:
     road_entries: list[tuple[int, str]] = field(factory=list)
     won_by_assault: dict[str, list[str]] = field(factory=dict)
     viewer: str = ""
-    index: Occupancy | None = field(default=None, eq=False, repr=False)
+    #: the live index of the pieces (:class:`Occupancy`): derived, kept for speed
+    index: Occupancy | None = field(default=None, eq=False, repr=False, metadata=CACHE)
 
     # -- queries ------------------------------------------------------------------------------
     def enemy(self, side: str) -> str:
@@ -341,7 +348,7 @@ class Occupancy:
     largest item of a random game's own code.
     """
 
-    __slots__ = ("_state", "_pieces", "_order", "holders", "locales", "_places", "unmoved", "on_approaches",
+    __slots__ = ("_state", "_pieces", "_count", "_order", "holders", "locales", "_places", "unmoved", "on_approaches",
                  "sides", "_approaches")
 
     # read-only tables (the hot menus read them inline):
@@ -360,6 +367,7 @@ class Occupancy:
     def __init__(self, state: GameState) -> None:
         self._state = state
         self._pieces = state.pieces  # the dict indexed (a new dict of pieces needs a new index)
+        self._count = len(state.pieces)  # a piece added to or taken from it, not dropped: rebuilt
         self._order = {pid: n for n, pid in enumerate(state.pieces)}  # set-up order
         holders: dict[str, str] = {}
         locales: dict[str, list[Piece]] = {}
@@ -395,9 +403,10 @@ class Occupancy:
     @classmethod
     def of(cls, state: GameState) -> Occupancy:
         """The live index of ``state``'s pieces (:attr:`GameState.index`), indexed now if the
-        state has none (or its dict of pieces was replaced since)."""
+        state has none (or its dict of pieces was replaced, or holds another number of pieces,
+        since: a guard against a change that forgot to drop it)."""
         occ = state.index
-        if occ is None or occ._pieces is not state.pieces:
+        if occ is None or occ._pieces is not state.pieces or occ._count != len(state.pieces):
             occ = state.index = cls(state)
         return occ
 
