@@ -47,6 +47,7 @@ import gc
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from wargamekit import Choose, Game, Outcome, Ruleset
 from wargamekit.context import RulesContext
@@ -280,28 +281,27 @@ def test_rule_free_game(benchmark):
             if info["generation"] == 2:
                 full.append(1)
 
-    ours_cpu, plain_cpu, gc_cpu, plain_gc_cpu, full_counts = [], [], [], [], []
-    for _ in range(5):  # interleaved passes: load that comes and goes weighs on both alike
+    def timed(fn: Callable[[], int]) -> tuple[float, float, int]:
+        """One pass of ``fn``: its CPU seconds, the collector's pauses in them, full collections."""
         gc_pauses.clear()
         full.clear()
         gc.callbacks.append(on_gc)
         try:
             t0 = time.process_time()
-            ours()
-            ours_cpu.append(time.process_time() - t0)
+            fn()
+            return time.process_time() - t0, sum(gc_pauses), len(full)
         finally:
             gc.callbacks.remove(on_gc)
-        gc_cpu.append(sum(gc_pauses))
-        full_counts.append(len(full))
-        gc_pauses.clear()
-        gc.callbacks.append(on_gc)
-        try:
-            t0 = time.process_time()
-            plain()
-            plain_cpu.append(time.process_time() - t0)
-        finally:
-            gc.callbacks.remove(on_gc)
-        plain_gc_cpu.append(sum(gc_pauses))
+
+    ours_cpu, plain_cpu, gc_cpu, plain_gc_cpu, full_counts = [], [], [], [], []
+    for _ in range(5):  # interleaved passes: load that comes and goes weighs on both alike
+        cpu, pauses, fulls = timed(ours)
+        ours_cpu.append(cpu)
+        gc_cpu.append(pauses)
+        full_counts.append(fulls)
+        cpu, pauses, _ = timed(plain)
+        plain_cpu.append(cpu)
+        plain_gc_cpu.append(pauses)
     benchmark.pedantic(ours, rounds=3, warmup_rounds=0)  # pytest-benchmark's own (wall) figures
     decisions = RANGE_SHOTS * len(RANGE_SEEDS)
     ours_s, plain_s = statistics.median(ours_cpu), statistics.median(plain_cpu)
