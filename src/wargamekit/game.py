@@ -231,8 +231,7 @@ class Game:
             UnknownRulesetError: no installed ruleset has that name.
             UnknownScenarioError: the ruleset bundles no scenario of that name.
             ScenarioError: the scenario data is malformed (the path names the bad field).
-            InvalidChoiceError: a bad seed or option.
-            InvalidChoiceError: ``snapshots`` is not ``True`` or ``False``.
+            InvalidChoiceError: a bad seed or option, or ``snapshots`` not ``True`` or ``False``.
         """
         if not isinstance(snapshots, bool):
             raise InvalidChoiceError(f"snapshots: expected True or False, got {snapshots!r}")
