@@ -35,7 +35,17 @@ from attrs import define, field, frozen
 from .decisions import Choose, Decision
 from .dice import Dice, Roll
 from .errors import CheckpointError
-from .events import _INT_FLOOR, _INT_LIMIT, Event, is_plain_int, owned_event
+from .events import (
+    _INT_FLOOR,
+    _INT_LIMIT,
+    Event,
+    _set_audience,
+    _set_data,
+    _set_kind,
+    _set_text,
+    is_plain_int,
+    owned_event,
+)
 from .interrupts import InterruptStack
 
 if TYPE_CHECKING:
@@ -143,10 +153,6 @@ class _Recorder:
 
 
 _new_event = object.__new__
-_set_kind = Event.__dict__["kind"].__set__
-_set_text = Event.__dict__["text"].__set__
-_set_data = Event.__dict__["data"].__set__
-_set_audience = Event.__dict__["audience"].__set__
 
 
 @frozen

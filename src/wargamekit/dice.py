@@ -345,15 +345,7 @@ class SeededDice(Dice):
                 draws = self._rng.bit_generator.ctypes
                 face = low + _bounded(draws.next_uint32, draws.state, high - low)
                 faces = (face,)
-                roll = _new_roll(Roll)  # as _record
-                _set_purpose(roll, purpose)
-                _set_kind(roll, die.name)
-                _set_faces(roll, faces)
-                _set_value(roll, face)
-                _set_audience(roll, self.audience)
-                self.rolls.append(roll)
-                if self.on_roll is not None:
-                    self.on_roll(roll)
+                self._record(purpose, die.name, faces, face)
                 return faces
         return Dice.roll(self, die, purpose, n)
 

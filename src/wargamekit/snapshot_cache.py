@@ -85,7 +85,12 @@ from attrs import define, frozen
 
 from . import _fastpickle
 from .dice import Roll
-from .events import Event, json_default
+from .dice import _set_audience as _set_roll_audience
+from .dice import _set_faces as _set_roll_faces
+from .dice import _set_kind as _set_roll_kind
+from .dice import _set_purpose as _set_roll_purpose
+from .dice import _set_value as _set_roll_value
+from .events import Event, _set_audience, _set_data, _set_kind, _set_text, json_default
 from .view import CACHE
 
 if TYPE_CHECKING:
@@ -618,15 +623,6 @@ class _InScenario:
     index: int
 
 
-_set_kind = Event.__dict__["kind"].__set__
-_set_text = Event.__dict__["text"].__set__
-_set_data = Event.__dict__["data"].__set__
-_set_audience = Event.__dict__["audience"].__set__
-_set_roll_purpose = Roll.__dict__["purpose"].__set__
-_set_roll_kind = Roll.__dict__["kind"].__set__
-_set_roll_faces = Roll.__dict__["faces"].__set__
-_set_roll_value = Roll.__dict__["value"].__set__
-_set_roll_audience = Roll.__dict__["audience"].__set__
 
 
 def _events_of(fields: list[tuple[Any, ...]]) -> list[Event]:
