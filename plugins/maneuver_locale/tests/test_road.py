@@ -123,3 +123,18 @@ def test_the_action_menu_offers_road_movement_exactly_when_a_road_move_exists(ru
         game.play({side: RandomBot(seed * 2 + i) for i, side in enumerate(ruleset.sides)}, before_ask=check)
     assert seen[True] > 20 and seen[False] > 20, seen
     assert free[True] > 0 and free[False] > 0, free
+
+
+def test_a_locale_two_roads_reach_is_offered_once_by_its_cheapest_path(kit):
+    """road移動: a primary road costs no command and a secondary one costs 1, so a locale that
+    both reach is offered once, along the primary road even when that road is longer (the
+    board's paths are walked cheapest first: the first legal path to a locale is its best)."""
+    edges = [("a", "b"), ("b", "c"), ("a", "c"), ("c", "x")]
+    roads = [("primary", ["a", "b", "c"]), ("secondary", ["a", "c"])]
+    g = kit.start(kit.build(["a", "b", "c", "x"], edges,
+                            [("A1", "austria", "infantry", 3, "a"), ("F1", "france", "infantry", 2, "x")],
+                            roads=roads))
+    kit.act(g, "road move (one piece, up to 3 locales along a road)", "A1")
+    labels = kit.labels(g)
+    assert "A -> B -> C (primary road, 0 commands)" in labels
+    assert not any(label.endswith("-> C (1 command)") for label in labels), labels
