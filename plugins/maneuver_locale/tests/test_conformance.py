@@ -121,3 +121,21 @@ def test_live_index_follows_every_move(ruleset):
         game.play({side: RandomBot(seed * 10 + i) for i, side in enumerate(ruleset.sides)}, after_answer=compare)
     # many answers move pieces through an index kept up to date, not one built afresh
     assert compared > 100 and carried > 20, (carried, compared)
+
+
+def test_a_piece_taken_from_the_pieces_without_dropping_the_index_is_not_read_stale(ruleset):
+    """The live index guards against a change that forgot :meth:`Occupancy.drop`: a piece taken
+    out of (or put into) the state's dict of pieces makes the next query index the pieces
+    afresh, so no menu reads a piece that is gone."""
+    from wargamekit_maneuver_locale.state import Occupancy
+
+    state = Game.new(ruleset, "default", seed=1).state
+    live = Occupancy.of(state)
+    gone = next(iter(state.pieces))
+    piece = state.pieces.pop(gone)  # no drop: the guard must notice
+    fresh = Occupancy.of(state)
+    assert fresh is not live and fresh.tables() == Occupancy(state).tables()
+    assert all(p.id != gone for pieces in fresh.locales.values() for p in pieces)
+    state.pieces[gone] = piece  # put back, again without a drop
+    back = Occupancy.of(state)
+    assert back is not fresh and back.tables() == Occupancy(state).tables()
