@@ -94,6 +94,27 @@ def _committed_by_caster(ctx: Context) -> dict[tuple[str, str], int]:
     return out
 
 
+def _committed_with(
+    ctx: Context,
+    top: Response,
+    below: tuple[Response, Mapping[tuple[str, str], int]] | None,
+    depth: int,
+) -> Mapping[tuple[str, str], int]:
+    """:func:`_committed_by_caster` of the stack with ``top`` at ``depth``; ``below``: the item
+    that lay on top at ``depth - 1`` and that stack's sum, if kept. If ``top`` was pushed onto
+    that very stack, its sum and ``top``'s own cost, else the whole stack summed."""
+    items = ctx.interrupts.items
+    if below is None or depth < 2 or items[depth - 2] is not below[0]:
+        return _committed_by_caster(ctx)
+    data = top.data
+    if not (isinstance(data, dict) and "caster" in data and "pool" in data):
+        return below[1]  # nothing committed by ``top`` (a rush, burning jade)
+    out = dict(below[1])
+    key = (data["caster"], data["pool"])
+    out[key] = out.get(key, 0) + data["cost"]
+    return out
+
+
 def _mana(unit: Combatant, pool: str) -> int:
     return unit.order_mp if pool == "order" else unit.distortion_mp
 
@@ -310,25 +331,38 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     """The offers function of a window at ``timing`` (opened as the core's timing point
     ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
     name) and ``resolution`` (true at the resolution point of an item inside that window)."""
-    # The stack's mana by caster and pool (_committed_by_caster) as last summed, and the stack's
-    # top and depth then. The stack is last in, first out, and each item is pushed once: while
-    # an item lies on top at a depth, the items below it are those it was pushed onto, so the
-    # same top at the same depth means the same stack (and the top is held: its id stays its own).
-    summed: list[Any] = [None, 0, {}]
+    # The stack's mana by caster and pool (_committed_by_caster), kept per depth with the item on
+    # top then. The stack is last in, first out, and each item is pushed once: while an item lies
+    # on top at a depth, the items below it are those it was pushed onto, so the same top at the
+    # same depth means the same stack (the top is held: its id stays its own), and an item pushed
+    # onto a kept stack adds its own cost to that stack's sum.
+    summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
+    # What the last offer found, and where: the poll's timing point (a string made afresh for
+    # each poll of the window, and held here), the top and the depth, then the fighting
+    # characters. Within a poll nothing changes between two offers but what is pushed (a new
+    # top), so an offer at the same point, top and depth (the other side's, after a pass) finds
+    # the same characters.
+    last: list[Any] = [None, None, -1, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
-        top = point.top
+        top, depth = point.top, point.depth
         if top is None:
             committed: Mapping[tuple[str, str], int] = {}
-        elif summed[0] is top and summed[1] == point.depth:
-            committed = summed[2]  # the stack of the last poll (usually the other side's)
         else:
-            committed = _committed_by_caster(ctx)
-            summed[:] = top, point.depth, committed
-        characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
+            kept = summed.get(depth)
+            if kept is not None and kept[0] is top:
+                committed = kept[1]  # the stack of an earlier poll (usually the other side's)
+            else:
+                committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
+                summed[depth] = top, committed
+        if last[0] is point.timing and last[1] is top and last[2] == depth:
+            characters = last[3]
+        else:
+            characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
+            last[:] = point.timing, top, depth, characters
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = [
             u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, counterable)
