@@ -35,6 +35,27 @@ def test_the_cheap_tests_of_the_interrupt_phase_never_hide_a_response(monkeypatc
     assert _logs(options) == fast
 
 
+def test_the_cheap_test_of_triggered_effects_never_hides_one(monkeypatch):
+    """战时触发效果: a timing point whose trigger conditions no fighting character's optional
+    triggered effects answer (``_may_trigger``) asks nobody which effects answer it; asking at
+    every such point gives the same games, and the test does skip points (turn responses meet
+    "turn_start", which few sheets answer)."""
+    fast = _logs({"interrupts": True})
+    real, skipped = interrupt_phase._may_trigger, []
+
+    def counting(scene, triggers):
+        answers = real(scene, triggers)
+        if not answers:
+            skipped.append(triggers)
+        return answers
+
+    monkeypatch.setattr(interrupt_phase, "_may_trigger", counting)
+    assert _logs({"interrupts": True}) == fast
+    assert skipped
+    monkeypatch.setattr(interrupt_phase, "_may_trigger", lambda scene, triggers: True)
+    assert _logs({"interrupts": True}) == fast
+
+
 def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(monkeypatch):
     """插入阶段 / 法术: a poll reads the mana the stack already commits (a caster cannot spend
     it twice) from a sum kept while the same item lies on top at the same depth; at every poll

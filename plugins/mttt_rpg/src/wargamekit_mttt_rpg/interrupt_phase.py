@@ -746,7 +746,7 @@ def open_window(
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
-    answering = bool(triggers) and ctx.interrupts.enabled
+    answering = bool(triggers) and ctx.interrupts.enabled and _may_trigger(scene, triggers)
     if not answering and _closes_at_once(ctx, floor):
         return []  # most windows: before anything is built for them
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
@@ -773,6 +773,32 @@ def open_window(
         kind=kinds.RESPOND,
     )
     return resolved
+
+
+#: id of a character sheet -> (the sheet, the trigger conditions its optional triggered effects
+#: answer: "ally_attacked" answers "attacked" too); see :func:`_may_trigger`
+_ANSWERS: dict[int, tuple[CharacterSheet, frozenset[str]]] = {}
+
+
+def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
+    """Whether a fighting character has an optional triggered effect (战时触发效果) answering one
+    of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
+    offers only those, and asks nothing when it has none)."""
+    # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
+    sheets = library().characters  # Combatant.sheet, inline
+    for unit in scene.combatants.values():
+        if unit.kind != "character" or unit.status != ACTIVE:
+            continue
+        sheet = sheets[unit.sheet_key]
+        held = _ANSWERS.get(id(sheet))
+        if held is None or held[0] is not sheet:
+            answers = {t.on for t in sheet.triggers if not t.mandatory}
+            if "ally_attacked" in answers:
+                answers.add("attacked")
+            held = _ANSWERS[id(sheet)] = (sheet, frozenset(answers))
+        if not held[1].isdisjoint(triggers):
+            return True
+    return False
 
 
 def open_windows(ctx: Context, names: Sequence[str], *, active: str) -> Generator[Any, Any, None]:
