@@ -449,6 +449,9 @@ class InterruptStack:
             top = items[-1] if items else None
             depth = len(items)
             offered = offers(side, _timing_point(timing, top, depth))
+            if not offered:  # most polls of most sides: nothing to filter
+                passes += 1
+                continue
             available: list[Any]
             if type(offered) is LazyOffers:
                 lazy: LazyOffers | None = offered

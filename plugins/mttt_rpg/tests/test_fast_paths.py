@@ -56,6 +56,25 @@ def test_the_cheap_test_of_triggered_effects_never_hides_one(monkeypatch):
     assert _logs({"interrupts": True}) == fast
 
 
+def test_instant_actions_are_made_only_when_read_as_building_them_at_once_would(monkeypatch):
+    """插入阶段 / 跟步, 燃玉: a poll finds the instant actions it offers (a rush, burning invested
+    jade) with their keys and makes each response only if its option is read; making every one
+    when offered, as before, gives the same games."""
+    fast = _logs({"interrupts": True})
+    real, offered = interrupt_phase._instant_actions, []
+
+    def eager(*args):
+        found = real(*args)
+        offered.extend(key for key, _ in found)
+        built = [(key, make()) for key, make in found]  # every response made now
+        assert all(response.key == key for key, response in built)
+        return [(key, lambda response=response: response) for key, response in built]
+
+    monkeypatch.setattr(interrupt_phase, "_instant_actions", eager)
+    assert _logs({"interrupts": True}) == fast
+    assert any(key[0] == "rush" for key in offered)
+
+
 def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(monkeypatch):
     """插入阶段 / 法术: a poll reads the mana the stack already commits (a caster cannot spend
     it twice) from a sum kept while the same item lies on top at the same depth; at every poll

@@ -169,6 +169,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
     scene: Scene = ctx.state
     out: list[Action] = []
     band = _bands(scene, unit)
+    foes, friends = scene.enemies(unit), scene.allies(unit)  # each read once (hot: several uses)
     targets = _attack_targets(scene, unit, band)
     weapon = unit.ready_weapon
     if unit.aiming:
@@ -194,7 +195,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
         return out
     if unit.is_group and weapon is not None and not weapon.ranged:
         reach = 1 if unit.dispersed else 0
-        if any(band[e.id] <= reach for e in scene.enemies(unit)):
+        if any(band[e.id] <= reach for e in foes):
             out.append(
                 _action(
                     "attack",
@@ -234,7 +235,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
             mana = unit.order_mp if spell.pool == "order" else unit.distortion_mp
             if mana < spell.cost:
                 continue
-            pool = scene.allies(unit) if spell.effect.target == "ally" else scene.enemies(unit)
+            pool = friends if spell.effect.target == "ally" else foes
             if spell.effect.target == "self":
                 pool = [unit]
             for t in pool:
@@ -265,7 +266,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
             )
     out.append(_action("full_defense", label="full defense (+5 defense until your next turn)"))
     if unit.kind == "character" and any(
-        a.id != unit.id and band[a.id] <= 1 for a in scene.allies(unit)
+        a.id != unit.id and band[a.id] <= 1 for a in friends
     ):
         out.append(_action("guard", label="guard allies within 0-1 (护卫)"))
     for other, delta in movement.move_targets(scene, unit, band):
@@ -279,7 +280,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
         not unit.prone
         and not holds
         and unit.engaged_by is None
-        and any(band[e.id] <= movement.SIGHT for e in scene.enemies(unit))
+        and any(band[e.id] <= movement.SIGHT for e in foes)
     ):
         out.append(
             _action("disengage", label="disengage to geographic distance (−5 initiative, agility contests)")

@@ -393,7 +393,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
         # number here, in the order the responses are offered, as building them would.
         keys: list[Any] = []
-        made: list[Any] = []  # per response: its _item arguments, or the response itself
+        made: list[Any] = []  # per response: its _item arguments, or what makes it (an instant action)
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
@@ -423,9 +423,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             plain_at = marked_at()
                         marks_here = plain_at
                     made.append((scene.next_item, unit, spell, target, None, "", marks_here))
-            for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
-                keys.append(action.key)
-                made.append(_marked(scene, action, quiet_reason()))
+            for key, make in _instant_actions(ctx, unit, at, characters):  # rarely any
+                keys.append(key)
+                made.append(partial(_made_marked, scene, make, quiet_reason()))
         if not keys:
             return []
         return LazyOffers(keys, partial(_offered, ctx, keys, made))
@@ -437,8 +437,8 @@ def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Resp
     """Response ``index`` of an offer :func:`offers` found (see there): made from what was
     found when it was offered (the units' names and sheets do not change)."""
     what = made[index]
-    if type(what) is Response:
-        return what
+    if type(what) is partial:
+        return what()  # an instant action (see _instant_actions)
     item_id, unit, spell, target, countering, countering_name, at = what
     return _item(
         ctx, item_id, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
@@ -684,12 +684,13 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 def _instant_actions(
     ctx: Context, unit: Combatant, at: Mapping[str, Any], characters: list[Combatant] | None = None
-) -> list[Response]:
-    """The instant actions ``unit`` may take now: a rush (跟步), burning invested soul jade.
-    ``characters``: the scene's fighting characters, if the caller has them (the rush's only
-    possible targets)."""
+) -> list[tuple[Any, Callable[[], Response]]]:
+    """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
+    each as its key and what makes its response (made only if read: see :func:`offers`; it
+    reads only what does not change, ids and names). ``characters``: the scene's fighting
+    characters, if the caller has them (the rush's only possible targets)."""
     scene: Scene = ctx.state
-    out = []
+    out: list[tuple[Any, Callable[[], Response]]] = []
     if not unit.prone and unit.engaged_by is None:
         # hot (every poll of every window): only the fighting characters can be rushed
         uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
@@ -705,22 +706,33 @@ def _instant_actions(
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
-            out.append(rush_response(ctx, unit, enemy, key=_rush_key(scene, unit, enemy), at=at))
+            rush = _rush_key(scene, unit, enemy)
+            out.append((rush, partial(rush_response, ctx, unit, enemy, key=rush, at=at)))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
                 continue
-            uid, name, jade = unit.id, inv.name, inv.jade
-            out.append(
-                Response(
-                    name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
-                    controller=unit.side,
-                    resolve=_burning(ctx, uid, name, jade),
-                    key=("convert", uid, name),
-                    data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
-                )
-            )
+            burn = ("convert", unit.id, inv.name)
+            out.append((burn, partial(_burn_response, ctx, unit, inv.name, inv.jade, burn, at)))
     return out
+
+
+def _burn_response(ctx: Context, unit: Combatant, name: str, jade: int, key: Any, at: Mapping[str, Any]) -> Response:
+    """The second stage of burning the invested ``name`` (燃玉) as a stack item."""
+    uid = unit.id
+    return Response(
+        name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
+        controller=unit.side,
+        resolve=_burning(ctx, uid, name, jade),
+        key=key,
+        data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
+    )
+
+
+def _made_marked(scene: Scene, make: Callable[[], Response], quiet: str | None) -> Response:
+    """The response ``make`` makes, marked as :func:`_marked` marks it (``quiet``: why the
+    point was quiet when it was offered)."""
+    return _marked(scene, make(), quiet)
 
 
 def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
