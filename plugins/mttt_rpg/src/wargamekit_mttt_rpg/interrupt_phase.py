@@ -23,7 +23,6 @@ from functools import partial
 from math import inf
 from typing import Any
 
-import attrs
 from attrs import frozen
 
 from wargamekit import ChooseSubset, Data, Option, Response
@@ -379,8 +378,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             return quiet[0]
 
         def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
-            # ``at`` with the marks _marked would add, for a spell built with them (the response
-            # is built once, not built and then copied with its marks)
+            # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
+            # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
+            # built with them (built once, not built and then copied with its marks)
             why = quiet_reason()
             if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
                 why = f"{target.name} is unhurt"
@@ -393,7 +393,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
         # number here, in the order the responses are offered, as building them would.
         keys: list[Any] = []
-        made: list[Any] = []  # per response: its _item arguments, or what makes it (an instant action)
+        made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
@@ -423,9 +423,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             plain_at = marked_at()
                         marks_here = plain_at
                     made.append((scene.next_item, unit, spell, target, None, "", marks_here))
-            for key, make in _instant_actions(ctx, unit, at, characters):  # rarely any
+            for key, make in _instant_actions(ctx, unit, characters):  # rarely any
                 keys.append(key)
-                made.append(partial(_made_marked, scene, make, quiet_reason()))
+                made.append((make, marked_at()))
         if not keys:
             return []
         return LazyOffers(keys, partial(_offered, ctx, keys, made))
@@ -437,8 +437,9 @@ def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Resp
     """Response ``index`` of an offer :func:`offers` found (see there): made from what was
     found when it was offered (the units' names and sheets do not change)."""
     what = made[index]
-    if type(what) is partial:
-        return what()  # an instant action (see _instant_actions)
+    if len(what) == 2:  # an instant action (see _instant_actions): what makes it, and where
+        make, at = what
+        return make(at=at)
     item_id, unit, spell, target, countering, countering_name, at = what
     return _item(
         ctx, item_id, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
@@ -625,21 +626,6 @@ def _quiet(scene: Scene, side: str, timing: Timing, point: TimingPoint, resoluti
     return f"nothing to answer at {timing.name}"
 
 
-def _marked(scene: Scene, response: Response, quiet: str | None) -> Response:
-    """``response`` with ``playable: False`` and the reason in its data when it would do
-    nothing now (a heal on an unhurt target) or the point is quiet (see :func:`_quiet`)."""
-    data: Mapping[str, Any] = response.data or {}
-    why = quiet
-    if data.get("effect") == "heal" and data.get("target") is not None:
-        target = scene.unit(data["target"])
-        if target.hp >= target.hp_max:
-            why = f"{target.name} is unhurt"
-    if why is None:
-        return response
-    # the response's data is frozen already: add to it without freezing it all again
-    return attrs.evolve(response, data=Data({**data, "playable": False, "why": why}))
-
-
 def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:
     scene: Scene = ctx.state
     out: list[Response] = []
@@ -683,14 +669,15 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 
 def _instant_actions(
-    ctx: Context, unit: Combatant, at: Mapping[str, Any], characters: list[Combatant] | None = None
-) -> list[tuple[Any, Callable[[], Response]]]:
+    ctx: Context, unit: Combatant, characters: list[Combatant] | None = None
+) -> list[tuple[Any, Callable[..., Response]]]:
     """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
-    each as its key and what makes its response (made only if read: see :func:`offers`; it
-    reads only what does not change, ids and names). ``characters``: the scene's fighting
-    characters, if the caller has them (the rush's only possible targets)."""
+    each as its key and what makes its response, ``make(at=at)`` with ``at`` (where it is
+    offered, see :func:`offers`) in its data: made only if read, it reads only what does not
+    change (ids and names). ``characters``: the scene's fighting characters, if the caller has
+    them (the rush's only possible targets)."""
     scene: Scene = ctx.state
-    out: list[tuple[Any, Callable[[], Response]]] = []
+    out: list[tuple[Any, Callable[..., Response]]] = []
     if not unit.prone and unit.engaged_by is None:
         # hot (every poll of every window): only the fighting characters can be rushed
         uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
@@ -707,17 +694,19 @@ def _instant_actions(
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
             rush = _rush_key(scene, unit, enemy)
-            out.append((rush, partial(rush_response, ctx, unit, enemy, key=rush, at=at)))
+            out.append((rush, partial(rush_response, ctx, unit, enemy, key=rush)))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
                 continue
             burn = ("convert", unit.id, inv.name)
-            out.append((burn, partial(_burn_response, ctx, unit, inv.name, inv.jade, burn, at)))
+            out.append((burn, partial(_burn_response, ctx, unit, inv.name, inv.jade, burn)))
     return out
 
 
-def _burn_response(ctx: Context, unit: Combatant, name: str, jade: int, key: Any, at: Mapping[str, Any]) -> Response:
+def _burn_response(
+    ctx: Context, unit: Combatant, name: str, jade: int, key: Any, *, at: Mapping[str, Any]
+) -> Response:
     """The second stage of burning the invested ``name`` (燃玉) as a stack item."""
     uid = unit.id
     return Response(
@@ -728,11 +717,6 @@ def _burn_response(ctx: Context, unit: Combatant, name: str, jade: int, key: Any
         data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
     )
 
-
-def _made_marked(scene: Scene, make: Callable[[], Response], quiet: str | None) -> Response:
-    """The response ``make`` makes, marked as :func:`_marked` marks it (``quiet``: why the
-    point was quiet when it was offered)."""
-    return _marked(scene, make(), quiet)
 
 
 def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
