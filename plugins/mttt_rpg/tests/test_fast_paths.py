@@ -9,7 +9,7 @@ import pytest
 from wargamekit import Option
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
-from wargamekit_mttt_rpg import combat_actions, interrupt_phase
+from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 
 SCENARIOS = ("default", "duel", "battle")
@@ -80,6 +80,32 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
     assert _logs({"interrupts": True}) == fast
     assert any(key[0] == "rush" for key in offered)
     assert 0 < len(made) < len(offered)
+
+
+def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(monkeypatch):
+    """插入阶段 / 阶段2: from turn start to the standard action declared, a window that closes
+    at once is followed by no rule that changes what anyone may answer (turn responses that push
+    or trigger aside), so the next windows are closed without the test (``quiet``); testing each
+    window gives the same games, with more tests."""
+    real, tests = interrupt_phase._closes_at_once, []
+
+    def counting(ctx, floor):
+        tests.append(floor)
+        return real(ctx, floor)
+
+    monkeypatch.setattr(interrupt_phase, "_closes_at_once", counting)
+    options = {"interrupts": True}
+    fast, told = _logs(options), len(tests)
+    tests.clear()
+
+    def untold(function):
+        return lambda *args, quiet=False, **kw: function(*args, **kw)
+
+    monkeypatch.setattr(combat_round, "open_windows", untold(interrupt_phase.open_windows))
+    monkeypatch.setattr(combat_round, "turn_responses", untold(interrupt_phase.turn_responses))
+    monkeypatch.setattr(combat_actions, "open_windows", untold(interrupt_phase.open_windows))
+    assert _logs(options) == fast
+    assert len(tests) > told
 
 
 def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(monkeypatch):

@@ -27,7 +27,7 @@ from .battle_groups import (
 )
 from .defense import attack_profile, defense_profile
 from .initiative import RULE_CRASH, spend_initiative
-from .interrupt_phase import make_response, open_window
+from .interrupt_phase import make_response, open_window, open_windows
 from .resources import pool_rating
 from .sheets import library
 from .state import ROUTED, Combatant, Context, Scene
@@ -374,8 +374,12 @@ def _action_data(action: Action) -> Data:
     return action.data
 
 
-def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generator[Any, Any, None]:
-    """The active step: choose and carry out actions until the standard action is spent."""
+def active_step(
+    ctx: Context, unit: Combatant, same_tick: list[str], *, quiet: bool = False
+) -> Generator[Any, Any, None]:
+    """The active step: choose and carry out actions until the standard action is spent.
+    ``quiet``: the caller knows that nobody may answer now (the window just before closed at
+    once): until an action is carried out, choosing one changes nothing anyone may answer."""
     scene: Scene = ctx.state
     while unit.fighting and not scene.over:
         options = legal_actions(ctx, unit)
@@ -403,7 +407,7 @@ def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generato
             },
         )
         if choice.standard:
-            yield from open_window(ctx, "standard action declared", active=unit.id)
+            yield from open_windows(ctx, ("standard action declared",), active=unit.id, quiet=quiet)
             if not unit.fighting or scene.over:
                 return
             if choice.kind != "aim":
@@ -413,6 +417,7 @@ def active_step(ctx: Context, unit: Combatant, same_tick: list[str]) -> Generato
         yield from perform(ctx, unit, choice, same_tick)
         if choice.standard:
             return
+        quiet = False  # the action carried out may have changed what anyone may answer
 
 
 def perform(ctx: Context, unit: Combatant, action: Action, same_tick: list[str]) -> Generator[Any, Any, None]:

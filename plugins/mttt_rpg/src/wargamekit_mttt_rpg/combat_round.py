@@ -229,16 +229,22 @@ def take_turn(ctx: Context, uid: str, same_tick: list[str]) -> Generator[Any, An
         return
     if not unit.aiming:
         _turn_start(ctx, unit)
-    yield from open_window(ctx, "turn start", active=uid)
-    yield from turn_responses(ctx, unit)
+    # From turn start to the standard action declared, a window that closes at once is followed
+    # by no rule that changes what anyone may answer (unless turn responses push or trigger):
+    # the windows after it close at once too, and are not tested again (``quiet``; hot: 3 of
+    # the ~6 tests of a turn).
+    quiet = yield from open_windows(ctx, ("turn start",), active=uid)
+    quiet = yield from turn_responses(ctx, unit, quiet=quiet)
     if unit.is_group and unit.rout_failed is not None:
         disband(ctx, unit)
         return
     if not unit.fighting or scene.over:
         return
-    yield from open_windows(ctx, ("before gaining the standard action", "after gaining the standard action"), active=uid)
+    quiet = yield from open_windows(
+        ctx, ("before gaining the standard action", "after gaining the standard action"), active=uid, quiet=quiet
+    )
     if unit.fighting and not scene.over and victory(scene) is None:
-        yield from active_step(ctx, unit, same_tick)
+        yield from active_step(ctx, unit, same_tick, quiet=quiet)
     yield from open_windows(ctx, ("before turn end", "after turn end (before the next turn)"), active=uid)
     scene.acting = None
 

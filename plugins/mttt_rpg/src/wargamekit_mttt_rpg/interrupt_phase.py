@@ -797,18 +797,27 @@ def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     return False
 
 
-def open_windows(ctx: Context, names: Sequence[str], *, active: str) -> Generator[Any, Any, None]:
+def open_windows(
+    ctx: Context, names: Sequence[str], *, active: str, quiet: bool = False
+) -> Generator[Any, Any, bool]:
     """Open the windows of timing points that follow one another with no rule between them
     (``before turn end``, then ``after turn end``), each as :func:`open_window` would, none
-    meeting a trigger condition."""
+    meeting a trigger condition. ``quiet``: the caller knows that they close at once (the
+    window just before closed at once, and nothing since changed what anyone may answer).
+
+    Returns:
+        Whether they closed at once (so a timing point after them, with no rule between, would
+        close at once too).
+    """
     scene: Scene = ctx.state
     for index, name in enumerate(names):
-        if not scene.over and scene.phase == "turns" and _closes_at_once(ctx, None):
+        if not scene.over and scene.phase == "turns" and (quiet or _closes_at_once(ctx, None)):
             # A window that closes at once changes nothing but the serial, so every window after
             # it would close at once too (hot: the test is asked once, not for each).
             scene.trigger_serial += len(names) - index
-            return
+            return True
         yield from open_window(ctx, name, active=active)
+    return False
 
 
 def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
@@ -875,9 +884,15 @@ def _unaffordable(ctx: Context, picks: tuple[Response, ...]) -> str | None:
     return None
 
 
-def turn_responses(ctx: Context, unit: Combatant) -> Generator[Any, Any, None]:
+def turn_responses(ctx: Context, unit: Combatant, *, quiet: bool = False) -> Generator[Any, Any, bool]:
     """Turn responses (轮响应): the acting unit's mandatory turn-start effects are pushed (its
-    player orders simultaneous ones) and resolve, with a window at each resolution point."""
+    player orders simultaneous ones) and resolve, with a window at each resolution point.
+    ``quiet``: the caller knows that nobody may answer (the window just before closed at once,
+    and nothing since changed what anyone may answer).
+
+    Returns:
+        Whether its window closed at once (as :func:`open_windows` returns it).
+    """
     scene: Scene = ctx.state
     scene.trigger_serial += 1
     serial = scene.trigger_serial
@@ -893,4 +908,9 @@ def turn_responses(ctx: Context, unit: Combatant) -> Generator[Any, Any, None]:
         yield from ctx.interrupts.push_triggered(
             mandatory, [unit.side], rule=RULE_TURN_RESPONSES, kind=kinds.TURN_RESPONSE_ORDER
         )
+    elif quiet and not (ctx.interrupts.enabled and _may_trigger(scene, ("turn_start",))):
+        # nothing pushed and no triggered effect to answer "turn_start": the window is one that
+        # nobody may answer on an empty stack, and closes at once (open_window, without the test)
+        return (yield from open_windows(ctx, ("turn responses",), active=unit.id, quiet=True))
     yield from open_window(ctx, "turn responses", active=unit.id, trigger="turn_start", floor=floor)
+    return False
