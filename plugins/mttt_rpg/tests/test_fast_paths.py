@@ -83,10 +83,10 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
 
 
 def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(monkeypatch):
-    """插入阶段 / 阶段2: from turn start to the standard action declared, a window that closes
-    at once is followed by no rule that changes what anyone may answer (turn responses that push
-    or trigger aside), so the next windows are closed without the test (``quiet``); testing each
-    window gives the same games, with more tests."""
+    """插入阶段 / 阶段2: from before turn start to the standard action declared, a window that
+    closes at once is followed by no rule that changes what anyone may answer (a group's turn
+    start and turn responses that push or trigger aside), so the next windows are closed without
+    the test (``quiet``); testing each window gives the same games, with more tests."""
     real, tests = interrupt_phase._closes_at_once, []
 
     def counting(ctx, floor):
