@@ -34,6 +34,23 @@ def test_window_with_no_offers_asks_nobody():
     assert asked == [] and resolved == []
 
 
+def test_an_empty_offer_of_either_kind_is_a_pass_and_makes_nothing():
+    """A side offered nothing passes: an empty list, an empty tuple or a lazy offer with no keys
+    (whose ``make`` is never called), the other side still polled in turn."""
+    from wargamekit.interrupts import LazyOffers
+
+    made, polled = [], []
+
+    def offers(side, point):
+        polled.append(side)
+        if side == "a":
+            return LazyOffers([], lambda i: made.append(i))
+        return [] if len(polled) < 3 else ()
+
+    asked, resolved = drive(InterruptStack().window("turn start", ["a", "b"], offers), [])
+    assert asked == [] and resolved == [] and made == [] and polled == ["a", "b"]
+
+
 def test_resolution_is_last_in_first_out():
     """MTTT interrupt phase: three stacked responses resolve newest first."""
     log: list[str] = []

@@ -115,7 +115,8 @@ class Response:
         """The data of the option offering this response: ``{"respond": data}`` (or the name
         when the ruleset gave no data)."""
         data = self.data
-        if data and all(type(value) in _FLAT for value in data.values()):
+        # every value a JSON scalar (the types' set compared in C: no generator per call)
+        if data and _FLAT.issuperset(map(type, data.values())):
             # hot (every poll that offers something): flat data is frozen already, so wrapping
             # it is what freeze_data would build, without walking it again
             return Data({"respond": data})
@@ -448,6 +449,9 @@ class InterruptStack:
             top = items[-1] if items else None
             depth = len(items)
             offered = offers(side, _timing_point(timing, top, depth))
+            if not offered:  # most polls of most sides: nothing to filter
+                passes += 1
+                continue
             available: list[Any]
             if type(offered) is LazyOffers:
                 lazy: LazyOffers | None = offered

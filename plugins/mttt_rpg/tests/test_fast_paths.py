@@ -2,13 +2,14 @@
 the same log, byte for byte (seeded random bots on every bundled scenario)."""
 
 import re
+from functools import partial
 
 import pytest
 
 from wargamekit import Option
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
-from wargamekit_mttt_rpg import combat_actions, interrupt_phase
+from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 
 SCENARIOS = ("default", "duel", "battle")
@@ -33,6 +34,78 @@ def test_the_cheap_tests_of_the_interrupt_phase_never_hide_a_response(monkeypatc
     monkeypatch.setattr(interrupt_phase, "_may_respond", lambda *args: True)
     monkeypatch.setattr(interrupt_phase, "_nobody_responds", lambda ctx: False)
     assert _logs(options) == fast
+
+
+def test_the_cheap_test_of_triggered_effects_never_hides_one(monkeypatch):
+    """战时触发效果: a timing point whose trigger conditions no fighting character's optional
+    triggered effects answer (``_may_trigger``) asks nobody which effects answer it; asking at
+    every such point gives the same games, and the test does skip points (turn responses meet
+    "turn_start", which few sheets answer)."""
+    fast = _logs({"interrupts": True})
+    real, skipped = interrupt_phase._may_trigger, []
+
+    def counting(scene, triggers):
+        answers = real(scene, triggers)
+        if not answers:
+            skipped.append(triggers)
+        return answers
+
+    monkeypatch.setattr(interrupt_phase, "_may_trigger", counting)
+    assert _logs({"interrupts": True}) == fast
+    assert skipped
+    monkeypatch.setattr(interrupt_phase, "_may_trigger", lambda scene, triggers: True)
+    assert _logs({"interrupts": True}) == fast
+
+
+def test_instant_actions_are_made_only_when_read(monkeypatch):
+    """插入阶段 / 跟步, 燃玉: a poll finds the instant actions it offers (a rush, burning invested
+    jade) with their keys and makes a response only when its option is read (a random bot reads
+    the one it pushes): the games are the same, and fewer responses are made than offered, each
+    with the key it was offered with."""
+    fast = _logs({"interrupts": True})
+    real, offered, made = interrupt_phase._instant_actions, [], []
+
+    def recording(key, make, **kw):
+        response = make(**kw)
+        assert response.key == key
+        made.append(key)
+        return response
+
+    def counting(*args):
+        found = real(*args)
+        offered.extend(key for key, _ in found)
+        return [(key, partial(recording, key, make)) for key, make in found]
+
+    monkeypatch.setattr(interrupt_phase, "_instant_actions", counting)
+    assert _logs({"interrupts": True}) == fast
+    assert any(key[0] == "rush" for key in offered)
+    assert 0 < len(made) < len(offered)
+
+
+def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(monkeypatch):
+    """插入阶段 / 阶段2: from before turn start to the standard action declared, a window that
+    closes at once is followed by no rule that changes what anyone may answer (a group's turn
+    start and turn responses that push or trigger aside), so the next windows are closed without
+    the test (``quiet``); testing each window gives the same games, with more tests."""
+    real, tests = interrupt_phase._closes_at_once, []
+
+    def counting(ctx, floor):
+        tests.append(floor)
+        return real(ctx, floor)
+
+    monkeypatch.setattr(interrupt_phase, "_closes_at_once", counting)
+    options = {"interrupts": True}
+    fast, told = _logs(options), len(tests)
+    tests.clear()
+
+    def untold(function):
+        return lambda *args, quiet=False, **kw: function(*args, **kw)
+
+    monkeypatch.setattr(combat_round, "open_windows", untold(interrupt_phase.open_windows))
+    monkeypatch.setattr(combat_round, "turn_responses", untold(interrupt_phase.turn_responses))
+    monkeypatch.setattr(combat_actions, "open_windows", untold(interrupt_phase.open_windows))
+    assert _logs(options) == fast
+    assert len(tests) > told
 
 
 def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(monkeypatch):

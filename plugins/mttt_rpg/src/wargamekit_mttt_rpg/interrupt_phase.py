@@ -23,7 +23,6 @@ from functools import partial
 from math import inf
 from typing import Any
 
-import attrs
 from attrs import frozen
 
 from wargamekit import ChooseSubset, Data, Option, Response
@@ -91,6 +90,27 @@ def _committed_by_caster(ctx: Context) -> dict[tuple[str, str], int]:
         if isinstance(data, dict) and "caster" in data and "pool" in data:
             key = (data["caster"], data["pool"])
             out[key] = out.get(key, 0) + data["cost"]
+    return out
+
+
+def _committed_with(
+    ctx: Context,
+    top: Response,
+    below: tuple[Response, Mapping[tuple[str, str], int]] | None,
+    depth: int,
+) -> Mapping[tuple[str, str], int]:
+    """:func:`_committed_by_caster` of the stack with ``top`` at ``depth``; ``below``: the item
+    that lay on top at ``depth - 1`` and that stack's sum, if kept. If ``top`` was pushed onto
+    that very stack, its sum and ``top``'s own cost, else the whole stack summed."""
+    items = ctx.interrupts.items
+    if below is None or depth < 2 or items[depth - 2] is not below[0]:
+        return _committed_by_caster(ctx)
+    data = top.data
+    if not (isinstance(data, dict) and "caster" in data and "pool" in data):
+        return below[1]  # nothing committed by ``top`` (a rush, burning jade)
+    out = dict(below[1])
+    key = (data["caster"], data["pool"])
+    out[key] = out.get(key, 0) + data["cost"]
     return out
 
 
@@ -310,25 +330,38 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     """The offers function of a window at ``timing`` (opened as the core's timing point
     ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
     name) and ``resolution`` (true at the resolution point of an item inside that window)."""
-    # The stack's mana by caster and pool (_committed_by_caster) as last summed, and the stack's
-    # top and depth then. The stack is last in, first out, and each item is pushed once: while
-    # an item lies on top at a depth, the items below it are those it was pushed onto, so the
-    # same top at the same depth means the same stack (and the top is held: its id stays its own).
-    summed: list[Any] = [None, 0, {}]
+    # The stack's mana by caster and pool (_committed_by_caster), kept per depth with the item on
+    # top then. The stack is last in, first out, and each item is pushed once: while an item lies
+    # on top at a depth, the items below it are those it was pushed onto, so the same top at the
+    # same depth means the same stack (the top is held: its id stays its own), and an item pushed
+    # onto a kept stack adds its own cost to that stack's sum.
+    summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
+    # What the last offer found, and where: the poll's timing point (a string made afresh for
+    # each poll of the window, and held here), the top and the depth, then the fighting
+    # characters. Within a poll nothing changes between two offers but what is pushed (a new
+    # top), so an offer at the same point, top and depth (the other side's, after a pass) finds
+    # the same characters.
+    last: list[Any] = [None, None, -1, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
-        top = point.top
+        top, depth = point.top, point.depth
         if top is None:
             committed: Mapping[tuple[str, str], int] = {}
-        elif summed[0] is top and summed[1] == point.depth:
-            committed = summed[2]  # the stack of the last poll (usually the other side's)
         else:
-            committed = _committed_by_caster(ctx)
-            summed[:] = top, point.depth, committed
-        characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
+            kept = summed.get(depth)
+            if kept is not None and kept[0] is top:
+                committed = kept[1]  # the stack of an earlier poll (usually the other side's)
+            else:
+                committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
+                summed[depth] = top, committed
+        if last[0] is point.timing and last[1] is top and last[2] == depth:
+            characters = last[3]
+        else:
+            characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
+            last[:] = point.timing, top, depth, characters
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = [
             u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, counterable)
@@ -345,8 +378,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             return quiet[0]
 
         def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
-            # ``at`` with the marks _marked would add, for a spell built with them (the response
-            # is built once, not built and then copied with its marks)
+            # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
+            # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
+            # built with them (built once, not built and then copied with its marks)
             why = quiet_reason()
             if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
                 why = f"{target.name} is unhurt"
@@ -359,7 +393,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
         # number here, in the order the responses are offered, as building them would.
         keys: list[Any] = []
-        made: list[Any] = []  # per response: its _item arguments, or the response itself
+        made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
             for spell in _instant_spells(unit.sheet):
@@ -389,9 +423,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             plain_at = marked_at()
                         marks_here = plain_at
                     made.append((scene.next_item, unit, spell, target, None, "", marks_here))
-            for action in _instant_actions(ctx, unit, at, characters):  # rarely any: marked after
-                keys.append(action.key)
-                made.append(_marked(scene, action, quiet_reason()))
+            for key, make in _instant_actions(ctx, unit, characters):  # rarely any
+                keys.append(key)
+                made.append((make, marked_at()))
         if not keys:
             return []
         return LazyOffers(keys, partial(_offered, ctx, keys, made))
@@ -403,8 +437,9 @@ def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Resp
     """Response ``index`` of an offer :func:`offers` found (see there): made from what was
     found when it was offered (the units' names and sheets do not change)."""
     what = made[index]
-    if type(what) is Response:
-        return what
+    if len(what) == 2:  # an instant action (see _instant_actions): what makes it, and where
+        make, at = what
+        return make(at=at)
     item_id, unit, spell, target, countering, countering_name, at = what
     return _item(
         ctx, item_id, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
@@ -591,21 +626,6 @@ def _quiet(scene: Scene, side: str, timing: Timing, point: TimingPoint, resoluti
     return f"nothing to answer at {timing.name}"
 
 
-def _marked(scene: Scene, response: Response, quiet: str | None) -> Response:
-    """``response`` with ``playable: False`` and the reason in its data when it would do
-    nothing now (a heal on an unhurt target) or the point is quiet (see :func:`_quiet`)."""
-    data: Mapping[str, Any] = response.data or {}
-    why = quiet
-    if data.get("effect") == "heal" and data.get("target") is not None:
-        target = scene.unit(data["target"])
-        if target.hp >= target.hp_max:
-            why = f"{target.name} is unhurt"
-    if why is None:
-        return response
-    # the response's data is frozen already: add to it without freezing it all again
-    return attrs.evolve(response, data=Data({**data, "playable": False, "why": why}))
-
-
 def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Response]:
     scene: Scene = ctx.state
     out: list[Response] = []
@@ -649,13 +669,15 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 
 def _instant_actions(
-    ctx: Context, unit: Combatant, at: Mapping[str, Any], characters: list[Combatant] | None = None
-) -> list[Response]:
-    """The instant actions ``unit`` may take now: a rush (跟步), burning invested soul jade.
-    ``characters``: the scene's fighting characters, if the caller has them (the rush's only
-    possible targets)."""
+    ctx: Context, unit: Combatant, characters: list[Combatant] | None = None
+) -> list[tuple[Any, Callable[..., Response]]]:
+    """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
+    each as its key and what makes its response, ``make(at=at)`` with ``at`` (where it is
+    offered, see :func:`offers`) in its data: made only if read, it reads only what does not
+    change (ids and names). ``characters``: the scene's fighting characters, if the caller has
+    them (the rush's only possible targets)."""
     scene: Scene = ctx.state
-    out = []
+    out: list[tuple[Any, Callable[..., Response]]] = []
     if not unit.prone and unit.engaged_by is None:
         # hot (every poll of every window): only the fighting characters can be rushed
         uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
@@ -671,22 +693,30 @@ def _instant_actions(
                 continue
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
-            out.append(rush_response(ctx, unit, enemy, key=_rush_key(scene, unit, enemy), at=at))
+            rush = _rush_key(scene, unit, enemy)
+            out.append((rush, partial(rush_response, ctx, unit, enemy, key=rush)))
     if scene.boss_fight and unit.ignited:
         for inv in unit.sheet.invested:
             if inv.name in unit.converted:
                 continue
-            uid, name, jade = unit.id, inv.name, inv.jade
-            out.append(
-                Response(
-                    name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
-                    controller=unit.side,
-                    resolve=_burning(ctx, uid, name, jade),
-                    key=("convert", uid, name),
-                    data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
-                )
-            )
+            burn = ("convert", unit.id, inv.name)
+            out.append((burn, partial(_burn_response, ctx, unit, inv.name, inv.jade, burn)))
     return out
+
+
+def _burn_response(
+    ctx: Context, unit: Combatant, name: str, jade: int, key: Any, *, at: Mapping[str, Any]
+) -> Response:
+    """The second stage of burning the invested ``name`` (燃玉) as a stack item."""
+    uid = unit.id
+    return Response(
+        name=f"{unit.name}: burn {name} into {jade} burn points (燃玉, second stage)",
+        controller=unit.side,
+        resolve=_burning(ctx, uid, name, jade),
+        key=key,
+        data={"action": "burn_invested", "unit": uid, "invested": name, "jade": jade, **at},
+    )
+
 
 
 def _burning(ctx: Context, uid: str, name: str, jade: int) -> Callable[[], None]:
@@ -712,7 +742,7 @@ def open_window(
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
-    answering = bool(triggers) and ctx.interrupts.enabled
+    answering = bool(triggers) and ctx.interrupts.enabled and _may_trigger(scene, triggers)
     if not answering and _closes_at_once(ctx, floor):
         return []  # most windows: before anything is built for them
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
@@ -741,18 +771,53 @@ def open_window(
     return resolved
 
 
-def open_windows(ctx: Context, names: Sequence[str], *, active: str) -> Generator[Any, Any, None]:
+#: id of a character sheet -> (the sheet, the trigger conditions its optional triggered effects
+#: answer: "ally_attacked" answers "attacked" too); see :func:`_may_trigger`
+_ANSWERS: dict[int, tuple[CharacterSheet, frozenset[str]]] = {}
+
+
+def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
+    """Whether a fighting character has an optional triggered effect (战时触发效果) answering one
+    of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
+    offers only those, and asks nothing when it has none)."""
+    # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
+    sheets = library().characters  # Combatant.sheet, inline
+    for unit in scene.combatants.values():
+        if unit.kind != "character" or unit.status != ACTIVE:
+            continue
+        sheet = sheets[unit.sheet_key]
+        held = _ANSWERS.get(id(sheet))
+        if held is None or held[0] is not sheet:
+            answers = {t.on for t in sheet.triggers if not t.mandatory}
+            if "ally_attacked" in answers:
+                answers.add("attacked")
+            held = _ANSWERS[id(sheet)] = (sheet, frozenset(answers))
+        if not held[1].isdisjoint(triggers):
+            return True
+    return False
+
+
+def open_windows(
+    ctx: Context, names: Sequence[str], *, active: str, quiet: bool = False
+) -> Generator[Any, Any, bool]:
     """Open the windows of timing points that follow one another with no rule between them
     (``before turn end``, then ``after turn end``), each as :func:`open_window` would, none
-    meeting a trigger condition."""
+    meeting a trigger condition. ``quiet``: the caller knows that they close at once (the
+    window just before closed at once, and nothing since changed what anyone may answer).
+
+    Returns:
+        Whether they closed at once (so a timing point after them, with no rule between, would
+        close at once too).
+    """
     scene: Scene = ctx.state
     for index, name in enumerate(names):
-        if not scene.over and scene.phase == "turns" and _closes_at_once(ctx, None):
+        if not scene.over and scene.phase == "turns" and (quiet or _closes_at_once(ctx, None)):
             # A window that closes at once changes nothing but the serial, so every window after
             # it would close at once too (hot: the test is asked once, not for each).
             scene.trigger_serial += len(names) - index
-            return
+            return True
         yield from open_window(ctx, name, active=active)
+    return False
 
 
 def _answer_triggers(ctx: Context, timing: Timing, order: list[str], shown: str) -> Generator[Any, Any, None]:
@@ -819,9 +884,15 @@ def _unaffordable(ctx: Context, picks: tuple[Response, ...]) -> str | None:
     return None
 
 
-def turn_responses(ctx: Context, unit: Combatant) -> Generator[Any, Any, None]:
+def turn_responses(ctx: Context, unit: Combatant, *, quiet: bool = False) -> Generator[Any, Any, bool]:
     """Turn responses (轮响应): the acting unit's mandatory turn-start effects are pushed (its
-    player orders simultaneous ones) and resolve, with a window at each resolution point."""
+    player orders simultaneous ones) and resolve, with a window at each resolution point.
+    ``quiet``: the caller knows that nobody may answer (the window just before closed at once,
+    and nothing since changed what anyone may answer).
+
+    Returns:
+        Whether its window closed at once (as :func:`open_windows` returns it).
+    """
     scene: Scene = ctx.state
     scene.trigger_serial += 1
     serial = scene.trigger_serial
@@ -837,4 +908,9 @@ def turn_responses(ctx: Context, unit: Combatant) -> Generator[Any, Any, None]:
         yield from ctx.interrupts.push_triggered(
             mandatory, [unit.side], rule=RULE_TURN_RESPONSES, kind=kinds.TURN_RESPONSE_ORDER
         )
+    elif quiet and not (ctx.interrupts.enabled and _may_trigger(scene, ("turn_start",))):
+        # nothing pushed and no triggered effect to answer "turn_start": the window is one that
+        # nobody may answer on an empty stack, and closes at once (open_window, without the test)
+        return (yield from open_windows(ctx, ("turn responses",), active=unit.id, quiet=True))
     yield from open_window(ctx, "turn responses", active=unit.id, trigger="turn_start", floor=floor)
+    return False

@@ -125,15 +125,18 @@ def can_leave_freely(scene: Scene, mover: Combatant, other: Combatant) -> bool:
     return mover.is_group and mover.size - other_size >= 2
 
 
-def move_targets(scene: Scene, mover: Combatant) -> list[tuple[Combatant, int]]:
-    """Legal moves (通常移动): (other, ±1) within bands 0–6."""
+def move_targets(
+    scene: Scene, mover: Combatant, bands: Mapping[str, int] | None = None
+) -> list[tuple[Combatant, int]]:
+    """Legal moves (通常移动): (other, ±1) within bands 0–6. ``bands``: the band from ``mover``
+    to each combatant, if the caller has read them (the action menu)."""
     out: list[tuple[Combatant, int]] = []
     if mover.prone:
         return out
     for other in scene:
         if other.id == mover.id or not other.present:
             continue
-        band = scene.distance(mover.id, other.id)
+        band = scene.distance(mover.id, other.id) if bands is None else bands[other.id]
         if other.side != mover.side and mover.engaged_by == other.id:
             continue  # engaged (包围): cannot move relative to the engaging group
         if 0 < band <= SIGHT:
@@ -297,12 +300,15 @@ def take_cover(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
     return won
 
 
-def can_withdraw(scene: Scene, unit: Combatant) -> bool:
-    """Withdraw needs every opponent at sight distance or farther (and no Back to the Sea)."""
+def can_withdraw(scene: Scene, unit: Combatant, bands: Mapping[str, int] | None = None) -> bool:
+    """Withdraw needs every opponent at sight distance or farther (and no Back to the Sea).
+    ``bands``: the band from ``unit`` to each combatant, if the caller has read them."""
     if scene.tactic == "back_to_the_sea" and unit.side != scene.tactic_winner:
         return False
     return not unit.prone and all(
-        scene.distance(unit.id, e.id) >= SIGHT for e in scene.enemies(unit) if e.kind != "noncombatant"
+        (scene.distance(unit.id, e.id) if bands is None else bands[e.id]) >= SIGHT
+        for e in scene.enemies(unit)
+        if e.kind != "noncombatant"
     )
 
 
