@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
+from wargamekit import Choose, ChooseSubset, Data, Decision, Outcome, Player, Response, Ruleset
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.interrupts import LazyOffers
@@ -443,10 +443,19 @@ class LnL(Ruleset):
         if not ready:
             ctx.event("pass", f"{side} has nothing left to activate", side=side)
             return False
-        # SMC 2.2: a sniper is activated on its own, as an option of its own.
-        snipers = [u for u in ready if u.kind == "sniper"]
-        ready = [u for u in ready if u.kind != "sniper"]
-        places = sorted({u.place for u in ready}, key=_place_key)
+        # SMC 2.2: a sniper is activated on its own, as an option of its own. (One pass: the
+        # snipers, the other units and their places.)
+        snipers: list[Unit] = []
+        others: list[Unit] = []
+        at: set[Place] = set()
+        for u in ready:
+            if u.kind == "sniper":
+                snipers.append(u)
+            else:
+                others.append(u)
+                at.add((u.hex, u.level))
+        ready = others
+        places = sorted(at, key=_place_key)
         sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
         # Lazy menus and labels (here and in the other menus of values that never change): a
         # random bot reads no option, the log makes only the chosen one, a bot reads the data.
@@ -497,11 +506,13 @@ class LnL(Ruleset):
             chosen = [state.units[i] for i in ids]
         groups = [[u for u in chosen if u.place == p] for p in sorted({u.place for u in chosen}, key=_place_key)]
         actions = self.actions(state, groups)
+        ids = tuple(u.id for u in chosen)
+        # The context as the core would freeze it (see move): not walked again.
         action = yield from ctx.ask(Choose.of(side, "What do they do?", actions, rule=ACTION, kind=kinds.ACTION,
-                                              context={"units": [u.id for u in chosen]},
+                                              context=Data({"units": ids}),
                                               data=lambda a: {"action": a}, lazy=True))
-        ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
-                  side=side, units=[u.id for u in chosen], action=action)
+        ctx.event("activate", f"{side} activates {', '.join(ids)} to {action}",
+                  side=side, units=list(ids), action=action)
         tank = next((u for u in chosen if u.vehicle), None)
         if tank is not None:
             if action == "move":
@@ -591,14 +602,18 @@ class LnL(Ruleset):
         side = movers[0].side
         modes = movement.modes_for(movers)
         mode = yield from ctx.ask(Choose.of(side, "How do they move?", modes, rule=MOVE, kind=kinds.MOVE_MODE,
-                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}, lazy=True))
+                                            context=Data({"units": tuple(u.id for u in movers)}),
+                                            data=lambda m: {"mode": m}, lazy=True))
         total = movement.allowance(movers, mode)
         marker = "move" if mode == "normal" else mode
         everyone = list(movers)
-        was_exposed = {u.id: exposed(state, u) for u in movers}
+        # CRL 1.1: only a crawl asks whether the movers were exposed before it (every move
+        # read each mover's exposure, a scan of the units per mover).
+        was_exposed = {u.id: exposed(state, u) for u in movers} if mode == "crawl" else {}
         spent = moved = 0
         while movers:
             here = movers[0].place
+            ids = tuple(u.id for u in movers)
             options: list[tuple[Any, ...]] = []
             if not any(u.set_up for u in movers):  # MOV 1.3: a set-up tripod MG holds its carrier
                 options = list(movement.steps(state, movers, here, spent, total, mode, moved))
@@ -620,11 +635,13 @@ class LnL(Ruleset):
                 extra = {"pickup": o[4], "unit": o[3]} if len(o) > 3 else {}
                 return {**place_data((o[0], o[1])), "cost": o[2], **extra}
 
+            # The context as the core would freeze it (a Data of scalars and a tuple of ids), so it
+            # is not walked again: the commonest menu with a list in its context.
             step = yield from ctx.ask(Choose.of(
-                side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
+                side, f"Move {', '.join(ids)} from {where(here)} ({total - spent} MP left)?",
                 [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label, lazy_labels=True,
-                context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
-                         **place_data(here)},
+                context=Data({"units": ids, "mp_left": total - spent, "mode": mode, "hex": hex_label(here[0]),
+                              "level": here[1]}),
                 data=step_data, lazy=True))
             if step is None:
                 break
@@ -639,8 +656,8 @@ class LnL(Ruleset):
             for u in movers:
                 u.hex, u.level = h, level
                 u.markers.add(marker)
-            ctx.event("move", f"{', '.join(u.id for u in movers)} enter {where((h, level))}", hex=hex_label(h),
-                      level=level, units=[u.id for u in movers], mode=mode)
+            ctx.event("move", f"{', '.join(ids)} enter {where((h, level))}", hex=hex_label(h),
+                      level=level, units=list(ids), mode=mode)
             place = (h, level)
             if place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)

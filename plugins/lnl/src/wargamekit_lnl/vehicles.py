@@ -19,6 +19,7 @@ from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
 from wargamekit_lnl import data, fire
 from wargamekit_lnl.data import VEHICLE_COST, VEHICLE_WALL, effects
 from wargamekit_lnl.los import visible
+from wargamekit_lnl.melee import can_melee
 from wargamekit_lnl.state import GameState, Place, Unit
 
 __all__ = [
@@ -307,8 +308,7 @@ def at_value(unit: Unit, leadership: int) -> int:
 
 def can_at_melee(unit: Unit) -> bool:
     """IVV 1, HER 2.2: Good Order infantry that can melee (MEL 1.1) may attack a vehicle."""
-    from wargamekit_lnl.melee import can_melee
-
+    # (can_melee imported once, at the top: an import in here ran at every action menu.)
     return not unit.vehicle and can_melee(unit, attacking=True)
 
 
