@@ -17,7 +17,7 @@ from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
-from wargamekit_lnl.los import exposed, map_memo, visible
+from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
 from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
@@ -563,16 +563,18 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        # The enemy by place and their exposure, read once for the fire and the spot tests.
+        # The enemy by place and their exposure, read once for the fire and the spot tests; the
+        # map's memos looked up once for the lines they ask (dozens a menu).
         enemies = rules.enemies_by_place(state, other(units[0].side))
         exposure: dict[str, bool] = {}
-        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
-            out.append("fire")
-        if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
-            out.append("smoke")  # SMK 1
-        if all(u.good_order for u in units) and len(groups) == 1 \
-                and next(self._spot_targets(state, units, enemies, exposure), None):
-            out.append("spot")  # SPT 7.1–7.2
+        with steady_map(state.map):
+            if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
+                out.append("fire")
+            if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
+                out.append("smoke")  # SMK 1
+            if all(u.good_order for u in units) and len(groups) == 1 \
+                    and next(self._spot_targets(state, units, enemies, exposure), None):
+                out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
@@ -747,20 +749,24 @@ class LnL(Ruleset):
             # made only when its option is read (a LazyOffers: a random bot reads one, or none).
             keys: list[Any] = []
             found: list[tuple[Any, ...]] = []
-            for v in waiting:
-                if self._vehicle_shot_at(state, v, targets, place) is not None:
-                    keys.append(("opf", state.turn, v.id, ids, label))
-                    found.append((v,))
-            checks: tuple[tuple[str, fire.Target], ...] | None = None
-            for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
-                firers = groups[origin]
-                attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
-                if attack is None:
-                    continue
-                if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
-                    checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side)) if u.id in ids)
-                keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
-                found.append((firers, origin, attack, checks))
+            if not waiting and not groups:
+                return []
+            with steady_map(state.map):  # the map's memos looked up once for every group's line
+                for v in waiting:
+                    if self._vehicle_shot_at(state, v, targets, place) is not None:
+                        keys.append(("opf", state.turn, v.id, ids, label))
+                        found.append((v,))
+                checks: tuple[tuple[str, fire.Target], ...] | None = None
+                for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
+                    firers = groups[origin]
+                    attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
+                    if attack is None:
+                        continue
+                    if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
+                        checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side))
+                                       if u.id in ids)
+                    keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
+                    found.append((firers, origin, attack, checks))
             if not keys:
                 return []
             return LazyOffers(keys, partial(self._opportunity_response, ctx, side, place, targets, still_there,
