@@ -738,7 +738,7 @@ class LnL(Ruleset):
             for u in state.units.values():
                 if not u.alive or u.side != side:
                     continue
-                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in melee:
+                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and not (melee and u.place in melee):
                     groups.setdefault(u.place, []).append(u)
                 elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
                     waiting.append(u)
@@ -906,9 +906,10 @@ class LnL(Ruleset):
         state = ctx.state
         units = [u for g in groups for u in g]
         side = units[0].side
-        places = rules.targets_for(state, units, groups)
-        # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
-        odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
+        with steady_map(state.map):  # the map's memos looked up once for every line asked
+            places = rules.targets_for(state, units, groups)
+            # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
+            odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
         target = yield from ctx.ask(Choose.of(
             side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
             label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
@@ -1189,7 +1190,8 @@ class LnL(Ruleset):
 
     def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
         """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
-        return list(self._spot_targets(state, units))
+        with steady_map(state.map):  # the map's memos looked up once for every line asked
+            return list(self._spot_targets(state, units))
 
     def _spot_targets(self, state: GameState, units: list[Unit], enemies: list[tuple[Place, list[Unit]]] | None = None,
                       exposure: dict[str, bool] | None = None) -> Iterator[Place]:

@@ -90,10 +90,11 @@ def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[
     if sniper.shaken or not sniper.alive:
         return []
     out = []
-    for u in state.alive():
-        shot = shot_at(state, sniper, u, casualty, shaken)
-        if shot is not None:
-            out.append((u, shot))
+    with steady_map(state.map):  # the map's memos looked up once for every line asked
+        for u in state.alive():
+            shot = shot_at(state, sniper, u, casualty, shaken)
+            if shot is not None:
+                out.append((u, shot))
     return out
 
 
