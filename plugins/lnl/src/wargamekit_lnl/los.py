@@ -146,7 +146,7 @@ def _held(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int
     if _STEADY:
         top = _STEADY[-1]
         if top[0] is m:
-            return top[1]  # type: ignore[no-any-return]
+            return top[1]
     return _held_checked(m)
 
 
