@@ -136,6 +136,35 @@ def test_los_memo_sees_every_change_to_the_map_and_the_smoke():
     assert line is not None and line.hindering == 0
 
 
+def test_steady_map_blocks_answer_as_the_checked_memos():
+    """LOS 1: a ``steady_map`` block (the action menu, the opportunity-fire poll, the sniper's
+    test) looks the map's memos up once at its start: it answers as the checked look-up does, a
+    change made between two blocks is seen by the next, a query about another map (or nested
+    blocks of two maps) reads that map's own memos, and an error leaves no block open."""
+    from wargamekit_lnl import los
+
+    def make(woods):
+        return context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")],
+                                terrain={"woods": woods})).state
+
+    s, t = make(["0303"]), make([])
+    a, b = H("0103"), H("0503")
+    with los.steady_map(s.map):
+        assert visible(s, a, b) is None  # LOS 1: the woods between block
+        assert visible(t, a, b) is not None  # another map: its own memos, checked as usual
+        with los.steady_map(t.map):
+            assert visible(t, a, b) is not None and visible(s, a, b) is None
+        assert visible(s, a, b) is None
+    s.map.set_terrain(H("0303"), 0)  # between two blocks: the next block sees it
+    with los.steady_map(s.map):
+        line = visible(s, a, b)
+        assert line is not None and line.hindering == 0
+    assert visible(s, a, b) is not None
+    with pytest.raises(RuntimeError), los.steady_map(s.map):
+        raise RuntimeError("a query failed")
+    assert los._STEADY == []
+
+
 # -- the second round of shortcuts (issue 9, session 19) -------------------------------------------
 def _exposed_full(state, u):
     """SPT 1–5 as ``exposed`` wrote it before the one pass: the hex's exposure, then adjacency."""

@@ -12,7 +12,7 @@ from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
-__all__ = ["exposed", "hex_exposed", "map_memo", "sight", "spot_threshold", "visible"]
+__all__ = ["exposed", "hex_exposed", "map_memo", "sight", "spot_threshold", "steady_map", "visible"]
 
 #: LOS 3.1: this many hindering terrains along the line block it.
 HINDRANCES_THAT_BLOCK = 3
@@ -117,9 +117,42 @@ _BETWEEN_KEPT = 4096
 _NO_SMOKE: frozenset[Hex] = frozenset()
 
 
+class steady_map:  # noqa: N801 - used as a statement-like context manager (``with steady_map(m):``)
+    """A block of rule queries in which ``m``'s layers do not change (a menu or a poll: plain
+    calls, no ``yield``, no add-on hook), so its memos are looked up once at its start: each
+    :func:`visible` and :func:`map_memo` otherwise checks the three layers' bytes again (a
+    poll or an action menu asks dozens of lines). Nestable; a query about another map checks
+    as usual."""
+
+    __slots__ = ("_map",)
+
+    def __init__(self, m: HexMap) -> None:
+        self._map = m
+
+    def __enter__(self) -> None:
+        _STEADY.append((self._map, _held_checked(self._map)))
+
+    def __exit__(self, *exc: object) -> None:
+        _STEADY.pop()
+
+
+#: The maps of the :class:`steady_map` blocks under way, innermost last, with their memos.
+_STEADY: list[tuple[HexMap, tuple[Any, Any]]] = []
+
+
 def _held(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
                              dict[str, dict[Any, Any]]]:
     """The memos of ``m`` as its layers are now: its lines by smoke, and :func:`map_memo`'s."""
+    if _STEADY:
+        top = _STEADY[-1]
+        if top[0] is m:
+            return top[1]
+    return _held_checked(m)
+
+
+def _held_checked(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
+                                     dict[str, dict[Any, Any]]]:
+    """:func:`_held`, the layers checked."""
     terrain, elevation, hexsides = m.terrain.tobytes(), m.elevation.tobytes(), m.hexsides.tobytes()
     held = _BY_MAP.get(id(m))
     if held is not None and held[0]() is m and held[1] == terrain and held[2] == elevation \

@@ -503,16 +503,24 @@ def update_control(state: GameState) -> None:
     """Objective control (provisional victory rule): a side with a Good Order unit alone in an
     objective hex controls it until the enemy does the same."""
     # One pass over the units for every objective (asked after every impulse): for each
-    # objective hex, the sides present and whether each has a Good Order unit there.
-    present: dict[tuple[int, int], dict[str, bool]] = {(h.q, h.r): {} for h in state.objectives}
+    # objective hex, the sides present and whether each has a Good Order unit there. The
+    # sides' dicts are made only for the objectives someone stands in.
+    keys = {(h.q, h.r) for h in state.objectives}
+    present: dict[tuple[int, int], dict[str, bool]] = {}
     for u in state.units.values():
         if u.alive:
-            sides = present.get((u.hex.q, u.hex.r))
-            if sides is not None:
+            h = u.hex
+            key = (h.q, h.r)
+            if key in keys:
+                sides = present.get(key)
+                if sides is None:
+                    sides = present[key] = {}
                 sides[u.side] = sides.get(u.side, False) or not u.shaken
+    if not present:
+        return
     for h in state.objectives:
-        sides = present[(h.q, h.r)]
-        if len(sides) == 1:
+        sides = present.get((h.q, h.r))
+        if sides is not None and len(sides) == 1:
             side, steady = next(iter(sides.items()))
             if steady:
                 state.control[h] = side

@@ -10,14 +10,14 @@ from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from wargamekit import Choose, ChooseSubset, Decision, Outcome, Player, Response, Ruleset
+from wargamekit import Choose, ChooseSubset, Data, Decision, Outcome, Player, Response, Ruleset
 from wargamekit.decisions import Option
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
-from wargamekit_lnl.los import exposed, map_memo, visible
+from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
 from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
@@ -443,10 +443,19 @@ class LnL(Ruleset):
         if not ready:
             ctx.event("pass", f"{side} has nothing left to activate", side=side)
             return False
-        # SMC 2.2: a sniper is activated on its own, as an option of its own.
-        snipers = [u for u in ready if u.kind == "sniper"]
-        ready = [u for u in ready if u.kind != "sniper"]
-        places = sorted({u.place for u in ready}, key=_place_key)
+        # SMC 2.2: a sniper is activated on its own, as an option of its own. (One pass: the
+        # snipers, the other units and their places.)
+        snipers: list[Unit] = []
+        others: list[Unit] = []
+        at: set[Place] = set()
+        for u in ready:
+            if u.kind == "sniper":
+                snipers.append(u)
+            else:
+                others.append(u)
+                at.add((u.hex, u.level))
+        ready = others
+        places = sorted(at, key=_place_key)
         sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
         # Lazy menus and labels (here and in the other menus of values that never change): a
         # random bot reads no option, the log makes only the chosen one, a bot reads the data.
@@ -497,11 +506,13 @@ class LnL(Ruleset):
             chosen = [state.units[i] for i in ids]
         groups = [[u for u in chosen if u.place == p] for p in sorted({u.place for u in chosen}, key=_place_key)]
         actions = self.actions(state, groups)
+        ids = tuple(u.id for u in chosen)
+        # The context as the core would freeze it (see move): not walked again.
         action = yield from ctx.ask(Choose.of(side, "What do they do?", actions, rule=ACTION, kind=kinds.ACTION,
-                                              context={"units": [u.id for u in chosen]},
+                                              context=Data({"units": ids}),
                                               data=lambda a: {"action": a}, lazy=True))
-        ctx.event("activate", f"{side} activates {', '.join(u.id for u in chosen)} to {action}",
-                  side=side, units=[u.id for u in chosen], action=action)
+        ctx.event("activate", f"{side} activates {', '.join(ids)} to {action}",
+                  side=side, units=list(ids), action=action)
         tank = next((u for u in chosen if u.vehicle), None)
         if tank is not None:
             if action == "move":
@@ -552,16 +563,18 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        # The enemy by place and their exposure, read once for the fire and the spot tests.
+        # The enemy by place and their exposure, read once for the fire and the spot tests; the
+        # map's memos looked up once for the lines they ask (dozens a menu).
         enemies = rules.enemies_by_place(state, other(units[0].side))
         exposure: dict[str, bool] = {}
-        if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
-            out.append("fire")
-        if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
-            out.append("smoke")  # SMK 1
-        if all(u.good_order for u in units) and len(groups) == 1 \
-                and next(self._spot_targets(state, units, enemies, exposure), None):
-            out.append("spot")  # SPT 7.1–7.2
+        with steady_map(state.map):
+            if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
+                out.append("fire")
+            if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
+                out.append("smoke")  # SMK 1
+            if all(u.good_order for u in units) and len(groups) == 1 \
+                    and next(self._spot_targets(state, units, enemies, exposure), None):
+                out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
@@ -591,14 +604,18 @@ class LnL(Ruleset):
         side = movers[0].side
         modes = movement.modes_for(movers)
         mode = yield from ctx.ask(Choose.of(side, "How do they move?", modes, rule=MOVE, kind=kinds.MOVE_MODE,
-                                            context={"units": [u.id for u in movers]}, data=lambda m: {"mode": m}, lazy=True))
+                                            context=Data({"units": tuple(u.id for u in movers)}),
+                                            data=lambda m: {"mode": m}, lazy=True))
         total = movement.allowance(movers, mode)
         marker = "move" if mode == "normal" else mode
         everyone = list(movers)
-        was_exposed = {u.id: exposed(state, u) for u in movers}
+        # CRL 1.1: only a crawl asks whether the movers were exposed before it (every move
+        # read each mover's exposure, a scan of the units per mover).
+        was_exposed = {u.id: exposed(state, u) for u in movers} if mode == "crawl" else {}
         spent = moved = 0
         while movers:
             here = movers[0].place
+            ids = tuple(u.id for u in movers)
             options: list[tuple[Any, ...]] = []
             if not any(u.set_up for u in movers):  # MOV 1.3: a set-up tripod MG holds its carrier
                 options = list(movement.steps(state, movers, here, spent, total, mode, moved))
@@ -620,11 +637,13 @@ class LnL(Ruleset):
                 extra = {"pickup": o[4], "unit": o[3]} if len(o) > 3 else {}
                 return {**place_data((o[0], o[1])), "cost": o[2], **extra}
 
+            # The context as the core would freeze it (a Data of scalars and a tuple of ids), so it
+            # is not walked again: the commonest menu with a list in its context.
             step = yield from ctx.ask(Choose.of(
-                side, f"Move {', '.join(u.id for u in movers)} from {where(here)} ({total - spent} MP left)?",
+                side, f"Move {', '.join(ids)} from {where(here)} ({total - spent} MP left)?",
                 [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label, lazy_labels=True,
-                context={"units": [u.id for u in movers], "mp_left": total - spent, "mode": mode,
-                         **place_data(here)},
+                context=Data({"units": ids, "mp_left": total - spent, "mode": mode, "hex": hex_label(here[0]),
+                              "level": here[1]}),
                 data=step_data, lazy=True))
             if step is None:
                 break
@@ -639,8 +658,8 @@ class LnL(Ruleset):
             for u in movers:
                 u.hex, u.level = h, level
                 u.markers.add(marker)
-            ctx.event("move", f"{', '.join(u.id for u in movers)} enter {where((h, level))}", hex=hex_label(h),
-                      level=level, units=[u.id for u in movers], mode=mode)
+            ctx.event("move", f"{', '.join(ids)} enter {where((h, level))}", hex=hex_label(h),
+                      level=level, units=list(ids), mode=mode)
             place = (h, level)
             if place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)
@@ -719,7 +738,7 @@ class LnL(Ruleset):
             for u in state.units.values():
                 if not u.alive or u.side != side:
                     continue
-                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and u.place not in melee:
+                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and not (melee and u.place in melee):
                     groups.setdefault(u.place, []).append(u)
                 elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
                     waiting.append(u)
@@ -730,20 +749,24 @@ class LnL(Ruleset):
             # made only when its option is read (a LazyOffers: a random bot reads one, or none).
             keys: list[Any] = []
             found: list[tuple[Any, ...]] = []
-            for v in waiting:
-                if self._vehicle_shot_at(state, v, targets, place) is not None:
-                    keys.append(("opf", state.turn, v.id, ids, label))
-                    found.append((v,))
-            checks: tuple[tuple[str, fire.Target], ...] | None = None
-            for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
-                firers = groups[origin]
-                attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
-                if attack is None:
-                    continue
-                if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
-                    checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side)) if u.id in ids)
-                keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
-                found.append((firers, origin, attack, checks))
+            if not waiting and not groups:
+                return []
+            with steady_map(state.map):  # the map's memos looked up once for every group's line
+                for v in waiting:
+                    if self._vehicle_shot_at(state, v, targets, place) is not None:
+                        keys.append(("opf", state.turn, v.id, ids, label))
+                        found.append((v,))
+                checks: tuple[tuple[str, fire.Target], ...] | None = None
+                for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
+                    firers = groups[origin]
+                    attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
+                    if attack is None:
+                        continue
+                    if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
+                        checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side))
+                                       if u.id in ids)
+                    keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
+                    found.append((firers, origin, attack, checks))
             if not keys:
                 return []
             return LazyOffers(keys, partial(self._opportunity_response, ctx, side, place, targets, still_there,
@@ -883,9 +906,10 @@ class LnL(Ruleset):
         state = ctx.state
         units = [u for g in groups for u in g]
         side = units[0].side
-        places = rules.targets_for(state, units, groups)
-        # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
-        odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
+        with steady_map(state.map):  # the map's memos looked up once for every line asked
+            places = rules.targets_for(state, units, groups)
+            # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
+            odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
         target = yield from ctx.ask(Choose.of(
             side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
             label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
@@ -1166,7 +1190,8 @@ class LnL(Ruleset):
 
     def spot_targets(self, state: GameState, units: list[Unit]) -> list[Place]:
         """SPT 7: places in LOS holding enemies that are not exposed, for units without markers."""
-        return list(self._spot_targets(state, units))
+        with steady_map(state.map):  # the map's memos looked up once for every line asked
+            return list(self._spot_targets(state, units))
 
     def _spot_targets(self, state: GameState, units: list[Unit], enemies: list[tuple[Place, list[Unit]]] | None = None,
                       exposure: dict[str, bool] | None = None) -> Iterator[Place]:

@@ -17,7 +17,7 @@ from wargamekit import Dice, odds
 from wargamekit.geometry import LineOfSight
 from wargamekit_lnl import fire
 from wargamekit_lnl.data import HINDRANCE_DRM
-from wargamekit_lnl.los import exposed, map_memo, visible
+from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
 from wargamekit_lnl.state import GameState, Place, Unit, single_men, squad_equivalents
 
 __all__ = ["SniperShot", "has_target", "map_places", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
@@ -90,10 +90,11 @@ def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[
     if sniper.shaken or not sniper.alive:
         return []
     out = []
-    for u in state.alive():
-        shot = shot_at(state, sniper, u, casualty, shaken)
-        if shot is not None:
-            out.append((u, shot))
+    with steady_map(state.map):  # the map's memos looked up once for every line asked
+        for u in state.alive():
+            shot = shot_at(state, sniper, u, casualty, shaken)
+            if shot is not None:
+                out.append((u, shot))
     return out
 
 
@@ -104,13 +105,14 @@ def has_target(state: GameState, sniper: Unit, casualty: int, shaken: int) -> bo
     # Whether a shot exists, not the shot (its DRM and target): ready() and can_act ask at every
     # impulse. _line_to's tests inline, in its order (the cheap ones first, exposure last but one).
     side, at, rng, melee = sniper.side, sniper.hex, sniper.spec.range, state.melee
-    for u in state.units.values():
-        if not u.alive or u.vehicle or u.side == side:
-            continue
-        if (melee and u.place in melee) or at.distance(u.hex) > rng or not exposed(state, u):
-            continue
-        if visible(state, at, u.hex) is not None:
-            return True
+    with steady_map(state.map):  # the map's memos looked up once for every line asked
+        for u in state.units.values():
+            if not u.alive or u.vehicle or u.side == side:
+                continue
+            if (melee and u.place in melee) or at.distance(u.hex) > rng or not exposed(state, u):
+                continue
+            if visible(state, at, u.hex) is not None:
+                return True
     return False
 
 

@@ -18,7 +18,8 @@ from wargamekit import Dice, odds
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
 from wargamekit_lnl import data, fire
 from wargamekit_lnl.data import VEHICLE_COST, VEHICLE_WALL, effects
-from wargamekit_lnl.los import visible
+from wargamekit_lnl.los import exposed, visible
+from wargamekit_lnl.melee import can_melee
 from wargamekit_lnl.state import GameState, Place, Unit
 
 __all__ = [
@@ -269,8 +270,6 @@ def has_vehicle_target(state: GameState, unit: Unit) -> bool:
     """Whether :func:`vehicle_targets` finds anything (the action menu asks this of every
     vehicle activation): the same tests, the cheap ones first, stopping at the first target —
     rather than every exposed place sorted and every target's shot."""
-    from wargamekit_lnl.los import exposed
-
     enemies = [u for u in state.alive() if u.side != unit.side]
     if any(v.vehicle and gun_shot(state, unit, v.hex) is not None for v in enemies):
         return True
@@ -307,8 +306,7 @@ def at_value(unit: Unit, leadership: int) -> int:
 
 def can_at_melee(unit: Unit) -> bool:
     """IVV 1, HER 2.2: Good Order infantry that can melee (MEL 1.1) may attack a vehicle."""
-    from wargamekit_lnl.melee import can_melee
-
+    # (can_melee imported once, at the top: an import in here ran at every action menu.)
     return not unit.vehicle and can_melee(unit, attacking=True)
 
 
