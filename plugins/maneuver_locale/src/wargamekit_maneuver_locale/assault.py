@@ -289,9 +289,9 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
 
     # 7. aftermath
     survivors = [p for p in attackers if p.id in state.pieces]
+    occ = Occupancy.of(state)  # the live index follows (it counts the unmoved pieces)
     for p in survivors:
-        p.moved = True
-    Occupancy.drop(state)
+        occ.mark_moved(p)
     if attacker_won:
         yield from retreat_locale(ctx, target, locale)
         state.won_by_assault[target] = [p.id for p in survivors]

@@ -416,6 +416,37 @@ class Occupancy:
         there are, or to whether they moved, that :func:`~.changes.place` does not make."""
         state.index = None
 
+    @staticmethod
+    def live(state: GameState) -> Occupancy | None:
+        """``state``'s live index if it has one that is still its pieces' (see :meth:`of`), else
+        ``None``: for a change that keeps the index up to date instead of dropping it."""
+        occ = state.index
+        if occ is None or occ._pieces is not state.pieces or occ._count != len(state.pieces):
+            return None
+        return occ
+
+    def unmove_all(self) -> None:
+        """Every piece has just been marked as not moved (a new player turn): the pieces stand
+        where they stood, so only the table of unmoved pieces changes (hot: a player turn
+        rebuilt the whole index, most of a random game's builds)."""
+        unmoved: dict[tuple[str, str, str], int] = {}
+        for p in self._pieces.values():  # set-up order, as a new index counts them
+            key = (p.side, p.locale, p.approach)
+            unmoved[key] = unmoved.get(key, 0) + 1
+        self.unmoved = unmoved
+
+    def mark_moved(self, p: Piece) -> None:
+        """Mark ``p`` (a piece in the index) as moved this turn, where it stands."""
+        if not p.moved:
+            p.moved = True
+            _count_down(self.unmoved, (p.side, p.locale, p.approach))
+
+    def remove(self, p: Piece) -> None:
+        """Take ``p`` out of the index: it has just left the state's pieces (eliminated)."""
+        self._leave(p)
+        _count_down(self.sides, p.side)
+        self._count = len(self._pieces)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # a copy or a snapshot of the state has no index: it is made again when asked
         return (_no_index, ())
@@ -539,7 +570,7 @@ def _remove(pieces: list[Piece], p: Piece) -> None:
     raise ValueError(f"{p.id} is not in the index where it stands")
 
 
-def _count_down(counts: dict[tuple[str, str, str], int], key: tuple[str, str, str]) -> None:
+def _count_down(counts: dict[Any, int], key: Any) -> None:
     left = counts[key] - 1
     if left:
         counts[key] = left

@@ -89,7 +89,9 @@ def start_turn(state: GameState, side: str) -> None:
     state.won_by_assault = {}
     for p in state.pieces.values():
         p.moved = False
-    Occupancy.drop(state)
+    occ = Occupancy.live(state)
+    if occ is not None:
+        occ.unmove_all()  # the pieces stand where they stood: the live index is kept (hot)
 
 
 def player_turn(ctx: Context, side: str) -> Generator[Decision, Any, None]:
