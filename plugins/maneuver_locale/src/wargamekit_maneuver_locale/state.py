@@ -112,7 +112,7 @@ class Board:
 
     def approach(self, locale: str, facing: str) -> Approach:
         """The approach of ``locale`` facing ``facing``."""
-        return self.map.approach(attacker=facing, defender=locale)
+        return _approach(self, locale, facing)  # hot (every assault offered asks its width)
 
     def width(self, locale: str, facing: str) -> ApproachWidth:
         """Width of ``locale``'s approach facing ``facing``."""
@@ -159,6 +159,13 @@ class Board:
     def locale_ids(self) -> list[str]:
         """Every locale id, sorted."""
         return list(self._locale_ids)
+
+
+@functools.lru_cache(maxsize=4096)
+def _approach(board: Board, locale: str, facing: str) -> Approach:
+    """:meth:`Board.approach`, found in the map's graph once per board, locale and facing (a
+    board never changes; kept here, not on the board, which the snapshot cache pickles)."""
+    return board.map.approach(attacker=facing, defender=locale)
 
 
 #: id of a scenario -> (the scenario, its board) (see :meth:`Board.from_scenario`)
@@ -349,7 +356,7 @@ class Occupancy:
     """
 
     __slots__ = ("_state", "_pieces", "_count", "_order", "holders", "locales", "_places", "unmoved", "on_approaches",
-                 "sides", "_approaches")
+                 "sides", "_approaches", "_held")
 
     # read-only tables (the hot menus read them inline):
     #: locale -> the side with pieces there (of its first piece in set-up order)
@@ -399,6 +406,7 @@ class Occupancy:
         self.holders, self.locales, self._places = holders, locales, places
         self.unmoved, self.on_approaches, self.sides = unmoved, on_approaches, sides
         self._approaches: dict[str, list[tuple[str, str]]] = {}  # side -> approaches(side), until a move
+        self._held: dict[str, list[str]] = {}  # side -> held_by(side), until a move
 
     @classmethod
     def of(cls, state: GameState) -> Occupancy:
@@ -455,6 +463,7 @@ class Occupancy:
         """Take ``p`` out of the tables (before it moves)."""
         side, locale, approach = p.side, p.locale, p.approach
         self._approaches.clear()
+        self._held.clear()
         here = self.locales[locale]
         if len(here) == 1:  # the locale empties
             del self.locales[locale], self.holders[locale]
@@ -475,6 +484,7 @@ class Occupancy:
         """Put ``p`` into the tables (after it moved), in set-up order."""
         side, locale, approach = p.side, p.locale, p.approach
         self._approaches.clear()
+        self._held.clear()
         here = self.locales.get(locale)
         if here is None:
             self.locales[locale] = [p]
@@ -514,7 +524,11 @@ class Occupancy:
 
     def held_by(self, side: str) -> list[str]:
         """The locales where ``side`` has pieces, sorted (the board's order of locales)."""
-        return sorted(loc for loc, holder in self.holders.items() if holder == side)
+        # asked by every action menu (group_moves): sorted once until a move
+        found = self._held.get(side)
+        if found is None:
+            found = self._held[side] = sorted(loc for loc, holder in self.holders.items() if holder == side)
+        return list(found)
 
     def pieces_at(self, locale: str, approach: str) -> Sequence[Piece]:
         """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""

@@ -146,14 +146,19 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
         context=_action_context(state.turn, side, state.phase, state.commands),
     )
     if isinstance(action, EndTurn):
-        return TurnResult(passed=True)
+        return _PASSED
     if isinstance(action, GroupMove):
         yield from group_move(ctx, side, action)
     elif isinstance(action, RoadMenu):
         yield from road_move(ctx, side)
     else:
         yield from assault(ctx, side, action.locale, action.target)
-    return TurnResult()
+    return _ACTED
+
+
+# what an action reports to the command phase's sequencer: frozen values, made once (hot)
+_PASSED = TurnResult(passed=True)
+_ACTED = TurnResult()
 
 
 def settle_compulsory(ctx: Context, side: str) -> Generator[Decision, Any, Occupancy]:
@@ -216,7 +221,8 @@ def group_move(ctx: Context, side: str, move: GroupMove) -> Generator[Decision, 
     limit = min(group_limit(state, move), len(candidates))
     chosen = yield piece_subset(
         side,
-        f"{move.label(names)}: which pieces move together?",
+        # the move's label as the action menu offered it (made once per board and move)
+        f"{menu_options(state.board, (move,))[0].label}: which pieces move together?",
         candidates,
         rule=rules.COMMAND,
         kind=kinds.GROUP,
