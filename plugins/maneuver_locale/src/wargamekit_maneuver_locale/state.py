@@ -190,7 +190,8 @@ class Piece:
     Where a piece stands (``locale``, ``approach``) and whether it ``moved`` change through
     :func:`~.changes.place`, which keeps the state's live index (:class:`Occupancy`) up to date;
     any other change to them, or to which pieces the state holds, must drop that index
-    (:meth:`Occupancy.drop`): the menus read it.
+    (:meth:`Occupancy.drop`): the menus and the state's own queries (:meth:`GameState.at`,
+    :meth:`~GameState.holder`, :meth:`~GameState.room`) read it.
 
     Attributes:
         id: the piece's handle in this game, visible to both sides (``"F-3"``: assigned at
@@ -305,6 +306,9 @@ class GameState:
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given; ``RESERVE`` for the reserve)."""
+        occ = Occupancy.live(self)  # the game's state has one most of the time: no scan
+        if occ is not None:
+            return occ.at(locale, approach)
         return [p for p in self.pieces.values() if p.locale == locale and (approach is None or p.approach == approach)]
 
     def of(self, side: str) -> Iterator[Piece]:
@@ -313,6 +317,9 @@ class GameState:
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
+        occ = Occupancy.live(self)  # (as at)
+        if occ is not None:
+            return occ.holders.get(locale, "")
         for p in self.pieces.values():
             if p.locale == locale:
                 return p.side
@@ -320,7 +327,8 @@ class GameState:
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold (provisional capacity, scenario data)."""
-        return self.board.capacity[locale] - len(self.at(locale))
+        occ = Occupancy.live(self)  # (as at)
+        return self.board.capacity[locale] - (len(self.at(locale)) if occ is None else occ.count(locale))
 
     def blocked(self, attacker: str, defender: str, side: str) -> bool:
         """Whether the enemy of ``side`` blocks the approach of ``defender`` facing ``attacker``."""
