@@ -161,7 +161,7 @@ class Actions:
         if self._over or self.decided():
             return None
         self.impulse += 1
-        return Turn(actors=(self.side,), label=f"impulse {self.impulse}: {self.side}", number=self.impulse)
+        return _impulse(self.side, self.impulse)
 
     def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
         """Record what the action did: a pass (or ``end``) ends the phase."""
@@ -193,6 +193,13 @@ def command(ctx: Context, side: str) -> Generator[Decision, Any, TurnResult]:
     else:
         yield from assault(ctx, side, action.locale, action.target)
     return _ACTED
+
+
+@functools.lru_cache(maxsize=1024)
+def _impulse(side: str, number: int) -> Turn[str]:
+    """The command phase's turn ``number`` of ``side`` (a frozen value, made once: every action
+    has one)."""
+    return Turn(actors=(side,), label=f"impulse {number}: {side}", number=number)
 
 
 # what an action reports to the command phase's sequencer: frozen values, made once (hot)
