@@ -97,12 +97,15 @@ def can_assault(state: GameState, side: str, locale: str, target: str, occ: Occu
     where: GameState | Occupancy = state if occ is None else occ
     if state.commands < 1 or not where.blocked(locale, target, side):
         return False
-    mine = participants(state, side, locale, target, occ)
-    width = state.board.width(target, locale)
-    fighters = [combatant(p) for p in mine if p.arm is not None and p.arm.leads]
+    # the strongest piece that may lead (the first of equals) leads alone if any can: some
+    # leading piece needs 2+ steps (hot: asked of every blocked approach in every action menu,
+    # so the other pieces are not made Combatants)
+    leader = max((p for p in participants(state, side, locale, target, occ) if p.arm is not None and p.arm.leads),
+                 key=lambda p: p.steps or 0, default=None)
     return (
-        any(c.steps >= 2 for c in fighters)
-        and leading_problem([max(fighters, key=lambda c: c.steps)], width, attacker=True) is None
+        leader is not None
+        and (leader.steps or 0) >= 2
+        and leading_problem([combatant(leader)], state.board.width(target, locale), attacker=True) is None
     )
 
 
@@ -289,9 +292,9 @@ def assault(ctx: Context, side: str, locale: str, target: str) -> Generator[Deci
 
     # 7. aftermath
     survivors = [p for p in attackers if p.id in state.pieces]
+    occ = Occupancy.of(state)  # the live index follows (it counts the unmoved pieces)
     for p in survivors:
-        p.moved = True
-    Occupancy.drop(state)
+        occ.mark_moved(p)
     if attacker_won:
         yield from retreat_locale(ctx, target, locale)
         state.won_by_assault[target] = [p.id for p in survivors]

@@ -125,8 +125,7 @@ def fire_bombardment(ctx: Context, side: str) -> Generator[Decision, Any, None]:
         terrain = state.board.terrain(target_locale, gun.locale)
         n = bombardment_losses(gun.steps or 0, terrain)
         gun.last_fired = state.player_turn
-        gun.moved = True  # a gun that fires may not move
-        Occupancy.drop(state)
+        Occupancy.of(state).mark_moved(gun)  # a gun that fires may not move (the live index follows)
         ctx.event(
             "bombard",
             f"{gun.id} bombards {names[target_locale]} ({pick}): {gun.steps} - terrain {terrain} = {n} step(s)",

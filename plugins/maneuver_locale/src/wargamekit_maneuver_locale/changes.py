@@ -95,8 +95,10 @@ def place(ctx: Context, pieces: Sequence[Piece], locale: str, approach: str, why
 def eliminate(ctx: Context, piece: Piece, why: str) -> None:
     """Remove ``piece`` from the map."""
     state = ctx.state
+    occ = Occupancy.live(state)
     del state.pieces[piece.id]
-    Occupancy.drop(state)
+    if occ is not None:
+        occ.remove(piece)  # the live index follows (hot enough: an index rebuilt per loss)
     state.eliminated.append((piece.id, piece.side))
     ctx.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
 

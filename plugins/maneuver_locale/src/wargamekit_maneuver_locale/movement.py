@@ -529,7 +529,7 @@ def cavalry_onto_approach(ctx: Context, side: str, pieces: list[Piece], locale: 
     state = ctx.state
     enemy = state.enemy(side)
     names = state.board.names
-    movers = [p for p in pieces if p.id in state.pieces and p.locale == locale and p.in_reserve]
+    movers = [p for p in pieces if p.id in state.pieces and p.locale == locale and p.approach == RESERVE]
     if not movers:
         return
     # hot (after every entry into a locale): the neighbours' pieces from the live index

@@ -102,11 +102,12 @@ class ManeuverLocale(Ruleset):
             if ordinal <= state.player_turn:
                 return  # played before the checkpoint this restart began at
             if state.player_turn:
-                # the player turn drops the live index of the pieces at once (start_turn): dropped
-                # now, the checkpoint's snapshot need not carry it (its pickle is empty; this
-                # saves only the reference, about 5 % of a state's pickle)
-                Occupancy.drop(state)
+                # the checkpoint's snapshot need not carry the live index of the pieces (its
+                # pickle is empty, but the reference is about 5 % of a state's pickle): it is set
+                # aside while the snapshot is taken and kept (a restart indexes its state afresh)
+                index, state.index = state.index, None
                 yield ctx.checkpoint(turn.label)
+                state.index = index
             state.turn = turn.number
             yield from player_turn(ctx, turn.actor)
 

@@ -112,7 +112,7 @@ class Board:
 
     def approach(self, locale: str, facing: str) -> Approach:
         """The approach of ``locale`` facing ``facing``."""
-        return self.map.approach(attacker=facing, defender=locale)
+        return _approach(self, locale, facing)  # hot (every assault offered asks its width)
 
     def width(self, locale: str, facing: str) -> ApproachWidth:
         """Width of ``locale``'s approach facing ``facing``."""
@@ -161,6 +161,13 @@ class Board:
         return list(self._locale_ids)
 
 
+@functools.lru_cache(maxsize=4096)
+def _approach(board: Board, locale: str, facing: str) -> Approach:
+    """:meth:`Board.approach`, found in the map's graph once per board, locale and facing (a
+    board never changes; kept here, not on the board, which the snapshot cache pickles)."""
+    return board.map.approach(attacker=facing, defender=locale)
+
+
 #: id of a scenario -> (the scenario, its board) (see :meth:`Board.from_scenario`)
 _SCENARIO_BOARDS: dict[int, tuple[ManeuverScenario, Board]] = {}
 
@@ -183,7 +190,8 @@ class Piece:
     Where a piece stands (``locale``, ``approach``) and whether it ``moved`` change through
     :func:`~.changes.place`, which keeps the state's live index (:class:`Occupancy`) up to date;
     any other change to them, or to which pieces the state holds, must drop that index
-    (:meth:`Occupancy.drop`): the menus read it.
+    (:meth:`Occupancy.drop`): the menus and the state's own queries (:meth:`GameState.at`,
+    :meth:`~GameState.holder`, :meth:`~GameState.room`) read it.
 
     Attributes:
         id: the piece's handle in this game, visible to both sides (``"F-3"``: assigned at
@@ -298,6 +306,9 @@ class GameState:
 
     def at(self, locale: str, approach: str | None = None) -> list[Piece]:
         """Pieces in ``locale`` (only those at ``approach`` if given; ``RESERVE`` for the reserve)."""
+        occ = Occupancy.live(self)  # the game's state has one most of the time: no scan
+        if occ is not None:
+            return occ.at(locale, approach)
         return [p for p in self.pieces.values() if p.locale == locale and (approach is None or p.approach == approach)]
 
     def of(self, side: str) -> Iterator[Piece]:
@@ -306,6 +317,9 @@ class GameState:
 
     def holder(self, locale: str) -> str:
         """The side with pieces in ``locale``, or "" if it is empty."""
+        occ = Occupancy.live(self)  # (as at)
+        if occ is not None:
+            return occ.holders.get(locale, "")
         for p in self.pieces.values():
             if p.locale == locale:
                 return p.side
@@ -313,7 +327,8 @@ class GameState:
 
     def room(self, locale: str) -> int:
         """How many more pieces ``locale`` can hold (provisional capacity, scenario data)."""
-        return self.board.capacity[locale] - len(self.at(locale))
+        occ = Occupancy.live(self)  # (as at)
+        return self.board.capacity[locale] - (len(self.at(locale)) if occ is None else occ.count(locale))
 
     def blocked(self, attacker: str, defender: str, side: str) -> bool:
         """Whether the enemy of ``side`` blocks the approach of ``defender`` facing ``attacker``."""
@@ -349,7 +364,7 @@ class Occupancy:
     """
 
     __slots__ = ("_state", "_pieces", "_count", "_order", "holders", "locales", "_places", "unmoved", "on_approaches",
-                 "sides", "_approaches")
+                 "sides", "_approaches", "_held")
 
     # read-only tables (the hot menus read them inline):
     #: locale -> the side with pieces there (of its first piece in set-up order)
@@ -399,6 +414,7 @@ class Occupancy:
         self.holders, self.locales, self._places = holders, locales, places
         self.unmoved, self.on_approaches, self.sides = unmoved, on_approaches, sides
         self._approaches: dict[str, list[tuple[str, str]]] = {}  # side -> approaches(side), until a move
+        self._held: dict[str, list[str]] = {}  # side -> held_by(side), until a move
 
     @classmethod
     def of(cls, state: GameState) -> Occupancy:
@@ -416,6 +432,37 @@ class Occupancy:
         there are, or to whether they moved, that :func:`~.changes.place` does not make."""
         state.index = None
 
+    @staticmethod
+    def live(state: GameState) -> Occupancy | None:
+        """``state``'s live index if it has one that is still its pieces' (see :meth:`of`), else
+        ``None``: for a change that keeps the index up to date instead of dropping it."""
+        occ = state.index
+        if occ is None or occ._pieces is not state.pieces or occ._count != len(state.pieces):
+            return None
+        return occ
+
+    def unmove_all(self) -> None:
+        """Every piece has just been marked as not moved (a new player turn): the pieces stand
+        where they stood, so only the table of unmoved pieces changes (hot: a player turn
+        rebuilt the whole index, most of a random game's builds)."""
+        unmoved: dict[tuple[str, str, str], int] = {}
+        for p in self._pieces.values():  # set-up order, as a new index counts them
+            key = (p.side, p.locale, p.approach)
+            unmoved[key] = unmoved.get(key, 0) + 1
+        self.unmoved = unmoved
+
+    def mark_moved(self, p: Piece) -> None:
+        """Mark ``p`` (a piece in the index) as moved this turn, where it stands."""
+        if not p.moved:
+            p.moved = True
+            _count_down(self.unmoved, (p.side, p.locale, p.approach))
+
+    def remove(self, p: Piece) -> None:
+        """Take ``p`` out of the index: it has just left the state's pieces (eliminated)."""
+        self._leave(p)
+        _count_down(self.sides, p.side)
+        self._count = len(self._pieces)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # a copy or a snapshot of the state has no index: it is made again when asked
         return (_no_index, ())
@@ -424,6 +471,7 @@ class Occupancy:
         """Take ``p`` out of the tables (before it moves)."""
         side, locale, approach = p.side, p.locale, p.approach
         self._approaches.clear()
+        self._held.clear()
         here = self.locales[locale]
         if len(here) == 1:  # the locale empties
             del self.locales[locale], self.holders[locale]
@@ -444,6 +492,7 @@ class Occupancy:
         """Put ``p`` into the tables (after it moved), in set-up order."""
         side, locale, approach = p.side, p.locale, p.approach
         self._approaches.clear()
+        self._held.clear()
         here = self.locales.get(locale)
         if here is None:
             self.locales[locale] = [p]
@@ -483,7 +532,11 @@ class Occupancy:
 
     def held_by(self, side: str) -> list[str]:
         """The locales where ``side`` has pieces, sorted (the board's order of locales)."""
-        return sorted(loc for loc, holder in self.holders.items() if holder == side)
+        # asked by every action menu (group_moves): sorted once until a move
+        found = self._held.get(side)
+        if found is None:
+            found = self._held[side] = sorted(loc for loc, holder in self.holders.items() if holder == side)
+        return list(found)
 
     def pieces_at(self, locale: str, approach: str) -> Sequence[Piece]:
         """The pieces at ``approach`` of ``locale``: the index's own list (read it, never change it)."""
@@ -539,7 +592,7 @@ def _remove(pieces: list[Piece], p: Piece) -> None:
     raise ValueError(f"{p.id} is not in the index where it stands")
 
 
-def _count_down(counts: dict[tuple[str, str, str], int], key: tuple[str, str, str]) -> None:
+def _count_down(counts: dict[Any, int], key: Any) -> None:
     left = counts[key] - 1
     if left:
         counts[key] = left

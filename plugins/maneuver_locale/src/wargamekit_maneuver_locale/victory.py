@@ -29,13 +29,16 @@ def sudden_outcome(state: GameState) -> Outcome | None:
             return Outcome(state.enemy(side), f"{rules.VICTORY}: {side} has no pieces left", _scores(state))
     objectives = state.board.objectives
     if objectives:
-        # the controllers of the objectives, one pass: a side holding them all is their only one
+        # the controller of every objective, if they have one: the pass stops at the first
+        # objective controlled otherwise than the first (most actions)
         control = state.control
-        controllers = {control.get(k) for k in objectives}
-        if len(controllers) == 1:
-            (holder,) = controllers
-            if holder is not None and holder in state.sides:
-                return Outcome(holder, f"{rules.VICTORY}: {holder} controls every objective", _scores(state))
+        keys = iter(objectives)
+        holder = control.get(next(keys))
+        for k in keys:
+            if control.get(k) != holder:
+                return None
+        if holder is not None and holder in state.sides:
+            return Outcome(holder, f"{rules.VICTORY}: {holder} controls every objective", _scores(state))
     return None
 
 
