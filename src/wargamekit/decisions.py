@@ -57,6 +57,7 @@ import numpy as np
 from attrs import field, frozen
 from attrs import fields as attrs_fields
 
+from ._fastbuild import builder
 from .errors import IllegalChoiceError, InvalidChoiceError, OptionError
 
 __all__ = [
@@ -247,37 +248,49 @@ class Option:
     # A lazy label's callable until its first read (the label slot unset till then), else None.
     _make_label: Callable[[], str] | None = field(init=False, eq=False, repr=False)
 
-    def __init__(
-        self,
+    # Built in __new__, with no __init__ (object's own, which lets __new__ take the arguments):
+    # an Option is written by plain writes on an _OptionBuilder then turned into an Option
+    # (see _fastbuild), half the cost of the slots' setters; an __init__ would be a second call.
+    def __new__(
+        cls,
         value: Any,
         label: LabelSource,
         public: str | None = None,
         data: Mapping[str, Any] | None = None,
-    ) -> None:
+        *args: Any,
+        **kwargs: Any,
+    ) -> Option:
         # Hot: rule code builds every option of an eager menu here (four a decision in the
-        # rule-free game). Through the slots' own setters, the label's two cases inline, and
-        # data left out frozen by no call at all.
-        _set_value(self, value)
+        # rule-free game). The label's two cases inline, and flat data frozen with no call.
+        if cls is not Option or args or kwargs:
+            return _new_subclass_option(cls, value, label, public, data, args, kwargs)
+        option = _new_option(_OptionBuilder)
+        option.value = value
         if type(label) is str or not callable(label):
-            _set_label(self, label)
-            _set_make_label(self, None)
-        elif type(self) is Option:
-            # A lazy label: the label slot stays unset until __getattr__ makes it.
-            _set_make_label(self, label)
-        else:
-            raise TypeError(f"{type(self).__name__}: a lazy label is for an Option itself, not a subclass")
-        _set_public(self, public)
+            option.label = label
+            option._make_label = None
+        else:  # a lazy label: the label slot stays unset until __getattr__ makes it
+            option._make_label = label
+        option.public = public
         if type(data) is dict:
             # freeze_data's first case inline (a flat dict of string keys to exact scalars,
-            # the usual option data): a call less per option
+            # the usual option data)
             for key, item in data.items():
                 if type(key) is not str or type(item) not in _PLAIN_SCALARS:
-                    _set_data(self, freeze_data(data))
+                    option.data = freeze_data(data)
                     break
             else:
-                _set_data(self, Data(data) if data else _EMPTY)
+                option.data = Data(data) if data else _EMPTY
         else:
-            _set_data(self, _EMPTY if data is None else freeze_data(data))
+            option.data = _EMPTY if data is None else freeze_data(data)
+        option.__class__ = Option
+        return option
+
+    if TYPE_CHECKING:  # what type checkers see (attrs.evolve's fields); at run time __new__ builds
+
+        def __init__(
+            self, value: Any, label: LabelSource, public: str | None = None, data: Mapping[str, Any] | None = None
+        ) -> None: ...
 
     if not TYPE_CHECKING:  # (hidden from type checkers, which would take any name as valid)
 
@@ -326,6 +339,32 @@ _set_data = Option.__dict__["data"].__set__
 _make_label_slot = Option.__dict__["_make_label"]
 _get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__set__
 _new_option = object.__new__
+#: what Option.__new__, Choose.of and lazy menus build options as (see _fastbuild)
+_OptionBuilder = builder(Option)
+
+
+def _new_subclass_option(
+    cls: type[Option], value: Any, label: Any, public: Any, data: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Option:
+    """A subclass's option: built by its own ``__init__`` if it has one (attrs' for a subclass
+    with fields of its own), else here, through the slots' setters, as Option's constructor
+    builds an Option. (Also where too many arguments for an Option are refused.)"""
+    if cls is not Option and cls.__init__ is not object.__init__:
+        return _new_option(cls)  # its __init__ builds it
+    if kwargs:
+        raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    if args:
+        raise TypeError(f"{cls.__name__}() takes from 2 to 4 arguments (value, label, public, data)")
+    option = _new_option(cls)
+    if type(label) is str or not callable(label):
+        _set_label(option, label)
+        _set_make_label(option, None)
+    else:
+        raise TypeError(f"{cls.__name__}: a lazy label is for an Option itself, not a subclass")
+    _set_value(option, value)
+    _set_public(option, public)
+    _set_data(option, freeze_data(data))
+    return option
 
 
 def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
@@ -336,16 +375,17 @@ def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
 
 
 def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> Option:
-    """``Option(value, label, data=data)``, built through the slots."""
-    option = _new_option(Option)
+    """``Option(value, label, data=data)``, built by plain writes (see _fastbuild)."""
+    option = _new_option(_OptionBuilder)
     if type(label) is str or not callable(label):
-        _set_label(option, label)
-        _set_make_label(option, None)
+        option.label = label
+        option._make_label = None
     else:  # lazy: the label slot stays unset (see Option.__getattr__)
-        _set_make_label(option, label)
-    _set_value(option, value)
-    _set_public(option, None)
-    _set_data(option, freeze_data(data))
+        option._make_label = label
+    option.value = value
+    option.public = None
+    option.data = freeze_data(data)
+    option.__class__ = Option
     return option
 
 
@@ -450,17 +490,17 @@ class LazyOptions(Sequence[Option]):
         if isinstance(value, Option):
             self._made[index] = value
             return value
-        option: Option
+        option: Any  # an _OptionBuilder, turned into an Option once written (see _fastbuild)
         if self._lazy_labels:
-            option = _new_option(Option)
-            _set_make_label(option, partial(self._label, value))  # label unset: Option.__getattr__
+            option = _new_option(_OptionBuilder)
+            option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
         else:
             label = self._label(value)
             if not isinstance(label, str):
                 raise OptionError(f"{self._where_of(index)}: its label {self._label!r} made {label!r}, not a str")
-            option = _new_option(Option)
-            _set_label(option, label)
-            _set_make_label(option, None)
+            option = _new_option(_OptionBuilder)
+            option.label = label
+            option._make_label = None
         make_data = self._data
         if make_data is None:
             data = _EMPTY
@@ -471,9 +511,10 @@ class LazyOptions(Sequence[Option]):
                 if isinstance(exc, OptionError):
                     raise
                 raise OptionError(f"{self._where_of(index)}: {exc}") from exc
-        _set_value(option, value)
-        _set_public(option, None)
-        _set_data(option, data)
+        option.value = value
+        option.public = None
+        option.data = data
+        option.__class__ = Option
         self._made[index] = option
         return option
 
