@@ -248,49 +248,44 @@ class Option:
     # A lazy label's callable until its first read (the label slot unset till then), else None.
     _make_label: Callable[[], str] | None = field(init=False, eq=False, repr=False)
 
-    # Built in __new__, with no __init__ (object's own, which lets __new__ take the arguments):
-    # an Option is written by plain writes on an _OptionBuilder then turned into an Option
-    # (see _fastbuild), half the cost of the slots' setters; an __init__ would be a second call.
-    def __new__(
-        cls,
+    def __init__(
+        self,
         value: Any,
         label: LabelSource,
         public: str | None = None,
         data: Mapping[str, Any] | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> Option:
+    ) -> None:
         # Hot: rule code builds every option of an eager menu here (four a decision in the
         # rule-free game). The label's two cases inline, and flat data frozen with no call.
-        if cls is not Option or args or kwargs:
-            return _new_subclass_option(cls, value, label, public, data, args, kwargs)
-        option = _new_option(_OptionBuilder)
-        option.value = value
-        if type(label) is str or not callable(label):
-            option.label = label
-            option._make_label = None
-        else:  # a lazy label: the label slot stays unset until __getattr__ makes it
-            option._make_label = label
-        option.public = public
-        if type(data) is dict:
-            # freeze_data's first case inline (a flat dict of string keys to exact scalars,
-            # the usual option data)
-            for key, item in data.items():
-                if type(key) is not str or type(item) not in _PLAIN_SCALARS:
-                    option.data = freeze_data(data)
-                    break
+        # An Option itself is written as an _OptionBuilder by plain writes and turned back
+        # (see _fastbuild): two class assignments cost less than five calls of the slots'
+        # setters. A subclass takes the setters.
+        if type(self) is not Option:
+            _init_subclass_option(self, value, label, public, data)
+            return
+        _set_class(self, _OptionBuilder)
+        this: Any = self
+        try:
+            this.value = value
+            if type(label) is str or not callable(label):
+                this.label = label
+                this._make_label = None
+            else:  # a lazy label: the label slot stays unset until __getattr__ makes it
+                this._make_label = label
+            this.public = public
+            if type(data) is dict:
+                # freeze_data's first case inline (a flat dict of string keys to exact
+                # scalars, the usual option data)
+                for key, item in data.items():
+                    if type(key) is not str or type(item) not in _PLAIN_SCALARS:
+                        this.data = freeze_data(data)
+                        break
+                else:
+                    this.data = Data(data) if data else _EMPTY
             else:
-                option.data = Data(data) if data else _EMPTY
-        else:
-            option.data = _EMPTY if data is None else freeze_data(data)
-        option.__class__ = Option
-        return option
-
-    if TYPE_CHECKING:  # what type checkers see (attrs.evolve's fields); at run time __new__ builds
-
-        def __init__(
-            self, value: Any, label: LabelSource, public: str | None = None, data: Mapping[str, Any] | None = None
-        ) -> None: ...
+                this.data = _EMPTY if data is None else freeze_data(data)
+        finally:
+            this.__class__ = Option
 
     if not TYPE_CHECKING:  # (hidden from type checkers, which would take any name as valid)
 
@@ -339,32 +334,27 @@ _set_data = Option.__dict__["data"].__set__
 _make_label_slot = Option.__dict__["_make_label"]
 _get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__set__
 _new_option = object.__new__
-#: what Option.__new__, Choose.of and lazy menus build options as (see _fastbuild)
-_OptionBuilder = builder(Option)
 
 
-def _new_subclass_option(
-    cls: type[Option], value: Any, label: Any, public: Any, data: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> Option:
-    """A subclass's option: built by its own ``__init__`` if it has one (attrs' for a subclass
-    with fields of its own), else here, through the slots' setters, as Option's constructor
-    builds an Option. (Also where too many arguments for an Option are refused.)"""
-    if cls is not Option and cls.__init__ is not object.__init__:
-        return _new_option(cls)  # its __init__ builds it
-    if kwargs:
-        raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-    if args:
-        raise TypeError(f"{cls.__name__}() takes from 2 to 4 arguments (value, label, public, data)")
-    option = _new_option(cls)
+def _init_subclass_option(
+    option: Option, value: Any, label: LabelSource, public: str | None, data: Mapping[str, Any] | None
+) -> None:
+    """``Option.__init__`` for a subclass (which takes no builder), through the slots' setters."""
+    _set_value(option, value)
     if type(label) is str or not callable(label):
         _set_label(option, label)
         _set_make_label(option, None)
     else:
-        raise TypeError(f"{cls.__name__}: a lazy label is for an Option itself, not a subclass")
-    _set_value(option, value)
+        raise TypeError(f"{type(option).__name__}: a lazy label is for an Option itself, not a subclass")
     _set_public(option, public)
     _set_data(option, freeze_data(data))
-    return option
+
+
+#: object's own ``__class__`` assignment (a frozen class refuses its own): Option.__init__ and
+#: Choose.__init__ write the instance as its builder (see _fastbuild), then turn it back
+_set_class = object.__dict__["__class__"].__set__
+#: what Option.__init__, Choose.of and lazy menus build options as (see _fastbuild)
+_OptionBuilder = builder(Option)
 
 
 def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
@@ -663,21 +653,29 @@ class Choose(Decision):
         context: Mapping[str, Any] | None = None,
         options: Iterable[Option],
     ) -> None:
-        # By hand, through the slots' own setters: what attrs' __init__ does (the two
-        # converters, then __attrs_post_init__), without a call per field. Hot: rule code
-        # builds a Choose for most decisions.
-        _set_side(self, side)
-        _set_prompt(self, prompt)
-        _set_rule(self, rule)
-        _set_secret(self, secret)
-        _set_kind(self, kind)
-        _set_context(self, _EMPTY if context is None else freeze_data(context))
-        if type(options) is LazyOptions:
-            _set_options(self, options)
-            options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
-        else:
-            options = tuple(options)
-            _set_options(self, options)
+        # By hand: what attrs' __init__ does (the two converters, then __attrs_post_init__).
+        # Hot: rule code builds a Choose for most decisions. A Choose itself is written as a
+        # _ChooseBuilder by plain writes and turned back (see _fastbuild): two class
+        # assignments cost less than seven calls of the slots' setters.
+        if type(self) is not Choose:  # a subclass: through the setters
+            _init_choose(self, side, prompt, rule, secret, kind, context, options)
+            return
+        _set_class(self, _ChooseBuilder)
+        this: Any = self
+        try:
+            this.side = side
+            this.prompt = prompt
+            this.rule = rule
+            this.secret = secret
+            this.kind = kind
+            this.context = _EMPTY if context is None else freeze_data(context)
+            if type(options) is LazyOptions:
+                this.options = options
+                options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+            else:
+                this.options = options = tuple(options)
+        finally:
+            this.__class__ = Choose
         if not options:
             raise ValueError(f"{self._where()}: a Choose needs at least one option")
 
@@ -765,7 +763,30 @@ class Choose(Decision):
         return option.label if public is None else public
 
 
-# The slots' own setters, for Choose.__init__.
+def _init_choose(
+    self: Choose, side: str, prompt: str, rule: str, secret: bool, kind: str,
+    context: Mapping[str, Any] | None, options: Iterable[Option],
+) -> None:
+    """Choose.__init__ for a subclass (which takes no builder), through the slots' setters."""
+    _set_side(self, side)
+    _set_prompt(self, prompt)
+    _set_rule(self, rule)
+    _set_secret(self, secret)
+    _set_kind(self, kind)
+    _set_context(self, _EMPTY if context is None else freeze_data(context))
+    if type(options) is LazyOptions:
+        _set_options(self, options)
+        options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+    else:
+        options = tuple(options)
+        _set_options(self, options)
+    if not options:
+        raise ValueError(f"{self._where()}: a Choose needs at least one option")
+
+
+#: what Choose.__init__ writes a Choose as (see _fastbuild)
+_ChooseBuilder = builder(Choose)
+# The slots' own setters, for a subclass of Choose.
 _set_side = Decision.__dict__["side"].__set__
 _set_prompt = Decision.__dict__["prompt"].__set__
 _set_rule = Decision.__dict__["rule"].__set__

@@ -580,10 +580,12 @@ class Game:
             value = option.value
             public = option.public
             described = option.label if public is None else public
+            plain = True  # (an int in range is plain JSON)
         else:
             canonical = decision.check(answer)
             value = decision.value_of(canonical)
             described = decision.describe(canonical)
+            plain = type(canonical) is bool or is_plain_int(canonical)
         # (Described before anything is recorded: an option that cannot be made, or a label
         # that fails, leaves the game as it was.)
         ctx = self._ctx
@@ -600,10 +602,14 @@ class Game:
         side = decision.side
         text = f"{side}: {decision.prompt} -> {described}"
         audience = (side,) if decision.secret else None
-        if type(side) is str and (type(canonical) is bool or is_plain_int(canonical)):
+        if plain and type(side) is str:
             # Hot: every answer. The data as freezing would make it (keys in sorted order),
-            # from values checked to be plain JSON: no copy, no walk (see logged_event).
-            ctx._append(logged_event("choice", text, {"answer": canonical, "side": side}, audience))
+            # from values checked to be plain JSON: no copy, no walk (see logged_event); and
+            # appended as ctx._append does, inline.
+            event = logged_event("choice", text, {"answer": canonical, "side": side}, audience)
+            ctx._events.append(event)
+            if heard:
+                ctx._sink(event)
         else:  # a subset's list (copied by the general path), or a custom decision's answer
             ctx.event("choice", text, audience=audience, side=side, answer=canonical)
         try:
