@@ -106,6 +106,9 @@ DECISION_DATA = [
     {"respond": freeze_data({"name": "dodge"}), "nested": {"a": {"b": [{"c": 1}]}}},
     {"np": np.int64(2), "arr_item": np.float64(0.25)},
     {"raw": Data({"inner": [1, 2]})},  # a Data built by hand is frozen again, inside out
+    # lists and tuples of scalars only (checked in one pass), and mixed ones
+    {"units": ["A1", "A2", "B1"], "ids": (1, 2.5, None, True, "x"), "empty": [], "none": ()},
+    {"mixed": [1, [2, 3], "x", {"k": [4]}], "deep": ((1, (2, [3])),), "np": [1, np.int64(2)]},
 ]
 
 

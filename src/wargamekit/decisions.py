@@ -119,18 +119,24 @@ def _freeze_plain(value: Any) -> Any:
     # Hot: every option's and decision's data is frozen (a bot game builds tens of thousands).
     # Exact types only and no error paths; anything else (a subclass, a bad value) raises
     # _NotPlain and takes :func:`_freeze`, which names where the bad value is.
+    # Scalars are taken inline, with no call per item, and a list or tuple of scalars only
+    # (lnl's decision contexts: a list of unit ids) is checked in one pass and copied at once.
     kind = type(value)
-    if kind in _PLAIN_SCALARS:
+    plain = _PLAIN_SCALARS
+    if kind in plain:
         return value
     if kind is dict or kind is Data:
         items = {}
         for key, item in value.items():
             if type(key) is not str:
                 raise _NotPlain
-            items[key] = _freeze_plain(item)
+            items[key] = item if type(item) in plain else _freeze_plain(item)
         return Data(items)
     if kind is tuple or kind is list:
-        return tuple([_freeze_plain(item) for item in value])
+        for item in value:
+            if type(item) not in plain:
+                return tuple([item if type(item) in plain else _freeze_plain(item) for item in value])
+        return value if kind is tuple else tuple(value)
     raise _NotPlain
 
 
