@@ -971,3 +971,31 @@ class _Range(Ruleset):
                     state["hits"][side] += 1
                     ctx.event("hit", f"{side} hits the {target}", side=side)
         return Outcome(None, "R2: most hits", dict(state["hits"]))
+
+
+def test_the_chosen_option_s_label_is_made_as_reading_it_makes_it():
+    """The game and ``Choose.describe`` make a lazy label without the miss that sends a read
+    to ``Option.__getattr__`` (a hot path): the same text, made once and kept, the same error
+    for a label that makes no str, and a subclass's label read as before."""
+    from wargamekit.decisions import _label_of
+    from wargamekit.errors import OptionError
+
+    made: list[str] = []
+    lazy = Option("fox", lambda: made.append("fox") or "Fire at the fox")
+    assert _label_of(lazy) == "Fire at the fox" and lazy.label == "Fire at the fox" and made == ["fox"]
+    assert _label_of(lazy) == "Fire at the fox" and made == ["fox"] and lazy._make_label is None
+    assert _label_of(Option(1, "one")) == "one"
+    menu = Choose(side="red", prompt="P", options=[Option(0, lambda: "zero"), Option(1, "one", public="a unit")])
+    assert (menu.describe(0), menu.describe(1)) == ("zero", "a unit")
+    bad = Option(2, lambda: 42)  # type: ignore[arg-type, return-value]
+    with pytest.raises(OptionError, match="a lazy option label must make a str.* made 42") as via_fast:
+        _label_of(bad)
+    with pytest.raises(OptionError, match=re.escape(str(via_fast.value))):
+        _ = bad.label
+
+    @attrs.frozen
+    class Tagged(Option):
+        tag: str = "t"
+
+    tagged = Tagged(1, "one", None, freeze_data({}), "x")  # attrs' __init__: _make_label unset
+    assert _label_of(tagged) == "one"

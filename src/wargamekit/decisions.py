@@ -302,12 +302,7 @@ class Option:
             if name == "label":
                 make = _get_make_label(self)
                 if make is not None:
-                    made = make()
-                    if type(made) is not str:
-                        raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
-                    _set_label(self, made)
-                    _set_make_label(self, None)  # the callable may hold the live game: let it go
-                    return made
+                    return _make_label_now(self, make)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # By hand rather than by attrs (which compares classes exactly): a subclass's option equals
@@ -340,6 +335,27 @@ _set_data = Option.__dict__["data"].__set__
 _make_label_slot = Option.__dict__["_make_label"]
 _get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__set__
 _new_option = object.__new__
+
+
+def _make_label_now(option: Option, make: Callable[[], str]) -> str:
+    """Make a lazy option's label with ``make`` (its callable) and keep it."""
+    made = make()
+    if type(made) is not str:
+        raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
+    _set_label(option, made)
+    _set_make_label(option, None)  # the callable may hold the live game: let it go
+    return made
+
+
+def _label_of(option: Option) -> str:
+    """``option.label``, a lazy one made without the miss that sends the read to
+    ``Option.__getattr__`` (an AttributeError raised and caught). Hot: the game reads the
+    chosen option's label for the log at every answer."""
+    if type(option) is Option:  # (a subclass's attrs __init__ may leave _make_label unset)
+        make = _get_make_label(option)
+        if make is not None:
+            return _make_label_now(option, make)
+    return option.label
 
 
 def _init_subclass_option(
@@ -769,7 +785,7 @@ class Choose(Decision):
         # (Option.public_label inline: every answer is described for the log.)
         option = self.options[int(answer)]  # type: ignore[arg-type]
         public = option.public
-        return option.label if public is None else public
+        return _label_of(option) if public is None else public
 
 
 def _init_choose(

@@ -38,7 +38,7 @@ from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Choose, Decision
+from .decisions import Answer, Choose, Decision, _label_of
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -579,7 +579,7 @@ class Game:
             option = decision.options[answer]  # (a lazy menu makes it here: the log reads it)
             value = option.value
             public = option.public
-            described = option.label if public is None else public
+            described = _label_of(option) if public is None else public
             plain = True  # (an int in range is plain JSON)
         else:
             canonical = decision.check(answer)
