@@ -106,6 +106,9 @@ DECISION_DATA = [
     {"respond": freeze_data({"name": "dodge"}), "nested": {"a": {"b": [{"c": 1}]}}},
     {"np": np.int64(2), "arr_item": np.float64(0.25)},
     {"raw": Data({"inner": [1, 2]})},  # a Data built by hand is frozen again, inside out
+    # lists and tuples of scalars only (checked in one pass), and mixed ones
+    {"units": ["A1", "A2", "B1"], "ids": (1, 2.5, None, True, "x"), "empty": [], "none": ()},
+    {"mixed": [1, [2, 3], "x", {"k": [4]}], "deep": ((1, (2, [3])),), "np": [1, np.int64(2)]},
 ]
 
 
@@ -763,3 +766,236 @@ def test_a_subset_answer_reads_alike_as_a_list_and_as_any_other_sequence():
                          ([1, 1], "an option is chosen twice")):
         with pytest.raises(InvalidChoiceError, match=message):
             subset.check(bad)
+
+
+# -- objects built by plain writes on a builder subclass (_fastbuild) ---------------------------
+
+
+def _by_setters(cls, **fields):
+    """``cls`` with ``fields`` written through object's own setter: what the slots' setters and
+    attrs' ``__init__`` give, which the builders must equal."""
+    made = object.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(made, name, value)
+    return made
+
+
+def _same_built(made, expected) -> None:
+    """The same object in every way a reader can tell: class, fields, equality, repr, pickle."""
+    import copy
+    import pickle
+
+    assert type(made) is type(expected)
+    assert made == expected and repr(made) == repr(expected)
+    for name in type(expected).__slots__:
+        if name != "__weakref__":
+            assert getattr(made, name, "unset") == getattr(expected, name, "unset"), name
+    assert pickle.dumps(made) == pickle.dumps(expected)
+    assert copy.deepcopy(made) == expected
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.kind = "changed"  # frozen, as any instance of the class
+
+
+def test_the_builder_of_a_frozen_class_makes_instances_of_that_class():
+    from wargamekit._fastbuild import builder
+
+    @attrs.frozen
+    class Point:
+        x: int
+        y: int
+
+    Builder = builder(Point)
+    assert issubclass(Builder, Point) and Builder.__slots__ == () and Builder is not Point
+    point = object.__new__(Builder)
+    point.x, point.y = 1, 2
+    point.__class__ = Point
+    assert type(point) is Point and point == Point(1, 2) and hash(point) == hash(Point(1, 2))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        point.x = 3  # type: ignore[misc]
+
+
+def test_the_core_s_events_are_those_the_slots_setters_build():
+    """Every event the core builds fast (a rule's, the general path's, an answer's, a roll's)
+    is an ``Event`` exactly as ``Event(...)`` builds it."""
+    from wargamekit.context import _Recorder
+    from wargamekit.dice import D6, SeededDice
+    from wargamekit.events import logged_event, new_event, owned_event
+
+    data = {"side": "red", "value": 3}
+    for audience, frozen_audience in ((None, None), ("red", ("red",)), (["red", "blue"], ("red", "blue"))):
+        expected = _by_setters(Event, kind="hit", text="red hits", data=data, audience=frozen_audience)
+        _same_built(new_event("hit", "red hits", data, audience), expected)
+        _same_built(owned_event("hit", "red hits", dict(data), audience), expected)
+        _same_built(logged_event("hit", "red hits", dict(data), frozen_audience), expected)
+        _same_built(Event("hit", "red hits", data, audience), expected)
+    log: list[Event] = []
+    dice = SeededDice(5)
+    dice.on_roll = _Recorder(log, None).roll
+    face = dice.d6("red fires")
+    _same_built(log[0], Event("roll", f"red fires: d6 [{face}] = {face}",
+                        {"dice": "d6", "faces": [face], "purpose": "red fires", "value": face}))
+    from wargamekit.dice import Roll
+
+    _same_built(dice.rolls[0], Roll("red fires", "d6", (face,), face))
+    with dice.secret("blue"):
+        dice.roll(D6, "hidden", 2)
+    assert type(dice.rolls[-1]) is Roll and dice.rolls[-1].audience == ("blue",)
+
+
+@pytest.mark.parametrize("label", ["Fire at the fox", "lazy"])
+@pytest.mark.parametrize("data", [None, {}, {"target": "fox"}, {"to": [3, 4]}])
+@pytest.mark.parametrize("public", [None, "a target"])
+def test_an_option_is_what_the_slots_setters_build(label, data, public):
+    """``Option.__init__`` writes an Option as its builder (a hot path): the same option, lazy
+    label or not, as the slots' setters make, for every form of data; so are those of
+    ``Choose.of`` and of a lazy menu."""
+    from wargamekit import LazyOptions
+
+    lazy = label == "lazy"
+    made = Option("fox", (lambda: "Fire at the fox") if lazy else label, public, data)
+    if lazy:
+        assert made._make_label is not None  # not made yet
+    expected = _by_setters(Option, value="fox", label="Fire at the fox", public=public, data=freeze_data(data),
+                           _make_label=None)
+    _same_built(made, expected)
+    if public is None:
+        for option in (Choose.of("red", "Fire at?", ["fox"], label=lambda v: "Fire at the fox",
+                                 data=lambda v: data, lazy_labels=lazy).options[0],
+                       LazyOptions(["fox"], label=lambda v: "Fire at the fox", data=lambda v: data,
+                                   lazy_labels=lazy)[0]):
+            _same_built(option, expected)
+
+
+def test_an_option_refuses_what_it_refused():
+    with pytest.raises(TypeError, match=r"data\.x: <object object at .*> is not JSON data"):
+        Option(1, "one", data={"x": object()})
+    with pytest.raises(TypeError, match="expected a mapping"):
+        Option(1, "one", data=[1])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Option(1, "one", None, None, 5)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Option(1)  # type: ignore[call-arg]
+
+
+def test_a_subclass_of_option_or_choose_is_built_through_the_setters_as_before():
+    """A subclass takes no builder (its instances are of its own class): it is built as
+    before, and a lazy label is still refused for it."""
+
+    @attrs.frozen(init=False)
+    class Marked(Option):
+        pass
+
+    @attrs.frozen
+    class Tagged(Option):
+        tag: str = "t"
+
+    marked = Marked(1, "one", data={"k": 1})
+    assert type(marked) is Marked and (marked.value, marked.label, marked.data) == (1, "one", {"k": 1})
+    assert marked == Option(1, "one", data={"k": 1})
+    with pytest.raises(TypeError, match="Marked: a lazy label is for an Option itself"):
+        Marked(1, lambda: "one")
+    tagged = Tagged(1, "one", None, freeze_data({"k": 1}), "x")  # attrs' own __init__
+    assert type(tagged) is Tagged and tagged.tag == "x" and tagged.label == "one"
+
+    @attrs.frozen(kw_only=True, init=False)
+    class Menu(Choose):
+        pass
+
+    fields = {"side": "red", "prompt": "Fire at?", "rule": "R1", "kind": "range.target",
+              "context": {"n": 1}, "options": [Option(1, "one")]}
+    menu = Menu(**fields)
+    assert type(menu) is Menu
+    assert attrs.astuple(menu, recurse=False) == attrs.astuple(_choose_by_attrs(**fields), recurse=False)
+    with pytest.raises(ValueError, match="a Choose needs at least one option"):
+        Menu(**{**fields, "options": []})
+
+
+def test_a_choose_whose_data_is_refused_is_not_left_a_builder():
+    """``Choose.__init__`` turns a builder back into a Choose whatever happens (the object is
+    dropped with the error, but nothing may see a builder)."""
+    from wargamekit.decisions import _ChooseBuilder
+
+    seen = []
+
+    class Odd(dict):
+        def items(self):
+            seen.append(self)
+            raise RuntimeError("no")
+
+    with pytest.raises(Exception):  # noqa: B017, PT011 - whatever freezing raises
+        Choose(side="red", prompt="P", context=Odd(a=1), options=[Option(1, "one")])
+    assert not any(type(o) is _ChooseBuilder for o in __import__("gc").get_objects())
+
+
+def test_a_random_bot_answers_the_same_without_a_view():
+    """``Game.play`` answers for a ``RandomBot`` itself, with no view (a hot path): the same
+    answers and log as the bot's own ``choose`` through a view (a subclass takes that path)."""
+    from wargamekit import Game
+    from wargamekit.players import RandomBot
+
+    class ViaChoose(RandomBot):
+        pass
+
+    ruleset = _Range()
+    fast, general = Game.new(ruleset, seed=4), Game.new(ruleset, seed=4)
+    fast.play({"red": RandomBot(1), "blue": RandomBot(2)})
+    general.play({"red": ViaChoose(1), "blue": ViaChoose(2)})
+    assert fast.choices == general.choices and fast.log_text() == general.log_text()
+    assert len(fast.choices) == 40
+
+
+class _Range(Ruleset):
+    """The rule-free game of ``benchmarks/test_bench_core.py``, 40 shots long."""
+
+    name = "range_fast"
+    version = "1"
+    sides = ("red", "blue")
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        return {"hits": {side: 0 for side in self.sides}, "shots": 0}
+
+    def play(self, ctx):
+        state = ctx.state
+        while state["shots"] < 40:
+            for side in self.sides:
+                state["shots"] += 1
+                target = yield Choose(
+                    side=side, prompt="Fire at?", rule="R1", kind="range.target",
+                    options=[Option(t, lambda t=t, side=side: f"{side} fires at the {t}", data={"target": t})
+                             for t in ("crow", "fox", "boar", "hare")],
+                )
+                if ctx.dice.d6(f"{side} fires at the {target}") >= 5:
+                    state["hits"][side] += 1
+                    ctx.event("hit", f"{side} hits the {target}", side=side)
+        return Outcome(None, "R2: most hits", dict(state["hits"]))
+
+
+def test_the_chosen_option_s_label_is_made_as_reading_it_makes_it():
+    """The game and ``Choose.describe`` make a lazy label without the miss that sends a read
+    to ``Option.__getattr__`` (a hot path): the same text, made once and kept, the same error
+    for a label that makes no str, and a subclass's label read as before."""
+    from wargamekit.decisions import _label_of
+    from wargamekit.errors import OptionError
+
+    made: list[str] = []
+    lazy = Option("fox", lambda: made.append("fox") or "Fire at the fox")
+    assert _label_of(lazy) == "Fire at the fox" and lazy.label == "Fire at the fox" and made == ["fox"]
+    assert _label_of(lazy) == "Fire at the fox" and made == ["fox"] and lazy._make_label is None
+    assert _label_of(Option(1, "one")) == "one"
+    menu = Choose(side="red", prompt="P", options=[Option(0, lambda: "zero"), Option(1, "one", public="a unit")])
+    assert (menu.describe(0), menu.describe(1)) == ("zero", "a unit")
+    bad = Option(2, lambda: 42)  # type: ignore[arg-type, return-value]
+    with pytest.raises(OptionError, match="a lazy option label must make a str.* made 42") as via_fast:
+        _label_of(bad)
+    with pytest.raises(OptionError, match=re.escape(str(via_fast.value))):
+        _ = bad.label
+
+    @attrs.frozen
+    class Tagged(Option):
+        tag: str = "t"
+
+    tagged = Tagged(1, "one", None, freeze_data({}), "x")  # attrs' __init__: _make_label unset
+    assert _label_of(tagged) == "one"

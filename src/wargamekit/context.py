@@ -39,10 +39,7 @@ from .events import (
     _INT_FLOOR,
     _INT_LIMIT,
     Event,
-    _set_audience,
-    _set_data,
-    _set_kind,
-    _set_text,
+    EventBuilder,
     is_plain_int,
     owned_event,
 )
@@ -138,12 +135,13 @@ class _Recorder:
         if plain and type(value) is int and _INT_FLOOR < value < _INT_LIMIT and type(purpose) is str and type(kind) is str:
             # Hot: every roll of every game. The data as freezing would make it (keys in
             # sorted order, the faces a list), from values checked to be plain JSON: no copy,
-            # no walk; the event built through its slots (as events.logged_event, inline).
-            event = _new_event(Event)
-            _set_kind(event, "roll")
-            _set_text(event, text)
-            _set_data(event, {"dice": kind, "faces": listed, "purpose": purpose, "value": value})
-            _set_audience(event, roll.audience)
+            # no walk; the event built by plain writes (as events.logged_event, inline).
+            event = _new_event(EventBuilder)
+            event.kind = "roll"
+            event.text = text
+            event.data = {"dice": kind, "faces": listed, "purpose": purpose, "value": value}
+            event.audience = roll.audience
+            event.__class__ = Event
             self._events.append(event)
             if self._sink is not None:
                 self._sink(event)

@@ -57,6 +57,7 @@ import numpy as np
 from attrs import field, frozen
 from attrs import fields as attrs_fields
 
+from ._fastbuild import builder
 from .errors import IllegalChoiceError, InvalidChoiceError, OptionError
 
 __all__ = [
@@ -118,18 +119,24 @@ def _freeze_plain(value: Any) -> Any:
     # Hot: every option's and decision's data is frozen (a bot game builds tens of thousands).
     # Exact types only and no error paths; anything else (a subclass, a bad value) raises
     # _NotPlain and takes :func:`_freeze`, which names where the bad value is.
+    # Scalars are taken inline, with no call per item, and a list or tuple of scalars only
+    # (lnl's decision contexts: a list of unit ids) is checked in one pass and copied at once.
     kind = type(value)
-    if kind in _PLAIN_SCALARS:
+    plain = _PLAIN_SCALARS
+    if kind in plain:
         return value
     if kind is dict or kind is Data:
         items = {}
         for key, item in value.items():
             if type(key) is not str:
                 raise _NotPlain
-            items[key] = _freeze_plain(item)
+            items[key] = item if type(item) in plain else _freeze_plain(item)
         return Data(items)
     if kind is tuple or kind is list:
-        return tuple([_freeze_plain(item) for item in value])
+        for item in value:
+            if type(item) not in plain:
+                return tuple([item if type(item) in plain else _freeze_plain(item) for item in value])
+        return value if kind is tuple else tuple(value)
     raise _NotPlain
 
 
@@ -255,29 +262,36 @@ class Option:
         data: Mapping[str, Any] | None = None,
     ) -> None:
         # Hot: rule code builds every option of an eager menu here (four a decision in the
-        # rule-free game). Through the slots' own setters, the label's two cases inline, and
-        # data left out frozen by no call at all.
-        _set_value(self, value)
-        if type(label) is str or not callable(label):
-            _set_label(self, label)
-            _set_make_label(self, None)
-        elif type(self) is Option:
-            # A lazy label: the label slot stays unset until __getattr__ makes it.
-            _set_make_label(self, label)
-        else:
-            raise TypeError(f"{type(self).__name__}: a lazy label is for an Option itself, not a subclass")
-        _set_public(self, public)
-        if type(data) is dict:
-            # freeze_data's first case inline (a flat dict of string keys to exact scalars,
-            # the usual option data): a call less per option
-            for key, item in data.items():
-                if type(key) is not str or type(item) not in _PLAIN_SCALARS:
-                    _set_data(self, freeze_data(data))
-                    break
+        # rule-free game). The label's two cases inline, and flat data frozen with no call.
+        # An Option itself is written as an _OptionBuilder by plain writes and turned back
+        # (see _fastbuild): two class assignments cost less than five calls of the slots'
+        # setters. A subclass takes the setters.
+        if type(self) is not Option:
+            _init_subclass_option(self, value, label, public, data)
+            return
+        _set_class(self, _OptionBuilder)
+        this: Any = self
+        try:
+            this.value = value
+            if type(label) is str or not callable(label):
+                this.label = label
+                this._make_label = None
+            else:  # a lazy label: the label slot stays unset until __getattr__ makes it
+                this._make_label = label
+            this.public = public
+            if type(data) is dict:
+                # freeze_data's first case inline (a flat dict of string keys to exact
+                # scalars, the usual option data)
+                for key, item in data.items():
+                    if type(key) is not str or type(item) not in _PLAIN_SCALARS:
+                        this.data = freeze_data(data)
+                        break
+                else:
+                    this.data = Data(data) if data else _EMPTY
             else:
-                _set_data(self, Data(data) if data else _EMPTY)
-        else:
-            _set_data(self, _EMPTY if data is None else freeze_data(data))
+                this.data = _EMPTY if data is None else freeze_data(data)
+        finally:
+            this.__class__ = Option
 
     if not TYPE_CHECKING:  # (hidden from type checkers, which would take any name as valid)
 
@@ -288,12 +302,7 @@ class Option:
             if name == "label":
                 make = _get_make_label(self)
                 if make is not None:
-                    made = make()
-                    if type(made) is not str:
-                        raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
-                    _set_label(self, made)
-                    _set_make_label(self, None)  # the callable may hold the live game: let it go
-                    return made
+                    return _make_label_now(self, make)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # By hand rather than by attrs (which compares classes exactly): a subclass's option equals
@@ -328,6 +337,48 @@ _get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__
 _new_option = object.__new__
 
 
+def _make_label_now(option: Option, make: Callable[[], str]) -> str:
+    """Make a lazy option's label with ``make`` (its callable) and keep it."""
+    made = make()
+    if type(made) is not str:
+        raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
+    _set_label(option, made)
+    _set_make_label(option, None)  # the callable may hold the live game: let it go
+    return made
+
+
+def _label_of(option: Option) -> str:
+    """``option.label``, a lazy one made without the miss that sends the read to
+    ``Option.__getattr__`` (an AttributeError raised and caught). Hot: the game reads the
+    chosen option's label for the log at every answer."""
+    if type(option) is Option:  # (a subclass's attrs __init__ may leave _make_label unset)
+        make = _get_make_label(option)
+        if make is not None:
+            return _make_label_now(option, make)
+    return option.label
+
+
+def _init_subclass_option(
+    option: Option, value: Any, label: LabelSource, public: str | None, data: Mapping[str, Any] | None
+) -> None:
+    """``Option.__init__`` for a subclass (which takes no builder), through the slots' setters."""
+    _set_value(option, value)
+    if type(label) is str or not callable(label):
+        _set_label(option, label)
+        _set_make_label(option, None)
+    else:
+        raise TypeError(f"{type(option).__name__}: a lazy label is for an Option itself, not a subclass")
+    _set_public(option, public)
+    _set_data(option, freeze_data(data))
+
+
+#: object's own ``__class__`` assignment (a frozen class refuses its own): Option.__init__ and
+#: Choose.__init__ write the instance as its builder (see _fastbuild), then turn it back
+_set_class = object.__dict__["__class__"].__set__
+#: what Option.__init__, Choose.of and lazy menus build options as (see _fastbuild)
+_OptionBuilder = builder(Option)
+
+
 def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
     # A lazy menu stays lazy (also through attrs.evolve); anything else becomes a tuple.
     if type(options) is LazyOptions:
@@ -336,16 +387,17 @@ def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
 
 
 def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> Option:
-    """``Option(value, label, data=data)``, built through the slots."""
-    option = _new_option(Option)
+    """``Option(value, label, data=data)``, built by plain writes (see _fastbuild)."""
+    option = _new_option(_OptionBuilder)
     if type(label) is str or not callable(label):
-        _set_label(option, label)
-        _set_make_label(option, None)
+        option.label = label
+        option._make_label = None
     else:  # lazy: the label slot stays unset (see Option.__getattr__)
-        _set_make_label(option, label)
-    _set_value(option, value)
-    _set_public(option, None)
-    _set_data(option, freeze_data(data))
+        option._make_label = label
+    option.value = value
+    option.public = None
+    option.data = freeze_data(data)
+    option.__class__ = Option
     return option
 
 
@@ -450,17 +502,17 @@ class LazyOptions(Sequence[Option]):
         if isinstance(value, Option):
             self._made[index] = value
             return value
-        option: Option
+        option: Any  # an _OptionBuilder, turned into an Option once written (see _fastbuild)
         if self._lazy_labels:
-            option = _new_option(Option)
-            _set_make_label(option, partial(self._label, value))  # label unset: Option.__getattr__
+            option = _new_option(_OptionBuilder)
+            option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
         else:
             label = self._label(value)
             if not isinstance(label, str):
                 raise OptionError(f"{self._where_of(index)}: its label {self._label!r} made {label!r}, not a str")
-            option = _new_option(Option)
-            _set_label(option, label)
-            _set_make_label(option, None)
+            option = _new_option(_OptionBuilder)
+            option.label = label
+            option._make_label = None
         make_data = self._data
         if make_data is None:
             data = _EMPTY
@@ -471,9 +523,10 @@ class LazyOptions(Sequence[Option]):
                 if isinstance(exc, OptionError):
                     raise
                 raise OptionError(f"{self._where_of(index)}: {exc}") from exc
-        _set_value(option, value)
-        _set_public(option, None)
-        _set_data(option, data)
+        option.value = value
+        option.public = None
+        option.data = data
+        option.__class__ = Option
         self._made[index] = option
         return option
 
@@ -622,21 +675,29 @@ class Choose(Decision):
         context: Mapping[str, Any] | None = None,
         options: Iterable[Option],
     ) -> None:
-        # By hand, through the slots' own setters: what attrs' __init__ does (the two
-        # converters, then __attrs_post_init__), without a call per field. Hot: rule code
-        # builds a Choose for most decisions.
-        _set_side(self, side)
-        _set_prompt(self, prompt)
-        _set_rule(self, rule)
-        _set_secret(self, secret)
-        _set_kind(self, kind)
-        _set_context(self, _EMPTY if context is None else freeze_data(context))
-        if type(options) is LazyOptions:
-            _set_options(self, options)
-            options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
-        else:
-            options = tuple(options)
-            _set_options(self, options)
+        # By hand: what attrs' __init__ does (the two converters, then __attrs_post_init__).
+        # Hot: rule code builds a Choose for most decisions. A Choose itself is written as a
+        # _ChooseBuilder by plain writes and turned back (see _fastbuild): two class
+        # assignments cost less than seven calls of the slots' setters.
+        if type(self) is not Choose:  # a subclass: through the setters
+            _init_choose(self, side, prompt, rule, secret, kind, context, options)
+            return
+        _set_class(self, _ChooseBuilder)
+        this: Any = self
+        try:
+            this.side = side
+            this.prompt = prompt
+            this.rule = rule
+            this.secret = secret
+            this.kind = kind
+            this.context = _EMPTY if context is None else freeze_data(context)
+            if type(options) is LazyOptions:
+                this.options = options
+                options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+            else:
+                this.options = options = tuple(options)
+        finally:
+            this.__class__ = Choose
         if not options:
             raise ValueError(f"{self._where()}: a Choose needs at least one option")
 
@@ -715,16 +776,42 @@ class Choose(Decision):
         return options[int(answer)].value  # type: ignore[arg-type]
 
     def random_answer(self, rng: np.random.Generator) -> Answer:
-        return _random_int(rng, 0, len(self.options) - 1)
+        # Hot: the random bot's every answer to a Choose. _random_int's draw, inline (a call
+        # less): the bound, len - 1, is a plain int far below 2**32 - 1.
+        draws = rng.bit_generator.ctypes
+        return _bounded(draws.next_uint32, draws.state, len(self.options) - 1)
 
     def describe(self, answer: Answer) -> str:
         # (Option.public_label inline: every answer is described for the log.)
         option = self.options[int(answer)]  # type: ignore[arg-type]
         public = option.public
-        return option.label if public is None else public
+        return _label_of(option) if public is None else public
 
 
-# The slots' own setters, for Choose.__init__.
+def _init_choose(
+    self: Choose, side: str, prompt: str, rule: str, secret: bool, kind: str,
+    context: Mapping[str, Any] | None, options: Iterable[Option],
+) -> None:
+    """Choose.__init__ for a subclass (which takes no builder), through the slots' setters."""
+    _set_side(self, side)
+    _set_prompt(self, prompt)
+    _set_rule(self, rule)
+    _set_secret(self, secret)
+    _set_kind(self, kind)
+    _set_context(self, _EMPTY if context is None else freeze_data(context))
+    if type(options) is LazyOptions:
+        _set_options(self, options)
+        options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+    else:
+        options = tuple(options)
+        _set_options(self, options)
+    if not options:
+        raise ValueError(f"{self._where()}: a Choose needs at least one option")
+
+
+#: what Choose.__init__ writes a Choose as (see _fastbuild)
+_ChooseBuilder = builder(Choose)
+# The slots' own setters, for a subclass of Choose.
 _set_side = Decision.__dict__["side"].__set__
 _set_prompt = Decision.__dict__["prompt"].__set__
 _set_rule = Decision.__dict__["rule"].__set__

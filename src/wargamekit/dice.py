@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
+from ._fastbuild import builder
 from .decisions import _bounded, _random_int
 from .errors import DiceScriptError
 
@@ -115,6 +116,8 @@ _set_kind = Roll.__dict__["kind"].__set__
 _set_faces = Roll.__dict__["faces"].__set__
 _set_value = Roll.__dict__["value"].__set__
 _set_audience = Roll.__dict__["audience"].__set__
+#: Hot: every draw is recorded as a Roll, built by plain writes (see _fastbuild), not the setters.
+RollBuilder = builder(Roll)
 
 
 @frozen
@@ -216,13 +219,14 @@ class Dice:
         raise NotImplementedError
 
     def _record(self, purpose: str, kind: str, faces: tuple[int, ...], value: int) -> None:
-        # Roll(...) through its slots (hot: every draw of every game is recorded)
-        roll = _new_roll(Roll)
-        _set_purpose(roll, purpose)
-        _set_kind(roll, kind)
-        _set_faces(roll, faces)
-        _set_value(roll, value)
-        _set_audience(roll, self.audience)
+        # Roll(...) by plain writes on a RollBuilder (hot: every draw of every game is recorded)
+        roll = _new_roll(RollBuilder)
+        roll.purpose = purpose
+        roll.kind = kind
+        roll.faces = faces
+        roll.value = value
+        roll.audience = self.audience
+        roll.__class__ = Roll
         self.rolls.append(roll)
         if self.on_roll is not None:
             self.on_roll(roll)
@@ -345,7 +349,17 @@ class SeededDice(Dice):
                 draws = self._rng.bit_generator.ctypes
                 face = low + _bounded(draws.next_uint32, draws.state, high - low)
                 faces = (face,)
-                self._record(purpose, die.name, faces, face)
+                # as _record, inline (a call less)
+                roll = _new_roll(RollBuilder)
+                roll.purpose = purpose
+                roll.kind = die.name
+                roll.faces = faces
+                roll.value = face
+                roll.audience = self.audience
+                roll.__class__ = Roll
+                self.rolls.append(roll)
+                if self.on_roll is not None:
+                    self.on_roll(roll)
                 return faces
         return Dice.roll(self, die, purpose, n)
 

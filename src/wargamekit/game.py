@@ -38,7 +38,7 @@ from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Choose, Decision
+from .decisions import Answer, Choose, Decision, _label_of
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -54,6 +54,7 @@ from .errors import (
 from .events import Event, Outcome, is_plain_int, logged_event
 from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
+from .players import RandomBot
 from .ruleset import Ruleset
 from .saves import SAVE_FORMAT, SaveFile, log_digest, log_hasher
 from .view import PlayerView
@@ -578,11 +579,13 @@ class Game:
             option = decision.options[answer]  # (a lazy menu makes it here: the log reads it)
             value = option.value
             public = option.public
-            described = option.label if public is None else public
+            described = _label_of(option) if public is None else public
+            plain = True  # (an int in range is plain JSON)
         else:
             canonical = decision.check(answer)
             value = decision.value_of(canonical)
             described = decision.describe(canonical)
+            plain = type(canonical) is bool or is_plain_int(canonical)
         # (Described before anything is recorded: an option that cannot be made, or a label
         # that fails, leaves the game as it was.)
         ctx = self._ctx
@@ -599,10 +602,14 @@ class Game:
         side = decision.side
         text = f"{side}: {decision.prompt} -> {described}"
         audience = (side,) if decision.secret else None
-        if type(side) is str and (type(canonical) is bool or is_plain_int(canonical)):
+        if plain and type(side) is str:
             # Hot: every answer. The data as freezing would make it (keys in sorted order),
-            # from values checked to be plain JSON: no copy, no walk (see logged_event).
-            ctx._append(logged_event("choice", text, {"answer": canonical, "side": side}, audience))
+            # from values checked to be plain JSON: no copy, no walk (see logged_event); and
+            # appended as ctx._append does, inline.
+            event = logged_event("choice", text, {"answer": canonical, "side": side}, audience)
+            ctx._events.append(event)
+            if heard:
+                ctx._sink(event)
         else:  # a subset's list (copied by the general path), or a custom decision's answer
             ctx.event("choice", text, audience=audience, side=side, answer=canonical)
         try:
@@ -719,11 +726,16 @@ class Game:
                 )
             if before_ask is not None:
                 before_ask(self, decision)
-            # the pending decision's side's view (as self.view(decision.side), a call less),
-            # shared with the live state if the player promised only to read it
             player = players[decision.side]
-            shared = getattr(player, "reads_view_only", False) is True
-            answer = player.choose(decision, PlayerView(self, decision.side, decision, shared=shared))
+            if type(player) is RandomBot:
+                # Hot: a random bot's every answer. What RandomBot.choose does, which reads no
+                # view: no view to build, a call less (a subclass takes the general path).
+                answer = decision.random_answer(player.rng)
+            else:
+                # the pending decision's side's view (as self.view(decision.side), a call
+                # less), shared with the live state if the player promised only to read it
+                shared = getattr(player, "reads_view_only", False) is True
+                answer = player.choose(decision, PlayerView(self, decision.side, decision, shared=shared))
             try:
                 self.answer(answer)
             except (InvalidChoiceError, IllegalChoiceError) as exc:
