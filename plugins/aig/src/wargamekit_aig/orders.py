@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Hashable
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -484,6 +484,22 @@ def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], .
     return got
 
 
+#: Per map: :func:`front_steps` with each step's "move" option made once (menus must not change
+#: them), by the same key. A cache: every step menu offers them again (a turn leaves the unit
+#: where it was, so the next menu offers the same moves).
+_FRONT_MOVES: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int, dict[str, Any]], ...]] = PerMap()
+
+
+def _front_moves(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int, dict[str, Any]], ...]:
+    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    table = _FRONT_MOVES.table(state.map)
+    got = table.get(key)
+    if got is None:
+        got = table[key] = tuple((h, c, d, {"step": "move", "hex": hex_label(h), "cost": c})
+                                 for h, c, d in front_steps(state, unit))
+    return got
+
+
 def _turn_options(step: str) -> tuple[tuple[dict[str, Any], ...], ...]:
     """By the unit's corner: the five turns to the other corners (§6.3.1, §6.3.4 in melee), in
     corner order. The same values at every step menu: made once (menus must not change them)."""
@@ -494,21 +510,24 @@ _TURNS, _MELEE_TURNS = _turn_options("turn"), _turn_options("melee_turn")
 
 
 def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool,
-                 shots: dict[str, missile.Shot] | None = None) -> list[dict[str, Any]]:
+                 shots: dict[str, missile.Shot] | None = None,
+                 around: list[tuple[int, Unit]] | None = None) -> list[dict[str, Any]]:
     """The unit's legal next steps (§6.3 forward into a front hex; §6.3.1 turn; §6.3.4 turn in
     melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop).
-    ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
+    ``shots``: ``missile.targets(state, unit)``, ``around``: ``state.units_around(unit.hex)``,
+    when the caller has them already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
     # the units in the six neighbours, found in one pass: who is engaged, who stands in front
-    around = state.units_around(unit.hex)
+    if around is None:
+        around = state.units_around(unit.hex)
     engaged = engaged_with(state, unit, around)
     beside = dict(around)
-    for h, cost, d in front_steps(state, unit):
+    for h, cost, d, move in _front_moves(state, unit):
         other = beside.get(d)
         if other is None or (other.side != unit.side and other.routed):
             if cost <= left:
-                options.append({"step": "move", "hex": hex_label(h), "cost": cost})
+                options.append(move)
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
             beyond = h.neighbour(d)
             if beyond in state.map and state.unit_at(beyond) is None:
@@ -535,10 +554,17 @@ def _labelled_step(shots: dict[str, missile.Shot], cohesion: int, fired_upon: bo
     if o["step"] == "fire":
         return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
     if o["step"] == "melee_turn":
-        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(cohesion - 2, -1)))})"
+        return f"{_step_label(o)} (2 hits, then passes {_check_pct(max(cohesion - 2, -1))})"
     if o["step"] == "turn" and fired_upon:
-        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(cohesion))})"
+        return f"{_step_label(o)} (emergency turn: passes {_check_pct(cohesion)})"
     return _step_label(o)
+
+
+@cache
+def _check_pct(cohesion: int) -> str:
+    """:func:`pct` of :func:`~wargamekit_aig.odds_calc.check_odds`, made once per cohesion (the
+    game logs the label of every step it answers: a fraction's float and its format each time)."""
+    return pct(check_odds(cohesion))
 
 
 def _step_label(o: dict[str, Any]) -> str:
@@ -567,10 +593,17 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
     if escort is not None:  # §5.2.4.d lower leaders stacked with a group-activated unit go with it
         riders += [ld for ld in state.leaders_at(unit.hex) if ld.side == unit.side and ld is not rider
                    and ld.rank_value < escort.rank_value]
+    # The units around the unit's hex, kept from one step's menu to the next while it only turns:
+    # a turn moves nobody (a failed morale check routs or removes the unit itself, which ends its
+    # action), so the next menu would find the same units (their markers are read live).
+    around: list[tuple[int, Unit]] | None = None
     while unit.alive and not unit.routed:
         can_fire = not unit.fired and missile.can_fire(unit) is None
         shots = missile.targets(state, unit) if can_fire else {}
-        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots)
+        if around is None:
+            around = state.units_around(unit.hex)
+        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
+                               around=around)
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
@@ -583,6 +616,8 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         step = pick["step"]
         if step == "stop":
             break
+        if step not in ("turn", "melee_turn"):
+            around = None  # a volley, a disengagement or a move may change who stands around it
         if step == "fire":
             unit.fired = True
             yield from fire(ctx, unit, state.units[pick["target"]], "ordered")
