@@ -25,6 +25,7 @@ from wargamekit_aig.command import (
     leader_can_move,
     leader_destinations,
     leader_ma,
+    leader_moves,
 )
 from wargamekit_aig.orders import front_steps
 from wargamekit_aig.scenario import parse_hex
@@ -213,3 +214,20 @@ def test_seize_windows_left_unopened_would_have_offered_nothing(monkeypatch, sce
     every = _random_game(scenario, seed)
     assert every.choices == short.choices and every.log_text() == short.log_text()
     assert len(opened) > skipping
+
+
+def test_group_checks_and_leader_moves_asked_by_the_position_equal_fresh_ones():
+    """§4.3.1.d / §4.3.2.a whether a group order needs a check, and §4.2.5 / §4.4.1 a leader's
+    destinations in menu order, asked by the position's number (as the group and individual
+    orders pass the number of their menu on) are the answers asked without it, at every third
+    decision of two games."""
+    needs = set()
+    for state in itertools.chain(_positions("training", 8, 300), _positions("battle", 9, 300)):
+        number = position_id(state)
+        for ld in state.live_leaders():
+            need = orders_module.group_check(state, ld, position=number)
+            assert need == orders_module.group_check(state, ld)
+            needs.add(need is None)
+            for mp in (1, 3, None):
+                assert leader_moves(state, ld, mp, position=number) == leader_moves(state, ld, mp)
+    assert needs == {True, False}

@@ -167,7 +167,8 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         left, moved_self, own_mp, self_cost = progress.left, progress.moved_self, progress.own_mp, progress.self_cost
         options: list[dict[str, Any]] = []
         # where the units stand: what the range, melee and movement questions below depend on
-        # (asked at every order, each remembered by it)
+        # (asked at every order, each remembered by it), and the leader moves picked here
+        # (answering the menu moves nobody)
         position = position_id(state)
         reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
         stacked = state.stacked_unit(issuer)
@@ -239,13 +240,13 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             yield from rally_routed(ctx, issuer, unit)
         elif order == "move_self":
             progress.moved_self = True
-            spent = yield from move_leader(ctx, issuer)
+            spent = yield from move_leader(ctx, issuer, position=position)
             progress.own_mp = leader_ma(state, issuer) - spent
         elif order == "move_on":
-            spent = yield from move_leader(ctx, issuer, own_mp, stay=False)
+            spent = yield from move_leader(ctx, issuer, own_mp, stay=False, position=position)
             progress.own_mp = (own_mp or 0) - spent
         elif order == "move_leader":
-            yield from move_leader(ctx, state.leaders[pick["leader"]])
+            yield from move_leader(ctx, state.leaders[pick["leader"]], position=position)
         elif order == "promote":
             promote(ctx, state.leaders[pick["leader"]])
         elif order == "relay":
@@ -332,11 +333,12 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
     return out
 
 
-def group_check(state: GameState, leader: Leader) -> int | None:
+def group_check(state: GameState, leader: Leader, *, position: Hashable | None = None) -> int | None:
     """§4.3: the number a group order's d10 must not exceed, or ``None`` when it succeeds without a
-    check (the OC §4.3.1.b; within the OC's range §4.3.1.d / §4.3.2.a, kept for the turn)."""
+    check (the OC §4.3.1.b; within the OC's range §4.3.1.d / §4.3.2.a, kept for the turn).
+    ``position``: ``position_id(state)``, when the caller has it."""
     oc = state.oc(leader.side)
-    if leader.oc or leader.group_free or (oc is not None and leader_in_range(state, oc, leader)):
+    if leader.oc or leader.group_free or (oc is not None and leader_in_range(state, oc, leader, position=position)):
         return None
     # §4.3.1.e: a promoted leader outside the OC's range rolls with +1.
     return leader.initiative - (1 if leader.promoted else 0)
@@ -348,7 +350,9 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        position = position_id(state)  # one for the range questions of every command below
+        # one for the range questions of every command below, and of the order picked (answering
+        # the menu moves nobody)
+        position = position_id(state)
         if group_eligible(state, leader, phase, position=position):
             options.append({"group": leader.command})
         if leader.oc:
@@ -367,11 +371,11 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
         if pick["group"] is None:
             return
         if pick.get("cross"):
-            units = group_eligible(state, leader, phase, pick["group"])
+            units = group_eligible(state, leader, phase, pick["group"], position=position)
             if not (yield from cross_command(ctx, leader, pick["group"], units, phase)):
                 return
         else:
-            need = group_check(state, leader)
+            need = group_check(state, leader, position=position)
             if need is not None:
                 roll = ctx.dice.d10(f"§4.3.2.b group order check of {leader.name}")
                 if roll > need:
@@ -381,7 +385,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
                     return
             elif not leader.oc:
                 leader.group_free = True  # §4.3.2.a
-            units = group_eligible(state, leader, phase)
+            units = group_eligible(state, leader, phase, position=position)
         yield from run_group(ctx, leader, units, phase)
 
 
@@ -716,12 +720,14 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     yield from evasion(ctx, unit)
 
 
-def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True) -> Procedure:
+def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True,
+                position: Hashable | None = None) -> Procedure:
     """§4.2.5 / §5.2.4.a: the leader moves up to 8 MP (6 with the banner, §4.1), or the ``mp`` he
     has left of his own move (§4.3.2-c), never alone into enemy ZOI (§4.4.1); ``stay`` offers
-    his own hex too. Returns the MP spent."""
+    his own hex too. Returns the MP spent. ``position``: ``position_id(state)``, when the caller
+    has it."""
     state = ctx.state
-    reach, order = leader_moves(state, leader, mp)
+    reach, order = leader_moves(state, leader, mp, position=position)
     hexes = list(order)  # by MP, then label
     if not stay and leader.hex in reach:
         hexes.remove(leader.hex)
