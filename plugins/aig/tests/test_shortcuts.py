@@ -11,8 +11,11 @@ from attrs import astuple
 from wargamekit import Game, RandomBot
 from wargamekit._fastpickle import dumps_sharing, loads_sharing
 from wargamekit.geometry import Hex
+from wargamekit.interrupts import InterruptStack
 from wargamekit.players import bot_seed
 from wargamekit_aig import Aig
+from wargamekit_aig import activation as activation_module
+from wargamekit_aig import orders as orders_module
 from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
     _blocked,
@@ -22,6 +25,7 @@ from wargamekit_aig.command import (
     leader_can_move,
     leader_destinations,
     leader_ma,
+    leader_moves,
 )
 from wargamekit_aig.orders import front_steps
 from wargamekit_aig.scenario import parse_hex
@@ -160,3 +164,70 @@ def test_views_share_one_read_only_copy_of_the_tables():
     name = next(iter(seen.units))
     seen.units[name].hits += 3
     assert game.state.units[name].hits == again.units[name].hits == 0
+
+
+def _random_game(scenario: str, seed: int) -> Game:
+    game = Game.new(Aig(), scenario, seed=seed)
+    game.play({side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)})
+    return game
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 5), ("battle", 4)])
+def test_a_step_menu_after_a_turn_equals_one_built_afresh(monkeypatch, scenario, seed):
+    """§6.3 / §6.3.1 / §9.1: a unit step's menu built with the units around it kept from the last
+    step's menu (after a turn, which moves nobody) is the menu built from a fresh look at its
+    neighbours, at every step menu of a seeded game; and it was kept many times."""
+    fresh_menu = orders_module.step_options
+    kept = 0
+
+    def checked(state, unit, spent, **kwargs):
+        nonlocal kept
+        menu = fresh_menu(state, unit, spent, **kwargs)
+        if kwargs.get("around") is not None:
+            assert kwargs["around"] == state.units_around(unit.hex)
+            assert menu == fresh_menu(state, unit, spent, **{**kwargs, "around": None})
+            kept += 1
+        return menu
+
+    monkeypatch.setattr(orders_module, "step_options", checked)
+    _random_game(scenario, seed)
+    assert kept > 50
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 6), ("battle", 7)])
+def test_seize_windows_left_unopened_would_have_offered_nothing(monkeypatch, scenario, seed):
+    """§5.4.1 / §5.4.2: a seize window is not opened when no leader may seize; opening every one
+    of them gives the same game (the same answers and the same log: an empty window asks and logs
+    nothing), and some were left unopened."""
+    opened = []
+    window = InterruptStack.window
+
+    def counted(self, timing, *args, **kwargs):
+        opened.append(timing)
+        return window(self, timing, *args, **kwargs)
+
+    monkeypatch.setattr(InterruptStack, "window", counted)
+    short = _random_game(scenario, seed)
+    skipping = len(opened)
+    monkeypatch.setattr(activation_module, "_window_needed", lambda ctx, seizers: True)
+    opened.clear()
+    every = _random_game(scenario, seed)
+    assert every.choices == short.choices and every.log_text() == short.log_text()
+    assert len(opened) > skipping
+
+
+def test_group_checks_and_leader_moves_asked_by_the_position_equal_fresh_ones():
+    """§4.3.1.d / §4.3.2.a whether a group order needs a check, and §4.2.5 / §4.4.1 a leader's
+    destinations in menu order, asked by the position's number (as the group and individual
+    orders pass the number of their menu on) are the answers asked without it, at every third
+    decision of two games."""
+    needs = set()
+    for state in itertools.chain(_positions("training", 8, 300), _positions("battle", 9, 300)):
+        number = position_id(state)
+        for ld in state.live_leaders():
+            need = orders_module.group_check(state, ld, position=number)
+            assert need == orders_module.group_check(state, ld)
+            needs.add(need is None)
+            for mp in (1, 3, None):
+                assert leader_moves(state, ld, mp, position=number) == leader_moves(state, ld, mp)
+    assert needs == {True, False}

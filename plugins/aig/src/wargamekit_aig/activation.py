@@ -65,6 +65,25 @@ def can_seize(state: GameState, leader: Leader) -> bool:
             and leader.side not in state.chaos)
 
 
+def _seizers(state: GameState, side: str) -> list[Leader]:
+    """§5.4.2: the leaders of ``side`` who may seize (:func:`can_seize`)."""
+    return [ld for ld in state.live_leaders(side) if can_seize(state, ld)]
+
+
+def _queue_jumpers(state: GameState, side: str, due: Leader) -> list[Leader]:
+    """§5.4.1, §3.1 / Q19 reading: the leaders of ``side`` who may jump ``due``'s place in the
+    queue: a leader of *higher* initiative who may seize."""
+    return [ld for ld in state.live_leaders(side)
+            if ld is not due and can_seize(state, ld) and ld.initiative > due.initiative]
+
+
+def _window_needed(ctx: Context, seizers: list[Leader]) -> bool:
+    """Whether a seize window opened now could offer anything: a leader who may seize, an
+    empty stack (the offers are empty at depth > 0) and responses switched on. A window that
+    offers nothing asks nothing and logs nothing: it need not be opened."""
+    return bool(seizers) and not ctx.interrupts.items and ctx.interrupts.enabled
+
+
 def give_skip(ctx: Context, seizer: Leader) -> None:
     """§5.4.4: on every seize attempt, every inactive leader of both sides with initiative ≤ the
     seizer's gets skip status (Q16 reading: the seizer too, being inactive when he tries; a leader
@@ -120,9 +139,12 @@ class LeaderAction:
             data=lambda n: {"leader": n}))
         due = state.leaders[due_name]
         act = Activation(due)
-        # §5.4.1 the active side may try to seize its own due leader's activation.
-        yield from ctx.interrupts.window(f"{due.name} is due", [side], self._queue_jump(due, act),
-                                         rule="5.4.1 seize", kind=kinds.SEIZE)
+        # §5.4.1 the active side may try to seize its own due leader's activation. Hot (every
+        # activation): no window when no leader may jump the queue (an empty window asks
+        # nothing and logs nothing).
+        if _window_needed(ctx, _queue_jumpers(state, side, due)):
+            yield from ctx.interrupts.window(f"{due.name} is due", [side], self._queue_jump(due, act),
+                                             rule="5.4.1 seize", kind=kinds.SEIZE)
         if self.checkpoints:
             return (yield from self.activation(Underway(turn, due.name, act.acting.name,
                                                         PhaseRun(act.acting, act.seized))))
@@ -147,9 +169,7 @@ class LeaderAction:
         def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth:
                 return []
-            # §3.1 / Q19 reading: a leader of *higher* initiative jumps the queue.
-            seizers = [ld for ld in state.live_leaders(side)
-                       if ld is not due and can_seize(state, ld) and ld.initiative > due.initiative]
+            seizers = _queue_jumpers(state, side, due)
             if not seizers:
                 return []
             # Hot (a window at every activation): each response, its name with the odds, made
@@ -182,6 +202,8 @@ class LeaderAction:
                   roll=roll)
         act.acting, act.seized = seizer, True
         passive = ctx.other_side(seizer.side)
+        if not _window_needed(ctx, _seizers(ctx.state, passive)):
+            return  # no window when nobody may seize (as at the queue-jump)
         yield from ctx.interrupts.window(f"{seizer.name} seized", [passive], self._passive(seizer, act),
                                          rule="5.4.2.2 seizing a seize", kind=kinds.SEIZE)
 
@@ -192,7 +214,7 @@ class LeaderAction:
         def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth or side == target.side:
                 return []
-            seizers = [ld for ld in state.live_leaders(side) if can_seize(state, ld)]
+            seizers = _seizers(state, side)
             if not seizers:
                 return []
             key = ("passive", state.turn, target.name, target.phases)  # as when offered (a lazy offer)
@@ -297,9 +319,11 @@ class LeaderAction:
             return TurnResult(end=True)
         # §5.4.2.1 the passive side may seize a successful momentum.
         act = Activation(leader)
-        yield from ctx.interrupts.window(f"{leader.name}'s momentum succeeded", [ctx.other_side(leader.side)],
-                                         self._passive(leader, act), rule="5.4.2.1 seizing momentum",
-                                         kind=kinds.SEIZE)
+        passive = ctx.other_side(leader.side)
+        if _window_needed(ctx, _seizers(state, passive)):  # (as at the queue-jump)
+            yield from ctx.interrupts.window(f"{leader.name}'s momentum succeeded", [passive],
+                                             self._passive(leader, act), rule="5.4.2.1 seizing momentum",
+                                             kind=kinds.SEIZE)
         if act.acting is not leader:
             run.current, run.seized = act.acting, True
         return TurnResult()

@@ -84,9 +84,10 @@ def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = Fals
     return unit.hex in command_distances(state, leader, reach)
 
 
-def leader_in_range(state: GameState, leader: Leader, other: Leader) -> bool:
-    """Whether ``other`` stands within ``leader``'s command range (§4.3.1.d, §4.3.2.a)."""
-    return other.hex in command_distances(state, leader)
+def leader_in_range(state: GameState, leader: Leader, other: Leader, *, position: Hashable | None = None) -> bool:
+    """Whether ``other`` stands within ``leader``'s command range (§4.3.1.d, §4.3.2.a).
+    ``position``: ``position_id(state)``, when the caller has it."""
+    return other.hex in command_distances(state, leader, position=position)
 
 
 def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = None) -> bool:
@@ -123,13 +124,15 @@ def leader_destinations(state: GameState, leader: Leader, mp: float | None = Non
     return dict(leader_moves(state, leader, mp)[0])
 
 
-def leader_moves(state: GameState, leader: Leader, mp: float | None = None) -> tuple[Mapping[Hex, float], tuple[Hex, ...]]:
+def leader_moves(state: GameState, leader: Leader, mp: float | None = None, *,
+                 position: Hashable | None = None) -> tuple[Mapping[Hex, float], tuple[Hex, ...]]:
     """:func:`leader_destinations` as a shared mapping (read it, do not change it), with its
     hexes in the order a menu offers them: by MP, then by label. Remembered per map by the
-    leader's hex, MP, side and the position key."""
+    leader's hex, MP, side and the position key. ``position``: ``position_id(state)``, when the
+    caller has it."""
     budget = leader_ma(state, leader) if mp is None else mp
     table = _MOVES.table(state.map)
-    key = (leader.hex, budget, leader.side, position_id(state))
+    key = (leader.hex, budget, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))

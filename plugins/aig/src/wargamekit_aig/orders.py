@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Hashable
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -167,7 +167,8 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         left, moved_self, own_mp, self_cost = progress.left, progress.moved_self, progress.own_mp, progress.self_cost
         options: list[dict[str, Any]] = []
         # where the units stand: what the range, melee and movement questions below depend on
-        # (asked at every order, each remembered by it)
+        # (asked at every order, each remembered by it), and the leader moves picked here
+        # (answering the menu moves nobody)
         position = position_id(state)
         reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
         stacked = state.stacked_unit(issuer)
@@ -239,13 +240,13 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             yield from rally_routed(ctx, issuer, unit)
         elif order == "move_self":
             progress.moved_self = True
-            spent = yield from move_leader(ctx, issuer)
+            spent = yield from move_leader(ctx, issuer, position=position)
             progress.own_mp = leader_ma(state, issuer) - spent
         elif order == "move_on":
-            spent = yield from move_leader(ctx, issuer, own_mp, stay=False)
+            spent = yield from move_leader(ctx, issuer, own_mp, stay=False, position=position)
             progress.own_mp = (own_mp or 0) - spent
         elif order == "move_leader":
-            yield from move_leader(ctx, state.leaders[pick["leader"]])
+            yield from move_leader(ctx, state.leaders[pick["leader"]], position=position)
         elif order == "promote":
             promote(ctx, state.leaders[pick["leader"]])
         elif order == "relay":
@@ -332,11 +333,12 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
     return out
 
 
-def group_check(state: GameState, leader: Leader) -> int | None:
+def group_check(state: GameState, leader: Leader, *, position: Hashable | None = None) -> int | None:
     """§4.3: the number a group order's d10 must not exceed, or ``None`` when it succeeds without a
-    check (the OC §4.3.1.b; within the OC's range §4.3.1.d / §4.3.2.a, kept for the turn)."""
+    check (the OC §4.3.1.b; within the OC's range §4.3.1.d / §4.3.2.a, kept for the turn).
+    ``position``: ``position_id(state)``, when the caller has it."""
     oc = state.oc(leader.side)
-    if leader.oc or leader.group_free or (oc is not None and leader_in_range(state, oc, leader)):
+    if leader.oc or leader.group_free or (oc is not None and leader_in_range(state, oc, leader, position=position)):
         return None
     # §4.3.1.e: a promoted leader outside the OC's range rolls with +1.
     return leader.initiative - (1 if leader.promoted else 0)
@@ -348,7 +350,9 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        position = position_id(state)  # one for the range questions of every command below
+        # one for the range questions of every command below, and of the order picked (answering
+        # the menu moves nobody)
+        position = position_id(state)
         if group_eligible(state, leader, phase, position=position):
             options.append({"group": leader.command})
         if leader.oc:
@@ -367,11 +371,11 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
         if pick["group"] is None:
             return
         if pick.get("cross"):
-            units = group_eligible(state, leader, phase, pick["group"])
+            units = group_eligible(state, leader, phase, pick["group"], position=position)
             if not (yield from cross_command(ctx, leader, pick["group"], units, phase)):
                 return
         else:
-            need = group_check(state, leader)
+            need = group_check(state, leader, position=position)
             if need is not None:
                 roll = ctx.dice.d10(f"§4.3.2.b group order check of {leader.name}")
                 if roll > need:
@@ -381,7 +385,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
                     return
             elif not leader.oc:
                 leader.group_free = True  # §4.3.2.a
-            units = group_eligible(state, leader, phase)
+            units = group_eligible(state, leader, phase, position=position)
         yield from run_group(ctx, leader, units, phase)
 
 
@@ -484,6 +488,22 @@ def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], .
     return got
 
 
+#: Per map: :func:`front_steps` with each step's "move" option made once (menus must not change
+#: them), by the same key. A cache: every step menu offers them again (a turn leaves the unit
+#: where it was, so the next menu offers the same moves).
+_FRONT_MOVES: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int, dict[str, Any]], ...]] = PerMap()
+
+
+def _front_moves(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int, dict[str, Any]], ...]:
+    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    table = _FRONT_MOVES.table(state.map)
+    got = table.get(key)
+    if got is None:
+        got = table[key] = tuple((h, c, d, {"step": "move", "hex": hex_label(h), "cost": c})
+                                 for h, c, d in front_steps(state, unit))
+    return got
+
+
 def _turn_options(step: str) -> tuple[tuple[dict[str, Any], ...], ...]:
     """By the unit's corner: the five turns to the other corners (§6.3.1, §6.3.4 in melee), in
     corner order. The same values at every step menu: made once (menus must not change them)."""
@@ -494,21 +514,24 @@ _TURNS, _MELEE_TURNS = _turn_options("turn"), _turn_options("melee_turn")
 
 
 def step_options(state: GameState, unit: Unit, spent: float, *, can_fire: bool, disengaged: bool,
-                 shots: dict[str, missile.Shot] | None = None) -> list[dict[str, Any]]:
+                 shots: dict[str, missile.Shot] | None = None,
+                 around: list[tuple[int, Unit]] | None = None) -> list[dict[str, Any]]:
     """The unit's legal next steps (§6.3 forward into a front hex; §6.3.1 turn; §6.3.4 turn in
     melee; §6.6 HC/CT through friendly infantry; §8.4 into a routed enemy; §9.1 fire; stop).
-    ``shots``: ``missile.targets(state, unit)`` when the caller has it already."""
+    ``shots``: ``missile.targets(state, unit)``, ``around``: ``state.units_around(unit.hex)``,
+    when the caller has them already."""
     left = unit_ma(unit) - spent
     options: list[dict[str, Any]] = []
     # the units in the six neighbours, found in one pass: who is engaged, who stands in front
-    around = state.units_around(unit.hex)
+    if around is None:
+        around = state.units_around(unit.hex)
     engaged = engaged_with(state, unit, around)
     beside = dict(around)
-    for h, cost, d in front_steps(state, unit):
+    for h, cost, d, move in _front_moves(state, unit):
         other = beside.get(d)
         if other is None or (other.side != unit.side and other.routed):
             if cost <= left:
-                options.append({"step": "move", "hex": hex_label(h), "cost": cost})
+                options.append(move)
         elif other.side == unit.side and unit.type in ("HC", "CT") and other.infantry and not other.routed:
             beyond = h.neighbour(d)
             if beyond in state.map and state.unit_at(beyond) is None:
@@ -535,10 +558,17 @@ def _labelled_step(shots: dict[str, missile.Shot], cohesion: int, fired_upon: bo
     if o["step"] == "fire":
         return f"{_step_label(o)} (hit {pct(_hit_p(shots[o['target']]))})"
     if o["step"] == "melee_turn":
-        return f"{_step_label(o)} (2 hits, then passes {pct(check_odds(max(cohesion - 2, -1)))})"
+        return f"{_step_label(o)} (2 hits, then passes {_check_pct(max(cohesion - 2, -1))})"
     if o["step"] == "turn" and fired_upon:
-        return f"{_step_label(o)} (emergency turn: passes {pct(check_odds(cohesion))})"
+        return f"{_step_label(o)} (emergency turn: passes {_check_pct(cohesion)})"
     return _step_label(o)
+
+
+@cache
+def _check_pct(cohesion: int) -> str:
+    """:func:`pct` of :func:`~wargamekit_aig.odds_calc.check_odds`, made once per cohesion (the
+    game logs the label of every step it answers: a fraction's float and its format each time)."""
+    return pct(check_odds(cohesion))
 
 
 def _step_label(o: dict[str, Any]) -> str:
@@ -567,10 +597,17 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
     if escort is not None:  # §5.2.4.d lower leaders stacked with a group-activated unit go with it
         riders += [ld for ld in state.leaders_at(unit.hex) if ld.side == unit.side and ld is not rider
                    and ld.rank_value < escort.rank_value]
+    # The units around the unit's hex, kept from one step's menu to the next while it only turns:
+    # a turn moves nobody (a failed morale check routs or removes the unit itself, which ends its
+    # action), so the next menu would find the same units (their markers are read live).
+    around: list[tuple[int, Unit]] | None = None
     while unit.alive and not unit.routed:
         can_fire = not unit.fired and missile.can_fire(unit) is None
         shots = missile.targets(state, unit) if can_fire else {}
-        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots)
+        if around is None:
+            around = state.units_around(unit.hex)
+        options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
+                               around=around)
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
@@ -583,6 +620,8 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         step = pick["step"]
         if step == "stop":
             break
+        if step not in ("turn", "melee_turn"):
+            around = None  # a volley, a disengagement or a move may change who stands around it
         if step == "fire":
             unit.fired = True
             yield from fire(ctx, unit, state.units[pick["target"]], "ordered")
@@ -681,12 +720,14 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     yield from evasion(ctx, unit)
 
 
-def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True) -> Procedure:
+def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True,
+                position: Hashable | None = None) -> Procedure:
     """§4.2.5 / §5.2.4.a: the leader moves up to 8 MP (6 with the banner, §4.1), or the ``mp`` he
     has left of his own move (§4.3.2-c), never alone into enemy ZOI (§4.4.1); ``stay`` offers
-    his own hex too. Returns the MP spent."""
+    his own hex too. Returns the MP spent. ``position``: ``position_id(state)``, when the caller
+    has it."""
     state = ctx.state
-    reach, order = leader_moves(state, leader, mp)
+    reach, order = leader_moves(state, leader, mp, position=position)
     hexes = list(order)  # by MP, then label
     if not stay and leader.hex in reach:
         hexes.remove(leader.hex)
