@@ -927,52 +927,6 @@ def test_a_choose_whose_data_is_refused_is_not_left_a_builder():
     assert not any(type(o) is _ChooseBuilder for o in __import__("gc").get_objects())
 
 
-def test_a_random_bot_answers_the_same_without_a_view():
-    """``Game.play`` answers for a ``RandomBot`` itself, with no view (a hot path): the same
-    answers and log as the bot's own ``choose`` through a view (a subclass takes that path)."""
-    from wargamekit import Game
-    from wargamekit.players import RandomBot
-
-    class ViaChoose(RandomBot):
-        pass
-
-    ruleset = _Range()
-    fast, general = Game.new(ruleset, seed=4), Game.new(ruleset, seed=4)
-    fast.play({"red": RandomBot(1), "blue": RandomBot(2)})
-    general.play({"red": ViaChoose(1), "blue": ViaChoose(2)})
-    assert fast.choices == general.choices and fast.log_text() == general.log_text()
-    assert len(fast.choices) == 40
-
-
-class _Range(Ruleset):
-    """The rule-free game of ``benchmarks/test_bench_core.py``, 40 shots long."""
-
-    name = "range_fast"
-    version = "1"
-    sides = ("red", "blue")
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
-
-    def setup(self, scenario, options):
-        return {"hits": {side: 0 for side in self.sides}, "shots": 0}
-
-    def play(self, ctx):
-        state = ctx.state
-        while state["shots"] < 40:
-            for side in self.sides:
-                state["shots"] += 1
-                target = yield Choose(
-                    side=side, prompt="Fire at?", rule="R1", kind="range.target",
-                    options=[Option(t, lambda t=t, side=side: f"{side} fires at the {t}", data={"target": t})
-                             for t in ("crow", "fox", "boar", "hare")],
-                )
-                if ctx.dice.d6(f"{side} fires at the {target}") >= 5:
-                    state["hits"][side] += 1
-                    ctx.event("hit", f"{side} hits the {target}", side=side)
-        return Outcome(None, "R2: most hits", dict(state["hits"]))
-
-
 def test_the_chosen_option_s_label_is_made_as_reading_it_makes_it():
     """The game and ``Choose.describe`` make a lazy label without the miss that sends a read
     to ``Option.__getattr__`` (a hot path): the same text, made once and kept, the same error

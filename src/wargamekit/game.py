@@ -54,7 +54,6 @@ from .errors import (
 from .events import Event, Outcome, is_plain_int, logged_event
 from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
-from .players import RandomBot
 from .ruleset import Ruleset
 from .saves import SAVE_FORMAT, SaveFile, log_digest, log_hasher
 from .view import PlayerView
@@ -726,16 +725,13 @@ class Game:
                 )
             if before_ask is not None:
                 before_ask(self, decision)
+            # the pending decision's side's view (as self.view(decision.side), a call less),
+            # shared with the live state if the player promised only to read it. Every player,
+            # the random bot included, answers through ``choose``: the benchmarks' random games
+            # take the path every player takes.
             player = players[decision.side]
-            if type(player) is RandomBot:
-                # Hot: a random bot's every answer. What RandomBot.choose does, which reads no
-                # view: no view to build, a call less (a subclass takes the general path).
-                answer = decision.random_answer(player.rng)
-            else:
-                # the pending decision's side's view (as self.view(decision.side), a call
-                # less), shared with the live state if the player promised only to read it
-                shared = getattr(player, "reads_view_only", False) is True
-                answer = player.choose(decision, PlayerView(self, decision.side, decision, shared=shared))
+            shared = getattr(player, "reads_view_only", False) is True
+            answer = player.choose(decision, PlayerView(self, decision.side, decision, shared=shared))
             try:
                 self.answer(answer)
             except (InvalidChoiceError, IllegalChoiceError) as exc:
