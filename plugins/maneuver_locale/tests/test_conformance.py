@@ -139,3 +139,35 @@ def test_a_piece_taken_from_the_pieces_without_dropping_the_index_is_not_read_st
     state.pieces[gone] = piece  # put back, again without a drop
     back = Occupancy.of(state)
     assert back is not fresh and back.tables() == Occupancy(state).tables()
+
+
+def test_an_elimination_after_a_change_that_forgot_the_drop_does_not_revive_a_stale_index(ruleset):
+    """A piece added without :meth:`Occupancy.drop` makes the index stale (the guard sees the
+    count differ); an elimination then brings the count back. ``changes.eliminate`` must drop
+    the stale index rather than leave it to pass the guard: the next query indexes afresh and
+    the eliminated piece is nowhere in it."""
+    import copy
+
+    from wargamekit_maneuver_locale import changes
+    from wargamekit_maneuver_locale.state import Occupancy
+
+    game = Game.new(ruleset, "default", seed=1)
+    state = game.state
+    stale = Occupancy.of(state)
+    ids = list(state.pieces)
+    added = copy.copy(state.pieces[ids[1]])
+    added.id = "X-99"
+    state.pieces["X-99"] = added  # no drop: a change that forgot it
+    assert Occupancy.live(state) is None
+
+    class _Ctx:  # what eliminate reads and writes
+        def __init__(self, state):
+            self.state = state
+
+        def event(self, *args, **kwargs):
+            pass
+
+    changes.eliminate(_Ctx(state), state.pieces[ids[2]], "test")
+    fresh = Occupancy.of(state)
+    assert fresh is not stale and fresh.tables() == Occupancy(state).tables()
+    assert all(p.id != ids[2] for pieces in fresh.locales.values() for p in pieces)

@@ -99,6 +99,10 @@ def eliminate(ctx: Context, piece: Piece, why: str) -> None:
     del state.pieces[piece.id]
     if occ is not None:
         occ.remove(piece)  # the live index follows (hot enough: an index rebuilt per loss)
+    else:
+        # An index that is not the pieces' any more (a change that did not drop it) must go:
+        # with this piece gone its count could match again and pass for live.
+        Occupancy.drop(state)
     state.eliminated.append((piece.id, piece.side))
     ctx.event("eliminated", f"{why}: {piece.id} is removed", piece=piece.id, side=piece.side)
 

@@ -189,9 +189,12 @@ class Piece:
 
     Where a piece stands (``locale``, ``approach``) and whether it ``moved`` change through
     :func:`~.changes.place`, which keeps the state's live index (:class:`Occupancy`) up to date;
-    any other change to them, or to which pieces the state holds, must drop that index
-    (:meth:`Occupancy.drop`): the menus and the state's own queries (:meth:`GameState.at`,
-    :meth:`~GameState.holder`, :meth:`~GameState.room`) read it.
+    the few other changes keep it up to date through the index itself
+    (:meth:`Occupancy.mark_moved`, :meth:`Occupancy.remove` by :func:`~.changes.eliminate`,
+    :meth:`Occupancy.unmove_all` at a new player turn); any other change to them, or to which
+    pieces the state holds, must drop that index (:meth:`Occupancy.drop`): the menus and the
+    state's own queries (:meth:`GameState.at`, :meth:`~GameState.holder`,
+    :meth:`~GameState.room`) read it.
 
     Attributes:
         id: the piece's handle in this game, visible to both sides (``"F-3"``: assigned at
@@ -357,8 +360,11 @@ class Occupancy:
 
     ``Occupancy(state)`` indexes the pieces as they stand now. :meth:`of` gives the state's
     *live* index (:attr:`GameState.index`), which :func:`~.changes.place` keeps up to date move
-    by move; every other change to where the pieces are, or to whether they moved, drops it
-    (:meth:`drop`), and the next :meth:`of` indexes the pieces again. The menus ask thousands of
+    by move, and :meth:`mark_moved`, :meth:`remove` and :meth:`unmove_all` for a piece marked
+    as moved where it stands, an eliminated piece and a new player turn (a checkpoint sets it
+    aside while its snapshot is taken); every other change to where the pieces are, or to
+    whether they moved, drops it (:meth:`drop`), and the next :meth:`of` indexes the pieces
+    again. The menus ask thousands of
     queries a game and the pieces move a few at a time: indexing them for every menu was the
     largest item of a random game's own code.
     """
