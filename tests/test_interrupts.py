@@ -51,6 +51,14 @@ def test_an_empty_offer_of_either_kind_is_a_pass_and_makes_nothing():
     assert asked == [] and resolved == [] and made == [] and polled == ["a", "b"]
 
 
+@pytest.mark.parametrize("bad", [None, 0, False])
+def test_offers_that_return_no_sequence_are_refused_by_name(bad):
+    """An offers function that returns ``None`` (a forgotten ``return``) or another non-sequence
+    is a ruleset bug: refused with the timing point and side named, not taken for a pass."""
+    with pytest.raises(TypeError, match=r"the offers at 'turn start' for 'a' returned .*: expected a sequence"):
+        drive(InterruptStack().window("turn start", ["a", "b"], lambda side, point: bad), [])
+
+
 def test_resolution_is_last_in_first_out():
     """MTTT interrupt phase: three stacked responses resolve newest first."""
     log: list[str] = []

@@ -450,6 +450,11 @@ class InterruptStack:
             depth = len(items)
             offered = offers(side, _timing_point(timing, top, depth))
             if not offered:  # most polls of most sides: nothing to filter
+                if offered is None or not hasattr(offered, "__len__"):
+                    raise TypeError(
+                        f"the offers at {timing!r} for {side!r} returned {offered!r}: expected a "
+                        "sequence of responses (an empty one when there are none)"
+                    )
                 passes += 1
                 continue
             available: list[Any]
