@@ -96,6 +96,11 @@ def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(mon
     monkeypatch.setattr(interrupt_phase, "_closes_at_once", counting)
     options = {"interrupts": True}
     fast, told = _logs(options), len(tests)
+    # The games where a guard matters (found by dropping each guard over 150 seeds a scene): a
+    # battle group's turn start frees the units it engaged, who may then rush (default 61 and
+    # 103, battle 25 and 48); an action that keeps the standard action changes what anyone may
+    # answer before "standard action declared" (default 93). Without either guard these differ.
+    guarded = _logs_of(GUARDED, options)
     tests.clear()
 
     def untold(function):
@@ -106,6 +111,19 @@ def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(mon
     monkeypatch.setattr(combat_actions, "open_windows", untold(interrupt_phase.open_windows))
     assert _logs(options) == fast
     assert len(tests) > told
+    assert _logs_of(GUARDED, options) == guarded
+
+
+#: (scene, seed) of random games where the quiet windows' guards change the game
+GUARDED = (("default", 61), ("default", 103), ("battle", 25), ("battle", 48), ("default", 93))
+
+
+def _logs_of(games, options):
+    ruleset = installed_rulesets()["mttt_rpg"]
+    return [
+        play_random_game(ruleset, scenario, seed=seed, options=options, check_invariants=False).log_text()
+        for scenario, seed in games
+    ]
 
 
 def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(monkeypatch):

@@ -891,7 +891,9 @@ def turn_responses(ctx: Context, unit: Combatant, *, quiet: bool = False) -> Gen
     and nothing since changed what anyone may answer).
 
     Returns:
-        Whether its window closed at once (as :func:`open_windows` returns it).
+        ``True`` only when its window is known to have closed at once (the quiet path, as
+        :func:`open_windows` returns it); ``False`` otherwise, even if the window happened to
+        close at once (the safe answer: the next window is then tested).
     """
     scene: Scene = ctx.state
     scene.trigger_serial += 1
