@@ -927,6 +927,32 @@ def test_a_choose_whose_data_is_refused_is_not_left_a_builder():
     assert not any(type(o) is _ChooseBuilder for o in __import__("gc").get_objects())
 
 
+def test_no_builder_is_left_behind_when_what_it_would_hold_is_refused():
+    """Events, options of ``Choose.of`` and of lazy menus make what can fail (data, audience,
+    label) before their builder: a refusal leaves no half-built builder for the traceback to
+    hold (nothing may ever see one)."""
+    import gc
+
+    from wargamekit.decisions import _OptionBuilder
+    from wargamekit.events import _EventBuilder, new_event, owned_event
+
+    def builders() -> list[object]:
+        return [o for o in gc.get_objects() if type(o) in (_EventBuilder, _OptionBuilder)]
+
+    bad = {"unit": object()}
+    with pytest.raises(TypeError) as refused_event:
+        new_event("x", "text", bad, None)
+    with pytest.raises(TypeError) as refused_owned:
+        owned_event("x", "text", dict(bad), None)
+    with pytest.raises(TypeError) as refused_option:
+        Choose.of(side="red", prompt="P", values=[1], label=str, data=lambda v: bad)
+    lazy = Choose.of(side="red", prompt="P", values=[1, 2], label=str, data=lambda v: bad, lazy=True)
+    with pytest.raises(TypeError) as refused_lazy:
+        lazy.options[1]
+    held = (refused_event, refused_owned, refused_option, refused_lazy)  # tracebacks kept alive
+    assert all(info.value for info in held) and builders() == []
+
+
 def test_the_chosen_option_s_label_is_made_as_reading_it_makes_it():
     """The game and ``Choose.describe`` make a lazy label without the miss that sends a read
     to ``Option.__getattr__`` (a hot path): the same text, made once and kept, the same error

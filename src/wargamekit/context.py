@@ -39,7 +39,7 @@ from .events import (
     _INT_FLOOR,
     _INT_LIMIT,
     Event,
-    EventBuilder,
+    _EventBuilder,
     is_plain_int,
     owned_event,
 )
@@ -136,7 +136,7 @@ class _Recorder:
             # Hot: every roll of every game. The data as freezing would make it (keys in
             # sorted order, the faces a list), from values checked to be plain JSON: no copy,
             # no walk; the event built by plain writes (as events.logged_event, inline).
-            event = _new_event(EventBuilder)
+            event = _new_event(_EventBuilder)
             event.kind = "roll"
             event.text = text
             event.data = {"dice": kind, "faces": listed, "purpose": purpose, "value": value}

@@ -388,6 +388,7 @@ def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
 
 def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> Option:
     """``Option(value, label, data=data)``, built by plain writes (see _fastbuild)."""
+    frozen = freeze_data(data)  # first (it can raise): no half-built builder is left behind
     option = _new_option(_OptionBuilder)
     if type(label) is str or not callable(label):
         option.label = label
@@ -396,7 +397,7 @@ def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> O
         option._make_label = label
     option.value = value
     option.public = None
-    option.data = freeze_data(data)
+    option.data = frozen
     option.__class__ = Option
     return option
 
@@ -503,16 +504,13 @@ class LazyOptions(Sequence[Option]):
             self._made[index] = value
             return value
         option: Any  # an _OptionBuilder, turned into an Option once written (see _fastbuild)
-        if self._lazy_labels:
-            option = _new_option(_OptionBuilder)
-            option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
-        else:
+        # What can raise (the label, the data) is made before the builder: none is left half
+        # built for a traceback to hold.
+        label: Any = None
+        if not self._lazy_labels:
             label = self._label(value)
             if not isinstance(label, str):
                 raise OptionError(f"{self._where_of(index)}: its label {self._label!r} made {label!r}, not a str")
-            option = _new_option(_OptionBuilder)
-            option.label = label
-            option._make_label = None
         make_data = self._data
         if make_data is None:
             data = _EMPTY
@@ -523,6 +521,12 @@ class LazyOptions(Sequence[Option]):
                 if isinstance(exc, OptionError):
                     raise
                 raise OptionError(f"{self._where_of(index)}: {exc}") from exc
+        option = _new_option(_OptionBuilder)
+        if self._lazy_labels:
+            option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
+        else:
+            option.label = label
+            option._make_label = None
         option.value = value
         option.public = None
         option.data = data

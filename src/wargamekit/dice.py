@@ -117,7 +117,7 @@ _set_faces = Roll.__dict__["faces"].__set__
 _set_value = Roll.__dict__["value"].__set__
 _set_audience = Roll.__dict__["audience"].__set__
 #: Hot: every draw is recorded as a Roll, built by plain writes (see _fastbuild), not the setters.
-RollBuilder = builder(Roll)
+_RollBuilder = builder(Roll)
 
 
 @frozen
@@ -219,8 +219,8 @@ class Dice:
         raise NotImplementedError
 
     def _record(self, purpose: str, kind: str, faces: tuple[int, ...], value: int) -> None:
-        # Roll(...) by plain writes on a RollBuilder (hot: every draw of every game is recorded)
-        roll = _new_roll(RollBuilder)
+        # Roll(...) by plain writes on a _RollBuilder (hot: every draw of every game is recorded)
+        roll = _new_roll(_RollBuilder)
         roll.purpose = purpose
         roll.kind = kind
         roll.faces = faces
@@ -350,7 +350,7 @@ class SeededDice(Dice):
                 face = low + _bounded(draws.next_uint32, draws.state, high - low)
                 faces = (face,)
                 # as _record, inline (a call less)
-                roll = _new_roll(RollBuilder)
+                roll = _new_roll(_RollBuilder)
                 roll.purpose = purpose
                 roll.kind = die.name
                 roll.faces = faces

@@ -143,19 +143,21 @@ _set_kind = Event.__dict__["kind"].__set__
 _set_text = Event.__dict__["text"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_audience = Event.__dict__["audience"].__set__
-#: Hot: every roll and every answer logs an event, built as an EventBuilder by plain writes and
+#: Hot: every roll and every answer logs an event, built as an _EventBuilder by plain writes and
 #: turned into an Event (see _fastbuild): half the cost of the four setters' calls.
-EventBuilder = builder(Event)
+_EventBuilder = builder(Event)
 _new = object.__new__
 
 
 def new_event(kind: str, text: str, data: Mapping[str, Any] | None, audience: Iterable[str] | str | None) -> Event:
     """``Event(kind, text, data, audience)``, built through the slots (for the game's log)."""
-    event = _new(EventBuilder)
+    # What can raise is made first: no half-built builder is left to a traceback.
+    frozen_data, frozen_audience = _freeze_data(data), audience_of(audience)
+    event = _new(_EventBuilder)
     event.kind = kind
     event.text = text
-    event.data = _freeze_data(data)
-    event.audience = audience_of(audience)
+    event.data = frozen_data
+    event.audience = frozen_audience
     event.__class__ = Event
     return event
 
@@ -180,11 +182,13 @@ def _owned_data(data: dict[str, Any]) -> dict[str, Any]:
 def owned_event(kind: str, text: str, data: dict[str, Any], audience: Iterable[str] | str | None) -> Event:
     """:func:`new_event` for ``data`` that the caller hands over (``RulesContext.event``'s own
     ``**data``): the same event, with no copy of data that is JSON scalars only."""
-    event = _new(EventBuilder)
+    # What can raise is made first: no half-built builder is left to a traceback.
+    owned, frozen_audience = _owned_data(data), None if audience is None else audience_of(audience)
+    event = _new(_EventBuilder)
     event.kind = kind
     event.text = text
-    event.data = _owned_data(data)
-    event.audience = None if audience is None else audience_of(audience)
+    event.data = owned
+    event.audience = frozen_audience
     event.__class__ = Event
     return event
 
@@ -193,7 +197,7 @@ def logged_event(kind: str, text: str, data: dict[str, Any], audience: tuple[str
     """An event whose ``data`` is already what freezing would give: a fresh dict of exact JSON
     types, keys in sorted order, held by nobody else; ``audience`` a tuple of sides or ``None``.
     For the core's own events (every roll's and every answer's), built from values it checked."""
-    event = _new(EventBuilder)
+    event = _new(_EventBuilder)
     event.kind = kind
     event.text = text
     event.data = data
