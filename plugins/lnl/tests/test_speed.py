@@ -163,6 +163,19 @@ def test_steady_map_blocks_answer_as_the_checked_memos():
     with pytest.raises(RuntimeError), los.steady_map(s.map):
         raise RuntimeError("a query failed")
     assert los._STEADY == []
+    # and the block does look up once: inside it, queries of its map check the layers no more
+    checked = []
+    real = los._held_checked
+    los._held_checked = lambda m: checked.append(m) or real(m)
+    try:
+        with los.steady_map(s.map):
+            for _ in range(3):
+                visible(s, a, b)
+        inside = len(checked)
+        visible(s, a, b)
+    finally:
+        los._held_checked = real
+    assert inside == 1 and len(checked) == 2
 
 
 # -- the second round of shortcuts (issue 9, session 19) -------------------------------------------
