@@ -28,6 +28,19 @@ def small(kit):
     )
 
 
+def test_shared_view_masks_what_the_view_masks_and_shares_the_rest(kit, ruleset):
+    """Hidden information, for a bot that promised only to read its view (``reads_view_only``):
+    the shared view shows what the view shows — the opponent's face-down pieces with no arm,
+    steps or identity — while the pieces the side sees whole are the live ones, not copies."""
+    g = small(kit)
+    shared, copied = ruleset.shared_view(g.state, "austria"), ruleset.view(g.state, "austria")
+    assert shared == copied and shared.index is None
+    assert (shared.pieces["F1"].arm, shared.pieces["F1"].steps, shared.pieces["F1"].origin) == (None, None, "")
+    assert shared.pieces["F1"] is not g.state.pieces["F1"] and shared.pieces["A1"] is g.state.pieces["A1"]
+    assert ruleset.shared_view(g.state, None).pieces is g.state.pieces
+    assert ruleset.bots()["bot"](0).reads_view_only is True
+
+
 def test_view_redacts_face_down_enemy_pieces(kit, ruleset):
     """Hidden information: the opponent's face-down pieces show no arm and no steps."""
     g = small(kit)

@@ -46,6 +46,10 @@ def _known(p: Piece) -> Combatant:
 class HeuristicBot(SeededBot):
     """Plays one side from its view; ``seed`` breaks ties reproducibly."""
 
+    #: It only reads its view (checked by ``check_ruleset``): it is handed the shared view,
+    #: which copies only the opponent's face-down pieces (``view.shared_redact``).
+    reads_view_only = True
+
     # -- dispatch ---------------------------------------------------------------------------
     #: The plugin hooks of the game (``view.hooks``): the assault preview counts the add-ons.
     _hooks: Any = None

@@ -18,7 +18,7 @@ from .scenario import ManeuverScenario, check_arms, validate
 from .state import Board, Context, GameState, Occupancy, Piece
 from .turn import player_turn
 from .victory import final_outcome, sudden_outcome
-from .view import redact, summary_text
+from .view import redact, shared_redact, summary_text
 
 __all__ = ["ManeuverLocale", "resolve_arms"]
 
@@ -122,6 +122,9 @@ class ManeuverLocale(Ruleset):
 
     def view(self, state: GameState, side: str | None) -> GameState:
         return redact(state, side)
+
+    def shared_view(self, state: GameState, side: str | None) -> GameState:
+        return shared_redact(state, side)
 
     def summary(self, state: GameState) -> str:
         return summary_text(state)

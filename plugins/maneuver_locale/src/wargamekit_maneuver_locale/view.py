@@ -11,7 +11,7 @@ from wargamekit.view import dict_copier, field_copier, masked_copier
 
 from .state import GameState, Piece
 
-__all__ = ["map_text", "redact", "summary_text"]
+__all__ = ["map_text", "redact", "shared_redact", "summary_text"]
 
 # A view copies every piece (and the state's own fields) each time a bot reads it: the core's
 # field copier reads every field, so a field added later is copied too, at a fraction of the
@@ -23,6 +23,11 @@ _copy_state = field_copier(GameState, skip=("won_by_assault",))
 #: default (a field added to Piece later stays hidden until it is shown here on purpose).
 _hidden_piece = masked_copier(Piece, keep=("id", "side", "locale", "approach", "moved"),
                               mask={"arm": None, "steps": None})
+
+#: The state's own fields, every container shared (see :func:`shared_redact`).
+_share_state = field_copier(
+    GameState, skip=("control", "eliminated", "road_pieces", "road_entries", "won_by_assault")
+)
 
 
 def redact(state: GameState, side: str | None) -> GameState:
@@ -43,6 +48,23 @@ def redact(state: GameState, side: str | None) -> GameState:
     view.commands_per_turn = dict(state.commands_per_turn)
     view.viewer = side or ""
     view.index = None  # the state's index holds the state's own pieces
+    return view
+
+
+def shared_redact(state: GameState, side: str | None) -> GameState:
+    """What :func:`redact` shows ``side``, for a bot that promised only to read its view
+    (:meth:`~wargamekit.ruleset.Ruleset.shared_view`): the state's containers and the pieces
+    ``side`` may see whole are the live ones, shared; only the opponent's face-down pieces are
+    copies, masked as :func:`redact` masks them (a view copies every piece, 6 % of a bot game)."""
+    if side is None:
+        pieces = state.pieces
+    else:
+        pieces = {pid: _hidden_piece(p) if p.side != side and not p.face_up else p
+                  for pid, p in state.pieces.items()}
+    view = _share_state(state)
+    view.pieces = pieces
+    view.viewer = side or ""
+    view.index = None  # a view has no live index (its queries scan its own pieces)
     return view
 
 
