@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 
 from attrs import define
+from rulesets import NoScenario
 
-from wargamekit import Choose, Outcome, Ruleset, YesNo
+from wargamekit import Choose, Outcome, YesNo
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, TerrainTable, TerrainType
 
 LEAKS = ("live state", "public log", "option label", "option data", "svg", "secret roll", "reveal")
@@ -19,7 +20,7 @@ class LoadoutState:
     codes: dict[str, int]
 
 
-class Loadout(Ruleset):
+class Loadout(NoScenario):
     """Side b secretly loads a round and secretly rolls a code; then side a reacts.
 
     ``leak`` names the one way this copy leaks b's secrets to a (``None``: it does not).
@@ -32,9 +33,6 @@ class Loadout(Ruleset):
     def __init__(self, leak: str | None = None) -> None:
         assert leak is None or leak in LEAKS, leak
         self.leak = leak
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
 
     def setup(self, scenario, options):
         return LoadoutState(rounds={"a": None, "b": None}, codes={"a": 0, "b": 0})
@@ -83,7 +81,7 @@ class SightlineState:
     looks: dict[str, int | None]
 
 
-class Sightline(Ruleset):
+class Sightline(NoScenario):
     """Side b's sentry secretly faces one of six hexsides; facing the road (0-2), the rules
     trace its line of sight that way (a rule whose traced lines, and whether any is traced,
     depend on a hidden value); then side a reacts. Honest: the view hides the facing and keeps
@@ -92,9 +90,6 @@ class Sightline(Ruleset):
     name = "sightline"
     version = "1.0"
     sides = ("a", "b")
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
 
     def setup(self, scenario, options):
         table = TerrainTable([TerrainType(0, "clear"), TerrainType(1, "woods", 2, los=1)])

@@ -7,6 +7,17 @@ from attrs import define, frozen
 from wargamekit import Choose, IllegalChoiceError, Outcome, Ruleset, YesNo
 
 
+class NoScenario(Ruleset):
+    """The base of the core tests' small rulesets that need no scenario: the scenario's data is
+    empty and the state starts as an empty dict (a subclass overrides ``setup`` for another)."""
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        return {}
+
+
 @frozen
 class RaceScenario:
     """Race to a target sum of d6 rolls."""

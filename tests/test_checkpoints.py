@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from attrs import define, field
+from rulesets import NoScenario
 
 from wargamekit import (
     Choose,
@@ -30,7 +31,7 @@ class TallyState:
     note: object = None
 
 
-class Tally(Ruleset):
+class Tally(NoScenario):
     """Each turn: a checkpoint, a roll, then each side adds 1 or 2 to its tally; ten turns.
 
     A once-per-game bonus response (key ``"bonus"``) is offered at every turn's end, so a
@@ -44,9 +45,6 @@ class Tally(Ruleset):
 
     def __init__(self) -> None:
         self.setups = 0
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
 
     def options(self):
         return {"cap": False}

@@ -11,8 +11,9 @@ import re
 
 import numpy as np
 import pytest
+from rulesets import NoScenario
 
-from wargamekit import Outcome, Ruleset
+from wargamekit import Outcome
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
@@ -658,19 +659,13 @@ def test_the_answer_fast_path_gives_what_check_and_value_of_give():
     assert fast.over and len(fast.choices) == 7  # (red reached the target)
 
 
-class _BadMenu(Ruleset):
+class _BadMenu(NoScenario):
     """One lazy menu (with a lazy label) whose third option's data is not JSON, then a
     public/secret menu: answering the bad option must leave the game as it was."""
 
     name = "bad_menu"
     version = "1"
     sides = ("red", "blue")
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
-
-    def setup(self, scenario, options):
-        return {}
 
     def play(self, ctx):
         first = yield Choose.of("red", "Pick?", [1, 2, object()], rule="T1", lazy=True, lazy_labels=True,

@@ -9,6 +9,7 @@ import weakref
 
 import numpy as np
 import pytest
+from rulesets import NoScenario
 
 from wargamekit import (
     Choose,
@@ -18,7 +19,6 @@ from wargamekit import (
     Game,
     Outcome,
     RandomBot,
-    Ruleset,
     ScriptedDice,
     YesNo,
 )
@@ -77,18 +77,12 @@ def test_a_roll_s_event_data_is_detached_from_the_roll():
     assert roll.faces == (3, 4)
 
 
-class _Asks(Ruleset):
+class _Asks(NoScenario):
     """One decision of each form, then one roll (the events of answers of every form)."""
 
     name = "asks"
     version = "1"
     sides = ("red", "blue")
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
-
-    def setup(self, scenario, options):
-        return {}
 
     def play(self, ctx):
         yield Choose.of("red", "Pick", ["a", "b", "c"], rule="R1", kind="asks.pick")

@@ -247,17 +247,13 @@ def test_missing_player_is_refused():
 
 def test_secret_decisions_are_logged_only_for_the_chooser():
     """A decision marked secret is logged with the chooser as its only audience."""
-    from wargamekit import Choose, Outcome, Ruleset
+    from rulesets import NoScenario
 
-    class Hidden(Ruleset):
+    from wargamekit import Choose, Outcome
+
+    class Hidden(NoScenario):
         name = "hidden"
         sides = ("a", "b")
-
-        def scenario_data(self, name="default"):
-            return {}
-
-        def setup(self, scenario, options):
-            return {}
 
         def play(self, game):
             yield Choose.of("a", "Load which special round?", ["HESH", "fin"], secret=True)
@@ -380,16 +376,15 @@ def test_one_side_given_as_a_string_is_that_side():
 def test_undo_that_does_not_replay_leaves_the_game_as_before():
     """If a replay fails (a ruleset that does not replay the same way), undo raises and the
     game keeps its position instead of being left half-rebuilt."""
-    from wargamekit import Choose, Outcome, Ruleset
+    from rulesets import NoScenario
+
+    from wargamekit import Choose, Outcome
 
     runs = []
 
-    class Fickle(Ruleset):
+    class Fickle(NoScenario):
         name = "fickle"
         sides = ("a",)
-
-        def scenario_data(self, name="default"):
-            return {}
 
         def setup(self, scenario, options):
             runs.append(1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rulesets import NoScenario
 
 from wargamekit import Game, Outcome, Ruleset
 from wargamekit.geometry import Hex
@@ -221,7 +222,7 @@ class _Crates:
     turn: int = 0
 
 
-class _CrateGame(Ruleset):
+class _CrateGame(NoScenario):
     """Side b secretly fills its crate; then side a decides whether to take it. The view shows
     the opponent's crate through a masked copier keeping ``shown`` (honest: name and side)."""
 
@@ -233,9 +234,6 @@ class _CrateGame(Ruleset):
         self.hide = masked_copier(_Crate, keep=shown)
         self.copy_crates = dict_copier(_Crate)
         self.copy_state = field_copier(_Crates)
-
-    def scenario_data(self, name: str = "default") -> dict:
-        return {}
 
     def setup(self, scenario, options):
         return _Crates({"x": _Crate("x", "b"), "y": _Crate("y", "a")})
