@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import marshal
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -120,11 +121,14 @@ class _Snapshot:
         return self._digest[0]
 
 
-#: (ruleset, plugin manager, scenario, seed, options) → the games that last played them (most
-#: recent last), so a load in the same process starts from their snapshots. Weak: it keeps no
-#: game alive. Several, because a game loaded and dropped must not hide the one still played.
+#: (ruleset, plugin manager, seed, scenario name, options) → the games that last played them
+#: (most recent last), so a load in the same process starts from their snapshots. Weak: it
+#: keeps no game alive. Several, because a game loaded and dropped must not hide the one still
+#: played. The scenario's data is not in the key (canonicalising it cost a load, and every
+#: game at its first snapshot, up to 90 µs): a game found here is taken only if its data is
+#: the same (:meth:`Game._scenario_form`, :func:`_twin`).
 _LADDERS: OrderedDict[tuple[Any, ...], list[weakref.ref[Game]]] = OrderedDict()
-#: how many games of the same inputs _LADDERS remembers
+#: how many games of the same key _LADDERS remembers
 _LADDER_GAMES = 4
 
 
@@ -190,6 +194,8 @@ class Game:
     #: ``None``: keep no snapshots (``Game.new(..., snapshots=False)``)
     _snapshot_spacing: int | None = field(factory=lambda: SNAPSHOT_SPACING, repr=False)
     _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
+    #: the scenario data's canonical form, once a load has compared it (see _scenario_form)
+    _scenario_bytes: bytes | None = field(default=None, repr=False)
     #: the snapshot the current play-through restarted at (its events begin the log), or None
     _log_base: _Snapshot | None = field(default=None, repr=False)
 
@@ -255,14 +261,17 @@ class Game:
         dice: Dice | None,
         plugin_manager: pluggy.PluginManager | None,
         twin: bool = False,
+        saved_name: str | None = None,
     ) -> Game:
         """Check the inputs of :meth:`new` and build the game, not yet started.
 
-        With ``twin`` (a load), a live game of this process with the very same inputs lends
-        its scenario data and structured scenario: those inputs were checked when it was built.
+        With ``twin`` (a load of a save naming its scenario ``saved_name``), a live game of this
+        process with the very same inputs lends its scenario data and structured scenario:
+        those inputs were checked when it was built.
         """
         if twin and dice is None and isinstance(scenario, Mapping):
-            found = _twin(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager)
+            found = _twin(ruleset, scenario, seed=seed, scenario_name=saved_name, options=options,
+                          plugin_manager=plugin_manager)
             if found is not None:
                 return cls(
                     ruleset=ruleset,
@@ -273,6 +282,7 @@ class Game:
                     plugin_manager=plugin_manager,
                     scenario_template=found._scenario_template,
                     ladder_key=found._ladder_key,
+                    scenario_bytes=found._scenario_bytes,
                 )
         scenario_name: str | None
         if scenario is None or isinstance(scenario, str):
@@ -390,11 +400,34 @@ class Game:
         self._register_ladder()
 
     def _key(self) -> tuple[Any, ...]:
-        """What makes two games the same game (see :func:`_ladder_key`)."""
+        """The games that may be this game (see :func:`_ladder_key`); :meth:`_scenario_form`
+        says which of them are."""
         if self._ladder_key is None:
-            self._ladder_key = _ladder_key(self.ruleset, self.plugin_manager, self.seed, self.scenario_data,
+            self._ladder_key = _ladder_key(self.ruleset, self.plugin_manager, self.seed, self.scenario_name,
                                            self.options)
         return self._ladder_key
+
+    def _scenario_form(self) -> bytes | None:
+        """The scenario data as a save's parse gives it — the JSON of a save, keys sorted, read
+        back — in :mod:`marshal`'s version-2 bytes, computed once (``None``: data that cannot
+        be put so). Equal bytes mean equal data of equal types in the same order (marshal tags
+        ``1``, ``1.0`` and ``True`` apart, and version 2 writes neither references nor
+        interning, so the bytes depend on the values alone): two games with equal forms are
+        the same game."""
+        if self._scenario_bytes is None:
+            try:
+                form = _marshal_form(json.loads(_scenario_json(self.scenario_data)))
+            except (TypeError, ValueError, RecursionError):  # data no save could hold: no twin
+                form = None
+            self._scenario_bytes = form or b""  # b"": tried, none
+        return self._scenario_bytes or None
+
+    def _same_scenario(self, other: Game) -> bool:
+        """Whether ``other``, a game of the same :meth:`_key`, plays the same scenario data."""
+        if other.scenario_data is self.scenario_data:  # forks, replays and twins share it
+            return True
+        form = self._scenario_form()
+        return form is not None and form == other._scenario_form()
 
     def _register_ladder(self) -> None:
         if self._dice_template is not None:
@@ -417,7 +450,10 @@ class Game:
         if self._snapshots or self._dice_template is not None:
             ladders = [self._snapshots]
         else:
-            ladders = [game._snapshots for game in _ladder_games(self._key()) if game.ruleset is self.ruleset]
+            ladders = [
+                game._snapshots for game in _ladder_games(self._key())
+                if game.ruleset is self.ruleset and self._same_scenario(game)
+            ]
         best: tuple[_Snapshot, list[_Snapshot]] | None = None
         for ladder in ladders:
             for index in range(len(ladder) - 1, -1, -1):
@@ -882,7 +918,7 @@ class Game:
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
-                plugin_manager=manager, twin=True,
+                plugin_manager=manager, twin=True, saved_name=save.scenario_name,
             )
             game.scenario_name = save.scenario_name
             game._replay(list(save.choices), where="$.choices")
@@ -920,15 +956,17 @@ class Game:
         save with a wrong digest disagrees with a good entry too."""
         from . import snapshot_cache
 
+        if _twin(ruleset, save.scenario, seed=save.seed, scenario_name=save.scenario_name, options=save.options,
+                 plugin_manager=manager) is not None:
+            return None  # a game of this process with these inputs: its ladder is in memory
         try:
             seed = _check_seed(save.seed)
             options = ruleset.resolve_options(save.options)
-            key = _ladder_key(ruleset, manager, seed, save.scenario, options)
+            key = _ladder_key(ruleset, manager, seed, save.scenario_name, options)
+            scenario_json = _scenario_json(save.scenario)
         except (WargamekitError, TypeError, ValueError):
             return None  # refused, in its usual words, by the ordinary path
-        if any(game.ruleset is ruleset and game._scenario_template is not None for game in _ladder_games(key)):
-            return None  # a game of this process with these inputs (_twin): its ladder is in memory
-        restored = snapshot_cache._restore(cache, ruleset, manager, save, key[3], options, seed)
+        restored = snapshot_cache._restore(cache, ruleset, manager, save, scenario_json, options, seed)
         if restored is None:
             return None
         from .scenario import copy_data
@@ -981,6 +1019,7 @@ class Game:
             snapshots=list(self._snapshots),
             snapshot_spacing=snapshot_spacing,
             ladder_key=self._ladder_key,
+            scenario_bytes=self._scenario_bytes,
         )
 
     def fork(self) -> Game:
@@ -1011,30 +1050,52 @@ def _weak_sink(game: Game) -> Callable[[Event], None]:
 
 
 def _ladder_key(
-    ruleset: Ruleset, plugin_manager: Any, seed: int, scenario: Mapping[str, Any], options: Mapping[str, Any]
+    ruleset: Ruleset, plugin_manager: Any, seed: int, scenario_name: str | None, options: Mapping[str, Any]
 ) -> tuple[Any, ...]:
-    """What makes two games the same game (ids are safe: a live game holds both objects). As in
-    a save, the scenario's keys are sorted."""
-    return (
-        id(ruleset), id(plugin_manager), seed, json.dumps(scenario, sort_keys=True, default=repr),
-        json.dumps(options, sort_keys=True, default=repr),
-    )
+    """The games of these inputs but the scenario's data (ids are safe: a live game holds both
+    objects); the options as in a save, keys sorted (JSON tells ``1`` from ``true``)."""
+    return (id(ruleset), id(plugin_manager), seed, scenario_name, json.dumps(options, sort_keys=True, default=repr))
+
+
+def _scenario_json(scenario: Mapping[str, Any]) -> str:
+    """Scenario data as a save writes it: JSON, keys sorted (what names a snapshot cache entry)."""
+    return json.dumps(scenario, sort_keys=True, default=repr)
+
+
+def _marshal_form(data: Any) -> bytes | None:
+    """``data`` in :mod:`marshal`'s version-2 bytes, or ``None`` if it holds a type marshal
+    refuses (anything but exact builtins: a subclass is never taken for its base)."""
+    try:
+        return marshal.dumps(data, 2)
+    except ValueError:
+        return None
 
 
 def _twin(
-    ruleset: Ruleset, scenario: Mapping[str, Any], *, seed: Any, options: Mapping[str, Any] | None,
-    plugin_manager: Any,
+    ruleset: Ruleset, scenario: Mapping[str, Any], *, seed: Any, scenario_name: Any,
+    options: Mapping[str, Any] | None, plugin_manager: Any,
 ) -> Game | None:
-    """The live game of this process (its ladder's) with exactly these inputs, or ``None``."""
+    """The live game of this process (its ladder's) with exactly these inputs, or ``None``.
+
+    ``scenario`` is a save's data: it is compared as it is (a save parsed from its file has its
+    keys sorted, as :meth:`Game._scenario_form` puts the live game's), so data with its keys in
+    another order, or ``1`` where the game has ``1.0`` or ``True``, finds no twin and is
+    replayed from its first answer."""
     if not _LADDERS:
         return None
     try:
         merged = ruleset.resolve_options(options)
-        key = _ladder_key(ruleset, plugin_manager, _check_seed(seed), scenario, merged)
+        key = _ladder_key(ruleset, plugin_manager, _check_seed(seed), scenario_name, merged)
     except (WargamekitError, TypeError, ValueError):
         return None  # refused (in its usual order) by the ordinary path
-    for game in _ladder_games(key):
-        if game.ruleset is ruleset and game._scenario_template is not None:
+    games = [game for game in _ladder_games(key) if game.ruleset is ruleset and game._scenario_template is not None]
+    if not games:
+        return None
+    form = _marshal_form(scenario)
+    if form is None:
+        return None
+    for game in games:
+        if game._scenario_form() == form:
             return game
     return None
 

@@ -798,7 +798,10 @@ def _store(cache: SnapshotCache, game: Game) -> bool:
     latest = ladder[-1]
     if list(latest.choices) != game.choices[: latest.position] or latest.position == 0:
         return False
-    hasher = _game_hasher(game.ruleset, game.plugin_manager, game._key()[3], game.options, game.seed)
+    from .game import _scenario_json
+
+    hasher = _game_hasher(game.ruleset, game.plugin_manager, _scenario_json(game.scenario_data), game.options,
+                          game.seed)
     if hasher is None:
         return False
     name = next(_names(hasher, latest.choices))[1]
