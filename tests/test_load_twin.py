@@ -196,3 +196,95 @@ def test_a_scenario_marshal_refuses_takes_no_twin(live):
             ruleset, scenario, seed=save.seed, scenario_name=save.scenario_name, options=save.options,
             plugin_manager=None,
         ) is None
+
+
+# -- a save makes the ladder reach the present ------------------------------------------------
+
+
+def _at(ruleset, answers: int, seed: int = 5, **kwargs) -> Game:
+    """A game of ``ruleset`` after the first ``answers`` of a seeded random-bot game."""
+    played = Game.new(ruleset, seed=seed)
+    played.play({side: RandomBot(i) for i, side in enumerate(ruleset.sides)})
+    game = Game.new(ruleset, seed=seed, **kwargs)
+    for choice in played.choices[:answers]:
+        game.answer(choice)
+    return game
+
+
+def _checkpoints_passed(game: Game) -> list[int]:
+    """Every checkpoint the game passed (answers given there): its replay with none skipped."""
+    every = game._unplayed_copy(snapshot_spacing=1)
+    every._replay(list(game.choices))
+    every._forget_ladder()
+    return [position for position, _ in every.checkpoints]
+
+
+def test_a_save_makes_the_ladder_reach_the_latest_checkpoint_and_a_load_restarts_there():
+    game_module._LADDERS.clear()
+    ruleset = Tally()
+    game = _at(ruleset, 13)  # past a checkpoint the spaced ladder skipped
+    passed = _checkpoints_passed(game)
+    before = game.checkpoints
+    assert before[-1][0] < passed[-1], "the ladder skipped the latest checkpoint (SNAPSHOT_SPACING)"
+    text = game.save().to_json()
+    assert game.checkpoints[: len(before)] == before
+    assert [position for position, _ in game.checkpoints][-1] == passed[-1]
+    loaded = Game.load(SaveFile.from_json(text), rulesets={ruleset.name: ruleset})
+    assert loaded._log_base is not None and loaded._log_base.position == passed[-1]
+    assert loaded.log_text() == game.log_text()
+    game.undo(1)
+    assert game.log_text() == _full(game).log_text()
+    game_module._LADDERS.clear()
+
+
+def _full(game: Game) -> Game:
+    full = Game.new(game.ruleset, seed=game.seed, options=game.options)
+    for choice in game.choices:
+        full.answer(choice)
+    return full
+
+
+def test_a_second_save_with_no_answer_between_replays_nothing(monkeypatch):
+    ruleset = Tally()
+    game = _at(ruleset, 13)
+    first = game.save()
+    replays = []
+    original = Game._replay
+    monkeypatch.setattr(Game, "_replay", lambda self, *a, **k: replays.append(1) or original(self, *a, **k))
+    assert game.save() == first
+    assert replays == []
+    game.answer(game.pending.options[0].value if hasattr(game.pending, "options") else 1)
+    game.save()
+    assert replays == [1], "an answer since: the ladder is made to reach the present again"
+    game_module._LADDERS.clear()
+
+
+def test_a_save_leaves_a_game_without_snapshots_without():
+    ruleset = Tally()
+    game = _at(ruleset, 13, snapshots=False)
+    save = game.save()
+    assert game.checkpoints == ()
+    assert Game.load(save, rulesets={ruleset.name: ruleset}).log_text() == game.log_text()
+    game_module._LADDERS.clear()
+
+
+def test_the_first_load_of_a_save_hashes_only_the_log_since_its_restart(monkeypatch):
+    """The save hashed the whole log once and kept the hash at each snapshot on the way (and at
+    those its ladder gained): the load goes on from it over the lines since."""
+    from wargamekit.events import Event
+    from wargamekit.saves import log_hasher
+
+    game_module._LADDERS.clear()
+    ruleset = Tally()
+    game = _at(ruleset, 29, seed=6)
+    text = game.save().to_json()
+    for snap in game._snapshots[1:]:  # every hash kept is the hash of that snapshot's lines (the first: none)
+        assert snap._digest[0].hexdigest() == log_hasher(e.to_json() for e in snap.events[: snap.n_events]).hexdigest()
+    lines = []
+    original = Event.to_json
+    monkeypatch.setattr(Event, "to_json", lambda self: lines.append(1) or original(self))
+    loaded = Game.load(SaveFile.from_json(text), rulesets={ruleset.name: ruleset})
+    monkeypatch.undo()
+    assert len(lines) == len(loaded.log) - loaded._log_base.n_events
+    assert loaded.log_text() == game.log_text()
+    game_module._LADDERS.clear()

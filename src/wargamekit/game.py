@@ -196,6 +196,8 @@ class Game:
     _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
     #: the scenario data's canonical form, once a load has compared it (see _scenario_form)
     _scenario_bytes: bytes | None = field(default=None, repr=False)
+    #: (the ladder, the answers given) when the ladder last reached the latest checkpoint passed
+    _tight: tuple[list[_Snapshot], int] | None = field(default=None, repr=False)
     #: the snapshot the current play-through restarted at (its events begin the log), or None
     _log_base: _Snapshot | None = field(default=None, repr=False)
 
@@ -807,9 +809,78 @@ class Game:
             hasher = log_hasher((e.to_json() for e in log[base.n_events :]), hasher)
         return "sha256:" + hasher.hexdigest()
 
+    def _saved_digest(self) -> str:
+        """:meth:`_log_digest`, hashing the log once while seeding on the way the log hash of
+        each snapshot without one (:meth:`_Snapshot.prefix_digest`): the first load of a save
+        then hashes only the lines since the snapshot it restarts at, not the whole log again.
+        A snapshot of a copy's log (the checkpoints :meth:`_tight_ladder` added) goes on from
+        the hash of the snapshot its copy restarted at, over its own events since."""
+        log = self.log
+        base = self._log_base
+        start, hasher = 0, None
+        if base is not None and base.n_events and log[base.n_events - 1] is base.events[base.n_events - 1]:
+            start, hasher = base.n_events, base.prefix_digest()
+        seeded: list[_Snapshot] = []  # with a hash, of this log or a copy's that began with it
+        for snap in self._snapshots:
+            n = snap.n_events
+            if snap._digest or not n:
+                seeded.append(snap)
+            elif start <= n <= len(log) and log[n - 1] is snap.events[n - 1]:
+                hasher = log_hasher((e.to_json() for e in log[start:n]), hasher)
+                snap._digest.append(hasher)
+                start = n
+                seeded.append(snap)
+            else:
+                for earlier in reversed(seeded):
+                    m = earlier.n_events
+                    if m and m <= n and earlier._digest and snap.events[m - 1] is earlier.events[m - 1]:
+                        snap._digest.append(log_hasher((e.to_json() for e in snap.events[m:n]), earlier._digest[0]))
+                        seeded.append(snap)
+                        break
+        return "sha256:" + log_hasher((e.to_json() for e in log[start:]), hasher).hexdigest()
+
     # -- saves, undo, fork -----------------------------------------------------------------
+    def _tight_ladder(self) -> list[_Snapshot]:
+        """This game's snapshots, ending at the latest checkpoint it has passed.
+
+        The ladder skips checkpoints within ``SNAPSHOT_SPACING`` answers of its last snapshot,
+        so the answers since that one are replayed here on a copy that snapshots every
+        checkpoint (once per position: a second call with no answer between costs nothing). A
+        game started with ``snapshots=False`` took none: it is replayed whole."""
+        ladder = self._snapshots
+        if ladder and ladder[-1].position == len(self.choices):
+            return ladder  # its latest snapshot is at the present: nothing to replay for
+        if not ladder and self._snapshot_spacing is not None:
+            return ladder  # no checkpoint passed (or none in the ruleset)
+        if self._tight is not None and self._tight[0] is ladder and self._tight[1] == len(self.choices):
+            return ladder  # tightened already, and neither answered nor replayed since
+        other = self._unplayed_copy(snapshot_spacing=1)
+        try:
+            other._replay(list(self.choices))
+        except Exception:  # noqa: BLE001 - the game's own ladder will do
+            return ladder
+        finally:
+            other._forget_ladder()  # a copy made for its snapshots: not a game a load should start from
+        return other._snapshots
+
+    def _forget_ladder(self) -> None:
+        """Take this game out of the ladders a load in this process may start from."""
+        if self._ladder_key is None:
+            return
+        refs = _LADDERS.get(self._ladder_key)
+        if refs is not None:
+            refs[:] = [ref for ref in refs if ref() is not self]
+            if not refs:
+                del _LADDERS[self._ladder_key]
+
     def save(self, *, snapshots: SnapshotCache | None = None) -> SaveFile:
         """The save of this game (write it with :meth:`SaveFile.to_json`).
+
+        A save is where a load of it will restart: the game's snapshot ladder is first made to
+        reach the latest checkpoint it has passed (the answers since its last snapshot replayed
+        once on a copy), so a load of the save in this process, and an undo or a fork near the
+        present, restart there rather than up to ``SNAPSHOT_SPACING`` answers before. A game
+        started with ``snapshots=False`` is left without.
 
         Args:
             snapshots: a snapshot cache to keep this game's latest checkpoint snapshots in, so
@@ -822,6 +893,12 @@ class Game:
         from .plugins import addons_in_effect
         from .scenario import copy_data  # deepcopy's result for plain data, in a fraction of its time
 
+        if self._snapshot_spacing is not None:
+            tight = self._tight_ladder()
+            if tight is not self._snapshots:
+                # the copy's ladder: this game's snapshots, then those of the checkpoints since
+                self._snapshots = tight
+                self._tight = (tight, len(self.choices))
         if snapshots is not None:
             from . import snapshot_cache  # here: plain saves do not import it
 
@@ -838,7 +915,7 @@ class Game:
             options=dict(self.options),
             choices=copy_data(self.choices),
             addons=list(addons_in_effect(self.plugin_manager)),
-            log_digest=self._log_digest(),
+            log_digest=self._saved_digest(),
         )
 
     @classmethod
@@ -989,7 +1066,7 @@ class Game:
         except Exception:  # noqa: BLE001 - whatever the entry did, the ordinary load decides
             stale = True
         if stale:  # the log is the truth: the entry or the save is wrong, the caller's replay says which
-            snapshot_cache._forget_ladder(game)  # its snapshots must not lend a replay their state
+            game._forget_ladder()  # its snapshots must not lend a replay their state
             cache.stats.hits -= 1
             cache.stats.misses += 1
             cache.stats.last_position = None
