@@ -288,3 +288,10 @@ def test_the_first_load_of_a_save_hashes_only_the_log_since_its_restart(monkeypa
     assert len(lines) == len(loaded.log) - loaded._log_base.n_events
     assert loaded.log_text() == game.log_text()
     game_module._LADDERS.clear()
+
+
+def test_an_unhashable_scenario_name_takes_no_twin(live):
+    ruleset, game, save = live
+    assert game_module._twin(
+        ruleset, save.scenario, seed=save.seed, scenario_name=["hill"], options=save.options, plugin_manager=None,
+    ) is None

@@ -1156,13 +1156,14 @@ def _twin(
 
     ``scenario`` is a save's data: it is compared as it is (a save parsed from its file has its
     keys sorted, as :meth:`Game._scenario_form` puts the live game's), so data with its keys in
-    another order, or ``1`` where the game has ``1.0`` or ``True``, finds no twin and is
-    replayed from its first answer."""
+    another order, or ``1`` where the game has ``1.0`` or ``True``, finds no twin: the load
+    checks and structures it anew."""
     if not _LADDERS:
         return None
     try:
         merged = ruleset.resolve_options(options)
         key = _ladder_key(ruleset, plugin_manager, _check_seed(seed), scenario_name, merged)
+        hash(key)  # a scenario name built in code may be anything
     except (WargamekitError, TypeError, ValueError):
         return None  # refused (in its usual order) by the ordinary path
     games = [game for game in _ladder_games(key) if game.ruleset is ruleset and game._scenario_template is not None]
