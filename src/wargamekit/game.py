@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import marshal
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -106,6 +107,8 @@ class _Snapshot:
     shared: tuple[Any, ...] = ()
     #: the SHA-256 of the log up to here, once a load has needed it (see prefix_digest)
     _digest: list[Any] = field(factory=list, eq=False)
+    #: (n, the SHA-256 of ``events[:n]``'s lines) of the last save of the game writing ``events``
+    _saved: list[tuple[int, Any]] = field(factory=list, eq=False)
 
     def thaw(self) -> tuple[Any, Any, Dice, set[Any], bool]:
         parts = loads_sharing(self.frozen, self.shared) if self.pickled else copy.deepcopy(self.frozen)
@@ -120,11 +123,14 @@ class _Snapshot:
         return self._digest[0]
 
 
-#: (ruleset, plugin manager, scenario, seed, options) → the games that last played them (most
-#: recent last), so a load in the same process starts from their snapshots. Weak: it keeps no
-#: game alive. Several, because a game loaded and dropped must not hide the one still played.
+#: (ruleset, plugin manager, seed, scenario name, options) → the games that last played them
+#: (most recent last), so a load in the same process starts from their snapshots. Weak: it
+#: keeps no game alive. Several, because a game loaded and dropped must not hide the one still
+#: played. The scenario's data is not in the key (canonicalising it cost a load, and every
+#: game at its first snapshot, up to 90 µs): a game found here is taken only if its data is
+#: the same (:meth:`Game._scenario_form`, :func:`_twin`).
 _LADDERS: OrderedDict[tuple[Any, ...], list[weakref.ref[Game]]] = OrderedDict()
-#: how many games of the same inputs _LADDERS remembers
+#: how many games of the same key _LADDERS remembers
 _LADDER_GAMES = 4
 
 
@@ -190,6 +196,10 @@ class Game:
     #: ``None``: keep no snapshots (``Game.new(..., snapshots=False)``)
     _snapshot_spacing: int | None = field(factory=lambda: SNAPSHOT_SPACING, repr=False)
     _ladder_key: tuple[Any, ...] | None = field(default=None, repr=False)
+    #: the scenario data's canonical form, once a load has compared it (see _scenario_form)
+    _scenario_bytes: bytes | None = field(default=None, repr=False)
+    #: (the ladder, the answers given) when the ladder last reached the latest checkpoint passed
+    _tight: tuple[list[_Snapshot], int] | None = field(default=None, repr=False)
     #: the snapshot the current play-through restarted at (its events begin the log), or None
     _log_base: _Snapshot | None = field(default=None, repr=False)
 
@@ -255,14 +265,17 @@ class Game:
         dice: Dice | None,
         plugin_manager: pluggy.PluginManager | None,
         twin: bool = False,
+        saved_name: str | None = None,
     ) -> Game:
         """Check the inputs of :meth:`new` and build the game, not yet started.
 
-        With ``twin`` (a load), a live game of this process with the very same inputs lends
-        its scenario data and structured scenario: those inputs were checked when it was built.
+        With ``twin`` (a load of a save naming its scenario ``saved_name``), a live game of this
+        process with the very same inputs lends its scenario data and structured scenario:
+        those inputs were checked when it was built.
         """
         if twin and dice is None and isinstance(scenario, Mapping):
-            found = _twin(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager)
+            found = _twin(ruleset, scenario, seed=seed, scenario_name=saved_name, options=options,
+                          plugin_manager=plugin_manager)
             if found is not None:
                 return cls(
                     ruleset=ruleset,
@@ -273,6 +286,7 @@ class Game:
                     plugin_manager=plugin_manager,
                     scenario_template=found._scenario_template,
                     ladder_key=found._ladder_key,
+                    scenario_bytes=found._scenario_bytes,
                 )
         scenario_name: str | None
         if scenario is None or isinstance(scenario, str):
@@ -390,11 +404,34 @@ class Game:
         self._register_ladder()
 
     def _key(self) -> tuple[Any, ...]:
-        """What makes two games the same game (see :func:`_ladder_key`)."""
+        """The games that may be this game (see :func:`_ladder_key`); :meth:`_scenario_form`
+        says which of them are."""
         if self._ladder_key is None:
-            self._ladder_key = _ladder_key(self.ruleset, self.plugin_manager, self.seed, self.scenario_data,
+            self._ladder_key = _ladder_key(self.ruleset, self.plugin_manager, self.seed, self.scenario_name,
                                            self.options)
         return self._ladder_key
+
+    def _scenario_form(self) -> bytes | None:
+        """The scenario data as a save's parse gives it — the JSON of a save, keys sorted, read
+        back — in :mod:`marshal`'s version-2 bytes, computed once (``None``: data that cannot
+        be put so). Equal bytes mean equal data of equal types in the same order (marshal tags
+        ``1``, ``1.0`` and ``True`` apart, and version 2 writes neither references nor
+        interning, so the bytes depend on the values alone): two games with equal forms are
+        the same game."""
+        if self._scenario_bytes is None:
+            try:
+                form = _marshal_form(json.loads(_scenario_json(self.scenario_data)))
+            except (TypeError, ValueError, RecursionError):  # data no save could hold: no twin
+                form = None
+            self._scenario_bytes = form or b""  # b"": tried, none
+        return self._scenario_bytes or None
+
+    def _same_scenario(self, other: Game) -> bool:
+        """Whether ``other``, a game of the same :meth:`_key`, plays the same scenario data."""
+        if other.scenario_data is self.scenario_data:  # forks, replays and twins share it
+            return True
+        form = self._scenario_form()
+        return form is not None and form == other._scenario_form()
 
     def _register_ladder(self) -> None:
         if self._dice_template is not None:
@@ -417,7 +454,10 @@ class Game:
         if self._snapshots or self._dice_template is not None:
             ladders = [self._snapshots]
         else:
-            ladders = [game._snapshots for game in _ladder_games(self._key()) if game.ruleset is self.ruleset]
+            ladders = [
+                game._snapshots for game in _ladder_games(self._key())
+                if game.ruleset is self.ruleset and self._same_scenario(game)
+            ]
         best: tuple[_Snapshot, list[_Snapshot]] | None = None
         for ladder in ladders:
             for index in range(len(ladder) - 1, -1, -1):
@@ -766,14 +806,93 @@ class Game:
         base = self._log_base
         if base is None or not base.n_events or log[base.n_events - 1] is not base.events[base.n_events - 1]:
             return log_digest(e.to_json() for e in log)
+        if base._saved:
+            # The game that took the snapshot went on to log base.events, and its save hashed
+            # them: lines that are the same (_same_line) have that hash, at half a line's cost.
+            n, hashed = base._saved[0]
+            if n == len(log) and all(map(_same_line, log[base.n_events :], base.events[base.n_events : n])):
+                return "sha256:" + hashed.hexdigest()
         hasher = base.prefix_digest().copy()
         if len(log) > base.n_events:
             hasher = log_hasher((e.to_json() for e in log[base.n_events :]), hasher)
         return "sha256:" + hasher.hexdigest()
 
+    def _saved_digest(self) -> str:
+        """:meth:`_log_digest`, hashing the log once while seeding on the way the log hash of
+        each snapshot without one (:meth:`_Snapshot.prefix_digest`): the first load of a save
+        then hashes only the lines since the snapshot it restarts at, not the whole log again.
+        A snapshot of a copy's log (the checkpoints :meth:`_tight_ladder` added) goes on from
+        the hash of the snapshot its copy restarted at, over its own events since."""
+        log = self.log
+        base = self._log_base
+        start, hasher = 0, None
+        if base is not None and base.n_events and log[base.n_events - 1] is base.events[base.n_events - 1]:
+            start, hasher = base.n_events, base.prefix_digest()
+        seeded: list[_Snapshot] = []  # with a hash, of this log or a copy's that began with it
+        for snap in self._snapshots:
+            n = snap.n_events
+            if snap._digest or not n:
+                seeded.append(snap)
+            elif start <= n <= len(log) and log[n - 1] is snap.events[n - 1]:
+                hasher = log_hasher((e.to_json() for e in log[start:n]), hasher)
+                snap._digest.append(hasher)
+                start = n
+                seeded.append(snap)
+            else:
+                for earlier in reversed(seeded):
+                    m = earlier.n_events
+                    if m and m <= n and earlier._digest and snap.events[m - 1] is earlier.events[m - 1]:
+                        snap._digest.append(log_hasher((e.to_json() for e in snap.events[m:n]), earlier._digest[0]))
+                        seeded.append(snap)
+                        break
+        hasher = log_hasher((e.to_json() for e in log[start:]), hasher)
+        for snap in self._snapshots:
+            if snap.events is log:  # this play-through's: a load restarting there may compare with it
+                snap._saved[:] = [(len(log), hasher)]
+        return "sha256:" + hasher.hexdigest()
+
     # -- saves, undo, fork -----------------------------------------------------------------
+    def _tight_ladder(self) -> list[_Snapshot]:
+        """This game's snapshots, ending at the latest checkpoint it has passed.
+
+        The ladder skips checkpoints within ``SNAPSHOT_SPACING`` answers of its last snapshot,
+        so the answers since that one are replayed here on a copy that snapshots every
+        checkpoint (once per position: a second call with no answer between costs nothing). A
+        game started with ``snapshots=False`` took none: it is replayed whole."""
+        ladder = self._snapshots
+        if ladder and ladder[-1].position == len(self.choices):
+            return ladder  # its latest snapshot is at the present: nothing to replay for
+        if not ladder and self._snapshot_spacing is not None:
+            return ladder  # no checkpoint passed (or none in the ruleset)
+        if self._tight is not None and self._tight[0] is ladder and self._tight[1] == len(self.choices):
+            return ladder  # tightened already, and neither answered nor replayed since
+        other = self._unplayed_copy(snapshot_spacing=1)
+        try:
+            other._replay(list(self.choices))
+        except Exception:  # noqa: BLE001 - the game's own ladder will do
+            return ladder
+        finally:
+            other._forget_ladder()  # a copy made for its snapshots: not a game a load should start from
+        return other._snapshots
+
+    def _forget_ladder(self) -> None:
+        """Take this game out of the ladders a load in this process may start from."""
+        if self._ladder_key is None:
+            return
+        refs = _LADDERS.get(self._ladder_key)
+        if refs is not None:
+            refs[:] = [ref for ref in refs if ref() is not self]
+            if not refs:
+                del _LADDERS[self._ladder_key]
+
     def save(self, *, snapshots: SnapshotCache | None = None) -> SaveFile:
         """The save of this game (write it with :meth:`SaveFile.to_json`).
+
+        A save is where a load of it will restart: the game's snapshot ladder is first made to
+        reach the latest checkpoint it has passed (the answers since its last snapshot replayed
+        once on a copy), so a load of the save in this process, and an undo or a fork near the
+        present, restart there rather than up to ``SNAPSHOT_SPACING`` answers before. A game
+        started with ``snapshots=False`` is left without.
 
         Args:
             snapshots: a snapshot cache to keep this game's latest checkpoint snapshots in, so
@@ -786,6 +905,12 @@ class Game:
         from .plugins import addons_in_effect
         from .scenario import copy_data  # deepcopy's result for plain data, in a fraction of its time
 
+        if self._snapshot_spacing is not None:
+            tight = self._tight_ladder()
+            if tight is not self._snapshots:
+                # the copy's ladder: this game's snapshots, then those of the checkpoints since
+                self._snapshots = tight
+                self._tight = (tight, len(self.choices))
         if snapshots is not None:
             from . import snapshot_cache  # here: plain saves do not import it
 
@@ -802,7 +927,7 @@ class Game:
             options=dict(self.options),
             choices=copy_data(self.choices),
             addons=list(addons_in_effect(self.plugin_manager)),
-            log_digest=self._log_digest(),
+            log_digest=self._saved_digest(),
         )
 
     @classmethod
@@ -882,7 +1007,7 @@ class Game:
         try:
             game = cls._prepare(
                 ruleset, save.scenario, seed=save.seed, options=save.options, dice=None,
-                plugin_manager=manager, twin=True,
+                plugin_manager=manager, twin=True, saved_name=save.scenario_name,
             )
             game.scenario_name = save.scenario_name
             game._replay(list(save.choices), where="$.choices")
@@ -920,15 +1045,17 @@ class Game:
         save with a wrong digest disagrees with a good entry too."""
         from . import snapshot_cache
 
+        if _twin(ruleset, save.scenario, seed=save.seed, scenario_name=save.scenario_name, options=save.options,
+                 plugin_manager=manager) is not None:
+            return None  # a game of this process with these inputs: its ladder is in memory
         try:
             seed = _check_seed(save.seed)
             options = ruleset.resolve_options(save.options)
-            key = _ladder_key(ruleset, manager, seed, save.scenario, options)
+            key = _ladder_key(ruleset, manager, seed, save.scenario_name, options)
+            scenario_json = _scenario_json(save.scenario)
         except (WargamekitError, TypeError, ValueError):
             return None  # refused, in its usual words, by the ordinary path
-        if any(game.ruleset is ruleset and game._scenario_template is not None for game in _ladder_games(key)):
-            return None  # a game of this process with these inputs (_twin): its ladder is in memory
-        restored = snapshot_cache._restore(cache, ruleset, manager, save, key[3], options, seed)
+        restored = snapshot_cache._restore(cache, ruleset, manager, save, scenario_json, options, seed)
         if restored is None:
             return None
         from .scenario import copy_data
@@ -951,7 +1078,7 @@ class Game:
         except Exception:  # noqa: BLE001 - whatever the entry did, the ordinary load decides
             stale = True
         if stale:  # the log is the truth: the entry or the save is wrong, the caller's replay says which
-            snapshot_cache._forget_ladder(game)  # its snapshots must not lend a replay their state
+            game._forget_ladder()  # its snapshots must not lend a replay their state
             cache.stats.hits -= 1
             cache.stats.misses += 1
             cache.stats.last_position = None
@@ -981,6 +1108,7 @@ class Game:
             snapshots=list(self._snapshots),
             snapshot_spacing=snapshot_spacing,
             ladder_key=self._ladder_key,
+            scenario_bytes=self._scenario_bytes,
         )
 
     def fork(self) -> Game:
@@ -1011,30 +1139,69 @@ def _weak_sink(game: Game) -> Callable[[Event], None]:
 
 
 def _ladder_key(
-    ruleset: Ruleset, plugin_manager: Any, seed: int, scenario: Mapping[str, Any], options: Mapping[str, Any]
+    ruleset: Ruleset, plugin_manager: Any, seed: int, scenario_name: str | None, options: Mapping[str, Any]
 ) -> tuple[Any, ...]:
-    """What makes two games the same game (ids are safe: a live game holds both objects). As in
-    a save, the scenario's keys are sorted."""
-    return (
-        id(ruleset), id(plugin_manager), seed, json.dumps(scenario, sort_keys=True, default=repr),
-        json.dumps(options, sort_keys=True, default=repr),
-    )
+    """The games of these inputs but the scenario's data (ids are safe: a live game holds both
+    objects); the options as in a save, keys sorted (JSON tells ``1`` from ``true``)."""
+    return (id(ruleset), id(plugin_manager), seed, scenario_name, json.dumps(options, sort_keys=True, default=repr))
+
+
+def _scenario_json(scenario: Mapping[str, Any]) -> str:
+    """Scenario data as a save writes it: JSON, keys sorted (what names a snapshot cache entry)."""
+    return json.dumps(scenario, sort_keys=True, default=repr)
+
+
+def _same_line(event: Event, other: Event) -> bool:
+    """Whether ``event.to_json() == other.to_json()`` is sure without writing either: the same
+    kind, text and audience, and data equal in :mod:`marshal`'s version-2 bytes (equal values
+    of equal types in the same order: the same JSON). ``False`` may be a line that is the same
+    (keys in another order): the caller then writes the lines."""
+    if event is other:
+        return True
+    if (
+        type(event.kind) is not str or type(event.text) is not str
+        or event.kind != other.kind or event.text != other.text or event.audience != other.audience
+    ):
+        return False
+    data = _marshal_form(event.data)
+    return data is not None and data == _marshal_form(other.data)
+
+
+def _marshal_form(data: Any) -> bytes | None:
+    """``data`` in :mod:`marshal`'s version-2 bytes, or ``None`` if it holds a type marshal
+    refuses (anything but exact builtins: a subclass is never taken for its base)."""
+    try:
+        return marshal.dumps(data, 2)
+    except ValueError:
+        return None
 
 
 def _twin(
-    ruleset: Ruleset, scenario: Mapping[str, Any], *, seed: Any, options: Mapping[str, Any] | None,
-    plugin_manager: Any,
+    ruleset: Ruleset, scenario: Mapping[str, Any], *, seed: Any, scenario_name: Any,
+    options: Mapping[str, Any] | None, plugin_manager: Any,
 ) -> Game | None:
-    """The live game of this process (its ladder's) with exactly these inputs, or ``None``."""
+    """The live game of this process (its ladder's) with exactly these inputs, or ``None``.
+
+    ``scenario`` is a save's data: it is compared as it is (a save parsed from its file has its
+    keys sorted, as :meth:`Game._scenario_form` puts the live game's), so data with its keys in
+    another order, or ``1`` where the game has ``1.0`` or ``True``, finds no twin: the load
+    checks and structures it anew."""
     if not _LADDERS:
         return None
     try:
         merged = ruleset.resolve_options(options)
-        key = _ladder_key(ruleset, plugin_manager, _check_seed(seed), scenario, merged)
+        key = _ladder_key(ruleset, plugin_manager, _check_seed(seed), scenario_name, merged)
+        hash(key)  # a scenario name built in code may be anything
     except (WargamekitError, TypeError, ValueError):
         return None  # refused (in its usual order) by the ordinary path
-    for game in _ladder_games(key):
-        if game.ruleset is ruleset and game._scenario_template is not None:
+    games = [game for game in _ladder_games(key) if game.ruleset is ruleset and game._scenario_template is not None]
+    if not games:
+        return None
+    form = _marshal_form(scenario)
+    if form is None:
+        return None
+    for game in games:
+        if game._scenario_form() == form:
             return game
     return None
 
@@ -1086,6 +1253,8 @@ def _names(addons: Any) -> str:
 
 def _check_addons(save: SaveFile, manager: pluggy.PluginManager | None) -> None:
     """Refuse a manager whose add-ons in effect are not exactly the save's."""
+    if manager is None and not save.addons:
+        return  # none recorded, none running (the import and the sets below cost a load ~10 µs)
     from .plugins import addons_in_effect
 
     saved = {a.name: a for a in save.addons}

@@ -741,40 +741,6 @@ def _dumps(obj: Any) -> bytes:
     return buffer.getvalue()
 
 
-def _forget_ladder(game: Game) -> None:
-    """Take ``game`` out of the ladders a load in this process may start from."""
-    from .game import _LADDERS
-
-    if game._ladder_key is None:
-        return
-    refs = _LADDERS.get(game._ladder_key)
-    if refs is not None:
-        refs[:] = [ref for ref in refs if ref() is not game]
-        if not refs:
-            del _LADDERS[game._ladder_key]
-
-
-def _tight_ladder(game: Game) -> list[_Snapshot]:
-    """``game``'s snapshots, ending at the latest checkpoint it has passed: the ladder skips
-    checkpoints close to its last snapshot (``SNAPSHOT_SPACING``), so the answers since that
-    one are replayed once more here, snapshotting every checkpoint (a few milliseconds at
-    save time, against as many answers replayed at every load of the entry). A game started
-    with ``snapshots=False`` took none: it is replayed whole here, once."""
-    ladder = game._snapshots
-    if ladder and ladder[-1].position == len(game.choices):
-        return ladder  # its latest snapshot is at the present: nothing to replay for
-    if not ladder and game._snapshot_spacing is not None:
-        return ladder  # no checkpoint passed (or none in the ruleset)
-    other = game._unplayed_copy(snapshot_spacing=1)
-    try:
-        other._replay(list(game.choices))
-    except Exception:  # noqa: BLE001 - the game's own ladder will do
-        return ladder
-    finally:
-        _forget_ladder(other)  # a copy made for its snapshots: not a game a load should start from
-    return other._snapshots
-
-
 def _store(cache: SnapshotCache, game: Game) -> bool:
     """Write ``game``'s latest snapshots (the last two of its ladder) to ``cache``, named by
     the latest's inputs and answers; ``False`` if there is none, it cannot be pickled, the
@@ -792,13 +758,19 @@ def _store(cache: SnapshotCache, game: Game) -> bool:
         return False
     if cache._signing_key() is None:
         return False  # an unusable cache: not worth the replay _tight_ladder may do
-    ladder = [snap for snap in _tight_ladder(game) if snap.pickled and snap.position <= len(game.choices)][-2:]
+    # (Game.save has made a game's own ladder tight already; one started with
+    # snapshots=False is replayed whole here, once: a few milliseconds at save time, against as
+    # many answers replayed at every load of the entry.)
+    ladder = [snap for snap in game._tight_ladder() if snap.pickled and snap.position <= len(game.choices)][-2:]
     if not ladder:
         return False
     latest = ladder[-1]
     if list(latest.choices) != game.choices[: latest.position] or latest.position == 0:
         return False
-    hasher = _game_hasher(game.ruleset, game.plugin_manager, game._key()[3], game.options, game.seed)
+    from .game import _scenario_json
+
+    hasher = _game_hasher(game.ruleset, game.plugin_manager, _scenario_json(game.scenario_data), game.options,
+                          game.seed)
     if hasher is None:
         return False
     name = next(_names(hasher, latest.choices))[1]
