@@ -211,6 +211,7 @@ def test_targets_from_kept_reach_equal_every_shot_tried(monkeypatch, scenario, s
         tried = {e.name: shot for e in state.live_units() if (shot := missile_module.shot_at(state, unit, e))}
         assert got == tried
         assert list(got) == list(tried)  # in scenario order (the menu's order)
+        assert plain_targets(state, unit) == got  # asked alone (as the bot does)
         if reach is not None:
             assert reach == missile_module.in_reach(state, unit)
             kept += reach is last

@@ -134,28 +134,34 @@ def _shot(state: GameState, firer: Unit, target: Unit, base: int) -> Shot:
                 state.is_terrain(target.hex, WOODS), target.cavalry and target.disordered, check, target.cohesion)
 
 
-def in_reach(state: GameState, firer: Unit) -> list[tuple[Unit, int]]:
-    """The enemy units ``firer`` could fire at from its hex if they were in its front, each with
-    its table's hit number (D3: in range, the line clear), in scenario order: :func:`shot_at`'s
-    tests but the unit's own (:func:`can_fire`) and the front. A turn changes only the front:
-    :func:`targets` takes this list again while the unit only turns."""
+def _in_range(state: GameState, firer: Unit) -> list[tuple[Unit, int]]:
+    """The enemy units within ``firer``'s weapon range (D3), each with its table's hit number,
+    in scenario order."""
     found: list[tuple[Unit, int]] = []
     if not firer.missile:
         return found
     table = state.tables.weapons[firer.missile].hit
-    here = firer.hex
     # at.distance(enemy.hex) <= reach, inline (every step of a missile unit tries every enemy;
     # the battle has 47 units): the distance is half the sum of the three cube deltas
-    side, q, r, twice = firer.side, here.q, here.r, 2 * len(table)
+    side, q, r, twice = firer.side, firer.hex.q, firer.hex.r, 2 * len(table)
     for enemy in state.units.values():
         if enemy.eliminated or enemy.side == side:
             continue
         h = enemy.hex
         dq, dr = h.q - q, h.r - r
         double = abs(dq) + abs(dr) + abs(dq + dr)
-        if 0 < double <= twice and _clear(state, here, h):
+        if 0 < double <= twice:
             found.append((enemy, table[double // 2 - 1]))
     return found
+
+
+def in_reach(state: GameState, firer: Unit) -> list[tuple[Unit, int]]:
+    """The enemy units ``firer`` could fire at from its hex if they were in its front, each with
+    its table's hit number (D3: in range, the line clear), in scenario order: :func:`shot_at`'s
+    tests but the unit's own (:func:`can_fire`) and the front. A turn changes only the front:
+    :func:`targets` takes this list again while the unit only turns."""
+    here = firer.hex
+    return [(enemy, base) for enemy, base in _in_range(state, firer) if _clear(state, here, enemy.hex)]
 
 
 def targets(state: GameState, firer: Unit, reach: list[tuple[Unit, int]] | None = None) -> dict[str, Shot]:
@@ -165,7 +171,12 @@ def targets(state: GameState, firer: Unit, reach: list[tuple[Unit, int]] | None 
     if can_fire(firer) is not None:  # what shot_at would find for every target
         return found
     here, vertex = firer.hex, firer.vertex
-    for enemy, base in in_reach(state, firer) if reach is None else reach:
+    if reach is None:  # one question: the front first, the line (the dearer test) only then
+        for enemy, base in _in_range(state, firer):
+            if arc_of(here, vertex, enemy.hex, firer="unit") == Arc.FRONT and _clear(state, here, enemy.hex):
+                found[enemy.name] = _shot(state, firer, enemy, base)
+        return found
+    for enemy, base in reach:
         if arc_of(here, vertex, enemy.hex, firer="unit") == Arc.FRONT:
             found[enemy.name] = _shot(state, firer, enemy, base)
     return found
