@@ -39,3 +39,23 @@ def test_both_scenarios_load_with_every_unit_type_and_rank():
         assert {ld.rank for ld in s.leaders} == {"oc", "ordinary", "junior"}
     training = Aig().load_scenario(Aig().scenario_data("training"))
     assert {u.type for u in training.units} == {"CT", "HC", "LC", "HI", "MI", "LI"}
+
+
+def test_equal_data_loads_the_one_scenario_and_bad_data_is_refused_every_time(k):
+    """A scenario is a shared value that never changes in play: equal raw data (a game's scenario
+    is loaded at every Game.new) gives the one loaded before; data that differs in a value gives
+    its own; bad data is refused at every load, also after good data
+    equal but for the bad field (§2.3: TQ within a d10)."""
+    training = Aig().scenario_data("training")
+    first = Aig().load_scenario(training)
+    assert Aig().load_scenario(Aig().scenario_data("training")) is first
+    changed = Aig().scenario_data("training")
+    changed["units"][0]["tq"] = changed["units"][0]["tq"] - 1
+    other = Aig().load_scenario(changed)
+    assert other is not first and other.units[0].tq == first.units[0].tq - 1
+    assert other.units[1:] == first.units[1:]
+    good = _load(k)
+    assert _load(k) is good
+    for _ in range(2):
+        with pytest.raises(ScenarioError, match="§2.3"):
+            _load(k, units__0__tq=10)

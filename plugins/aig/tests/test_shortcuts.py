@@ -15,6 +15,7 @@ from wargamekit.interrupts import InterruptStack
 from wargamekit.players import bot_seed
 from wargamekit_aig import Aig
 from wargamekit_aig import activation as activation_module
+from wargamekit_aig import missile as missile_module
 from wargamekit_aig import orders as orders_module
 from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
@@ -192,6 +193,35 @@ def test_a_step_menu_after_a_turn_equals_one_built_afresh(monkeypatch, scenario,
     monkeypatch.setattr(orders_module, "step_options", checked)
     _random_game(scenario, seed)
     assert kept > 50
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 5), ("battle", 4)])
+def test_targets_from_kept_reach_equal_every_shot_tried(monkeypatch, scenario, seed):
+    """§9.1 / D3: the targets a unit step's menu offers, read from the enemies in range and in
+    sight kept from the last menu while the unit only turned (``missile.in_reach``), are every
+    enemy :func:`~wargamekit_aig.missile.shot_at` finds a shot at, with that shot, at every step
+    menu of a seeded game; and the kept list was read again many times."""
+    plain_targets = missile_module.targets
+    calls = kept = 0
+    last: object = None
+
+    def checked(state, unit, reach=None):
+        nonlocal calls, kept, last
+        got = plain_targets(state, unit, reach)
+        tried = {e.name: shot for e in state.live_units() if (shot := missile_module.shot_at(state, unit, e))}
+        assert got == tried
+        assert list(got) == list(tried)  # in scenario order (the menu's order)
+        assert plain_targets(state, unit) == got  # asked alone (as the bot does)
+        if reach is not None:
+            assert reach == missile_module.in_reach(state, unit)
+            kept += reach is last
+            last = reach
+        calls += 1
+        return got
+
+    monkeypatch.setattr(missile_module, "targets", checked)
+    _random_game(scenario, seed)
+    assert calls > 50 and kept > 10
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 6), ("battle", 7)])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from wargamekit import Dice
-from wargamekit.geometry import Arc, arc_of
+from wargamekit.geometry import Arc, Hex, arc_of
 from wargamekit_aig.facing import arc
 from wargamekit_aig.state import WOODS, GameState, Unit
 
@@ -116,28 +116,67 @@ def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = Tr
         return None
     if check_arc and arc_of(firer.hex, firer.vertex, target.hex, firer="unit") != Arc.FRONT:
         return None
-    los = state.map.line_of_sight(firer.hex, target.hex, edge="better")
-    if not los.clear or any(state.unit_at(h) is not None for h in los.between):
+    if not _clear(state, firer.hex, target.hex):
         return None
+    return _shot(state, firer, target, table[distance - 1])
+
+
+def _clear(state: GameState, at: Hex, to: Hex) -> bool:
+    """D3: the line from ``at`` to ``to`` is not blocked by a hill or by a combat unit between."""
+    los = state.map.line_of_sight(at, to, edge="better")
+    return los.clear and not any(state.unit_at(h) is not None for h in los.between)
+
+
+def _shot(state: GameState, firer: Unit, target: Unit, base: int) -> Shot:
+    """The :class:`Shot` of ``firer`` at ``target`` (both as they are now) at the table's ``base``."""
     check = target.cavalry and not target.disordered and not target.routed
-    return Shot(table[distance - 1], firer.trained, arc(target, firer.hex), target.type in ARMOURED,
+    return Shot(base, firer.trained, arc(target, firer.hex), target.type in ARMOURED,
                 state.is_terrain(target.hex, WOODS), target.cavalry and target.disordered, check, target.cohesion)
 
 
-def targets(state: GameState, firer: Unit) -> dict[str, Shot]:
-    """§9.1 every enemy unit ``firer`` may fire at now, with its shot."""
+def _in_range(state: GameState, firer: Unit) -> list[tuple[Unit, int]]:
+    """The enemy units within ``firer``'s weapon range (D3), each with its table's hit number,
+    in scenario order."""
+    found: list[tuple[Unit, int]] = []
+    if not firer.missile:
+        return found
+    table = state.tables.weapons[firer.missile].hit
+    # at.distance(enemy.hex) <= reach, inline (every step of a missile unit tries every enemy;
+    # the battle has 47 units): the distance is half the sum of the three cube deltas
+    side, q, r, twice = firer.side, firer.hex.q, firer.hex.r, 2 * len(table)
+    for enemy in state.units.values():
+        if enemy.eliminated or enemy.side == side:
+            continue
+        h = enemy.hex
+        dq, dr = h.q - q, h.r - r
+        double = abs(dq) + abs(dr) + abs(dq + dr)
+        if 0 < double <= twice:
+            found.append((enemy, table[double // 2 - 1]))
+    return found
+
+
+def in_reach(state: GameState, firer: Unit) -> list[tuple[Unit, int]]:
+    """The enemy units ``firer`` could fire at from its hex if they were in its front, each with
+    its table's hit number (D3: in range, the line clear), in scenario order: :func:`shot_at`'s
+    tests but the unit's own (:func:`can_fire`) and the front. A turn changes only the front:
+    :func:`targets` takes this list again while the unit only turns."""
+    here = firer.hex
+    return [(enemy, base) for enemy, base in _in_range(state, firer) if _clear(state, here, enemy.hex)]
+
+
+def targets(state: GameState, firer: Unit, reach: list[tuple[Unit, int]] | None = None) -> dict[str, Shot]:
+    """§9.1 every enemy unit ``firer`` may fire at now, with its shot. ``reach``:
+    ``in_reach(state, firer)``, when the caller has it from where the unit stands now."""
     found: dict[str, Shot] = {}
     if can_fire(firer) is not None:  # what shot_at would find for every target
         return found
-    # shot_at's own first tests, once for all: only enemies within the weapon's range are tried
-    # at.distance(enemy.hex) <= reach, inline (every step of a missile unit tries every enemy;
-    # the battle has 47 units): the distance is half the sum of the three cube deltas
-    side, q, r, twice = firer.side, firer.hex.q, firer.hex.r, 2 * weapon_range(state, firer)
-    for enemy in state.live_units():
-        h = enemy.hex
-        dq, dr = h.q - q, h.r - r
-        if enemy.side != side and abs(dq) + abs(dr) + abs(dq + dr) <= twice:
-            shot = shot_at(state, firer, enemy)
-            if shot is not None:
-                found[enemy.name] = shot
+    here, vertex = firer.hex, firer.vertex
+    if reach is None:  # one question: the front first, the line (the dearer test) only then
+        for enemy, base in _in_range(state, firer):
+            if arc_of(here, vertex, enemy.hex, firer="unit") == Arc.FRONT and _clear(state, here, enemy.hex):
+                found[enemy.name] = _shot(state, firer, enemy, base)
+        return found
+    for enemy, base in reach:
+        if arc_of(here, vertex, enemy.hex, firer="unit") == Arc.FRONT:
+            found[enemy.name] = _shot(state, firer, enemy, base)
     return found

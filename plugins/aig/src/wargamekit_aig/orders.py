@@ -601,9 +601,17 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
     # a turn moves nobody (a failed morale check routs or removes the unit itself, which ends its
     # action), so the next menu would find the same units (their markers are read live).
     around: list[tuple[int, Unit]] | None = None
+    # So too the enemies it could fire at from its hex (missile.in_reach: range and line, every
+    # corner): a turn changes only its front, which missile.targets tests at every menu.
+    reach: list[tuple[Unit, int]] | None = None
     while unit.alive and not unit.routed:
         can_fire = not unit.fired and missile.can_fire(unit) is None
-        shots = missile.targets(state, unit) if can_fire else {}
+        if can_fire:
+            if reach is None:
+                reach = missile.in_reach(state, unit)
+            shots = missile.targets(state, unit, reach)
+        else:
+            shots = {}
         if around is None:
             around = state.units_around(unit.hex)
         options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
@@ -621,7 +629,8 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
         if step == "stop":
             break
         if step not in ("turn", "melee_turn"):
-            around = None  # a volley, a disengagement or a move may change who stands around it
+            # a volley, a disengagement or a move may change who stands around it and whom it sees
+            around = reach = None
         if step == "fire":
             unit.fired = True
             yield from fire(ctx, unit, state.units[pick["target"]], "ordered")

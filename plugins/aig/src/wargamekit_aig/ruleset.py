@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Generator, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -42,6 +43,11 @@ def _seen_tables(tables: Tables) -> Tables:
     return got[1]
 
 
+#: Scenarios loaded so far (Aig.load_scenario), by the ruleset class and their raw data's pickle.
+_LOADED: dict[tuple[type, bytes], AigScenario] = {}
+_LOADED_KEPT = 64
+
+
 #: §3 / §3.4: the game turn's phases as data; the rally phase's five steps in order.
 GAME_TURN = {"leader action": [], "rally": ["a", "b", "c", "d", "e"]}
 
@@ -68,7 +74,23 @@ class Aig(Ruleset):
         return super().scenario_data("training" if name == "default" else name)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> AigScenario:
-        return check_scenario(super().load_scenario(data, source=source), source)
+        # Hot: every game loads its scenario (structuring it and checking its ~70 hex labels
+        # is ~0.4 ms, 2 % of a random training game). The scenario is a shared value that never
+        # changes in play (shared_types), so equal data may get the same one: remembered by its
+        # raw data's pickle (which tells 1 from 1.0 and "1" as keys, unlike JSON); only a
+        # scenario that loaded without error is remembered.
+        try:
+            key: tuple[type, bytes] | None = (type(self), pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+        except Exception:  # noqa: BLE001 - data pickle cannot take: load it every time
+            key = None
+        got = _LOADED.get(key) if key is not None else None
+        if got is None:
+            got = check_scenario(super().load_scenario(data, source=source), source)
+            if key is not None:
+                if len(_LOADED) >= _LOADED_KEPT:
+                    _LOADED.clear()
+                _LOADED[key] = got
+        return got
 
     def options(self) -> Mapping[str, Any]:
         """``charged_turn`` (default on): §6.3.3.b, a unit being charged may make an emergency turn
