@@ -236,7 +236,8 @@ class LnL(Ruleset):
         state = ctx.state
         medic_used: set[str] = set()
         for u in state.alive(side):
-            if u.good_order and not state.in_hex(u.hex, other(side)):
+            # (A jammed SW first: seldom there, where the enemy test scans the units.)
+            if u.good_order and any(w.jammed for w in u.weapons) and not state.in_hex(u.hex, other(side)):
                 for w in u.weapons:
                     if w.jammed:
                         w.jammed = False
@@ -245,17 +246,23 @@ class LnL(Ruleset):
             # A lazy menu (a random bot reads one option): what each option shows is found and
             # bound now (the rallying unit's place and its chance), its label and data made when read.
             found: dict[tuple[str, ...], tuple[Any, ...]] = {("done",): ()}
-            for u in state.alive(side):
+            alive = state.alive(side)
+            # The side's units by place, each list in set-up order (what state.at gives): read
+            # once per menu, not once per place and medic (the menu is made again after each pick).
+            by_place: dict[Place, list[Unit]] = {}
+            for u in alive:
+                by_place.setdefault(u.place, []).append(u)
+            for u in alive:
                 helper = rules.may_rally(state, u, medic_used)
                 if helper is not None:
                     found["rally", u.id, helper] = (u.place, rules.rally_odds(state, u))
-            for m in state.alive(side):
+            for m in alive:
                 if m.kind == "medic" and m.good_order and m.id not in medic_used:
-                    for u in state.at(m.place, side):
+                    for u in by_place[m.place]:
                         if u.wounded:
                             found["heal", m.id, u.id] = ()
-            for place in sorted({u.place for u in state.alive(side)}, key=_place_key):
-                here = state.at(place, side)
+            for place in sorted(by_place, key=_place_key):
+                here = by_place[place]
                 halves = [u for u in here if u.kind == "half" and u.good_order]
                 if place not in state.melee and any(u.kind == "leader" and u.good_order for u in here):
                     for i, x in enumerate(halves):
