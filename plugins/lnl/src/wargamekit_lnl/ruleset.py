@@ -305,6 +305,11 @@ class LnL(Ruleset):
             values: list[tuple[Any, ...]] = [("done",)]
             sws: dict[tuple[Any, ...], tuple[Weapon, Weapon | None]] = {}
             units = [u for u in state.alive(side) if u.good_order and not u.vehicle]
+            # Those units by place, in set-up order: the partners of an exchange read once per
+            # menu (made again after each pick), not a place compared per pair of units.
+            by_place: dict[Place, list[Unit]] = {}
+            for u in units:
+                by_place.setdefault(u.place, []).append(u)
             for u in units:
                 for w in u.weapons:
                     if w.id in handled:
@@ -316,8 +321,8 @@ class LnL(Ruleset):
                     for action in ("drop", "destroy"):
                         values.append((action, u.id, w.id))
                         sws[values[-1]] = (w, None)
-                    for t in units:
-                        if t is u or t.place != u.place:
+                    for t in by_place[u.place]:
+                        if t is u:
                             continue
                         if len(t.weapons) < rules.carry_limit(t):
                             values.append(("exchange", u.id, w.id, t.id, None))
