@@ -2,7 +2,7 @@
 each response (its name with the exact odds) or option is made when read, and is what was
 offered, however late it is read."""
 
-from wargamekit import Game, ScriptedDice
+from wargamekit import Game, InterruptStack, ScriptedDice
 from wargamekit.decisions import LazyOptions
 from wargamekit.interrupts import LazyOffers, TimingPoint
 from wargamekit_lnl import LnL, kinds
@@ -87,7 +87,7 @@ def _window_or_none(gen):
         return None
 
 
-def test_an_opf_window_that_would_offer_nothing_is_not_opened():
+def test_an_opf_window_that_would_offer_nothing_is_not_opened(monkeypatch):
     """OPF 1a–1b: with nothing on the stack, the opportunity-fire window after a move asks its
     one poll first; a poll with nothing to offer (us-1 has fired, OPF 1c) opens no window (no
     decision, no event, the stack as it was). When something is offered the decision is the one
@@ -98,9 +98,17 @@ def test_an_opf_window_that_would_offer_nothing_is_not_opened():
             ctx.state.units["us-1"].markers = {"fire"}
         return ctx, ctx.state.units["de-1"]
 
+    opened = []
+    window = InterruptStack.window
+
+    def recorded(self, timing, *args, **kwargs):
+        opened.append(timing)
+        return window(self, timing, *args, **kwargs)
+
+    monkeypatch.setattr(InterruptStack, "window", recorded)
     ctx, de = setup(fired=True)
     assert _window_or_none(LnL()._opportunity_window(ctx, "german", [de], de.place, "german")) is None
-    assert len(ctx.log) == 0 and ctx.interrupts.items == [] and ctx.interrupts.open_floors == []
+    assert opened == [] and len(ctx.log) == 0 and ctx.interrupts.items == [] and ctx.interrupts.open_floors == []
     asked = []
     for direct in (False, True):
         ctx, de = setup(fired=False)
@@ -113,3 +121,4 @@ def test_an_opf_window_that_would_offer_nothing_is_not_opened():
         assert d is not None and d.kind == kinds.OPPORTUNITY_FIRE
         asked.append((d.side, d.prompt, d.rule, dict(d.context), [(o.label, o.value, o.data) for o in d.options]))
     assert asked[0] == asked[1] and len(asked[0][-1]) == 2
+    assert opened == ["german enters 0203", "german enters 0203"]  # the window asked first, then opened at once
