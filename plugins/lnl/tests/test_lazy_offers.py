@@ -2,7 +2,7 @@
 each response (its name with the exact odds) or option is made when read, and is what was
 offered, however late it is read."""
 
-from wargamekit import Game, ScriptedDice
+from wargamekit import Game, InterruptStack, ScriptedDice
 from wargamekit.decisions import LazyOptions
 from wargamekit.interrupts import LazyOffers, TimingPoint
 from wargamekit_lnl import LnL, kinds
@@ -77,3 +77,48 @@ def test_rally_menu_read_after_the_state_changed_shows_the_chance_offered():
         (("rally", "us-1", "leader"), "rally us-1 at 0103 (83%)",
          {"action": "rally", "unit": "us-1", "helper": "leader", "p": (5, 6)}),
     ]
+
+
+def _window_or_none(gen):
+    """The first decision a window's generator asks, or ``None`` if it ends without one."""
+    try:
+        return next(gen)
+    except StopIteration:
+        return None
+
+
+def test_an_opf_window_that_would_offer_nothing_is_not_opened(monkeypatch):
+    """OPF 1a–1b: with nothing on the stack, the opportunity-fire window after a move asks its
+    one poll first; a poll with nothing to offer (us-1 has fired, OPF 1c) opens no window (no
+    decision, no event, the stack as it was). When something is offered the decision is the one
+    the window opened at once asks: the same prompt, context and options (labels and data)."""
+    def setup(fired):
+        ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0203")]))
+        if fired:
+            ctx.state.units["us-1"].markers = {"fire"}
+        return ctx, ctx.state.units["de-1"]
+
+    opened = []
+    window = InterruptStack.window
+
+    def recorded(self, timing, *args, **kwargs):
+        opened.append(timing)
+        return window(self, timing, *args, **kwargs)
+
+    monkeypatch.setattr(InterruptStack, "window", recorded)
+    ctx, de = setup(fired=True)
+    assert _window_or_none(LnL()._opportunity_window(ctx, "german", [de], de.place, "german")) is None
+    assert opened == [] and len(ctx.log) == 0 and ctx.interrupts.items == [] and ctx.interrupts.open_floors == []
+    asked = []
+    for direct in (False, True):
+        ctx, de = setup(fired=False)
+        if direct:  # the window as it was opened before: every poll in the window
+            gen = ctx.interrupts.window("german enters 0203", ["us"], LnL()._opportunity(ctx, [de], de.place),
+                                        rule="OPF 1", kind=kinds.OPPORTUNITY_FIRE)
+        else:
+            gen = LnL()._opportunity_window(ctx, "german", [de], de.place, "german")
+        d = _window_or_none(gen)
+        assert d is not None and d.kind == kinds.OPPORTUNITY_FIRE
+        asked.append((d.side, d.prompt, d.rule, dict(d.context), [(o.label, o.value, o.data) for o in d.options]))
+    assert asked[0] == asked[1] and len(asked[0][-1]) == 2
+    assert opened == ["german enters 0203", "german enters 0203"]  # the window asked first, then opened at once

@@ -236,7 +236,8 @@ class LnL(Ruleset):
         state = ctx.state
         medic_used: set[str] = set()
         for u in state.alive(side):
-            if u.good_order and not state.in_hex(u.hex, other(side)):
+            # (A jammed SW first: seldom there, where the enemy test scans the units.)
+            if u.good_order and any(w.jammed for w in u.weapons) and not state.in_hex(u.hex, other(side)):
                 for w in u.weapons:
                     if w.jammed:
                         w.jammed = False
@@ -245,17 +246,23 @@ class LnL(Ruleset):
             # A lazy menu (a random bot reads one option): what each option shows is found and
             # bound now (the rallying unit's place and its chance), its label and data made when read.
             found: dict[tuple[str, ...], tuple[Any, ...]] = {("done",): ()}
-            for u in state.alive(side):
+            alive = state.alive(side)
+            # The side's units by place, each list in set-up order (what state.at gives): read
+            # once per menu, not once per place and medic (the menu is made again after each pick).
+            by_place: dict[Place, list[Unit]] = {}
+            for u in alive:
+                by_place.setdefault(u.place, []).append(u)
+            for u in alive:
                 helper = rules.may_rally(state, u, medic_used)
                 if helper is not None:
                     found["rally", u.id, helper] = (u.place, rules.rally_odds(state, u))
-            for m in state.alive(side):
+            for m in alive:
                 if m.kind == "medic" and m.good_order and m.id not in medic_used:
-                    for u in state.at(m.place, side):
+                    for u in by_place[m.place]:
                         if u.wounded:
                             found["heal", m.id, u.id] = ()
-            for place in sorted({u.place for u in state.alive(side)}, key=_place_key):
-                here = state.at(place, side)
+            for place in sorted(by_place, key=_place_key):
+                here = by_place[place]
                 halves = [u for u in here if u.kind == "half" and u.good_order]
                 if place not in state.melee and any(u.kind == "leader" and u.good_order for u in here):
                     for i, x in enumerate(halves):
@@ -298,6 +305,11 @@ class LnL(Ruleset):
             values: list[tuple[Any, ...]] = [("done",)]
             sws: dict[tuple[Any, ...], tuple[Weapon, Weapon | None]] = {}
             units = [u for u in state.alive(side) if u.good_order and not u.vehicle]
+            # Those units by place, in set-up order: the partners of an exchange read once per
+            # menu (made again after each pick), not a place compared per pair of units.
+            by_place: dict[Place, list[Unit]] = {}
+            for u in units:
+                by_place.setdefault(u.place, []).append(u)
             for u in units:
                 for w in u.weapons:
                     if w.id in handled:
@@ -309,8 +321,8 @@ class LnL(Ruleset):
                     for action in ("drop", "destroy"):
                         values.append((action, u.id, w.id))
                         sws[values[-1]] = (w, None)
-                    for t in units:
-                        if t is u or t.place != u.place:
+                    for t in by_place[u.place]:
+                        if t is u:
                             continue
                         if len(t.weapons) < rules.carry_limit(t):
                             values.append(("exchange", u.id, w.id, t.id, None))
@@ -673,9 +685,7 @@ class LnL(Ruleset):
                     state.spotted.add(place)
             targetable = mode in ("normal", "assault") or (mode == "crawl" and all(was_exposed[u.id] for u in movers))
             if targetable and ctx.options["opportunity_fire"]:  # OPF 1a–1b
-                yield from ctx.interrupts.window(f"{side} enters {where(place)}", [other(side)],
-                                                 self._opportunity(ctx, movers, place), rule=OPF,
-                                                 kind=kinds.OPPORTUNITY_FIRE)
+                yield from self._opportunity_window(ctx, side, movers, place, side)
             movers = [u for u in movers if u.alive and u.good_order]  # MOV 2.3, A65
         for u in everyone:
             if u.alive:
@@ -714,65 +724,103 @@ class LnL(Ruleset):
             team.facing = facing
             ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
 
+    def _opportunity_window(self, ctx: Context, side: str, movers: list[Unit], place: Place, who: str,
+                            verb: str = "enters") -> Generator[Decision, Any, None]:
+        """OPF 1a–1b: the response window after ``side``'s ``movers`` enter ``place``, in which
+        the other side may fire at them (:meth:`_opportunity`), named "``who`` ``verb`` place".
+
+        Most windows offer nothing (three in four polls of a random game): with nothing on the
+        stack the window's one poll is asked here first, and when it offers nothing no window
+        is opened — what the window would do (poll once, offer nothing, close with no decision
+        and no event) — so its timing label, offers and machinery are not made (issue 9)."""
+        interrupts = ctx.interrupts
+        enemy = other(side)
+        first: Sequence[Response] | None = None
+        if not interrupts.items:
+            if not interrupts.enabled:
+                return  # (a window with an empty stack and responses disabled does nothing)
+            first = self._opportunity_offers(ctx, enemy, movers, place)
+            if not first:
+                return
+        later = self._opportunity(ctx, movers, place)
+        offers = later
+        if first is not None:
+            # The window polls at once, the state as it is now: its first poll is the one made above.
+            pending = [first]
+
+            def offers_once(side: str, point: Any) -> Sequence[Response]:
+                if pending and not point.depth:
+                    return pending.pop()
+                return later(side, point)
+
+            offers = offers_once
+        yield from interrupts.window(f"{who} {verb} {where(place)}", [enemy], offers, rule=OPF,
+                                     kind=kinds.OPPORTUNITY_FIRE)
+
     def _opportunity(self, ctx: Context, movers: list[Unit], place: Place) -> Callable[[str, Any], Sequence[Response]]:
         """OPF 1–2: each enemy hex's waiting units (no move/fire/crawl/stealth marker, OPF 1c;
         ops-complete allowed at −1, OPF 1d) may fire together at the movers (A41)."""
-        state = ctx.state
 
         def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth:
                 return []
-            targets = [u for u in movers if u.alive and u.place == place]
-            if not targets:
-                return []
-
-            def still_there() -> str | None:
-                return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
-
-            # One pass over the units for the waiting groups and vehicles, and the movers' ids,
-            # labels and damage-check views made once for every offer (asked at every hex a
-            # mover enters: a tenth of a random game).
-            groups: dict[Place, list[Unit]] = {}
-            waiting: list[Unit] = []
-            melee = state.melee
-            for u in state.units.values():
-                if not u.alive or u.side != side:
-                    continue
-                if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and not (melee and u.place in melee):
-                    groups.setdefault(u.place, []).append(u)
-                elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
-                    waiting.append(u)
-            ids = tuple(u.id for u in targets)
-            label = hex_label(place[0])
-            # What each response would be is found now, with everything it reads (the frozen
-            # attack and damage-check views); the response, its name with the exact odds, is
-            # made only when its option is read (a LazyOffers: a random bot reads one, or none).
-            keys: list[Any] = []
-            found: list[tuple[Any, ...]] = []
-            if not waiting and not groups:
-                return []
-            with steady_map(state.map):  # the map's memos looked up once for every group's line
-                for v in waiting:
-                    if self._vehicle_shot_at(state, v, targets, place) is not None:
-                        keys.append(("opf", state.turn, v.id, ids, label))
-                        found.append((v,))
-                checks: tuple[tuple[str, fire.Target], ...] | None = None
-                for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
-                    firers = groups[origin]
-                    attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
-                    if attack is None:
-                        continue
-                    if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
-                        checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side))
-                                       if u.id in ids)
-                    keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
-                    found.append((firers, origin, attack, checks))
-            if not keys:
-                return []
-            return LazyOffers(keys, partial(self._opportunity_response, ctx, side, place, targets, still_there,
-                                            keys, found))
+            return self._opportunity_offers(ctx, side, movers, place)
 
         return offers
+
+    def _opportunity_offers(self, ctx: Context, side: str, movers: list[Unit], place: Place) -> Sequence[Response]:
+        """OPF 1–2: what ``side`` may fire at the ``movers`` at ``place`` now, with nothing on
+        the stack (:meth:`_opportunity`'s offers at depth 0)."""
+        state = ctx.state
+        targets = [u for u in movers if u.alive and u.place == place]
+        if not targets:
+            return []
+
+        def still_there() -> str | None:
+            return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
+
+        # One pass over the units for the waiting groups and vehicles, and the movers' ids,
+        # labels and damage-check views made once for every offer (asked at every hex a
+        # mover enters: a tenth of a random game).
+        groups: dict[Place, list[Unit]] = {}
+        waiting: list[Unit] = []
+        melee = state.melee
+        for u in state.units.values():
+            if not u.alive or u.side != side:
+                continue
+            if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and not (melee and u.place in melee):
+                groups.setdefault(u.place, []).append(u)
+            elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
+                waiting.append(u)
+        ids = tuple(u.id for u in targets)
+        label = hex_label(place[0])
+        # What each response would be is found now, with everything it reads (the frozen
+        # attack and damage-check views); the response, its name with the exact odds, is
+        # made only when its option is read (a LazyOffers: a random bot reads one, or none).
+        keys: list[Any] = []
+        found: list[tuple[Any, ...]] = []
+        if not waiting and not groups:
+            return []
+        with steady_map(state.map):  # the map's memos looked up once for every group's line
+            for v in waiting:
+                if self._vehicle_shot_at(state, v, targets, place) is not None:
+                    keys.append(("opf", state.turn, v.id, ids, label))
+                    found.append((v,))
+            checks: tuple[tuple[str, fire.Target], ...] | None = None
+            for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
+                firers = groups[origin]
+                attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
+                if attack is None:
+                    continue
+                if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
+                    checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side))
+                                   if u.id in ids)
+                keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
+                found.append((firers, origin, attack, checks))
+        if not keys:
+            return []
+        return LazyOffers(keys, partial(self._opportunity_response, ctx, side, place, targets, still_there,
+                                        keys, found))
 
     def _opportunity_response(self, ctx: Context, side: str, place: Place, targets: list[Unit],
                               still_there: Callable[[], str | None], keys: list[Any], found: list[tuple[Any, ...]],
@@ -896,9 +944,7 @@ class LnL(Ruleset):
         if not state.at(place, side):
             state.melee.discard(place)
             if gone and ctx.options["opportunity_fire"]:
-                yield from ctx.interrupts.window(f"{side} withdraws to {hex_label(dest)}", [other(side)],
-                                                 self._opportunity(ctx, gone, (dest, 0)), rule=OPF,
-                                                 kind=kinds.OPPORTUNITY_FIRE)
+                yield from self._opportunity_window(ctx, side, gone, (dest, 0), side, "withdraws to")
 
     # -- FIR / FPR --------------------------------------------------------------------------------
     def fire_action(self, ctx: Context, groups: list[list[Unit]]) -> Procedure:
@@ -1004,9 +1050,7 @@ class LnL(Ruleset):
                 yield from self.counter_attack(ctx, v, place)
                 break
             if ctx.options["opportunity_fire"]:
-                yield from ctx.interrupts.window(f"{v.id} enters {where(place)}", [other(side)],
-                                                 self._opportunity(ctx, [v, *escort], place), rule=OPF,
-                                                 kind=kinds.OPPORTUNITY_FIRE)
+                yield from self._opportunity_window(ctx, side, [v, *escort], place, v.id)
             escort = [u for u in escort if u.alive and u.good_order]  # MOV 2.3, A65
         for u in moved_with:
             if u.alive and u.spec.arrow:
