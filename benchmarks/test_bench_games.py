@@ -38,6 +38,10 @@ Run: ``uv run pytest benchmarks/test_bench_games.py -p no:cacheprovider --benchm
   cost before checkpoints). ``load`` is a load in the process where the game was played (it
   starts from that game's snapshots); ``load_cold`` is a load with no game of those inputs in
   the process (as in a fresh process): it replays from the start, checkpoints or not;
+  ``save`` is the save that ``load`` loads, made on a copy of the game that was never saved
+  (a save replays the answers since the ladder's last snapshot once, so the ladder reaches the
+  latest checkpoint a load will restart at: that replay is in this figure, not in ``load``'s;
+  undo and fork are timed on a game that was never saved, so it is in neither of theirs);
   ``load_cached`` is the same load given a new :class:`~wargamekit.snapshot_cache.SnapshotCache`
   on the directory the game's save wrote its latest snapshots to, each time (as a fresh process
   does: nothing of the entry unpickled before; ``extra_info``: the answers restored,
@@ -287,7 +291,7 @@ def test_cold_first_game(benchmark, name):
 
 
 @pytest.mark.parametrize("at", POSITIONS)
-@pytest.mark.parametrize("op", ["undo", "fork", "load", "load_cold", "load_cached"])
+@pytest.mark.parametrize("op", ["undo", "fork", "save", "load", "load_cold", "load_cached"])
 @pytest.mark.parametrize("name", RULESETS)
 def test_restart(benchmark, name, op, at, tmp_path, long_games):
     played, scenario = long_games.game(name, max(POSITIONS))
@@ -300,7 +304,11 @@ def test_restart(benchmark, name, op, at, tmp_path, long_games):
     game = Game.new(ruleset, scenario, seed=played.seed)
     for choice in choices:
         game.answer(choice)
-    text = game.save().to_json()
+    # A save first makes the game's snapshot ladder reach its latest checkpoint (Game.save): undo,
+    # fork and a save of its own are timed on a game that was never saved, so no earlier save's
+    # replay is behind their figures; a load is timed after the save it loads, as a user's is.
+    saved = game if op in ("load", "load_cold", "load_cached") else game.fork()
+    text = saved.save().to_json()
     rulesets = {ruleset.name: ruleset}
 
     def load() -> Game:  # what loading the save file costs once its bytes are read
@@ -330,8 +338,13 @@ def test_restart(benchmark, name, op, at, tmp_path, long_games):
         other = game.fork()  # setup: the undo is timed on a copy, the game stays at ``at``
         return long_games.cpu_once(lambda: other.undo(1))
 
+    def save_cpu_s() -> float:
+        other = game.fork()  # setup: a copy never saved, whose save replays to its latest checkpoint
+        return long_games.cpu_once(lambda: other.save().to_json())
+
     timed: Callable[[], float] = {
         "undo": undo_cpu_s,
+        "save": save_cpu_s,
         "fork": lambda: long_games.cpu_once(game.fork),
         "load": lambda: long_games.cpu_once(load),
         "load_cold": lambda: long_games.cpu_once(full_replay),
@@ -339,6 +352,8 @@ def test_restart(benchmark, name, op, at, tmp_path, long_games):
     }[op]
     if op == "undo":
         result = benchmark.pedantic(lambda g: g.undo(1), setup=lambda: ((game.fork(),), {}), rounds=20)
+    elif op == "save":
+        result = benchmark.pedantic(lambda g: g.save().to_json(), setup=lambda: ((game.fork(),), {}), rounds=20)
     else:
         result = benchmark.pedantic(
             {"fork": game.fork, "load": load, "load_cold": full_replay, "load_cached": cached_load}[op],
