@@ -102,11 +102,13 @@ from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
+    _MISSING,
     _NONE_YET,
     PROJECTION_AFTER_S,
     RandomValue,
     World,
     _apply,
+    _Guess,
     _LeafTable,
     _Missed,
     _Node,
@@ -178,7 +180,8 @@ def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) 
 
     Hot: a re-run of a procedure draws every die again, and most of them are faces on the
     world's tape (see "Re-runs replay their prefix" in ``_engine``), handed out here without a
-    call into the world; anything else goes to :meth:`World.leaf`."""
+    call into the world, and so is the usual fresh die past the tape, a guess (about one a run
+    when every die is branched on); anything else goes to :meth:`World.leaf`."""
 
     def die(self: EnumeratingDice, purpose: str) -> Any:
         world = self.world
@@ -189,7 +192,22 @@ def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) 
             if entry is not None and entry[1] is table:
                 world.draws = draw + 1
                 return entry[0]
+        elif world.guessing and self.lazy:
+            spec = world.specs.get(draw)
+            if spec is not None and spec[0] is table:
+                # World.leaf's guess, inline (keep them in step).
+                world.draws = draw + 1
+                tape.append(None)
+                world.denominator *= total
+                world.scale *= total  # until forced: the die's faces all count
+                guess = new_guess(_Guess)
+                guess._world, guess._run, guess._draw = world, world.run, draw
+                guess._spec, guess._value = spec, _MISSING
+                return guess
         return world.leaf(table, purpose) if self.lazy else plain(self, purpose)
+
+    total = table.total
+    new_guess = _Guess.__new__
 
     die.__doc__ = doc
     return die
@@ -359,7 +377,9 @@ def distribution(
     start = perf_counter()
     dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
     dice.world.start = start
-    before: World | None = None  # the run before this one, and the depth this one bumps
+    # The explicit branch points of the run before this one, and the depth this one bumps
+    # (what a redo needs: the world of the run before may be this run's, reused).
+    explicit_before: list[int] | None = None
     bumped = -1
     runs = missed = 0
     guessing = True
@@ -406,8 +426,8 @@ def distribution(
             missed += 1
             if missed > 16 and missed * 8 > runs:
                 guessing = False
-            assert before is not None  # (never the first run: it has no guess)
-            dice.world = world.redo(before, bumped)
+            assert explicit_before is not None  # (never the first run: it has no guess)
+            dice.world = world.redo(explicit_before, bumped)
             continue
         finally:
             world.active = False
@@ -438,7 +458,7 @@ def distribution(
             world.project(branches)
         # The same dice service for the next run, on a new world that replays this one's prefix
         # and takes the next alternative at ``depth`` (its trail is the path taken).
-        before, bumped = world, depth
+        explicit_before, bumped = world.explicit, depth
         dice.world = world.next_run(depth, guessing)
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:

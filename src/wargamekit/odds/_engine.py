@@ -134,9 +134,10 @@ _SERIALS = itertools.count()
 
 
 #: What a run learned about one die forced alone (see "Re-runs replay their prefix" above):
-#: (its depth, its draw number, a face per forced value, each value's weight, the draw's table,
-#: and the product of the weights and of the totals of the fates before it in the run).
-_Fate = tuple[int, int, list[Any], list[int], "_LeafTable", int, int]
+#: (its depth, its draw number, the tape entry ``(face, table)`` standing for each forced
+#: value (made once per force, not per re-run), each value's weight, the draw's table, and the
+#: product of the weights and of the totals of the fates before it in the run).
+_Fate = tuple[int, int, list[tuple[Any, "_LeafTable"]], list[int], "_LeafTable", int, int]
 
 
 class World:
@@ -148,8 +149,9 @@ class World:
     :func:`~wargamekit.odds.distribution` does, without building a path per run).
     """
 
-    # Slots: a world is built per run, and its attributes are read on every draw and force.
+    # Slots: a world's attributes are read on every draw and force.
     __slots__ = (
+        "run",
         "path", "trail", "draws", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
         "specs", "guessing",
         "explicit", "again", "branch_limit", "name", "active", "groups", "where", "purposes",
@@ -166,6 +168,9 @@ class World:
         self.branch_limit = branch_limit
         self.name = name
         self.active = True
+        #: which run of this world is under way (a world whose run made no lazy value is
+        #: reused for the next run: see :meth:`next_run`; a guess checks it was made in this one)
+        self.run = 0
         # The lazy values' bookkeeping starts empty and read-only, shared by every world: most
         # re-runs of a branching procedure make no lazy value (see _begin_lazy).
         self.draw_of: dict[int, tuple[int, _LeafTable]] = _NONE_YET  # leaf id -> (draw, table)
@@ -219,6 +224,7 @@ class World:
         world.branch_limit = self.branch_limit
         world.name = self.name
         world.active = True
+        world.run = 0
         world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
         world.refs = _NONE_YET
         world._next = 0
@@ -234,25 +240,38 @@ class World:
         """The world of the next run, taking the next alternative at depth ``bumped``.
 
         This run must be over: the next one takes over its trail, fates and tape, cut after
-        ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them; this is built once
-        per run). After a :class:`_Missed`, :meth:`redo` starts that run again."""
-        # _blank, inline (a call less per run)
-        world = World.__new__(World)
-        world.guessing = guessing
-        world.draws = 0
-        world.explicit = _NO_AGAIN
-        world.branch_limit = self.branch_limit
-        world.name = self.name
-        world.active = True
-        world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
-        world.refs = _NONE_YET
-        world._next = 0
-        world.serial = next(_SERIALS)
-        world.branches_before = 0
-        world.depth = -1
-        world.start = self.start
-        world.path = ()
-        world.specs = self.specs
+        ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them). A run that made no
+        lazy value (the usual re-run of a branching procedure) leaves nothing that reads its
+        world but its guesses, which check :attr:`run`: the next run is then this same world,
+        reset (this is called once per run). After a :class:`_Missed`, :meth:`redo` starts that
+        run again."""
+        if self.refs is _NONE_YET and self.monotone:
+            world = self
+            world.run += 1
+            world.guessing = guessing
+            world.draws = 0
+            world.active = True
+            world.depth = -1
+            if world.path:
+                world.path = ()
+        else:
+            # _blank, inline (a call less per run)
+            world = World.__new__(World)
+            world.guessing = guessing
+            world.draws = 0
+            world.branch_limit = self.branch_limit
+            world.name = self.name
+            world.active = True
+            world.run = 0
+            world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
+            world.refs = _NONE_YET
+            world._next = 0
+            world.serial = next(_SERIALS)
+            world.branches_before = 0
+            world.depth = -1
+            world.start = self.start
+            world.path = ()
+            world.specs = self.specs
         trail = self.trail
         taken, count = trail[bumped]
         taken += 1
@@ -261,28 +280,44 @@ class World:
         world.trail = trail
         explicit = self.explicit
         world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
-        fates = self.fates
-        if not self.monotone or not fates or fates[-1][0] != bumped:
+        world.explicit = _NO_AGAIN  # (after reading it: the world may be this one)
+        if not self.monotone:
             world._replay(self, bumped)
             return world
-        # _replay's usual case, inline: the last die forced alone takes its next class.
-        _, draw, faces, weights, table, fscale, fden = fates[-1]
+        # _replay's usual case, in place (the last run is over): the fates deeper than
+        # ``bumped`` are dropped, the tape is cut after the last kept one, and if that one is
+        # the bumped die it takes its next class.
+        fates = self.fates
+        j = len(fates)
+        while j and fates[j - 1][0] > bumped:
+            j -= 1
+        if j < len(fates):
+            fscale, fden = fates[j][5], fates[j][6]  # the products before the first one dropped
+            del fates[j:]
+        else:
+            fscale, fden = self.fscale, self.fden
         world.fates = fates
-        world.fscale = world.scale = fscale * weights[taken]
-        world.fden = world.denominator = fden * table.total
-        world.monotone = True
         world.tape = tape = self.tape
-        del tape[draw + 1:]
-        tape[draw] = (faces[taken], table)
+        if j:
+            depth, draw, entries, weights, table, before_scale, before_den = fates[-1]
+            if depth == bumped:
+                fscale = before_scale * weights[taken]
+                fden = before_den * table.total
+                tape[draw] = entries[taken]
+            del tape[draw + 1:]
+        else:
+            tape.clear()
+        world.fscale = world.scale = fscale
+        world.fden = world.denominator = fden
+        world.monotone = True
         return world
 
-    def redo(self, prior: World, bumped: int) -> World:
-        """This run (the next after ``prior``, bumping depth ``bumped``) from its start again,
-        with no guess. Its trail up to ``bumped`` and its fates up to there are as they began
-        (a run only adds after them); ``prior``'s explicit branch points are untouched."""
+    def redo(self, explicit: list[int], bumped: int) -> World:
+        """This run (the next after a run whose explicit branch points were ``explicit``,
+        bumping depth ``bumped``) from its start again, with no guess. Its trail up to
+        ``bumped`` and its fates up to there are as they began (a run only adds after them)."""
         world = self._blank(False)
         world.trail = self.trail[:bumped + 1]
-        explicit = prior.explicit
         world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
         world._replay(self, bumped)
         return world
@@ -295,10 +330,10 @@ class World:
             j -= 1
         kept = fates[:j]  # the records are the same; only the bumped one's class changes
         if j and kept[-1][0] == bumped:
-            _, draw, faces, weights, table, fscale, fden = kept[-1]
+            _, draw, entries, weights, table, fscale, fden = kept[-1]
             index = self.trail[bumped][0]
             scale, den = fscale * weights[index], fden * table.total
-            bumped_entry: tuple[Any, _LeafTable] | None = (faces[index], table)
+            bumped_entry: tuple[Any, _LeafTable] | None = entries[index]
         else:
             scale, den = (fates[j][5], fates[j][6]) if j < len(fates) else (before.fscale, before.fden)
             bumped_entry = None
@@ -316,8 +351,8 @@ class World:
             self.monotone = all(a[1] < b[1] for a, b in itertools.pairwise(kept))
             tape = [None] * (max(f[1] for f in kept) + 1) if kept else []
             trail = self.trail
-            for depth, draw, faces, _, table, _, _ in kept:
-                tape[draw] = (faces[trail[depth][0]], table)
+            for depth, draw, entries, _, _, _, _ in kept:
+                tape[draw] = entries[trail[depth][0]]
         self.tape = tape
 
     # -- building ----------------------------------------------------------------------------
@@ -370,6 +405,7 @@ class World:
                     self.scale *= table.total  # until forced: the die's faces all count
                     guess = _Guess.__new__(_Guess)
                     guess._world, guess._draw, guess._spec, guess._value = self, draw, spec, _MISSING
+                    guess._run = self.run
                     return guess
         if self.groups is _NONE_YET:
             self._begin_lazy()
@@ -501,17 +537,18 @@ class World:
         if draw is not None:
             # Nothing can read this die again: a re-run may hand out a face instead.
             number, table = draw
+            entries = [(face, table) for face in faces]
             fates = self.fates
             if fates and fates[-1][1] >= number:
                 self.monotone = False
-            fates.append((self.depth, number, faces, weights, table, self.fscale, self.fden))
+            fates.append((self.depth, number, entries, weights, table, self.fscale, self.fden))
             self.fscale *= weights[index]
             self.fden *= table.total
-            self.tape[number] = (faces[index], table)
+            self.tape[number] = entries[index]
             if how is not None:
                 # ``die OP constant``: the next run drawing this die may guess the same.
-                self.specs[number] = (table, *how, values, faces, weights, (0, len(faces)),
-                                      (faces[0], table), weights[0], values[0], table.total)
+                self.specs[number] = (table, *how, values, entries, weights, (0, len(faces)),
+                                      entries[0], weights[0], values[0], table.total)
         return value
 
     def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
@@ -909,10 +946,12 @@ class _LeafTable:
 
 # -- guesses -------------------------------------------------------------------------------------
 #: A die forced alone by ``die OP constant``: (its table, OP, side of the die (0: left), the
-#: constant's type, the constant, and the values, faces and weights of the force; then, for
+#: constant's type, the constant, and the values, tape entries and weights of the force (as in
+#: its :data:`_Fate`); then, for
 #: the guess's usual first alternative, its trail entry, tape entry, weight and value, and the
 #: table's total).
-_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any], list[Any], list[int],
+_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any],
+              list[tuple[Any, _LeafTable]], list[int],
               tuple[int, int], tuple[Any, _LeafTable], int, Any, int]
 _OneDie = tuple[list[Any], list[Any], list[int], tuple[Callable[[Any, Any], Any], int, type, Any] | None]
 
@@ -943,15 +982,16 @@ class _Guess:
     summed out, as a lazy one would be.
     """
 
-    __slots__ = ("_world", "_draw", "_spec", "_value")
+    __slots__ = ("_world", "_run", "_draw", "_spec", "_value")
     _world: World
+    _run: int  # the world's run it was made in (a world may be reused by the next run)
     _draw: int
     _spec: _Spec
     _value: Any
 
     def _settle(self) -> Any:
         world = self._world
-        if not world.active:
+        if not world.active or world.run != self._run:
             raise ValueError(
                 "a die value was used after its procedure returned (or in another run); "
                 "resolve it inside the procedure"
@@ -959,14 +999,14 @@ class _Guess:
         if world.again:
             # A branch point of the replayed prefix comes first: its depth is not ours to take.
             raise _Missed(world, self._draw)
-        table, _, _, _, _, values, faces, weights = self._spec[:8]
+        table, _, _, _, _, values, entries, weights = self._spec[:8]
         trail = world.trail
         depth = len(trail)
         if depth < len(world.path) or depth & 1023 == 1023:
-            index = world._choose(len(faces), "a guessed die", alone=True)
+            index = world._choose(len(entries), "a guessed die", alone=True)
         else:  # _choose's usual case, inline: a new branch point, its first alternative
             index = 0
-            trail.append((0, len(faces)))
+            trail.append((0, len(entries)))
             world.depth = depth
         total = table.total
         world.scale = world.scale // total * weights[index]
@@ -974,15 +1014,15 @@ class _Guess:
         number = self._draw
         if fates and fates[-1][1] >= number:
             world.monotone = False
-        fates.append((world.depth, number, faces, weights, table, world.fscale, world.fden))
+        fates.append((world.depth, number, entries, weights, table, world.fscale, world.fden))
         world.fscale *= weights[index]
         world.fden *= total
-        world.tape[number] = (faces[index], table)
+        world.tape[number] = entries[index]
         self._value = value = values[index]
         return value
 
     def _miss(self) -> BaseException:
-        if not self._world.active:
+        if not self._world.active or self._world.run != self._run:
             return ValueError(
                 "a die value was used after its procedure returned (or in another run); "
                 "resolve it inside the procedure"
@@ -1059,7 +1099,8 @@ def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any]
             world = self._world
             trail = world.trail
             depth = len(trail)
-            if not world.active or world.again or world.path or depth & 1023 == 1023:
+            if (not world.active or world.run != self._run or world.again or world.path
+                    or depth & 1023 == 1023):
                 return self._settle()
             # _settle's usual case, inline (the hot path of a branching procedure): a new
             # branch point at its first alternative, with the figures the spec has ready.
