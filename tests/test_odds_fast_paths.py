@@ -208,7 +208,7 @@ def test_a_guess_kept_into_a_later_run_of_the_same_world_is_an_error():
             kept.append(b)  # dropped here, unsettled
             return "kept"
         if a == 3:
-            assert kept[0]._world is dice.world  # the same world, a later run
+            assert kept[0]._state[0] is dice.world  # the same world, a later run
             return bool(kept[0] >= 3)
         return a
 

@@ -102,6 +102,7 @@ from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
+    _FRESH,
     _MISSING,
     _NONE_YET,
     PROJECTION_AFTER_S,
@@ -189,7 +190,7 @@ def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) 
         tape = world.tape
         if draw < len(tape):
             entry = tape[draw]
-            if entry is not None and entry[1] is table:
+            if entry[1] is table:  # (a fresh draw's entry has no table)
                 world.draws = draw + 1
                 return entry[0]
         elif world.guessing and self.lazy:
@@ -197,12 +198,11 @@ def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) 
             if spec is not None and spec[0] is table:
                 # World.leaf's guess, inline (keep them in step).
                 world.draws = draw + 1
-                tape.append(None)
+                tape.append(_FRESH)
                 world.denominator *= total
                 world.scale *= total  # until forced: the die's faces all count
                 guess = new_guess(_Guess)
-                guess._world, guess._run, guess._draw = world, world.run, draw
-                guess._spec, guess._value = spec, _MISSING
+                guess._state = [world, world.run, draw, spec, _MISSING]
                 return guess
         return world.leaf(table, purpose) if self.lazy else plain(self, purpose)
 
@@ -399,24 +399,36 @@ def distribution(
                         f"{name!r} needs real ints, pass lazy=False to distribution)"
                     )
                 raise
-            if type(returned) is tuple and (world.refs is _NONE_YET or _NESTED.isdisjoint(map(type, returned))):
-                # _outcome_node's common case, inline: a tuple with no lazy value in it (none
-                # at all when the run made none), hashed whole.
+            if type(returned) is tuple and world.refs is _NONE_YET:
+                # The common case of a branching procedure, inline: a tuple outcome from a run
+                # that made no lazy value (so no group either: its weight is the run's scale),
+                # hashed whole.
                 outcome: Any = returned
                 try:
                     hash(outcome)
                 except TypeError:
                     _hashed(outcome, name)  # raises the clear error
-            else:
-                outcome = _outcome_node(world, returned, name)
-            if type(outcome) is _Node:
-                weights, denominator = world.outcome(outcome)
-            else:
                 weights = None
                 weight = world.scale
-                if world.groups:
-                    weight *= prod(g.total for g in world.groups)
                 denominator = world.denominator
+            else:
+                if type(returned) is tuple and _NESTED.isdisjoint(map(type, returned)):
+                    # _outcome_node's common case, inline: a tuple with no lazy value in it.
+                    outcome = returned
+                    try:
+                        hash(outcome)
+                    except TypeError:
+                        _hashed(outcome, name)  # raises the clear error
+                else:
+                    outcome = _outcome_node(world, returned, name)
+                if type(outcome) is _Node:
+                    weights, denominator = world.outcome(outcome)
+                else:
+                    weights = None
+                    weight = world.scale
+                    if world.groups:
+                        weight *= prod(g.total for g in world.groups)
+                    denominator = world.denominator
         except _Missed as miss:
             if miss.world is not world:
                 raise  # an outer enumeration's guess: that enumeration redoes its run

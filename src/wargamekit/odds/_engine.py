@@ -108,6 +108,9 @@ class _Group:
 _EMPTY: frozenset[Any] = frozenset()
 _ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], _OneDie]] = {}
 _MISSING = object()
+#: A tape entry for a draw handed out fresh (its table ``None``: no die's, so the dice service
+#: tells a taped face by one identity check)
+_FRESH: tuple[Any, None] = (_MISSING, None)
 #: The empty, read-only stand-in for a world's lazy bookkeeping before its first lazy value (a
 #: write to it fails loudly rather than leak into another world).
 _NONE_YET: Any = MappingProxyType({})
@@ -193,9 +196,9 @@ class World:
             self.again: list[int] = _NO_AGAIN
             #: the dice forced alone, in the order of their depths (the record a re-run replays)
             self.fates: list[_Fate] = []
-            #: per draw number, ``(face, table)`` to hand out as a plain face, or ``None`` for
-            #: a fresh lazy die; extended as the run draws, and kept as the next run's tape
-            self.tape: list[tuple[Any, _LeafTable] | None] = []
+            #: per draw number, ``(face, table)`` to hand out as a plain face, or :data:`_FRESH`
+            #: for a fresh lazy die; extended as the run draws, and kept as the next run's tape
+            self.tape: list[tuple[Any, _LeafTable | None]] = []
             self.fscale = self.fden = self.scale = self.denominator = 1
             self.monotone = True  # the fates' draw numbers rise with their depths
             #: per draw number, how the last run that drew a fresh die there forced it alone
@@ -245,7 +248,15 @@ class World:
         world but its guesses, which check :attr:`run`: the next run is then this same world,
         reset (this is called once per run). After a :class:`_Missed`, :meth:`redo` starts that
         run again."""
+        trail = self.trail
+        taken, count = trail[bumped]
+        taken += 1
+        del trail[bumped + 1:]
+        trail[bumped] = (taken, count)
+        explicit = self.explicit
+        again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
         if self.refs is _NONE_YET and self.monotone:
+            # This world again: its trail, fates and tape are already the next run's.
             world = self
             world.run += 1
             world.guessing = guessing
@@ -254,6 +265,8 @@ class World:
             world.depth = -1
             if world.path:
                 world.path = ()
+            world.again = again
+            world.explicit = _NO_AGAIN
         else:
             # _blank, inline (a call less per run)
             world = World.__new__(World)
@@ -272,44 +285,43 @@ class World:
             world.start = self.start
             world.path = ()
             world.specs = self.specs
-        trail = self.trail
-        taken, count = trail[bumped]
-        taken += 1
-        del trail[bumped + 1:]
-        trail[bumped] = (taken, count)
-        world.trail = trail
-        explicit = self.explicit
-        world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
-        world.explicit = _NO_AGAIN  # (after reading it: the world may be this one)
-        if not self.monotone:
-            world._replay(self, bumped)
-            return world
+            world.trail = trail
+            world.again = again
+            world.explicit = _NO_AGAIN
+            if not self.monotone:
+                world._replay(self, bumped)
+                return world
+            world.fates = self.fates
+            world.tape = self.tape
+            world.monotone = True
         # _replay's usual case, in place (the last run is over): the fates deeper than
         # ``bumped`` are dropped, the tape is cut after the last kept one, and if that one is
         # the bumped die it takes its next class.
-        fates = self.fates
-        j = len(fates)
-        while j and fates[j - 1][0] > bumped:
-            j -= 1
+        fates = world.fates
+        if bumped < len(fates) and fates[bumped][0] == bumped:
+            # Every branch point up to ``bumped`` is a die forced alone (depths rise by one).
+            j = bumped + 1
+        else:
+            j = len(fates)
+            while j and fates[j - 1][0] > bumped:
+                j -= 1
         if j < len(fates):
             fscale, fden = fates[j][5], fates[j][6]  # the products before the first one dropped
             del fates[j:]
         else:
             fscale, fden = self.fscale, self.fden
-        world.fates = fates
-        world.tape = tape = self.tape
         if j:
             depth, draw, entries, weights, table, before_scale, before_den = fates[-1]
+            tape = world.tape
             if depth == bumped:
                 fscale = before_scale * weights[taken]
                 fden = before_den * table.total
                 tape[draw] = entries[taken]
             del tape[draw + 1:]
         else:
-            tape.clear()
+            world.tape.clear()
         world.fscale = world.scale = fscale
         world.fden = world.denominator = fden
-        world.monotone = True
         return world
 
     def redo(self, explicit: list[int], bumped: int) -> World:
@@ -349,7 +361,7 @@ class World:
                 tape[kept[-1][1]] = bumped_entry
         else:
             self.monotone = all(a[1] < b[1] for a, b in itertools.pairwise(kept))
-            tape = [None] * (max(f[1] for f in kept) + 1) if kept else []
+            tape = [_FRESH] * (max(f[1] for f in kept) + 1) if kept else []
             trail = self.trail
             for depth, draw, entries, _, _, _, _ in kept:
                 tape[draw] = entries[trail[depth][0]]
@@ -388,7 +400,7 @@ class World:
         tape = self.tape
         if draw < len(tape):
             entry = tape[draw]
-            if entry is not None:
+            if entry is not _FRESH:
                 if entry[1] is not table:
                     raise ImpureProcedureError(
                         f"{purpose}: the procedure drew other dice when run again; it must be a "
@@ -396,7 +408,7 @@ class World:
                     )
                 return entry[0]
         else:
-            tape.append(None)
+            tape.append(_FRESH)
             if self.guessing:
                 spec = self.specs.get(draw)
                 if spec is not None and spec[0] is table:
@@ -404,8 +416,7 @@ class World:
                     self.denominator *= table.total
                     self.scale *= table.total  # until forced: the die's faces all count
                     guess = _Guess.__new__(_Guess)
-                    guess._world, guess._draw, guess._spec, guess._value = self, draw, spec, _MISSING
-                    guess._run = self.run
+                    guess._state = [self, self.run, draw, spec, _MISSING]
                     return guess
         if self.groups is _NONE_YET:
             self._begin_lazy()
@@ -547,8 +558,10 @@ class World:
             self.tape[number] = entries[index]
             if how is not None:
                 # ``die OP constant``: the next run drawing this die may guess the same.
-                self.specs[number] = (table, *how, values, entries, weights, (0, len(faces)),
-                                      entries[0], weights[0], values[0], table.total)
+                op, side, kind, constant = how
+                self.specs[number] = (table, _GUESSED.get((op, side)), side, kind, constant, values,
+                                      entries, weights, (0, len(faces)), entries[0], weights[0],
+                                      values[0], table.total)
         return value
 
     def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
@@ -945,12 +958,13 @@ class _LeafTable:
 
 
 # -- guesses -------------------------------------------------------------------------------------
-#: A die forced alone by ``die OP constant``: (its table, OP, side of the die (0: left), the
+#: A die forced alone by ``die OP constant``: (its table, the guess's method for OP with the die
+#: on that side (``None`` if it has none: a guess never settles then), the side of the die (0: left), the
 #: constant's type, the constant, and the values, tape entries and weights of the force (as in
 #: its :data:`_Fate`); then, for
 #: the guess's usual first alternative, its trail entry, tape entry, weight and value, and the
 #: table's total).
-_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any],
+_Spec = tuple[_LeafTable, Callable[[Any, Any], Any] | None, int, type, Any, list[Any],
               list[tuple[Any, _LeafTable]], list[int],
               tuple[int, int], tuple[Any, _LeafTable], int, Any, int]
 _OneDie = tuple[list[Any], list[Any], list[int], tuple[Callable[[Any, Any], Any], int, type, Any] | None]
@@ -982,24 +996,26 @@ class _Guess:
     summed out, as a lazy one would be.
     """
 
-    __slots__ = ("_world", "_run", "_draw", "_spec", "_value")
-    _world: World
-    _run: int  # the world's run it was made in (a world may be reused by the next run)
-    _draw: int
-    _spec: _Spec
-    _value: Any
+    # One slot: ``__getattr__`` (below) keeps the interpreter from specialising reads of this
+    # class's attributes, each of which then costs several times a plain slot's.
+    __slots__ = ("_state",)
+    #: ``[world, run, draw, spec, value]``: the world and its run the guess was made in (a
+    #: world may be reused by the next run), its draw number, its :data:`_Spec`, and the value
+    #: it settled on (``_MISSING`` until then)
+    _state: list[Any]
 
     def _settle(self) -> Any:
-        world = self._world
-        if not world.active or world.run != self._run:
+        state = self._state
+        world, run, number, spec, _ = state
+        if not world.active or world.run != run:
             raise ValueError(
                 "a die value was used after its procedure returned (or in another run); "
                 "resolve it inside the procedure"
             )
         if world.again:
             # A branch point of the replayed prefix comes first: its depth is not ours to take.
-            raise _Missed(world, self._draw)
-        table, _, _, _, _, values, entries, weights = self._spec[:8]
+            raise _Missed(world, number)
+        table, _, _, _, _, values, entries, weights = spec[:8]
         trail = world.trail
         depth = len(trail)
         if depth < len(world.path) or depth & 1023 == 1023:
@@ -1011,23 +1027,23 @@ class _Guess:
         total = table.total
         world.scale = world.scale // total * weights[index]
         fates = world.fates
-        number = self._draw
         if fates and fates[-1][1] >= number:
             world.monotone = False
         fates.append((world.depth, number, entries, weights, table, world.fscale, world.fden))
         world.fscale *= weights[index]
         world.fden *= total
         world.tape[number] = entries[index]
-        self._value = value = values[index]
+        state[4] = value = values[index]
         return value
 
     def _miss(self) -> BaseException:
-        if not self._world.active or self._world.run != self._run:
+        world, run, number = self._state[:3]
+        if not world.active or world.run != run:
             return ValueError(
                 "a die value was used after its procedure returned (or in another run); "
                 "resolve it inside the procedure"
             )
-        return _Missed(self._world, self._draw)
+        return _Missed(world, number)
 
     def __bool__(self) -> bool:
         raise self._miss()
@@ -1054,8 +1070,9 @@ class _Guess:
         raise self._miss()
 
     def __repr__(self) -> str:
-        if self._value is not _MISSING:
-            return f"<a die guessed {self._value!r}>"
+        value = self._state[4]
+        if value is not _MISSING:
+            return f"<a die guessed {value!r}>"
         return "<a die under a guess>"
 
     def __getattr__(self, name: str) -> Any:
@@ -1088,18 +1105,20 @@ class _Guess:
         raise self._miss()
 
 
-def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any], Any]:
+def _guessed() -> Callable[[_Guess, Any], Any]:
+    """A method of :class:`_Guess` for one operation and side of the die (its spec names the
+    one it guesses: see :data:`_GUESSED`)."""
+
     def operation(self: _Guess, other: Any) -> Any:
-        spec = self._spec
-        if spec[1] is fn and spec[2] == side and type(other) is spec[3] and (
-                other is spec[4] or other == spec[4]):
-            value = self._value
+        state = self._state
+        world, run, number, spec, value = state
+        # (``spec[1] is operation``: this is the guessed operation, with the die on its side)
+        if spec[1] is operation and type(other) is spec[3] and (other is spec[4] or other == spec[4]):
             if value is not _MISSING:
                 return value
-            world = self._world
             trail = world.trail
             depth = len(trail)
-            if (not world.active or world.run != self._run or world.again or world.path
+            if (not world.active or world.run != run or world.again or world.path
                     or depth & 1023 == 1023):
                 return self._settle()
             # _settle's usual case, inline (the hot path of a branching procedure): a new
@@ -1107,7 +1126,6 @@ def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any]
             trail.append(spec[8])
             world.depth = depth
             world.scale = world.scale // spec[12] * spec[10]
-            number = self._draw
             fates = world.fates
             if fates and fates[-1][1] >= number:
                 world.monotone = False
@@ -1115,7 +1133,7 @@ def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any]
             world.fscale *= spec[10]
             world.fden *= spec[12]
             world.tape[number] = spec[9]
-            self._value = value = spec[11]
+            state[4] = value = spec[11]
             return value
         raise self._miss()
 
@@ -1276,9 +1294,11 @@ for _name, _rounding in [("trunc", operator.methodcaller("__trunc__")),
                          ("ceil", operator.methodcaller("__ceil__"))]:
     setattr(RandomValue, f"__{_name}__", lambda self, _fn=_rounding: _apply(_fn, (self,)))
 # A guess takes the same operations, and settles only on the one it guesses (see _Guess).
+#: (OP, side of the die) -> the guess's method for it (a spec holds the one it guesses)
+_GUESSED: dict[tuple[Callable[[Any, Any], Any], int], Callable[[_Guess, Any], Any]] = {}
 for _name, _fn in _OPERATORS:
-    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
-    setattr(_Guess, f"__r{_name}__", _guessed(_fn, 1))
+    setattr(_Guess, f"__{_name}__", _GUESSED.setdefault((_fn, 0), _guessed()))
+    setattr(_Guess, f"__r{_name}__", _GUESSED.setdefault((_fn, 1), _guessed()))
 for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
                    ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
-    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
+    setattr(_Guess, f"__{_name}__", _GUESSED.setdefault((_fn, 0), _guessed()))
