@@ -102,6 +102,7 @@ from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
+    _END,
     _FRESH,
     _MISSING,
     _NONE_YET,
@@ -186,25 +187,22 @@ def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) 
 
     def die(self: EnumeratingDice, purpose: str) -> Any:
         world = self.world
-        draw = world.draws
-        tape = world.tape
-        if draw < len(tape):
-            entry = tape[draw]
-            if entry[1] is table:  # (a fresh draw's entry has no table)
-                world.draws = draw + 1
-                return entry[0]
-        elif world.guessing and self.lazy:
+        entry = next(world.feed, _END)
+        if entry[1] is table:  # (a fresh draw's entry has no table)
+            return entry[0]
+        if entry is _END and world.guessing and self.lazy:
+            tape = world.tape
+            draw = len(tape)
             spec = world.specs.get(draw)
             if spec is not None and spec[0] is table:
-                # World.leaf's guess, inline (keep them in step).
-                world.draws = draw + 1
+                # World.leaf_from's guess, inline (keep them in step).
                 tape.append(_FRESH)
                 world.denominator *= total
                 world.scale *= total  # until forced: the die's faces all count
                 guess = new_guess(_Guess)
                 guess._state = [world, world.run, draw, spec, _MISSING]
                 return guess
-        return world.leaf(table, purpose) if self.lazy else plain(self, purpose)
+        return world.leaf_from(entry, table, purpose) if self.lazy else plain(self, purpose)
 
     total = table.total
     new_guess = _Guess.__new__

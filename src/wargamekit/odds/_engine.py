@@ -47,9 +47,10 @@ from __future__ import annotations
 import itertools
 import operator
 import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from itertools import product
 from math import prod
+from operator import length_hint
 from time import perf_counter
 from types import MappingProxyType
 from typing import Any
@@ -111,6 +112,8 @@ _MISSING = object()
 #: A tape entry for a draw handed out fresh (its table ``None``: no die's, so the dice service
 #: tells a taped face by one identity check)
 _FRESH: tuple[Any, None] = (_MISSING, None)
+#: What the feed of a tape gives past its end (a fresh draw with a new draw number)
+_END: tuple[Any, None] = (_MISSING, None)
 #: The empty, read-only stand-in for a world's lazy bookkeeping before its first lazy value (a
 #: write to it fails loudly rather than leak into another world).
 _NONE_YET: Any = MappingProxyType({})
@@ -155,7 +158,7 @@ class World:
     # Slots: a world's attributes are read on every draw and force.
     __slots__ = (
         "run",
-        "path", "trail", "draws", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
+        "path", "trail", "feed", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
         "specs", "guessing",
         "explicit", "again", "branch_limit", "name", "active", "groups", "where", "purposes",
         "pins", "refs", "scale", "denominator", "_next", "start", "serial", "branches_before",
@@ -165,7 +168,6 @@ class World:
     def __init__(self, path: Sequence[int] | None, *, branch_limit: int, name: str,
                  prior: tuple[World, int] | None = None, guessing: bool = True) -> None:
         self.guessing = guessing  # hand out a _Guess for a fresh die with a spec
-        self.draws = 0  # leaves drawn so far (a draw's number is its place in this sequence)
         #: depths of the branch points forced as lazy values (a list from the first one)
         self.explicit: list[int] = _NO_AGAIN
         self.branch_limit = branch_limit
@@ -199,6 +201,9 @@ class World:
             #: per draw number, ``(face, table)`` to hand out as a plain face, or :data:`_FRESH`
             #: for a fresh lazy die; extended as the run draws, and kept as the next run's tape
             self.tape: list[tuple[Any, _LeafTable | None]] = []
+            #: the run's draws, in order, take their entries from this iterator over the tape
+            #: (a draw's number is its place in the run's sequence of draws)
+            self.feed: Iterator[tuple[Any, _LeafTable | None]] = iter(self.tape)
             self.fscale = self.fden = self.scale = self.denominator = 1
             self.monotone = True  # the fates' draw numbers rise with their depths
             #: per draw number, how the last run that drew a fresh die there forced it alone
@@ -222,7 +227,6 @@ class World:
         has the same lines inline: keep them in step)."""
         world = World.__new__(World)
         world.guessing = guessing
-        world.draws = 0
         world.explicit = _NO_AGAIN
         world.branch_limit = self.branch_limit
         world.name = self.name
@@ -260,7 +264,6 @@ class World:
             world = self
             world.run += 1
             world.guessing = guessing
-            world.draws = 0
             world.active = True
             world.depth = -1
             if world.path:
@@ -271,7 +274,6 @@ class World:
             # _blank, inline (a call less per run)
             world = World.__new__(World)
             world.guessing = guessing
-            world.draws = 0
             world.branch_limit = self.branch_limit
             world.name = self.name
             world.active = True
@@ -322,6 +324,7 @@ class World:
             world.tape.clear()
         world.fscale = world.scale = fscale
         world.fden = world.denominator = fden
+        world.feed = iter(world.tape)
         return world
 
     def redo(self, explicit: list[int], bumped: int) -> World:
@@ -366,6 +369,7 @@ class World:
             for depth, draw, entries, _, _, _, _ in kept:
                 tape[draw] = entries[trail[depth][0]]
         self.tape = tape
+        self.feed = iter(tape)
 
     # -- building ----------------------------------------------------------------------------
     def _id(self) -> int:
@@ -395,11 +399,13 @@ class World:
 
         The dice service hands out a taped face itself (the hot path of a re-run); this is the
         general form."""
-        draw = self.draws
-        self.draws = draw + 1
+        return self.leaf_from(next(self.feed, _END), table, purpose)
+
+    def leaf_from(self, entry: tuple[Any, _LeafTable | None], table: _LeafTable, purpose: str) -> Any:
+        """:meth:`leaf`, the draw's tape entry already taken from :attr:`feed` (``_END`` past
+        the tape's end)."""
         tape = self.tape
-        if draw < len(tape):
-            entry = tape[draw]
+        if entry is not _END:
             if entry is not _FRESH:
                 if entry[1] is not table:
                     raise ImpureProcedureError(
@@ -407,7 +413,10 @@ class World:
                         "pure function of its arguments and the dice"
                     )
                 return entry[0]
+            # Within the tape, which grows only past its end: its length less what is left.
+            draw = len(tape) - length_hint(self.feed) - 1
         else:
+            draw = len(tape)  # past the end (the feed is spent): the tape grows by one a draw
             tape.append(_FRESH)
             if self.guessing:
                 spec = self.specs.get(draw)
