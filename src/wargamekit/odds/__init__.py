@@ -54,8 +54,8 @@ What makes a procedure fast or slow
   a plain ``int`` face of the class its branch takes, with no lazy value and no forcing; and a
   die new to the run, drawn where the run before forced one alone by the same comparison with
   a constant, is guessed to be forced the same way (checked: a die used otherwise has its run
-  redone lazily). A run costs a few microseconds beyond the procedure itself (about 200,000
-  runs a second). Still, compute a total and test the total once, rather than testing each die.
+  redone lazily). A run costs a few microseconds beyond the procedure itself (over 200,000
+  runs a CPU second for six or ten dice each branched on). Still, compute a total and test the total once, rather than testing each die.
 * Forcing a value that other live die values depend on lays out the combinations of their dice;
   keep such sets small (a handful of dice), or drop the values you no longer need.
 * A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False`` (though on a
