@@ -54,8 +54,8 @@ What makes a procedure fast or slow
   a plain ``int`` face of the class its branch takes, with no lazy value and no forcing; and a
   die new to the run, drawn where the run before forced one alone by the same comparison with
   a constant, is guessed to be forced the same way (checked: a die used otherwise has its run
-  redone lazily). A run costs a few microseconds beyond the procedure itself (about 200,000
-  runs a second). Still, compute a total and test the total once, rather than testing each die.
+  redone lazily). A run costs a few microseconds beyond the procedure itself (over 200,000
+  runs a CPU second for six or ten dice each branched on). Still, compute a total and test the total once, rather than testing each die.
 * Forcing a value that other live die values depend on lays out the combinations of their dice;
   keep such sets small (a handful of dice), or drop the values you no longer need.
 * A die value is not an ``int`` subclass: ``isinstance(value, int)`` is ``False`` (though on a
@@ -102,11 +102,15 @@ from ..dice import D6, D10_ZERO, D20, Dice, Die, PoolRoll, _pool_classes, _pool_
 from ..errors import BranchLimitError as BranchLimitError  # re-exported: the odds' own errors
 from ..errors import ImpureProcedureError as ImpureProcedureError
 from ._engine import (
+    _END,
+    _FRESH,
+    _MISSING,
     _NONE_YET,
     PROJECTION_AFTER_S,
     RandomValue,
     World,
     _apply,
+    _Guess,
     _LeafTable,
     _Missed,
     _Node,
@@ -178,18 +182,30 @@ def _die_method(table: _LeafTable, plain: Callable[[Dice, str], int], doc: str) 
 
     Hot: a re-run of a procedure draws every die again, and most of them are faces on the
     world's tape (see "Re-runs replay their prefix" in ``_engine``), handed out here without a
-    call into the world; anything else goes to :meth:`World.leaf`."""
+    call into the world, and so is the usual fresh die past the tape, a guess (about one a run
+    when every die is branched on); anything else goes to :meth:`World.leaf`."""
 
     def die(self: EnumeratingDice, purpose: str) -> Any:
         world = self.world
-        draw = world.draws
-        tape = world.tape
-        if draw < len(tape):
-            entry = tape[draw]
-            if entry is not None and entry[1] is table:
-                world.draws = draw + 1
-                return entry[0]
-        return world.leaf(table, purpose) if self.lazy else plain(self, purpose)
+        entry = next(world.feed, _END)
+        if entry[1] is table:  # (a fresh draw's entry has no table)
+            return entry[0]
+        if entry is _END and world.guessing and self.lazy:
+            tape = world.tape
+            draw = len(tape)
+            spec = world.specs.get(draw)
+            if spec is not None and spec[0] is table:
+                # World.leaf_from's guess, inline (keep them in step).
+                tape.append(_FRESH)
+                world.denominator *= total
+                world.scale *= total  # until forced: the die's faces all count
+                guess = new_guess(_Guess)
+                guess._state = [world, world.run, draw, spec, _MISSING]
+                return guess
+        return world.leaf_from(entry, table, purpose) if self.lazy else plain(self, purpose)
+
+    total = table.total
+    new_guess = _Guess.__new__
 
     die.__doc__ = doc
     return die
@@ -359,7 +375,9 @@ def distribution(
     start = perf_counter()
     dice = EnumeratingDice(path, lazy=lazy, branch_limit=branch_limit, name=name)
     dice.world.start = start
-    before: World | None = None  # the run before this one, and the depth this one bumps
+    # The explicit branch points of the run before this one, and the depth this one bumps
+    # (what a redo needs: the world of the run before may be this run's, reused).
+    explicit_before: list[int] | None = None
     bumped = -1
     runs = missed = 0
     guessing = True
@@ -379,24 +397,36 @@ def distribution(
                         f"{name!r} needs real ints, pass lazy=False to distribution)"
                     )
                 raise
-            if type(returned) is tuple and (world.refs is _NONE_YET or _NESTED.isdisjoint(map(type, returned))):
-                # _outcome_node's common case, inline: a tuple with no lazy value in it (none
-                # at all when the run made none), hashed whole.
+            if type(returned) is tuple and world.refs is _NONE_YET:
+                # The common case of a branching procedure, inline: a tuple outcome from a run
+                # that made no lazy value (so no group either: its weight is the run's scale),
+                # hashed whole.
                 outcome: Any = returned
                 try:
                     hash(outcome)
                 except TypeError:
                     _hashed(outcome, name)  # raises the clear error
-            else:
-                outcome = _outcome_node(world, returned, name)
-            if type(outcome) is _Node:
-                weights, denominator = world.outcome(outcome)
-            else:
                 weights = None
                 weight = world.scale
-                if world.groups:
-                    weight *= prod(g.total for g in world.groups)
                 denominator = world.denominator
+            else:
+                if type(returned) is tuple and _NESTED.isdisjoint(map(type, returned)):
+                    # _outcome_node's common case, inline: a tuple with no lazy value in it.
+                    outcome = returned
+                    try:
+                        hash(outcome)
+                    except TypeError:
+                        _hashed(outcome, name)  # raises the clear error
+                else:
+                    outcome = _outcome_node(world, returned, name)
+                if type(outcome) is _Node:
+                    weights, denominator = world.outcome(outcome)
+                else:
+                    weights = None
+                    weight = world.scale
+                    if world.groups:
+                        weight *= prod(g.total for g in world.groups)
+                    denominator = world.denominator
         except _Missed as miss:
             if miss.world is not world:
                 raise  # an outer enumeration's guess: that enumeration redoes its run
@@ -406,8 +436,8 @@ def distribution(
             missed += 1
             if missed > 16 and missed * 8 > runs:
                 guessing = False
-            assert before is not None  # (never the first run: it has no guess)
-            dice.world = world.redo(before, bumped)
+            assert explicit_before is not None  # (never the first run: it has no guess)
+            dice.world = world.redo(explicit_before, bumped)
             continue
         finally:
             world.active = False
@@ -438,7 +468,7 @@ def distribution(
             world.project(branches)
         # The same dice service for the next run, on a new world that replays this one's prefix
         # and takes the next alternative at ``depth`` (its trail is the path taken).
-        before, bumped = world, depth
+        explicit_before, bumped = world.explicit, depth
         dice.world = world.next_run(depth, guessing)
     common = lcm(*per_denominator)
     if len(per_denominator) == 1:

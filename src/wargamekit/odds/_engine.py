@@ -47,9 +47,10 @@ from __future__ import annotations
 import itertools
 import operator
 import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from itertools import product
 from math import prod
+from operator import length_hint
 from time import perf_counter
 from types import MappingProxyType
 from typing import Any
@@ -108,6 +109,11 @@ class _Group:
 _EMPTY: frozenset[Any] = frozenset()
 _ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], _OneDie]] = {}
 _MISSING = object()
+#: A tape entry for a draw handed out fresh (its table ``None``: no die's, so the dice service
+#: tells a taped face by one identity check)
+_FRESH: tuple[Any, None] = (_MISSING, None)
+#: What the feed of a tape gives past its end (a fresh draw with a new draw number)
+_END: tuple[Any, None] = (_MISSING, None)
 #: The empty, read-only stand-in for a world's lazy bookkeeping before its first lazy value (a
 #: write to it fails loudly rather than leak into another world).
 _NONE_YET: Any = MappingProxyType({})
@@ -134,9 +140,10 @@ _SERIALS = itertools.count()
 
 
 #: What a run learned about one die forced alone (see "Re-runs replay their prefix" above):
-#: (its depth, its draw number, a face per forced value, each value's weight, the draw's table,
-#: and the product of the weights and of the totals of the fates before it in the run).
-_Fate = tuple[int, int, list[Any], list[int], "_LeafTable", int, int]
+#: (its depth, its draw number, the tape entry ``(face, table)`` standing for each forced
+#: value (made once per force, not per re-run), each value's weight, the draw's table, and the
+#: product of the weights and of the totals of the fates before it in the run).
+_Fate = tuple[int, int, list[tuple[Any, "_LeafTable"]], list[int], "_LeafTable", int, int]
 
 
 class World:
@@ -148,9 +155,10 @@ class World:
     :func:`~wargamekit.odds.distribution` does, without building a path per run).
     """
 
-    # Slots: a world is built per run, and its attributes are read on every draw and force.
+    # Slots: a world's attributes are read on every draw and force.
     __slots__ = (
-        "path", "trail", "draws", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
+        "run",
+        "path", "trail", "feed", "draw_of", "fates", "tape", "fscale", "fden", "monotone",
         "specs", "guessing",
         "explicit", "again", "branch_limit", "name", "active", "groups", "where", "purposes",
         "pins", "refs", "scale", "denominator", "_next", "start", "serial", "branches_before",
@@ -160,12 +168,14 @@ class World:
     def __init__(self, path: Sequence[int] | None, *, branch_limit: int, name: str,
                  prior: tuple[World, int] | None = None, guessing: bool = True) -> None:
         self.guessing = guessing  # hand out a _Guess for a fresh die with a spec
-        self.draws = 0  # leaves drawn so far (a draw's number is its place in this sequence)
         #: depths of the branch points forced as lazy values (a list from the first one)
         self.explicit: list[int] = _NO_AGAIN
         self.branch_limit = branch_limit
         self.name = name
         self.active = True
+        #: which run of this world is under way (a world whose run made no lazy value is
+        #: reused for the next run: see :meth:`next_run`; a guess checks it was made in this one)
+        self.run = 0
         # The lazy values' bookkeeping starts empty and read-only, shared by every world: most
         # re-runs of a branching procedure make no lazy value (see _begin_lazy).
         self.draw_of: dict[int, tuple[int, _LeafTable]] = _NONE_YET  # leaf id -> (draw, table)
@@ -188,9 +198,12 @@ class World:
             self.again: list[int] = _NO_AGAIN
             #: the dice forced alone, in the order of their depths (the record a re-run replays)
             self.fates: list[_Fate] = []
-            #: per draw number, ``(face, table)`` to hand out as a plain face, or ``None`` for
-            #: a fresh lazy die; extended as the run draws, and kept as the next run's tape
-            self.tape: list[tuple[Any, _LeafTable] | None] = []
+            #: per draw number, ``(face, table)`` to hand out as a plain face, or :data:`_FRESH`
+            #: for a fresh lazy die; extended as the run draws, and kept as the next run's tape
+            self.tape: list[tuple[Any, _LeafTable | None]] = []
+            #: the run's draws, in order, take their entries from this iterator over the tape
+            #: (a draw's number is its place in the run's sequence of draws)
+            self.feed: Iterator[tuple[Any, _LeafTable | None]] = iter(self.tape)
             self.fscale = self.fden = self.scale = self.denominator = 1
             self.monotone = True  # the fates' draw numbers rise with their depths
             #: per draw number, how the last run that drew a fresh die there forced it alone
@@ -214,11 +227,11 @@ class World:
         has the same lines inline: keep them in step)."""
         world = World.__new__(World)
         world.guessing = guessing
-        world.draws = 0
         world.explicit = _NO_AGAIN
         world.branch_limit = self.branch_limit
         world.name = self.name
         world.active = True
+        world.run = 0
         world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
         world.refs = _NONE_YET
         world._next = 0
@@ -234,55 +247,92 @@ class World:
         """The world of the next run, taking the next alternative at depth ``bumped``.
 
         This run must be over: the next one takes over its trail, fates and tape, cut after
-        ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them; this is built once
-        per run). After a :class:`_Missed`, :meth:`redo` starts that run again."""
-        # _blank, inline (a call less per run)
-        world = World.__new__(World)
-        world.guessing = guessing
-        world.draws = 0
-        world.explicit = _NO_AGAIN
-        world.branch_limit = self.branch_limit
-        world.name = self.name
-        world.active = True
-        world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
-        world.refs = _NONE_YET
-        world._next = 0
-        world.serial = next(_SERIALS)
-        world.branches_before = 0
-        world.depth = -1
-        world.start = self.start
-        world.path = ()
-        world.specs = self.specs
+        ``bumped`` (``World(None, prior=(self, bumped), ...)`` copies them). A run that made no
+        lazy value (the usual re-run of a branching procedure) leaves nothing that reads its
+        world but its guesses, which check :attr:`run`: the next run is then this same world,
+        reset (this is called once per run). After a :class:`_Missed`, :meth:`redo` starts that
+        run again."""
         trail = self.trail
         taken, count = trail[bumped]
         taken += 1
         del trail[bumped + 1:]
         trail[bumped] = (taken, count)
-        world.trail = trail
         explicit = self.explicit
-        world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
-        fates = self.fates
-        if not self.monotone or not fates or fates[-1][0] != bumped:
-            world._replay(self, bumped)
-            return world
-        # _replay's usual case, inline: the last die forced alone takes its next class.
-        _, draw, faces, weights, table, fscale, fden = fates[-1]
-        world.fates = fates
-        world.fscale = world.scale = fscale * weights[taken]
-        world.fden = world.denominator = fden * table.total
-        world.monotone = True
-        world.tape = tape = self.tape
-        del tape[draw + 1:]
-        tape[draw] = (faces[taken], table)
+        again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
+        if self.refs is _NONE_YET and self.monotone:
+            # This world again: its trail, fates and tape are already the next run's.
+            world = self
+            world.run += 1
+            world.guessing = guessing
+            world.active = True
+            world.depth = -1
+            if world.path:
+                world.path = ()
+            world.again = again
+            world.explicit = _NO_AGAIN
+        else:
+            # _blank, inline (a call less per run)
+            world = World.__new__(World)
+            world.guessing = guessing
+            world.branch_limit = self.branch_limit
+            world.name = self.name
+            world.active = True
+            world.run = 0
+            world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
+            world.refs = _NONE_YET
+            world._next = 0
+            world.serial = next(_SERIALS)
+            world.branches_before = 0
+            world.depth = -1
+            world.start = self.start
+            world.path = ()
+            world.specs = self.specs
+            world.trail = trail
+            world.again = again
+            world.explicit = _NO_AGAIN
+            if not self.monotone:
+                world._replay(self, bumped)
+                return world
+            world.fates = self.fates
+            world.tape = self.tape
+            world.monotone = True
+        # _replay's usual case, in place (the last run is over): the fates deeper than
+        # ``bumped`` are dropped, the tape is cut after the last kept one, and if that one is
+        # the bumped die it takes its next class.
+        fates = world.fates
+        if bumped < len(fates) and fates[bumped][0] == bumped:
+            # Every branch point up to ``bumped`` is a die forced alone (depths rise by one).
+            j = bumped + 1
+        else:
+            j = len(fates)
+            while j and fates[j - 1][0] > bumped:
+                j -= 1
+        if j < len(fates):
+            fscale, fden = fates[j][5], fates[j][6]  # the products before the first one dropped
+            del fates[j:]
+        else:
+            fscale, fden = self.fscale, self.fden
+        if j:
+            depth, draw, entries, weights, table, before_scale, before_den = fates[-1]
+            tape = world.tape
+            if depth == bumped:
+                fscale = before_scale * weights[taken]
+                fden = before_den * table.total
+                tape[draw] = entries[taken]
+            del tape[draw + 1:]
+        else:
+            world.tape.clear()
+        world.fscale = world.scale = fscale
+        world.fden = world.denominator = fden
+        world.feed = iter(world.tape)
         return world
 
-    def redo(self, prior: World, bumped: int) -> World:
-        """This run (the next after ``prior``, bumping depth ``bumped``) from its start again,
-        with no guess. Its trail up to ``bumped`` and its fates up to there are as they began
-        (a run only adds after them); ``prior``'s explicit branch points are untouched."""
+    def redo(self, explicit: list[int], bumped: int) -> World:
+        """This run (the next after a run whose explicit branch points were ``explicit``,
+        bumping depth ``bumped``) from its start again, with no guess. Its trail up to
+        ``bumped`` and its fates up to there are as they began (a run only adds after them)."""
         world = self._blank(False)
         world.trail = self.trail[:bumped + 1]
-        explicit = prior.explicit
         world.again = [d for d in reversed(explicit) if d <= bumped] if explicit else _NO_AGAIN
         world._replay(self, bumped)
         return world
@@ -295,10 +345,10 @@ class World:
             j -= 1
         kept = fates[:j]  # the records are the same; only the bumped one's class changes
         if j and kept[-1][0] == bumped:
-            _, draw, faces, weights, table, fscale, fden = kept[-1]
+            _, draw, entries, weights, table, fscale, fden = kept[-1]
             index = self.trail[bumped][0]
             scale, den = fscale * weights[index], fden * table.total
-            bumped_entry: tuple[Any, _LeafTable] | None = (faces[index], table)
+            bumped_entry: tuple[Any, _LeafTable] | None = entries[index]
         else:
             scale, den = (fates[j][5], fates[j][6]) if j < len(fates) else (before.fscale, before.fden)
             bumped_entry = None
@@ -314,11 +364,12 @@ class World:
                 tape[kept[-1][1]] = bumped_entry
         else:
             self.monotone = all(a[1] < b[1] for a, b in itertools.pairwise(kept))
-            tape = [None] * (max(f[1] for f in kept) + 1) if kept else []
+            tape = [_FRESH] * (max(f[1] for f in kept) + 1) if kept else []
             trail = self.trail
-            for depth, draw, faces, _, table, _, _ in kept:
-                tape[draw] = (faces[trail[depth][0]], table)
+            for depth, draw, entries, _, _, _, _ in kept:
+                tape[draw] = entries[trail[depth][0]]
         self.tape = tape
+        self.feed = iter(tape)
 
     # -- building ----------------------------------------------------------------------------
     def _id(self) -> int:
@@ -348,20 +399,25 @@ class World:
 
         The dice service hands out a taped face itself (the hot path of a re-run); this is the
         general form."""
-        draw = self.draws
-        self.draws = draw + 1
+        return self.leaf_from(next(self.feed, _END), table, purpose)
+
+    def leaf_from(self, entry: tuple[Any, _LeafTable | None], table: _LeafTable, purpose: str) -> Any:
+        """:meth:`leaf`, the draw's tape entry already taken from :attr:`feed` (``_END`` past
+        the tape's end)."""
         tape = self.tape
-        if draw < len(tape):
-            entry = tape[draw]
-            if entry is not None:
+        if entry is not _END:
+            if entry is not _FRESH:
                 if entry[1] is not table:
                     raise ImpureProcedureError(
                         f"{purpose}: the procedure drew other dice when run again; it must be a "
                         "pure function of its arguments and the dice"
                     )
                 return entry[0]
+            # Within the tape, which grows only past its end: its length less what is left.
+            draw = len(tape) - length_hint(self.feed) - 1
         else:
-            tape.append(None)
+            draw = len(tape)  # past the end (the feed is spent): the tape grows by one a draw
+            tape.append(_FRESH)
             if self.guessing:
                 spec = self.specs.get(draw)
                 if spec is not None and spec[0] is table:
@@ -369,7 +425,7 @@ class World:
                     self.denominator *= table.total
                     self.scale *= table.total  # until forced: the die's faces all count
                     guess = _Guess.__new__(_Guess)
-                    guess._world, guess._draw, guess._spec, guess._value = self, draw, spec, _MISSING
+                    guess._state = [self, self.run, draw, spec, _MISSING]
                     return guess
         if self.groups is _NONE_YET:
             self._begin_lazy()
@@ -501,17 +557,20 @@ class World:
         if draw is not None:
             # Nothing can read this die again: a re-run may hand out a face instead.
             number, table = draw
+            entries = [(face, table) for face in faces]
             fates = self.fates
             if fates and fates[-1][1] >= number:
                 self.monotone = False
-            fates.append((self.depth, number, faces, weights, table, self.fscale, self.fden))
+            fates.append((self.depth, number, entries, weights, table, self.fscale, self.fden))
             self.fscale *= weights[index]
             self.fden *= table.total
-            self.tape[number] = (faces[index], table)
+            self.tape[number] = entries[index]
             if how is not None:
                 # ``die OP constant``: the next run drawing this die may guess the same.
-                self.specs[number] = (table, *how, values, faces, weights, (0, len(faces)),
-                                      (faces[0], table), weights[0], values[0], table.total)
+                op, side, kind, constant = how
+                self.specs[number] = (table, _GUESSED.get((op, side)), side, kind, constant, values,
+                                      entries, weights, (0, len(faces)), entries[0], weights[0],
+                                      values[0], table.total)
         return value
 
     def _force_joint(self, node: _Node, handle: RandomValue, readers: list[frozenset[int]]) -> Any:
@@ -908,11 +967,14 @@ class _LeafTable:
 
 
 # -- guesses -------------------------------------------------------------------------------------
-#: A die forced alone by ``die OP constant``: (its table, OP, side of the die (0: left), the
-#: constant's type, the constant, and the values, faces and weights of the force; then, for
+#: A die forced alone by ``die OP constant``: (its table, the guess's method for OP with the die
+#: on that side (``None`` if it has none: a guess never settles then), the side of the die (0: left), the
+#: constant's type, the constant, and the values, tape entries and weights of the force (as in
+#: its :data:`_Fate`); then, for
 #: the guess's usual first alternative, its trail entry, tape entry, weight and value, and the
 #: table's total).
-_Spec = tuple[_LeafTable, Callable[[Any, Any], Any], int, type, Any, list[Any], list[Any], list[int],
+_Spec = tuple[_LeafTable, Callable[[Any, Any], Any] | None, int, type, Any, list[Any],
+              list[tuple[Any, _LeafTable]], list[int],
               tuple[int, int], tuple[Any, _LeafTable], int, Any, int]
 _OneDie = tuple[list[Any], list[Any], list[int], tuple[Callable[[Any, Any], Any], int, type, Any] | None]
 
@@ -943,51 +1005,54 @@ class _Guess:
     summed out, as a lazy one would be.
     """
 
-    __slots__ = ("_world", "_draw", "_spec", "_value")
-    _world: World
-    _draw: int
-    _spec: _Spec
-    _value: Any
+    # One slot: ``__getattr__`` (below) keeps the interpreter from specialising reads of this
+    # class's attributes, each of which then costs several times a plain slot's.
+    __slots__ = ("_state",)
+    #: ``[world, run, draw, spec, value]``: the world and its run the guess was made in (a
+    #: world may be reused by the next run), its draw number, its :data:`_Spec`, and the value
+    #: it settled on (``_MISSING`` until then)
+    _state: list[Any]
 
     def _settle(self) -> Any:
-        world = self._world
-        if not world.active:
+        state = self._state
+        world, run, number, spec, _ = state
+        if not world.active or world.run != run:
             raise ValueError(
                 "a die value was used after its procedure returned (or in another run); "
                 "resolve it inside the procedure"
             )
         if world.again:
             # A branch point of the replayed prefix comes first: its depth is not ours to take.
-            raise _Missed(world, self._draw)
-        table, _, _, _, _, values, faces, weights = self._spec[:8]
+            raise _Missed(world, number)
+        table, _, _, _, _, values, entries, weights = spec[:8]
         trail = world.trail
         depth = len(trail)
         if depth < len(world.path) or depth & 1023 == 1023:
-            index = world._choose(len(faces), "a guessed die", alone=True)
+            index = world._choose(len(entries), "a guessed die", alone=True)
         else:  # _choose's usual case, inline: a new branch point, its first alternative
             index = 0
-            trail.append((0, len(faces)))
+            trail.append((0, len(entries)))
             world.depth = depth
         total = table.total
         world.scale = world.scale // total * weights[index]
         fates = world.fates
-        number = self._draw
         if fates and fates[-1][1] >= number:
             world.monotone = False
-        fates.append((world.depth, number, faces, weights, table, world.fscale, world.fden))
+        fates.append((world.depth, number, entries, weights, table, world.fscale, world.fden))
         world.fscale *= weights[index]
         world.fden *= total
-        world.tape[number] = (faces[index], table)
-        self._value = value = values[index]
+        world.tape[number] = entries[index]
+        state[4] = value = values[index]
         return value
 
     def _miss(self) -> BaseException:
-        if not self._world.active:
+        world, run, number = self._state[:3]
+        if not world.active or world.run != run:
             return ValueError(
                 "a die value was used after its procedure returned (or in another run); "
                 "resolve it inside the procedure"
             )
-        return _Missed(self._world, self._draw)
+        return _Missed(world, number)
 
     def __bool__(self) -> bool:
         raise self._miss()
@@ -1014,8 +1079,9 @@ class _Guess:
         raise self._miss()
 
     def __repr__(self) -> str:
-        if self._value is not _MISSING:
-            return f"<a die guessed {self._value!r}>"
+        value = self._state[4]
+        if value is not _MISSING:
+            return f"<a die guessed {value!r}>"
         return "<a die under a guess>"
 
     def __getattr__(self, name: str) -> Any:
@@ -1048,25 +1114,27 @@ class _Guess:
         raise self._miss()
 
 
-def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any], Any]:
+def _guessed() -> Callable[[_Guess, Any], Any]:
+    """A method of :class:`_Guess` for one operation and side of the die (its spec names the
+    one it guesses: see :data:`_GUESSED`)."""
+
     def operation(self: _Guess, other: Any) -> Any:
-        spec = self._spec
-        if spec[1] is fn and spec[2] == side and type(other) is spec[3] and (
-                other is spec[4] or other == spec[4]):
-            value = self._value
+        state = self._state
+        world, run, number, spec, value = state
+        # (``spec[1] is operation``: this is the guessed operation, with the die on its side)
+        if spec[1] is operation and type(other) is spec[3] and (other is spec[4] or other == spec[4]):
             if value is not _MISSING:
                 return value
-            world = self._world
             trail = world.trail
             depth = len(trail)
-            if not world.active or world.again or world.path or depth & 1023 == 1023:
+            if (not world.active or world.run != run or world.again or world.path
+                    or depth & 1023 == 1023):
                 return self._settle()
             # _settle's usual case, inline (the hot path of a branching procedure): a new
             # branch point at its first alternative, with the figures the spec has ready.
             trail.append(spec[8])
             world.depth = depth
             world.scale = world.scale // spec[12] * spec[10]
-            number = self._draw
             fates = world.fates
             if fates and fates[-1][1] >= number:
                 world.monotone = False
@@ -1074,7 +1142,7 @@ def _guessed(fn: Callable[[Any, Any], Any], side: int) -> Callable[[_Guess, Any]
             world.fscale *= spec[10]
             world.fden *= spec[12]
             world.tape[number] = spec[9]
-            self._value = value = spec[11]
+            state[4] = value = spec[11]
             return value
         raise self._miss()
 
@@ -1235,9 +1303,11 @@ for _name, _rounding in [("trunc", operator.methodcaller("__trunc__")),
                          ("ceil", operator.methodcaller("__ceil__"))]:
     setattr(RandomValue, f"__{_name}__", lambda self, _fn=_rounding: _apply(_fn, (self,)))
 # A guess takes the same operations, and settles only on the one it guesses (see _Guess).
+#: (OP, side of the die) -> the guess's method for it (a spec holds the one it guesses)
+_GUESSED: dict[tuple[Callable[[Any, Any], Any], int], Callable[[_Guess, Any], Any]] = {}
 for _name, _fn in _OPERATORS:
-    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
-    setattr(_Guess, f"__r{_name}__", _guessed(_fn, 1))
+    setattr(_Guess, f"__{_name}__", _GUESSED.setdefault((_fn, 0), _guessed()))
+    setattr(_Guess, f"__r{_name}__", _GUESSED.setdefault((_fn, 1), _guessed()))
 for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
                    ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
-    setattr(_Guess, f"__{_name}__", _guessed(_fn, 0))
+    setattr(_Guess, f"__{_name}__", _GUESSED.setdefault((_fn, 0), _guessed()))
