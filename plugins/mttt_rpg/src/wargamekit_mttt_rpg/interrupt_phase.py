@@ -343,8 +343,11 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # conditions or invested jade; a push only adds answered keys. So the characters are the
     # same, and one found unable to rush or burn jade stays so (only her spells' test, which
     # reads the stack, can change): her rush test is not run again (hot: it is most of a
-    # test that finds nothing, and a chain polls each side many times at one point).
-    last: list[Any] = [None, None, None]
+    # test that finds nothing, and a chain polls each side many times at one point). For the
+    # same reason a spell's targets and a character's instant actions (what makes them) found
+    # at a point are kept for the point's later offers: ``found``, by (character, spell) and
+    # by character.
+    last: list[Any] = [None, None, None, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -361,11 +364,11 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
         if last[0] is point.timing:
-            characters, still = last[1], last[2]
+            characters, still, found = last[1], last[2], last[3]
         else:
             characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
-            still = set()
-            last[:] = point.timing, characters, still
+            still, found = set(), {}
+            last[:] = point.timing, characters, still, found
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
@@ -421,7 +424,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                     made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
                     continue
                 heal = spell.effect.kind == "heal"
-                for target in _targets(scene, unit, spell.effect, None):
+                targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                if targets is None:
+                    targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                for target in targets:
                     scene.next_item += 1
                     keys.append(None)
                     if heal:
@@ -431,7 +437,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             plain_at = marked_at()
                         marks_here = plain_at
                     made.append((scene.next_item, unit, spell, target, None, "", marks_here))
-            for key, make in _instant_actions(ctx, unit, characters):  # rarely any
+            actions = found.get(unit.id)
+            if actions is None:
+                actions = found[unit.id] = _instant_actions(ctx, unit, characters)
+            for key, make in actions:  # rarely any
                 keys.append(key)
                 made.append((make, marked_at()))
         if not keys:
