@@ -441,6 +441,7 @@ class InterruptStack:
         turn = 0
         items, answered = self.items, self.answered
         frozen_extra: Data | None = None
+        point: TimingPoint | None = None
         # Hot: every poll of every side (mttt_rpg opens a window at nearly every action).
         # What is built here is what the plain constructors build (same values, same order).
         while passes < len(order):
@@ -448,7 +449,10 @@ class InterruptStack:
             turn += 1
             top = items[-1] if items else None
             depth = len(items)
-            offered = offers(side, _timing_point(timing, top, depth))
+            if point is None or point.top is not top or point.depth != depth:
+                # one point (frozen) for the sides polled until something is pushed
+                point = _timing_point(timing, top, depth)
+            offered = offers(side, point)
             if not offered:  # most polls of most sides: nothing to filter
                 if offered is None or not hasattr(offered, "__len__"):
                     raise TypeError(

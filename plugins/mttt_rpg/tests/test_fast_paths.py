@@ -114,6 +114,29 @@ def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(mon
     assert _logs_of(GUARDED, options) == guarded
 
 
+def test_a_turn_after_one_that_ended_quiet_in_the_same_round_starts_quiet(monkeypatch):
+    """插入阶段 / 阶段2: between a turn whose end windows closed at once and the next turn's
+    "before turn start" in the same round no rule changes what anyone may answer (the track
+    gives the next tick; simultaneous actors are ordered), so that window closes without the
+    test; testing it gives the same games, with more tests (and the skip does happen)."""
+    real, tests = interrupt_phase._closes_at_once, []
+
+    def counting(ctx, floor):
+        tests.append(floor)
+        return real(ctx, floor)
+
+    monkeypatch.setattr(interrupt_phase, "_closes_at_once", counting)
+    options = {"interrupts": True}
+    fast, told = _logs(options), len(tests)
+    tests.clear()
+    take_turn = combat_round.take_turn
+    monkeypatch.setattr(
+        combat_round, "take_turn", lambda ctx, uid, same_tick, *, quiet=False: take_turn(ctx, uid, same_tick)
+    )
+    assert _logs(options) == fast
+    assert len(tests) > told
+
+
 #: (scene, seed) of random games where the quiet windows' guards change the game
 GUARDED = (("default", 61), ("default", 103), ("battle", 25), ("battle", 48), ("default", 93))
 

@@ -209,8 +209,18 @@ def _turn_start(ctx: Context, unit: Combatant) -> None:
                 other.engaged_by = None
 
 
-def take_turn(ctx: Context, uid: str, same_tick: list[str]) -> Generator[Any, Any, None]:
-    """One turn (轮): turn start, turn responses, gain the standard action, active step, turn end."""
+def take_turn(
+    ctx: Context, uid: str, same_tick: list[str], *, quiet: bool = False
+) -> Generator[Any, Any, bool]:
+    """One turn (轮): turn start, turn responses, gain the standard action, active step, turn end.
+    ``quiet``: the caller knows that the window before turn start closes at once (the turn
+    before this one, in the same round, ended with windows that closed at once, and no rule
+    since changed what anyone may answer).
+
+    Returns:
+        Whether the turn ended with windows that closed at once (see :func:`.open_windows`);
+        ``False`` whenever that is not known (a turn cut short).
+    """
     scene: Scene = ctx.state
     unit = scene.unit(uid)
     scene.acting = uid
@@ -228,9 +238,9 @@ def take_turn(ctx: Context, uid: str, same_tick: list[str]) -> Generator[Any, An
     # followed by no rule that changes what anyone may answer (unless a group's turn start frees
     # the units it engaged, or turn responses push or trigger): the windows after it close at
     # once too, and are not tested again (``quiet``; hot: 4 of the ~6 tests of a turn).
-    quiet = yield from open_windows(ctx, ("before turn start",), active=uid)
+    quiet = yield from open_windows(ctx, ("before turn start",), active=uid, quiet=quiet)
     if not unit.fighting or scene.over:
-        return
+        return False
     if not unit.aiming:
         _turn_start(ctx, unit)
         quiet = quiet and not unit.is_group  # freed from a group's engagement, one may rush
@@ -238,16 +248,19 @@ def take_turn(ctx: Context, uid: str, same_tick: list[str]) -> Generator[Any, An
     quiet = yield from turn_responses(ctx, unit, quiet=quiet)
     if unit.is_group and unit.rout_failed is not None:
         disband(ctx, unit)
-        return
+        return False
     if not unit.fighting or scene.over:
-        return
+        return False
     quiet = yield from open_windows(
         ctx, ("before gaining the standard action", "after gaining the standard action"), active=uid, quiet=quiet
     )
     if unit.fighting and not scene.over and victory(scene) is None:
         yield from active_step(ctx, unit, same_tick, quiet=quiet)
-    yield from open_windows(ctx, ("before turn end", "after turn end (before the next turn)"), active=uid)
+    ended_quiet = yield from open_windows(
+        ctx, ("before turn end", "after turn end (before the next turn)"), active=uid
+    )
     scene.acting = None
+    return ended_quiet
 
 
 def settle(ctx: Context) -> None:
@@ -375,31 +388,40 @@ def action_round(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, 
     on with the tick's actors still waiting, then the track.
     """
     scene: Scene = ctx.state
+    # Whether the last turn ended with windows that closed at once (hot: a test at every turn's
+    # start). Between that turn's end and the next turn's "before turn start" in the same round
+    # no rule changes what anyone may answer (mana, positions, conditions, the stack): the
+    # track gives the next tick, simultaneous actors are ordered (a yes/no, a coin toss), so
+    # that window closes at once too. Not kept in the scene: a restart tests it again, with the
+    # same result.
+    calm = [False]
 
     def tick(turn: Turn[str]) -> Generator[Any, Any, None]:
         order = list(turn.actors)
         if len(order) > 1:
             order = yield from _order_ties(ctx, turn.actors, turn.number)
         scene.waiting = tuple(order)
-        yield from _tick_turns(ctx, over)
+        yield from _tick_turns(ctx, over, calm)
 
     if scene.waiting:  # restarted at a turn of a tick begun
-        yield from _tick_turns(ctx, over)
+        yield from _tick_turns(ctx, over, calm)
         if over():
             return
     yield from play_turns(scene.track, ctx.dice, tick, end_if=over)
 
 
-def _tick_turns(ctx: Context, over: Callable[[], bool]) -> Generator[Any, Any, None]:
+def _tick_turns(ctx: Context, over: Callable[[], bool], calm: list[bool]) -> Generator[Any, Any, None]:
     """The turns of the actors waiting at this tick (``scene.waiting``), in order, each from a
-    checkpoint; the actors no longer fighting are skipped. Stops as soon as ``over()``."""
+    checkpoint; the actors no longer fighting are skipped. Stops as soon as ``over()``.
+    ``calm[0]``: whether the round's last turn ended with windows that closed at once (read
+    and kept here, see :func:`action_round`)."""
     scene: Scene = ctx.state
     while scene.waiting:
         uid, *rest = scene.waiting
         if scene.unit(uid).fighting:
             yield ctx.checkpoint(f"round {scene.round}, tick {scene.track.tick}: {uid}'s turn")
             scene.waiting = tuple(rest)
-            yield from take_turn(ctx, uid, rest)
+            calm[0] = yield from take_turn(ctx, uid, rest, quiet=calm[0])
             scene.waiting = tuple(rest)  # a clash (交锋) may have taken its target out of ``rest``
         else:
             scene.waiting = tuple(rest)

@@ -336,12 +336,18 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # same depth means the same stack (the top is held: its id stays its own), and an item pushed
     # onto a kept stack adds its own cost to that stack's sum.
     summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
-    # What the last offer found, and where: the poll's timing point (a string made afresh for
-    # each poll of the window, and held here), the top and the depth, then the fighting
-    # characters. Within a poll nothing changes between two offers but what is pushed (a new
-    # top), so an offer at the same point, top and depth (the other side's, after a pass) finds
-    # the same characters.
-    last: list[Any] = [None, None, -1, None]
+    # What the offers at the last timing point found: the point (a string made afresh at each
+    # resolution point of the window, and held here), the fighting characters, and the ids of
+    # those found with no rush and no jade to burn there. Between two polls at the same point
+    # nothing happens but pushes, which change neither who is fighting, nor positions,
+    # conditions or invested jade; a push only adds answered keys. So the characters are the
+    # same, and one found unable to rush or burn jade stays so (only her spells' test, which
+    # reads the stack, can change): her rush test is not run again (hot: it is most of a
+    # test that finds nothing, and a chain polls each side many times at one point). For the
+    # same reason a spell's targets and a character's instant actions (what makes them) found
+    # at a point are kept for the point's later offers: ``found``, by (character, spell) and
+    # by character.
+    last: list[Any] = [None, None, None, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -357,15 +363,20 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             else:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
-        if last[0] is point.timing and last[1] is top and last[2] == depth:
-            characters = last[3]
+        if last[0] is point.timing:
+            characters, still, found = last[1], last[2], last[3]
         else:
             characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
-            last[:] = point.timing, top, depth, characters
+            still, found = set(), {}
+            last[:] = point.timing, characters, still, found
         counterable = top is not None and top.controller != side and "id" in top.data
-        responders = [
-            u for u in characters if u.side == side and _may_respond(ctx, u, characters, committed, counterable)
-        ]
+        responders = []
+        for u in characters:
+            if u.side == side:
+                if _may_respond(ctx, u, () if u.id in still else characters, committed, counterable):
+                    responders.append(u)
+                else:
+                    still.add(u.id)
         if not responders:
             return []  # most polls: nothing to build
         at = {"timing": timing.name, "resolution": point.timing != opening}
@@ -413,7 +424,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                     made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
                     continue
                 heal = spell.effect.kind == "heal"
-                for target in _targets(scene, unit, spell.effect, None):
+                targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                if targets is None:
+                    targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                for target in targets:
                     scene.next_item += 1
                     keys.append(None)
                     if heal:
@@ -423,7 +437,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                             plain_at = marked_at()
                         marks_here = plain_at
                     made.append((scene.next_item, unit, spell, target, None, "", marks_here))
-            for key, make in _instant_actions(ctx, unit, characters):  # rarely any
+            actions = found.get(unit.id)
+            if actions is None:
+                actions = found[unit.id] = _instant_actions(ctx, unit, characters)
+            for key, make in actions:  # rarely any
                 keys.append(key)
                 made.append((make, marked_at()))
         if not keys:
@@ -489,15 +506,16 @@ def _thresholds(sheet: CharacterSheet) -> tuple[CharacterSheet, float, float, fl
 def _may_respond(
     ctx: Context,
     unit: Combatant,
-    characters: list[Combatant],
+    characters: Sequence[Combatant],
     committed: Mapping[tuple[str, str], int],
     counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
-    ``characters``: the scene's fighting characters; ``committed``: the stack's mana by caster
-    and pool; ``counterable``: whether the stack's top item is the other side's, to counter."""
+    ``characters``: the fighting characters she might rush (the scene's; none when the caller
+    knows she cannot); ``committed``: the stack's mana by caster and pool; ``counterable``:
+    whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
     sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
