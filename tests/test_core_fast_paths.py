@@ -974,3 +974,66 @@ def test_the_chosen_option_s_label_is_made_as_reading_it_makes_it():
 
     tagged = Tagged(1, "one", None, freeze_data({}), "x")  # attrs' __init__: _make_label unset
     assert _label_of(tagged) == "one"
+
+
+# -- AlternatingImpulses asks the side whose impulse it is first (issue 9) ----------------------
+import hypothesis  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from wargamekit.sequencing import AlternatingImpulses, TurnResult  # noqa: E402
+
+
+def _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, passes_script):
+    """The impulses as the general algorithm takes them (before the fast path): every side's
+    ``can_act`` asked before each impulse. Returns ``(side, impulse, passes after)`` per turn."""
+    n, cursor, passes, impulse, turns = len(sides), 0, 0, 0, []
+    for passed in passes_script:
+        side = None
+        while passes < pass_limit:
+            able = [can_act(s, impulse) for s in sides]
+            if not any(able):
+                break
+            here, cursor = sides[cursor % n], (cursor + 1) % n
+            if able[sides.index(here)]:
+                side = here
+                break
+            if unable == "pass":
+                passes += 1
+        if side is None:
+            break
+        impulse += 1
+        passes = passes + 1 if passed else 0
+        turns.append((side, impulse, passes))
+    return turns
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    n_sides=st.integers(1, 3),
+    able=st.lists(st.lists(st.booleans(), min_size=3, max_size=3), min_size=1, max_size=12),
+    passes_script=st.lists(st.booleans(), min_size=0, max_size=14),
+    pass_limit=st.integers(1, 4),
+    unable=st.sampled_from(["skip", "pass"]),
+)
+def test_alternating_impulses_give_the_turns_of_asking_every_side(n_sides, able, passes_script, pass_limit, unable):
+    """OPS 1's alternation (Lock 'n Load; the skirmish's 3.2): asking the side whose impulse it is
+    first, and the others only when it cannot act, gives the same sides, impulse numbers, labels
+    and pass counts as asking every side before each impulse, whatever the sides can do (a
+    scripted table of who can act after each impulse) and however they pass."""
+    sides = ("a", "b", "c")[:n_sides]
+
+    def can_act(side, impulse):
+        return able[min(impulse, len(able) - 1)][sides.index(side)]
+
+    expected = _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, passes_script)
+    impulses = AlternatingImpulses(sides, can_act=lambda s: can_act(s, impulses.impulse), pass_limit=pass_limit,
+                                   unable=unable)
+    got = []
+    for passed in passes_script:
+        turn = impulses.next_turn()
+        if turn is None:
+            break
+        assert turn.label == f"impulse {turn.number}: {turn.actor}" and turn.number == impulses.impulse
+        impulses.end_turn(turn, TurnResult(passed=passed))
+        got.append((turn.actor, turn.number, impulses.consecutive_passes))
+    assert got == expected
