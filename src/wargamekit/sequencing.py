@@ -317,7 +317,10 @@ class AlternatingImpulses(Generic[A]):
 
     Args:
         sides: the sides, the one with the initiative first.
-        can_act: ``can_act(side)`` — whether the side has a unit that may still act.
+        can_act: ``can_act(side)`` — whether the side has a unit that may still act. A pure
+            question about the state: it is asked of the side whose impulse it is, and of the
+            others only when that side cannot act, so how often it is called is not part of
+            the behaviour.
         pass_limit: consecutive passes that end the phase (LnL: 3).
         unable: what happens when the side whose impulse it is cannot act while another can:
             ``"skip"`` (default) — its impulse is skipped and the other side goes on, the pass

@@ -367,10 +367,11 @@ class LnL(Ruleset):
                 and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
     def can_act(self, state: GameState, side: str) -> bool:
-        """Whether :meth:`ready` is not empty. The alternation asks it of both sides before every
-        impulse: an ordinary unit settles it, a sniper's targets are looked for only if none."""
-        # One pass that stops at the first ordinary ready unit (asked twice per impulse); the
-        # place tuple is built only when a melee was fought this turn.
+        """Whether :meth:`ready` is not empty. The alternation asks it before every impulse (of
+        the side whose impulse it is, and of the other when that side cannot act): an ordinary
+        unit settles it, a sniper's targets are looked for only if none."""
+        # One pass that stops at the first ordinary ready unit (asked once or twice per impulse);
+        # the place tuple is built only when a melee was fought this turn.
         fought = state.melee_fought
         snipers = []
         for u in state.units.values():
