@@ -1037,3 +1037,38 @@ def test_alternating_impulses_give_the_turns_of_asking_every_side(n_sides, able,
         impulses.end_turn(turn, TurnResult(passed=passed))
         got.append((turn.actor, turn.number, impulses.consecutive_passes))
     assert got == expected
+
+
+from wargamekit import events as events_module  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"audience": None, "data": {}, "kind": "k", "text": ""},
+        {"audience": ["A", "B"], "data": {"z": [1, 2.5, None, True], "a": {"é": "ü", "n": -0.0}}, "kind": "roll",
+         "text": "naïve \u2014 \"quoted\"\n"},
+        {"audience": ["A"], "data": {"big": 2**80, "nan": float("nan"), "inf": float("-inf")}, "kind": "x", "text": "t"},
+    ],
+)
+def test_a_log_line_through_the_encoder_made_once_is_what_json_dumps_gives(line):
+    """``Event.to_json``'s line comes from one C encoder made once (``events._json_line``): the
+    same text ``json.dumps(sort_keys=True, ensure_ascii=False)`` gives, byte for byte."""
+    assert events_module._C_LINE is not None  # CPython has the accelerator: the fast path is what runs
+    assert events_module._json_line(line) == json.dumps(line, sort_keys=True, ensure_ascii=False)
+
+
+def test_the_encoder_made_once_refuses_what_dumps_refuses_and_is_clean_after():
+    """An object JSON cannot hold raises ``TypeError`` and a circular one ``ValueError``, as
+    ``json.dumps`` does; the circular-reference record is left empty after either, so the next
+    line (holding the same list) encodes rather than being taken for a cycle."""
+    shared = [1, 2]
+    with pytest.raises(TypeError):
+        events_module._json_line({"data": {"a": shared, "b": object()}})
+    assert events_module._LINE_MARKERS == {}
+    loop: list = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular"):
+        events_module._json_line({"data": loop})
+    assert events_module._LINE_MARKERS == {}
+    assert events_module._json_line({"data": {"a": shared, "b": shared}}) == '{"data": {"a": [1, 2], "b": [1, 2]}}'
