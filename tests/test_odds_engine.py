@@ -1,4 +1,4 @@
-"""The lazy exact-odds engine against a plain depth-first enumeration kept here.
+"""The lazy exact-odds engine against a plain depth-first enumeration (`odds_brute.brute`).
 
 ``brute`` runs a procedure once per combination of faces with plain ints (the old engine, in a
 dozen lines): whatever the engine does to avoid branching, its result must be the same.
@@ -13,48 +13,15 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from attrs import define, field, frozen
+from attrs import frozen
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from odds_brute import brute
 
 from wargamekit import odds
-from wargamekit.dice import Dice, Die
+from wargamekit.dice import Die
 from wargamekit.errors import WargamekitError
 from wargamekit.odds import _engine
-
-
-@define
-class _PathDice(Dice):
-    """Plain dice that take the alternatives named by ``path`` and record every draw."""
-
-    path: list[int] = field(factory=list)
-    trail: list[tuple[int, list[int]]] = field(factory=list)
-
-    def _pick(self, weights, purpose, forced_kind):
-        depth = len(self.trail)
-        index = self.path[depth] if depth < len(self.path) else 0
-        self.trail.append((index, list(weights)))
-        return index
-
-
-def brute(procedure, *args) -> dict[Any, Fraction]:
-    """Every combination of faces, one run each, depth-first."""
-    totals: dict[Any, Fraction] = {}
-    path: list[int] = []
-    while True:
-        dice = _PathDice(path=list(path))
-        outcome = procedure(dice, *args)
-        p = Fraction(1)
-        for index, weights in dice.trail:
-            p *= Fraction(weights[index], sum(weights))
-        if p:
-            totals[outcome] = totals.get(outcome, Fraction(0)) + p
-        depth = len(dice.trail) - 1
-        while depth >= 0 and dice.trail[depth][0] + 1 >= len(dice.trail[depth][1]):
-            depth -= 1
-        if depth < 0:
-            return totals
-        path = [i for i, _ in dice.trail[:depth]] + [dice.trail[depth][0] + 1]
 
 
 def same(a: dict, b: dict) -> bool:

@@ -14,48 +14,14 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from odds_brute import brute
 
 from wargamekit import odds
-from wargamekit.dice import Dice, Die
+from wargamekit.dice import Die
 from wargamekit.errors import BranchLimitError, ImpureProcedureError
 from wargamekit.odds import _engine
-
-
-@define
-class _FaceDice(Dice):
-    """Plain dice taking the faces named by ``path`` (index per draw), recording each draw."""
-
-    path: list[int] = field(factory=list)
-    trail: list[tuple[int, list[int]]] = field(factory=list)
-
-    def _pick(self, weights, purpose, forced_kind):
-        depth = len(self.trail)
-        index = self.path[depth] if depth < len(self.path) else 0
-        self.trail.append((index, list(weights)))
-        return index
-
-
-def brute(procedure, *args) -> dict[Any, Fraction]:
-    """Every combination of faces, one run each, depth-first (no lazy values, no guesses)."""
-    totals: dict[Any, Fraction] = {}
-    path: list[int] = []
-    while True:
-        dice = _FaceDice(path=list(path))
-        outcome = procedure(dice, *args)
-        p = Fraction(1)
-        for index, weights in dice.trail:
-            p *= Fraction(weights[index], sum(weights))
-        if p:
-            totals[outcome] = totals.get(outcome, Fraction(0)) + p
-        depth = len(dice.trail) - 1
-        while depth >= 0 and dice.trail[depth][0] + 1 >= len(dice.trail[depth][1]):
-            depth -= 1
-        if depth < 0:
-            return totals
-        path = [index for index, _ in dice.trail[:depth]] + [dice.trail[depth][0] + 1]
 
 
 def hits_in_order(n: int, target: int = 4):

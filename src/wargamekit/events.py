@@ -109,10 +109,11 @@ _LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 #: ``markers`` (the circular-reference check) are emptied after an error, which can leave them
 #: holding the objects being encoded when it raised.
 _LINE_MARKERS: dict[int, Any] = {}
+_c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)  # (private: not in typeshed)
 _C_LINE = (
     None
-    if json.encoder.c_make_encoder is None
-    else json.encoder.c_make_encoder(
+    if _c_make_encoder is None
+    else _c_make_encoder(
         _LINE_MARKERS, _LINE_ENCODER.default, json.encoder.encode_basestring, None,
         _LINE_ENCODER.key_separator, _LINE_ENCODER.item_separator, True, False, True,
     )
