@@ -223,8 +223,7 @@ class World:
             self._replay(before, depth)
 
     def _blank(self, guessing: bool) -> World:
-        """A world for another run of this enumeration, with nothing drawn yet (:meth:`next_run`
-        has the same lines inline: keep them in step)."""
+        """A world for another run of this enumeration, with nothing drawn yet."""
         world = World.__new__(World)
         world.guessing = guessing
         world.explicit = _NO_AGAIN
@@ -271,25 +270,9 @@ class World:
             world.again = again
             world.explicit = _NO_AGAIN
         else:
-            # _blank, inline (a call less per run)
-            world = World.__new__(World)
-            world.guessing = guessing
-            world.branch_limit = self.branch_limit
-            world.name = self.name
-            world.active = True
-            world.run = 0
-            world.draw_of = world.groups = world.where = world.purposes = world.pins = _NONE_YET
-            world.refs = _NONE_YET
-            world._next = 0
-            world.serial = next(_SERIALS)
-            world.branches_before = 0
-            world.depth = -1
-            world.start = self.start
-            world.path = ()
-            world.specs = self.specs
+            world = self._blank(guessing)
             world.trail = trail
             world.again = again
-            world.explicit = _NO_AGAIN
             if not self.monotone:
                 world._replay(self, bumped)
                 return world
