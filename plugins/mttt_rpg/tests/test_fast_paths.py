@@ -82,11 +82,8 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
     assert 0 < len(made) < len(offered)
 
 
-def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(monkeypatch):
-    """插入阶段 / 阶段2: from before turn start to the standard action declared, a window that
-    closes at once is followed by no rule that changes what anyone may answer (a group's turn
-    start and turn responses that push or trigger aside), so the next windows are closed without
-    the test (``quiet``); testing each window gives the same games, with more tests."""
+def _count_window_tests(monkeypatch) -> list:
+    """The floors of every window test (``interrupt_phase._closes_at_once``) from now on."""
     real, tests = interrupt_phase._closes_at_once, []
 
     def counting(ctx, floor):
@@ -94,6 +91,15 @@ def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(mon
         return real(ctx, floor)
 
     monkeypatch.setattr(interrupt_phase, "_closes_at_once", counting)
+    return tests
+
+
+def test_a_turn_s_windows_after_one_that_closed_at_once_are_not_tested_again(monkeypatch):
+    """插入阶段 / 阶段2: from before turn start to the standard action declared, a window that
+    closes at once is followed by no rule that changes what anyone may answer (a group's turn
+    start and turn responses that push or trigger aside), so the next windows are closed without
+    the test (``quiet``); testing each window gives the same games, with more tests."""
+    tests = _count_window_tests(monkeypatch)
     options = {"interrupts": True}
     fast, told = _logs(options), len(tests)
     # The games where a guard matters (found by dropping each guard over 150 seeds a scene): a
@@ -119,13 +125,7 @@ def test_a_turn_after_one_that_ended_quiet_in_the_same_round_starts_quiet(monkey
     "before turn start" in the same round no rule changes what anyone may answer (the track
     gives the next tick; simultaneous actors are ordered), so that window closes without the
     test; testing it gives the same games, with more tests (and the skip does happen)."""
-    real, tests = interrupt_phase._closes_at_once, []
-
-    def counting(ctx, floor):
-        tests.append(floor)
-        return real(ctx, floor)
-
-    monkeypatch.setattr(interrupt_phase, "_closes_at_once", counting)
+    tests = _count_window_tests(monkeypatch)
     options = {"interrupts": True}
     fast, told = _logs(options), len(tests)
     tests.clear()
