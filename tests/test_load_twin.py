@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 import attrs
+import numpy as np
 import pytest
 from test_checkpoints import Tally
 
@@ -244,18 +245,40 @@ def _full(game: Game) -> Game:
     return full
 
 
-def test_a_second_save_with_no_answer_between_replays_nothing(monkeypatch):
+def test_a_save_replays_only_when_a_checkpoint_was_passed_since_the_ladder_s_last_snapshot(monkeypatch):
+    """A save replays to the latest checkpoint only when the spaced ladder skipped one since its
+    last snapshot: a second save with no answer between, and saves after answers that pass no
+    checkpoint, replay nothing (an autosave after every answer pays a replay per checkpoint
+    skipped, not per save); after each save the ladder ends at the latest checkpoint passed."""
     ruleset = Tally()
+    played = Game.new(ruleset, seed=5)
+    played.play({side: RandomBot(i) for i, side in enumerate(ruleset.sides)})
+    full = Game.new(ruleset, seed=5)
+    full._snapshot_spacing = 1  # every checkpoint of the game, from the first
+    for choice in played.choices:
+        full.answer(choice)
+    every = [position for position, _ in full.checkpoints]
+    full._forget_ladder()
     game = _at(ruleset, 13)
     first = game.save()
-    replays = []
+    replays: list[int] = []
     original = Game._replay
     monkeypatch.setattr(Game, "_replay", lambda self, *a, **k: replays.append(1) or original(self, *a, **k))
     assert game.save() == first
     assert replays == []
-    game.answer(game.pending.options[0].value if hasattr(game.pending, "options") else 1)
-    game.save()
-    assert replays == [1], "an answer since: the ladder is made to reach the present again"
+    saves = 0
+    for choice in played.choices[13:]:
+        game.answer(choice)
+        if game.pending is None:
+            break
+        latest = max(position for position in every if position <= len(game.choices))
+        live_last = game.checkpoints[-1][0]
+        before = len(replays)
+        game.save()
+        saves += 1
+        assert (len(replays) > before) == (latest > live_last), "a replay exactly when the ladder skipped one"
+        assert game.checkpoints[-1][0] == latest, "the ladder reaches the latest checkpoint passed"
+    assert 0 < len(replays) < saves
     game_module._LADDERS.clear()
 
 
@@ -343,4 +366,68 @@ def test_a_load_s_digest_by_comparison_is_the_digest_of_its_own_lines():
     assert typed == last.data and game_module._marshal_form(typed) != game_module._marshal_form(last.data)
     loaded.context._events[-1] = Event(last.kind, last.text, typed, audience=last.audience)
     assert loaded._log_digest() == log_digest(loaded.log_lines()) != save.log_digest
+    game_module._LADDERS.clear()
+
+
+def test_a_save_loaded_as_it_is_takes_its_game_as_its_twin():
+    """``Game.load(game.save())``, the save not written to JSON: its scenario's keys are sorted
+    as its JSON's are, so it finds the live game as a parsed save does (a bundled scenario's
+    data comes in its file's order)."""
+    game_module._LADDERS.clear()
+    ruleset = DataTally()
+    game = Game.new(ruleset, seed=4)
+    game.play({side: RandomBot(i) for i, side in enumerate(ruleset.sides)})
+    assert list(game.scenario_data) != sorted(game.scenario_data)
+    save = game.save()
+    assert list(save.scenario) == sorted(save.scenario)
+    structured = ruleset.structured
+    loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+    assert loaded.scenario_data is game.scenario_data and ruleset.structured == structured
+    assert loaded.log_text() == game.log_text()
+    game_module._LADDERS.clear()
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        {**SCENARIO, "nested": {"a": (1, 2), "b": {"c": 0.5}}},  # a tuple: the save's parse has a list
+        {**SCENARIO, "nested": {1: [1, 2], 2: {"c": 0.5}}},  # int keys: the parse has "1" and "2"
+        {**SCENARIO, "n": np.float64(1.0)},  # numpy's float: the parse has a float
+        {**SCENARIO, "n": np.int64(1)},  # numpy's int: the parse has an int
+    ],
+    ids=["tuple", "int-key", "numpy-float", "numpy-int"],
+)
+def test_a_live_game_of_data_json_changes_is_no_save_s_twin(scenario):
+    """A live game whose data a save's JSON would give back changed (a tuple, an int key, a
+    numpy scalar) lends no load its data: the load structures what the save holds, as a fresh
+    process would."""
+    game_module._LADDERS.clear()
+    ruleset = DataTally()
+    game = Game.new(ruleset, scenario, seed=3)
+    game.play({side: RandomBot(i) for i, side in enumerate(ruleset.sides)})
+    save = SaveFile.from_json(game.save().to_json())
+    structured = ruleset.structured
+    loaded = Game.load(save, rulesets={ruleset.name: ruleset})
+    assert loaded.scenario_data is not game.scenario_data and ruleset.structured == structured + 1
+    assert _typed(loaded.scenario_data) == _typed(save.scenario)
+    assert loaded.log_text() == game.log_text()  # the rules never read it
+    game_module._LADDERS.clear()
+
+
+def test_a_save_s_replay_copy_is_not_listed_and_evicts_no_live_game():
+    """The copy a save replays for its snapshots is no game a load may start from: it is never
+    listed among the live games of its inputs, so saving one of the four kept there leaves all
+    four (the copy used to take a place and push the oldest out)."""
+    game_module._LADDERS.clear()
+    ruleset = Tally()
+    choices = _at(ruleset, 13).choices
+    game_module._LADDERS.clear()
+    games = [Game.new(ruleset, seed=5) for _ in range(game_module._LADDER_GAMES)]
+    for game in games:
+        for choice in choices:
+            game.answer(choice)
+    key = games[0]._key()
+    assert {id(g) for g in game_module._ladder_games(key)} == {id(g) for g in games}
+    games[0].save()
+    assert {id(g) for g in game_module._ladder_games(key)} == {id(g) for g in games}
     game_module._LADDERS.clear()

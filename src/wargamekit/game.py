@@ -71,7 +71,7 @@ __all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game
 DEFAULT_DECISION_LIMIT = 200_000
 
 #: What a replay rebuilds (and puts back if the replay fails).
-_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots", "_log_base")
+_REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots", "_log_base", "_skipped")
 
 #: A snapshot is kept at a checkpoint only this many answers after the previous one (a ruleset
 #: with a checkpoint every impulse does not pay a state copy every impulse) ...
@@ -200,6 +200,11 @@ class Game:
     _scenario_bytes: bytes | None = field(default=None, repr=False)
     #: (the ladder, the answers given) when the ladder last reached the latest checkpoint passed
     _tight: tuple[list[_Snapshot], int] | None = field(default=None, repr=False)
+    #: the answers given at the latest checkpoint of this play-through that took no snapshot
+    #: (within SNAPSHOT_SPACING of the last one), or None: what a save's ladder may lack
+    _skipped: int | None = field(default=None, repr=False)
+    #: whether the game's ladder is one a load may start from (not a copy made for its snapshots)
+    _listed: bool = field(default=True, repr=False)
     #: the snapshot the current play-through restarted at (its events begin the log), or None
     _log_base: _Snapshot | None = field(default=None, repr=False)
 
@@ -324,6 +329,7 @@ class Game:
             scenario = copy.deepcopy(scenario)
         ctx = self._new_context(scenario, None, dice, InterruptStack(), [])
         self._log_base = None
+        self._skipped = None
         self.choices = []
         self._snapshots = []
         ctx.state = self.ruleset.setup(scenario, self.options)
@@ -377,6 +383,7 @@ class Game:
             return  # Game.new(..., snapshots=False): a game played through and dropped
         position = len(self.choices)
         if self._snapshots and position - self._snapshots[-1].position < spacing:
+            self._skipped = position
             return
         dice = ctx.dice
         # The game's callback is not the dice's state, and their record of rolls only grows:
@@ -412,16 +419,22 @@ class Game:
         return self._ladder_key
 
     def _scenario_form(self) -> bytes | None:
-        """The scenario data as a save's parse gives it — the JSON of a save, keys sorted, read
-        back — in :mod:`marshal`'s version-2 bytes, computed once (``None``: data that cannot
-        be put so). Equal bytes mean equal data of equal types in the same order (marshal tags
-        ``1``, ``1.0`` and ``True`` apart, and version 2 writes neither references nor
-        interning, so the bytes depend on the values alone): two games with equal forms are
-        the same game."""
+        """The scenario data with its keys sorted (as a save writes them) in :mod:`marshal`'s
+        version-2 bytes, computed once (``None``: data marshal refuses, or keys that do not
+        sort). Equal bytes mean equal data of equal types in the same order (marshal tags
+        ``1``, ``1.0`` and ``True`` apart, a tuple from a list and an int key from a string,
+        refuses subclasses, and version 2 writes neither references nor interning, so the
+        bytes depend on the values alone): two games with equal forms are the same game, and
+        a save's parse has this game's form only if it is this game's data."""
         if self._scenario_bytes is None:
+            from .scenario import sorted_data
             try:
-                form = _marshal_form(json.loads(_scenario_json(self.scenario_data)))
-            except (TypeError, ValueError, RecursionError):  # data no save could hold: no twin
+                # Sorted, not through JSON: JSON would make a tuple the list, an int key the
+                # string, a numpy float the float a save's parse gives, and lend a load this
+                # game's data of other types; as it is, only data JSON gives back unchanged
+                # can equal a parse's (marshal refuses subclasses such as numpy's scalars).
+                form = _marshal_form(sorted_data(self.scenario_data))
+            except (TypeError, RecursionError):  # keys that do not sort, or too deep: no twin
                 form = None
             self._scenario_bytes = form or b""  # b"": tried, none
         return self._scenario_bytes or None
@@ -434,7 +447,7 @@ class Game:
         return form is not None and form == other._scenario_form()
 
     def _register_ladder(self) -> None:
-        if self._dice_template is not None:
+        if self._dice_template is not None or not self._listed:
             return  # custom dice are not a seed: nothing else can have the same inputs
         key = self._key()
         refs = _LADDERS.get(key)
@@ -476,6 +489,7 @@ class Game:
         interrupts = InterruptStack(enabled=enabled, answered=answered)
         ctx = self._new_context(scenario, state, dice, interrupts, snap.events[: snap.n_events])
         self._log_base = snap
+        self._skipped = None
         self.choices = list(snap.choices)
         self._snapshots = ladder
         self._procedure = self.ruleset.play(ctx)
@@ -864,15 +878,16 @@ class Game:
             return ladder  # its latest snapshot is at the present: nothing to replay for
         if not ladder and self._snapshot_spacing is not None:
             return ladder  # no checkpoint passed (or none in the ruleset)
+        if ladder and (self._skipped is None or self._skipped <= ladder[-1].position):
+            return ladder  # no checkpoint passed since its last snapshot: a replay would add none
         if self._tight is not None and self._tight[0] is ladder and self._tight[1] == len(self.choices):
             return ladder  # tightened already, and neither answered nor replayed since
         other = self._unplayed_copy(snapshot_spacing=1)
+        other._listed = False  # a copy made for its snapshots: not a game a load should start from
         try:
             other._replay(list(self.choices))
         except Exception:  # noqa: BLE001 - the game's own ladder will do
             return ladder
-        finally:
-            other._forget_ladder()  # a copy made for its snapshots: not a game a load should start from
         return other._snapshots
 
     def _forget_ladder(self) -> None:
@@ -922,7 +937,7 @@ class Game:
             ruleset=self.ruleset.name,
             ruleset_version=self.ruleset.version,
             scenario_name=self.scenario_name,
-            scenario=copy_data(self.scenario_data),
+            scenario=_saved_scenario(self.scenario_data),
             seed=self.seed,
             options=dict(self.options),
             choices=copy_data(self.choices),
@@ -1165,6 +1180,19 @@ def _same_line(event: Event, other: Event) -> bool:
         return False
     data = _marshal_form(event.data)
     return data is not None and data == _marshal_form(other.data)
+
+
+def _saved_scenario(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of scenario data for a save, its keys sorted as the save's JSON writes them, so a
+    save loaded as it is (not through its JSON) finds the live game it came from as a parsed one
+    does (see :meth:`Game._scenario_form`); data whose keys do not sort is copied as it is."""
+    from .scenario import copy_data, sorted_data
+
+    try:
+        sorted_copy: dict[str, Any] = sorted_data(data)
+    except (TypeError, RecursionError):
+        return copy_data(data)
+    return sorted_copy
 
 
 def _marshal_form(data: Any) -> bytes | None:

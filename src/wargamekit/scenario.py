@@ -126,6 +126,26 @@ def copy_data(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def sorted_data(value: Any) -> Any:
+    """:func:`copy_data` with every dict's keys sorted, as a save's JSON writes them (so the
+    copy is what parsing that JSON gives, for data JSON can hold).
+
+    Raises:
+        TypeError: a dict whose keys do not sort (of mixed types).
+
+    >>> sorted_data({"b": [{"d": 1, "c": 2}], "a": None})
+    {'a': None, 'b': [{'c': 2, 'd': 1}]}
+    """
+    kind = type(value)
+    if kind is dict:
+        return {key: sorted_data(value[key]) for key in sorted(value)}
+    if kind is list:
+        return [sorted_data(item) for item in value]
+    if kind in _SHARED:
+        return value
+    return copy.deepcopy(value)
+
+
 #: TOML text -> its parsed data, for bundled scenarios read again and again (every new game)
 _PARSED: dict[str, dict[str, Any]] = {}
 
