@@ -983,16 +983,20 @@ from hypothesis import strategies as st  # noqa: E402
 from wargamekit.sequencing import AlternatingImpulses, TurnResult  # noqa: E402
 
 
-def _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, passes_script):
+def _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, script):
     """The impulses as the general algorithm takes them (before the fast path): every side's
-    ``can_act`` asked before each impulse. Returns ``(side, impulse, passes after)`` per turn."""
-    n, cursor, passes, impulse, turns = len(sides), 0, 0, 0, []
-    for passed in passes_script:
+    ``can_act`` asked before each impulse. ``script`` is what each impulse reports: ``"act"``,
+    ``"pass"`` or ``"end"`` (``TurnResult(end=True)``: the phase is over, as if the pass limit had
+    been reached). Returns one record per ``next_turn``: ``("turn", side, impulse, passes after
+    its end_turn, cursor)``; once no side is given the turn, ``("none", passes, impulse, cursor)``
+    for that call and for one more call (an ended phase stays ended, its state untouched)."""
+    n, cursor, passes, impulse, trace = len(sides), 0, 0, 0, []
+    for reported in script:
         side = None
         while passes < pass_limit:
             able = [can_act(s, impulse) for s in sides]
             if not any(able):
-                break
+                break  # nobody can act: the cursor and the pass count stay where they are
             here, cursor = sides[cursor % n], (cursor + 1) % n
             if able[sides.index(here)]:
                 side = here
@@ -1000,42 +1004,50 @@ def _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, passes_scri
             if unable == "pass":
                 passes += 1
         if side is None:
+            trace += [("none", passes, impulse, cursor)] * 2
             break
         impulse += 1
-        passes = passes + 1 if passed else 0
-        turns.append((side, impulse, passes))
-    return turns
+        passes = pass_limit if reported == "end" else passes + 1 if reported == "pass" else 0
+        trace.append(("turn", side, impulse, passes, cursor))
+    return trace
 
 
 @hypothesis.settings(max_examples=300, deadline=None)
 @hypothesis.given(
     n_sides=st.integers(1, 3),
     able=st.lists(st.lists(st.booleans(), min_size=3, max_size=3), min_size=1, max_size=12),
-    passes_script=st.lists(st.booleans(), min_size=0, max_size=14),
+    # "end" less often than the others, so that most scripts still run into the pass limit or
+    # into nobody being able to act before an impulse ends the phase.
+    script=st.lists(st.sampled_from(["act", "pass", "act", "pass", "end"]), min_size=0, max_size=14),
     pass_limit=st.integers(1, 4),
     unable=st.sampled_from(["skip", "pass"]),
 )
-def test_alternating_impulses_give_the_turns_of_asking_every_side(n_sides, able, passes_script, pass_limit, unable):
+def test_alternating_impulses_give_the_turns_of_asking_every_side(n_sides, able, script, pass_limit, unable):
     """OPS 1's alternation (Lock 'n Load; the skirmish's 3.2): asking the side whose impulse it is
-    first, and the others only when it cannot act, gives the same sides, impulse numbers, labels
-    and pass counts as asking every side before each impulse, whatever the sides can do (a
-    scripted table of who can act after each impulse) and however they pass."""
+    first, and the others only when it cannot act, gives the same sides, impulse numbers, labels,
+    pass counts and cursor as asking every side before each impulse, whatever the sides can do (a
+    scripted table of who can act after each impulse) and however the impulses end (acting,
+    passing, or ending the phase with ``TurnResult(end=True)``); and once the phase is over,
+    ``next_turn`` keeps answering ``None`` without moving the cursor or the counts."""
     sides = ("a", "b", "c")[:n_sides]
 
     def can_act(side, impulse):
         return able[min(impulse, len(able) - 1)][sides.index(side)]
 
-    expected = _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, passes_script)
+    expected = _impulses_by_asking_everyone(sides, can_act, pass_limit, unable, script)
     impulses = AlternatingImpulses(sides, can_act=lambda s: can_act(s, impulses.impulse), pass_limit=pass_limit,
                                    unable=unable)
     got = []
-    for passed in passes_script:
+    for reported in script:
         turn = impulses.next_turn()
         if turn is None:
+            got.append(("none", impulses.consecutive_passes, impulses.impulse, impulses._cursor))
+            assert impulses.next_turn() is None  # asked again, the phase stays over
+            got.append(("none", impulses.consecutive_passes, impulses.impulse, impulses._cursor))
             break
         assert turn.label == f"impulse {turn.number}: {turn.actor}" and turn.number == impulses.impulse
-        impulses.end_turn(turn, TurnResult(passed=passed))
-        got.append((turn.actor, turn.number, impulses.consecutive_passes))
+        impulses.end_turn(turn, TurnResult(passed=reported == "pass", end=reported == "end"))
+        got.append(("turn", turn.actor, turn.number, impulses.consecutive_passes, impulses._cursor))
     assert got == expected
 
 
