@@ -524,7 +524,10 @@ class Game:
 
     @property
     def scenario(self) -> Any:
-        """The structured scenario of this play-through."""
+        """The structured scenario of this play-through. Read it: a scenario of one of the
+        ruleset's :attr:`~wargamekit.ruleset.Ruleset.shared_types` is not copied per game or
+        restart (it never changes once loaded), so a change made here would reach the game's
+        replays and, where the ruleset shares it between games of equal data (aig), those."""
         return self.context.scenario
 
     @property

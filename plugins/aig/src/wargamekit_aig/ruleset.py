@@ -74,6 +74,10 @@ class Aig(Ruleset):
         return super().scenario_data("training" if name == "default" else name)
 
     def load_scenario(self, data: Mapping[str, Any], *, source: str | None = None) -> AigScenario:
+        """The checked scenario of ``data`` (see :func:`check_scenario`). Equal data give the
+        same :class:`AigScenario` object, shared by every game built from them in this process:
+        a shared type (``shared_types``), it never changes once loaded, so read it (as
+        ``Game.scenario``) and never change it."""
         # Hot: every game loads its scenario (structuring it and checking its ~70 hex labels
         # is ~0.4 ms, 2 % of a random training game). The scenario is a shared value that never
         # changes in play (shared_types), so equal data may get the same one: remembered by its
