@@ -6,11 +6,12 @@ from functools import partial
 
 import pytest
 
-from wargamekit import Option
+from wargamekit import ChooseSubset, Option
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
 from wargamekit_mttt_rpg.combat_actions import legal_actions
+from wargamekit_mttt_rpg.interrupt_phase import open_window
 
 SCENARIOS = ("default", "duel", "battle")
 
@@ -187,3 +188,44 @@ def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read
     assert options[1].label == f"decisive attack on Witch of Thorns with {weapon} ({decisive})"
     assert made == ["decisive"]  # the withering attack's odds were never needed
     assert re.fullmatch(r"\d+% vs passive defense, \d+ HP on a hit", decisive)
+
+
+def test_a_timing_point_s_offers_are_found_afresh_at_the_next_resolution_point(make):
+    """插入阶段: instants may be cast at any timing point "只要法术力支持、施法条件支持", and "在此结算
+    时点上" (at each resolution point) more may be pushed; HP 0 makes a character helpless (无助),
+    and 跟步 (a rush, an instant action) is only against an opponent in contact distance. What a
+    poll keeps for its timing point's later polls (the fighting characters, the spells' targets,
+    the instant actions) is found afresh at the next point: after Akari's Counter-Shot resolves
+    and fells Sayo, Sayo is offered nothing at its resolution point, though she has the mana for
+    Second Wind, and Akari is no longer offered a rush after her."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=0), [])
+    akari, sayo = h.unit("akari"), h.unit("sayo")
+    akari.order_cap = akari.order_mp = 4
+    akari.distortion_cap = akari.distortion_mp = 0
+    sayo.order_cap = sayo.order_mp = 3  # Second Wind, even with Counter-Shot resolved
+    sayo.distortion_cap = sayo.distortion_mp = 3  # Severing Charm
+    sayo.initiative, sayo.hp = 0, 2  # crashed: a withering blast of 2 takes her last 2 HP
+    window = open_window(h, "attack declared", active="sayo", trigger="attacked", subject="akari", source="sayo")
+    asked = []
+    try:
+        decision = next(window)
+        while True:
+            asked.append((decision.prompt.rsplit(": ", 1)[0], [o.label.split(" (")[0] for o in decision.options]))
+            if isinstance(decision, ChooseSubset):  # Akari answers the attack with Counter-Shot
+                decision = window.send(tuple(o.value for o in decision.options))
+            else:  # and everyone passes at every poll
+                decision = window.send(next(o.value for o in decision.options if o.label == "pass"))
+    except StopIteration:
+        pass
+    point = "attack declared [Sayo -> Akari]"
+    assert asked == [
+        (point, ["Akari: Counter-Shot on Sayo"]),
+        (point, ["pass", "Sayo: Severing Charm", "Sayo: Second Wind on Sayo", "Sayo: rush Akari"]),
+        (point, ["pass", "Akari: Ribbon Shield on Akari", "Akari: rush Sayo"]),
+        # Sayo fell: she is not polled (helpless), and Akari has nobody to rush
+        (
+            "resolution of Akari: Counter-Shot on Sayo (withering blast 2, 1 order MP)",
+            ["pass", "Akari: Ribbon Shield on Akari"],
+        ),
+    ]
+    assert sayo.status == "helpless" and sayo.order_mp == 3 and akari.order_mp == 3
