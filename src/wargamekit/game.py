@@ -448,7 +448,9 @@ class Game:
 
     def _register_ladder(self) -> None:
         if self._dice_template is not None or not self._listed:
-            return  # custom dice are not a seed: nothing else can have the same inputs
+            # custom dice are not a seed: nothing else can have the same inputs; a copy made
+            # only for its snapshots (_tight_ladder) is no game a load should start from
+            return
         key = self._key()
         refs = _LADDERS.get(key)
         if refs is None:
