@@ -16,7 +16,7 @@ import pytest
 from attrs import frozen
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from odds_brute import brute
+from odds_brute import brute, run_steps
 
 from wargamekit import odds
 from wargamekit.dice import Die
@@ -495,43 +495,10 @@ guessing_steps = st.deferred(
 )
 
 
-def run_guessing(dice, program):
-    labels: list[str] = []
-    total: Any = 0
-    budget = [0]
-
-    def execute(body):
-        nonlocal total
-        for step in body:
-            budget[0] += 1
-            if budget[0] > 5:
-                return
-            die = Die(1, step[1])
-            if step[0] == "cmp":
-                if OPS_GUESS[step[2]](dice.roll(die, "cmp")[0], step[3]):
-                    labels.append("y")
-                    execute(step[4])
-                else:
-                    labels.append("n")
-                    execute(step[5])
-            elif step[0] == "keep":
-                total = total + dice.roll(die, "keep")[0]
-            elif step[0] == "other":
-                labels.append("o" if dice.roll(die, "other")[0] >= step[2] else "x")
-            else:
-                dice.roll(die, "drop")
-
-    execute(program)
-    return "".join(labels), total
-
-
-OPS_GUESS = {"<": operator.lt, ">=": operator.ge, "==": operator.eq}
-
-
 @settings(max_examples=200, deadline=None)
 @given(program=guessing_steps)
 def test_random_procedures_with_guesses_match_brute_force(program):
     """Random procedures whose branches draw dice at the same places and use them alike or
     otherwise (compared, added, compared with another constant, dropped) give the brute-force
     odds: guesses that hold settle as lazy dice, guesses that miss are redone."""
-    assert same(odds.distribution(run_guessing, program), brute(run_guessing, program))
+    assert same(odds.distribution(run_steps, program), brute(run_steps, program))

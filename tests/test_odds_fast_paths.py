@@ -9,17 +9,15 @@ ints) — keep refusing what the engine refuses, and keep a die value from outli
 
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from odds_brute import brute
+from odds_brute import brute, run_steps
 
 from wargamekit import odds
-from wargamekit.dice import Die
 from wargamekit.errors import BranchLimitError, ImpureProcedureError
 from wargamekit.odds import _engine
 
@@ -84,47 +82,13 @@ steps = st.deferred(
     )
 )
 
-OPS = {"<": operator.lt, ">=": operator.ge, "==": operator.eq}
-
-
-def run_program(dice, program):
-    labels: list[str] = []
-    total: Any = 0
-    budget = [0]
-
-    def execute(body):
-        nonlocal total
-        for step in body:
-            budget[0] += 1
-            if budget[0] > 5:
-                return
-            die = Die(1, step[1])
-            if step[0] == "cmp":
-                if OPS[step[2]](dice.roll(die, "cmp")[0], step[3]):
-                    labels.append("y")
-                    execute(step[4])
-                else:
-                    labels.append("n")
-                    execute(step[5])
-            elif step[0] == "int":
-                labels.append(str(int(dice.roll(die, "int")[0])))
-            elif step[0] == "pair":
-                a, b = dice.roll(die, "pair", 2)
-                labels.append("s" if a + b > step[1] else "t")
-            else:
-                total = total + dice.roll(die, "keep")[0]
-
-    execute(program)
-    return "".join(labels), total
-
-
 @settings(max_examples=150, deadline=None)
 @given(program=steps)
 def test_random_branching_procedures_match_brute_force(program):
     """Random procedures mixing dice branched on alone, forced to a face, forced in pairs and
     kept: reused worlds, in-place replays, guesses that hold and guesses that miss give the
     brute-force odds."""
-    assert odds.distribution(run_program, program) == brute(run_program, program)
+    assert odds.distribution(run_steps, program) == brute(run_steps, program)
 
 
 # -- refusals ------------------------------------------------------------------------------------
