@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections.abc
+
 import pytest
 from rulesets import DiceRace
 
@@ -424,3 +426,42 @@ def test_a_response_is_built_as_attrs_would():
     assert Response("ward", "a", resolve).data == {} and attrs.evolve(r, key="j").key == "j"
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         r.name = "other"  # type: ignore[misc]
+
+
+def test_the_stack_s_events_name_what_was_pushed_resolved_and_fizzled():
+    """The stack writes its events straight to ``on_event`` (issue 9, round window6): each push,
+    resolution and fizzle, in order, with its text and data; a resolution that is a procedure
+    (a generator, or any other ``Generator``) is run, one that returns a value is not."""
+    events = []
+    stack = InterruptStack(on_event=lambda kind, text, **data: events.append((kind, text, data)))
+    ran = []
+
+    def procedure():
+        ran.append("procedure")
+        return
+        yield
+
+    class Steps(collections.abc.Generator):  # a procedure that is no plain generator
+        def send(self, value):
+            ran.append("steps")
+            raise StopIteration
+
+        def throw(self, *args):
+            raise StopIteration
+
+    stack.push(Response("bolt", "a", resolve=procedure, key="bolt"))
+    stack.push(Response("steps", "a", resolve=Steps, key="steps"))
+    stack.push(Response("ward", "b", resolve=lambda: ["not a procedure"], key="ward"))
+    stack.push(Response("late", "a", resolve=lambda: None, is_legal=lambda: "too late", key="late"))
+    _, resolved = drive(stack.window("cast", ["a", "b"], lambda side, point: [], floor=0), [])
+    assert resolved == ["ward", "steps", "bolt"] and ran == ["steps", "procedure"]
+    assert events == [
+        ("stack-push", "a pushes bolt (stack depth 1)", {"name": "bolt", "controller": "a", "depth": 1}),
+        ("stack-push", "a pushes steps (stack depth 2)", {"name": "steps", "controller": "a", "depth": 2}),
+        ("stack-push", "b pushes ward (stack depth 3)", {"name": "ward", "controller": "b", "depth": 3}),
+        ("stack-push", "a pushes late (stack depth 4)", {"name": "late", "controller": "a", "depth": 4}),
+        ("stack-fizzle", "late fizzles: too late", {"name": "late", "reason": "too late"}),
+        ("stack-resolve", "ward resolves", {"name": "ward"}),
+        ("stack-resolve", "steps resolves", {"name": "steps"}),
+        ("stack-resolve", "bolt resolves", {"name": "bolt"}),
+    ]

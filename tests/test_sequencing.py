@@ -326,3 +326,127 @@ def test_aig_leaders_read_from_toml_as_lists():
     """Leaders given as [side, value] lists (as TOML and JSON give them) activate normally."""
     activation = LeaderActivation({"A": ["jia", 2], "X": ["yi", 1]}, ["jia", "yi"])
     assert activate_all(activation, DICE) == ["X", "A"]
+
+
+# --- the hot sequencers' fast paths (issue 9, round window6) against the plain forms ---------
+
+
+def test_a_turn_built_through_its_slots_is_the_turn_attrs_builds():
+    """The sequencers build turns with ``_turn`` (past attrs' ``__init__``): the same turn."""
+    from wargamekit.sequencing import _turn
+
+    for args in [(("north",), "turn 1: north", 1), ((), "turn 2 / combat", 2, "combat", "aimed"),
+                 (("jia",), "leader value 3: jia", 3, None, None, ("A", "B"))]:
+        fast, plain = _turn(*args), Turn(*args)
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    with pytest.raises(AttributeError):
+        fast.label = "changed"  # frozen all the same
+
+
+class _SortedTrack(InitiativeTrack):
+    """The track as it was before round window6: each turn sorts the participants yet to act."""
+
+    def next_turn(self, dice=None):
+        waiting = self.pending()
+        if not waiting:
+            return None
+        best = self.values[waiting[0]]
+        tick = best if self.tick is None else min(self.tick, best)
+        actors = tuple(w for w in waiting if self.values[w] == best)
+        self.tick = tick
+        self.acted.update(actors)
+        return Turn(actors=actors, label=f"tick {tick}", number=tick)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_initiative_track_turns_are_those_of_sorting_who_is_pending(seed):
+    """``InitiativeTrack.next_turn`` finds the highest value in one pass: the turns, ticks and
+    who has acted are those of sorting ``pending()``, as values rise, fall, tie, join and leave."""
+    import random
+
+    rng = random.Random(seed)
+    names = [f"u{i}" for i in range(6)]
+    start = {name: rng.randint(1, 6) for name in names[:4]}
+    fast, slow = InitiativeTrack(start), _SortedTrack(start)
+    for _ in range(60):
+        move, who, value = rng.random(), rng.choice(names), rng.randint(0, 7)
+        for track in (fast, slow):
+            if move < 0.5:
+                track.next_turn()
+            elif move < 0.7:
+                track.set(who, value)
+            elif move < 0.8:
+                track.add(who, value, acts_this_round=value % 2 == 0)
+            elif move < 0.87:
+                track.remove(who)
+            elif move < 0.95:
+                track.refresh(who)
+            else:
+                track.new_round()
+        assert (fast.tick, fast.acted, fast.values) == (slow.tick, slow.acted, slow.values)
+    assert list(iter(fast.next_turn, None)) == list(iter(slow.next_turn, None))
+
+
+class _TurningActivation(LeaderActivation):
+    """The activation as it was before round window6: the side order turned one step at a time."""
+
+    def next_turn(self, dice):
+        left = self.remaining()
+        if not left:
+            return None
+        if self._level is None or not any(self.leaders[n][1] == self._level for n in left):
+            self._start_level(left, dice)
+        level = self._level
+        for _ in range(len(self._order)):
+            side = self._order[0]
+            self._order = self._order[1:] + [side]
+            mine = tuple(n for n in left if self.leaders[n] == (side, level))
+            if mine:
+                self._pending = Turn(
+                    actors=(side,), label=f"leader value {level}: {side}", number=level or 0, candidates=mine
+                )
+                return self._pending
+        self._level = None
+        return self.next_turn(dice)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_leader_activation_turns_are_those_of_turning_the_order_step_by_step(seed):
+    """``LeaderActivation.next_turn`` turns the side order once per turn: the turns, rolls and
+    state are those of the step-by-step form, with seizes, leaders finished out of turn, whole
+    sides finished, leaders added and removed, and rounds cut short."""
+    import random
+
+    rng = random.Random(seed)
+    sides = ("jia", "yi", "bing")[: rng.randint(2, 3)]
+    leaders = {f"L{i}": (rng.choice(sides), rng.randint(1, 4)) for i in range(rng.randint(3, 9))}
+    fast, slow = LeaderActivation(leaders, sides), _TurningActivation(leaders, sides)
+    fast_dice, slow_dice = SeededDice(seed), SeededDice(seed)
+    for _ in range(3):  # rounds
+        while (turn := fast.next_turn(fast_dice)) is not None:
+            assert turn == slow.next_turn(slow_dice)
+            move = rng.random()
+            left = fast.remaining()
+            others = [n for n in left if n not in turn.candidates]
+            for activation in (fast, slow):
+                if move < 0.1 and others:
+                    activation.finish(others[0])  # a failed seizer
+                elif move < 0.15:
+                    activation.finish_side(sides[-1])  # command chaos
+                elif move < 0.2:
+                    activation.add(f"N{len(activation.leaders)}", sides[0], 2, finished=move < 0.17)
+            seizer = others[-1] if 0.2 <= move < 0.3 and others else None
+            actor = seizer or turn.candidates[int(move * 100) % len(turn.candidates)]
+            result = TurnResult(actor=actor, end=move > 0.97)
+            if actor in fast.activated:
+                result = TurnResult(actor=turn.candidates[0], end=result.end)
+            fast.end_turn(turn, result)
+            slow.end_turn(turn, result)
+            if 0.3 <= move < 0.35 and left:
+                fast.remove(left[0])
+                slow.remove(left[0])
+            assert (fast.activated, fast._order, fast._level) == (slow.activated, slow._order, slow._level)
+        assert slow.next_turn(slow_dice) is None
+        fast.new_round()
+        slow.new_round()
+    assert fast_dice.rolls == slow_dice.rolls

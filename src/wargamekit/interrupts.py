@@ -53,6 +53,7 @@ counterspell resolves
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping, Sequence
+from types import GeneratorType
 from typing import Any, final, overload
 
 from attrs import define, field, frozen
@@ -287,10 +288,6 @@ class InterruptStack:
     #: The floors of the windows open now, outermost first.
     open_floors: list[int] = field(factory=list, repr=False)
 
-    def _log(self, kind: str, text: str, **data: Any) -> None:
-        if self.on_event is not None:
-            self.on_event(kind, text, **data)
-
     @property
     def top(self) -> Response | None:
         """The item that resolves next."""
@@ -300,14 +297,19 @@ class InterruptStack:
         """Put ``response`` on top (and mark its key answered)."""
         if response.key is not None:
             self.answered.add(response.key)
-        self.items.append(response)
-        self._log(
-            "stack-push",
-            f"{response.controller} pushes {response.name} (stack depth {len(self.items)})",
-            name=response.name,
-            controller=response.controller,
-            depth=len(self.items),
-        )
+        items = self.items
+        items.append(response)
+        # The event straight to ``on_event`` (hot: every push and resolution; a helper taking
+        # ``**data`` to pass it on packed the arguments twice, ~40 % of a push)
+        if self.on_event is not None:
+            depth, name, controller = len(items), response.name, response.controller
+            self.on_event(
+                "stack-push",
+                f"{controller} pushes {name} (stack depth {depth})",
+                name=name,
+                controller=controller,
+                depth=depth,
+            )
 
     def is_answered(self, key: Hashable | None) -> bool:
         """Whether a response with this key was already pushed."""
@@ -389,6 +391,8 @@ class InterruptStack:
     def _check_floor(self, timing: str, base: int) -> None:
         """The invariant: every item below ``base`` lies above the floor of a window already
         open (which resolves it when it resumes); otherwise nothing would ever resolve it."""
+        if not self.items:
+            return  # most windows open on an empty stack: nothing to strand
         # An open window resolves everything above its floor when it resumes; so an item is
         # safe if it lies at or above the new floor, or at or above the lowest open floor.
         lowest_open = min(self.open_floors, default=len(self.items))
@@ -424,15 +428,19 @@ class InterruptStack:
                 return resolved
             item = self.items.pop()
             reason = item.is_legal() if item.is_legal is not None else None
+            on_event, name = self.on_event, item.name  # (events straight to on_event: see push)
             if reason:
-                self._log("stack-fizzle", f"{item.name} fizzles: {reason}", name=item.name, reason=reason)
+                if on_event is not None:
+                    on_event("stack-fizzle", f"{name} fizzles: {reason}", name=name, reason=reason)
             else:
-                self._log("stack-resolve", f"{item.name} resolves", name=item.name)
+                if on_event is not None:
+                    on_event("stack-resolve", f"{name} resolves", name=name)
                 result = item.resolve()
-                if isinstance(result, Generator):
+                # a plain generator first (most resolutions are one): the ABC's check is a Python call
+                if type(result) is GeneratorType or isinstance(result, Generator):
                     yield from result
                 resolved.append(item)
-            point_name = f"resolution of {item.name}"
+            point_name = f"resolution of {name}"
 
     def _poll(
         self, timing: str, order: Sequence[str], offers: Offers, rule: str, kind: str, extra: Mapping[str, Any] | None

@@ -98,6 +98,33 @@ class Turn(Generic[A]):
         return self.actors[0]
 
 
+_set_turn_fields = tuple(
+    Turn.__dict__[name].__set__ for name in ("actors", "label", "number", "phase", "step", "candidates")
+)
+
+
+def _turn(
+    actors: tuple[A, ...],
+    label: str,
+    number: int,
+    phase: str | None = None,
+    step: str | None = None,
+    candidates: tuple[Hashable, ...] = (),
+) -> Turn[A]:
+    """``Turn(actors, label, number, phase, step, candidates)`` through the slots' own setters:
+    what attrs' frozen ``__init__`` does, without its call per field (hot: one per turn, and
+    LnL and AIG take hundreds a game)."""
+    turn: Turn[A] = object.__new__(Turn)
+    set_actors, set_label, set_number, set_phase, set_step, set_candidates = _set_turn_fields
+    set_actors(turn, actors)
+    set_label(turn, label)
+    set_number(turn, number)
+    set_phase(turn, phase)
+    set_step(turn, step)
+    set_candidates(turn, candidates)
+    return turn
+
+
 @frozen
 class TurnResult:
     """What a turn did, as its procedure reports it to the sequencer.
@@ -130,6 +157,10 @@ class Sequencer(Protocol[A]):
 TurnProcedure = Callable[[Turn[A]], Generator[Any, Any, "TurnResult | None"]]
 
 
+#: What a turn that returns ``None`` did (frozen, so one serves every such turn).
+_NOTHING_SPECIAL = TurnResult()
+
+
 def play_turns(
     sequencer: Sequencer[A],
     dice: Dice,
@@ -146,7 +177,7 @@ def play_turns(
     while (turn := sequencer.next_turn(dice)) is not None:
         result = yield from take_turn(turn)
         if result is None:
-            result = TurnResult()
+            result = _NOTHING_SPECIAL
         sequencer.end_turn(turn, result)
         results.append(result)
         if result.end or (end_if is not None and end_if()):
@@ -172,6 +203,13 @@ def by_phase(
         raise KeyError(f"no procedure for phase {keys[0]!r}; there are {sorted(handlers)}")
 
     return take_turn
+
+
+#: Writes a field of a sequencer as attrs' own ``__setattr__`` does for a field with no converter
+#: or validator, without the Python call it makes for every write (the presets have one because
+#: a field converts: ``sides``, ``values``, ``leaders``): a third of the alternation's own cost per
+#: impulse. Hot writes only (once a turn or more).
+_write = object.__setattr__
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,7 +267,7 @@ class PhaseCycle:
         phase, step = self._queue.pop(0)
         label = f"turn {self.turn} / {phase}" + (f" / {step}" if step else "")
         actors = tuple(self.actors(self.turn, phase)) if self.actors is not None else ()
-        return Turn(actors=actors, label=label, number=self.turn, phase=phase, step=step)
+        return _turn(actors, label, self.turn, phase, step)
 
     def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
         if result.end:
@@ -292,7 +330,7 @@ class PlayerTurns(Generic[A]):
             self.turn += 1
             self._queue = list(self.order(self.turn))
         side = self._queue.pop(0)
-        return Turn(actors=(side,), label=f"turn {self.turn}: {side}", number=self.turn)
+        return _turn((side,), f"turn {self.turn}: {side}", self.turn)
 
     def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
         if result.end:
@@ -301,12 +339,6 @@ class PlayerTurns(Generic[A]):
 
 
 # ---------------------------------------------------------------------------------------------
-#: Writes a field of an :class:`AlternatingImpulses` as attrs' own ``__setattr__`` does for a field
-#: with no converter or validator, without the Python call it makes for every write (the class
-#: has one because ``sides`` converts): a third of the alternation's own cost per impulse.
-_write = object.__setattr__
-
-
 @define
 class AlternatingImpulses(Generic[A]):
     """Sides alternate impulses (Lock 'n Load's operations phase, OPS 1).
@@ -360,7 +392,7 @@ class AlternatingImpulses(Generic[A]):
                 cursor = (here + 1) % n
                 number = self.impulse + 1
                 _write(self, "impulse", number)
-                turn = Turn(actors=(side,), label=f"impulse {number}: {side}", number=number)
+                turn = _turn((side,), f"impulse {number}: {side}", number)
                 break
             if not any(can_act(other) for i, other in enumerate(sides) if i != here):
                 break  # nobody can act: the phase is over (the cursor stays on this side)
@@ -420,15 +452,17 @@ class InitiativeTrack(Generic[A]):
         return sorted(waiting, key=lambda w: -self.values[w])
 
     def next_turn(self, dice: Dice | None = None) -> Turn[A] | None:
-        waiting = self.pending()
-        if not waiting:
+        # Hot (every mttt_rpg turn): the highest value and who has it, in one pass each rather
+        # than sorting pending(); the actors are in pending()'s order (ties in insertion order).
+        values, acted = self.values, self.acted
+        best = max((value for who, value in values.items() if who not in acted), default=None)
+        if best is None:
             return None
-        best = self.values[waiting[0]]
+        actors = tuple(who for who, value in values.items() if value == best and who not in acted)
         tick = best if self.tick is None else min(self.tick, best)
-        actors = tuple(w for w in waiting if self.values[w] == best)
-        self.tick = tick
-        self.acted.update(actors)
-        return Turn(actors=actors, label=f"tick {tick}", number=tick)
+        _write(self, "tick", tick)
+        acted.update(actors)
+        return _turn(actors, f"tick {tick}", tick)
 
     def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
         if result.end:
@@ -490,12 +524,13 @@ class LeaderActivation:
         """Leaders not yet activated (or finished) this round."""
         return [name for name in self.leaders if name not in self.activated]
 
-    def _start_level(self, dice: Dice) -> None:
-        left = self.remaining()
-        self._level = min(self.leaders[n][1] for n in left)
-        at_level = [n for n in left if self.leaders[n][1] == self._level]
+    def _start_level(self, left: list[Hashable], dice: Dice) -> None:
+        """Start the lowest value among the leaders ``left``: who activates first (§3.1)."""
+        level = min(self.leaders[n][1] for n in left)
+        _write(self, "_level", level)
+        at_level = [n for n in left if self.leaders[n][1] == level]
         contenders = [s for s in self.sides if any(self.leaders[n][0] == s for n in at_level)]
-        self._order = contenders
+        _write(self, "_order", contenders)
         if len(contenders) > 1:
             while True:  # ties are re-rolled
                 rolls = {s: dice.d10(f"{self.roll} ({s})") for s in contenders}
@@ -503,39 +538,43 @@ class LeaderActivation:
                 winners = [s for s in contenders if rolls[s] == top]
                 if len(winners) == 1:
                     break
-            self._order = [winners[0]] + [s for s in contenders if s != winners[0]]
+            _write(self, "_order", [winners[0]] + [s for s in contenders if s != winners[0]])
 
     def next_turn(self, dice: Dice) -> Turn[str] | None:
         if self._pending is not None:
             raise RuntimeError(f"end_turn() the pending turn ({self._pending.label}) before asking again")
-        left = self.remaining()
+        # Hot (every AIG activation): the fields are read once and written past attrs'
+        # __setattr__ (see _write); the side order turns once, to just after the side that acts.
+        leaders, activated = self.leaders, self.activated
+        left = [name for name in leaders if name not in activated]  # remaining(), inline
         if not left:
             return None
-        if self._level is None or not any(self.leaders[n][1] == self._level for n in left):
-            self._start_level(dice)
         level = self._level
-        for _ in range(len(self._order)):
-            side = self._order[0]
-            self._order = self._order[1:] + [side]
-            mine = tuple(n for n in left if self.leaders[n] == (side, level))
+        if level is None or not any(leaders[n][1] == level for n in left):
+            self._start_level(left, dice)
+            level = self._level
+        order = self._order
+        for index, side in enumerate(order):
+            mine = tuple(n for n in left if leaders[n] == (side, level))
             if mine:
-                self._pending = Turn(
-                    actors=(side,), label=f"leader value {level}: {side}", number=level or 0, candidates=mine
-                )
-                return self._pending
+                _write(self, "_order", order[index + 1 :] + order[: index + 1])
+                turn = _turn((side,), f"leader value {level}: {side}", level or 0, candidates=mine)
+                _write(self, "_pending", turn)
+                return turn
         # Every leader at this level belongs to a side no longer in the order: start afresh.
-        self._level = None
+        _write(self, "_level", None)
         return self.next_turn(dice)
 
     def end_turn(self, turn: Turn[Any], result: TurnResult) -> None:
-        if self._pending is None or turn != self._pending:
+        pending = self._pending
+        if pending is None or (turn is not pending and turn != pending):
             raise RuntimeError(f"{turn.label}: not the pending turn of this sequencer")
         actor = result.actor
         if actor is None:
             if len(turn.candidates) != 1:
                 raise ValueError(f"{turn.label}: report which of {turn.candidates} acted (TurnResult(actor=...))")
             actor = turn.candidates[0]
-        self._pending = None
+        _write(self, "_pending", None)
         if actor not in self.activated:
             self.finish(actor)
         if result.end:
