@@ -362,7 +362,7 @@ class LnL(Ruleset):
         # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
         # (As can_act: the place tuple is built only when a melee was fought this turn.)
         fought = state.melee_fought
-        return [u for u in state.units.values() if u.alive and u.side == side and not u.markers & ACTION_MARKERS
+        return [u for u in state.units.values() if u.alive and u.side == side and u.markers.isdisjoint(ACTION_MARKERS)
                 and not (fought and u.place in fought)
                 and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
@@ -375,7 +375,7 @@ class LnL(Ruleset):
         fought = state.melee_fought
         snipers = []
         for u in state.units.values():
-            if u.alive and u.side == side and not u.markers & ACTION_MARKERS \
+            if u.alive and u.side == side and u.markers.isdisjoint(ACTION_MARKERS) \
                     and not (fought and u.place in fought):
                 if u.kind != "sniper":
                     return True
@@ -789,9 +789,9 @@ class LnL(Ruleset):
         for u in state.units.values():
             if not u.alive or u.side != side:
                 continue
-            if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and not (melee and u.place in melee):
+            if fire.can_fire(u) and u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
                 groups.setdefault(u.place, []).append(u)
-            elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
+            elif u.vehicle and u.good_order and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
                 waiting.append(u)
         ids = tuple(u.id for u in targets)
         label = hex_label(place[0])
