@@ -196,10 +196,17 @@ class LnL(Ruleset):
 
     def sudden_death(self, state: GameState) -> Outcome | None:
         """A side with no units left on the map loses (provisional victory rule)."""
-        # One pass for both sides (asked after every impulse).
-        present = {u.side for u in state.units.values() if u.alive}
+        # One pass for both sides (asked after every impulse), ending at the first unit of the
+        # second side found.
+        first = None
+        for u in state.units.values():
+            if u.alive:
+                if first is None:
+                    first = u.side
+                elif u.side != first:
+                    return None
         for side in SIDES:
-            if side not in present:
+            if side != first:
                 return Outcome(winner=other(side), reason=f"{side} has no units left")
         return None
 
@@ -488,7 +495,9 @@ class LnL(Ruleset):
             return True
         start: Place = pick
         # Candidate units: the hex's, plus every ready unit a chain of leaders could reach.
-        here = [u for u in ready if u.place == start]
+        # (Coordinates compared: two equal hexes that are not one object compare by attrs' __eq__.)
+        hq, hr, level = start[0].q, start[0].r, start[1]
+        here = [u for u in ready if u.level == level and u.hex.q == hq and u.hex.r == hr]
         candidates = list(here)
         if any(u.kind == "leader" and u.good_order for u in here):
             reach = self.reach_places(state, side, start, ready)
