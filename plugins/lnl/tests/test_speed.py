@@ -13,7 +13,7 @@ import pytest
 
 from wargamekit import Game, odds
 from wargamekit.players import RandomBot, bot_seed
-from wargamekit_lnl import LnL, fire, movement, rules, sniper
+from wargamekit_lnl import LnL, fire, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import BUILDING, LEVEL_COST, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import SIDES
@@ -446,3 +446,95 @@ def test_fourth_shortcuts_agree_with_the_full_answers_in_random_games():
     for what in ("steps", "reach"):
         assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
     assert seen["placements"], seen
+
+
+def _exposed_full(state, u):
+    """SPT 1–5 as ``exposed`` wrote it before round 8: the hex's markers, then adjacency."""
+    if u.vehicle:
+        return True
+    if hex_exposed(state, u.place, u.side):
+        return True
+    return any(e.side != u.side and not e.shaken and e.hex.distance(u.hex) <= 1 for e in state.alive())
+
+
+def test_eighth_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 8's rewritten scans — exposure (SPT 1–5), who stands at a place or in a hex, the
+    enemy by place, the end test, the heroes counted (HER 3), who may fire (FIR 2), the vehicles
+    next to a unit (IVV 1) and who is ready (OPS 1) — give the answers of the forms they replace
+    at every decision of seeded random games on both bundled scenarios."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        alive = [u for u in state.units.values() if u.alive]
+        for u in state.units.values():
+            if u.alive:
+                full = _exposed_full(state, u)
+                assert exposed(state, u) == full
+                seen[f"exposed {full}"] += 1
+            assert fire.can_fire(u) == (u.good_order and u.kind not in ("medic", "sniper", "vehicle"))
+            for side in (None, *SIDES):
+                at = [x for x in alive if x.place == u.place and (side is None or x.side == side)]
+                assert state.at(u.place, side) == at
+                assert state.in_hex(u.hex, side) == [x for x in alive if x.hex == u.hex and (side is None or x.side == side)]
+                seen[f"at {bool(at)}"] += 1
+            if not u.vehicle:
+                assert vehicles.adjacent_vehicles(state, [u]) == \
+                    [v for v in alive if v.vehicle and v.side != u.side and v.hex.distance(u.hex) <= 1]
+        for side in SIDES:
+            places = sorted({u.place for u in alive if u.side == side}, key=lambda p: (p[0].q, p[0].r, p[1]))
+            assert rules.enemies_by_place(state, side) == \
+                [(p, [u for u in alive if u.side == side and u.place == p]) for p in places]
+            assert fire.heroes(state, side) == sum(1 for u in alive if u.side == side and u.kind == "hero")
+            ready = [u for u in ruleset.ready(state, side) if u.kind != "sniper"]
+            assert ready == [u for u in alive if u.side == side and u.kind != "sniper" and not u.acted
+                             and u.place not in state.melee_fought]
+        present = {u.side for u in alive}
+        gone = [s for s in SIDES if s not in present]
+        end = ruleset.sudden_death(state)
+        assert (end is None) == (not gone)
+        assert end is None or end.winner == rules.other(gone[0])
+
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=5)
+        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    assert seen["exposed True"] and seen["exposed False"], seen
+    assert seen["at True"] and seen["at False"], seen
+
+
+def test_sudden_death_names_the_side_with_no_units_left():
+    """The end test's early exit: either side gone, and both gone (the first side of SIDES named)."""
+    ruleset = LnL()
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")]))
+    s = ctx.state
+    assert ruleset.sudden_death(s) is None
+    for gone, winner in (("de-1", "us"), ("us-1", "german")):
+        for u in s.units.values():
+            u.alive = u.id != gone
+        assert ruleset.sudden_death(s).winner == winner
+    for u in s.units.values():
+        u.alive = False
+    assert ruleset.sudden_death(s).winner == rules.other(SIDES[0])
+
+
+def test_exposure_by_adjacency_and_markers_in_cover():
+    """SPT 3–4 in cover, where only they expose (the random games above seldom separate them):
+    a Good Order enemy next door exposes, a shaken one or one two hexes off does not; a move
+    marker exposes its own place only."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0303"), unit("us-2", "us", "us_squad", "0503"),
+                            unit("de-1", "german", "de_squad", "0304")],
+                           terrain={"woods": ["0303", "0304", "0503", "0504", "0505"]}))
+    s = ctx.state
+    us1, us2, de1 = s.units["us-1"], s.units["us-2"], s.units["de-1"]
+    assert exposed(s, us1) and not exposed(s, us2)  # de-1 next to us-1 only
+    for u in (us1, us2):
+        assert exposed(s, u) == _exposed_full(s, u)
+    de1.shaken = True
+    assert not exposed(s, us1) and not _exposed_full(s, us1)
+    de1.hex = H("0505")
+    de1.shaken = False
+    assert not exposed(s, us1)
+    us2.markers.add("move")  # SPT 3: exposes us-2's own place, not de-1's two hexes off
+    assert exposed(s, us2) and _exposed_full(s, us2)
+    assert not exposed(s, de1) and not _exposed_full(s, de1)

@@ -78,7 +78,13 @@ class Target:
 
 def heroes(state: GameState, side: str) -> int:
     """How many heroes ``side`` has on the map (HER 3: at most two)."""
-    return sum(1 for u in state.units.values() if u.alive and u.side == side and u.kind == "hero")
+    # A loop reading the kind inline (Target.of asks for every target of every fire menu and
+    # opportunity-fire offer: a generator and a property call per unit were most of it).
+    count = 0
+    for u in state.units.values():
+        if u.alive and u.side == side and COUNTERS.units[u.type].kind == "hero":
+            count += 1
+    return count
 
 
 @frozen
@@ -302,7 +308,8 @@ def reach(unit: Unit, distance: int) -> int | None:
 def can_fire(unit: Unit) -> bool:
     """Who may fire small arms at all: Good Order (A13), not a medic (SMC 1.1), a sniper (its own
     procedure) or a vehicle (FIR 2: its own fire)."""
-    return unit.good_order and unit.kind not in ("medic", "sniper", "vehicle")
+    # (Unit.good_order and Unit.kind inlined: the OPF poll asks it of every unit of its side.)
+    return not unit.shaken and COUNTERS.units[unit.type].kind not in ("medic", "sniper", "vehicle")
 
 
 def firepower(firers: Sequence[Unit], target: Hex, *, opportunity: bool = False) -> tuple[int, bool] | None:

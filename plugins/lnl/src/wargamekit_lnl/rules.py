@@ -578,11 +578,18 @@ def enemies_by_place(state: GameState, side: str) -> list[tuple[Place, list[Unit
     """``side``'s units on the map by place, places in map order (q, r, level), units in set-up
     order — read once for the target menus (testing each place against every unit was most of
     an action menu's cost)."""
-    by_place: dict[Place, list[Unit]] = {}
+    # Keyed by coordinates, which sort in map order as they are (a hex key hashed, and a sort
+    # key made, by a Python call per unit and place: every action menu asks).
+    by_key: dict[tuple[int, int, int], tuple[Place, list[Unit]]] = {}
     for u in state.units.values():
         if u.alive and u.side == side:
-            by_place.setdefault(u.place, []).append(u)
-    return sorted(by_place.items(), key=lambda item: (item[0][0].q, item[0][0].r, item[0][1]))
+            h, level = u.hex, u.level
+            found = by_key.get((h.q, h.r, level))
+            if found is None:
+                by_key[h.q, h.r, level] = ((h, level), [u])
+            else:
+                found[1].append(u)
+    return [by_key[key] for key in sorted(by_key)]
 
 
 def loose_weapon(state: GameState, place: Place) -> list[Weapon]:

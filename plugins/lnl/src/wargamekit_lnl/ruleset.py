@@ -196,10 +196,17 @@ class LnL(Ruleset):
 
     def sudden_death(self, state: GameState) -> Outcome | None:
         """A side with no units left on the map loses (provisional victory rule)."""
-        # One pass for both sides (asked after every impulse).
-        present = {u.side for u in state.units.values() if u.alive}
+        # One pass for both sides (asked after every impulse), ending at the first unit of the
+        # second side found.
+        first = None
+        for u in state.units.values():
+            if u.alive:
+                if first is None:
+                    first = u.side
+                elif u.side != first:
+                    return None
         for side in SIDES:
-            if side not in present:
+            if side != first:
                 return Outcome(winner=other(side), reason=f"{side} has no units left")
         return None
 
@@ -362,7 +369,7 @@ class LnL(Ruleset):
         # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
         # (As can_act: the place tuple is built only when a melee was fought this turn.)
         fought = state.melee_fought
-        return [u for u in state.units.values() if u.alive and u.side == side and not u.markers & ACTION_MARKERS
+        return [u for u in state.units.values() if u.alive and u.side == side and u.markers.isdisjoint(ACTION_MARKERS)
                 and not (fought and u.place in fought)
                 and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
@@ -375,7 +382,7 @@ class LnL(Ruleset):
         fought = state.melee_fought
         snipers = []
         for u in state.units.values():
-            if u.alive and u.side == side and not u.markers & ACTION_MARKERS \
+            if u.alive and u.side == side and u.markers.isdisjoint(ACTION_MARKERS) \
                     and not (fought and u.place in fought):
                 if u.kind != "sniper":
                     return True
@@ -488,7 +495,9 @@ class LnL(Ruleset):
             return True
         start: Place = pick
         # Candidate units: the hex's, plus every ready unit a chain of leaders could reach.
-        here = [u for u in ready if u.place == start]
+        # (Coordinates compared: two equal hexes that are not one object compare by attrs' __eq__.)
+        hq, hr, level = start[0].q, start[0].r, start[1]
+        here = [u for u in ready if u.level == level and u.hex.q == hq and u.hex.r == hr]
         candidates = list(here)
         if any(u.kind == "leader" and u.good_order for u in here):
             reach = self.reach_places(state, side, start, ready)
@@ -789,9 +798,9 @@ class LnL(Ruleset):
         for u in state.units.values():
             if not u.alive or u.side != side:
                 continue
-            if fire.can_fire(u) and not (u.markers & _NOT_WAITING) and not (melee and u.place in melee):
+            if fire.can_fire(u) and u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
                 groups.setdefault(u.place, []).append(u)
-            elif u.vehicle and u.good_order and not (u.markers & _VEHICLE_NOT_WAITING):
+            elif u.vehicle and u.good_order and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
                 waiting.append(u)
         ids = tuple(u.id for u in targets)
         label = hex_label(place[0])

@@ -153,13 +153,16 @@ class GameState:
         """Units at a hex and level (of ``side``)."""
         h, level = place
         q, r = h.q, h.r
-        return [u for u in self.units.values() if u.alive and u.level == level and u.hex.q == q and u.hex.r == r
-                and (side is None or u.side == side)]
+        # The column first: it rules out most units at once (~200 queries a random game).
+        if side is None:
+            return [u for u in self.units.values() if u.hex.q == q and u.hex.r == r and u.level == level and u.alive]
+        return [u for u in self.units.values()
+                if u.hex.q == q and u.hex.r == r and u.level == level and u.alive and u.side == side]
 
     def in_hex(self, h: Hex, side: str | None = None) -> list[Unit]:
         """Units in a hex, any level (of ``side``)."""
         q, r = h.q, h.r
-        return [u for u in self.units.values() if u.alive and u.hex.q == q and u.hex.r == r
+        return [u for u in self.units.values() if u.hex.q == q and u.hex.r == r and u.alive
                 and (side is None or u.side == side)]
 
     def terrain(self, h: Hex) -> int:

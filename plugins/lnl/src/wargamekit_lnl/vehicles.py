@@ -312,5 +312,6 @@ def can_at_melee(unit: Unit) -> bool:
 
 def adjacent_vehicles(state: GameState, units: Sequence[Unit]) -> list[Unit]:
     """IVV 1: enemy vehicles in or next to the units' hex."""
-    side = units[0].side
-    return [v for v in state.alive() if v.vehicle and v.side != side and v.hex.distance(units[0].hex) <= 1]
+    side, h = units[0].side, units[0].hex
+    # The side first, the counter's vehicle data last (every infantry action menu asks).
+    return [v for v in state.units.values() if v.alive and v.side != side and v.vehicle and v.hex.distance(h) <= 1]
