@@ -285,3 +285,25 @@ def test_remembered_lines_of_fire_equal_the_maps_own(monkeypatch):
     assert seen == {"clear", "unit", "terrain"}
     assert asked > 5 * sum(len(missile_module._LINES.table(m)) for m in maps)
 
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 12), ("battle", 9)])
+def test_moves_with_no_enemy_next_to_them_would_open_no_window(monkeypatch, scenario, seed):
+    """D4 / §6.3.3.b / D11 / §4.4.2: a step into a hex with no enemy unit or leader next to it
+    skips the reaction-fire, charge, withdrawal and evasion windows (``orders.enemy_next_to``);
+    asking all four after every step gives the same game (the same answers and the same log),
+    and some steps were spared them, some not."""
+    asked = []
+    plain = orders_module.enemy_next_to
+
+    def counted(state, unit):
+        near = plain(state, unit)
+        asked.append(near)
+        return near
+
+    monkeypatch.setattr(orders_module, "enemy_next_to", counted)
+    short = _random_game(scenario, seed)
+    assert set(asked) == {True, False}
+    monkeypatch.setattr(orders_module, "enemy_next_to", lambda state, unit: True)
+    every = _random_game(scenario, seed)
+    assert every.choices == short.choices and every.log_text() == short.log_text()
