@@ -261,3 +261,49 @@ def test_group_checks_and_leader_moves_asked_by_the_position_equal_fresh_ones():
             for mp in (1, 3, None):
                 assert leader_moves(state, ld, mp, position=number) == leader_moves(state, ld, mp)
     assert needs == {True, False}
+
+
+def test_remembered_lines_of_fire_equal_the_maps_own(monkeypatch):
+    """D3: whether a volley's line is clear, with the hexes between read from the per-map table
+    of lines (``missile._clear``), is the map's own line of sight with the units between looked
+    up afresh, for every pair of live units within 6 hexes at every third decision of a game on
+    each scenario; lines blocked by the terrain, by a unit and clear ones all met, and most read
+    again from the table."""
+    monkeypatch.setattr(missile_module, "_LINES", state_module.PerMap())
+    seen, asked, maps = set(), 0, set()
+    for state in itertools.chain(_positions("training", 10, 300), _positions("battle", 11, 300)):
+        maps.add(state.map)
+        units = state.live_units()
+        for a, b in itertools.product(units, units):
+            if not 1 <= a.hex.distance(b.hex) <= 6:
+                continue
+            los = state.map.line_of_sight(a.hex, b.hex, edge="better")
+            by_unit = los.clear and any(state.unit_at(h) is not None for h in los.between)
+            assert missile_module._clear(state, a.hex, b.hex) == (los.clear and not by_unit)
+            seen.add("clear" if los.clear and not by_unit else "unit" if by_unit else "terrain")
+            asked += 1
+    assert seen == {"clear", "unit", "terrain"}
+    assert asked > 5 * sum(len(missile_module._LINES.table(m)) for m in maps)
+
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 12), ("battle", 9)])
+def test_moves_with_no_enemy_next_to_them_would_open_no_window(monkeypatch, scenario, seed):
+    """D4 / §6.3.3.b / D11 / §4.4.2: a step into a hex with no enemy unit or leader next to it
+    skips the reaction-fire, charge, withdrawal and evasion windows (``orders.enemy_next_to``);
+    asking all four after every step gives the same game (the same answers and the same log),
+    and some steps were spared them, some not."""
+    asked = []
+    plain = orders_module.enemy_next_to
+
+    def counted(state, unit):
+        near = plain(state, unit)
+        asked.append(near)
+        return near
+
+    monkeypatch.setattr(orders_module, "enemy_next_to", counted)
+    short = _random_game(scenario, seed)
+    assert set(asked) == {True, False}
+    monkeypatch.setattr(orders_module, "enemy_next_to", lambda state, unit: True)
+    every = _random_game(scenario, seed)
+    assert every.choices == short.choices and every.log_text() == short.log_text()

@@ -12,12 +12,14 @@ disordered on failure (§7.3), disordered cavalry is one column easier to hit (�
 
 from __future__ import annotations
 
+from functools import cache
+
 from attrs import frozen
 
 from wargamekit import Dice
-from wargamekit.geometry import Arc, Hex, arc_of
+from wargamekit.geometry import Arc, Hex, VertexFacing, arc_of
 from wargamekit_aig.facing import arc
-from wargamekit_aig.state import WOODS, GameState, Unit
+from wargamekit_aig.state import WOODS, GameState, PerMap, Unit
 
 #: D25 (provisional): a volley into the target's flank or rear is one column easier.
 ARC_SHIFT = {Arc.FRONT: 0, Arc.FLANK: 1, Arc.REAR: 1}
@@ -121,10 +123,24 @@ def shot_at(state: GameState, firer: Unit, target: Unit, *, check_arc: bool = Tr
     return _shot(state, firer, target, table[distance - 1])
 
 
+#: Per map: the hexes between two hexes (by their coordinates) on the line a volley is traced
+#: along (D3: the better of the two lines along hexsides), or ``None`` where the terrain blocks
+#: it. A cache: the map never changes in play, and every step menu of a missile unit that has
+#: moved traces the line to each enemy within range (the map's answer builds the line's hexes
+#: at every call).
+_LINES: PerMap[tuple[int, int, int, int], tuple[Hex, ...] | None] = PerMap()
+
+
 def _clear(state: GameState, at: Hex, to: Hex) -> bool:
     """D3: the line from ``at`` to ``to`` is not blocked by a hill or by a combat unit between."""
-    los = state.map.line_of_sight(at, to, edge="better")
-    return los.clear and not any(state.unit_at(h) is not None for h in los.between)
+    table = _LINES.table(state.map)
+    key = (at.q, at.r, to.q, to.r)
+    if key in table:
+        between = table[key]
+    else:
+        los = state.map.line_of_sight(at, to, edge="better")
+        between = table[key] = los.between if los.clear else None
+    return between is not None and not any(state.unit_at(h) is not None for h in between)
 
 
 def _shot(state: GameState, firer: Unit, target: Unit, base: int) -> Shot:
@@ -170,13 +186,25 @@ def targets(state: GameState, firer: Unit, reach: list[tuple[Unit, int]] | None 
     found: dict[str, Shot] = {}
     if can_fire(firer) is not None:  # what shot_at would find for every target
         return found
-    here, vertex = firer.hex, firer.vertex
+    here, corner = firer.hex, firer.facing
+    q, r = here.q, here.r
     if reach is None:  # one question: the front first, the line (the dearer test) only then
         for enemy, base in _in_range(state, firer):
-            if arc_of(here, vertex, enemy.hex, firer="unit") == Arc.FRONT and _clear(state, here, enemy.hex):
+            there = enemy.hex
+            if _in_front(there.q - q, there.r - r, corner) and _clear(state, here, there):
                 found[enemy.name] = _shot(state, firer, enemy, base)
         return found
     for enemy, base in reach:
-        if arc_of(here, vertex, enemy.hex, firer="unit") == Arc.FRONT:
+        there = enemy.hex
+        if _in_front(there.q - q, there.r - r, corner):
             found[enemy.name] = _shot(state, firer, enemy, base)
     return found
+
+
+@cache
+def _in_front(dq: int, dr: int, corner: int) -> bool:
+    """Whether a hex ``(dq, dr)`` away from a unit pointing at ``corner`` lies in its front (§7.1;
+    D3: a hex on the boundary of two arcs counts as in the firer's front, ``arc_of``'s
+    ``firer="unit"``). The arc depends on the offset alone (and only offsets within a weapon's
+    range are asked): remembered, as every step menu of a missile unit tests each enemy in reach."""
+    return arc_of(Hex(0, 0), VertexFacing(corner), Hex(dq, dr), firer="unit") == Arc.FRONT

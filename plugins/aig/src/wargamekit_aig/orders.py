@@ -723,10 +723,26 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     ctx.event("move", f"{unit.name} moves to {hex_label(to)}", unit=unit.name, to=hex_label(to))
     if any(state.carries_banner(ld) for ld in riders):
         yield from rout.banner_moved(ctx, unit.side)
+    # Hot (every step of every move): each of the four windows needs an enemy next to the unit's
+    # new hex (a unit to fire at it, be charged or withdraw, a leader to evade), which most
+    # steps do not have; one look at its neighbours spares their four searches.
+    if not enemy_next_to(state, unit):
+        return
     yield from reaction_fire(ctx, unit)
     yield from charged_turn(ctx, unit)
     yield from withdrawal(ctx, unit)
     yield from evasion(ctx, unit)
+
+
+def enemy_next_to(state: GameState, unit: Unit) -> bool:
+    """Whether an enemy combat unit or an enemy leader in play stands in a hex adjacent to
+    ``unit``'s: what reaction fire (D4), a charge (§6.3.3.b), a withdrawal (D11) and an evasion
+    (§4.4.2) each need before they can happen."""
+    side = unit.side
+    if any(u.side != side for _, u in state.units_around(unit.hex)):
+        return True
+    here = unit.hex
+    return any(ld.alive and ld.side != side and ld.hex.distance(here) == 1 for ld in state.leaders.values())
 
 
 def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True,
