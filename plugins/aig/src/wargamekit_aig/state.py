@@ -14,6 +14,7 @@ from weakref import WeakKeyDictionary
 
 from attrs import astuple, define, field, fields
 
+from wargamekit._fastpickle import HexRows
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
 from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
 
@@ -244,7 +245,7 @@ class GameState:
         # Python per unit and per hex. :func:`_state_of` makes the same state again.
         values = list(_STATE_VALUES(self))
         values[_UNITS_AT] = {}
-        return _state_of, (tuple(values), tuple(self.units), tuple(map(_unit_row, self.units.values())))
+        return _state_of, (tuple(values), tuple(self.units), _UNIT_ROWS.rows(self.units.values()))
 
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
@@ -336,22 +337,17 @@ class GameState:
         return int(self.map.terrain[self.map.offset(h)]) == code
 
 
-#: GameState.__reduce__: the state's field values, and a unit's as a row (its hex as q and r).
+#: GameState.__reduce__: the state's field values, and its units as rows (their hex as q and r).
 _STATE_VALUES = attrgetter(*(a.name for a in fields(GameState)))
 _UNITS_AT = [a.name for a in fields(GameState)].index("units")
-_UNIT_FIELDS = [a.name for a in fields(Unit)]
-_HEX_AT = _UNIT_FIELDS.index("hex")
-_unit_row = attrgetter(*_UNIT_FIELDS[:_HEX_AT], "hex.q", "hex.r", *_UNIT_FIELDS[_HEX_AT + 1:])
+_UNIT_ROWS = HexRows(Unit)
 
 
 def _state_of(values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> GameState:
     """The state :meth:`GameState.__reduce__` pickled: its fields, its units (by ``names``, the
     keys of ``state.units``) made again from their rows."""
     state = GameState(*values)
-    at = _HEX_AT
-    # every field in order (mypy cannot count a row's slices)
-    units = (Unit(*row[:at], Hex(row[at], row[at + 1]), *row[at + 2:]) for row in rows)  # type: ignore[call-arg]
-    state.units = dict(zip(names, units, strict=True))
+    state.units = dict(zip(names, _UNIT_ROWS.objects(rows), strict=True))
     return state
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
+from typing import Any
 
-from attrs import define, field
+from attrs import define, field, fields
 
+from wargamekit._fastpickle import HexRows
 from wargamekit.geometry import Hex, HexMap
 from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
 from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, SniperTable, hex_label, parse_hex
@@ -186,6 +189,17 @@ class GameState:
         self.counter += 1
         return f"{stem}-{self.counter}"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Hot: the game pickles the state at checkpoints (a snapshot every eight answers or so,
+        # ~36 a game). As attrs objects, each unit and its hex cost a call back into Python
+        # (their reducers); as rows of plain values (the hex as two numbers) they pickle in C:
+        # a fifth of a snapshot's instructions (docs/design.md "Checkpoints"). The rows hold the
+        # units' own weapon lists and marker sets, so the pickle still keeps what they share.
+        # :func:`_state_of` makes the same state again.
+        values = list(_STATE_VALUES(self))
+        values[_UNITS_AT] = {}
+        return _state_of, (tuple(values), tuple(self.units), _UNIT_ROWS.rows(self.units.values()))
+
 
 def squad_equivalents(units: list[Unit]) -> float:
     """SET 3.1: squads (1), weapon teams (1), half-squads (½)."""
@@ -254,6 +268,19 @@ def initial_state(s: LnLScenario) -> GameState:
                 from wargamekit import ScenarioError
 
                 raise ScenarioError(f"{side} overstacks {hex_label(place[0])} level {place[1]} (SET 3)", path="$.units")
+    return state
+
+
+#: GameState.__reduce__: the state's field values, and its units as rows (their hex as q and r).
+_STATE_VALUES = attrgetter(*(a.name for a in fields(GameState)))
+_UNITS_AT = [a.name for a in fields(GameState)].index("units")
+_UNIT_ROWS = HexRows(Unit)
+
+
+def _state_of(values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> GameState:
+    """The state :meth:`GameState.__reduce__` pickled (its units under ``names``, their keys)."""
+    state = GameState(*values)
+    state.units = dict(zip(names, _UNIT_ROWS.objects(rows), strict=True))
     return state
 
 
