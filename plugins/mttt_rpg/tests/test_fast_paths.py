@@ -61,33 +61,6 @@ def test_the_cheap_test_of_triggered_effects_never_hides_one(monkeypatch):
     assert _logs({"interrupts": True}) == fast
 
 
-def test_a_character_found_with_nothing_at_a_timing_point_is_not_tested_again_there(monkeypatch):
-    """插入阶段: between two polls at one timing point only pushes happen, and a push commits more
-    mana; a character found with nothing to offer has nothing at the point's later polls unless
-    a counterspell now has an item to counter (``_wanting_again``). Testing her again at every
-    poll gives the same games; the shortcut does skip tests, and a test it skips finds nothing."""
-    fast = _logs({"interrupts": True})
-    real_again, real_may = interrupt_phase._wanting_again, interrupt_phase._may_respond
-    skipped = []
-
-    def checking_again(could_counter, counterable):
-        skipped.append(real_again(could_counter, counterable))
-        return False  # test her again: the next _may_respond call is the skipped test
-
-    def checking_may(ctx, unit, characters, committed, counterable):
-        answer = real_may(ctx, unit, characters, committed, counterable)
-        if skipped and skipped[-1] is True:
-            assert not answer  # a skipped test would have found nothing
-            skipped[-1] = "checked"
-        return answer
-
-    monkeypatch.setattr(interrupt_phase, "_wanting_again", checking_again)
-    monkeypatch.setattr(interrupt_phase, "_may_respond", checking_may)
-    assert _logs({"interrupts": True}) == fast
-    assert skipped.count("checked") > 100
-    assert True not in skipped  # every skip was checked
-
-
 def test_instant_actions_are_made_only_when_read(monkeypatch):
     """插入阶段 / 跟步, 燃玉: a poll finds the instant actions it offers (a rush, burning invested
     jade) with their keys and makes a response only when its option is read (a random bot reads

@@ -337,24 +337,21 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # onto a kept stack adds its own cost to that stack's sum.
     summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
     # What the offers at the last timing point found: the point (a string made afresh at each
-    # resolution point of the window, and held here), the fighting characters, and those found
-    # with nothing to offer there (``wanting``: id -> whether the top item could be countered
-    # then). Between two polls at the same point nothing happens but pushes, which change
-    # neither who is fighting, nor positions, conditions, mana or invested jade; a push only
-    # adds answered keys and commits more mana. So the characters are the same, and one found
-    # with nothing stays unable to rush or burn jade, and her spells' test (the mana left after
-    # the stack's commitments, which only falls) fails again unless a counterspell has since
-    # got an item to counter: she is not tested again, or only her spells are (hot: a chain
-    # polls each side many times at one point). For the same reason a spell's targets and a
-    # character's instant actions (what makes them) found at a point are kept for the point's
-    # later offers: ``found``, by (character, spell) and by character.
+    # resolution point of the window, and held here), the fighting characters, and the ids of
+    # those found with no rush and no jade to burn there. Between two polls at the same point
+    # nothing happens but pushes, which change neither who is fighting, nor positions,
+    # conditions or invested jade; a push only adds answered keys. So the characters are the
+    # same, and one found unable to rush or burn jade stays so (only her spells' test, which
+    # reads the stack, can change): her rush test is not run again (hot: it is most of a
+    # test that finds nothing, and a chain polls each side many times at one point). For the
+    # same reason a spell's targets and a character's instant actions (what makes them) found
+    # at a point are kept for the point's later offers: ``found``, by (character, spell) and
+    # by character.
     last: list[Any] = [None, None, None, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
-        # nothing; the cheap tests (side, kind, mana) come before anything is built, and the
-        # building is a function of its own (_found_offers), whose closures' cells a poll that
-        # offers nothing does not set up.
+        # nothing; the cheap tests (side, kind, mana) come before anything is built.
         scene: Scene = ctx.state
         top, depth = point.top, point.depth
         if top is None:
@@ -367,126 +364,90 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
         if last[0] is point.timing:
-            characters, wanting, found = last[1], last[2], last[3]
+            characters, still, found = last[1], last[2], last[3]
         else:
             characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
-            wanting, found = {}, {}
-            last[:] = point.timing, characters, wanting, found
+            still, found = set(), {}
+            last[:] = point.timing, characters, still, found
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
             if u.side == side:
-                was = wanting.get(u.id)  # found with nothing here: whether she could counter then
-                if was is not None and _wanting_again(was, counterable):
-                    continue
-                if _may_respond(ctx, u, () if was is not None else characters, committed, counterable):
+                if _may_respond(ctx, u, () if u.id in still else characters, committed, counterable):
                     responders.append(u)
                 else:
-                    wanting[u.id] = counterable
+                    still.add(u.id)
         if not responders:
             return []  # most polls: nothing to build
-        return _found_offers(
-            ctx, side, point, timing, point.timing != opening, committed, responders, characters, found
-        )
+        at = {"timing": timing.name, "resolution": point.timing != opening}
+        quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
+        marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
 
-    return offer
+        def quiet_reason() -> str | None:
+            if not quiet:
+                quiet.append(_quiet(scene, side, timing, point, point.timing != opening))
+            return quiet[0]
 
+        def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
+            # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
+            # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
+            # built with them (built once, not built and then copied with its marks)
+            why = quiet_reason()
+            if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
+                why = f"{target.name} is unhurt"
+            marked = marks.get(why)
+            if marked is None:
+                marked = marks[why] = {**at, "playable": False, "why": why}
+            return marked
 
-def _wanting_again(could_counter: bool, counterable: bool) -> bool:
-    """Whether a character found with nothing to offer at a timing point (when the stack's top
-    item could be countered or not: ``could_counter``) has nothing again at a later poll at the
-    same point (``counterable``: whether it can be now). Her mana left after the stack's
-    commitments only falls at a point (see :func:`offers`), so her spells' test fails again,
-    unless a counterspell (the cheapest spell of all may be one) now has an item to counter."""
-    return could_counter or not counterable
-
-
-def _found_offers(
-    ctx: Context,
-    side: str,
-    point: TimingPoint,
-    timing: Timing,
-    resolution: bool,
-    committed: Mapping[tuple[str, str], int],
-    responders: list[Combatant],
-    characters: list[Combatant],
-    found: dict[Any, Any],
-) -> Sequence[Response]:
-    """What :func:`offers`' poll of ``side`` at ``point`` offers, ``responders`` being those of
-    its characters who may respond (``_may_respond``): each spell's targets and each
-    character's instant actions are read from ``found`` (what the point's earlier polls found)
-    or found and kept there. Apart from the poll's cheap tests, so that a poll offering nothing
-    (most) does not set up what these closures need."""
-    scene: Scene = ctx.state
-    top = point.top
-    at = {"timing": timing.name, "resolution": resolution}
-    quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
-    marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
-
-    def quiet_reason() -> str | None:
-        if not quiet:
-            quiet.append(_quiet(scene, side, timing, point, resolution))
-        return quiet[0]
-
-    def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
-        # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
-        # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
-        # built with them (built once, not built and then copied with its marks)
-        why = quiet_reason()
-        if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
-            why = f"{target.name} is unhurt"
-        marked = marks.get(why)
-        if marked is None:
-            marked = marks[why] = {**at, "playable": False, "why": why}
-        return marked
-
-    # What each response would be, found now; the responses themselves are made only when
-    # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
-    # number here, in the order the responses are offered, as building them would.
-    keys: list[Any] = []
-    made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
-    plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
-    for unit in responders:
-        for spell in _facts(unit.sheet).instant_spells:
-            pool = spell.pool
-            mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
-            if committed:
-                mana -= committed.get((unit.id, pool), 0)
-            if mana < spell.cost:
-                continue
-            if spell.effect.kind == "counter":
-                if top is None or top.controller == side or "id" not in top.data:
+        # What each response would be, found now; the responses themselves are made only when
+        # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
+        # number here, in the order the responses are offered, as building them would.
+        keys: list[Any] = []
+        made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
+        plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
+        for unit in responders:
+            for spell in _facts(unit.sheet).instant_spells:
+                pool = spell.pool
+                mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
+                if committed:
+                    mana -= committed.get((unit.id, pool), 0)
+                if mana < spell.cost:
                     continue
-                scene.next_item += 1
-                keys.append(("counter", top.data["id"], unit.id))
-                if plain_at is None:
-                    plain_at = marked_at()
-                made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
-                continue
-            heal = spell.effect.kind == "heal"
-            targets = found.get((unit.id, id(spell)))  # library data, alive all game
-            if targets is None:
-                targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
-            for target in targets:
-                scene.next_item += 1
-                keys.append(None)
-                if heal:
-                    marks_here = marked_at(target, spell.effect)
-                else:
+                if spell.effect.kind == "counter":
+                    if top is None or top.controller == side or "id" not in top.data:
+                        continue
+                    scene.next_item += 1
+                    keys.append(("counter", top.data["id"], unit.id))
                     if plain_at is None:
                         plain_at = marked_at()
-                    marks_here = plain_at
-                made.append((scene.next_item, unit, spell, target, None, "", marks_here))
-        actions = found.get(unit.id)
-        if actions is None:
-            actions = found[unit.id] = _instant_actions(ctx, unit, characters)
-        for key, make in actions:  # rarely any
-            keys.append(key)
-            made.append((make, marked_at()))
-    if not keys:
-        return []
-    return LazyOffers(keys, partial(_offered, ctx, keys, made))
+                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
+                    continue
+                heal = spell.effect.kind == "heal"
+                targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                if targets is None:
+                    targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                for target in targets:
+                    scene.next_item += 1
+                    keys.append(None)
+                    if heal:
+                        marks_here = marked_at(target, spell.effect)
+                    else:
+                        if plain_at is None:
+                            plain_at = marked_at()
+                        marks_here = plain_at
+                    made.append((scene.next_item, unit, spell, target, None, "", marks_here))
+            actions = found.get(unit.id)
+            if actions is None:
+                actions = found[unit.id] = _instant_actions(ctx, unit, characters)
+            for key, make in actions:  # rarely any
+                keys.append(key)
+                made.append((make, marked_at()))
+        if not keys:
+            return []
+        return LazyOffers(keys, partial(_offered, ctx, keys, made))
 
+    return offer
 
 
 def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Response:
