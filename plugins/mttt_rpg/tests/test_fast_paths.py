@@ -3,7 +3,9 @@ the same log, byte for byte (seeded random bots on every bundled scenario)."""
 
 import re
 from functools import partial
+from math import inf
 
+import attrs
 import pytest
 
 from wargamekit import ChooseSubset, Option
@@ -12,6 +14,7 @@ from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.interrupt_phase import open_window
+from wargamekit_mttt_rpg.sheets import library
 
 SCENARIOS = ("default", "duel", "battle")
 
@@ -229,3 +232,20 @@ def test_a_timing_point_s_offers_are_found_afresh_at_the_next_resolution_point(m
         ),
     ]
     assert sayo.status == "helpless" and sayo.order_mp == 3 and akari.order_mp == 3
+
+
+def test_what_the_cheap_tests_keep_of_a_sheet_is_that_sheet_s():
+    """插入阶段: the cheap tests read a sheet's instant spells (瞬间法术), the least mana that pays
+    for one in each pool (counterspells apart, then with them) and the conditions its optional
+    triggered effects (战时触发效果) answer from what is kept per sheet (``_facts``); a sheet
+    that is not the one kept (another sheet, or one built anew) gets its own."""
+    sayo = library().characters["sayo"]
+    facts = interrupt_phase._facts(sayo)
+    assert interrupt_phase._facts(sayo) is facts
+    assert [s.name for s in facts.instant_spells] == [s.name for s in sayo.spells if s.timing == "instant"]
+    assert (facts.order, facts.distortion, facts.order_any, facts.distortion_any) == (3, inf, 3, 3)
+    cheaper = attrs.evolve(sayo, spells=tuple(attrs.evolve(s, cost=1) for s in sayo.spells))
+    assert (interrupt_phase._facts(cheaper).order, interrupt_phase._facts(cheaper).distortion_any) == (1, 1)
+    assert interrupt_phase._facts(sayo) is not interrupt_phase._facts(cheaper)
+    akari = interrupt_phase._facts(library().characters["akari"])
+    assert akari.answers == {"attacked"} and akari.distortion == inf

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
-from typing import Any
+from typing import Any, NamedTuple
 
 from attrs import frozen
 
@@ -407,7 +407,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
-            for spell in _instant_spells(unit.sheet):
+            for spell in _facts(unit.sheet).instant_spells:
                 pool = spell.pool
                 mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
                 if committed:
@@ -464,41 +464,53 @@ def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Resp
     )
 
 
-#: id of a character sheet -> (the sheet, its instant spells): sheets are frozen library data
-_INSTANT_SPELLS: dict[int, tuple[CharacterSheet, tuple[Spell, ...]]] = {}
+class _SheetFacts(NamedTuple):
+    """What the cheap tests of the interrupt phase read of a character sheet (frozen library
+    data), found once per sheet (:func:`_facts`)."""
+
+    sheet: CharacterSheet
+    #: its instant spells (瞬间法术), in its order
+    instant_spells: tuple[Spell, ...]
+    #: the least mana in the order and in the distortion pool that pays for an instant spell
+    #: needing nothing to counter, then for any (counterspells too); no such spell: infinite,
+    #: more than any mana
+    order: float
+    distortion: float
+    order_any: float
+    distortion_any: float
+    #: the trigger conditions its optional triggered effects (战时触发效果) answer
+    #: ("ally_attacked" answers "attacked" too)
+    answers: frozenset[str]
 
 
-def _instant_spells(sheet: CharacterSheet) -> tuple[Spell, ...]:
-    """The instant spells (瞬间法术) of ``sheet``, in its order (found once per sheet)."""
-    held = _INSTANT_SPELLS.get(id(sheet))
-    if held is None or held[0] is not sheet:
-        held = _INSTANT_SPELLS[id(sheet)] = (sheet, tuple(s for s in sheet.spells if s.timing == "instant"))
-    return held[1]
+#: id of a character sheet -> its :class:`_SheetFacts`
+_FACTS: dict[int, _SheetFacts] = {}
 
 
-#: id of a character sheet -> (the sheet, then the cost of its cheapest instant spell in the
-#: order pool and in the distortion pool: of those that need nothing to counter, then of all,
-#: counterspells too); no such spell: infinite, more than any mana (see :func:`_thresholds`)
-_THRESHOLDS: dict[int, tuple[CharacterSheet, float, float, float, float]] = {}
-
-
-def _thresholds(sheet: CharacterSheet) -> tuple[CharacterSheet, float, float, float, float]:
-    """``(sheet, order, distortion, order_any, distortion_any)``: the least mana in each pool
-    that pays for an instant spell of ``sheet``, without counterspells (which need an item to
-    counter) and with them, kept for the next call."""
+def _facts(sheet: CharacterSheet) -> _SheetFacts:
+    """The :class:`_SheetFacts` of ``sheet``, found on the first call and kept."""
+    held = _FACTS.get(id(sheet))
+    if held is not None and held.sheet is sheet:
+        return held
+    spells = tuple(s for s in sheet.spells if s.timing == "instant")
     plain: dict[str, float] = {}
     every: dict[str, float] = {}
-    for spell in _instant_spells(sheet):
+    for spell in spells:
         pool, cost = spell.pool, spell.cost
         every[pool] = min(cost, every.get(pool, inf))
         if spell.effect.kind != "counter":
             plain[pool] = min(cost, plain.get(pool, inf))
-    held = _THRESHOLDS[id(sheet)] = (
+    answers = {t.on for t in sheet.triggers if not t.mandatory}
+    if "ally_attacked" in answers:
+        answers.add("attacked")
+    held = _FACTS[id(sheet)] = _SheetFacts(
         sheet,
+        spells,
         plain.get("order", inf),
         plain.get("distortion", inf),
         every.get("order", inf),
         every.get("distortion", inf),
+        frozenset(answers),
     )
     return held
 
@@ -519,17 +531,15 @@ def _may_respond(
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
     sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
-    held = _THRESHOLDS.get(id(sheet))
-    if held is None or held[0] is not sheet:
-        held = _thresholds(sheet)
+    facts = _facts(sheet)
     order, distortion = unit.order_mp, unit.distortion_mp
     if committed:  # usually nothing is on the stack
         order -= committed.get((unit.id, "order"), 0)
         distortion -= committed.get((unit.id, "distortion"), 0)
     if counterable:
-        if order >= held[3] or distortion >= held[4]:
+        if order >= facts.order_any or distortion >= facts.distortion_any:
             return True
-    elif order >= held[1] or distortion >= held[2]:
+    elif order >= facts.order or distortion >= facts.distortion:
         return True
     if not unit.prone and unit.engaged_by is None:
         uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
@@ -569,22 +579,15 @@ def _nobody_responds(ctx: Context) -> bool:
     or can be countered), asked of them all at once."""
     # Hot: every window opening (~450 a game), and most close here. One pass per test, the
     # cheapest first, instead of every test of one character after another: the spells by
-    # their cheapest cost per pool (the fighting characters found in the same pass, their
-    # sheets read from the library as Combatant.sheet does), then the rushes of those free to
-    # rush, then the soul jade.
+    # their cheapest cost per pool (the sheets read from the library as Combatant.sheet
+    # does), then the rushes of those free to rush, then the soul jade.
     scene: Scene = ctx.state
     sheets = library().characters
-    characters: list[Combatant] = []
-    for unit in scene.combatants.values():
-        if unit.kind != "character" or unit.status != ACTIVE:
-            continue
-        sheet = sheets[unit.sheet_key]
-        held = _THRESHOLDS.get(id(sheet))
-        if held is None or held[0] is not sheet:
-            held = _thresholds(sheet)
-        if unit.order_mp >= held[1] or unit.distortion_mp >= held[2]:
+    characters = _fighting_characters(scene)
+    for unit in characters:
+        facts = _facts(sheets[unit.sheet_key])
+        if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
-        characters.append(unit)
     # the rush test of _may_respond, by pairs: a rush needs the two at contact distance, which
     # is the same both ways, so each pair's distance is read once (Scene.distance inlined)
     distances, answered, round_ = scene.distances, ctx.interrupts.answered, scene.round
@@ -789,30 +792,13 @@ def open_window(
     return resolved
 
 
-#: id of a character sheet -> (the sheet, the trigger conditions its optional triggered effects
-#: answer: "ally_attacked" answers "attacked" too); see :func:`_may_trigger`
-_ANSWERS: dict[int, tuple[CharacterSheet, frozenset[str]]] = {}
-
-
 def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     """Whether a fighting character has an optional triggered effect (战时触发效果) answering one
     of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
     offers only those, and asks nothing when it has none)."""
     # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
     sheets = library().characters  # Combatant.sheet, inline
-    for unit in scene.combatants.values():
-        if unit.kind != "character" or unit.status != ACTIVE:
-            continue
-        sheet = sheets[unit.sheet_key]
-        held = _ANSWERS.get(id(sheet))
-        if held is None or held[0] is not sheet:
-            answers = {t.on for t in sheet.triggers if not t.mandatory}
-            if "ally_attacked" in answers:
-                answers.add("attacked")
-            held = _ANSWERS[id(sheet)] = (sheet, frozenset(answers))
-        if not held[1].isdisjoint(triggers):
-            return True
-    return False
+    return any(not _facts(sheets[u.sheet_key]).answers.isdisjoint(triggers) for u in _fighting_characters(scene))
 
 
 def open_windows(
