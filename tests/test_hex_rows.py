@@ -1,12 +1,12 @@
-"""``_fastpickle.HexRows``: the row form a ruleset's state pickles its units in (issue 9)."""
+"""``wargamekit.state_rows.HexRows``: the row form a ruleset's state pickles its units in (issue 9)."""
 
 from __future__ import annotations
 
 import pytest
 from attrs import define, field
 
-from wargamekit._fastpickle import HexRows
 from wargamekit.geometry import Hex
+from wargamekit.state_rows import HexRows
 
 
 @define

@@ -13,8 +13,8 @@ not by pickle's global reference, which imports the class's module on every pick
 (:class:`_Reducers`), not a ``reducer_override`` called in Python for every object: the same bytes,
 a mid-game snapshot 1.08-1.20x faster (issue 9).
 
-:class:`HexRows` is for a ruleset's game state to pickle its units in a cheaper form (its
-``__reduce__``): as rows of plain values, read in C, rather than objects reduced one by one.
+A ruleset's game state can pickle its units in a cheaper form still, as rows of plain values
+(:class:`wargamekit.state_rows.HexRows`).
 
 The dice's :class:`numpy.random.Generator` (PCG64) reduces to its bit generator's state, a
 small dict: numpy's own reduce makes the loader seed a fresh PCG64 from the operating system's
@@ -32,15 +32,13 @@ import copyreg
 import io
 import operator
 import pickle
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import numpy as np
 
-__all__ = ["HexRows", "dumps", "dumps_sharing", "loads_sharing"]
-
-T = TypeVar("T")
+__all__ = ["dumps", "dumps_sharing", "loads_sharing"]
 
 #: class -> its field getter, or ``False`` for a class pickled the ordinary way
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | bool] = {}
@@ -284,55 +282,6 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
             table[cls] = share
     _TablePickler(buffer, table).dump(obj)
     return buffer.getvalue(), tuple(shared)
-
-
-class HexRows(Generic[T]):
-    """The instances of an attrs class (a ruleset's units) as rows of plain values, for a game
-    state's ``__reduce__``: every field in order, the ``hex`` field as its two numbers.
-
-    Hot (issue 9): a snapshot pickles the state every eight answers or so, and reduces each
-    attrs instance and each :class:`~wargamekit.geometry.Hex` in it by a call back into Python
-    (its reducer, or the shared-object stand-in); a row is read by one C
-    :func:`operator.attrgetter` and pickled in C, what the row holds (lists, sets, strings) with
-    pickle's memo as before. :meth:`objects` makes the instances again by the class's
-    ``__init__`` (with a new equal Hex each), so they must be held nowhere else in the pickled
-    state, and every field must be an ``__init__`` argument in order.
-
-    >>> import attrs
-    >>> from wargamekit.geometry import Hex
-    >>> @attrs.define
-    ... class Counter:
-    ...     name: str
-    ...     hex: Hex
-    ...     hits: int = 0
-    >>> form = HexRows(Counter)
-    >>> form.rows([Counter("a", Hex(2, -1), 1)])
-    (('a', 2, -1, 1),)
-    >>> list(form.objects(form.rows([Counter("a", Hex(2, -1), 1)])))
-    [Counter(name='a', hex=Hex(2, -1), hits=1)]
-    """
-
-    def __init__(self, cls: type[T], hex_field: str = "hex") -> None:
-        fields = attrs.fields(cls)  # type: ignore[arg-type]  # (an attrs class, or attrs raises)
-        if not all(a.init and not a.kw_only for a in fields):
-            raise TypeError(f"{cls.__qualname__}: every field must be a positional __init__ argument")
-        names = [a.name for a in fields]
-        from .geometry.hex import Hex  # (geometry imports this module, through view)
-
-        self._make: Callable[..., T] = cls
-        self._hex = Hex
-        self._at = at = names.index(hex_field)
-        #: an instance's row
-        self.row = operator.attrgetter(*names[:at], f"{hex_field}.q", f"{hex_field}.r", *names[at + 1:])
-
-    def rows(self, objects: Iterable[T]) -> tuple[tuple[Any, ...], ...]:
-        """The rows of ``objects``, in order."""
-        return tuple(map(self.row, objects))
-
-    def objects(self, rows: Iterable[tuple[Any, ...]]) -> Iterator[T]:
-        """The instances ``rows`` were read from, made again, in order."""
-        make, hex_, at = self._make, self._hex, self._at
-        return (make(*row[:at], hex_(row[at], row[at + 1]), *row[at + 2:]) for row in rows)
 
 
 class _SharingUnpickler(pickle.Unpickler):

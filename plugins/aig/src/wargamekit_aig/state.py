@@ -14,8 +14,8 @@ from weakref import WeakKeyDictionary
 
 from attrs import astuple, define, field, fields
 
-from wargamekit._fastpickle import HexRows
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
+from wargamekit.state_rows import HexRows
 from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
 
 INF = math.inf

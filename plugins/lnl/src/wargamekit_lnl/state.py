@@ -8,8 +8,8 @@ from typing import Any
 
 from attrs import define, field, fields
 
-from wargamekit._fastpickle import HexRows
 from wargamekit.geometry import Hex, HexMap
+from wargamekit.state_rows import HexRows
 from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
 from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, SniperTable, hex_label, parse_hex
 
