@@ -71,7 +71,7 @@ def _plain_copy(value: Any) -> Any:
             if type(key) is not str:
                 raise _NotPlain
         copied = {}
-        for key in _sorted_keys(value):
+        for key in sorted(value):
             item = value[key]
             of = type(item)
             copied[key] = item if of in _INLINE or (of is int and _INT_FLOOR < item < _INT_LIMIT) else _plain_copy(item)
@@ -88,8 +88,8 @@ def _plain_copy(value: Any) -> Any:
     raise _NotPlain
 
 
-#: Each key set that event data came with, in the order given, → the same keys sorted, or
-#: ``None`` where they are in order already. Hot: every event's data has its keys sorted (see
+#: Each key set that a rule's event data came with, in the order given, → the same keys sorted,
+#: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted (see
 #: _owned_data), and a game's events come with a few dozen key sets (one per ``ctx.event`` call
 #: site), so each set is sorted once. Bounded, since data keyed by values (unit ids) could bring
 #: new key sets without end; past the bound a key set is sorted every time, as before.
@@ -105,16 +105,6 @@ def _key_order(keys: tuple[str, ...]) -> tuple[str, ...] | None:
     if len(_KEY_ORDERS) < _KEY_ORDERS_LIMIT:
         _KEY_ORDERS[keys] = order
     return order
-
-
-def _sorted_keys(data: dict[str, Any]) -> tuple[str, ...]:
-    """``sorted(data)`` for a dict of string keys, the order looked up once per key set."""
-    keys = tuple(data)
-    try:
-        order = _KEY_ORDERS[keys]
-    except KeyError:
-        order = _key_order(keys)
-    return keys if order is None else order
 
 
 def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -228,7 +218,7 @@ def _owned_data(data: dict[str, Any]) -> dict[str, Any]:
     else:
         if len(data) < 2:
             return data
-        # (_sorted_keys inline: the dict is ours, so keys already in order keep it as it is)
+        # The dict is ours: keys already in order keep it as it is.
         keys = tuple(data)
         try:
             order = _KEY_ORDERS[keys]
