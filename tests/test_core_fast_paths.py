@@ -1084,3 +1084,76 @@ def test_the_encoder_made_once_refuses_what_dumps_refuses_and_is_clean_after():
         events_module._json_line({"data": loop})
     assert events_module._LINE_MARKERS == {}
     assert events_module._json_line({"data": {"a": shared, "b": shared}}) == '{"data": {"a": [1, 2], "b": [1, 2]}}'
+
+
+KEY_SETS = [
+    ("side", "answer"),  # out of order
+    ("answer", "side"),  # in order already: the dict itself is kept
+    ("z", "a", "m", "b"),
+    ("unit", "hex", "steps", "side", "to"),
+    ("a", "B", "_", "é", "10", "9"),  # sorted as str sorts them (code points), not as words
+]
+
+
+@pytest.mark.parametrize("keys", KEY_SETS)
+@pytest.mark.parametrize("held", [(1, "x"), ([1, 2], {"b": 1, "a": (2,)})])
+def test_event_data_keys_are_sorted_alike_whether_their_order_is_known_or_not(monkeypatch, keys, held):
+    """Event data's keys are sorted once per key set and the order kept (``_KEY_ORDERS``): a
+    rule's event (its own ``**data``) and ``Event(...)`` give the keys in the sorted order the
+    first time a key set is seen, every later time, and once the memo is full (past its bound
+    a key set is sorted every time), for data of scalars (ordered through the memo) and of
+    containers (copied and sorted)."""
+    from wargamekit import events
+    from wargamekit.events import owned_event
+
+    monkeypatch.setattr(events, "_KEY_ORDERS", {})
+    data = {key: held[i % 2] for i, key in enumerate(keys)}
+    expected = _round_trip(data)
+    assert list(expected) == sorted(keys)
+    for _ in range(2):  # the key set unknown, then known
+        assert _same(owned_event("k", "t", dict(data), None).data, expected)
+        assert _same(Event("k", "t", data).data, expected)
+    if held == (1, "x"):  # scalars only: the order is kept (data with containers is copied and sorted)
+        assert events._KEY_ORDERS[keys] == (None if list(keys) == sorted(keys) else tuple(sorted(keys)))
+    monkeypatch.setattr(events, "_KEY_ORDERS", {})
+    monkeypatch.setattr(events, "_KEY_ORDERS_LIMIT", 0)  # full: nothing more is kept
+    assert _same(owned_event("k", "t", dict(data), None).data, expected)
+    assert _same(Event("k", "t", data).data, expected)
+    assert events._KEY_ORDERS == {}
+
+
+def test_a_key_order_kept_for_one_key_set_is_not_taken_for_another():
+    """Key sets with the same keys in another order, or one key more, have orders of their own."""
+    from wargamekit.events import owned_event
+
+    for data in ({"b": 1, "a": 2}, {"a": 2, "b": 1}, {"b": 1, "a": 2, "c": 3}, {"c": 3, "b": 1, "a": 2}):
+        made = owned_event("k", "t", dict(data), None).data
+        assert list(made) == sorted(data) and made == data
+
+
+def test_choose_of_builds_the_choose_its_class_would():
+    """``Choose.of`` writes a plain Choose through its builder, not through a call of the class
+    (a hot path): the same Choose as ``Choose(...)`` with those options, lazy menu or not, with
+    the same errors; a subclass's ``of`` still builds that subclass through its class."""
+    import attrs
+
+    fields = {"side": "blue", "prompt": "Move?", "rule": "6.2", "secret": True, "kind": "demo.move",
+              "context": {"unit": "A1", "to": [3, 4]}}
+    made = Choose.of(**fields, values=["a", "b"], data=lambda v: {"to": v})
+    expected = Choose(**fields, options=[Option("a", "a", data={"to": "a"}), Option("b", "b", data={"to": "b"})])
+    assert type(made) is Choose and made == expected and repr(made) == repr(expected)
+    assert attrs.astuple(made, recurse=False) == attrs.astuple(expected, recurse=False)
+    lazy = Choose.of(**fields, values=["a", "b"], data=lambda v: {"to": v}, lazy=True)
+    assert type(lazy) is Choose and lazy == expected and lazy.options._where == "Move? [6.2]"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=r"Fire at\? \[8\.1\]: a Choose needs at least one option"):
+        Choose.of("red", "Fire at?", [], rule="8.1")
+    with pytest.raises(TypeError, match=r"data\.unit: <object object at .*> is not JSON data"):
+        Choose.of("red", "Fire at?", [1], context={"unit": object()})
+
+    @attrs.frozen(kw_only=True)
+    class Menu(Choose):
+        pass
+
+    menu = Menu.of(**fields, values=["a", "b"], data=lambda v: {"to": v})
+    assert type(menu) is Menu
+    assert attrs.astuple(menu, recurse=False) == attrs.astuple(expected, recurse=False)

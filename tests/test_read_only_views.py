@@ -165,6 +165,29 @@ def test_a_promising_player_is_handed_the_live_state_where_the_ruleset_shares_it
     assert all(isinstance(s, dict) for r in readers.values() for s in r.seen)
 
 
+def test_the_view_game_play_hands_a_player_is_the_view_its_class_builds():
+    """Game.play makes each decision's view without calling the class (a hot path) and reads
+    each player's promise once, when the call starts: every view is the ``PlayerView`` that
+    ``PlayerView(game, side, decision, shared=...)`` builds, shared as the promise was then."""
+    from wargamekit.view import PlayerView
+
+    class Inspector(RandomBot):
+        reads_view_only = True
+
+        def choose(self, decision, view):
+            built = PlayerView(game, decision.side, decision, shared=True)
+            assert type(view) is PlayerView and view.side == decision.side == built.side
+            assert view.decision is decision and view.shared is True
+            assert view.log == built.log and view.state is built.state is game.state
+            assert view.ruleset is game.ruleset and view.decisions_made == len(game.choices)
+            type(self).reads_view_only = False  # a promise taken back mid-call is read next call
+            return super().choose(decision, view)
+
+    game = Game.new(OpenRace(), seed=1)
+    game.play(_players(Inspector), until=lambda g: len(g.choices) == 6)
+    assert len(game.choices) == 6 and not reads_view_only(Inspector())
+
+
 def test_game_view_is_always_a_copy():
     """``Game.view`` (the CLI's, a human's) knows no player: it never shares."""
     game = Game.new(OpenRace(), seed=1)

@@ -334,7 +334,7 @@ _set_public = Option.__dict__["public"].__set__
 _set_data = Option.__dict__["data"].__set__
 _make_label_slot = Option.__dict__["_make_label"]
 _get_make_label, _set_make_label = _make_label_slot.__get__, _make_label_slot.__set__
-_new_option = object.__new__
+_new_object = object.__new__
 
 
 def _make_label_now(option: Option, make: Callable[[], str]) -> str:
@@ -389,7 +389,7 @@ def _option_tuple(options: Iterable[Option]) -> Sequence[Option]:
 def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> Option:
     """``Option(value, label, data=data)``, built by plain writes (see _fastbuild)."""
     frozen = freeze_data(data)  # first (it can raise): no half-built builder is left behind
-    option = _new_option(_OptionBuilder)
+    option = _new_object(_OptionBuilder)
     if type(label) is str or not callable(label):
         option.label = label
         option._make_label = None
@@ -521,7 +521,7 @@ class LazyOptions(Sequence[Option]):
                 if isinstance(exc, OptionError):
                     raise
                 raise OptionError(f"{self._where_of(index)}: {exc}") from exc
-        option = _new_option(_OptionBuilder)
+        option = _new_object(_OptionBuilder)
         if self._lazy_labels:
             option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
         else:
@@ -578,6 +578,9 @@ class LazyOptions(Sequence[Option]):
     def __reduce__(self) -> tuple[Any, ...]:
         # A pickle or copy is the tuple of made options: the callables may hold the live game.
         return (tuple, (tuple(self),))
+
+
+_init_menu = LazyOptions.__init__
 
 
 def _bind_where(decision: Choose | ChooseSubset) -> None:
@@ -687,23 +690,7 @@ class Choose(Decision):
             _init_choose(self, side, prompt, rule, secret, kind, context, options)
             return
         _set_class(self, _ChooseBuilder)
-        this: Any = self
-        try:
-            this.side = side
-            this.prompt = prompt
-            this.rule = rule
-            this.secret = secret
-            this.kind = kind
-            this.context = _EMPTY if context is None else freeze_data(context)
-            if type(options) is LazyOptions:
-                this.options = options
-                options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
-            else:
-                this.options = options = tuple(options)
-        finally:
-            this.__class__ = Choose
-        if not options:
-            raise ValueError(f"{self._where()}: a Choose needs at least one option")
+        _fill_choose(self, side, prompt, rule, secret, kind, context, options)
 
     def __attrs_post_init__(self) -> None:
         # (What a subclass's attrs __init__ calls; Choose's own __init__ does the same inline.)
@@ -753,11 +740,18 @@ class Choose(Decision):
         >>> d.describe(2), calls
         ('KV-1', ['KV-1'])
         """
-        if lazy:
-            options: Sequence[Option] = LazyOptions(values, label, data, lazy_labels=lazy_labels)
+        options: Sequence[Option]
+        if lazy:  # (made, then initialised: cheaper than calling the class with a keyword)
+            menu = _new_object(LazyOptions)
+            _init_menu(menu, values, label, data, lazy_labels=lazy_labels)
+            options = menu
         else:
             options = _to_options(values, label, data, lazy_labels)
-        return cls(side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context, options=options)
+        if cls is not Choose:
+            return cls(side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context, options=options)
+        choose: Any = _new_object(_ChooseBuilder)  # (hot: most decisions are built here)
+        _fill_choose(choose, side, prompt, rule, secret, kind, context, options)
+        return choose
 
     @property
     def labels(self) -> list[str]:
@@ -790,6 +784,31 @@ class Choose(Decision):
         option = self.options[int(answer)]  # type: ignore[arg-type]
         public = option.public
         return _label_of(option) if public is None else public
+
+
+def _fill_choose(
+    this: Any, side: str, prompt: str, rule: str, secret: bool, kind: str,
+    context: Mapping[str, Any] | None, options: Iterable[Option],
+) -> None:
+    """Write a Choose's fields on ``this``, a _ChooseBuilder, by plain writes, and turn it
+    into the Choose (see _fastbuild): ``Choose.__init__``'s work, and ``Choose.of``'s without
+    the call of the class (whose keyword arguments Python passes through a dict)."""
+    try:
+        this.side = side
+        this.prompt = prompt
+        this.rule = rule
+        this.secret = secret
+        this.kind = kind
+        this.context = _EMPTY if context is None else freeze_data(context)
+        if type(options) is LazyOptions:
+            this.options = options
+            options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+        else:
+            this.options = options = tuple(options)
+    finally:
+        this.__class__ = Choose
+    if not options:
+        raise ValueError(f"{this._where()}: a Choose needs at least one option")
 
 
 def _init_choose(

@@ -88,6 +88,25 @@ def _plain_copy(value: Any) -> Any:
     raise _NotPlain
 
 
+#: Each key set that a rule's event data came with, in the order given, → the same keys sorted,
+#: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted (see
+#: _owned_data), and a game's events come with a few dozen key sets (one per ``ctx.event`` call
+#: site), so each set is sorted once. Bounded, since data keyed by values (unit ids) could bring
+#: new key sets without end; past the bound a key set is sorted every time, as before.
+_KEY_ORDERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+_KEY_ORDERS_LIMIT = 4096
+
+
+def _key_order(keys: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``keys`` (strings) in sorted order, or ``None`` if they are in it already; kept in
+    :data:`_KEY_ORDERS` (a miss there: callers look it up first)."""
+    ordered = tuple(sorted(keys))
+    order = None if ordered == keys else ordered
+    if len(_KEY_ORDERS) < _KEY_ORDERS_LIMIT:
+        _KEY_ORDERS[keys] = order
+    return order
+
+
 def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:
     # Copy now, as a JSON round trip would, so non-serialisable data fails where it is logged,
     # not later in a save, and so the stored data is exactly what a replay will compare.
@@ -197,7 +216,15 @@ def _owned_data(data: dict[str, Any]) -> dict[str, Any]:
         if of not in _INLINE and (of is not int or not _INT_FLOOR < item < _INT_LIMIT):
             break
     else:
-        return dict(sorted(data.items())) if len(data) > 1 else data
+        if len(data) < 2:
+            return data
+        # The dict is ours: keys already in order keep it as it is.
+        keys = tuple(data)
+        try:
+            order = _KEY_ORDERS[keys]
+        except KeyError:
+            order = _key_order(keys)
+        return data if order is None else {key: data[key] for key in order}
     try:
         copied: dict[str, Any] = _plain_copy(data)  # (no copy of the dict first: it is ours)
         return copied

@@ -55,6 +55,7 @@ from .errors import (
 from .events import Event, Outcome, is_plain_int, logged_event
 from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
+from .players import reads_view_only
 from .ruleset import Ruleset
 from .saves import SAVE_FORMAT, SaveFile, log_digest, log_hasher
 from .view import PlayerView
@@ -69,6 +70,11 @@ __all__ = ["DEFAULT_DECISION_LIMIT", "SNAPSHOT_LIMIT", "SNAPSHOT_SPACING", "Game
 
 #: A game asking more decisions than this is assumed to loop forever.
 DEFAULT_DECISION_LIMIT = 200_000
+
+#: How Game.play makes the view it hands a player at every decision: made, then initialised
+#: (cheaper than calling the class, whose keyword argument Python passes through a dict).
+_new_view = object.__new__
+_init_view = PlayerView.__init__
 
 #: What a replay rebuilds (and puts back if the replay fails).
 _REPLAYED = ("choices", "pending", "outcome", "_ctx", "_procedure", "_snapshots", "_log_base", "_skipped")
@@ -762,6 +768,9 @@ class Game:
             until: asked before each decision; ``True`` stops the loop there, the decision
                 still pending (a script that draws the position after turn 2).
 
+        Each player's read-only promise (see :class:`~wargamekit.players.Player`) is read once,
+        when the call starts.
+
         Returns:
             The outcome, or ``None`` when ``until`` stopped the game before its end.
 
@@ -772,6 +781,9 @@ class Game:
         missing = sorted(set(self.ruleset.sides) - set(players))
         if missing:
             raise InvalidChoiceError(f"no player for side(s) {missing}")
+        # Each side's player and whether it made the read-only promise (a class attribute),
+        # read once for the whole loop rather than at every decision.
+        seats = {side: (player, reads_view_only(player)) for side, player in players.items()}
         count = 0
         while self.pending is not None:
             decision = self.pending
@@ -788,9 +800,10 @@ class Game:
             # shared with the live state if the player promised only to read it. Every player,
             # the random bot included, answers through ``choose``: the benchmarks' random games
             # take the path every player takes.
-            player = players[decision.side]
-            shared = getattr(player, "reads_view_only", False) is True
-            answer = player.choose(decision, PlayerView(self, decision.side, decision, shared=shared))
+            player, shared = seats[decision.side]
+            view = _new_view(PlayerView)
+            _init_view(view, self, decision.side, decision, shared=shared)
+            answer = player.choose(decision, view)
             try:
                 self.answer(answer)
             except (InvalidChoiceError, IllegalChoiceError) as exc:

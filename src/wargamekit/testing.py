@@ -117,13 +117,14 @@ def play_random_game(
             check_decision_structure(decision, ruleset)
 
     def after(g: Game) -> None:
-        if check_invariants:
-            ruleset.check_invariants(g.state)
+        ruleset.check_invariants(g.state)
 
     if check_invariants:
         ruleset.check_invariants(game.state)
     try:
-        game.play(players, max_decisions=max_decisions, before_ask=before_ask, after_answer=after)
+        # (no after_answer without invariants to check: a call less at every decision)
+        game.play(players, max_decisions=max_decisions, before_ask=before_ask,
+                  after_answer=after if check_invariants else None)
     except DecisionLimitError:
         raise AssertionError(f"{ruleset.name}: no end after {max_decisions} decisions (seed {seed})") from None
     if check_invariants:
