@@ -167,25 +167,67 @@ def test_a_promising_player_is_handed_the_live_state_where_the_ruleset_shares_it
 
 def test_the_view_game_play_hands_a_player_is_the_view_its_class_builds():
     """Game.play makes each decision's view without calling the class (a hot path) and reads
-    each player's promise once, when the call starts: every view is the ``PlayerView`` that
-    ``PlayerView(game, side, decision, shared=...)`` builds, shared as the promise was then."""
+    each player's promise once a call, when it is first asked: every view is the ``PlayerView``
+    that ``PlayerView(game, side, decision, shared=...)`` builds, shared as the promise was then;
+    a promise taken back mid-call is read by the next call."""
     from wargamekit.view import PlayerView
+
+    shared_seen: list[bool] = []
 
     class Inspector(RandomBot):
         reads_view_only = True
 
         def choose(self, decision, view):
-            built = PlayerView(game, decision.side, decision, shared=True)
+            built = PlayerView(game, decision.side, decision, shared=view.shared)
             assert type(view) is PlayerView and view.side == decision.side == built.side
-            assert view.decision is decision and view.shared is True
-            assert view.log == built.log and view.state is built.state is game.state
-            assert view.ruleset is game.ruleset and view.decisions_made == len(game.choices)
-            type(self).reads_view_only = False  # a promise taken back mid-call is read next call
+            assert view.decision is decision and view.decisions_made == len(game.choices)
+            assert view.log == built.log and view.ruleset is game.ruleset
+            assert (view.state is game.state) is view.shared
+            shared_seen.append(view.shared)
+            self.reads_view_only = False  # taken back: this call read it already
             return super().choose(decision, view)
 
     game = Game.new(OpenRace(), seed=1)
-    game.play(_players(Inspector), until=lambda g: len(g.choices) == 6)
-    assert len(game.choices) == 6 and not reads_view_only(Inspector())
+    inspectors = _players(Inspector)
+    game.play(inspectors, until=lambda g: len(g.choices) == 3)
+    assert shared_seen == [True] * 3
+    game.play(inspectors)  # to the end (6 answers with seed 1)
+    assert game.over and shared_seen == [True] * 3 + [False] * (len(game.choices) - 3)
+    assert len(game.choices) > 3
+
+
+def test_a_player_seated_during_play_is_asked_from_then_on():
+    """``Game.play`` looks up the side's player at every decision: a hook that seats another
+    player mid-call (here ``before_ask``, after three answers) has it asked from then on, with
+    its own promise."""
+    asked: list[str] = []
+
+    class Named(RandomBot):
+        reads_view_only = False
+
+        def __init__(self, name: str, seed: int) -> None:
+            super().__init__(seed)
+            self.name = name
+
+        def choose(self, decision, view):
+            asked.append(self.name)
+            assert view.shared is (self.name == "reader") and (view.state is game.state) is view.shared
+            return super().choose(decision, view)
+
+    class Reader(Named):
+        reads_view_only = True
+
+    game = Game.new(OpenRace(), seed=1)
+    players = {side: Named("first", i) for i, side in enumerate(game.ruleset.sides)}
+
+    def reseat(g: Game, decision: Any) -> None:
+        if len(g.choices) == 3:
+            for i, side in enumerate(g.ruleset.sides):
+                players[side] = Reader("reader", 10 + i)
+
+    game.play(players, before_ask=reseat)
+    assert game.over and asked == ["first"] * 3 + ["reader"] * (len(game.choices) - 3)
+    assert len(game.choices) > 3
 
 
 def test_game_view_is_always_a_copy():

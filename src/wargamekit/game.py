@@ -768,8 +768,9 @@ class Game:
             until: asked before each decision; ``True`` stops the loop there, the decision
                 still pending (a script that draws the position after turn 2).
 
-        Each player's read-only promise (see :class:`~wargamekit.players.Player`) is read once,
-        when the call starts.
+        Each player's read-only promise (see :class:`~wargamekit.players.Player`) is read once
+        per call, when that player is first asked (a player seated in ``players`` during the
+        call is asked from its side's next decision on).
 
         Returns:
             The outcome, or ``None`` when ``until`` stopped the game before its end.
@@ -782,8 +783,9 @@ class Game:
         if missing:
             raise InvalidChoiceError(f"no player for side(s) {missing}")
         # Each side's player and whether it made the read-only promise (a class attribute),
-        # read once for the whole loop rather than at every decision.
-        seats = {side: (player, reads_view_only(player)) for side, player in players.items()}
+        # read once per player rather than at every decision; the player itself is looked up
+        # at every decision (a hook may seat another).
+        seats: dict[str, tuple[Player, bool]] = {}
         count = 0
         while self.pending is not None:
             decision = self.pending
@@ -800,7 +802,11 @@ class Game:
             # shared with the live state if the player promised only to read it. Every player,
             # the random bot included, answers through ``choose``: the benchmarks' random games
             # take the path every player takes.
-            player, shared = seats[decision.side]
+            player = players[decision.side]
+            seat = seats.get(decision.side)
+            if seat is None or seat[0] is not player:
+                seat = seats[decision.side] = (player, reads_view_only(player))
+            shared = seat[1]
             view = _new_view(PlayerView)
             _init_view(view, self, decision.side, decision, shared=shared)
             answer = player.choose(decision, view)
