@@ -92,7 +92,8 @@ def _plain_copy(value: Any) -> Any:
 #: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted (see
 #: _owned_data), and a game's events come with a few dozen key sets (one per ``ctx.event`` call
 #: site), so each set is sorted once. Bounded, since data keyed by values (unit ids) could bring
-#: new key sets without end; past the bound a key set is sorted every time, as before.
+#: new key sets without end: when full it is emptied and learns again (a game's few dozen sets
+#: come back at once), so such data cannot leave it full of sets that never recur.
 _KEY_ORDERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _KEY_ORDERS_LIMIT = 4096
 
@@ -102,8 +103,9 @@ def _key_order(keys: tuple[str, ...]) -> tuple[str, ...] | None:
     :data:`_KEY_ORDERS` (a miss there: callers look it up first)."""
     ordered = tuple(sorted(keys))
     order = None if ordered == keys else ordered
-    if len(_KEY_ORDERS) < _KEY_ORDERS_LIMIT:
-        _KEY_ORDERS[keys] = order
+    if len(_KEY_ORDERS) >= _KEY_ORDERS_LIMIT:
+        _KEY_ORDERS.clear()
+    _KEY_ORDERS[keys] = order
     return order
 
 
