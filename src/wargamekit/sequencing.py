@@ -447,7 +447,10 @@ class InitiativeTrack(Generic[A]):
         self.acted.discard(who)
 
     def pending(self) -> list[A]:
-        """Participants yet to act this round, in acting order."""
+        """Participants yet to act this round, in acting order.
+
+        :meth:`next_turn` reads :attr:`values` and :attr:`acted` itself rather than call this
+        (a hot path): a subclass that changes who is pending overrides ``next_turn`` too."""
         waiting = [w for w in self.values if w not in self.acted]
         return sorted(waiting, key=lambda w: -self.values[w])
 
@@ -521,7 +524,10 @@ class LeaderActivation:
     _pending: Turn[str] | None = field(default=None, init=False, repr=False)
 
     def remaining(self) -> list[Hashable]:
-        """Leaders not yet activated (or finished) this round."""
+        """Leaders not yet activated (or finished) this round.
+
+        :meth:`next_turn` reads :attr:`leaders` and :attr:`activated` itself rather than call
+        this (a hot path): a subclass that changes who remains overrides ``next_turn`` too."""
         return [name for name in self.leaders if name not in self.activated]
 
     def _start_level(self, left: list[Hashable], dice: Dice) -> None:
