@@ -41,3 +41,33 @@ def test_a_field_not_given_by_position_is_refused():
     for cls in (Keyword, Derived):
         with pytest.raises(TypeError, match="positional"):
             HexRows(cls)
+
+
+@define
+class _Post:
+    at: Hex
+    name: str
+
+
+def test_the_hex_may_be_any_named_field_and_a_missing_one_is_refused_by_name():
+    form = HexRows(_Post, hex_field="at")
+    assert form.rows([_Post(Hex(1, 2), "x")]) == ((1, 2, "x"),)
+    assert list(form.objects(form.rows([_Post(Hex(1, 2), "x")]))) == [_Post(Hex(1, 2), "x")]
+    with pytest.raises(TypeError, match="no field 'hex'"):
+        HexRows(_Post)
+
+
+def test_rows_survive_a_pickle_and_keep_what_the_form_says_it_cannot():
+    import pickle
+
+    @define
+    class Special(_Piece):
+        pass
+
+    form = HexRows(_Piece)
+    rows = pickle.loads(pickle.dumps(form.rows([_Piece("a", Hex(2, -1), {"m"}, 3), Special("s", Hex(0, 0))])))
+    again = list(form.objects(rows))
+    assert again[0] == _Piece("a", Hex(2, -1), {"m"}, 3)
+    assert type(again[1]) is _Piece  # a subclass comes back as the class of the form (its docs say so)
+    with pytest.raises(AttributeError):
+        form.rows([_Piece("undeployed", None)])  # type: ignore[arg-type]  # no hex: no row

@@ -35,6 +35,12 @@ class HexRows(Generic[T]):
     ``__init__`` (with a new equal Hex each), so they must be held nowhere else in the pickled
     state, and every field must be an ``__init__`` argument in order.
 
+    What the form does not keep: an instance of a subclass comes back as ``cls``; the hex field
+    must hold a :class:`~wargamekit.geometry.Hex` (``None``, an undeployed unit, cannot be read
+    as two numbers); and ``__init__`` runs again on load, with the class's converters,
+    validators and ``__attrs_post_init__`` (a class whose ``__init__`` changes what it is given
+    does not come back equal).
+
     >>> import attrs
     >>> from wargamekit.geometry import Hex
     >>> @attrs.define
@@ -54,6 +60,8 @@ class HexRows(Generic[T]):
         if not all(a.init and not a.kw_only for a in fields):
             raise TypeError(f"{cls.__qualname__}: every field must be a positional __init__ argument")
         names = [a.name for a in fields]
+        if hex_field not in names:
+            raise TypeError(f"{cls.__qualname__}: no field {hex_field!r} to hold the hex (fields: {names})")
         self._make: Callable[..., T] = cls
         self._at = at = names.index(hex_field)
         #: an instance's row
