@@ -375,6 +375,63 @@ def test_the_dispatch_table_pickles_byte_for_byte_as_the_per_object_reducer():
         dumps_sharing({"bad": _One(lambda: 1)}, frozenset({_Frozen}))
 
 
+class _PicklesInside:
+    """Pickles something else while it is pickled (a reducer that pickles)."""
+
+    def __init__(self, inner: object, shared_types: frozenset = frozenset()) -> None:
+        self.inner, self.shared_types = inner, shared_types
+
+    def __reduce__(self):
+        from wargamekit._fastpickle import dumps_sharing
+
+        data, shared = dumps_sharing(self.inner, self.shared_types)
+        return (_Holder, (data, len(shared)))
+
+
+@attrs.define
+class _Holder:
+    data: bytes
+    n_shared: int
+
+
+def test_the_kept_picklers_pickle_as_fresh_ones_and_keep_nothing():
+    """``dumps`` and ``dumps_sharing`` keep their picklers from pickle to pickle (a hot path):
+    every pickle is the bytes a fresh pickler writes, with its own shared objects, however
+    many came before it (the memo is emptied, not carried over), after one that failed, from
+    inside another (a reducer that pickles gets a pickler of its own), and past a 64 KiB frame
+    (the pickler hands its bytes over in pieces); and no pickled object is kept alive."""
+    import gc
+    import weakref
+
+    from wargamekit._fastpickle import _KEPT, dumps_sharing, loads_sharing
+
+    board = _Frozen((1, 2))
+    state = {"units": [_Unit("A", Hex(1, 2), parent=board), _Unit("B", Hex(1, 2))], "board": board, "again": board}
+    for shared_types in (frozenset(), frozenset({_Frozen})):
+        expected = _old_pickle(state, shared_types)
+        for _ in range(3):
+            data, shared = dumps_sharing(state, shared_types)
+            assert (data, shared) == expected and all(map(operator.is_, shared, expected[1]))
+        with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+            dumps_sharing({"bad": _One(lambda: 1), "board": board}, shared_types)
+        assert dumps_sharing(state, shared_types) == expected
+        inside = {"outer": board, "inner": _PicklesInside(state, shared_types), "after": _One(4)}
+        data, shared = dumps_sharing(inside, shared_types)
+        assert shared == expected[1]  # the outer pickle's board only: the inner one listed its own
+        back = loads_sharing(data, shared)
+        assert back["inner"] == _Holder(expected[0], len(expected[1])) and back["after"] == _One(4)
+    assert len(_KEPT) == 1  # the kept one, and the inner pickle's own not kept beside it
+    big = [_One(n) for n in range(20_000)]
+    assert dumps(big) == _old_pickle(big)[0] and len(dumps(big)) > 2**17
+    unit = _Unit("C", Hex(0, 0))
+    gone = weakref.ref(unit)
+    dumps_sharing([unit], frozenset({_Frozen}))
+    dumps([unit])
+    del unit
+    gc.collect()
+    assert gone() is None
+
+
 def test_a_copyreg_registration_replaced_removed_or_made_for_an_attrs_class_is_followed():
     """Both pickler forms follow copyreg as pickle does, whatever happened since a class was
     first pickled: a registration replaced by another (same count of registrations), one

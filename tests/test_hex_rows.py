@@ -71,3 +71,62 @@ def test_rows_survive_a_pickle_and_keep_what_the_form_says_it_cannot():
     assert type(again[1]) is _Piece  # a subclass comes back as the class of the form (its docs say so)
     with pytest.raises(AttributeError):
         form.rows([_Piece("undeployed", None)])  # type: ignore[arg-type]  # no hex: no row
+
+
+# -- StateRows: a state's whole __reduce__ --------------------------------------------------
+
+from wargamekit.state_rows import StateRows  # noqa: E402
+
+
+@define
+class _State:
+    turn: int
+    units: dict[str, _Piece]
+    shared: list[str] = field(factory=list)
+    title: str = ""
+
+    def __reduce__(self):
+        return _STATE_FORM.reduce(self)
+
+
+_STATE_FORM = StateRows(_State, HexRows(_Piece))
+
+
+def test_a_state_pickles_its_units_as_rows_and_loads_back_equal():
+    """What ``__reduce__`` returns through the form: the other fields' values in order, the
+    units' names and rows; the loaded state is equal, its units new objects in the same order,
+    what the rows and the other fields share still shared (one pickle)."""
+    import pickle
+
+    from wargamekit._fastpickle import dumps
+
+    marks = {"moved"}
+    state = _State(3, {"b": _Piece("b", Hex(0, 3), marks), "a": _Piece("a", Hex(2, -1), marks, 1)}, ["x"], "t")
+    loader, args = state.__reduce__()
+    assert args == ("tests.test_hex_rows:_State", (3, ["x"], "t"), ("b", "a"),
+                    (("b", 0, 3, {"moved"}, 0), ("a", 2, -1, {"moved"}, 1)))
+    for data in (pickle.dumps(state), dumps(state)):
+        back = pickle.loads(data)
+        assert back == state and list(back.units) == ["b", "a"]
+        assert back.units["a"].marks is back.units["b"].marks and back.units["a"] is not state.units["a"]
+
+
+def test_a_state_loads_in_a_fresh_process_and_an_unknown_form_is_refused():
+    """The loader finds the form by the class's key, importing its module as a fresh process
+    must (the snapshot cache reads snapshots there); a key with no form is refused clearly."""
+    import pickle
+    import subprocess
+    import sys
+
+    from wargamekit.state_rows import _state
+
+    state = _State(1, {"a": _Piece("a", Hex(2, -1))})
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; print(repr(pickle.loads(sys.stdin.buffer.read())))"],
+        input=pickle.dumps(state), capture_output=True, check=True,
+    )
+    assert fresh.stdout.decode().strip() == repr(state)
+    with pytest.raises(pickle.UnpicklingError, match="no state form for 'tests.test_hex_rows:_Piece'"):
+        _state("tests.test_hex_rows:_Piece", (), (), ())
+    with pytest.raises(TypeError, match="no field 'pieces'"):
+        StateRows(_State, HexRows(_Piece), field="pieces")

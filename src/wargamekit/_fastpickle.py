@@ -11,7 +11,8 @@ not by pickle's global reference, which imports the class's module on every pick
 16-26% of a snapshot's cost in the bundled rulesets. The reductions are found through a
 ``dispatch_table`` that pickle reads in C, one small reducer per class made on its first instance
 (:class:`_Reducers`), not a ``reducer_override`` called in Python for every object: the same bytes,
-a mid-game snapshot 1.08-1.20x faster (issue 9).
+a mid-game snapshot 1.08-1.20x faster (issue 9). The pickler itself is kept from one pickle to the
+next (:class:`_KeptPickler`): its memo emptied rather than grown again, no output stream made.
 
 A ruleset's game state can pickle its units in a cheaper form still, as rows of plain values
 (:class:`wargamekit.state_rows.HexRows`).
@@ -230,24 +231,70 @@ _REGISTERED = [dict(copyreg.dispatch_table)]
 def _table() -> _Reducers:
     if copyreg.dispatch_table != _REGISTERED[0]:
         _TABLE.clear()
+        _KEPT_SHARING.clear()  # (their tables copied _TABLE's reducers)
         _REGISTERED[0] = dict(copyreg.dispatch_table)
     return _TABLE
 
 
-class _TablePickler(pickle.Pickler):
-    """:class:`_Pickler`'s pickles, by a ``dispatch_table`` (see :class:`_Reducers`)."""
+class _KeptPickler:
+    """A pickler of one ``dispatch_table``, kept from pickle to pickle.
 
-    def __init__(self, file: Any, table: _Reducers) -> None:
-        self.dispatch_table = table  # (read by pickle's __init__)
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+    Hot (issue 9): a game pickles a snapshot every eight answers or so. A new pickler, its memo
+    and its output stream (a :class:`io.BytesIO`, which copied the bytes twice) cost ~17,000
+    instructions a pickle (7,000 kept), and its memo grew again from 64 entries to the 300-odd
+    objects of a state at every pickle: 3-9 % of a snapshot. A kept pickler's memo is only emptied, and
+    its bytes come to a list's ``append`` as the pickler hands them over (in one piece, or in
+    64 KiB frames for a large pickle). Taken from its list by ``list.pop`` (atomic), so a pickle
+    that starts while one is under way (another thread, or a reducer that pickles) makes its own,
+    which is dropped after.
+    """
+
+    def __init__(self, table: _Reducers, shared_types: frozenset[type] = frozenset()) -> None:
+        self.chunks: list[bytes] = []
+        self.write = self.chunks.append  # (the pickler's output file is this object)
+        self.pickler = pickle.Pickler(self, pickle.HIGHEST_PROTOCOL)
+        #: the shared objects this pickle has named so far (see dumps_sharing)
+        self.shared: list[Any] = []
+        if shared_types:
+            # This pickler's own table: the shared types' instances go to its list (pickle's
+            # memo sees an object once, so each is listed once).
+            table = _Reducers(table)
+            for cls in shared_types:
+                table[cls] = self._share
+        self.pickler.dispatch_table = table
+
+    def _share(self, obj: Any) -> Any:
+        self.shared.append(obj)
+        return (_shared, (len(self.shared) - 1,))
+
+    def dump(self, obj: Any) -> bytes:
+        chunks = self.chunks
+        try:
+            self.pickler.dump(obj)
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        finally:
+            self.pickler.clear_memo()  # (the memo holds every object pickled)
+            chunks.clear()
+
+
+#: kept picklers of _TABLE, and of dumps_sharing's tables by shared types (emptied by _table)
+_KEPT: list[_KeptPickler] = []
+_KEPT_SHARING: dict[frozenset[type], list[_KeptPickler]] = {}
 
 
 def dumps(obj: Any) -> bytes:
     """``pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)``, faster on attrs instances
     (:func:`pickle.loads` reads it back to the same objects)."""
-    buffer = io.BytesIO()
-    _TablePickler(buffer, _table()).dump(obj)
-    return buffer.getvalue()
+    table = _table()
+    try:
+        kept = _KEPT.pop()
+    except IndexError:  # none kept, or in use
+        kept = _KeptPickler(table)
+    try:
+        return kept.dump(obj)
+    finally:
+        if not _KEPT:  # (one kept: a pickle's own is dropped)
+            _KEPT.append(kept)
 
 
 def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple[Any, ...]]:
@@ -266,22 +313,24 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
     >>> back["map"] is board, back["units"] == [1, 2]
     (True, True)
     """
-    buffer = io.BytesIO()
+    if not shared_types:
+        return dumps(obj), ()
     table = _table()
-    shared: list[Any] = []
-    if shared_types:
-        # This pickle's own table: the shared types' instances go to this pickle's list (pickle's
-        # memo sees an object once, so each is listed once).
-        table = _Reducers(table)
-
-        def share(obj: Any) -> Any:
-            shared.append(obj)
-            return (_shared, (len(shared) - 1,))
-
-        for cls in shared_types:
-            table[cls] = share
-    _TablePickler(buffer, table).dump(obj)
-    return buffer.getvalue(), tuple(shared)
+    kept_ones = _KEPT_SHARING.get(shared_types)
+    if kept_ones is None:
+        if len(_KEPT_SHARING) >= 16:  # a ruleset's set each (tests make more)
+            _KEPT_SHARING.clear()
+        kept_ones = _KEPT_SHARING[shared_types] = []
+    try:
+        kept = kept_ones.pop()
+    except IndexError:
+        kept = _KeptPickler(table, shared_types)
+    try:
+        return kept.dump(obj), tuple(kept.shared)
+    finally:
+        kept.shared.clear()
+        if not kept_ones:
+            kept_ones.append(kept)
 
 
 class _SharingUnpickler(pickle.Unpickler):

@@ -5,22 +5,34 @@ A game keeps a snapshot (a pickle of its state) at its checkpoints, every eight 
 :class:`~wargamekit.geometry.Hex` in it, by a call back into Python; a state of a few dozen units
 pays that per unit and per hex at every snapshot. :class:`HexRows` gives a ruleset's state a
 cheaper ``__reduce__``: its units as tuples read by one C :func:`operator.attrgetter`, pickled in
-C, and made again on load. The AIG and LnL states use it.
+C, and made again on load; :class:`StateRows` is the whole ``__reduce__`` of a state that holds
+its units in a dict by name. The AIG and LnL states use it.
 """
 
 from __future__ import annotations
 
 import operator
+import pickle
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import attrs
 
+from ._fastpickle import _class_of
 from .geometry.hex import Hex
 
-__all__ = ["HexRows"]
+__all__ = ["HexRows", "StateRows"]
 
 T = TypeVar("T")
+S = TypeVar("S")
+
+
+def _positional_fields(cls: type) -> list[str]:
+    """The names of ``cls``'s fields, every one a positional ``__init__`` argument (or raise)."""
+    fields = attrs.fields(cls)  # (an attrs class, or attrs raises)
+    if not all(a.init and not a.kw_only for a in fields):
+        raise TypeError(f"{cls.__qualname__}: every field must be a positional __init__ argument")
+    return [a.name for a in fields]
 
 
 class HexRows(Generic[T]):
@@ -56,10 +68,7 @@ class HexRows(Generic[T]):
     """
 
     def __init__(self, cls: type[T], hex_field: str = "hex") -> None:
-        fields = attrs.fields(cls)  # type: ignore[arg-type]  # (an attrs class, or attrs raises)
-        if not all(a.init and not a.kw_only for a in fields):
-            raise TypeError(f"{cls.__qualname__}: every field must be a positional __init__ argument")
-        names = [a.name for a in fields]
+        names = _positional_fields(cls)
         if hex_field not in names:
             raise TypeError(f"{cls.__qualname__}: no field {hex_field!r} to hold the hex (fields: {names})")
         self._make: Callable[..., T] = cls
@@ -75,3 +84,81 @@ class HexRows(Generic[T]):
         """The instances ``rows`` were read from, made again, in order."""
         make, at, hex_ = self._make, self._at, Hex  # (locals: read once per row)
         return (make(*row[:at], hex_(row[at], row[at + 1]), *row[at + 2:]) for row in rows)
+
+
+#: "module:qualname" of a state class -> its form (made when the class's module is imported)
+_FORMS: dict[str, StateRows[Any]] = {}
+
+
+class StateRows(Generic[S]):
+    """A game state's whole ``__reduce__``: its fields' values, with its units (a dict of units
+    by name, one of its fields) as :class:`HexRows`, and the state made again on load.
+
+    A ruleset's state returns ``form.reduce(self)`` from its ``__reduce__``; the form is made
+    once, after the class (at import, so that a load in a fresh process finds it). The loaded
+    state is made by the class's ``__init__`` with every field's value (the units made by
+    :meth:`HexRows.objects`, so held nowhere else in the pickled state), and names its form by
+    the class's ``"module:qualname"``, which must lead back to the class. Every field must be a
+    positional ``__init__`` argument, as for :class:`HexRows`.
+
+    >>> import attrs, pickle
+    >>> from wargamekit.geometry import Hex
+    >>> @attrs.define
+    ... class Counter:
+    ...     name: str
+    ...     hex: Hex
+    >>> @attrs.define
+    ... class State:
+    ...     turn: int
+    ...     units: dict[str, Counter]
+    ...     def __reduce__(self):
+    ...         return FORM.reduce(self)
+    >>> FORM = StateRows(State, HexRows(Counter))
+    >>> FORM.reduce(State(3, {"a": Counter("a", Hex(2, -1))}))[1][1:]
+    ((3,), ('a',), (('a', 2, -1),))
+    >>> FORM.state((3,), ("a",), (("a", 2, -1),))
+    State(turn=3, units={'a': Counter(name='a', hex=Hex(2, -1))})
+    """
+
+    def __init__(self, cls: type[S], units: HexRows[Any], field: str = "units") -> None:
+        names = _positional_fields(cls)
+        if field not in names:
+            raise TypeError(f"{cls.__qualname__}: no field {field!r} to hold the units (fields: {names})")
+        self._make: Callable[..., S] = cls
+        self._at = at = names.index(field)
+        self._units = operator.attrgetter(field)
+        others = names[:at] + names[at + 1 :]
+        # the other fields' values, in order, as one tuple (attrgetter of one name is no tuple)
+        self._values: Callable[[S], tuple[Any, ...]] = (
+            operator.attrgetter(*others) if len(others) > 1 else lambda state: tuple(getattr(state, n) for n in others)
+        )
+        self._row = units.row
+        self._objects = units.objects
+        #: how a pickle names this form: the class's ``"module:qualname"``
+        self.key = f"{cls.__module__}:{cls.__qualname__}"
+        _FORMS[self.key] = self
+
+    def reduce(self, state: S) -> tuple[Any, ...]:
+        """What ``state.__reduce__()`` returns: :meth:`state` called with its values, its
+        units' names and their rows (through a loader that finds this form by :attr:`key`)."""
+        # Hot: a snapshot every eight answers or so pickles the state (C calls only, but one).
+        units = self._units(state)
+        return _state, (self.key, self._values(state), tuple(units), tuple(map(self._row, units.values())))
+
+    def state(self, values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> S:
+        """The state :meth:`reduce` read: its other fields' ``values`` in order, its units
+        under ``names`` made again from ``rows``."""
+        at = self._at
+        units = dict(zip(names, self._objects(rows), strict=True))
+        return self._make(*values[:at], units, *values[at:])
+
+
+def _state(key: str, values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> Any:
+    """The loader of :meth:`StateRows.reduce`'s form: the state of the class named ``key``."""
+    form = _FORMS.get(key)
+    if form is None:
+        _class_of(key)  # its module makes its form when imported (a load in a fresh process)
+        form = _FORMS.get(key)
+        if form is None:
+            raise pickle.UnpicklingError(f"no state form for {key!r}")
+    return form.state(values, names, rows)

@@ -12,10 +12,10 @@ from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from attrs import astuple, define, field, fields
+from attrs import astuple, define, field
 
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
-from wargamekit.state_rows import HexRows
+from wargamekit.state_rows import HexRows, StateRows
 from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
 
 INF = math.inf
@@ -242,10 +242,8 @@ class GameState:
         # Hot: the game pickles the state at checkpoints (a snapshot every eight answers or so,
         # ~37 a training game, about a fifth of its CPU time), and the units are most of it:
         # as rows of plain values (the hex as two numbers) they pickle without a call back into
-        # Python per unit and per hex. :func:`_state_of` makes the same state again.
-        values = list(_STATE_VALUES(self))
-        values[_UNITS_AT] = {}
-        return _state_of, (tuple(values), tuple(self.units), _UNIT_ROWS.rows(self.units.values()))
+        # Python per unit and per hex.
+        return _FORM.reduce(self)
 
     # -- queries ----------------------------------------------------------------------------
     def live_units(self, side: str | None = None) -> list[Unit]:
@@ -338,17 +336,7 @@ class GameState:
 
 
 #: GameState.__reduce__: the state's field values, and its units as rows (their hex as q and r).
-_STATE_VALUES = attrgetter(*(a.name for a in fields(GameState)))
-_UNITS_AT = [a.name for a in fields(GameState)].index("units")
-_UNIT_ROWS = HexRows(Unit)
-
-
-def _state_of(values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> GameState:
-    """The state :meth:`GameState.__reduce__` pickled: its fields, its units (by ``names``, the
-    keys of ``state.units``) made again from their rows."""
-    state = GameState(*values)
-    state.units = dict(zip(names, _UNIT_ROWS.objects(rows), strict=True))
-    return state
+_FORM = StateRows(GameState, HexRows(Unit))
 
 
 _POSITION = attrgetter("hex.q", "hex.r", "facing", "side", "routed", "eliminated", "disordered", "type")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
 from typing import Any
 
-from attrs import define, field, fields
+from attrs import define, field
 
 from wargamekit.geometry import Hex, HexMap
-from wargamekit.state_rows import HexRows
+from wargamekit.state_rows import HexRows, StateRows
 from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
 from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, SniperTable, hex_label, parse_hex
 
@@ -195,10 +194,7 @@ class GameState:
         # (their reducers); as rows of plain values (the hex as two numbers) they pickle in C:
         # a fifth of a snapshot's instructions (docs/design.md "Checkpoints"). The rows hold the
         # units' own weapon lists and marker sets, so the pickle still keeps what they share.
-        # :func:`_state_of` makes the same state again.
-        values = list(_STATE_VALUES(self))
-        values[_UNITS_AT] = {}
-        return _state_of, (tuple(values), tuple(self.units), _UNIT_ROWS.rows(self.units.values()))
+        return _FORM.reduce(self)
 
 
 def squad_equivalents(units: list[Unit]) -> float:
@@ -272,16 +268,7 @@ def initial_state(s: LnLScenario) -> GameState:
 
 
 #: GameState.__reduce__: the state's field values, and its units as rows (their hex as q and r).
-_STATE_VALUES = attrgetter(*(a.name for a in fields(GameState)))
-_UNITS_AT = [a.name for a in fields(GameState)].index("units")
-_UNIT_ROWS = HexRows(Unit)
-
-
-def _state_of(values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> GameState:
-    """The state :meth:`GameState.__reduce__` pickled (its units under ``names``, their keys)."""
-    state = GameState(*values)
-    state.units = dict(zip(names, _UNIT_ROWS.objects(rows), strict=True))
-    return state
+_FORM = StateRows(GameState, HexRows(Unit))
 
 
 from wargamekit import RulesContext  # noqa: E402  (the alias needs both classes above)
