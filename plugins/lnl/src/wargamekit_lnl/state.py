@@ -170,11 +170,13 @@ class GameState:
 
     def terrain(self, h: Hex) -> int:
         """The terrain code at a hex's centre (SET 2)."""
-        return int(self.map.terrain[self.map.offset(h)])
+        # item(): a Python int at once (indexing makes a numpy scalar, then int() converts it);
+        # the rules' commonest map read (exposure, the step costs, ~600 a random game).
+        return self.map.terrain.item(*self.map.offset(h))
 
     def elevation(self, h: Hex) -> int:
         """The elevation at a hex's centre (SET 2; hills are 1)."""
-        return int(self.map.elevation[self.map.offset(h)])
+        return self.map.elevation.item(*self.map.offset(h))  # (a Python int, as terrain's)
 
     def levels(self, h: Hex) -> int:
         """How many levels the hex has (1, or 2 for a two-storey building)."""
