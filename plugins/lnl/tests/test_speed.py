@@ -12,9 +12,10 @@ from collections import Counter
 import pytest
 
 from wargamekit import Game, odds
+from wargamekit.geometry import HexsideFacing, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, movement, rules, sniper, vehicles
-from wargamekit_lnl.data import BUILDING, LEVEL_COST, WALL, WOODS
+from wargamekit_lnl.data import BUILDING, FRONT_ARC, LEVEL_COST, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import SIDES
 from wargamekit_lnl.scenario import parse_hex as H
@@ -538,3 +539,21 @@ def test_exposure_by_adjacency_and_markers_in_cover():
     us2.markers.add("move")  # SPT 3: exposes us-2's own place, not de-1's two hexes off
     assert exposed(s, us2) and _exposed_full(s, us2)
     assert not exposed(s, de1) and not _exposed_full(s, de1)
+
+
+def test_front_arc_memo_is_the_geometry_s_arc():
+    """Round 9: ``fire.in_arc``, memoized by coordinates and facing, is the geometry's front arc
+    (HWF 2) for every facing and every hex within four of the team, its own hex never in it;
+    a team turned or moved is answered for where it faces now."""
+    team = Unit("de-mg", "german", "de_mg_team", H("0505"))
+    for facing in range(6):
+        team.facing = facing
+        for target in team.hex.disk(4):
+            expected = target != team.hex and in_fire_arc(team.hex, HexsideFacing(facing), target, FRONT_ARC)
+            assert fire.in_arc(team, target) == expected
+    team.hex, team.facing = H("0303"), 0
+    ahead = [h for h in team.hex.disk(3) if h != team.hex and in_fire_arc(team.hex, HexsideFacing(0), h, FRONT_ARC)]
+    assert ahead and all(fire.in_arc(team, h) for h in ahead)
+    team.facing = 3  # turned about: only the boundary lines stay in its (180-degree) arc
+    behind = [fire.in_arc(team, h) for h in ahead]
+    assert behind == [in_fire_arc(team.hex, HexsideFacing(3), h, FRONT_ARC) for h in ahead] and not all(behind)

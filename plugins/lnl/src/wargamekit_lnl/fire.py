@@ -372,7 +372,15 @@ def _entry_side(oq: int, or_: int, hq: int, hr: int) -> int:
 
 def in_arc(unit: Unit, target: Hex) -> bool:
     """HWF 2 (D12): ``target`` lies in the front arc of a team's facing arrow (its own hex never)."""
-    return unit.hex != target and in_fire_arc(unit.hex, HexsideFacing(unit.facing), target, FRONT_ARC)
+    h = unit.hex
+    return _in_front_arc(h.q, h.r, unit.facing, target.q, target.r)
+
+
+@cache
+def _in_front_arc(q: int, r: int, facing: int, tq: int, tr: int) -> bool:
+    """:func:`in_arc` by coordinates and facing, memoized (pure geometry: every fire plan, poll
+    and target menu asks it of each weapon team, and the arc's wedges took four calls)."""
+    return (q, r) != (tq, tr) and in_fire_arc(Hex(q, r), HexsideFacing(facing), Hex(tq, tr), FRONT_ARC)
 
 
 def leadership_at(units: Sequence[Unit]) -> int:
@@ -412,7 +420,8 @@ def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportu
     drm = leadership_at(firers) - HINDRANCE_DRM * line.hindering  # FPR 1.1, 1.2 (D3)
     if moving:
         drm += 1  # OPF 5 (A43)
-    if origin in state.smoke or place[0] in state.smoke:
+    smoke = state.smoke  # (tested for emptiness first: a hex's hash is a Python call)
+    if smoke and (origin in smoke or place[0] in smoke):
         drm -= SMOKE_DRM  # SMK 2 (A15)
     defenders = state.at(place)  # read once: the sniper test and the leadership (every opportunity-fire poll)
     sniper = any(u.kind == "sniper" for u in defenders)

@@ -578,8 +578,8 @@ class LnL(Ruleset):
             if v.good_order and vehicles.has_vehicle_target(state, v):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
-        in_melee = [g[0].place in state.melee for g in groups]
-        if any(in_melee):
+        melee = state.melee  # (tested for emptiness first: a place's hash is a Python call)
+        if melee and any(g[0].place in melee for g in groups):
             out = ["withdraw"] if len(groups) == 1 else []
             if len(groups) == 1 and any(rules.melee.can_melee(u, attacking=True) for u in units):
                 out.insert(0, "melee")
