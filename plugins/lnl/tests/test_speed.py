@@ -9,15 +9,16 @@ decision of seeded random games on both bundled scenarios.
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
-from wargamekit import Game, odds
-from wargamekit.geometry import HexsideFacing, in_fire_arc
+from wargamekit import Game, ScenarioError, odds
+from wargamekit.geometry import HexMap, HexsideFacing, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, movement, rules, sniper, vehicles
-from wargamekit_lnl.data import BUILDING, FRONT_ARC, LEVEL_COST, WALL, WOODS
+from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
-from wargamekit_lnl.scenario import SIDES
+from wargamekit_lnl.scenario import LAYOUT, SIDES
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.state import Unit, single_men, squad_equivalents, stacking_ok
 from wargamekit_lnl.testing import context, scenario, unit
@@ -557,3 +558,56 @@ def test_front_arc_memo_is_the_geometry_s_arc():
     team.facing = 3  # turned about: only the boundary lines stay in its (180-degree) arc
     behind = [fire.in_arc(team, h) for h in ahead]
     assert behind == [in_fire_arc(team.hex, HexsideFacing(3), h, FRONT_ARC) for h in ahead] and not all(behind)
+
+
+def _built_map(s):
+    """SET 2's map as ``initial_state`` built it before round 9: label by label, on a new map."""
+    m = HexMap(s.width, s.height, TERRAIN, LAYOUT)
+    for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
+        for label in labels:
+            m.set_terrain(H(label), code)
+    for label in s.terrain.hills:
+        m.elevation[m.offset(H(label))] = 1
+    for wall in s.terrain.walls:
+        m.set_hexside(H(wall.hex), wall.side, WALL)
+    return m
+
+
+def test_scenario_maps_built_once_are_new_maps_with_the_scenario_s_layers():
+    """Round 9: each game's map is made from layers built once per terrain — equal to the map
+    built label by label for every bundled scenario and a terrain of hills and walls, its own
+    (a write to one game's map reaches neither the next game's nor the kept layers), with the
+    ruleset's terrain table; another terrain gets its own layers."""
+    ruleset = LnL()
+    walled = ruleset.load_scenario(scenario([unit("us-1", "us", "us_squad", "0103"),
+                                             unit("de-1", "german", "de_squad", "0503")],
+                                            terrain={"woods": ["0303"], "hills": ["0404", "0405"],
+                                                     "walls": [{"hex": "0504", "side": 2}]}))
+    scenarios = [ruleset.load_scenario(ruleset.scenario_data(name)) for name in ruleset.scenario_names()] + [walled]
+    for s in scenarios:
+        first = ruleset.setup(s, {}).map
+        built = _built_map(s)
+        for layer in ("terrain", "elevation", "hexsides"):
+            assert np.array_equal(getattr(first, layer), getattr(built, layer))
+        assert first.table is TERRAIN and first.layout is LAYOUT
+        first.terrain[:] = WOODS
+        first.elevation[:] = 3
+        first.set_hexside(first.hex_at(0, 0), 2, WALL)
+        second = ruleset.setup(s, {}).map
+        assert second is not first
+        for layer in ("terrain", "elevation", "hexsides"):
+            assert np.array_equal(getattr(second, layer), getattr(built, layer))
+    assert ruleset.setup(walled, {}).elevation(H("0404")) == 1  # the hill, after a game wrote 3 there
+
+
+def test_labels_checked_once_per_map_size_are_checked_on_another_size():
+    """Round 9: a label found on a map of one size is not taken as on a smaller map."""
+    ruleset = LnL()
+    units = [unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0906")]
+    ruleset.load_scenario(scenario(units, width=12, height=10))
+    ruleset.load_scenario(scenario(units, width=12, height=10))
+    with pytest.raises(ScenarioError, match=r"\$\.units\[1\]\.hex.*off the 8 x 6 map"):
+        ruleset.load_scenario(scenario(units, width=8, height=6))
+    with pytest.raises(ScenarioError, match=r"\$\.objectives\[0\].*off the 8 x 6 map"):
+        ruleset.load_scenario(scenario(units[:1] + [unit("de-1", "german", "de_squad", "0503")], width=8, height=6,
+                                       objectives=["0906"]))

@@ -242,16 +242,41 @@ def stacking_totals(units: Iterable[Unit]) -> tuple[float, int, int]:
     return squads, men, vehicles
 
 
+def _scenario_map(s: LnLScenario) -> HexMap:
+    """SET 2: a new map of the scenario's terrain, hills and walls, its layers its own (built once
+    per terrain: the layers kept, each game given copies)."""
+    t = s.terrain
+    key = (s.width, s.height, tuple(t.brush), tuple(t.woods), tuple(t.buildings), tuple(t.hills),
+           tuple((w.hex, w.side) for w in t.walls))
+    layers = _MAP_LAYERS.get(key)
+    if layers is None:
+        hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
+        for code, labels in ((BRUSH, t.brush), (WOODS, t.woods), (BUILDING, t.buildings)):
+            for label in labels:
+                hexmap.set_terrain(parse_hex(label), code)
+        for label in t.hills:  # SET 2: the hex centre's elevation
+            hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
+        for wall in t.walls:
+            hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
+        if len(_MAP_LAYERS) >= _MAPS_KEPT:
+            _MAP_LAYERS.clear()
+        layers = _MAP_LAYERS[key] = (hexmap.terrain, hexmap.elevation, hexmap.hexsides)
+    terrain, elevation, hexsides = layers
+    # (Copies: a game may write its map's layers; the kept ones stay as built.)
+    return HexMap(s.width, s.height, TERRAIN, LAYOUT, terrain=terrain.copy(), elevation=elevation.copy(),
+                  hexsides=hexsides.copy())
+
+
+#: :func:`_scenario_map`'s layers by what they are built from: every game builds its map anew,
+#: and parsing the labels and writing them one by one was ~0.5 % of a random game. Emptied
+#: when full (a program making endless scenarios).
+_MAP_LAYERS: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
+_MAPS_KEPT = 64
+
+
 def initial_state(s: LnLScenario) -> GameState:
     """SET 1–4: build the map and place the counters (heroes without a skill draw it in play)."""
-    hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
-    for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
-        for label in labels:
-            hexmap.set_terrain(parse_hex(label), code)
-    for label in s.terrain.hills:  # SET 2: the hex centre's elevation
-        hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
-    for wall in s.terrain.walls:
-        hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
+    hexmap = _scenario_map(s)
     units: dict[str, Unit] = {}
     n = 0
     for spec in s.units:
