@@ -611,3 +611,31 @@ def test_labels_checked_once_per_map_size_are_checked_on_another_size():
     with pytest.raises(ScenarioError, match=r"\$\.objectives\[0\].*off the 8 x 6 map"):
         ruleset.load_scenario(scenario(units[:1] + [unit("de-1", "german", "de_squad", "0503")], width=8, height=6,
                                        objectives=["0906"]))
+
+
+def test_ninth_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 9's rewritten reads — the best leadership of a group (LDR 2.3–2.4: leaders only
+    read), the team's front arc (HWF 2, memoized) — give the answers of the forms they replace
+    at every decision of seeded random games on both bundled scenarios."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        alive = [u for u in state.units.values() if u.alive]
+        for u in alive:
+            here = state.at(u.place)
+            best = fire.leadership_at(here)
+            assert best == max((x.leadership for x in here), default=0)
+            seen[f"leadership {best > 0}"] += 1
+            if u.spec.arrow:
+                for e in alive:
+                    faced = e.hex != u.hex and in_fire_arc(u.hex, HexsideFacing(u.facing), e.hex, FRONT_ARC)
+                    assert fire.in_arc(u, e.hex) == faced
+                    seen[f"arc {faced}"] += 1
+
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=9)
+        game.play({s: RandomBot(bot_seed(9, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    assert seen["leadership True"] and seen["leadership False"], seen
+    assert seen["arc True"] and seen["arc False"], seen

@@ -385,7 +385,13 @@ def _in_front_arc(q: int, r: int, facing: int, tq: int, tr: int) -> bool:
 
 def leadership_at(units: Sequence[Unit]) -> int:
     """The best leadership of a Good Order leader among ``units`` (LDR 2.3–2.4, A3: own hex)."""
-    return max((u.leadership for u in units), default=0)
+    # Only leaders asked (Unit.leadership is 0 for anyone else): twice per fire plan, for the
+    # firers and the defenders, where a generator read every unit's property.
+    best = 0
+    for u in units:
+        if COUNTERS.units[u.type].kind == "leader":
+            best = max(best, u.leadership)
+    return best
 
 
 def in_reach(state: GameState, firers: Sequence[Unit], place: Place) -> LineOfSight | None:
