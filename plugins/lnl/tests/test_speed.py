@@ -639,3 +639,17 @@ def test_ninth_shortcuts_agree_with_the_full_answers_in_random_games():
         game.play({s: RandomBot(bot_seed(9, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
     assert seen["leadership True"] and seen["leadership False"], seen
     assert seen["arc True"] and seen["arc False"], seen
+
+
+def test_set_up_hexes_named_alike_are_one_object():
+    """Round 9: at set-up a label gives one Hex object — units stacked in a hex, the objectives
+    and the control table share it (dict and set keys then match by identity, not attrs'
+    __eq__) — and the state is the one the labels describe."""
+    ruleset = LnL()
+    sc = ruleset.load_scenario(scenario([unit("us-1", "us", "us_squad", "0503"), unit("us-2", "us", "us_squad", "0503"),
+                                         unit("de-1", "german", "de_squad", "0805")],
+                                        objectives=["0503", "0805"], control={"german": ["0805"]}))
+    s = ruleset.setup(sc, {})
+    us1, us2, de1 = s.units["us-1"], s.units["us-2"], s.units["de-1"]
+    assert us1.hex is us2.hex is s.objectives[0] and us1.hex == H("0503")
+    assert de1.hex is s.objectives[1] and next(iter(s.control)) is de1.hex and s.control == {H("0805"): "german"}

@@ -354,7 +354,8 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
     (SMC 2.4), at most 4 (A30: the cap applies last)."""
     h, _level = place
     drm = effects(state.terrain(h)).drm
-    if origin != h and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
+    # (Coordinates compared: a Hex's != is attrs' __ne__ calling its __eq__.)
+    if (origin.q != h.q or origin.r != h.r) and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
         drm += WALL_DRM
     if sniper:
         drm *= 2

@@ -277,6 +277,16 @@ _MAPS_KEPT = 64
 def initial_state(s: LnLScenario) -> GameState:
     """SET 1–4: build the map and place the counters (heroes without a skill draw it in play)."""
     hexmap = _scenario_map(s)
+    # One Hex object per label: equal hexes that are one object compare and hash as dict and
+    # set keys by identity (places, control), not through attrs' __eq__ (two tuples a call).
+    hexes: dict[str, Hex] = {}
+
+    def at(label: str) -> Hex:
+        h = hexes.get(label)
+        if h is None:
+            h = hexes[label] = parse_hex(label)
+        return h
+
     units: dict[str, Unit] = {}
     n = 0
     for spec in s.units:
@@ -284,10 +294,11 @@ def initial_state(s: LnLScenario) -> GameState:
         for w in spec.weapons:
             n += 1
             weapons.append(Weapon(f"{w}-{n}", w))
-        units[spec.id] = Unit(spec.id, spec.side, spec.type, parse_hex(spec.hex), spec.level, weapons, spec.skill,
+        units[spec.id] = Unit(spec.id, spec.side, spec.type, at(spec.hex), spec.level, weapons, spec.skill,
                               facing=spec.facing, turret=spec.facing)
-    control = {parse_hex(h): side for side, labels in s.control.items() for h in labels}
-    state = GameState(hexmap, units, s.turns, s.initiative, [parse_hex(h) for h in s.objectives], control,
+    objectives = [at(h) for h in s.objectives]
+    control = {at(h): side for side, labels in s.control.items() for h in labels}
+    state = GameState(hexmap, units, s.turns, s.initiative, objectives, control,
                       s.tie_winner, dict(s.snipers), s.sniper_table)
     for side in SIDES:
         for place in {u.place for u in state.alive(side)}:
