@@ -181,6 +181,13 @@ def test_steady_map_blocks_answer_as_the_checked_memos():
 
 
 # -- the second round of shortcuts (issue 9, session 19) -------------------------------------------
+def _play_every_scenario(ruleset, seed, check):
+    """One seeded random-bot game on each bundled scenario, ``check`` called before every decision."""
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=seed)
+        game.play({s: RandomBot(bot_seed(seed, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+
+
 def _exposed_full(state, u):
     """SPT 1–5 as ``exposed`` wrote it before the one pass: the hex's exposure, then adjacency."""
     if u.vehicle or hex_exposed(state, u.place, u.side):
@@ -324,9 +331,7 @@ def test_vehicle_and_action_shortcuts_agree_with_the_full_answers_in_random_game
                 seen[f"shared fire {shared}"] += 1
                 seen[f"shared spot {spot is not None}"] += 1
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=5)
-        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 5, check)
     for what in ("vehicle target", "shared fire", "shared spot"):
         assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
 
@@ -442,9 +447,7 @@ def test_fourth_shortcuts_agree_with_the_full_answers_in_random_games():
             seen["placements"] += 1
         assert list(sniper.map_places(state)) == [(h, level) for h in state.map.hexes() for level in range(state.levels(h))]
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=3)
-        game.play({s: RandomBot(bot_seed(3, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 3, check)
     for what in ("steps", "reach"):
         assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
     assert seen["placements"], seen
@@ -498,9 +501,7 @@ def test_eighth_shortcuts_agree_with_the_full_answers_in_random_games():
         assert (end is None) == (not gone)
         assert end is None or end.winner == rules.other(gone[0])
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=5)
-        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 5, check)
     assert seen["exposed True"] and seen["exposed False"], seen
     assert seen["at True"] and seen["at False"], seen
 
@@ -622,8 +623,7 @@ def test_ninth_shortcuts_agree_with_the_full_answers_in_random_games():
 
     def check(game, decision):
         state = game.state
-        alive = [u for u in state.units.values() if u.alive]
-        for u in alive:
+        for u in (alive := state.alive()):
             here = state.at(u.place)
             best = fire.leadership_at(here)
             assert best == max((x.leadership for x in here), default=0)
@@ -634,9 +634,7 @@ def test_ninth_shortcuts_agree_with_the_full_answers_in_random_games():
                     assert fire.in_arc(u, e.hex) == faced
                     seen[f"arc {faced}"] += 1
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=9)
-        game.play({s: RandomBot(bot_seed(9, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 9, check)
     assert seen["leadership True"] and seen["leadership False"], seen
     assert seen["arc True"] and seen["arc False"], seen
 
