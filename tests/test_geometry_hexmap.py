@@ -50,6 +50,27 @@ def test_layer_shapes_and_offsets():
         HexMap(2, 2, TABLE, terrain=np.zeros((3, 3), dtype=np.int16))
 
 
+
+@pytest.mark.parametrize("layout", list(OffsetLayout))
+def test_offset_agrees_with_hex_to_offset_in_every_layout(layout):
+    """HexMap.offset (the default layout worked out inline) is Hex.to_offset on the map, the
+    map's own layout read, and refuses every hex one step off each edge; the scalar layer
+    reads through it (hexside) give Python ints."""
+    m = HexMap(5, 4, TABLE, layout)
+    for h in m.hexes():
+        assert m.offset(h) == h.to_offset(layout)
+        assert m.hex_at(*m.offset(h)) == h
+    on_map = set(m.hexes())
+    off = {n for h in on_map for n in h.neighbours()} - on_map
+    assert off
+    for h in off:
+        with pytest.raises(OffMapError):
+            m.offset(h)
+    m.layout = OffsetLayout.ODD_Q if layout is not OffsetLayout.ODD_Q else OffsetLayout.EVEN_R
+    assert all(m.offset(h) == h.to_offset(m.layout) for h in m.hexes())
+    m.set_hexside(m.hex_at(1, 1), 2, WALL)
+    assert type(m.hexside(m.hex_at(1, 1), 2)) is int and m.hexside(m.hex_at(1, 1), 2) == WALL
+
 def test_hexside_seen_from_both_sides():
     """A hexside feature set on one side is seen from the neighbour's opposite side."""
     m = HexMap(5, 5, TABLE)

@@ -9,14 +9,16 @@ decision of seeded random games on both bundled scenarios.
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
-from wargamekit import Game, odds
+from wargamekit import Game, ScenarioError, odds
+from wargamekit.geometry import HexMap, HexsideFacing, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, movement, rules, sniper, vehicles
-from wargamekit_lnl.data import BUILDING, LEVEL_COST, WALL, WOODS
+from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
-from wargamekit_lnl.scenario import SIDES
+from wargamekit_lnl.scenario import LAYOUT, SIDES
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.state import Unit, single_men, squad_equivalents, stacking_ok
 from wargamekit_lnl.testing import context, scenario, unit
@@ -179,6 +181,13 @@ def test_steady_map_blocks_answer_as_the_checked_memos():
 
 
 # -- the second round of shortcuts (issue 9, session 19) -------------------------------------------
+def _play_every_scenario(ruleset, seed, check):
+    """One seeded random-bot game on each bundled scenario, ``check`` called before every decision."""
+    for name in ruleset.scenario_names():
+        game = Game.new(ruleset, name, seed=seed)
+        game.play({s: RandomBot(bot_seed(seed, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+
+
 def _exposed_full(state, u):
     """SPT 1–5 as ``exposed`` wrote it before the one pass: the hex's exposure, then adjacency."""
     if u.vehicle or hex_exposed(state, u.place, u.side):
@@ -322,9 +331,7 @@ def test_vehicle_and_action_shortcuts_agree_with_the_full_answers_in_random_game
                 seen[f"shared fire {shared}"] += 1
                 seen[f"shared spot {spot is not None}"] += 1
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=5)
-        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 5, check)
     for what in ("vehicle target", "shared fire", "shared spot"):
         assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
 
@@ -440,9 +447,7 @@ def test_fourth_shortcuts_agree_with_the_full_answers_in_random_games():
             seen["placements"] += 1
         assert list(sniper.map_places(state)) == [(h, level) for h in state.map.hexes() for level in range(state.levels(h))]
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=3)
-        game.play({s: RandomBot(bot_seed(3, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 3, check)
     for what in ("steps", "reach"):
         assert len([k for k in seen if k.startswith(what)]) == 2, (what, seen)
     assert seen["placements"], seen
@@ -496,9 +501,7 @@ def test_eighth_shortcuts_agree_with_the_full_answers_in_random_games():
         assert (end is None) == (not gone)
         assert end is None or end.winner == rules.other(gone[0])
 
-    for name in ruleset.scenario_names():
-        game = Game.new(ruleset, name, seed=5)
-        game.play({s: RandomBot(bot_seed(5, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
+    _play_every_scenario(ruleset, 5, check)
     assert seen["exposed True"] and seen["exposed False"], seen
     assert seen["at True"] and seen["at False"], seen
 
@@ -538,3 +541,113 @@ def test_exposure_by_adjacency_and_markers_in_cover():
     us2.markers.add("move")  # SPT 3: exposes us-2's own place, not de-1's two hexes off
     assert exposed(s, us2) and _exposed_full(s, us2)
     assert not exposed(s, de1) and not _exposed_full(s, de1)
+
+
+def test_front_arc_memo_is_the_geometry_s_arc():
+    """Round 9: ``fire.in_arc``, memoized by coordinates and facing, is the geometry's front arc
+    (HWF 2) for every facing and every hex within four of the team, its own hex never in it;
+    a team turned or moved is answered for where it faces now."""
+    team = Unit("de-mg", "german", "de_mg_team", H("0505"))
+    for facing in range(6):
+        team.facing = facing
+        for target in team.hex.disk(4):
+            expected = target != team.hex and in_fire_arc(team.hex, HexsideFacing(facing), target, FRONT_ARC)
+            assert fire.in_arc(team, target) == expected
+    team.hex, team.facing = H("0303"), 0
+    ahead = [h for h in team.hex.disk(3) if h != team.hex and in_fire_arc(team.hex, HexsideFacing(0), h, FRONT_ARC)]
+    assert ahead and all(fire.in_arc(team, h) for h in ahead)
+    team.facing = 3  # turned about: only the boundary lines stay in its (180-degree) arc
+    behind = [fire.in_arc(team, h) for h in ahead]
+    assert behind == [in_fire_arc(team.hex, HexsideFacing(3), h, FRONT_ARC) for h in ahead] and not all(behind)
+
+
+def _built_map(s):
+    """SET 2's map as ``initial_state`` built it before round 9: label by label, on a new map."""
+    m = HexMap(s.width, s.height, TERRAIN, LAYOUT)
+    for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
+        for label in labels:
+            m.set_terrain(H(label), code)
+    for label in s.terrain.hills:
+        m.elevation[m.offset(H(label))] = 1
+    for wall in s.terrain.walls:
+        m.set_hexside(H(wall.hex), wall.side, WALL)
+    return m
+
+
+def test_scenario_maps_built_once_are_new_maps_with_the_scenario_s_layers():
+    """Round 9: each game's map is made from layers built once per terrain — equal to the map
+    built label by label for every bundled scenario and a terrain of hills and walls, its own
+    (a write to one game's map reaches neither the next game's nor the kept layers), with the
+    ruleset's terrain table; another terrain gets its own layers."""
+    ruleset = LnL()
+    walled = ruleset.load_scenario(scenario([unit("us-1", "us", "us_squad", "0103"),
+                                             unit("de-1", "german", "de_squad", "0503")],
+                                            terrain={"woods": ["0303"], "hills": ["0404", "0405"],
+                                                     "walls": [{"hex": "0504", "side": 2}]}))
+    scenarios = [ruleset.load_scenario(ruleset.scenario_data(name)) for name in ruleset.scenario_names()] + [walled]
+    for s in scenarios:
+        first = ruleset.setup(s, {}).map
+        built = _built_map(s)
+        for layer in ("terrain", "elevation", "hexsides"):
+            assert np.array_equal(getattr(first, layer), getattr(built, layer))
+        assert first.table is TERRAIN and first.layout is LAYOUT
+        first.terrain[:] = WOODS
+        first.elevation[:] = 3
+        first.set_hexside(first.hex_at(0, 0), 2, WALL)
+        second = ruleset.setup(s, {}).map
+        assert second is not first
+        for layer in ("terrain", "elevation", "hexsides"):
+            assert np.array_equal(getattr(second, layer), getattr(built, layer))
+    assert ruleset.setup(walled, {}).elevation(H("0404")) == 1  # the hill, after a game wrote 3 there
+
+
+def test_labels_checked_once_per_map_size_are_checked_on_another_size():
+    """Round 9: a label found on a map of one size is not taken as on a smaller map."""
+    ruleset = LnL()
+    units = [unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0906")]
+    ruleset.load_scenario(scenario(units, width=12, height=10))
+    ruleset.load_scenario(scenario(units, width=12, height=10))
+    with pytest.raises(ScenarioError, match=r"\$\.units\[1\]\.hex.*off the 8 x 6 map"):
+        ruleset.load_scenario(scenario(units, width=8, height=6))
+    with pytest.raises(ScenarioError, match=r"\$\.objectives\[0\].*off the 8 x 6 map"):
+        ruleset.load_scenario(scenario(units[:1] + [unit("de-1", "german", "de_squad", "0503")], width=8, height=6,
+                                       objectives=["0906"]))
+
+
+def test_ninth_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 9's rewritten reads — the best leadership of a group (LDR 2.3–2.4: leaders only
+    read), the team's front arc (HWF 2, memoized) — give the answers of the forms they replace
+    at every decision of seeded random games on both bundled scenarios."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for u in (alive := state.alive()):
+            here = state.at(u.place)
+            best = fire.leadership_at(here)
+            assert best == max((x.leadership for x in here), default=0)
+            seen[f"leadership {best > 0}"] += 1
+            if u.spec.arrow:
+                for e in alive:
+                    faced = e.hex != u.hex and in_fire_arc(u.hex, HexsideFacing(u.facing), e.hex, FRONT_ARC)
+                    assert fire.in_arc(u, e.hex) == faced
+                    seen[f"arc {faced}"] += 1
+
+    _play_every_scenario(ruleset, 9, check)
+    assert seen["leadership True"] and seen["leadership False"], seen
+    assert seen["arc True"] and seen["arc False"], seen
+
+
+def test_set_up_hexes_named_alike_are_one_object():
+    """Round 9: at set-up a label gives one Hex object — units stacked in a hex, the objectives
+    and the control table share it (dict and set keys then match by identity, not attrs'
+    __eq__) — and the state is the one the labels describe."""
+    ruleset = LnL()
+    sc = ruleset.load_scenario(scenario([unit("us-1", "us", "us_squad", "0503"), unit("us-2", "us", "us_squad", "0503"),
+                                         unit("de-1", "german", "de_squad", "0805")],
+                                        objectives=["0503", "0805"], control={"german": ["0805"]}))
+    s = ruleset.setup(sc, {})
+    us1, us2, de1 = s.units["us-1"], s.units["us-2"], s.units["de-1"]
+    assert us1.hex is us2.hex is s.objectives[0] and us1.hex == H("0503")
+    assert de1.hex is s.objectives[1] and next(iter(s.control)) is de1.hex and s.control == {H("0805"): "german"}

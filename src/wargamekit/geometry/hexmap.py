@@ -30,7 +30,7 @@ from attrs import Factory, define, field, frozen
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from wargamekit.geometry.hex import DIRECTIONS, Hex, HexLabels, OffsetLayout, _hex, hex_line
+from wargamekit.geometry.hex import DIRECTIONS, Hex, HexLabels, OffsetLayout, _axial_to_offset, _hex, hex_line
 from wargamekit.geometry.hexbatch import (
     _PAD,
     BatchElevationHook,
@@ -283,6 +283,8 @@ def _parity_steps(layout: OffsetLayout) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 _PARITY_STEPS = {layout: _parity_steps(layout) for layout in OffsetLayout}
+#: The default layout, named once for HexMap.offset's identity test.
+_ODD_Q = OffsetLayout.ODD_Q
 
 
 def _block_neighbours(layout: OffsetLayout, col0: int, row0: int, cols: int, rows: int
@@ -716,7 +718,13 @@ class HexMap:
         Raises:
             OffMapError: If ``h`` is not on the map.
         """
-        c, r = h.to_offset(self.layout)
+        # The rules' terrain and elevation reads all come here (hundreds a game): the commonest
+        # layout is worked out inline, not through Hex.to_offset and _axial_to_offset (two calls).
+        q, r = h.q, h.r
+        if self.layout is _ODD_Q:
+            c, r = q, r + (q - (q & 1)) // 2
+        else:
+            c, r = _axial_to_offset(q, r, self.layout)
         if not (0 <= c < self.width and 0 <= r < self.height):
             raise OffMapError(f"{h!r} (offset {c}, {r}) is outside the {self.width} x {self.height} map")
         return c, r
@@ -856,7 +864,7 @@ class HexMap:
 
     def hexside(self, h: Hex, direction: int) -> int:
         """The hexside feature code on the edge of ``h`` in ``direction``."""
-        return int(self.hexsides[(*self.offset(h), direction % 6)])
+        return self.hexsides.item(*self.offset(h), direction % 6)  # (item: a Python int, no numpy scalar)
 
     def los_class(self) -> np.ndarray:
         """The ``(width, height)`` LOS class layer derived from terrain via the table."""

@@ -354,7 +354,8 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
     (SMC 2.4), at most 4 (A30: the cap applies last)."""
     h, _level = place
     drm = effects(state.terrain(h)).drm
-    if origin != h and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
+    # (Coordinates compared: a Hex's != is attrs' __ne__ calling its __eq__.)
+    if (origin.q != h.q or origin.r != h.r) and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
         drm += WALL_DRM
     if sniper:
         drm *= 2
@@ -372,12 +373,26 @@ def _entry_side(oq: int, or_: int, hq: int, hr: int) -> int:
 
 def in_arc(unit: Unit, target: Hex) -> bool:
     """HWF 2 (D12): ``target`` lies in the front arc of a team's facing arrow (its own hex never)."""
-    return unit.hex != target and in_fire_arc(unit.hex, HexsideFacing(unit.facing), target, FRONT_ARC)
+    h = unit.hex
+    return _in_front_arc(h.q, h.r, unit.facing, target.q, target.r)
+
+
+@cache
+def _in_front_arc(q: int, r: int, facing: int, tq: int, tr: int) -> bool:
+    """:func:`in_arc` by coordinates and facing, memoized (pure geometry: every fire plan, poll
+    and target menu asks it of each weapon team, and the arc's wedges took four calls)."""
+    return (q, r) != (tq, tr) and in_fire_arc(Hex(q, r), HexsideFacing(facing), Hex(tq, tr), FRONT_ARC)
 
 
 def leadership_at(units: Sequence[Unit]) -> int:
     """The best leadership of a Good Order leader among ``units`` (LDR 2.3–2.4, A3: own hex)."""
-    return max((u.leadership for u in units), default=0)
+    # Only leaders asked (Unit.leadership is 0 for anyone else): twice per fire plan, for the
+    # firers and the defenders, where a generator read every unit's property.
+    best = 0
+    for u in units:
+        if COUNTERS.units[u.type].kind == "leader":
+            best = max(best, u.leadership)
+    return best
 
 
 def in_reach(state: GameState, firers: Sequence[Unit], place: Place) -> LineOfSight | None:
@@ -412,7 +427,8 @@ def plan_fire(state: GameState, firers: Sequence[Unit], place: Place, *, opportu
     drm = leadership_at(firers) - HINDRANCE_DRM * line.hindering  # FPR 1.1, 1.2 (D3)
     if moving:
         drm += 1  # OPF 5 (A43)
-    if origin in state.smoke or place[0] in state.smoke:
+    smoke = state.smoke  # (tested for emptiness first: a hex's hash is a Python call)
+    if smoke and (origin in smoke or place[0] in smoke):
         drm -= SMOKE_DRM  # SMK 2 (A15)
     defenders = state.at(place)  # read once: the sniper test and the leadership (every opportunity-fire poll)
     sniper = any(u.kind == "sniper" for u in defenders)

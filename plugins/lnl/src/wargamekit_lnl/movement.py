@@ -127,12 +127,13 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
                 continue
         if mode in ("assault", "crawl") and cost >= total:
             continue
+        wrecked = wrecks.get(h, 0) if wrecks else 0  # (seldom any: a hex's hash is a Python call)
         friends = friends_at.get(key)
         if friends:
             f_squads, f_men, f_vehicles = stacking_totals(friends)
-            if not (squads + f_squads <= 3 and men + f_men <= 2 and vehicles + f_vehicles + wrecks.get(h, 0) <= 2):
+            if not (squads + f_squads <= 3 and men + f_men <= 2 and vehicles + f_vehicles + wrecked <= 2):
                 continue
-        elif not (squads <= 3 and men <= 2 and vehicles + wrecks.get(h, 0) <= 2):
+        elif not (squads <= 3 and men <= 2 and vehicles + wrecked <= 2):
             continue
         if cost <= left:
             out.append((h, lvl, cost))

@@ -552,7 +552,7 @@ def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence
         # Reach (memoized LOS, range) before exposure, which scans every unit per enemy there:
         # the same answer, ~a third cheaper over the action menus of random games. Loops, not
         # all()/any() of generators: the action menu asks this of every activation.
-        if p in melee:
+        if melee and p in melee:  # (an empty set first: the test hashes the place, a Python call)
             continue
         for g in groups:
             if fire.in_reach(state, g, p) is None:

@@ -578,8 +578,8 @@ class LnL(Ruleset):
             if v.good_order and vehicles.has_vehicle_target(state, v):
                 out.append("fire")  # VEH 3: a shaken vehicle does not fire
             return out
-        in_melee = [g[0].place in state.melee for g in groups]
-        if any(in_melee):
+        melee = state.melee  # (tested for emptiness first: a place's hash is a Python call)
+        if melee and any(g[0].place in melee for g in groups):
             out = ["withdraw"] if len(groups) == 1 else []
             if len(groups) == 1 and any(rules.melee.can_melee(u, attacking=True) for u in units):
                 out.insert(0, "melee")
@@ -641,7 +641,9 @@ class LnL(Ruleset):
             options: list[tuple[Any, ...]] = []
             if not any(u.set_up for u in movers):  # MOV 1.3: a set-up tripod MG holds its carrier
                 options = list(movement.steps(state, movers, here, spent, total, mode, moved))
-            if mode != "crawl":  # SW 3.2: any mover able to use SWs picks up a loose one for 2 MP
+            # SW 3.2: any mover able to use SWs picks up a loose one for 2 MP. (The emptiness
+            # tests here and below first: a place's hash is a Python call, at every step.)
+            if mode != "crawl" and state.loose:
                 options += [(here[0], here[1], movement.PICKUP_COST, u.id, w.id)
                             for u in movers for w in rules.loose_weapon(state, here)
                             if len(u.weapons) < rules.carry_limit(u) and total - spent >= movement.PICKUP_COST]
@@ -683,7 +685,7 @@ class LnL(Ruleset):
             ctx.event("move", f"{', '.join(ids)} enter {where((h, level))}", hex=hex_label(h),
                       level=level, units=list(ids), mode=mode)
             place = (h, level)
-            if place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
+            if state.melee and place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)
                 break
             if state.at(place, other(side)):  # MOV 6: stop and melee

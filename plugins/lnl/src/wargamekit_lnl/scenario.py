@@ -105,6 +105,12 @@ class LnLScenario:
     note: str = ""
 
 
+#: (label, map width, map height) of the labels :func:`check_scenario` found on such a map;
+#: emptied when full.
+_ON_MAP: set[tuple[str, int, int]] = set()
+_ON_MAP_KEPT = 4096
+
+
 def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
     """Reject what types cannot: unknown sides/types/weapons/skills, bad or off-map hexes, doubled
     ids, levels a hex does not have, more SWs than a unit may carry (SW 1)."""
@@ -112,8 +118,14 @@ def check_scenario(s: LnLScenario, source: str | None = None) -> LnLScenario:
     def fail(path: str, message: str) -> ScenarioError:
         return ScenarioError(message, path=path, source=source)
 
-    def on_map(label: str, path: str) -> Hex:
-        return map_hex(LABELS, label, s.width, s.height, path=path, source=source)
+    def on_map(label: str, path: str) -> None:
+        # Each label checked once per map size (every game loads its scenario again).
+        key = (label, s.width, s.height)
+        if key not in _ON_MAP:
+            map_hex(LABELS, label, s.width, s.height, path=path, source=source)
+            if len(_ON_MAP) >= _ON_MAP_KEPT:
+                _ON_MAP.clear()
+            _ON_MAP.add(key)
 
     for name, side in (("initiative", s.initiative), ("tie_winner", s.tie_winner)):
         if side not in SIDES:

@@ -169,11 +169,13 @@ class GameState:
 
     def terrain(self, h: Hex) -> int:
         """The terrain code at a hex's centre (SET 2)."""
-        return int(self.map.terrain[self.map.offset(h)])
+        # item(): a Python int at once (indexing makes a numpy scalar, then int() converts it);
+        # the rules' commonest map read (exposure, the step costs, ~600 a random game).
+        return self.map.terrain.item(*self.map.offset(h))
 
     def elevation(self, h: Hex) -> int:
         """The elevation at a hex's centre (SET 2; hills are 1)."""
-        return int(self.map.elevation[self.map.offset(h)])
+        return self.map.elevation.item(*self.map.offset(h))  # (a Python int, as terrain's)
 
     def levels(self, h: Hex) -> int:
         """How many levels the hex has (1, or 2 for a two-storey building)."""
@@ -236,16 +238,51 @@ def stacking_totals(units: Iterable[Unit]) -> tuple[float, int, int]:
     return squads, men, vehicles
 
 
+def _scenario_map(s: LnLScenario) -> HexMap:
+    """SET 2: a new map of the scenario's terrain, hills and walls, its layers its own (built once
+    per terrain: the layers kept, each game given copies)."""
+    t = s.terrain
+    key = (s.width, s.height, tuple(t.brush), tuple(t.woods), tuple(t.buildings), tuple(t.hills),
+           tuple((w.hex, w.side) for w in t.walls))
+    layers = _MAP_LAYERS.get(key)
+    if layers is None:
+        hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
+        for code, labels in ((BRUSH, t.brush), (WOODS, t.woods), (BUILDING, t.buildings)):
+            for label in labels:
+                hexmap.set_terrain(parse_hex(label), code)
+        for label in t.hills:  # SET 2: the hex centre's elevation
+            hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
+        for wall in t.walls:
+            hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
+        if len(_MAP_LAYERS) >= _MAPS_KEPT:
+            _MAP_LAYERS.clear()
+        layers = _MAP_LAYERS[key] = (hexmap.terrain, hexmap.elevation, hexmap.hexsides)
+    terrain, elevation, hexsides = layers
+    # (Copies: a game may write its map's layers; the kept ones stay as built.)
+    return HexMap(s.width, s.height, TERRAIN, LAYOUT, terrain=terrain.copy(), elevation=elevation.copy(),
+                  hexsides=hexsides.copy())
+
+
+#: :func:`_scenario_map`'s layers by what they are built from: every game builds its map anew,
+#: and parsing the labels and writing them one by one was ~0.5 % of a random game. Emptied
+#: when full (a program making endless scenarios).
+_MAP_LAYERS: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
+_MAPS_KEPT = 64
+
+
 def initial_state(s: LnLScenario) -> GameState:
     """SET 1–4: build the map and place the counters (heroes without a skill draw it in play)."""
-    hexmap = HexMap(s.width, s.height, TERRAIN, LAYOUT)
-    for code, labels in ((BRUSH, s.terrain.brush), (WOODS, s.terrain.woods), (BUILDING, s.terrain.buildings)):
-        for label in labels:
-            hexmap.set_terrain(parse_hex(label), code)
-    for label in s.terrain.hills:  # SET 2: the hex centre's elevation
-        hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
-    for wall in s.terrain.walls:
-        hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
+    hexmap = _scenario_map(s)
+    # One Hex object per label: equal hexes that are one object compare and hash as dict and
+    # set keys by identity (places, control), not through attrs' __eq__ (two tuples a call).
+    hexes: dict[str, Hex] = {}
+
+    def at(label: str) -> Hex:
+        h = hexes.get(label)
+        if h is None:
+            h = hexes[label] = parse_hex(label)
+        return h
+
     units: dict[str, Unit] = {}
     n = 0
     for spec in s.units:
@@ -253,10 +290,11 @@ def initial_state(s: LnLScenario) -> GameState:
         for w in spec.weapons:
             n += 1
             weapons.append(Weapon(f"{w}-{n}", w))
-        units[spec.id] = Unit(spec.id, spec.side, spec.type, parse_hex(spec.hex), spec.level, weapons, spec.skill,
+        units[spec.id] = Unit(spec.id, spec.side, spec.type, at(spec.hex), spec.level, weapons, spec.skill,
                               facing=spec.facing, turret=spec.facing)
-    control = {parse_hex(h): side for side, labels in s.control.items() for h in labels}
-    state = GameState(hexmap, units, s.turns, s.initiative, [parse_hex(h) for h in s.objectives], control,
+    objectives = [at(h) for h in s.objectives]
+    control = {at(h): side for side, labels in s.control.items() for h in labels}
+    state = GameState(hexmap, units, s.turns, s.initiative, objectives, control,
                       s.tie_winner, dict(s.snipers), s.sniper_table)
     for side in SIDES:
         for place in {u.place for u in state.alive(side)}:
