@@ -121,7 +121,7 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False, run: Ph
         modes.append("stand by")
     mode = yield from ctx.ask(Choose.of(
         leader.side, f"{leader.name}: which orders this command phase?", modes, rule="5.2.1 command phase",
-        kind=kinds.COMMAND, context={"leader": leader.name, "phase": leader.phases, "seized": seized,
+        lazy=True, kind=kinds.COMMAND, context={"leader": leader.name, "phase": leader.phases, "seized": seized,
                                      "initiative": leader.initiative, "group_orders": leader.group_orders},
         data=lambda m: {"mode": m}))
     phase.mode = mode
@@ -363,7 +363,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
             return
         options.append({"group": None})
         pick = yield from ctx.ask(Choose.of(
-            leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders",
+            leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["group"] is None else f"group order to {o['group']}"
                             + (" (cross-command roll)" if o.get("cross") else ""),
             kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "order", "phase": phase.number},
