@@ -4,16 +4,18 @@ every decision of seeded random games on both bundled scenarios, and on hand-bui
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import pytest
 from attrs import astuple
 
-from wargamekit import Game, RandomBot
+from wargamekit import Data, Game, RandomBot
 from wargamekit._fastpickle import dumps_sharing, loads_sharing
+from wargamekit.decisions import freeze_data
 from wargamekit.geometry import Hex
 from wargamekit.interrupts import InterruptStack
 from wargamekit.players import bot_seed
-from wargamekit_aig import Aig
+from wargamekit_aig import Aig, kinds
 from wargamekit_aig import activation as activation_module
 from wargamekit_aig import missile as missile_module
 from wargamekit_aig import orders as orders_module
@@ -307,3 +309,22 @@ def test_moves_with_no_enemy_next_to_them_would_open_no_window(monkeypatch, scen
     monkeypatch.setattr(orders_module, "enemy_next_to", lambda state, unit: True)
     every = _random_game(scenario, seed)
     assert every.choices == short.choices and every.log_text() == short.log_text()
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 2), ("battle", 6)])
+def test_contexts_handed_as_data_are_what_the_core_would_freeze(scenario, seed):
+    """The command, order and unit step menus hand the core their contexts already as ``Data``,
+    which the core takes unchecked: each must hold plain scalars only (what ``freeze_data``
+    would have made of the same dict), at every such decision of a seeded game."""
+    game = Game.new(Aig(), scenario, seed=seed)
+    bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
+    seen = Counter()
+    while (decision := game.pending) is not None:
+        if decision.kind in (kinds.COMMAND, kinds.ORDER, kinds.UNIT_STEP):
+            context = decision.context
+            assert type(context) is Data
+            assert all(type(key) is str and type(value) in (str, int, float, bool) for key, value in context.items())
+            assert freeze_data(dict(context)) == context
+            seen[decision.kind] += 1
+        game.answer(bots[decision.side].choose(decision, None))
+    assert min(seen.values()) > 5 and len(seen) == 3

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from wargamekit import Choose, Response
+from wargamekit import Choose, Data, Response
 from wargamekit.geometry import Hex
 from wargamekit_aig import kinds, melee, missile, rout
 from wargamekit_aig.command import (
@@ -121,8 +121,8 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False, run: Ph
         modes.append("stand by")
     mode = yield from ctx.ask(Choose.of(
         leader.side, f"{leader.name}: which orders this command phase?", modes, rule="5.2.1 command phase",
-        kind=kinds.COMMAND, context={"leader": leader.name, "phase": leader.phases, "seized": seized,
-                                     "initiative": leader.initiative, "group_orders": leader.group_orders},
+        lazy=True, kind=kinds.COMMAND, context=Data(leader=leader.name, phase=leader.phases, seized=seized,
+                                                    initiative=leader.initiative, group_orders=leader.group_orders),
         data=lambda m: {"mode": m}))
     phase.mode = mode
     ctx.event("orders", f"{leader.name} {'stands by' if mode == 'stand by' else 'issues ' + mode + ' orders'}",
@@ -215,7 +215,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             issuer.side, f"{issuer.name}: next individual order ({left} left)?", options,
             # a lazy menu (a random bot reads one option) of lazy labels (a bot reads none)
             rule="5.2.2 individual orders", label=_order_label, lazy=True, lazy_labels=True, kind=kinds.ORDER,
-            context={"leader": issuer.name, "left": left, "relay": relay, "phase": phase.number},
+            context=Data(leader=issuer.name, left=left, relay=relay, phase=phase.number),
             data=lambda o: o))
         order = pick["order"]
         if order == "done":
@@ -363,7 +363,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
             return
         options.append({"group": None})
         pick = yield from ctx.ask(Choose.of(
-            leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders",
+            leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["group"] is None else f"group order to {o['group']}"
                             + (" (cross-command roll)" if o.get("cross") else ""),
             kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "order", "phase": phase.number},
@@ -623,7 +623,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             # only when read: a bot never reads the odds in them)
             label=partial(_labelled_step, shots, unit.cohesion, unit.fired_upon), lazy=True, lazy_labels=True,
             kind=kinds.UNIT_STEP,
-            context={"unit": unit.name, "mp_left": unit_ma(unit) - spent, "phase": phase.number},
+            # the context as the core would freeze it (plain scalars): not walked again, as in
+            # the command and order menus
+            context=Data(unit=unit.name, mp_left=unit_ma(unit) - spent, phase=phase.number),
             data=lambda o: o))
         step = pick["step"]
         if step == "stop":

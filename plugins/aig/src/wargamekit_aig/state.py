@@ -339,15 +339,15 @@ class GameState:
 _FORM = StateRows(GameState, HexRows(Unit))
 
 
-_POSITION = attrgetter("hex.q", "hex.r", "facing", "side", "routed", "eliminated", "disordered", "type")
-
-
 def position_key(state: GameState) -> tuple[tuple[Any, ...], ...]:
     """Where and how every combat unit stands: its hex, corner, side, rout, elimination, disorder
     and type (cavalry or not). With the map, all that blocking and ZOI (§2.4, §4.2.2, §4.4.1)
     depend on; as plain values, cheap to build and hash, a key for remembering them (the
     rules ask them again at every order while nothing has moved)."""
-    return tuple(map(_POSITION, state.units.values()))
+    # Plain attribute reads in a comprehension: under half the instructions of an attrgetter of
+    # the same fields mapped over the units (18 against 40 thousand for 16 units, cachegrind).
+    return tuple([(u.hex.q, u.hex.r, u.facing, u.side, u.routed, u.eliminated, u.disordered, u.type)
+                  for u in state.units.values()])
 
 
 #: Position keys met lately, each with the number that stands for it (position_id). Numbers are
@@ -362,7 +362,7 @@ def position_id(state: GameState) -> int:
     """A number that stands for :func:`position_key`: the same for the same key (while it is
     remembered), never the same for two keys. The rules' caches are keyed by it: a key of 16
     units is hashed once here, not again in each of the several caches an order asks."""
-    key = tuple(map(_POSITION, state.units.values()))
+    key = position_key(state)
     got = _POSITION_IDS.get(key)
     if got is None:
         if len(_POSITION_IDS) >= _POSITION_IDS_KEPT:
