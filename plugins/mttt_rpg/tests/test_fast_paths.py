@@ -160,15 +160,31 @@ def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(m
     real, summed = interrupt_phase._may_respond, interrupt_phase._committed_by_caster
     checked = []
 
-    def checking(ctx, unit, characters, committed, counterable):
+    def checking(ctx, unit, facts, characters, committed, counterable):
         if ctx.interrupts.items:
             assert committed == summed(ctx)
             checked.append(unit.id)
-        return real(ctx, unit, characters, committed, counterable)
+        return real(ctx, unit, facts, characters, committed, counterable)
 
     monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
     _logs({"interrupts": True})
     assert len(checked) > 100
+
+
+def test_the_sheet_facts_a_window_keeps_by_character_are_her_sheet_s(monkeypatch):
+    """插入阶段: a window keeps each character's sheet facts (what its cheap tests read: her
+    instant spells and their least costs) by her id; at every test of every poll they are
+    those of her own sheet, found afresh."""
+    real, checked = interrupt_phase._may_respond, []
+
+    def checking(ctx, unit, facts, characters, committed, counterable):
+        assert facts is interrupt_phase._facts(unit.sheet)
+        checked.append(unit.id)
+        return real(ctx, unit, facts, characters, committed, counterable)
+
+    monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
+    _logs({"interrupts": True})
+    assert len(set(checked)) > 4  # every scene's characters
 
 
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):

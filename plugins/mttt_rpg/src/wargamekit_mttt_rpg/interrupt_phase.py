@@ -348,6 +348,9 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # at a point are kept for the point's later offers: ``found``, by (character, spell) and
     # by character.
     last: list[Any] = [None, None, None, None]
+    # Each character's sheet facts (_facts), by id: a window's sheets do not change (hot: every
+    # test of every poll read them from the library and the memo)
+    facts_of: dict[str, _SheetFacts] = {}
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -373,7 +376,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         responders = []
         for u in characters:
             if u.side == side:
-                if _may_respond(ctx, u, () if u.id in still else characters, committed, counterable):
+                facts = facts_of.get(u.id)
+                if facts is None:
+                    facts = facts_of[u.id] = _facts(u.sheet)
+                if _may_respond(ctx, u, facts, () if u.id in still else characters, committed, counterable):
                     responders.append(u)
                 else:
                     still.add(u.id)
@@ -407,7 +413,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
-            for spell in _facts(unit.sheet).instant_spells:
+            for spell in facts_of[unit.id].instant_spells:
                 pool = spell.pool
                 mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
                 if committed:
@@ -518,6 +524,7 @@ def _facts(sheet: CharacterSheet) -> _SheetFacts:
 def _may_respond(
     ctx: Context,
     unit: Combatant,
+    facts: _SheetFacts,
     characters: Sequence[Combatant],
     committed: Mapping[tuple[str, str], int],
     counterable: bool,
@@ -525,13 +532,11 @@ def _may_respond(
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
-    ``characters``: the fighting characters she might rush (the scene's; none when the caller
+    ``facts``: her sheet's; ``characters``: the fighting characters she might rush (the scene's; none when the caller
     knows she cannot); ``committed``: the stack's mana by caster and pool; ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
-    sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
-    facts = _facts(sheet)
     order, distortion = unit.order_mp, unit.distortion_mp
     if committed:  # usually nothing is on the stack
         order -= committed.get((unit.id, "order"), 0)
@@ -556,7 +561,7 @@ def _may_respond(
             ):
                 return True
     if scene.boss_fight and unit.ignited:
-        for invested in sheet.invested:
+        for invested in facts.sheet.invested:
             if invested.name not in unit.converted:
                 return True
     return False
@@ -754,17 +759,19 @@ def open_window(
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
+    busy: bool = False,
 ) -> Generator[Any, Any, list[Response]]:
     """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
     trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
-    the window opened, down to that depth."""
+    the window opened, down to that depth; ``busy``: the caller has just found that it does not
+    close at once (:func:`_closes_at_once`), and nothing has changed since."""
     scene: Scene = ctx.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
     answering = bool(triggers) and ctx.interrupts.enabled and _may_trigger(scene, triggers)
-    if not answering and _closes_at_once(ctx, floor):
+    if not answering and not busy and _closes_at_once(ctx, floor):
         return []  # most windows: before anything is built for them
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
@@ -820,7 +827,7 @@ def open_windows(
             # it would close at once too (hot: the test is asked once, not for each).
             scene.trigger_serial += len(names) - index
             return True
-        yield from open_window(ctx, name, active=active)
+        yield from open_window(ctx, name, active=active, busy=True)  # (just tested: not again)
     return False
 
 
