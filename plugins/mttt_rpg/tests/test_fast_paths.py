@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from wargamekit import ChooseSubset, Option
+from wargamekit.interrupts import TimingPoint
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
@@ -160,11 +161,11 @@ def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(m
     real, summed = interrupt_phase._may_respond, interrupt_phase._committed_by_caster
     checked = []
 
-    def checking(ctx, unit, facts, characters, committed, counterable):
+    def checking(ctx, unit, facts, contacts, committed, counterable):
         if ctx.interrupts.items:
             assert committed == summed(ctx)
             checked.append(unit.id)
-        return real(ctx, unit, facts, characters, committed, counterable)
+        return real(ctx, unit, facts, contacts, committed, counterable)
 
     monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
     _logs({"interrupts": True})
@@ -177,14 +178,51 @@ def test_the_sheet_facts_a_window_keeps_by_character_are_her_sheet_s(monkeypatch
     those of her own sheet, found afresh."""
     real, checked = interrupt_phase._may_respond, []
 
-    def checking(ctx, unit, facts, characters, committed, counterable):
+    def checking(ctx, unit, facts, contacts, committed, counterable):
         assert facts is interrupt_phase._facts(unit.sheet)
         checked.append(unit.id)
-        return real(ctx, unit, facts, characters, committed, counterable)
+        return real(ctx, unit, facts, contacts, committed, counterable)
 
     monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
     _logs({"interrupts": True})
     assert len(set(checked)) > 4  # every scene's characters
+
+
+def test_whom_a_window_keeps_each_character_able_to_rush_is_what_finding_it_afresh_gives(monkeypatch):
+    """插入阶段 / 跟步: a rush needs an opponent at contact distance; a window keeps whom each
+    character could rush while no range band changes. At every test of every poll what it
+    keeps is what finding it afresh gives."""
+    real, find, checked = interrupt_phase._may_respond, interrupt_phase._contacts, []
+
+    def checking(ctx, unit, facts, contacts, committed, counterable):
+        assert contacts == find(ctx.state)
+        checked.append(unit.id)
+        return real(ctx, unit, facts, contacts, committed, counterable)
+
+    monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
+    _logs({"interrupts": True})
+    assert len(checked) > 100
+
+
+def test_whom_a_window_keeps_able_to_rush_is_found_again_when_a_band_changes(make):
+    """跟步: a rush is offered only against an opponent at contact distance. No rule moves
+    anyone inside a window today, but a window that kept whom each character could rush would
+    offer no rush after a move into contact: each timing point of a window finds it again when
+    a range band has changed."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=1), [])
+    for unit in (h.unit("akari"), h.unit("sayo")):
+        unit.order_mp = unit.distortion_mp = 0  # no spells: only the rush to offer
+    offer = interrupt_phase.offers(h, interrupt_phase.Timing("turn start"), "turn start")
+
+    def offered(timing):
+        return list(getattr(offer("heroes", TimingPoint(timing, None, 0)), "keys", ()))
+
+    rush = ("rush", h.state.round, "akari", "sayo")
+    assert offered("turn start") == []
+    h.state.set_distance("akari", "sayo", 0)
+    assert offered("resolution of one") == [rush]
+    h.state.set_distance("akari", "sayo", 1)
+    assert offered("resolution of two") == []
 
 
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):

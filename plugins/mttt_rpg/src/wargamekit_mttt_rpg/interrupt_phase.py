@@ -337,20 +337,21 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # onto a kept stack adds its own cost to that stack's sum.
     summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
     # What the offers at the last timing point found: the point (a string made afresh at each
-    # resolution point of the window, and held here), the fighting characters, and the ids of
-    # those found with no rush and no jade to burn there. Between two polls at the same point
-    # nothing happens but pushes, which change neither who is fighting, nor positions,
-    # conditions or invested jade; a push only adds answered keys. So the characters are the
-    # same, and one found unable to rush or burn jade stays so (only her spells' test, which
-    # reads the stack, can change): her rush test is not run again (hot: it is most of a
-    # test that finds nothing, and a chain polls each side many times at one point). For the
-    # same reason a spell's targets and a character's instant actions (what makes them) found
-    # at a point are kept for the point's later offers: ``found``, by (character, spell) and
-    # by character.
-    last: list[Any] = [None, None, None, None]
+    # resolution point of the window, and held here) and the fighting characters. Between two
+    # polls at the same point nothing happens but pushes, which change neither who is fighting,
+    # nor positions, conditions or invested jade; a push only adds answered keys. So the
+    # characters are the same, and a spell's targets and a character's instant actions (what
+    # makes them) found at a point are kept for the point's later offers: ``found``, by
+    # (character, spell) and by character.
+    last: list[Any] = [None, None, None]
     # Each character's sheet facts (_facts), by id: a window's sheets do not change (hot: every
     # test of every poll read them from the library and the memo)
     facts_of: dict[str, _SheetFacts] = {}
+    # Whom each character could rush (_contacts), and the range bands they were found from: a
+    # rush needs contact distance, and positions seldom change within a window (a rush that
+    # resolves moves), so they are found again only when a band has changed (hot: the rush
+    # test was most of a test that finds nothing, and most characters have nobody to rush)
+    contacts: list[Any] = [None, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -367,11 +368,14 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
         if last[0] is point.timing:
-            characters, still, found = last[1], last[2], last[3]
+            characters, found = last[1], last[2]
         else:
-            characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
-            still, found = set(), {}
-            last[:] = point.timing, characters, still, found
+            characters, found = _fighting_characters(scene), {}  # who may respond: found once
+            last[:] = point.timing, characters, found
+            bands = tuple(scene.distances.values())  # (compared in C)
+            if contacts[0] != bands:
+                contacts[:] = bands, _contacts(scene)
+        rushes = contacts[1]
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
@@ -379,10 +383,8 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 facts = facts_of.get(u.id)
                 if facts is None:
                     facts = facts_of[u.id] = _facts(u.sheet)
-                if _may_respond(ctx, u, facts, () if u.id in still else characters, committed, counterable):
+                if _may_respond(ctx, u, facts, rushes, committed, counterable):
                     responders.append(u)
-                else:
-                    still.add(u.id)
         if not responders:
             return []  # most polls: nothing to build
         at = {"timing": timing.name, "resolution": point.timing != opening}
@@ -525,15 +527,15 @@ def _may_respond(
     ctx: Context,
     unit: Combatant,
     facts: _SheetFacts,
-    characters: Sequence[Combatant],
+    contacts: Mapping[str, list[Combatant]],
     committed: Mapping[tuple[str, str], int],
     counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
-    ``facts``: her sheet's; ``characters``: the fighting characters she might rush (the scene's; none when the caller
-    knows she cannot); ``committed``: the stack's mana by caster and pool; ``counterable``:
+    ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts`);
+    ``committed``: the stack's mana by caster and pool; ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
@@ -546,25 +548,33 @@ def _may_respond(
             return True
     elif order >= facts.order or distortion >= facts.distortion:
         return True
-    if not unit.prone and unit.engaged_by is None:
-        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
-        answered, round_ = ctx.interrupts.answered, scene.round
-        for enemy in characters:
-            if enemy.side == side:
-                continue
+    enemies = contacts.get(unit.id)
+    if enemies is not None and not unit.prone and unit.engaged_by is None:
+        uid, rushing, answered, round_ = unit.id, unit.rushing, ctx.interrupts.answered, scene.round
+        for enemy in enemies:
             eid = enemy.id
-            # Scene.distance (ranges.pair) and _rush_key, inline
-            if (
-                eid not in rushing
-                and distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0
-                and ("rush", round_, uid, eid) not in answered
-            ):
+            # Combatant.fighting and _rush_key, inline
+            if enemy.status == ACTIVE and eid not in rushing and ("rush", round_, uid, eid) not in answered:
                 return True
     if scene.boss_fight and unit.ignited:
         for invested in facts.sheet.invested:
             if invested.name not in unit.converted:
                 return True
     return False
+
+
+def _contacts(scene: Scene) -> dict[str, list[Combatant]]:
+    """The characters of the other side at contact distance (band 0) of each character who has
+    any, in scene order, whatever their status: a rush (跟步) needs contact distance."""
+    characters = [u for u in scene.combatants.values() if u.kind == "character"]
+    out: dict[str, list[Combatant]] = {}
+    for unit in characters:
+        uid, side = unit.id, unit.side
+        for enemy in characters:
+            eid = enemy.id
+            if enemy.side != side and scene.distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0:
+                out.setdefault(uid, []).append(enemy)
+    return out
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
