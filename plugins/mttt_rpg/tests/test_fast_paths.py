@@ -225,6 +225,21 @@ def test_whom_a_window_keeps_able_to_rush_is_found_again_when_a_band_changes(mak
     assert offered("resolution of two") == []
 
 
+def test_whom_each_character_could_rush_is_kept_for_one_scene_only(make):
+    """跟步: whom each character could rush is kept from one timing point to the next while the
+    range bands stay the same, but only for that scene: another scene (another game, a fork, a
+    restart) finds its own, even with the same bands between characters of the same ids."""
+    def scene(sayo_side):
+        units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", sayo_side), make.unit_entry("mio", "foes"))
+        return make(make.scenario(*units, band=0), []).state
+
+    one, other = scene("foes"), scene("heroes")
+    assert one.distances == other.distances
+    assert interrupt_phase._contacts_of(one) == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+    assert interrupt_phase._contacts_of(one) is interrupt_phase._contacts_of(one)
+    assert interrupt_phase._contacts_of(other) == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
+
+
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):
     """战斗行动 / 攻击: an attack's label shows its odds against passive defense; a menu makes them
     only for the label read (the chosen option's, when the game logs it), and the text is the

@@ -22,6 +22,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
 from typing import Any, NamedTuple
+from weakref import ref
 
 from attrs import frozen
 
@@ -340,18 +341,13 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # resolution point of the window, and held here) and the fighting characters. Between two
     # polls at the same point nothing happens but pushes, which change neither who is fighting,
     # nor positions, conditions or invested jade; a push only adds answered keys. So the
-    # characters are the same, and a spell's targets and a character's instant actions (what
-    # makes them) found at a point are kept for the point's later offers: ``found``, by
-    # (character, spell) and by character.
-    last: list[Any] = [None, None, None]
+    # characters and whom each could rush are the same, and a spell's targets and a
+    # character's instant actions (what makes them) found at a point are kept for the point's
+    # later offers: ``found``, by (character, spell) and by character.
+    last: list[Any] = [None, None, None, None]
     # Each character's sheet facts (_facts), by id: a window's sheets do not change (hot: every
     # test of every poll read them from the library and the memo)
     facts_of: dict[str, _SheetFacts] = {}
-    # Whom each character could rush (_contacts), and the range bands they were found from: a
-    # rush needs contact distance, and positions seldom change within a window (a rush that
-    # resolves moves), so they are found again only when a band has changed (hot: the rush
-    # test was most of a test that finds nothing, and most characters have nobody to rush)
-    contacts: list[Any] = [None, None]
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -368,14 +364,11 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
         if last[0] is point.timing:
-            characters, found = last[1], last[2]
+            characters, found, rushes = last[1], last[2], last[3]
         else:
-            characters, found = _fighting_characters(scene), {}  # who may respond: found once
-            last[:] = point.timing, characters, found
-            bands = tuple(scene.distances.values())  # (compared in C)
-            if contacts[0] != bands:
-                contacts[:] = bands, _contacts(scene)
-        rushes = contacts[1]
+            # who may respond, and whom each could rush: found once
+            characters, found, rushes = _fighting_characters(scene), {}, _contacts_of(scene)
+            last[:] = point.timing, characters, found, rushes
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
@@ -527,14 +520,14 @@ def _may_respond(
     ctx: Context,
     unit: Combatant,
     facts: _SheetFacts,
-    contacts: Mapping[str, list[Combatant]],
+    contacts: Mapping[str, tuple[str, ...]],
     committed: Mapping[tuple[str, str], int],
     counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
-    ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts`);
+    ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts_of`);
     ``committed``: the stack's mana by caster and pool; ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
@@ -551,10 +544,13 @@ def _may_respond(
     enemies = contacts.get(unit.id)
     if enemies is not None and not unit.prone and unit.engaged_by is None:
         uid, rushing, answered, round_ = unit.id, unit.rushing, ctx.interrupts.answered, scene.round
-        for enemy in enemies:
-            eid = enemy.id
+        for eid in enemies:
             # Combatant.fighting and _rush_key, inline
-            if enemy.status == ACTIVE and eid not in rushing and ("rush", round_, uid, eid) not in answered:
+            if (
+                scene.combatants[eid].status == ACTIVE
+                and eid not in rushing
+                and ("rush", round_, uid, eid) not in answered
+            ):
                 return True
     if scene.boss_fight and unit.ignited:
         for invested in facts.sheet.invested:
@@ -563,18 +559,36 @@ def _may_respond(
     return False
 
 
-def _contacts(scene: Scene) -> dict[str, list[Combatant]]:
-    """The characters of the other side at contact distance (band 0) of each character who has
-    any, in scene order, whatever their status: a rush (跟步) needs contact distance."""
+def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
+    """The ids of the characters of the other side at contact distance (band 0) of each
+    character who has any, in scene order, whatever their status: a rush (跟步) needs contact
+    distance."""
     characters = [u for u in scene.combatants.values() if u.kind == "character"]
-    out: dict[str, list[Combatant]] = {}
+    out: dict[str, tuple[str, ...]] = {}
     for unit in characters:
-        uid, side = unit.id, unit.side
-        for enemy in characters:
-            eid = enemy.id
-            if enemy.side != side and scene.distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0:
-                out.setdefault(uid, []).append(enemy)
+        enemies = tuple(e.id for e in characters if e.side != unit.side and scene.distance(unit.id, e.id) == 0)
+        if enemies:
+            out[unit.id] = enemies
     return out
+
+
+#: What :func:`_contacts_of` found last: the scene (weakly), its range bands, their contacts
+_CONTACTS: list[Any] = [None, None, None]
+
+
+def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
+    """:func:`_contacts` of ``scene``, kept from the last call while it is the same scene with
+    the same range bands: positions change only when someone moves, and the interrupt phase
+    asks at every timing point and every window opening (hot: reading every pair's distance
+    was most of a test that finds nothing, and most characters have nobody to rush)."""
+    distances = scene.distances
+    bands = (distances, *distances.values())  # (compared in C; the dict by identity first)
+    held = _CONTACTS
+    if held[0] is not None and held[0]() is scene and held[1] == bands:
+        return held[2]
+    found = _contacts(scene)
+    held[:] = ref(scene), bands, found
+    return found
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
@@ -603,21 +617,20 @@ def _nobody_responds(ctx: Context) -> bool:
         facts = _facts(sheets[unit.sheet_key])
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
-    # the rush test of _may_respond, by pairs: a rush needs the two at contact distance, which
-    # is the same both ways, so each pair's distance is read once (Scene.distance inlined)
-    distances, answered, round_ = scene.distances, ctx.interrupts.answered, scene.round
-    for index, unit in enumerate(characters):
-        uid, side = unit.id, unit.side
-        for enemy in characters[index + 1 :]:
-            eid = enemy.id
-            if enemy.side == side or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0:
+    # the rush test of _may_respond, for those who have someone at contact distance
+    contacts, combatants = _contacts_of(scene), scene.combatants
+    if contacts:
+        answered, round_ = ctx.interrupts.answered, scene.round
+        for unit in characters:
+            enemies = contacts.get(unit.id)
+            if enemies is None or unit.prone or unit.engaged_by is not None:
                 continue
-            for rusher, rushed in ((unit, enemy), (enemy, unit)):
+            uid, rushing = unit.id, unit.rushing
+            for eid in enemies:
                 if (
-                    not rusher.prone
-                    and rusher.engaged_by is None
-                    and rushed.id not in rusher.rushing
-                    and ("rush", round_, rusher.id, rushed.id) not in answered  # _rush_key, inline
+                    combatants[eid].status == ACTIVE  # Combatant.fighting, inline
+                    and eid not in rushing
+                    and ("rush", round_, uid, eid) not in answered  # _rush_key, inline
                 ):
                     return False
     if scene.boss_fight:
