@@ -172,9 +172,9 @@ def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(m
     assert len(checked) > 100
 
 
-def test_the_sheet_facts_a_window_keeps_by_character_are_her_sheet_s(monkeypatch):
-    """插入阶段: a window keeps each character's sheet facts (what its cheap tests read: her
-    instant spells and their least costs) by her id; at every test of every poll they are
+def test_the_sheet_facts_kept_by_character_are_her_sheet_s(monkeypatch):
+    """插入阶段: each character's sheet facts (what the cheap tests read: her instant spells and
+    their least costs) are kept by her id for the scene; at every test of every poll they are
     those of her own sheet, found afresh."""
     real, checked = interrupt_phase._may_respond, []
 
@@ -188,10 +188,10 @@ def test_the_sheet_facts_a_window_keeps_by_character_are_her_sheet_s(monkeypatch
     assert len(set(checked)) > 4  # every scene's characters
 
 
-def test_whom_a_window_keeps_each_character_able_to_rush_is_what_finding_it_afresh_gives(monkeypatch):
-    """插入阶段 / 跟步: a rush needs an opponent at contact distance; a window keeps whom each
-    character could rush while no range band changes. At every test of every poll what it
-    keeps is what finding it afresh gives."""
+def test_whom_each_character_could_rush_as_kept_is_what_finding_it_afresh_gives(monkeypatch):
+    """插入阶段 / 跟步: a rush needs an opponent at contact distance; whom each character could
+    rush is kept while no range band changes. At every test of every poll what is kept is
+    what finding it afresh gives."""
     real, find, checked = interrupt_phase._may_respond, interrupt_phase._contacts, []
 
     def checking(ctx, unit, facts, contacts, committed, counterable):
@@ -204,11 +204,11 @@ def test_whom_a_window_keeps_each_character_able_to_rush_is_what_finding_it_afre
     assert len(checked) > 100
 
 
-def test_whom_a_window_keeps_able_to_rush_is_found_again_when_a_band_changes(make):
+def test_whom_each_character_could_rush_is_found_again_when_a_band_changes(make):
     """跟步: a rush is offered only against an opponent at contact distance. No rule moves
-    anyone inside a window today, but a window that kept whom each character could rush would
-    offer no rush after a move into contact: each timing point of a window finds it again when
-    a range band has changed."""
+    anyone inside a window today, but whom each character could rush, kept from one timing
+    point to the next, would offer no rush after a move into contact: it is found again when a
+    range band has changed."""
     h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=1), [])
     for unit in (h.unit("akari"), h.unit("sayo")):
         unit.order_mp = unit.distortion_mp = 0  # no spells: only the rush to offer
@@ -225,10 +225,11 @@ def test_whom_a_window_keeps_able_to_rush_is_found_again_when_a_band_changes(mak
     assert offered("resolution of two") == []
 
 
-def test_whom_each_character_could_rush_is_kept_for_one_scene_only(make):
-    """跟步: whom each character could rush is kept from one timing point to the next while the
-    range bands stay the same, but only for that scene: another scene (another game, a fork, a
-    restart) finds its own, even with the same bands between characters of the same ids."""
+def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
+    """插入阶段 / 跟步: whom each character could rush is kept from one timing point to the next
+    while the range bands stay the same, and each character's sheet facts for good, but only
+    for that scene: another scene (another game, a fork, a restart) finds its own, even with
+    the same bands between characters of the same ids, or the same ids on other sheets."""
     def scene(sayo_side):
         units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", sayo_side), make.unit_entry("mio", "foes"))
         return make(make.scenario(*units, band=0), []).state
@@ -238,6 +239,10 @@ def test_whom_each_character_could_rush_is_kept_for_one_scene_only(make):
     assert interrupt_phase._contacts_of(one) == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
     assert interrupt_phase._contacts_of(one) is interrupt_phase._contacts_of(one)
     assert interrupt_phase._contacts_of(other) == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
+    sheets = library().characters
+    assert interrupt_phase._facts_by_id(one)["sayo"].sheet is sheets["sayo"]
+    swapped = make(make.scenario(make.unit_entry("sayo", "heroes", sheet="akari"), make.unit_entry("mio", "foes")), [])
+    assert interrupt_phase._facts_by_id(swapped.state)["sayo"].sheet is sheets["akari"]
 
 
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):

@@ -33,7 +33,7 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
-from .sheets import CharacterSheet, Effect, Spell, library
+from .sheets import CharacterSheet, Effect, Spell
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
@@ -345,9 +345,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # character's instant actions (what makes them) found at a point are kept for the point's
     # later offers: ``found``, by (character, spell) and by character.
     last: list[Any] = [None, None, None, None]
-    # Each character's sheet facts (_facts), by id: a window's sheets do not change (hot: every
-    # test of every poll read them from the library and the memo)
-    facts_of: dict[str, _SheetFacts] = {}
+    facts_of = _facts_by_id(ctx.state)
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -373,10 +371,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         responders = []
         for u in characters:
             if u.side == side:
-                facts = facts_of.get(u.id)
-                if facts is None:
-                    facts = facts_of[u.id] = _facts(u.sheet)
-                if _may_respond(ctx, u, facts, rushes, committed, counterable):
+                if _may_respond(ctx, u, facts_of[u.id], rushes, committed, counterable):
                     responders.append(u)
         if not responders:
             return []  # most polls: nothing to build
@@ -572,23 +567,40 @@ def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
     return out
 
 
-#: What :func:`_contacts_of` found last: the scene (weakly), its range bands, their contacts
-_CONTACTS: list[Any] = [None, None, None]
+#: What the cheap tests keep of the last scene they read (held weakly): its characters' sheet
+#: facts by id (:func:`_facts_by_id`), and whom each could rush with the range bands that was
+#: found from (:func:`_contacts_of`). Hot: they are read at every poll and window opening.
+_KEPT: list[Any] = [None, None, None, None]
+
+
+def _kept(scene: Scene) -> list[Any]:
+    """:data:`_KEPT`, emptied first if it was kept for another scene (another game, a fork, a
+    restart)."""
+    held = _KEPT
+    if held[0] is None or held[0]() is not scene:
+        held[:] = ref(scene), None, None, None
+    return held
+
+
+def _facts_by_id(scene: Scene) -> dict[str, _SheetFacts]:
+    """The :class:`_SheetFacts` of each character of ``scene``, by id, kept for the scene (a
+    character keeps her sheet)."""
+    held = _kept(scene)
+    if held[1] is None:
+        held[1] = {u.id: _facts(u.sheet) for u in scene.combatants.values() if u.kind == "character"}
+    return held[1]
 
 
 def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
-    """:func:`_contacts` of ``scene``, kept from the last call while it is the same scene with
-    the same range bands: positions change only when someone moves, and the interrupt phase
-    asks at every timing point and every window opening (hot: reading every pair's distance
-    was most of a test that finds nothing, and most characters have nobody to rush)."""
+    """:func:`_contacts` of ``scene``, kept while its range bands stay the same: positions
+    change only when someone moves (reading every pair's distance was most of a test that
+    finds nothing, and most characters have nobody to rush)."""
+    held = _kept(scene)
     distances = scene.distances
     bands = (distances, *distances.values())  # (compared in C; the dict by identity first)
-    held = _CONTACTS
-    if held[0] is not None and held[0]() is scene and held[1] == bands:
-        return held[2]
-    found = _contacts(scene)
-    held[:] = ref(scene), bands, found
-    return found
+    if held[2] != bands:
+        held[2], held[3] = bands, _contacts(scene)
+    return held[3]
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
@@ -608,13 +620,12 @@ def _nobody_responds(ctx: Context) -> bool:
     or can be countered), asked of them all at once."""
     # Hot: every window opening (~450 a game), and most close here. One pass per test, the
     # cheapest first, instead of every test of one character after another: the spells by
-    # their cheapest cost per pool (the sheets read from the library as Combatant.sheet
-    # does), then the rushes of those free to rush, then the soul jade.
+    # their cheapest cost per pool, then the rushes of those free to rush, then the soul jade.
     scene: Scene = ctx.state
-    sheets = library().characters
+    facts_of = _facts_by_id(scene)
     characters = _fighting_characters(scene)
     for unit in characters:
-        facts = _facts(sheets[unit.sheet_key])
+        facts = facts_of[unit.id]
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
     # the rush test of _may_respond, for those who have someone at contact distance
@@ -637,7 +648,7 @@ def _nobody_responds(ctx: Context) -> bool:
         for unit in characters:
             if unit.ignited:
                 converted = unit.converted
-                for invested in sheets[unit.sheet_key].invested:
+                for invested in facts_of[unit.id].sheet.invested:
                     if invested.name not in converted:
                         return False
     return True
@@ -827,8 +838,8 @@ def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
     offers only those, and asks nothing when it has none)."""
     # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
-    sheets = library().characters  # Combatant.sheet, inline
-    return any(not _facts(sheets[u.sheet_key]).answers.isdisjoint(triggers) for u in _fighting_characters(scene))
+    facts_of = _facts_by_id(scene)
+    return any(not facts_of[u.id].answers.isdisjoint(triggers) for u in _fighting_characters(scene))
 
 
 def open_windows(
