@@ -173,10 +173,10 @@ def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(m
 
 
 def test_what_the_cheap_tests_keep_is_what_finding_it_afresh_gives(monkeypatch):
-    """插入阶段 / 跟步: each character's sheet facts (what the cheap tests read: her instant spells
-    and their least costs) are kept by her id for the scene, and whom each could rush (a rush
-    needs an opponent at contact distance) while no range band changes; at every test of every
-    poll they are what finding them afresh gives."""
+    """插入阶段 / 跟步: each sheet's facts (what the cheap tests read: its instant spells and
+    their least costs) are kept by sheet key for the scene, and whom each character could rush
+    (a rush needs an opponent at contact distance) while no range band changes; at every test
+    of every poll they are what finding them afresh gives."""
     real, find, checked = interrupt_phase._may_respond, interrupt_phase._contacts, []
 
     def checking(ctx, unit, facts, contacts, committed, counterable):
@@ -213,9 +213,9 @@ def test_whom_each_character_could_rush_is_found_again_when_a_band_changes(make)
 
 def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
     """插入阶段 / 跟步: whom each character could rush is kept from one timing point to the next
-    while the range bands stay the same, and each character's sheet facts for good, but only
+    while the range bands stay the same, and each sheet's facts by its key, but only
     for that scene: another scene (another game, a fork, a restart) finds its own, even with
-    the same bands between characters of the same ids, or the same ids on other sheets."""
+    the same bands between characters of the same ids."""
     def scene(sayo_side):
         units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", sayo_side), make.unit_entry("mio", "foes"))
         return make(make.scenario(*units, band=0), []).state
@@ -226,9 +226,10 @@ def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
     assert interrupt_phase._contacts_of(one) is interrupt_phase._contacts_of(one)
     assert interrupt_phase._contacts_of(other) == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
     sheets = library().characters
-    assert interrupt_phase._facts_by_id(one)["sayo"].sheet is sheets["sayo"]
-    swapped = make(make.scenario(make.unit_entry("sayo", "heroes", sheet="akari"), make.unit_entry("mio", "foes")), [])
-    assert interrupt_phase._facts_by_id(swapped.state)["sayo"].sheet is sheets["akari"]
+    assert interrupt_phase._sheet_facts(one)["sayo"].sheet is sheets["sayo"]
+    mio = one.unit("mio")
+    mio.sheet_key = "akari"  # a character given another sheet (a state edit) is read under its key
+    assert interrupt_phase._sheet_facts(one)[mio.sheet_key].sheet is sheets["akari"]
 
 
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):

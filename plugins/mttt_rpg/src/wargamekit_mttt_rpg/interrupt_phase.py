@@ -33,7 +33,7 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
-from .sheets import CharacterSheet, Effect, Spell
+from .sheets import CharacterSheet, Effect, Spell, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
@@ -345,7 +345,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # character's instant actions (what makes them) found at a point are kept for the point's
     # later offers: ``found``, by (character, spell) and by character.
     last: list[Any] = [None, None, None, None]
-    facts_of = _facts_by_id(ctx.state)
+    facts_of = _sheet_facts(ctx.state)
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -371,7 +371,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         responders = []
         for u in characters:
             if u.side == side:
-                if _may_respond(ctx, u, facts_of[u.id], rushes, committed, counterable):
+                if _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
                     responders.append(u)
         if not responders:
             return []  # most polls: nothing to build
@@ -403,7 +403,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
-            for spell in facts_of[unit.id].instant_spells:
+            for spell in facts_of[unit.sheet_key].instant_spells:
                 pool = spell.pool
                 mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
                 if committed:
@@ -567,9 +567,10 @@ def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
     return out
 
 
-#: What the cheap tests keep of the last scene they read (held weakly): its characters' sheet
-#: facts by id (:func:`_facts_by_id`), and whom each could rush with the range bands that was
-#: found from (:func:`_contacts_of`). Hot: they are read at every poll and window opening.
+#: What the cheap tests keep of the last scene they read (held weakly): its sheets' facts by
+#: sheet key (:func:`_sheet_facts`), and whom each character could rush with the range bands
+#: that was found from (:func:`_contacts_of`). Hot: they are read at every poll and window
+#: opening.
 _KEPT: list[Any] = [None, None, None, None]
 
 
@@ -582,12 +583,20 @@ def _kept(scene: Scene) -> list[Any]:
     return held
 
 
-def _facts_by_id(scene: Scene) -> dict[str, _SheetFacts]:
-    """The :class:`_SheetFacts` of each character of ``scene``, by id, kept for the scene (a
-    character keeps her sheet)."""
+class _FactsBySheet(dict[str, _SheetFacts]):
+    """:func:`_facts` by sheet key (``Combatant.sheet_key``), each found in the library on the
+    first read of its key (a character given another sheet is read under its key)."""
+
+    def __missing__(self, key: str) -> _SheetFacts:
+        facts = self[key] = _facts(library().characters[key])
+        return facts
+
+
+def _sheet_facts(scene: Scene) -> _FactsBySheet:
+    """The :class:`_SheetFacts` of ``scene``'s sheets by key, kept for the scene."""
     held = _kept(scene)
     if held[1] is None:
-        held[1] = {u.id: _facts(u.sheet) for u in scene.combatants.values() if u.kind == "character"}
+        held[1] = _FactsBySheet()
     return held[1]
 
 
@@ -622,10 +631,10 @@ def _nobody_responds(ctx: Context) -> bool:
     # cheapest first, instead of every test of one character after another: the spells by
     # their cheapest cost per pool, then the rushes of those free to rush, then the soul jade.
     scene: Scene = ctx.state
-    facts_of = _facts_by_id(scene)
+    facts_of = _sheet_facts(scene)
     characters = _fighting_characters(scene)
     for unit in characters:
-        facts = facts_of[unit.id]
+        facts = facts_of[unit.sheet_key]
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
     # the rush test of _may_respond, for those who have someone at contact distance
@@ -648,7 +657,7 @@ def _nobody_responds(ctx: Context) -> bool:
         for unit in characters:
             if unit.ignited:
                 converted = unit.converted
-                for invested in facts_of[unit.id].sheet.invested:
+                for invested in facts_of[unit.sheet_key].sheet.invested:
                     if invested.name not in converted:
                         return False
     return True
@@ -838,8 +847,8 @@ def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
     offers only those, and asks nothing when it has none)."""
     # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
-    facts_of = _facts_by_id(scene)
-    return any(not facts_of[u.id].answers.isdisjoint(triggers) for u in _fighting_characters(scene))
+    facts_of = _sheet_facts(scene)
+    return any(not facts_of[u.sheet_key].answers.isdisjoint(triggers) for u in _fighting_characters(scene))
 
 
 def open_windows(
