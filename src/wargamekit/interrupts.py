@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping, Sequence
 from types import GeneratorType
-from typing import Any, final, overload
+from typing import Any, cast, final, overload
 
 from attrs import define, field, frozen
 
@@ -469,11 +469,15 @@ class InterruptStack:
                     )
                 passes += 1
                 continue
-            available: list[Any]
+            available: Sequence[Any]
             if type(offered) is LazyOffers:
                 lazy: LazyOffers | None = offered
                 # Only the keys are read: a response is made when its option is (see LazyOffers)
-                available = [i for i, key in enumerate(offered.keys) if key is None or key not in answered]
+                keys = offered.keys
+                if answered.isdisjoint(keys):  # most offers: none answered yet (one test in C)
+                    available = cast("Sequence[Any]", range(len(keys)))
+                else:
+                    available = [i for i, key in enumerate(keys) if key is None or key not in answered]
             else:
                 lazy = None
                 available = [r for r in offered if r.key is None or r.key not in answered]
@@ -507,7 +511,7 @@ class InterruptStack:
                 passes = 0
 
 
-def _lazy_menu(offered: LazyOffers, available: list[int]) -> LazyOptions:
+def _lazy_menu(offered: LazyOffers, available: Sequence[int]) -> LazyOptions:
     """The poll's menu for a lazy offer: "pass", then option ``i`` for the offer's response
     ``available[i]``, made (with the response) when read — the options the eager list gives."""
 

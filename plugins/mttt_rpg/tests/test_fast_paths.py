@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from wargamekit import ChooseSubset, Option
+from wargamekit.interrupts import TimingPoint
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
@@ -160,15 +161,75 @@ def test_the_stack_s_mana_summed_once_per_stack_is_what_summing_it_again_gives(m
     real, summed = interrupt_phase._may_respond, interrupt_phase._committed_by_caster
     checked = []
 
-    def checking(ctx, unit, characters, committed, counterable):
+    def checking(ctx, unit, facts, contacts, committed, counterable):
         if ctx.interrupts.items:
             assert committed == summed(ctx)
             checked.append(unit.id)
-        return real(ctx, unit, characters, committed, counterable)
+        return real(ctx, unit, facts, contacts, committed, counterable)
 
     monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
     _logs({"interrupts": True})
     assert len(checked) > 100
+
+
+def test_what_the_cheap_tests_keep_is_what_finding_it_afresh_gives(monkeypatch):
+    """插入阶段 / 跟步: each sheet's facts (what the cheap tests read: its instant spells and
+    their least costs) are kept by sheet key for the scene, and whom each character could rush
+    (a rush needs an opponent at contact distance) while no range band changes; at every test
+    of every poll they are what finding them afresh gives."""
+    real, find, checked = interrupt_phase._may_respond, interrupt_phase._contacts, []
+
+    def checking(ctx, unit, facts, contacts, committed, counterable):
+        assert facts is interrupt_phase._facts(unit.sheet)
+        assert contacts == find(ctx.state)
+        checked.append(unit.id)
+        return real(ctx, unit, facts, contacts, committed, counterable)
+
+    monkeypatch.setattr(interrupt_phase, "_may_respond", checking)
+    _logs({"interrupts": True})
+    assert len(set(checked)) > 4  # every scene's characters
+
+
+def test_whom_each_character_could_rush_is_found_again_when_a_band_changes(make):
+    """跟步: a rush is offered only against an opponent at contact distance. No rule moves
+    anyone inside a window today, but whom each character could rush, kept from one timing
+    point to the next, would offer no rush after a move into contact: it is found again when a
+    range band has changed."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=1), [])
+    for unit in (h.unit("akari"), h.unit("sayo")):
+        unit.order_mp = unit.distortion_mp = 0  # no spells: only the rush to offer
+    offer = interrupt_phase.offers(h, interrupt_phase.Timing("turn start"), "turn start")
+
+    def offered(timing):
+        return list(getattr(offer("heroes", TimingPoint(timing, None, 0)), "keys", ()))
+
+    rush = ("rush", h.state.round, "akari", "sayo")
+    assert offered("turn start") == []
+    h.state.set_distance("akari", "sayo", 0)
+    assert offered("resolution of one") == [rush]
+    h.state.set_distance("akari", "sayo", 1)
+    assert offered("resolution of two") == []
+
+
+def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
+    """插入阶段 / 跟步: whom each character could rush is kept from one timing point to the next
+    while the range bands stay the same, and each sheet's facts by its key, but only
+    for that scene: another scene (another game, a fork, a restart) finds its own, even with
+    the same bands between characters of the same ids."""
+    def scene(sayo_side):
+        units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", sayo_side), make.unit_entry("mio", "foes"))
+        return make(make.scenario(*units, band=0), []).state
+
+    one, other = scene("foes"), scene("heroes")
+    assert one.distances == other.distances
+    assert interrupt_phase._contacts_of(one) == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+    assert interrupt_phase._contacts_of(one) is interrupt_phase._contacts_of(one)
+    assert interrupt_phase._contacts_of(other) == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
+    sheets = library().characters
+    assert interrupt_phase._sheet_facts(one)["sayo"].sheet is sheets["sayo"]
+    mio = one.unit("mio")
+    mio.sheet_key = "akari"  # a character given another sheet (a state edit) is read under its key
+    assert interrupt_phase._sheet_facts(one)[mio.sheet_key].sheet is sheets["akari"]
 
 
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):

@@ -22,6 +22,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
 from typing import Any, NamedTuple
+from weakref import ref
 
 from attrs import frozen
 
@@ -337,17 +338,14 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # onto a kept stack adds its own cost to that stack's sum.
     summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
     # What the offers at the last timing point found: the point (a string made afresh at each
-    # resolution point of the window, and held here), the fighting characters, and the ids of
-    # those found with no rush and no jade to burn there. Between two polls at the same point
-    # nothing happens but pushes, which change neither who is fighting, nor positions,
-    # conditions or invested jade; a push only adds answered keys. So the characters are the
-    # same, and one found unable to rush or burn jade stays so (only her spells' test, which
-    # reads the stack, can change): her rush test is not run again (hot: it is most of a
-    # test that finds nothing, and a chain polls each side many times at one point). For the
-    # same reason a spell's targets and a character's instant actions (what makes them) found
-    # at a point are kept for the point's later offers: ``found``, by (character, spell) and
-    # by character.
+    # resolution point of the window, and held here) and the fighting characters. Between two
+    # polls at the same point nothing happens but pushes, which change neither who is fighting,
+    # nor positions, conditions or invested jade; a push only adds answered keys. So the
+    # characters and whom each could rush are the same, and a spell's targets and a
+    # character's instant actions (what makes them) found at a point are kept for the point's
+    # later offers: ``found``, by (character, spell) and by character.
     last: list[Any] = [None, None, None, None]
+    facts_of = _sheet_facts(ctx.state)
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
@@ -364,19 +362,17 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
         if last[0] is point.timing:
-            characters, still, found = last[1], last[2], last[3]
+            characters, found, rushes = last[1], last[2], last[3]
         else:
-            characters = _fighting_characters(scene)  # who may respond, or be rushed: found once
-            still, found = set(), {}
-            last[:] = point.timing, characters, still, found
+            # who may respond, and whom each could rush: found once
+            characters, found, rushes = _fighting_characters(scene), {}, _contacts_of(scene)
+            last[:] = point.timing, characters, found, rushes
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
             if u.side == side:
-                if _may_respond(ctx, u, () if u.id in still else characters, committed, counterable):
+                if _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
                     responders.append(u)
-                else:
-                    still.add(u.id)
         if not responders:
             return []  # most polls: nothing to build
         at = {"timing": timing.name, "resolution": point.timing != opening}
@@ -407,7 +403,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
-            for spell in _facts(unit.sheet).instant_spells:
+            for spell in facts_of[unit.sheet_key].instant_spells:
                 pool = spell.pool
                 mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
                 if committed:
@@ -518,20 +514,19 @@ def _facts(sheet: CharacterSheet) -> _SheetFacts:
 def _may_respond(
     ctx: Context,
     unit: Combatant,
-    characters: Sequence[Combatant],
+    facts: _SheetFacts,
+    contacts: Mapping[str, tuple[str, ...]],
     committed: Mapping[tuple[str, str], int],
     counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
-    ``characters``: the fighting characters she might rush (the scene's; none when the caller
-    knows she cannot); ``committed``: the stack's mana by caster and pool; ``counterable``:
+    ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts_of`);
+    ``committed``: the stack's mana by caster and pool; ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
-    sheet = library().characters[unit.sheet_key]  # Combatant.sheet, inline
-    facts = _facts(sheet)
     order, distortion = unit.order_mp, unit.distortion_mp
     if committed:  # usually nothing is on the stack
         order -= committed.get((unit.id, "order"), 0)
@@ -541,25 +536,80 @@ def _may_respond(
             return True
     elif order >= facts.order or distortion >= facts.distortion:
         return True
-    if not unit.prone and unit.engaged_by is None:
-        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
-        answered, round_ = ctx.interrupts.answered, scene.round
-        for enemy in characters:
-            if enemy.side == side:
-                continue
-            eid = enemy.id
-            # Scene.distance (ranges.pair) and _rush_key, inline
+    enemies = contacts.get(unit.id)
+    if enemies is not None and not unit.prone and unit.engaged_by is None:
+        uid, rushing, answered, round_ = unit.id, unit.rushing, ctx.interrupts.answered, scene.round
+        for eid in enemies:
+            # Combatant.fighting and _rush_key, inline
             if (
-                eid not in rushing
-                and distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] == 0
+                scene.combatants[eid].status == ACTIVE
+                and eid not in rushing
                 and ("rush", round_, uid, eid) not in answered
             ):
                 return True
     if scene.boss_fight and unit.ignited:
-        for invested in sheet.invested:
+        for invested in facts.sheet.invested:
             if invested.name not in unit.converted:
                 return True
     return False
+
+
+def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
+    """The ids of the characters of the other side at contact distance (band 0) of each
+    character who has any, in scene order, whatever their status: a rush (跟步) needs contact
+    distance."""
+    characters = [u for u in scene.combatants.values() if u.kind == "character"]
+    out: dict[str, tuple[str, ...]] = {}
+    for unit in characters:
+        enemies = tuple(e.id for e in characters if e.side != unit.side and scene.distance(unit.id, e.id) == 0)
+        if enemies:
+            out[unit.id] = enemies
+    return out
+
+
+#: What the cheap tests keep of the last scene they read (held weakly): its sheets' facts by
+#: sheet key (:func:`_sheet_facts`), and whom each character could rush with the range bands
+#: that was found from (:func:`_contacts_of`). Hot: they are read at every poll and window
+#: opening.
+_KEPT: list[Any] = [None, None, None, None]
+
+
+def _kept(scene: Scene) -> list[Any]:
+    """:data:`_KEPT`, emptied first if it was kept for another scene (another game, a fork, a
+    restart)."""
+    held = _KEPT
+    if held[0] is None or held[0]() is not scene:
+        held[:] = ref(scene), None, None, None
+    return held
+
+
+class _FactsBySheet(dict[str, _SheetFacts]):
+    """:func:`_facts` by sheet key (``Combatant.sheet_key``), each found in the library on the
+    first read of its key (a character given another sheet is read under its key)."""
+
+    def __missing__(self, key: str) -> _SheetFacts:
+        facts = self[key] = _facts(library().characters[key])
+        return facts
+
+
+def _sheet_facts(scene: Scene) -> _FactsBySheet:
+    """The :class:`_SheetFacts` of ``scene``'s sheets by key, kept for the scene."""
+    held = _kept(scene)
+    if held[1] is None:
+        held[1] = _FactsBySheet()
+    return held[1]
+
+
+def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
+    """:func:`_contacts` of ``scene``, kept while its range bands stay the same: positions
+    change only when someone moves (reading every pair's distance was most of a test that
+    finds nothing, and most characters have nobody to rush)."""
+    held = _kept(scene)
+    distances = scene.distances
+    bands = (distances, *distances.values())  # (compared in C; the dict by identity first)
+    if held[2] != bands:
+        held[2], held[3] = bands, _contacts(scene)
+    return held[3]
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
@@ -579,37 +629,35 @@ def _nobody_responds(ctx: Context) -> bool:
     or can be countered), asked of them all at once."""
     # Hot: every window opening (~450 a game), and most close here. One pass per test, the
     # cheapest first, instead of every test of one character after another: the spells by
-    # their cheapest cost per pool (the sheets read from the library as Combatant.sheet
-    # does), then the rushes of those free to rush, then the soul jade.
+    # their cheapest cost per pool, then the rushes of those free to rush, then the soul jade.
     scene: Scene = ctx.state
-    sheets = library().characters
+    facts_of = _sheet_facts(scene)
     characters = _fighting_characters(scene)
     for unit in characters:
-        facts = _facts(sheets[unit.sheet_key])
+        facts = facts_of[unit.sheet_key]
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
-    # the rush test of _may_respond, by pairs: a rush needs the two at contact distance, which
-    # is the same both ways, so each pair's distance is read once (Scene.distance inlined)
-    distances, answered, round_ = scene.distances, ctx.interrupts.answered, scene.round
-    for index, unit in enumerate(characters):
-        uid, side = unit.id, unit.side
-        for enemy in characters[index + 1 :]:
-            eid = enemy.id
-            if enemy.side == side or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0:
+    # the rush test of _may_respond, for those who have someone at contact distance
+    contacts, combatants = _contacts_of(scene), scene.combatants
+    if contacts:
+        answered, round_ = ctx.interrupts.answered, scene.round
+        for unit in characters:
+            enemies = contacts.get(unit.id)
+            if enemies is None or unit.prone or unit.engaged_by is not None:
                 continue
-            for rusher, rushed in ((unit, enemy), (enemy, unit)):
+            uid, rushing = unit.id, unit.rushing
+            for eid in enemies:
                 if (
-                    not rusher.prone
-                    and rusher.engaged_by is None
-                    and rushed.id not in rusher.rushing
-                    and ("rush", round_, rusher.id, rushed.id) not in answered  # _rush_key, inline
+                    combatants[eid].status == ACTIVE  # Combatant.fighting, inline
+                    and eid not in rushing
+                    and ("rush", round_, uid, eid) not in answered  # _rush_key, inline
                 ):
                     return False
     if scene.boss_fight:
         for unit in characters:
             if unit.ignited:
                 converted = unit.converted
-                for invested in sheets[unit.sheet_key].invested:
+                for invested in facts_of[unit.sheet_key].sheet.invested:
                     if invested.name not in converted:
                         return False
     return True
@@ -754,17 +802,19 @@ def open_window(
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
+    busy: bool = False,
 ) -> Generator[Any, Any, list[Response]]:
     """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
     trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
-    the window opened, down to that depth."""
+    the window opened, down to that depth; ``busy``: the caller has just found that it does not
+    close at once (:func:`_closes_at_once`), and nothing has changed since."""
     scene: Scene = ctx.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
     answering = bool(triggers) and ctx.interrupts.enabled and _may_trigger(scene, triggers)
-    if not answering and _closes_at_once(ctx, floor):
+    if not answering and not busy and _closes_at_once(ctx, floor):
         return []  # most windows: before anything is built for them
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
@@ -797,8 +847,8 @@ def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
     offers only those, and asks nothing when it has none)."""
     # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
-    sheets = library().characters  # Combatant.sheet, inline
-    return any(not _facts(sheets[u.sheet_key]).answers.isdisjoint(triggers) for u in _fighting_characters(scene))
+    facts_of = _sheet_facts(scene)
+    return any(not facts_of[u.sheet_key].answers.isdisjoint(triggers) for u in _fighting_characters(scene))
 
 
 def open_windows(
@@ -820,7 +870,7 @@ def open_windows(
             # it would close at once too (hot: the test is asked once, not for each).
             scene.trigger_serial += len(names) - index
             return True
-        yield from open_window(ctx, name, active=active)
+        yield from open_window(ctx, name, active=active, busy=True)  # (just tested: not again)
     return False
 
 
