@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from rulesets import NoScenario
 
-from wargamekit import Outcome
+from wargamekit import Outcome, YesNo
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
@@ -1218,3 +1218,97 @@ def test_choose_of_builds_the_choose_its_class_would():
     menu = Menu.of(**fields, values=["a", "b"], data=lambda v: {"to": v})
     assert type(menu) is Menu
     assert attrs.astuple(menu, recurse=False) == attrs.astuple(expected, recurse=False)
+    with pytest.raises(ValueError, match=r"Fire at\? \[8\.1\]: a Choose needs at least one option"):
+        Choose.of("red", "Fire at?", [], rule="8.1", lazy=True)
+
+
+# -- the random bot's answer, the answer's range check, the ask, the random game's side check --
+
+
+def test_the_random_bot_answers_a_choose_with_the_draw_random_answer_makes():
+    """``RandomBot.choose`` draws a plain Choose's answer itself, from the generator's draw
+    function read once: the answers and the generator's state are those of ``random_answer``
+    on a twin generator (eager and lazy menus, one option or many); a generator put in the
+    bot's place is drawn from from then on; a copy or pickle of the bot (which cannot hold the
+    ctypes draw function) answers on as the bot does."""
+    import copy
+    import pickle
+
+    from wargamekit.players import RandomBot
+
+    decisions = [Choose.of("a", "p", list(range(n)), lazy=lazy) for n in (1, 2, 3, 7, 1000) for lazy in (False, True)]
+    decisions.append(ChooseSubset(side="a", prompt="p", options=[Option(i, str(i)) for i in range(5)]))
+    bot, twin = RandomBot(5), np.random.Generator(np.random.PCG64(5))
+    for _ in range(50):
+        for decision in decisions:
+            assert bot.choose(decision, None) == decision.random_answer(twin)  # type: ignore[arg-type]
+    assert bot.rng.bit_generator.state == twin.bit_generator.state
+    bot.rng, twin = np.random.Generator(np.random.PCG64(6)), np.random.Generator(np.random.PCG64(6))
+    assert [bot.choose(decisions[-2], None) for _ in range(20)] == [decisions[-2].random_answer(twin) for _ in range(20)]  # type: ignore[arg-type]
+    menu = decisions[-2]
+    for other in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):
+        twin = copy.deepcopy(bot.rng)
+        assert other.rng is not bot.rng
+        assert [other.choose(menu, None) for _ in range(20)] == [menu.random_answer(twin) for _ in range(20)]  # type: ignore[arg-type]
+
+
+class _LazyPick(NoScenario):
+    """A lazy menu of three, then a lazy menu of one (asked through ``ctx.ask``: answered by
+    itself), then a YesNo through ``ctx.ask``."""
+
+    name = "lazy_pick"
+    version = "1"
+    sides = ("red", "blue")
+
+    def play(self, ctx):
+        made = []
+
+        def data(v):
+            made.append(v)
+            return {"v": v}
+
+        first = yield from ctx.ask(Choose.of("red", "Pick?", ["a", "b", "c"], rule="T1", lazy=True, data=data))
+        only = yield from ctx.ask(Choose.of("blue", "Only?", ["z"], lazy=True, data=data))
+        sure = yield from ctx.ask(YesNo(side="blue", prompt="Sure?"))
+        ctx.event("done", "done", first=first, only=only, sure=sure, made="".join(made))
+        return Outcome(None, "done", {})
+
+
+def test_an_index_past_a_lazy_menu_s_end_is_refused_as_before():
+    """``Game.answer`` reads a plain Choose's option without asking its length first (a lazy
+    menu's ``len()`` is a Python call): an index past the end still takes the general path's
+    check, with its error, and leaves the game as it was; a negative index too. ``ctx.ask``
+    answers a lazy menu of one itself without making its option, and asks anything else."""
+    from wargamekit import Game, InvalidChoiceError
+
+    game = Game.new(_LazyPick(), seed=1)
+    for bad in (3, 10**30, -1):
+        with pytest.raises(InvalidChoiceError, match=rf"Pick\? \[T1\]: {bad} is not one of 0\.\.2"):
+            game.answer(bad)
+        assert game.choices == [] and game.log == [] and game.pending.rule == "T1"
+    game.answer(2)
+    assert type(game.pending) is YesNo
+    game.answer(True)
+    assert game.over and game.choices == [2, True]
+    assert game.log[-3].data == {"answer": True, "side": "blue"}
+    assert game.log[-2].data == {"first": "c", "made": "c", "only": "z", "sure": True}  # (the menu of one: unmade)
+
+
+def test_a_random_game_names_a_side_asked_with_no_player():
+    """``play_random_game`` checks the side of every decision without a call per decision: a
+    decision asked of a side the ruleset does not have fails, naming it, before anyone answers."""
+    from wargamekit.testing import play_random_game
+
+    class Stray(NoScenario):
+        name = "stray"
+        version = "1"
+        sides = ("red", "blue")
+
+        def play(self, ctx):
+            yield Choose.of("red", "Go?", ["yes", "no"], kind="stray.go", data=lambda v: {"go": v})
+            yield Choose.of("green", "Go?", ["yes", "no"], kind="stray.go", data=lambda v: {"go": v})
+            return Outcome(None, "done", {})
+
+    for structured in (False, True):
+        with pytest.raises(AssertionError, match="decision asked of unknown side 'green'"):
+            play_random_game(Stray(), seed=1, structured=structured, check_invariants=False)

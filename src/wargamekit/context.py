@@ -27,12 +27,12 @@ way to ask decisions. Answering, undo, save and fork belong to whoever drives th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from attrs import define, field, frozen
 
-from .decisions import Choose, Decision
+from .decisions import ask as _ask
 from .dice import Dice, Roll
 from .errors import CheckpointError
 from .events import (
@@ -233,15 +233,12 @@ class RulesContext(Generic[StateT, ScenarioT]):
         if self._sink is not None:
             self._sink(event)
 
-    def ask(self, decision: Decision) -> Generator[Decision, Any, Any]:
-        """Ask ``decision`` and return the chosen value; use with ``yield from``.
-
-        A :class:`~wargamekit.decisions.Choose` with a single option answers itself (nobody
-        is asked to confirm the only thing they can do, and nothing is recorded).
-        """
-        if isinstance(decision, Choose) and len(decision.options) == 1:
-            return decision.value_of(0)  # a lazy menu's only option stays unmade
-        return (yield decision)
+    #: ``ctx.ask(decision)``: ask ``decision`` and return the chosen value; use with ``yield
+    #: from``. A :class:`~wargamekit.decisions.Choose` with a single option answers itself
+    #: (nobody is asked to confirm the only thing they can do, and nothing is recorded).
+    #: It is :func:`wargamekit.decisions.ask` (hot: most decisions are asked through it, and
+    #: a method calling it would be a second call).
+    ask = staticmethod(_ask)
 
     def other_sides(self, side: str) -> tuple[str, ...]:
         """Every side but ``side``, in the ruleset's order."""

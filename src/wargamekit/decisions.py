@@ -803,11 +803,13 @@ def _fill_choose(
         if type(options) is LazyOptions:
             this.options = options
             options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+            empty = not options._values  # (not its len(): a Python call)
         else:
             this.options = options = tuple(options)
+            empty = not options
     finally:
         this.__class__ = Choose
-    if not options:
+    if empty:
         raise ValueError(f"{this._where()}: a Choose needs at least one option")
 
 
@@ -1050,11 +1052,13 @@ class YesNo(Decision):
         return "yes" if answer else "no"
 
 
-def ask(decision: Choose) -> Generator[Decision, Any, Any]:
-    """Ask ``decision`` unless it has a single option; then that option's value is the answer.
+def ask(decision: Decision) -> Generator[Decision, Any, Any]:
+    """Ask ``decision`` and return the chosen value, unless it is a :class:`Choose` with a
+    single option: then that option's value is the answer.
 
     A player is not asked to confirm the only thing they can do, and nothing is recorded for it
-    (a replay skips it the same way). Use it with ``yield from``:
+    (a replay skips it the same way). Use it with ``yield from`` (as
+    :meth:`RulesContext.ask <wargamekit.context.RulesContext.ask>`, which is this function):
 
     >>> def procedure():
     ...     return (yield from ask(Choose.of("red", "Retreat where?", ["Marengo"])))
@@ -1063,6 +1067,10 @@ def ask(decision: Choose) -> Generator[Decision, Any, Any]:
     ...
     StopIteration: Marengo
     """
-    if len(decision.options) == 1:
-        return decision.value_of(0)  # of a lazy menu, without making the option nobody reads
+    # Hot: most decisions of most rulesets are asked here. A lazy menu's length is read from
+    # its values (its len() is a Python call).
+    if isinstance(decision, Choose):
+        options = decision.options
+        if (len(options._values) if type(options) is LazyOptions else len(options)) == 1:
+            return decision.value_of(0)  # of a lazy menu, without making the option nobody reads
     return (yield decision)

@@ -39,7 +39,7 @@ from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Choose, Decision, _label_of
+from .decisions import Answer, Choose, Decision, Option, _label_of
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -636,11 +636,16 @@ class Game:
             raise GameOverError("the game is over; no decision is pending")
         if side is not None and side != decision.side:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
-        if type(decision) is Choose and type(answer) is int and 0 <= answer < len(decision.options):
+        option: Option | None = None
+        if type(decision) is Choose and type(answer) is int and answer >= 0:
+            try:
+                option = decision.options[answer]  # (a lazy menu makes it here: the log reads it)
+            except IndexError:  # past the end: the general path's check says so (no len()
+                pass  # first: a lazy menu's is a Python call)
+        if option is not None:
             # Hot: most answers (an index in range of a plain Choose): what check, value_of and
             # describe give, without the three calls. Anything else takes them (and their errors).
             canonical: Answer = answer
-            option = decision.options[answer]  # (a lazy menu makes it here: the log reads it)
             value = option.value
             public = option.public
             described = _label_of(option) if public is None else public

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, Option, YesNo
+from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, Option, YesNo, _bounded
 from .errors import InvalidChoiceError, QuitGame
 
 if TYPE_CHECKING:
@@ -104,8 +104,27 @@ class SeededBot:
 class RandomBot(SeededBot):
     """Picks a uniformly random legal answer, from its own seeded generator."""
 
+    #: (the generator, its 32-bit draw function, its state) once read, for :meth:`choose`
+    _draws: tuple[np.random.Generator, Any, Any] | None = None
+
     def choose(self, decision: Decision, view: PlayerView) -> Answer:
+        if type(decision) is Choose:
+            # Hot: most answers. Choose.random_answer's draw, without its call, from the
+            # generator's draw function read once (through numpy, as random_answer reads it
+            # at every answer, reading it costs as much as the draw).
+            draws = self._draws
+            if draws is None or draws[0] is not self.rng:
+                ctypes = self.rng.bit_generator.ctypes
+                draws = self._draws = (self.rng, ctypes.next_uint32, ctypes.state)
+            return _bounded(draws[1], draws[2], len(decision.options) - 1)
         return decision.random_answer(self.rng)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle or copy holds the generator, never its ctypes draw function (which neither
+        # pickles nor copies); a copy reads its own on its first answer.
+        state = dict(self.__dict__)
+        state.pop("_draws", None)
+        return state
 
 
 class ScriptedPlayer:

@@ -92,6 +92,15 @@ class ConformanceReport:
     read_only_views: int = 0
 
 
+class _Seats(dict[str, Player]):
+    """The players by side, for :func:`play_random_game`: a decision asked of a side with no
+    player is the ruleset's bug, reported as such (``Game.play`` looks every decision's player
+    up here, so the check costs nothing while the sides are known)."""
+
+    def __missing__(self, side: str) -> Player:
+        raise AssertionError(f"decision asked of unknown side {side!r}")
+
+
 def play_random_game(
     ruleset: Ruleset,
     scenario: str | Mapping[str, Any] | None = None,
@@ -109,12 +118,12 @@ def play_random_game(
     ``plugin_manager``: the game's add-ons (as for :meth:`Game.new <wargamekit.game.Game.new>`).
     """
     game = Game.new(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager)
-    players = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(ruleset.sides)}
+    # A decision asked of a side with no bot fails where the game looks its player up (see
+    # _Seats): no call at every decision for that check.
+    players = _Seats((side, RandomBot(bot_seed(seed, i))) for i, side in enumerate(ruleset.sides))
 
-    def before_ask(g: Game, decision: Decision) -> None:
-        assert decision.side in ruleset.sides, f"decision asked of unknown side {decision.side!r}"
-        if structured:
-            check_decision_structure(decision, ruleset)
+    def check_structure(g: Game, decision: Decision) -> None:
+        check_decision_structure(decision, ruleset)
 
     def after(g: Game) -> None:
         ruleset.check_invariants(g.state)
@@ -122,8 +131,9 @@ def play_random_game(
     if check_invariants:
         ruleset.check_invariants(game.state)
     try:
-        # (no after_answer without invariants to check: a call less at every decision)
-        game.play(players, max_decisions=max_decisions, before_ask=before_ask,
+        # (no before_ask or after_answer without structure or invariants to check: a call
+        # less at every decision each)
+        game.play(players, max_decisions=max_decisions, before_ask=check_structure if structured else None,
                   after_answer=after if check_invariants else None)
     except DecisionLimitError:
         raise AssertionError(f"{ruleset.name}: no end after {max_decisions} decisions (seed {seed})") from None
