@@ -411,6 +411,7 @@ def test_a_polls_decision_is_what_the_plain_constructors_build():
         context={**extra, "timing": "enemy moves", "depth": 1, "top": {"unit": "A1", "to": [3, 4]}},
     )
     assert ask == plain and ask.options == plain.options
+    assert type(ask) is Choose and repr(ask) == repr(plain)  # (built without the class's call)
     assert list(ask.context) == list(plain.context) == ["mover", "timing", "depth", "top"]
     assert ask.context == freeze_data(plain.context) and type(ask.context["top"]) is type(plain.context["top"])
 
