@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
