@@ -313,6 +313,10 @@ class _Colour(enum.Enum):
     RED = 1
 
 
+class _Shared:
+    """A type of shared objects for ``dumps_sharing`` (none of which the tests pickle)."""
+
+
 class _Registered:
     """Pickles through a reducer registered with copyreg (after the pickler first met it)."""
 
@@ -433,29 +437,37 @@ def test_the_kept_picklers_pickle_as_fresh_ones_and_keep_nothing():
 
 
 def test_a_copyreg_registration_replaced_removed_or_made_for_an_attrs_class_is_followed():
-    """Both pickler forms follow copyreg as pickle does, whatever happened since a class was
+    """Every pickler form follows copyreg as pickle does, whatever happened since a class was
     first pickled: a registration replaced by another (same count of registrations), one
-    removed while another is made, and one made for an attrs class the fast path knows."""
+    removed while another is made, and one made for an attrs class the fast path knows. The
+    kept picklers of ``dumps_sharing`` (one per set of shared types, made by the first pickle
+    below) follow it too: their tables copied the reducers of the moment they were made."""
     import copyreg
 
-    def both(obj):  # the table form, the per-object form (the snapshot cache's base), pickle
-        return pickle.loads(dumps(obj)), pickle.loads(_old_pickle(obj)[0]), pickle.loads(pickle.dumps(obj))
+    from wargamekit._fastpickle import dumps_sharing, loads_sharing
+
+    shared_types = frozenset({_Shared})
+
+    def both(obj):  # the table form, the per-object form (the snapshot cache's base), the
+        # sharing form (a snapshot's), pickle
+        return (pickle.loads(dumps(obj)), pickle.loads(_old_pickle(obj)[0]),
+                loads_sharing(*dumps_sharing(obj, shared_types)), pickle.loads(pickle.dumps(obj)))
 
     registered, one = _Registered(1), _One(1)
-    assert [r.value for r in both(registered)] == [1, 1, 1] and [o.only for o in both(one)] == [1, 1, 1]
+    assert [r.value for r in both(registered)] == [1] * 4 and [o.only for o in both(one)] == [1] * 4
     try:
         copyreg.pickle(_Registered, lambda r: (_Registered, (r.value + 100,)))
-        assert [r.value for r in both(registered)] == [101, 101, 101]
+        assert [r.value for r in both(registered)] == [101] * 4
         copyreg.pickle(_Registered, lambda r: (_Registered, (r.value + 1000,)))  # replaced: same count
-        assert [r.value for r in both(registered)] == [1001, 1001, 1001]
+        assert [r.value for r in both(registered)] == [1001] * 4
         del copyreg.dispatch_table[_Registered]
         copyreg.pickle(_One, lambda o: (_One, (o.only + 10,)))  # removed one, made one for attrs
-        assert [r.value for r in both(registered)] == [1, 1, 1]
-        assert [o.only for o in both(one)] == [11, 11, 11]
+        assert [r.value for r in both(registered)] == [1] * 4
+        assert [o.only for o in both(one)] == [11] * 4
     finally:
         copyreg.dispatch_table.pop(_Registered, None)
         copyreg.dispatch_table.pop(_One, None)
-    assert [o.only for o in both(one)] == [1, 1, 1]
+    assert [o.only for o in both(one)] == [1] * 4
     assert dumps(one) == _old_pickle(one)[0]
 
 

@@ -137,8 +137,8 @@ def _shared(index: int) -> Any:
 
 
 class _Pickler(pickle.Pickler):
-    """The per-object form of :class:`_TablePickler` (the same bytes), which the snapshot
-    cache's entry pickler extends with its own ``reducer_override``."""
+    """The per-object form of the dispatch-table pickler (:class:`_KeptPickler`; the same
+    bytes), which the snapshot cache's entry pickler extends with its own ``reducer_override``."""
 
     #: types whose instances are kept by reference, and the instances met so far
     shared_types: frozenset[type] = frozenset()
@@ -282,19 +282,26 @@ _KEPT: list[_KeptPickler] = []
 _KEPT_SHARING: dict[frozenset[type], list[_KeptPickler]] = {}
 
 
+def _kept_dump(kept_ones: list[_KeptPickler], table: _Reducers, shared_types: frozenset[type],
+               obj: Any) -> tuple[bytes, tuple[Any, ...]]:
+    """Pickle ``obj`` with a pickler taken from ``kept_ones`` (or a new one, if none is kept or
+    it is in use), put back after unless one is kept already (a pickle's own is dropped)."""
+    try:
+        kept = kept_ones.pop()
+    except IndexError:  # none kept, or in use
+        kept = _KeptPickler(table, shared_types)
+    try:
+        return kept.dump(obj), tuple(kept.shared)
+    finally:
+        kept.shared.clear()
+        if not kept_ones:
+            kept_ones.append(kept)
+
+
 def dumps(obj: Any) -> bytes:
     """``pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)``, faster on attrs instances
     (:func:`pickle.loads` reads it back to the same objects)."""
-    table = _table()
-    try:
-        kept = _KEPT.pop()
-    except IndexError:  # none kept, or in use
-        kept = _KeptPickler(table)
-    try:
-        return kept.dump(obj)
-    finally:
-        if not _KEPT:  # (one kept: a pickle's own is dropped)
-            _KEPT.append(kept)
+    return _kept_dump(_KEPT, _table(), frozenset(), obj)[0]
 
 
 def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple[Any, ...]]:
@@ -321,16 +328,7 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
         if len(_KEPT_SHARING) >= 16:  # a ruleset's set each (tests make more)
             _KEPT_SHARING.clear()
         kept_ones = _KEPT_SHARING[shared_types] = []
-    try:
-        kept = kept_ones.pop()
-    except IndexError:
-        kept = _KeptPickler(table, shared_types)
-    try:
-        return kept.dump(obj), tuple(kept.shared)
-    finally:
-        kept.shared.clear()
-        if not kept_ones:
-            kept_ones.append(kept)
+    return _kept_dump(kept_ones, table, shared_types, obj)
 
 
 class _SharingUnpickler(pickle.Unpickler):

@@ -99,7 +99,8 @@ class StateRows(Generic[S]):
     state is made by the class's ``__init__`` with every field's value (the units made by
     :meth:`HexRows.objects`, so held nowhere else in the pickled state), and names its form by
     the class's ``"module:qualname"``, which must lead back to the class. Every field must be a
-    positional ``__init__`` argument, as for :class:`HexRows`.
+    positional ``__init__`` argument, as for :class:`HexRows`. As there, an instance of a
+    subclass comes back as the form's class, and the state's ``__init__`` runs again on load.
 
     >>> import attrs, pickle
     >>> from wargamekit.geometry import Hex
