@@ -232,6 +232,37 @@ def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
     assert interrupt_phase._sheet_facts(one)[mio.sheet_key].sheet is sheets["akari"]
 
 
+def _contacts_kept_and_found(scene):
+    return interrupt_phase._contacts_of(scene), interrupt_phase._contacts(scene)
+
+
+def test_whom_each_character_could_rush_is_found_again_when_a_side_changes(make):
+    """跟步: a rush is against an opponent, so whom each character could rush depends on the
+    sides as well as the range bands: a character changing sides (a state edit) with every band
+    the same is found again."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"), make.unit_entry("mio", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    interrupt_phase._contacts_of(scene)
+    scene.unit("sayo").side = "foes"
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+
+
+def test_whom_each_character_could_rush_is_found_again_when_a_combatant_comes_or_goes(make):
+    """跟步: whom each character could rush is found again when a combatant joins the scene with
+    her range bands already in the table, or leaves it (a state edit), every band the same."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), make.unit_entry("mio", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    mio = scene.combatants.pop("mio")
+    assert _contacts_kept_and_found(scene)[0] == {"akari": ("sayo",), "sayo": ("akari",)}
+    scene.combatants["mio"] = mio  # her bands were never removed
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+    del scene.combatants["sayo"]
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("mio",), "mio": ("akari",)}
+
+
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):
     """战斗行动 / 攻击: an attack's label shows its odds against passive defense; a menu makes them
     only for the label read (the chosen option's, when the game logs it), and the text is the

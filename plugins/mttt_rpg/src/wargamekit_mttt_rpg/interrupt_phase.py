@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
+from operator import attrgetter
 from typing import Any, NamedTuple
 from weakref import ref
 
@@ -542,7 +543,8 @@ def _may_respond(
         for eid in enemies:
             # Combatant.fighting and _rush_key, inline
             if (
-                scene.combatants[eid].status == ACTIVE
+                (enemy := scene.combatants.get(eid)) is not None
+                and enemy.status == ACTIVE
                 and eid not in rushing
                 and ("rush", round_, uid, eid) not in answered
             ):
@@ -569,9 +571,9 @@ def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
 
 #: What the cheap tests keep of the last scene they read (held weakly): its sheets' facts by
 #: sheet key (:func:`_sheet_facts`), and whom each character could rush with the range bands
-#: that was found from (:func:`_contacts_of`). Hot: they are read at every poll and window
+#: and combatants that was found from (:func:`_contacts_of`). Hot: they are read at every poll and window
 #: opening.
-_KEPT: list[Any] = [None, None, None, None]
+_KEPT: list[Any] = [None, None, None, None, None]
 
 
 def _kept(scene: Scene) -> list[Any]:
@@ -579,7 +581,7 @@ def _kept(scene: Scene) -> list[Any]:
     restart)."""
     held = _KEPT
     if held[0] is None or held[0]() is not scene:
-        held[:] = ref(scene), None, None, None
+        held[:] = ref(scene), None, None, None, None
     return held
 
 
@@ -600,16 +602,21 @@ def _sheet_facts(scene: Scene) -> _FactsBySheet:
     return held[1]
 
 
+#: what :func:`_contacts` reads of each combatant
+_rush_facts = attrgetter("id", "side", "kind")
+
+
 def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
-    """:func:`_contacts` of ``scene``, kept while its range bands stay the same: positions
-    change only when someone moves (reading every pair's distance was most of a test that
-    finds nothing, and most characters have nobody to rush)."""
+    """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
+    by pair; who is in the scene, in order, with her side and kind): positions change only when
+    someone moves (reading every pair's distance was most of a test that finds nothing, and
+    most characters have nobody to rush)."""
     held = _kept(scene)
     distances = scene.distances
-    bands = (distances, *distances.values())  # (compared in C; the dict by identity first)
-    if held[2] != bands:
-        held[2], held[3] = bands, _contacts(scene)
-    return held[3]
+    who = (*map(_rush_facts, scene.combatants.values()),)
+    if held[2] != distances or held[3] != who:  # (compared in C: the bands against a copy)
+        held[2:] = dict(distances), who, _contacts(scene)
+    return held[4]
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
@@ -648,7 +655,8 @@ def _nobody_responds(ctx: Context) -> bool:
             uid, rushing = unit.id, unit.rushing
             for eid in enemies:
                 if (
-                    combatants[eid].status == ACTIVE  # Combatant.fighting, inline
+                    (enemy := combatants.get(eid)) is not None
+                    and enemy.status == ACTIVE  # Combatant.fighting, inline
                     and eid not in rushing
                     and ("rush", round_, uid, eid) not in answered  # _rush_key, inline
                 ):
