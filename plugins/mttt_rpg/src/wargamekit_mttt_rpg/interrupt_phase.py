@@ -569,22 +569,6 @@ def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
     return out
 
 
-#: What the cheap tests keep of the last scene they read (held weakly): its sheets' facts by
-#: sheet key (:func:`_sheet_facts`), and whom each character could rush with the range bands
-#: and combatants that was found from (:func:`_contacts_of`). Hot: they are read at every poll and window
-#: opening.
-_KEPT: list[Any] = [None, None, None, None, None]
-
-
-def _kept(scene: Scene) -> list[Any]:
-    """:data:`_KEPT`, emptied first if it was kept for another scene (another game, a fork, a
-    restart)."""
-    held = _KEPT
-    if held[0] is None or held[0]() is not scene:
-        held[:] = ref(scene), None, None, None, None
-    return held
-
-
 class _FactsBySheet(dict[str, _SheetFacts]):
     """:func:`_facts` by sheet key (``Combatant.sheet_key``), each found in the library on the
     first read of its key (a character given another sheet is read under its key)."""
@@ -594,12 +578,39 @@ class _FactsBySheet(dict[str, _SheetFacts]):
         return facts
 
 
+class _Kept(NamedTuple):
+    """What the cheap tests keep of the last scene they read: its sheets' facts by sheet key
+    (:func:`_sheet_facts`), and whom each character could rush with what that was found from
+    (:func:`_contacts_of`). Never changed, only replaced whole: a game in another thread reads
+    one record or another, never a mix."""
+
+    #: the scene, held weakly
+    scene: ref[Scene]
+    facts: _FactsBySheet
+    #: a copy of the range bands by pair, and each combatant's id, side and kind, in order;
+    #: None: no contacts found yet
+    bands: dict[str, int] | None
+    who: tuple[tuple[str, str, str], ...] | None
+    contacts: dict[str, tuple[str, ...]]
+
+
+#: The record of the last scene read. Hot: read at every poll and window opening.
+_KEPT: _Kept | None = None
+
+
+def _kept(scene: Scene) -> _Kept:
+    """:data:`_KEPT`, a fresh one first if it was kept for another scene (another game, a fork,
+    a restart)."""
+    global _KEPT
+    kept = _KEPT
+    if kept is None or kept.scene() is not scene:
+        kept = _KEPT = _Kept(ref(scene), _FactsBySheet(), None, None, {})
+    return kept
+
+
 def _sheet_facts(scene: Scene) -> _FactsBySheet:
     """The :class:`_SheetFacts` of ``scene``'s sheets by key, kept for the scene."""
-    held = _kept(scene)
-    if held[1] is None:
-        held[1] = _FactsBySheet()
-    return held[1]
+    return _kept(scene).facts
 
 
 #: what :func:`_contacts` reads of each combatant
@@ -611,12 +622,15 @@ def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
     by pair; who is in the scene, in order, with her side and kind): positions change only when
     someone moves (reading every pair's distance was most of a test that finds nothing, and
     most characters have nobody to rush)."""
-    held = _kept(scene)
+    global _KEPT
+    kept = _kept(scene)
     distances = scene.distances
     who = (*map(_rush_facts, scene.combatants.values()),)
-    if held[2] != distances or held[3] != who:  # (compared in C: the bands against a copy)
-        held[2:] = dict(distances), who, _contacts(scene)
-    return held[4]
+    if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
+        return kept.contacts
+    contacts = _contacts(scene)
+    _KEPT = _Kept(kept.scene, kept.facts, dict(distances), who, contacts)
+    return contacts
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
