@@ -824,20 +824,34 @@ def open_window(
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
-    busy: bool = False,
 ) -> Generator[Any, Any, list[Response]]:
     """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
     trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
-    the window opened, down to that depth; ``busy``: the caller has just found that it does not
-    close at once (:func:`_closes_at_once`), and nothing has changed since."""
+    the window opened, down to that depth."""
     scene: Scene = ctx.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
     answering = bool(triggers) and ctx.interrupts.enabled and _may_trigger(scene, triggers)
-    if not answering and not busy and _closes_at_once(ctx, floor):
+    if not answering and _closes_at_once(ctx, floor):
         return []  # most windows: before anything is built for them
+    return (yield from _open_window(ctx, name, active, triggers, subject, source, floor, answering))
+
+
+def _open_window(
+    ctx: Context,
+    name: str,
+    active: str | None,
+    triggers: tuple[str, ...],
+    subject: str | None,
+    source: str | None,
+    floor: int | None,
+    answering: bool,
+) -> Generator[Any, Any, list[Response]]:
+    """What :func:`open_window` does once it has found that its window does not close at once
+    (its serial counted): ``answering``: some optional triggered effect answers ``triggers``."""
+    scene: Scene = ctx.state
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
@@ -887,12 +901,15 @@ def open_windows(
     """
     scene: Scene = ctx.state
     for index, name in enumerate(names):
-        if not scene.over and scene.phase == "turns" and (quiet or _closes_at_once(ctx, None)):
+        if scene.over or scene.phase != "turns":
+            continue  # (as open_window: a no-op)
+        if quiet or _closes_at_once(ctx, None):
             # A window that closes at once changes nothing but the serial, so every window after
             # it would close at once too (hot: the test is asked once, not for each).
             scene.trigger_serial += len(names) - index
             return True
-        yield from open_window(ctx, name, active=active, busy=True)  # (just tested: not again)
+        scene.trigger_serial += 1
+        yield from _open_window(ctx, name, active, (), None, None, None, False)  # (just tested: not again)
     return False
 
 
