@@ -227,9 +227,51 @@ def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
     assert interrupt_phase._contacts_of(other) == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
     sheets = library().characters
     assert interrupt_phase._sheet_facts(one)["sayo"].sheet is sheets["sayo"]
-    mio = one.unit("mio")
-    mio.sheet_key = "akari"  # a character given another sheet (a state edit) is read under its key
-    assert interrupt_phase._sheet_facts(one)[mio.sheet_key].sheet is sheets["akari"]
+
+
+def _contacts_kept_and_found(scene):
+    return interrupt_phase._contacts_of(scene), interrupt_phase._contacts(scene)
+
+
+def test_whom_each_character_could_rush_is_found_again_when_a_side_changes(make):
+    """跟步: a rush is against an opponent, so whom each character could rush depends on the
+    sides as well as the range bands: a character changing sides (a state edit) with every band
+    the same is found again."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"), make.unit_entry("mio", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    interrupt_phase._contacts_of(scene)
+    scene.unit("sayo").side = "foes"
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+
+
+def test_whom_each_character_could_rush_is_found_again_when_a_combatant_comes_or_goes(make):
+    """跟步: whom each character could rush is found again when a combatant joins the scene with
+    her range bands already in the table, or leaves it (a state edit), every band the same."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), make.unit_entry("mio", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    mio = scene.combatants.pop("mio")
+    assert _contacts_kept_and_found(scene)[0] == {"akari": ("sayo",), "sayo": ("akari",)}
+    scene.combatants["mio"] = mio  # her bands were never removed
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+    del scene.combatants["sayo"]
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("mio",), "mio": ("akari",)}
+
+
+def test_a_character_given_another_sheet_is_tested_with_that_sheet(make):
+    """插入阶段: the cheap tests read each sheet's facts by the sheet's key, not by the
+    character's: a character given another sheet (a state edit) after the facts were read is
+    tested with the new sheet's instant spells (瞬间法术). Akari's distortion mana pays for
+    nothing of hers, but pays for the Witch's Thorn Wall."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=3), [])
+    akari, witch = h.unit("akari"), h.unit("witch")
+    akari.order_mp, akari.distortion_mp = 0, 3
+    witch.order_mp = witch.distortion_mp = 0
+    assert interrupt_phase._nobody_responds(h)
+    akari.sheet_key = "witch"
+    assert not interrupt_phase._nobody_responds(h)
 
 
 def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):

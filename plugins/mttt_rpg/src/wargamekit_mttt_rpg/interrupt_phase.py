@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
+from operator import attrgetter
 from typing import Any, NamedTuple
 from weakref import ref
 
@@ -542,7 +543,8 @@ def _may_respond(
         for eid in enemies:
             # Combatant.fighting and _rush_key, inline
             if (
-                scene.combatants[eid].status == ACTIVE
+                (enemy := scene.combatants.get(eid)) is not None
+                and enemy.status == ACTIVE
                 and eid not in rushing
                 and ("rush", round_, uid, eid) not in answered
             ):
@@ -567,22 +569,6 @@ def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
     return out
 
 
-#: What the cheap tests keep of the last scene they read (held weakly): its sheets' facts by
-#: sheet key (:func:`_sheet_facts`), and whom each character could rush with the range bands
-#: that was found from (:func:`_contacts_of`). Hot: they are read at every poll and window
-#: opening.
-_KEPT: list[Any] = [None, None, None, None]
-
-
-def _kept(scene: Scene) -> list[Any]:
-    """:data:`_KEPT`, emptied first if it was kept for another scene (another game, a fork, a
-    restart)."""
-    held = _KEPT
-    if held[0] is None or held[0]() is not scene:
-        held[:] = ref(scene), None, None, None
-    return held
-
-
 class _FactsBySheet(dict[str, _SheetFacts]):
     """:func:`_facts` by sheet key (``Combatant.sheet_key``), each found in the library on the
     first read of its key (a character given another sheet is read under its key)."""
@@ -592,24 +578,59 @@ class _FactsBySheet(dict[str, _SheetFacts]):
         return facts
 
 
+class _Kept(NamedTuple):
+    """What the cheap tests keep of the last scene they read: its sheets' facts by sheet key
+    (:func:`_sheet_facts`), and whom each character could rush with what that was found from
+    (:func:`_contacts_of`). Never changed, only replaced whole: a game in another thread reads
+    one record or another, never a mix."""
+
+    #: the scene, held weakly
+    scene: ref[Scene]
+    facts: _FactsBySheet
+    #: a copy of the range bands by pair, and each combatant's id, side and kind, in order;
+    #: None: no contacts found yet
+    bands: dict[str, int] | None
+    who: tuple[tuple[str, str, str], ...] | None
+    contacts: dict[str, tuple[str, ...]]
+
+
+#: The record of the last scene read. Hot: read at every poll and window opening.
+_KEPT: _Kept | None = None
+
+
+def _kept(scene: Scene) -> _Kept:
+    """:data:`_KEPT`, a fresh one first if it was kept for another scene (another game, a fork,
+    a restart)."""
+    global _KEPT
+    kept = _KEPT
+    if kept is None or kept.scene() is not scene:
+        kept = _KEPT = _Kept(ref(scene), _FactsBySheet(), None, None, {})
+    return kept
+
+
 def _sheet_facts(scene: Scene) -> _FactsBySheet:
     """The :class:`_SheetFacts` of ``scene``'s sheets by key, kept for the scene."""
-    held = _kept(scene)
-    if held[1] is None:
-        held[1] = _FactsBySheet()
-    return held[1]
+    return _kept(scene).facts
+
+
+#: what :func:`_contacts` reads of each combatant
+_rush_facts = attrgetter("id", "side", "kind")
 
 
 def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
-    """:func:`_contacts` of ``scene``, kept while its range bands stay the same: positions
-    change only when someone moves (reading every pair's distance was most of a test that
-    finds nothing, and most characters have nobody to rush)."""
-    held = _kept(scene)
+    """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
+    by pair; who is in the scene, in order, with her side and kind): positions change only when
+    someone moves (reading every pair's distance was most of a test that finds nothing, and
+    most characters have nobody to rush)."""
+    global _KEPT
+    kept = _kept(scene)
     distances = scene.distances
-    bands = (distances, *distances.values())  # (compared in C; the dict by identity first)
-    if held[2] != bands:
-        held[2], held[3] = bands, _contacts(scene)
-    return held[3]
+    who = (*map(_rush_facts, scene.combatants.values()),)
+    if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
+        return kept.contacts
+    contacts = _contacts(scene)
+    _KEPT = _Kept(kept.scene, kept.facts, dict(distances), who, contacts)
+    return contacts
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
@@ -648,7 +669,8 @@ def _nobody_responds(ctx: Context) -> bool:
             uid, rushing = unit.id, unit.rushing
             for eid in enemies:
                 if (
-                    combatants[eid].status == ACTIVE  # Combatant.fighting, inline
+                    (enemy := combatants.get(eid)) is not None
+                    and enemy.status == ACTIVE  # Combatant.fighting, inline
                     and eid not in rushing
                     and ("rush", round_, uid, eid) not in answered  # _rush_key, inline
                 ):
@@ -802,20 +824,34 @@ def open_window(
     subject: str | None = None,
     source: str | None = None,
     floor: int | None = None,
-    busy: bool = False,
 ) -> Generator[Any, Any, list[Response]]:
     """Open the interrupt window of a timing point (a no-op outside phase 2); ``trigger``: the
     trigger condition(s) the timing point meets; ``floor``: also resolve items pushed before
-    the window opened, down to that depth; ``busy``: the caller has just found that it does not
-    close at once (:func:`_closes_at_once`), and nothing has changed since."""
+    the window opened, down to that depth."""
     scene: Scene = ctx.state
     if scene.over or scene.phase != "turns":
         return []
     scene.trigger_serial += 1
     triggers = (trigger,) if isinstance(trigger, str) else tuple(trigger or ())
     answering = bool(triggers) and ctx.interrupts.enabled and _may_trigger(scene, triggers)
-    if not answering and not busy and _closes_at_once(ctx, floor):
+    if not answering and _closes_at_once(ctx, floor):
         return []  # most windows: before anything is built for them
+    return (yield from _open_window(ctx, name, active, triggers, subject, source, floor, answering))
+
+
+def _open_window(
+    ctx: Context,
+    name: str,
+    active: str | None,
+    triggers: tuple[str, ...],
+    subject: str | None,
+    source: str | None,
+    floor: int | None,
+    answering: bool,
+) -> Generator[Any, Any, list[Response]]:
+    """What :func:`open_window` does once it has found that its window does not close at once
+    (its serial counted): ``answering``: some optional triggered effect answers ``triggers``."""
+    scene: Scene = ctx.state
     timing = Timing(name, active, triggers, subject, source, scene.trigger_serial)
     first = scene.unit(active).side if active else "heroes"
     order = [first] + [s for s in ("heroes", "foes") if s != first]
@@ -865,12 +901,15 @@ def open_windows(
     """
     scene: Scene = ctx.state
     for index, name in enumerate(names):
-        if not scene.over and scene.phase == "turns" and (quiet or _closes_at_once(ctx, None)):
+        if scene.over or scene.phase != "turns":
+            continue  # (as open_window: a no-op)
+        if quiet or _closes_at_once(ctx, None):
             # A window that closes at once changes nothing but the serial, so every window after
             # it would close at once too (hot: the test is asked once, not for each).
             scene.trigger_serial += len(names) - index
             return True
-        yield from open_window(ctx, name, active=active, busy=True)  # (just tested: not again)
+        scene.trigger_serial += 1
+        yield from _open_window(ctx, name, active, (), None, None, None, False)  # (just tested: not again)
     return False
 
 
