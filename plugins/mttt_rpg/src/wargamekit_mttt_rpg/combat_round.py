@@ -38,7 +38,6 @@ from .initiative import (
 )
 from .interrupt_phase import open_windows, turn_responses
 from .resources import activation_speed, unfold_pool
-from .scenario import SIDES
 from .state import ABSENT, ACTIVE, Combatant, Context, Scene
 from .warfare import strategic_warfare
 
@@ -71,18 +70,17 @@ def victory(scene: Scene) -> Outcome | None:
     # Hot (after every turn and every action): the scores are summed only for an outcome.
     if scene.over:
         return Outcome(None, scene.over, scores(scene))
-    alive: set[str] = set()  # the sides someone keeps in the fight
+    alive = {"heroes": False, "foes": False}  # whether anyone keeps the side in the fight
     for u in scene.combatants.values():  # one pass, each unit tested once
-        side = u.side
-        if side not in alive and side in SIDES and _counts(u):
-            alive.add(side)
-            if len(alive) == 2:
-                return None  # most calls: both sides fight on, known at the first of each
-    if "heroes" in alive:
+        if u.side in alive and not alive[u.side] and _counts(u):
+            alive[u.side] = True
+    if alive["heroes"] and not alive["foes"]:
         return Outcome("heroes", "every foe is helpless, routed or gone", scores(scene))
-    if "foes" in alive:
+    if alive["foes"] and not alive["heroes"]:
         return Outcome("foes", "every hero is helpless or gone", scores(scene))
-    return Outcome(None, "nobody is left standing", scores(scene))
+    if not alive["heroes"] and not alive["foes"]:
+        return Outcome(None, "nobody is left standing", scores(scene))
+    return None
 
 
 def _join(ctx: Context, unit: Combatant, *, mid_fight: bool) -> int | None:
