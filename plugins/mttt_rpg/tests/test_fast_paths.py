@@ -291,6 +291,21 @@ def test_whom_each_character_could_rush_is_found_again_when_a_combatant_comes_or
     assert kept == found == {"akari": ("mio",), "mio": ("akari",)}
 
 
+def test_whom_each_character_could_rush_is_found_again_when_a_character_comes_back_to_the_fight(make):
+    """跟步: whom each character could rush is kept from the fighting characters alone, so a
+    character back in the fight (revived from helpless: a heal, or a state edit) with every band
+    the same is found again, and one out of it is dropped."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    scene.unit("sayo").status = "helpless"
+    assert _contacts_kept_and_found(scene) == ({}, {})
+    scene.unit("sayo").status = "active"
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("sayo",), "sayo": ("akari",)}
+    scene.unit("akari").status = "helpless"
+    assert _contacts_kept_and_found(scene) == ({}, {})
+
+
 def test_a_character_given_another_sheet_is_tested_with_that_sheet(make):
     """插入阶段: the cheap tests read each sheet's facts by the sheet's key, not by the
     character's: a character given another sheet (a state edit) after the facts were read is

@@ -387,7 +387,8 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             characters, found, rushes = last[1], last[2], last[3]
         else:
             # who may respond, and whom each could rush: found once
-            characters, found, rushes = _fighting_characters(scene), {}, _contacts_of(scene)
+            characters = _fighting_characters(scene)
+            found, rushes = {}, _contacts_of(scene, characters)
             last[:] = point.timing, characters, found, rushes
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
@@ -581,11 +582,12 @@ def _may_respond(
     return False
 
 
-def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
-    """The ids of the characters of the other side at contact distance (band 0) of each
-    character who has any, in scene order, whatever their status: a rush (跟步) needs contact
-    distance."""
-    characters = [u for u in scene.combatants.values() if u.kind == "character"]
+def _contacts(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
+    """The ids of the fighting characters of the other side at contact distance (band 0) of each
+    fighting character who has any, in scene order: a rush (跟步) needs contact distance.
+    ``characters``: the scene's fighting characters, if the caller has them."""
+    if characters is None:
+        characters = _fighting_characters(scene)
     out: dict[str, tuple[str, ...]] = {}
     for unit in characters:
         enemies = tuple(e.id for e in characters if e.side != unit.side and scene.distance(unit.id, e.id) == 0)
@@ -612,10 +614,10 @@ class _Kept(NamedTuple):
     #: the scene, held weakly
     scene: ref[Scene]
     facts: _FactsBySheet
-    #: a copy of the range bands by pair, and each combatant's id, side and kind, in order;
+    #: a copy of the range bands by pair, and each fighting character's id and side, in order;
     #: None: no contacts found yet
     bands: dict[str, int] | None
-    who: tuple[tuple[str, str, str], ...] | None
+    who: tuple[tuple[str, str], ...] | None
     contacts: dict[str, tuple[str, ...]]
 
 
@@ -638,22 +640,26 @@ def _sheet_facts(scene: Scene) -> _FactsBySheet:
     return _kept(scene).facts
 
 
-#: what :func:`_contacts` reads of each combatant
-_rush_facts = attrgetter("id", "side", "kind")
+#: what :func:`_contacts` reads of each fighting character
+_rush_facts = attrgetter("id", "side")
 
 
-def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
+def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
     """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
-    by pair; who is in the scene, in order, with her side and kind): positions change only when
-    someone moves (reading every pair's distance was most of a test that finds nothing, and
-    most characters have nobody to rush)."""
+    by pair; the fighting characters, in order, with their ids and sides): positions change
+    only when someone moves (reading every pair's distance was most of a test that finds
+    nothing, and most characters have nobody to rush). ``characters``: the scene's fighting
+    characters, if the caller has them (what the key reads: the characters only, not every
+    combatant)."""
     global _KEPT
     kept = _kept(scene)
     distances = scene.distances
-    who = (*map(_rush_facts, scene.combatants.values()),)
+    if characters is None:
+        characters = _fighting_characters(scene)
+    who = (*map(_rush_facts, characters),)
     if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
         return kept.contacts
-    contacts = _contacts(scene)
+    contacts = _contacts(scene, characters)
     _KEPT = _Kept(kept.scene, kept.facts, dict(distances), who, contacts)
     return contacts
 
@@ -684,7 +690,7 @@ def _nobody_responds(ctx: Context) -> bool:
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
     # the rush test of _may_respond, for those who have someone at contact distance
-    contacts, combatants = _contacts_of(scene), scene.combatants
+    contacts, combatants = _contacts_of(scene, characters), scene.combatants
     if contacts:
         answered, round_ = ctx.interrupts.answered, scene.round
         for unit in characters:
