@@ -85,11 +85,11 @@ def _committed(ctx: Context, unit: Combatant, pool: str) -> int:
 
 
 #: The stack's committed mana by caster: ``caster -> (order mana, distortion mana)``.
-Committed = Mapping[str, tuple[int, int]]
+_Committed = Mapping[str, tuple[int, int]]
 
 
 def _committed_by_caster(ctx: Context) -> dict[str, tuple[int, int]]:
-    """:func:`_committed` of every caster and both pools at once (:data:`Committed`)."""
+    """:func:`_committed` of every caster and both pools at once (:data:`_Committed`)."""
     out: dict[str, tuple[int, int]] = {}
     for item in ctx.interrupts.items:
         data = item.data
@@ -112,9 +112,9 @@ def _commit(out: dict[str, tuple[int, int]], data: Mapping[str, Any]) -> None:
 def _committed_with(
     ctx: Context,
     top: Response,
-    below: tuple[Response, Committed] | None,
+    below: tuple[Response, _Committed] | None,
     depth: int,
-) -> Committed:
+) -> _Committed:
     """:func:`_committed_by_caster` of the stack with ``top`` at ``depth``; ``below``: the item
     that lay on top at ``depth - 1`` and that stack's sum, if kept. If ``top`` was pushed onto
     that very stack, its sum and ``top``'s own cost, else the whole stack summed."""
@@ -129,7 +129,7 @@ def _committed_with(
     return out
 
 
-def _mana_left(unit: Combatant, committed: Committed) -> tuple[int, int]:
+def _mana_left(unit: Combatant, committed: _Committed) -> tuple[int, int]:
     """``unit``'s order and distortion mana less what the stack already commits of it."""
     spent = committed.get(unit.id)
     if spent is None:
@@ -358,7 +358,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # on top at a depth, the items below it are those it was pushed onto, so the same top at the
     # same depth means the same stack (the top is held: its id stays its own), and an item pushed
     # onto a kept stack adds its own cost to that stack's sum.
-    summed: dict[int, tuple[Response, Committed]] = {}
+    summed: dict[int, tuple[Response, _Committed]] = {}
     # What the offers at the last timing point found: the point (a string made afresh at each
     # resolution point of the window, and held here) and the fighting characters. Between two
     # polls at the same point nothing happens but pushes, which change neither who is fighting,
@@ -375,7 +375,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         scene: Scene = ctx.state
         top, depth = point.top, point.depth
         if top is None:
-            committed: Committed = {}
+            committed: _Committed = {}
         else:
             kept = summed.get(depth)
             if kept is not None and kept[0] is top:
@@ -543,14 +543,14 @@ def _may_respond(
     unit: Combatant,
     facts: _SheetFacts,
     contacts: Mapping[str, tuple[str, ...]],
-    committed: Committed,
+    committed: _Committed,
     counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
     ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts_of`);
-    ``committed``: the stack's mana by caster (:data:`Committed`); ``counterable``:
+    ``committed``: the stack's mana by caster (:data:`_Committed`); ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
