@@ -87,6 +87,37 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
     assert 0 < len(made) < len(offered)
 
 
+def test_an_offer_s_spells_take_the_item_numbers_reserved_for_them(monkeypatch):
+    """插入阶段 / 瞬间法术: a poll reserves an item number for each spell response it offers, in
+    order, and the responses of one spell (one per target) share what was found for it. Every
+    response of every offer, made, takes its own number of those reserved, in the order offered,
+    with the key it was offered with and a target of its own; reading them all changes no game."""
+    fast = _logs({"interrupts": True})
+    real, checked = interrupt_phase.offers, []
+
+    def reading(ctx, timing, opening):
+        offer = real(ctx, timing, opening)
+
+        def read_all(side, point):
+            before = ctx.state.next_item
+            offered = offer(side, point)
+            spells = [r for r in offered if "caster" in r.data]  # (instant actions take no number)
+            assert [r.data["id"] for r in spells] == list(range(before + 1, ctx.state.next_item + 1))
+            assert [r.key for r in offered] == list(getattr(offered, "keys", ()))
+            by_spell = {}
+            for r in spells:
+                by_spell.setdefault((r.data["caster"], r.data["name"]), []).append(r.data["target"])
+            assert all(len(set(targets)) == len(targets) for targets in by_spell.values())
+            checked.extend(len(targets) for targets in by_spell.values())
+            return offered
+
+        return read_all
+
+    monkeypatch.setattr(interrupt_phase, "offers", reading)
+    assert _logs({"interrupts": True}) == fast
+    assert max(checked) > 1  # spells with several targets
+
+
 def _count_window_tests(monkeypatch) -> list:
     """The floors of every window test (``interrupt_phase._closes_at_once``) from now on."""
     real, tests = interrupt_phase._closes_at_once, []
@@ -258,6 +289,21 @@ def test_whom_each_character_could_rush_is_found_again_when_a_combatant_comes_or
     del scene.combatants["sayo"]
     kept, found = _contacts_kept_and_found(scene)
     assert kept == found == {"akari": ("mio",), "mio": ("akari",)}
+
+
+def test_whom_each_character_could_rush_is_found_again_when_a_character_comes_back_to_the_fight(make):
+    """跟步: whom each character could rush is kept from the fighting characters alone, so a
+    character back in the fight (revived from helpless: a heal, or a state edit) with every band
+    the same is found again, and one out of it is dropped."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    scene.unit("sayo").status = "helpless"
+    assert _contacts_kept_and_found(scene) == ({}, {})
+    scene.unit("sayo").status = "active"
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {"akari": ("sayo",), "sayo": ("akari",)}
+    scene.unit("akari").status = "helpless"
+    assert _contacts_kept_and_found(scene) == ({}, {})
 
 
 def test_a_character_given_another_sheet_is_tested_with_that_sheet(make):

@@ -84,23 +84,37 @@ def _committed(ctx: Context, unit: Combatant, pool: str) -> int:
     )
 
 
-def _committed_by_caster(ctx: Context) -> dict[tuple[str, str], int]:
-    """:func:`_committed` of every caster and pool at once: ``(caster, pool) -> mana``."""
-    out: dict[tuple[str, str], int] = {}
+#: The stack's committed mana by caster: ``caster -> (order mana, distortion mana)``.
+_Committed = Mapping[str, tuple[int, int]]
+
+
+def _committed_by_caster(ctx: Context) -> dict[str, tuple[int, int]]:
+    """:func:`_committed` of every caster and both pools at once (:data:`_Committed`)."""
+    out: dict[str, tuple[int, int]] = {}
     for item in ctx.interrupts.items:
         data = item.data
         if isinstance(data, dict) and "caster" in data and "pool" in data:
-            key = (data["caster"], data["pool"])
-            out[key] = out.get(key, 0) + data["cost"]
+            _commit(out, data)
     return out
+
+
+def _commit(out: dict[str, tuple[int, int]], data: Mapping[str, Any]) -> None:
+    """Add the cost of the stack item with ``data`` to its caster's committed mana in ``out``
+    (a spell's or triggered effect's pool is "order" or "distortion": the sheets check it)."""
+    caster = data["caster"]
+    order, distortion = out.get(caster, (0, 0))
+    if data["pool"] == "order":
+        out[caster] = order + data["cost"], distortion
+    else:
+        out[caster] = order, distortion + data["cost"]
 
 
 def _committed_with(
     ctx: Context,
     top: Response,
-    below: tuple[Response, Mapping[tuple[str, str], int]] | None,
+    below: tuple[Response, _Committed] | None,
     depth: int,
-) -> Mapping[tuple[str, str], int]:
+) -> _Committed:
     """:func:`_committed_by_caster` of the stack with ``top`` at ``depth``; ``below``: the item
     that lay on top at ``depth - 1`` and that stack's sum, if kept. If ``top`` was pushed onto
     that very stack, its sum and ``top``'s own cost, else the whole stack summed."""
@@ -111,9 +125,16 @@ def _committed_with(
     if not (isinstance(data, dict) and "caster" in data and "pool" in data):
         return below[1]  # nothing committed by ``top`` (a rush, burning jade)
     out = dict(below[1])
-    key = (data["caster"], data["pool"])
-    out[key] = out.get(key, 0) + data["cost"]
+    _commit(out, data)
     return out
+
+
+def _mana_left(unit: Combatant, committed: _Committed) -> tuple[int, int]:
+    """``unit``'s order and distortion mana less what the stack already commits of it."""
+    spent = committed.get(unit.id)
+    if spent is None:
+        return unit.order_mp, unit.distortion_mp
+    return unit.order_mp - spent[0], unit.distortion_mp - spent[1]
 
 
 def _mana(unit: Combatant, pool: str) -> int:
@@ -332,12 +353,12 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     """The offers function of a window at ``timing`` (opened as the core's timing point
     ``opening``). Each offer's data says where it is offered: ``timing`` (the timing point's
     name) and ``resolution`` (true at the resolution point of an item inside that window)."""
-    # The stack's mana by caster and pool (_committed_by_caster), kept per depth with the item on
+    # The stack's mana by caster (_committed_by_caster), kept per depth with the item on
     # top then. The stack is last in, first out, and each item is pushed once: while an item lies
     # on top at a depth, the items below it are those it was pushed onto, so the same top at the
     # same depth means the same stack (the top is held: its id stays its own), and an item pushed
     # onto a kept stack adds its own cost to that stack's sum.
-    summed: dict[int, tuple[Response, Mapping[tuple[str, str], int]]] = {}
+    summed: dict[int, tuple[Response, _Committed]] = {}
     # What the offers at the last timing point found: the point (a string made afresh at each
     # resolution point of the window, and held here) and the fighting characters. Between two
     # polls at the same point nothing happens but pushes, which change neither who is fighting,
@@ -354,7 +375,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         scene: Scene = ctx.state
         top, depth = point.top, point.depth
         if top is None:
-            committed: Mapping[tuple[str, str], int] = {}
+            committed: _Committed = {}
         else:
             kept = summed.get(depth)
             if kept is not None and kept[0] is top:
@@ -366,7 +387,8 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             characters, found, rushes = last[1], last[2], last[3]
         else:
             # who may respond, and whom each could rush: found once
-            characters, found, rushes = _fighting_characters(scene), {}, _contacts_of(scene)
+            characters = _fighting_characters(scene)
+            found, rushes = {}, _contacts_of(scene, characters)
             last[:] = point.timing, characters, found, rushes
         counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
@@ -399,41 +421,42 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
 
         # What each response would be, found now; the responses themselves are made only when
         # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
-        # number here, in the order the responses are offered, as building them would.
+        # numbers here, in the order the responses are offered, as building them would: a
+        # spell's responses, one per target, take consecutive numbers and share one record.
         keys: list[Any] = []
-        made: list[Any] = []  # per response: its _item arguments, or (what makes it, ``at``) for an instant action
+        made: list[Any] = []  # per response: its spell's record, or (what makes it, ``at``) for an instant action
         plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
         for unit in responders:
+            order, distortion = _mana_left(unit, committed)
             for spell in facts_of[unit.sheet_key].instant_spells:
-                pool = spell.pool
-                mana = unit.order_mp if pool == "order" else unit.distortion_mp  # _mana, inline
-                if committed:
-                    mana -= committed.get((unit.id, pool), 0)
-                if mana < spell.cost:
+                if (order if spell.pool == "order" else distortion) < spell.cost:
                     continue
-                if spell.effect.kind == "counter":
+                kind = spell.effect.kind
+                if kind == "counter":
                     if top is None or top.controller == side or "id" not in top.data:
                         continue
-                    scene.next_item += 1
+                    targets: Sequence[Combatant | None] = (None,)
                     keys.append(("counter", top.data["id"], unit.id))
+                    countering: int | None = top.data["id"]
+                    countering_name = top.name
+                else:
+                    targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                    if targets is None:
+                        targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                    if not targets:
+                        continue
+                    keys += [None] * len(targets)
+                    countering, countering_name = None, ""
+                if kind == "heal":  # marked per target (an unhurt one)
+                    at_each: Any = tuple(marked_at(target, spell.effect) for target in targets)
+                else:
                     if plain_at is None:
                         plain_at = marked_at()
-                    made.append((scene.next_item, unit, spell, None, top.data["id"], top.name, plain_at))
-                    continue
-                heal = spell.effect.kind == "heal"
-                targets = found.get((unit.id, id(spell)))  # library data, alive all game
-                if targets is None:
-                    targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
-                for target in targets:
-                    scene.next_item += 1
-                    keys.append(None)
-                    if heal:
-                        marks_here = marked_at(target, spell.effect)
-                    else:
-                        if plain_at is None:
-                            plain_at = marked_at()
-                        marks_here = plain_at
-                    made.append((scene.next_item, unit, spell, target, None, "", marks_here))
+                    at_each = plain_at
+                # (the spell's first response's index and item number, then _item's arguments)
+                record = (len(made), scene.next_item + 1, unit, spell, targets, countering, countering_name, at_each)
+                scene.next_item += len(targets)
+                made += [record] * len(targets)
             actions = found.get(unit.id)
             if actions is None:
                 actions = found[unit.id] = _instant_actions(ctx, unit, characters)
@@ -454,10 +477,13 @@ def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Resp
     if len(what) == 2:  # an instant action (see _instant_actions): what makes it, and where
         make, at = what
         return make(at=at)
-    item_id, unit, spell, target, countering, countering_name, at = what
+    # a spell's response: the nth of its responses, one per target
+    first, item_id, unit, spell, targets, countering, countering_name, at = what
+    nth = index - first
     return _item(
-        ctx, item_id, unit, spell.name, spell.effect, spell.pool, spell.cost, target,
-        key=keys[index], countering=countering, countering_name=countering_name, at=at,
+        ctx, item_id + nth, unit, spell.name, spell.effect, spell.pool, spell.cost, targets[nth],
+        key=keys[index], countering=countering, countering_name=countering_name,
+        at=at[nth] if type(at) is tuple else at,
     )
 
 
@@ -517,21 +543,21 @@ def _may_respond(
     unit: Combatant,
     facts: _SheetFacts,
     contacts: Mapping[str, tuple[str, ...]],
-    committed: Mapping[tuple[str, str], int],
+    committed: _Committed,
     counterable: bool,
 ) -> bool:
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
     ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts_of`);
-    ``committed``: the stack's mana by caster and pool; ``counterable``:
+    ``committed``: the stack's mana by caster (:data:`_Committed`); ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
     scene: Scene = ctx.state
-    order, distortion = unit.order_mp, unit.distortion_mp
-    if committed:  # usually nothing is on the stack
-        order -= committed.get((unit.id, "order"), 0)
-        distortion -= committed.get((unit.id, "distortion"), 0)
+    order, distortion = unit.order_mp, unit.distortion_mp  # _mana_left, inline
+    if committed and (spent := committed.get(unit.id)) is not None:  # usually nothing is committed
+        order -= spent[0]
+        distortion -= spent[1]
     if counterable:
         if order >= facts.order_any or distortion >= facts.distortion_any:
             return True
@@ -556,11 +582,12 @@ def _may_respond(
     return False
 
 
-def _contacts(scene: Scene) -> dict[str, tuple[str, ...]]:
-    """The ids of the characters of the other side at contact distance (band 0) of each
-    character who has any, in scene order, whatever their status: a rush (跟步) needs contact
-    distance."""
-    characters = [u for u in scene.combatants.values() if u.kind == "character"]
+def _contacts(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
+    """The ids of the fighting characters of the other side at contact distance (band 0) of each
+    fighting character who has any, in scene order: a rush (跟步) needs contact distance.
+    ``characters``: the scene's fighting characters, if the caller has them."""
+    if characters is None:
+        characters = _fighting_characters(scene)
     out: dict[str, tuple[str, ...]] = {}
     for unit in characters:
         enemies = tuple(e.id for e in characters if e.side != unit.side and scene.distance(unit.id, e.id) == 0)
@@ -587,10 +614,10 @@ class _Kept(NamedTuple):
     #: the scene, held weakly
     scene: ref[Scene]
     facts: _FactsBySheet
-    #: a copy of the range bands by pair, and each combatant's id, side and kind, in order;
+    #: a copy of the range bands by pair, and each fighting character's id and side, in order;
     #: None: no contacts found yet
     bands: dict[str, int] | None
-    who: tuple[tuple[str, str, str], ...] | None
+    who: tuple[tuple[str, str], ...] | None
     contacts: dict[str, tuple[str, ...]]
 
 
@@ -613,22 +640,26 @@ def _sheet_facts(scene: Scene) -> _FactsBySheet:
     return _kept(scene).facts
 
 
-#: what :func:`_contacts` reads of each combatant
-_rush_facts = attrgetter("id", "side", "kind")
+#: what :func:`_contacts` reads of each fighting character
+_rush_facts = attrgetter("id", "side")
 
 
-def _contacts_of(scene: Scene) -> dict[str, tuple[str, ...]]:
+def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
     """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
-    by pair; who is in the scene, in order, with her side and kind): positions change only when
-    someone moves (reading every pair's distance was most of a test that finds nothing, and
-    most characters have nobody to rush)."""
+    by pair; the fighting characters, in order, with their ids and sides): positions change
+    only when someone moves (reading every pair's distance was most of a test that finds
+    nothing, and most characters have nobody to rush). ``characters``: the scene's fighting
+    characters, if the caller has them (what the key reads: the characters only, not every
+    combatant)."""
     global _KEPT
     kept = _kept(scene)
     distances = scene.distances
-    who = (*map(_rush_facts, scene.combatants.values()),)
+    if characters is None:
+        characters = _fighting_characters(scene)
+    who = (*map(_rush_facts, characters),)
     if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
         return kept.contacts
-    contacts = _contacts(scene)
+    contacts = _contacts(scene, characters)
     _KEPT = _Kept(kept.scene, kept.facts, dict(distances), who, contacts)
     return contacts
 
@@ -659,7 +690,7 @@ def _nobody_responds(ctx: Context) -> bool:
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
     # the rush test of _may_respond, for those who have someone at contact distance
-    contacts, combatants = _contacts_of(scene), scene.combatants
+    contacts, combatants = _contacts_of(scene, characters), scene.combatants
     if contacts:
         answered, round_ = ctx.interrupts.answered, scene.round
         for unit in characters:
