@@ -546,7 +546,8 @@ class LeaderActivation:
         level = min(self.leaders[n][1] for n in left)
         _write(self, "_level", level)
         at_level = [n for n in left if self.leaders[n][1] == level]
-        contenders = [s for s in self.sides if any(self.leaders[n][0] == s for n in at_level)]
+        sides_at_level = {self.leaders[n][0] for n in at_level}
+        contenders = [s for s in self.sides if s in sides_at_level]
         _write(self, "_order", contenders)
         if len(contenders) > 1:
             while True:  # ties are re-rolled
