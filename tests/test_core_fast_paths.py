@@ -878,6 +878,20 @@ def test_the_builder_of_a_frozen_class_makes_instances_of_that_class():
         point.x = 3  # type: ignore[misc]
 
 
+def test_the_sequencers_turns_and_the_polls_timing_points_are_those_their_classes_build():
+    """A preset's ``Turn`` and a poll's ``TimingPoint``, built by plain writes on a builder
+    subclass (hot: one a turn, one a poll of a side), are exactly what their classes build."""
+    from wargamekit.interrupts import Response, TimingPoint, _timing_point
+    from wargamekit.sequencing import Turn, _turn
+
+    for args in [(("red",), "impulse 3: red", 3), (("L1", "L2"), "leader value 2: red", 2, None, None, ("L1",)),
+                 ((), "turn 1 / combat / aimed", 1, "combat", "aimed")]:
+        _same_built(_turn(*args), Turn(*args))
+    top = Response("Zap", "blue", dict, key="zap")  # (a resolve that pickles)
+    for args in [("spell cast", None, 0), ("resolution of Zap", top, 1)]:
+        _same_built(_timing_point(*args), TimingPoint(*args))
+
+
 def test_the_core_s_events_are_those_the_slots_setters_build():
     """Every event the core builds fast (a rule's, the general path's, an answer's, a roll's)
     is an ``Event`` exactly as ``Event(...)`` builds it."""

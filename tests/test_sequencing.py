@@ -467,20 +467,3 @@ def test_leader_activation_turns_are_those_of_turning_the_order_step_by_step(see
         slow.new_round()
     assert fast_dice.rolls == slow_dice.rolls
 
-
-def test_a_turn_built_by_plain_writes_is_the_turn_its_class_builds():
-    """The presets' turns (``_turn``, built on a builder subclass by plain writes: one a turn)
-    are Turns exactly as ``Turn(...)`` makes them: type, equality, hash, repr, pickle, frozen."""
-    import pickle
-
-    import attrs
-
-    from wargamekit.sequencing import Turn, _turn
-
-    for args in [(("red",), "impulse 3: red", 3), (("L1", "L2"), "leader value 2: red", 2, None, None, ("L1",)),
-                 ((), "turn 1 / combat / aimed", 1, "combat", "aimed")]:
-        made, built = _turn(*args), Turn(*args)
-        assert type(made) is Turn and made == built and hash(made) == hash(built) and repr(made) == repr(built)
-        assert pickle.loads(pickle.dumps(made)) == built
-        with pytest.raises(attrs.exceptions.FrozenInstanceError):
-            made.number = 9  # type: ignore[misc]
