@@ -5,6 +5,7 @@ dropped is freed at once, not by the cyclic garbage collector)."""
 from __future__ import annotations
 
 import gc
+import re
 import weakref
 
 import numpy as np
@@ -37,6 +38,10 @@ def _general_roll_event(roll: Roll) -> Event:
         {"purpose": roll.purpose, "dice": roll.kind, "faces": list(roll.faces), "value": roll.value},
         roll.audience,
     )
+
+
+class _Key(str):
+    """A key of a ``str`` subclass (JSON writes it as a plain ``str``)."""
 
 
 def _same_event(a: Event, b: Event) -> bool:
@@ -120,21 +125,33 @@ def test_every_answer_s_event_is_the_event_the_general_path_builds():
 @pytest.mark.parametrize(
     "data",
     [{}, {"side": "red"}, {"z": 1, "a": None, "m": 2.5, "b": True}, {"path": [1, (2, 3)], "unit": "A1"},
-     {"np": np.int64(3)}, {"big": 10**5}],
+     {"np": np.int64(3)}, {"big": 10**5},
+     # containers: lists and tuples of scalars copied at once, anything else walked
+     {"units": ["a", "b"], "side": "red", "hex": "C3", "level": 1, "mode": "fire", "ok": False},
+     {"to": (1, 2.5, None, True), "a": []}, {"l": [1, [2, 3]], "d": {"y": (1,), "x": "s"}},
+     {"faces": [np.int64(2)], "b": 1}, {"huge": [10**5000]}, {_Key("k"): [1], "a": 2}],
 )
 def test_a_rule_s_event_is_the_event_the_constructor_builds(data):
     """``RulesContext.event`` hands its own ``**data`` over (no copy of scalars, keys sorted):
-    the same event as ``Event(kind, text, data, audience)``, and detached from the caller."""
+    the same event as ``Event(kind, text, data, audience)`` (or the same error), and detached
+    from the caller."""
+    try:
+        built = Event("move", "A1 moves", data, "red")
+    except ValueError as exc:  # an int beyond JSON's digits: refused alike
+        with pytest.raises(ValueError, match=re.escape(str(exc)[:40])):
+            owned_event("move", "A1 moves", dict(data), "red")
+        return
     made = owned_event("move", "A1 moves", dict(data), "red")
-    built = Event("move", "A1 moves", data, "red")
     assert _same_event(made, built)
+    assert [type(key) for key in made.data] == [type(key) for key in built.data]
 
 
 def test_a_rule_s_event_with_nested_data_is_detached_from_the_caller():
-    path = [1, 2]
-    made = owned_event("move", "A1 moves", {"path": path}, None)
+    path, ids = [1, 2], ("a", "b")
+    made = owned_event("move", "A1 moves", {"path": path, "ids": ids}, None)
     path.append(3)
-    assert made.data == {"path": [1, 2]}
+    assert made.data == {"ids": ["a", "b"], "path": [1, 2]}
+    assert made.data["path"] is not path and type(made.data["ids"]) is list
 
 
 def test_a_rule_s_event_that_is_not_json_is_refused_as_before():
