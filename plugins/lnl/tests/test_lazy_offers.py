@@ -122,3 +122,24 @@ def test_an_opf_window_that_would_offer_nothing_is_not_opened(monkeypatch):
         asked.append((d.side, d.prompt, d.rule, dict(d.context), [(o.label, o.value, o.data) for o in d.options]))
     assert asked[0] == asked[1] and len(asked[0][-1]) == 2
     assert opened == ["german enters 0203", "german enters 0203"]  # the window asked first, then opened at once
+
+
+def test_opf_offers_and_the_activation_menu_list_places_in_map_order_whatever_the_set_up_order():
+    """Round 10: the OPF poll's waiting groups (OPF 1–2) and the activation menu's places (OPS 2)
+    are keyed by coordinates; both still list places in map order (q, r, level), a stack as one
+    group, a unit that moved (OPF 1c) left out, whatever order the units were set up in."""
+    ctx = context(scenario([unit("us-3", "us", "us_squad", "0105"), unit("us-1", "us", "us_squad", "0103"),
+                            unit("us-2", "us", "us_squad", "0103"), unit("us-4", "us", "us_squad", "0104"),
+                            unit("de-1", "german", "de_squad", "0203")]))
+    s = ctx.state
+    s.units["us-4"].markers = {"move"}  # OPF 1c: it may not fire
+    de = s.units["de-1"]
+    offered = LnL()._opportunity(ctx, [de], de.place)("us", TimingPoint("de-1 enters 0203", None, 0))
+    assert [(r.data["from"]["hex"], r.data["firers"]) for r in offered] == [
+        ("0103", ("us-1", "us-2")), ("0105", ("us-3",))]
+
+    game = Game.new(LnL(), scenario([unit("us-3", "us", "us_squad", "0105"), unit("us-1", "us", "us_squad", "0103"),
+                                     unit("us-2", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")],
+                                    initiative="us"))
+    assert [o.data for o in game.pending.options] == [{"pass": True}, {"hex": "0103", "level": 0},
+                                                        {"hex": "0105", "level": 0}]

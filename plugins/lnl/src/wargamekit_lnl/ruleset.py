@@ -464,18 +464,20 @@ class LnL(Ruleset):
             ctx.event("pass", f"{side} has nothing left to activate", side=side)
             return False
         # SMC 2.2: a sniper is activated on its own, as an option of its own. (One pass: the
-        # snipers, the other units and their places.)
+        # snipers, the other units and their places, keyed by coordinates, which sort in map
+        # order as they are: a place's hash calls its Hex's, a Python call per unit.)
         snipers: list[Unit] = []
         others: list[Unit] = []
-        at: set[Place] = set()
+        at: dict[tuple[int, int, int], Place] = {}
         for u in ready:
             if u.kind == "sniper":
                 snipers.append(u)
             else:
                 others.append(u)
-                at.add((u.hex, u.level))
+                h = u.hex
+                at.setdefault((h.q, h.r, u.level), (h, u.level))
         ready = others
-        places = sorted(at, key=_place_key)
+        places = [at[key] for key in sorted(at)]
         sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
         # Lazy menus and labels (here and in the other menus of values that never change): a
         # random bot reads no option, the log makes only the chosen one, a bot reads the data.
@@ -793,17 +795,22 @@ class LnL(Ruleset):
 
         # One pass over the units for the waiting groups and vehicles, and the movers' ids,
         # labels and damage-check views made once for every offer (asked at every hex a
-        # mover enters: a tenth of a random game).
-        groups: dict[Place, list[Unit]] = {}
+        # mover enters: a tenth of a random game). The groups are keyed by coordinates, which
+        # sort in map order as they are (a place's hash calls the Hex's, a Python call per unit).
+        groups: dict[tuple[int, int, int], list[Unit]] = {}
         waiting: list[Unit] = []
         melee = state.melee
         for u in state.units.values():
             if not u.alive or u.side != side:
                 continue
-            if fire.can_fire(u) and u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
-                groups.setdefault(u.place, []).append(u)
+            if fire.can_fire(u):
+                if u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
+                    h = u.hex
+                    groups.setdefault((h.q, h.r, u.level), []).append(u)
             elif u.vehicle and u.good_order and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
                 waiting.append(u)
+        if not waiting and not groups:
+            return []
         ids = tuple(u.id for u in targets)
         label = hex_label(place[0])
         # What each response would be is found now, with everything it reads (the frozen
@@ -811,16 +818,14 @@ class LnL(Ruleset):
         # made only when its option is read (a LazyOffers: a random bot reads one, or none).
         keys: list[Any] = []
         found: list[tuple[Any, ...]] = []
-        if not waiting and not groups:
-            return []
         with steady_map(state.map):  # the map's memos looked up once for every group's line
             for v in waiting:
                 if self._vehicle_shot_at(state, v, targets, place) is not None:
                     keys.append(("opf", state.turn, v.id, ids, label))
                     found.append((v,))
             checks: tuple[tuple[str, fire.Target], ...] | None = None
-            for origin in sorted(groups, key=_place_key) if len(groups) > 1 else groups:
-                firers = groups[origin]
+            for firers in [groups[key] for key in sorted(groups)] if len(groups) > 1 else groups.values():
+                origin = firers[0].place
                 attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
                 if attack is None:
                     continue
