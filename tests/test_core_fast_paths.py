@@ -1184,8 +1184,9 @@ def test_event_data_keys_are_sorted_alike_whether_their_order_is_known_or_not(mo
     """Event data's keys are sorted once per key set and the order kept (``_KEY_ORDERS``): a
     rule's event (its own ``**data``) and ``Event(...)`` give the keys in the sorted order the
     first time a key set is seen, every later time, and once the memo is full (it is emptied
-    and learns again: key sets that never recur cannot fill it for good), for data of scalars (ordered through the memo) and of
-    containers (copied in the memo's order; nested dicts sorted)."""
+    and learns again: key sets that never recur cannot fill it for good), for data of scalars
+    (ordered through the memo) and of containers (copied in the memo's order; nested dicts
+    sorted)."""
     from wargamekit import events
     from wargamekit.events import owned_event
 
@@ -1212,6 +1213,33 @@ def test_a_key_order_kept_for_one_key_set_is_not_taken_for_another():
     for data in ({"b": 1, "a": 2}, {"a": 2, "b": 1}, {"b": 1, "a": 2, "c": 3}, {"c": 3, "b": 1, "a": 2}):
         made = owned_event("k", "t", dict(data), None).data
         assert list(made) == sorted(data) and made == data
+
+
+class _StrKey(str):
+    """A ``str`` subclass, as a ``StrEnum`` member is: ``**data`` keeps it as the key."""
+
+
+@pytest.mark.parametrize("held", [1, [1]])
+@pytest.mark.parametrize("keys", [("k",), ("a", "k"), ("k", "a")])
+@pytest.mark.parametrize("subclass_first", [True, False])
+def test_a_str_subclass_key_gives_plain_strings_and_teaches_the_key_memo_nothing(monkeypatch, held, keys,
+                                                                                 subclass_first):
+    """A rule's event whose key is a ``str`` subclass gets the plain strings ``Event(...)``
+    gives it, and leaves no order in ``_KEY_ORDERS`` that a later event of equal plain keys
+    would be rebuilt with (such keys compare equal to the plain ones): whichever comes first,
+    every event's keys are exact ``str``, in sorted order, as the constructor's."""
+    from wargamekit import events
+    from wargamekit.events import owned_event
+
+    monkeypatch.setattr(events, "_KEY_ORDERS", {})
+    subclassed = {(_StrKey(k) if k == "k" else k): held for k in keys}
+    plain = {k: held for k in keys}
+    for data in ([subclassed, plain] if subclass_first else [plain, subclassed]):
+        made = owned_event("kind", "text", dict(data), None).data
+        expected = Event("kind", "text", data).data
+        assert made == expected and list(made) == list(expected) == sorted(keys)
+        assert {type(key) for key in made} == {type(key) for key in expected} == {str}
+    assert all(type(key) is str for kept in events._KEY_ORDERS for key in kept)
 
 
 def test_choose_of_builds_the_choose_its_class_would():

@@ -466,4 +466,3 @@ def test_leader_activation_turns_are_those_of_turning_the_order_step_by_step(see
         fast.new_round()
         slow.new_round()
     assert fast_dice.rolls == slow_dice.rolls
-

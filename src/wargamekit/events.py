@@ -90,7 +90,7 @@ def _plain_copy(value: Any) -> Any:
 
 #: Each key set that a rule's event data came with, in the order given, → the same keys sorted,
 #: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted (see
-#: _owned_data), and a game's events come with a few dozen key sets (one per ``ctx.event`` call
+#: owned_event and _owned_copy), and a game's events come with a few dozen key sets (one per ``ctx.event`` call
 #: site), so each set is sorted once. Bounded, since data keyed by values (unit ids) could bring
 #: new key sets without end: when full it is emptied and learns again (a game's few dozen sets
 #: come back at once), so such data cannot leave it full of sets that never recur.
@@ -98,9 +98,19 @@ _KEY_ORDERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _KEY_ORDERS_LIMIT = 4096
 
 
+#: What :func:`_key_order` gives for keys that are not all exact ``str`` (never kept).
+_NOT_STR: tuple[str, ...] = ()
+
+
 def _key_order(keys: tuple[str, ...]) -> tuple[str, ...] | None:
     """``keys`` (strings) in sorted order, or ``None`` if they are in it already; kept in
-    :data:`_KEY_ORDERS` (a miss there: callers look it up first)."""
+    :data:`_KEY_ORDERS` (a miss there: callers look it up first). Keys that are not all exact
+    ``str`` (a ``StrEnum`` member passed through ``**data``) give :data:`_NOT_STR` and are not
+    kept: the memo's orders are what later events of equal keys are rebuilt with, and those
+    must get the plain strings a JSON round trip would give them."""
+    for key in keys:
+        if type(key) is not str:
+            return _NOT_STR
     ordered = tuple(sorted(keys))
     order = None if ordered == keys else ordered
     if len(_KEY_ORDERS) >= _KEY_ORDERS_LIMIT:
@@ -257,15 +267,24 @@ def owned_event(kind: str, text: str, data: dict[str, Any], audience: Iterable[s
             data = _owned_copy(data)
             break
     else:
-        if len(data) > 1:
-            # The dict is ours: keys already in order keep it as it is.
-            keys = tuple(data)
+        keys = tuple(data)
+        order = None
+        if len(keys) > 1:
             try:
                 order = _KEY_ORDERS[keys]
             except KeyError:
                 order = _key_order(keys)
-            if order is not None:
-                data = {key: data[key] for key in order}
+        if order is None:
+            # The dict is ours: keys in order keep it as it is, if they are plain strings (a str
+            # subclass equals the plain key it stands for, so it can meet a kept order of None).
+            for key in keys:
+                if type(key) is not str:
+                    data = _freeze_data(data)
+                    break
+        elif order is _NOT_STR:
+            data = _freeze_data(data)
+        else:
+            data = {key: data[key] for key in order}
     if audience is not None:
         audience = audience_of(audience)
     event = _new(_EventBuilder)
