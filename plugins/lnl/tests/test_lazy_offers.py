@@ -127,19 +127,22 @@ def test_an_opf_window_that_would_offer_nothing_is_not_opened(monkeypatch):
 def test_opf_offers_and_the_activation_menu_list_places_in_map_order_whatever_the_set_up_order():
     """Round 10: the OPF poll's waiting groups (OPF 1–2) and the activation menu's places (OPS 2)
     are keyed by coordinates; both still list places in map order (q, r, level), a stack as one
-    group, a unit that moved (OPF 1c) left out, whatever order the units were set up in."""
-    ctx = context(scenario([unit("us-3", "us", "us_squad", "0105"), unit("us-1", "us", "us_squad", "0103"),
-                            unit("us-2", "us", "us_squad", "0103"), unit("us-4", "us", "us_squad", "0104"),
-                            unit("de-1", "german", "de_squad", "0203")]))
+    group, a unit that moved (OPF 1c) left out, whatever order the units were set up in. 0105
+    (q 0, r 4) comes before 0203 (q 1, r 2): a key of (r, q, level) would put it after."""
+    ctx = context(scenario([unit("us-5", "us", "us_squad", "0203"), unit("us-3", "us", "us_squad", "0105"),
+                            unit("us-1", "us", "us_squad", "0103"), unit("us-2", "us", "us_squad", "0103"),
+                            unit("us-4", "us", "us_squad", "0104"), unit("de-1", "german", "de_squad", "0304")]))
     s = ctx.state
+    assert (H("0105").q, H("0105").r, H("0203").q, H("0203").r) == (0, 4, 1, 2)
     s.units["us-4"].markers = {"move"}  # OPF 1c: it may not fire
     de = s.units["de-1"]
-    offered = LnL()._opportunity(ctx, [de], de.place)("us", TimingPoint("de-1 enters 0203", None, 0))
+    offered = LnL()._opportunity(ctx, [de], de.place)("us", TimingPoint("de-1 enters 0304", None, 0))
     assert [(r.data["from"]["hex"], r.data["firers"]) for r in offered] == [
-        ("0103", ("us-1", "us-2")), ("0105", ("us-3",))]
+        ("0103", ("us-1", "us-2")), ("0105", ("us-3",)), ("0203", ("us-5",))]
 
-    game = Game.new(LnL(), scenario([unit("us-3", "us", "us_squad", "0105"), unit("us-1", "us", "us_squad", "0103"),
-                                     unit("us-2", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")],
+    game = Game.new(LnL(), scenario([unit("us-5", "us", "us_squad", "0203"), unit("us-3", "us", "us_squad", "0105"),
+                                     unit("us-1", "us", "us_squad", "0103"), unit("us-2", "us", "us_squad", "0103"),
+                                     unit("de-1", "german", "de_squad", "0503")],
                                     initiative="us"))
     assert [o.data for o in game.pending.options] == [{"pass": True}, {"hex": "0103", "level": 0},
-                                                        {"hex": "0105", "level": 0}]
+                                                        {"hex": "0105", "level": 0}, {"hex": "0203", "level": 0}]

@@ -15,7 +15,7 @@ from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.interrupt_phase import open_window
-from wargamekit_mttt_rpg.sheets import library
+from wargamekit_mttt_rpg.sheets import Effect, Spell, library
 
 SCENARIOS = ("default", "duel", "battle")
 
@@ -398,3 +398,39 @@ def test_what_the_cheap_tests_keep_of_a_sheet_is_that_sheet_s():
     assert interrupt_phase._facts(sayo) is not interrupt_phase._facts(cheaper)
     akari = interrupt_phase._facts(library().characters["akari"])
     assert akari.answers == {"attacked"} and akari.distortion == inf
+
+
+def test_each_response_of_a_lazy_offer_is_its_spell_s_on_its_own_target_with_its_own_marks(make):
+    """瞬间法术 / 插入阶段: a lazy offer keeps one record per spell for all its responses, one per
+    target, and makes each response when read: response n of a spell is on the spell's nth
+    target (in the order its target finder gives) and carries that target's marks. A heal on
+    an unhurt ally is marked unplayable ("<name> is unhurt"), a heal on a hurt one is not,
+    whatever the spell's first target is. Mio, given an instant heal (no bundled sheet has one),
+    answers the Witch's attack on Akari with it and with Guardian Light (a non-heal on every
+    ally in range): Akari is hurt, Kyo and Mio are not."""
+    mending = Spell("Mending Touch", Effect("heal", amount=2, target="ally", range=2), pool="order", cost=2)
+    units = ("mio", "heroes"), ("akari", "heroes"), ("kyo", "heroes"), ("witch", "foes")
+    h = make(make.scenario(*(make.unit_entry(uid, side) for uid, side in units), band=1), [])
+    mio = library().characters["mio"]
+    healing_mio = attrs.evolve(mio, spells=(*mio.spells, mending))
+    interrupt_phase._sheet_facts(h.state)["mio"] = interrupt_phase._facts(healing_mio)
+    healer = h.unit("mio")
+    healer.order_mp, healer.distortion_mp = 4, 0
+    for uid in ("akari", "kyo"):
+        h.unit(uid).order_mp = h.unit(uid).distortion_mp = 0  # only Mio responds
+    h.unit("akari").hp -= 2
+    timing = interrupt_phase.Timing("attack declared", active="witch", subject="akari", source="witch")
+    offer = interrupt_phase.offers(h, timing, "attack declared")("heroes", TimingPoint("attack declared", None, 0))
+
+    by_spell: dict[str, list] = {}
+    for response in offer:
+        by_spell.setdefault(response.data["name"], []).append(response.data)
+    assert list(by_spell) == ["Guardian Light", "Mending Touch"]
+    guardian = next(s for s in mio.spells if s.name == "Guardian Light")
+    for name, spell in (("Guardian Light", guardian), ("Mending Touch", mending)):
+        targets = [u.id for u in interrupt_phase._targets(h.state, healer, spell.effect, None)]
+        assert [data["target"] for data in by_spell[name]] == targets
+    assert [data["target"] for data in by_spell["Mending Touch"]] == ["mio", "akari", "kyo"]
+    marks = [(data.get("playable"), data.get("why")) for data in by_spell["Mending Touch"]]
+    assert marks == [(False, "Mio is unhurt"), (None, None), (False, "Kyo is unhurt")]
+    assert all("playable" not in data for data in by_spell["Guardian Light"])  # the point calls for an answer

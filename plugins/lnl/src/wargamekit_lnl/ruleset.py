@@ -803,7 +803,7 @@ class LnL(Ruleset):
         for u in state.units.values():
             if not u.alive or u.side != side:
                 continue
-            if fire.can_fire(u):
+            if fire.can_fire(u):  # never a vehicle (FIR 2), so vehicles all reach the elif
                 if u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
                     h = u.hex
                     groups.setdefault((h.q, h.r, u.level), []).append(u)

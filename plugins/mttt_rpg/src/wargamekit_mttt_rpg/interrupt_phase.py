@@ -477,13 +477,14 @@ def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Resp
     if len(what) == 2:  # an instant action (see _instant_actions): what makes it, and where
         make, at = what
         return make(at=at)
-    # a spell's response: the nth of its responses, one per target
+    # a spell's response: the nth of its responses, one per target; a heal's marks are per
+    # target (offers decides so by the spell's kind), any other spell's shared
     first, item_id, unit, spell, targets, countering, countering_name, at = what
     nth = index - first
     return _item(
         ctx, item_id + nth, unit, spell.name, spell.effect, spell.pool, spell.cost, targets[nth],
         key=keys[index], countering=countering, countering_name=countering_name,
-        at=at[nth] if type(at) is tuple else at,
+        at=at[nth] if spell.effect.kind == "heal" else at,
     )
 
 
