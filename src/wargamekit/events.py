@@ -89,17 +89,19 @@ def _plain_copy(value: Any) -> Any:
 
 
 #: Each key set that a rule's event data came with, in the order given, → the same keys sorted,
-#: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted (see
-#: owned_event and _owned_copy), and a game's events come with a few dozen key sets (one per ``ctx.event`` call
-#: site), so each set is sorted once. Bounded, since data keyed by values (unit ids) could bring
-#: new key sets without end: when full it is emptied and learns again (a game's few dozen sets
-#: come back at once), so such data cannot leave it full of sets that never recur.
+#: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted
+#: (see owned_event and _owned_copy), and a game's events come with a few dozen key sets (one
+#: per ``ctx.event`` call site), so each set is sorted once. Bounded, since data keyed by
+#: values (unit ids) could bring new key sets without end: when full it is emptied and learns
+#: again (a game's few dozen sets come back at once), so such data cannot leave it full of sets
+#: that never recur.
 _KEY_ORDERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 _KEY_ORDERS_LIMIT = 4096
 
 
-#: What :func:`_key_order` gives for keys that are not all exact ``str`` (never kept).
-_NOT_STR: tuple[str, ...] = ()
+#: What :func:`_key_order` gives for keys that are not all exact ``str`` (never kept; told by
+#: identity, so an object of its own, not the shared empty tuple).
+_NOT_STR: tuple[str, ...] = ("(keys not all exact str)",)
 
 
 def _key_order(keys: tuple[str, ...]) -> tuple[str, ...] | None:
