@@ -464,8 +464,8 @@ class LnL(Ruleset):
             ctx.event("pass", f"{side} has nothing left to activate", side=side)
             return False
         # SMC 2.2: a sniper is activated on its own, as an option of its own. (One pass: the
-        # snipers, the other units and their places, keyed by coordinates, which sort in map
-        # order as they are: a place's hash calls its Hex's, a Python call per unit.)
+        # snipers, the other units and their places, keyed by coordinates — _place_key's key,
+        # written out: a place's hash calls its Hex's, a Python call per unit.)
         snipers: list[Unit] = []
         others: list[Unit] = []
         at: dict[tuple[int, int, int], Place] = {}
@@ -795,8 +795,8 @@ class LnL(Ruleset):
 
         # One pass over the units for the waiting groups and vehicles, and the movers' ids,
         # labels and damage-check views made once for every offer (asked at every hex a
-        # mover enters: a tenth of a random game). The groups are keyed by coordinates, which
-        # sort in map order as they are (a place's hash calls the Hex's, a Python call per unit).
+        # mover enters: a tenth of a random game). The groups are keyed by coordinates —
+        # _place_key's key, written out (a place's hash calls the Hex's, a Python call per unit).
         groups: dict[tuple[int, int, int], list[Unit]] = {}
         waiting: list[Unit] = []
         melee = state.melee
