@@ -328,3 +328,53 @@ def test_contexts_handed_as_data_are_what_the_core_would_freeze(scenario, seed):
             seen[decision.kind] += 1
         game.answer(bots[decision.side].choose(decision, None))
     assert min(seen.values()) > 5 and len(seen) == 3
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
+def test_group_orders_offer_and_activate_what_group_eligible_finds(monkeypatch, scenario, seed):
+    """§4.2.4 / §5.2.3 / §4.3.1.c: a group order menu, its units sorted by command in one pass
+    when it is built, offers the leader's own command when ``group_eligible`` finds units for it
+    and, for the OC, each other command it finds units for (sorted); and the order picked
+    activates ``group_eligible``'s units of that command, at every group order of a seeded game
+    (the battle's OC gives cross-command orders too)."""
+    plain_cross = orders_module.cross_command
+    crossing: list[str] = []
+
+    def cross(ctx, oc, command, units, phase):
+        assert units == orders_module.group_eligible(ctx.state, oc, phase, command)
+        understood = yield from plain_cross(ctx, oc, command, units, phase)
+        if understood:  # run_group comes next, with these units
+            crossing.append(command)
+        return understood
+
+    monkeypatch.setattr(orders_module, "cross_command", cross)
+    plain_run = orders_module.run_group
+    activated = Counter()
+
+    def run(ctx, leader, units, phase):
+        command = crossing.pop() if crossing else None
+        assert units == orders_module.group_eligible(ctx.state, leader, phase, command)
+        activated["cross" if command else "own"] += 1
+        return (yield from plain_run(ctx, leader, units, phase))
+
+    monkeypatch.setattr(orders_module, "run_group", run)
+    game = Game.new(Aig(), scenario, seed=seed)
+    bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
+    menus = 0
+    while (decision := game.pending) is not None:
+        if decision.kind == kinds.GROUP_NEXT and decision.context["step"] == "order":
+            state = game.state
+            leader = state.leaders[decision.context["leader"]]
+            phase = orders_module.Phase(leader, decision.context["phase"])
+            offered = [o.data for o in decision.options][:-1]  # the last is "done"
+            expected = [{"group": leader.command}] if orders_module.group_eligible(state, leader, phase) else []
+            if leader.oc:
+                others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
+                expected += [{"group": c, "cross": True} for c in others
+                             if orders_module.group_eligible(state, leader, phase, c)]
+            assert offered == expected
+            menus += 1
+        game.answer(bots[decision.side].choose(decision, None))
+    assert menus > 5 and activated["own"] > 3
+    if scenario == "battle":
+        assert activated["cross"] > 0

@@ -324,13 +324,19 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
     twice his command range, not yet ordered this phase. ``position``: ``position_id(state)``,
     when the caller has it."""
+    units = _group_reach(state, leader, phase, position)
+    if command is None:
+        return [u for u in units if leader.activates(u)]
+    return [u for u in units if u.command == command]
+
+
+def _group_reach(state: GameState, leader: Leader, phase: Phase, position: Hashable | None) -> list[Unit]:
+    """:func:`group_eligible` of every command of the leader's side: its units not routed, not
+    banned, not yet ordered this phase and within twice his command range, in scenario order."""
     reach = command_distances(state, leader, 2 * leader.range, position=position)
-    out = []
-    for u in state.live_units(leader.side):
-        mine = leader.activates(u) if command is None else u.command == command
-        if mine and not u.routed and not u.banned and u.ordered_phase != phase.number and u.hex in reach:
-            out.append(u)
-    return out
+    number = phase.number
+    return [u for u in state.live_units(leader.side)
+            if not u.routed and not u.banned and u.ordered_phase != number and u.hex in reach]
 
 
 def group_check(state: GameState, leader: Leader, *, position: Hashable | None = None) -> int | None:
@@ -350,15 +356,21 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        # one for the range questions of every command below, and of the order picked (answering
-        # the menu moves nobody)
+        # one for the range questions of every command below, and of the order picked
         position = position_id(state)
-        if group_eligible(state, leader, phase, position=position):
+        # the units each order would activate (group_eligible), sorted by command in one pass:
+        # his own and, for the OC, every other command's (§4.3.1.c); answering the menu changes
+        # nobody's eligibility, so the order picked activates these
+        own: list[Unit] = []
+        cross: dict[str, list[Unit]] = {}
+        for u in _group_reach(state, leader, phase, position):
+            if leader.activates(u):
+                own.append(u)
+            elif leader.oc:
+                cross.setdefault(u.command, []).append(u)
+        if own:
             options.append({"group": leader.command})
-        if leader.oc:
-            others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
-            options += [{"group": c, "cross": True} for c in others
-                        if group_eligible(state, leader, phase, c, position=position)]
+        options += [{"group": c, "cross": True} for c in sorted(cross)]
         if not options:
             return
         options.append({"group": None})
@@ -371,7 +383,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
         if pick["group"] is None:
             return
         if pick.get("cross"):
-            units = group_eligible(state, leader, phase, pick["group"], position=position)
+            units = cross[pick["group"]]
             if not (yield from cross_command(ctx, leader, pick["group"], units, phase)):
                 return
         else:
@@ -385,7 +397,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
                     return
             elif not leader.oc:
                 leader.group_free = True  # §4.3.2.a
-            units = group_eligible(state, leader, phase, position=position)
+            units = own
         yield from run_group(ctx, leader, units, phase)
 
 
