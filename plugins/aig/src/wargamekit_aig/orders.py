@@ -30,7 +30,7 @@ from wargamekit_aig.command import (
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure, Restartable
 from wargamekit_aig.odds_calc import check_odds, missile_odds, shock_odds
-from wargamekit_aig.scenario import hex_label
+from wargamekit_aig.scenario import hex_label, label_hex
 from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 
 if TYPE_CHECKING:
@@ -628,8 +628,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             around = state.units_around(unit.hex)
         options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
                                around=around)
+        left = unit_ma(unit) - spent
         pick = yield from ctx.ask(Choose.of(
-            unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
+            unit.side, f"{unit.name} ({left:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
             # a lazy menu (options made when read: a random bot reads one) of lazy labels (made
             # only when read: a bot never reads the odds in them)
@@ -637,7 +638,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             kind=kinds.UNIT_STEP,
             # the context as the core would freeze it (plain scalars): not walked again, as in
             # the command and order menus
-            context=Data(unit=unit.name, mp_left=unit_ma(unit) - spent, phase=phase.number),
+            context=Data(unit=unit.name, mp_left=left, phase=phase.number),
             data=lambda o: o))
         step = pick["step"]
         if step == "stop":
@@ -671,9 +672,10 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             yield from rout.apply_hits(ctx, passed, 2, f"passed through by {unit.name}, §6.6")
             # The passed unit may rout from those hits, and its rout move may take the very hex
             # beyond it: then the pass ends where it began (D16, one unit per hex).
-            if not unit.alive or unit.routed or state.unit_at(Hex.from_label(pick["hex"], state.map.layout, base=1)):
+            if not unit.alive or unit.routed or state.unit_at(label_hex(pick["hex"])):
                 break
-        yield from enter(ctx, unit, Hex.from_label(pick["hex"], state.map.layout, base=1), riders)
+        # a quiet step hands back the units around the new hex: the next menu's
+        around = yield from enter(ctx, unit, label_hex(pick["hex"]), riders)
     if unit.hex != start:
         phase.acted = True
 
@@ -721,7 +723,9 @@ def disengage(ctx: Context, unit: Unit) -> Procedure:
 def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     """Move ``unit`` into ``to`` with the leaders riding along; §8.4 a routed enemy there is
     eliminated; an unstacked enemy leader there is lost (provisional, §4.4.2 when he did not
-    evade); then reaction fire (§9.3, provisional) and leader evasion (§4.4.2)."""
+    evade); then reaction fire (§9.3, provisional) and leader evasion (§4.4.2). Returns the
+    units around ``to`` (``state.units_around(to)``) when no window opened and no banner moved
+    (nobody else moved after the step), else ``None``."""
     state = ctx.state
     other = state.unit_at(to)
     if other is not None and other.side != unit.side and other.routed:
@@ -735,25 +739,31 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
         if ld.alive:
             ld.hex = to
     ctx.event("move", f"{unit.name} moves to {hex_label(to)}", unit=unit.name, to=hex_label(to))
-    if any(state.carries_banner(ld) for ld in riders):
+    banner = any(state.carries_banner(ld) for ld in riders)
+    if banner:
         yield from rout.banner_moved(ctx, unit.side)
     # Hot (every step of every move): each of the four windows needs an enemy next to the unit's
     # new hex (a unit to fire at it, be charged or withdraw, a leader to evade), which most
     # steps do not have; one look at its neighbours spares their four searches.
-    if not enemy_next_to(state, unit):
-        return
+    around = state.units_around(to)
+    if not enemy_next_to(state, unit, around):
+        # nothing has moved since that look (no window, no banner rally): the unit's next step
+        # menu may take the units around it from here
+        return None if banner else around
     yield from reaction_fire(ctx, unit)
     yield from charged_turn(ctx, unit)
     yield from withdrawal(ctx, unit)
     yield from evasion(ctx, unit)
+    return None
 
 
-def enemy_next_to(state: GameState, unit: Unit) -> bool:
+def enemy_next_to(state: GameState, unit: Unit, around: list[tuple[int, Unit]] | None = None) -> bool:
     """Whether an enemy combat unit or an enemy leader in play stands in a hex adjacent to
     ``unit``'s: what reaction fire (D4), a charge (§6.3.3.b), a withdrawal (D11) and an evasion
-    (§4.4.2) each need before they can happen."""
+    (§4.4.2) each need before they can happen. ``around``: ``state.units_around(unit.hex)``,
+    when the caller has it."""
     side = unit.side
-    if any(u.side != side for _, u in state.units_around(unit.hex)):
+    if any(u.side != side for _, u in (state.units_around(unit.hex) if around is None else around)):
         return True
     here = unit.hex
     return any(ld.alive and ld.side != side and ld.hex.distance(here) == 1 for ld in state.leaders.values())
