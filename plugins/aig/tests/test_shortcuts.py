@@ -315,21 +315,23 @@ def test_moves_with_no_enemy_next_to_them_would_open_no_window(monkeypatch, scen
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 2), ("battle", 6)])
 def test_contexts_handed_as_data_are_what_the_core_would_freeze(scenario, seed):
-    """The command, order and unit step menus hand the core their contexts already as ``Data``,
-    which the core takes unchecked: each must hold plain scalars only (what ``freeze_data``
-    would have made of the same dict), at every such decision of a seeded game."""
+    """The command, order, unit step, group order, leader move and leader activation menus hand
+    the core their contexts already as ``Data``, which the core takes unchecked: each must hold
+    plain scalars only (what ``freeze_data`` would have made of the same dict), at every such
+    decision of a seeded game."""
     game = Game.new(Aig(), scenario, seed=seed)
     bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
     seen = Counter()
     while (decision := game.pending) is not None:
-        if decision.kind in (kinds.COMMAND, kinds.ORDER, kinds.UNIT_STEP):
+        if decision.kind in (kinds.COMMAND, kinds.ORDER, kinds.UNIT_STEP, kinds.GROUP_NEXT, kinds.LEADER_MOVE,
+                             kinds.ACTIVATE):
             context = decision.context
             assert type(context) is Data
             assert all(type(key) is str and type(value) in (str, int, float, bool) for key, value in context.items())
             assert freeze_data(dict(context)) == context
             seen[decision.kind] += 1
         game.answer(bots[decision.side].choose(decision, None))
-    assert min(seen.values()) > 5 and len(seen) == 3
+    assert min(seen.values()) > 2 and len(seen) >= 5
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])

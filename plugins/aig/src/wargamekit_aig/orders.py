@@ -190,8 +190,9 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         elif own_mp is not None and own_mp > 0 and free:
             if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
+        rank = issuer.rank_value
         for other in state.live_leaders(issuer.side):
-            if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
+            if other is issuer or other.rank_value >= rank or other.hex not in reach:
                 continue
             if other.junior and not relay:
                 superior = state.leaders.get(other.superior)
@@ -378,7 +379,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
             leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["group"] is None else f"group order to {o['group']}"
                             + (" (cross-command roll)" if o.get("cross") else ""),
-            kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "order", "phase": phase.number},
+            kind=kinds.GROUP_NEXT, context=Data(leader=leader.name, step="order", phase=phase.number),
             data=lambda o: o))
         if pick["group"] is None:
             return
@@ -445,7 +446,7 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
             leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["unit"] is None else f"{o['unit']}"
                             + (" (with the leader)" if o.get("with_leader") else ""),
-            kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "unit", "phase": phase.number},
+            kind=kinds.GROUP_NEXT, context=Data(leader=leader.name, step="unit", phase=phase.number),
             data=lambda o: o))
         if pick["unit"] is None:
             return
@@ -765,8 +766,15 @@ def enemy_next_to(state: GameState, unit: Unit, around: list[tuple[int, Unit]] |
     side = unit.side
     if any(u.side != side for _, u in (state.units_around(unit.hex) if around is None else around)):
         return True
-    here = unit.hex
-    return any(ld.alive and ld.side != side and ld.hex.distance(here) == 1 for ld in state.leaders.values())
+    # the leaders' distance inline (every step asks it of every leader): twice the distance is
+    # the sum of the three cube deltas
+    q, r = unit.hex.q, unit.hex.r
+    for ld in state.leaders.values():
+        if ld.alive and ld.side != side:
+            dq, dr = ld.hex.q - q, ld.hex.r - r
+            if abs(dq) + abs(dr) + abs(dq + dr) == 2:
+                return True
+    return False
 
 
 def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True,
@@ -783,7 +791,7 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
         label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy=True, lazy_labels=True,
-        kind=kinds.LEADER_MOVE, context={"leader": leader.name},
+        kind=kinds.LEADER_MOVE, context=Data(leader=leader.name),
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
         leader.hex = to
