@@ -23,6 +23,7 @@ from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
     _blocked,
     _leader_blocked,
+    command_cells,
     command_distances,
     in_melee,
     leader_can_move,
@@ -50,14 +51,16 @@ def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_remembered_searches_equal_fresh_ones(scenario, seed):
-    """§4.2.2 command range and §4.2.5 leader movement read from the per-map cache are the map's
-    own search run afresh, at every decision (the cache never answers for a changed position)."""
+    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``) and §4.2.5 leader
+    movement read from the per-map cache are the map's own search run afresh, at every
+    decision (the cache never answers for a changed position)."""
     checked = 0
     for state in _positions(scenario, seed, 300):
         for ld in state.live_leaders():
             for reach in (ld.range, 2 * ld.range):
                 fresh = state.map.reachable(ld.hex, reach, "command", blocked=_blocked(state, ld.side) - {ld.hex})
                 assert dict(command_distances(state, ld, reach)) == fresh
+                assert command_cells(state, ld, reach) == {(h.q, h.r) for h in fresh}
             moves = state.map.reachable(ld.hex, leader_ma(state, ld), "leader", blocked=_leader_blocked(state, ld))
             assert leader_destinations(state, ld) == moves
             checked += 1

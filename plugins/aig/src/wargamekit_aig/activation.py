@@ -133,8 +133,9 @@ class LeaderAction:
         side = turn.actor
         state.phase = f"leader action: {turn.label}"
         names = sorted(turn.candidates, key=str)
+        # a lazy menu: most turns have one candidate, answered without making its option
         due_name = yield from ctx.ask(Choose.of(
-            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation",
+            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation", lazy=True,
             kind=kinds.ACTIVATE, context=Data(value=turn.number, turn=state.turn),  # as the core would freeze it
             data=lambda n: {"leader": n}))
         due = state.leaders[due_name]

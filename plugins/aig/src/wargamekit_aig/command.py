@@ -22,10 +22,12 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 
 
 #: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
-#: key's number, state.position_id). A cache in front of _REACH: building the blocked hexes and
-#: keeping only those within reach cost more than the remembered search itself (each order
-#: re-reads the range, group orders test every command, the battle's ZOI holds hundreds of hexes).
-_COMMAND: PerMap[tuple[Hex, int, str, Hashable], Mapping[Hex, float]] = PerMap(kept=4096)
+#: key's number, state.position_id), with its hexes' coordinates (command_cells). A cache in
+#: front of _REACH: building the blocked hexes and keeping only those within reach cost more
+#: than the remembered search itself (each order re-reads the range, group orders test every
+#: command, the battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[Hex, int, str, Hashable], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
+    PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
 _MOVES: PerMap[tuple[Hex, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 #: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
@@ -69,25 +71,39 @@ def command_distances(state: GameState, leader: Leader, reach: int | None = None
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
     mapping: read it, do not change it). ``position``: ``position_id(state)``, when the caller
     has it."""
+    return _command_range(state, leader, reach, position)[0]
+
+
+def command_cells(state: GameState, leader: Leader, reach: int | None = None, *,
+                  position: Hashable | None = None) -> frozenset[tuple[int, int]]:
+    """The ``(q, r)`` of :func:`command_distances`' hexes: who stands in range, asked by
+    coordinates (the orders ask it of every unit and leader at every menu; a ``Hex`` key costs
+    a Python hash and equality call each)."""
+    return _command_range(state, leader, reach, position)[1]
+
+
+def _command_range(state: GameState, leader: Leader, reach: int | None,
+                   position: Hashable | None) -> tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]:
     limit = leader.range if reach is None else reach
     table = _COMMAND.table(state.map)
     key = (leader.hex, limit, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
-        got = table[key] = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+        hexes = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+        got = table[key] = (hexes, frozenset((h.q, h.r) for h in hexes))
     return got
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
     """§4.2.2 (individual orders) or §4.2.4 (group orders: twice the range)."""
     reach = leader.range * (2 if twice else 1)
-    return unit.hex in command_distances(state, leader, reach)
+    return (unit.hex.q, unit.hex.r) in command_cells(state, leader, reach)
 
 
 def leader_in_range(state: GameState, leader: Leader, other: Leader, *, position: Hashable | None = None) -> bool:
     """Whether ``other`` stands within ``leader``'s command range (§4.3.1.d, §4.3.2.a).
     ``position``: ``position_id(state)``, when the caller has it."""
-    return other.hex in command_distances(state, leader, position=position)
+    return (other.hex.q, other.hex.r) in command_cells(state, leader, position=position)
 
 
 def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = None) -> bool:

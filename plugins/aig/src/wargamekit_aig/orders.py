@@ -19,7 +19,7 @@ from wargamekit import Choose, Data, Response
 from wargamekit.geometry import Hex
 from wargamekit_aig import kinds, melee, missile, rout
 from wargamekit_aig.command import (
-    command_distances,
+    command_cells,
     in_melee,
     in_range,
     leader_can_move,
@@ -170,10 +170,10 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         # (asked at every order, each remembered by it), and the leader moves picked here
         # (answering the menu moves nobody)
         position = position_id(state)
-        reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
+        reach = command_cells(state, issuer, position=position)  # §4.2.2, from where he stands now
         stacked = state.stacked_unit(issuer)
         for u in state.live_units(issuer.side):
-            if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
+            if u.ordered_phase == phase.number or u.banned or (u.hex.q, u.hex.r) not in reach:
                 continue
             if u.routed:
                 options.append({"order": "rally", "unit": u.name})
@@ -192,7 +192,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         rank = issuer.rank_value
         for other in state.live_leaders(issuer.side):
-            if other is issuer or other.rank_value >= rank or other.hex not in reach:
+            if other is issuer or other.rank_value >= rank or (other.hex.q, other.hex.r) not in reach:
                 continue
             if other.junior and not relay:
                 superior = state.leaders.get(other.superior)
@@ -334,10 +334,10 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
 def _group_reach(state: GameState, leader: Leader, phase: Phase, position: Hashable | None) -> list[Unit]:
     """:func:`group_eligible` of every command of the leader's side: its units not routed, not
     banned, not yet ordered this phase and within twice his command range, in scenario order."""
-    reach = command_distances(state, leader, 2 * leader.range, position=position)
+    reach = command_cells(state, leader, 2 * leader.range, position=position)
     number = phase.number
     return [u for u in state.live_units(leader.side)
-            if not u.routed and not u.banned and u.ordered_phase != number and u.hex in reach]
+            if not u.routed and not u.banned and u.ordered_phase != number and (u.hex.q, u.hex.r) in reach]
 
 
 def group_check(state: GameState, leader: Leader, *, position: Hashable | None = None) -> int | None:
