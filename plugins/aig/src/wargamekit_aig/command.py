@@ -21,20 +21,22 @@ LEADER_MA, BANNER_MA = 8, 6
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
 
 
-#: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
-#: key's number, state.position_id), with its hexes' coordinates (command_cells). A cache in
-#: front of _REACH: building the blocked hexes and keeping only those within reach cost more
-#: than the remembered search itself (each order re-reads the range, group orders test every
-#: command, the battle's ZOI holds hundreds of hexes).
-_COMMAND: PerMap[tuple[Hex, int, str, Hashable], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
+#: Per map: a leader's command range (§4.2.2) by (his hex's q and r, the range, his side, the
+#: position key's number, state.position_id), with its hexes' coordinates (command_cells). A
+#: cache in front of _REACH: building the blocked hexes and keeping only those within reach
+#: cost more than the remembered search itself (each order re-reads the range, group orders
+#: test every command, the battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[int, int, int, str, Hashable], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
     PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
-_MOVES: PerMap[tuple[Hex, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
+_MOVES: PerMap[tuple[int, int, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 #: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
 #: MP (§4.2.5), by his hex (and MP), his side and the position key: both depend on nothing else,
 #: and each individual order asks them again (the issuer, every lower leader he may move).
-_MELEE: PerMap[tuple[Hex, str, Hashable], bool] = PerMap(kept=4096)
-_CAN_MOVE: PerMap[tuple[Hex, float, str, Hashable], bool] = PerMap(kept=4096)
+#: (_COMMAND, _MOVES, _MELEE and _CAN_MOVE key his hex by its coordinates: a Hex hashes and
+#: compares by Python calls.)
+_MELEE: PerMap[tuple[int, int, str, Hashable], bool] = PerMap(kept=4096)
+_CAN_MOVE: PerMap[tuple[int, int, float, str, Hashable], bool] = PerMap(kept=4096)
 
 
 def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
@@ -86,7 +88,7 @@ def _command_range(state: GameState, leader: Leader, reach: int | None,
                    position: Hashable | None) -> tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]:
     limit = leader.range if reach is None else reach
     table = _COMMAND.table(state.map)
-    key = (leader.hex, limit, leader.side, position_id(state) if position is None else position)
+    key = (leader.hex.q, leader.hex.r, limit, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
         hexes = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
@@ -113,7 +115,7 @@ def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = No
         unit = state.stacked_unit(leader)
         return unit is not None and bool(engaged_with(state, unit))
     table = _MELEE.table(state.map)
-    key = (leader.hex, leader.side, position)
+    key = (leader.hex.q, leader.hex.r, leader.side, position)
     got = table.get(key)
     if got is None:
         got = table[key] = in_melee(state, leader)
@@ -148,7 +150,7 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None, *,
     caller has it."""
     budget = leader_ma(state, leader) if mp is None else mp
     table = _MOVES.table(state.map)
-    key = (leader.hex, budget, leader.side, position_id(state) if position is None else position)
+    key = (leader.hex.q, leader.hex.r, budget, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
@@ -166,7 +168,7 @@ def leader_can_move(state: GameState, leader: Leader, mp: float | None = None, *
     budget = leader_ma(state, leader) if mp is None else mp
     if position is not None:
         table = _CAN_MOVE.table(state.map)
-        key = (leader.hex, budget, leader.side, position)
+        key = (leader.hex.q, leader.hex.r, budget, leader.side, position)
         got = table.get(key)
         if got is None:
             got = table[key] = leader_can_move(state, leader, budget)

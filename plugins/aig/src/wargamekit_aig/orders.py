@@ -171,15 +171,16 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         # (answering the menu moves nobody)
         position = position_id(state)
         reach = command_cells(state, issuer, position=position)  # §4.2.2, from where he stands now
-        stacked = state.stacked_unit(issuer)
+        here = (issuer.hex.q, issuer.hex.r)
         for u in state.live_units(issuer.side):
-            if u.ordered_phase == phase.number or u.banned or (u.hex.q, u.hex.r) not in reach:
+            at = (u.hex.q, u.hex.r)
+            if u.ordered_phase == phase.number or u.banned or at not in reach:
                 continue
             if u.routed:
                 options.append({"order": "rally", "unit": u.name})
                 continue
             options.append({"order": "activate", "unit": u.name})
-            if stacked is u and not moved_self:
+            if at == here and not moved_self:  # stacked with him (state.stacked_unit, in this pass)
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
@@ -484,14 +485,16 @@ def unit_ma(unit: Unit) -> int:
 
 
 #: Per map: a unit's front hexes it may step into, with each step's cost (finite) and
-#: direction, by (hex, corner, all sides front, type). A cache: every step menu prices them.
-_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int], ...]] = PerMap()
+#: direction, by (hex's q, r, corner, all sides front, type). A cache: every step menu prices
+#: them. (Keys hold coordinates, not Hex objects, here and in the rules' other caches: a Hex
+#: hashes and compares by Python calls.)
+_FRONT_STEPS: PerMap[tuple[int, int, int, bool, str], tuple[tuple[Hex, float, int], ...]] = PerMap()
 
 
 def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], ...]:
     """The front hexes (§6.3, :func:`~wargamekit_aig.facing.front_hexes`) whose step cost for the
     unit's type is finite (D2), with that cost and the direction to them, in front-hex order."""
-    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    key = (unit.hex.q, unit.hex.r, unit.facing, unit.disordered and unit.cavalry, unit.type)
     table = _FRONT_STEPS.table(state.map)
     got = table.get(key)
     if got is None:
@@ -504,11 +507,11 @@ def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], .
 #: Per map: :func:`front_steps` with each step's "move" option made once (menus must not change
 #: them), by the same key. A cache: every step menu offers them again (a turn leaves the unit
 #: where it was, so the next menu offers the same moves).
-_FRONT_MOVES: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int, dict[str, Any]], ...]] = PerMap()
+_FRONT_MOVES: PerMap[tuple[int, int, int, bool, str], tuple[tuple[Hex, float, int, dict[str, Any]], ...]] = PerMap()
 
 
 def _front_moves(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int, dict[str, Any]], ...]:
-    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    key = (unit.hex.q, unit.hex.r, unit.facing, unit.disordered and unit.cavalry, unit.type)
     table = _FRONT_MOVES.table(state.map)
     got = table.get(key)
     if got is None:
