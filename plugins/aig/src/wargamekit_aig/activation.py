@@ -39,15 +39,12 @@ def sync(state: GameState, seq: LeaderActivation) -> None:
     """Keep the sequencer in step with the state: fallen leaders are finished (removed at the
     turn's end), leaders promoted in the field join finished for this turn (§4.4.3), and
     finished leaders lose their skip status (§5.4.4)."""
-    leaders, activated = seq.leaders, seq.activated  # (add and finish change them in place)
     for ld in state.leaders.values():
-        name = ld.name
-        if name not in leaders:
-            if ld.alive and not ld.junior:
-                seq.add(name, ld.side, ld.initiative, finished=True)
-        elif name not in activated and (not ld.alive or ld.finished):
-            seq.finish(name)
-        if name in activated:
+        if ld.name not in seq.leaders and ld.alive and not ld.junior:
+            seq.add(ld.name, ld.side, ld.initiative, finished=True)
+        if ld.name in seq.leaders and ld.name not in seq.activated and (not ld.alive or ld.finished):
+            seq.finish(ld.name)
+        if ld.name in seq.activated:
             ld.finished = True
             ld.skip = False
 
