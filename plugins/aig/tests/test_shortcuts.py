@@ -23,6 +23,7 @@ from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
     _blocked,
     _leader_blocked,
+    command_cells,
     command_distances,
     in_melee,
     leader_can_move,
@@ -50,14 +51,16 @@ def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_remembered_searches_equal_fresh_ones(scenario, seed):
-    """§4.2.2 command range and §4.2.5 leader movement read from the per-map cache are the map's
-    own search run afresh, at every decision (the cache never answers for a changed position)."""
+    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``) and §4.2.5 leader
+    movement read from the per-map cache are the map's own search run afresh, at every
+    decision (the cache never answers for a changed position)."""
     checked = 0
     for state in _positions(scenario, seed, 300):
         for ld in state.live_leaders():
             for reach in (ld.range, 2 * ld.range):
                 fresh = state.map.reachable(ld.hex, reach, "command", blocked=_blocked(state, ld.side) - {ld.hex})
                 assert dict(command_distances(state, ld, reach)) == fresh
+                assert command_cells(state, ld, reach) == {(h.q, h.r) for h in fresh}
             moves = state.map.reachable(ld.hex, leader_ma(state, ld), "leader", blocked=_leader_blocked(state, ld))
             assert leader_destinations(state, ld) == moves
             checked += 1
@@ -178,23 +181,25 @@ def _random_game(scenario: str, seed: int) -> Game:
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 5), ("battle", 4)])
 def test_a_step_menu_after_a_turn_equals_one_built_afresh(monkeypatch, scenario, seed):
     """§6.3 / §6.3.1 / §9.1: a unit step's menu built with the units around it kept from the last
-    step's menu (after a turn, which moves nobody) is the menu built from a fresh look at its
-    neighbours, at every step menu of a seeded game; and it was kept many times."""
+    step's menu (after a turn, which moves nobody) or handed back by the step into its hex
+    (``orders.enter``, when no window opened) is the menu built from a fresh look at its
+    neighbours, at every step menu of a seeded game; and both were kept many times."""
     fresh_menu = orders_module.step_options
-    kept = 0
+    kept = Counter()
+    last_hex = {}
 
     def checked(state, unit, spent, **kwargs):
-        nonlocal kept
         menu = fresh_menu(state, unit, spent, **kwargs)
         if kwargs.get("around") is not None:
             assert kwargs["around"] == state.units_around(unit.hex)
             assert menu == fresh_menu(state, unit, spent, **{**kwargs, "around": None})
-            kept += 1
+            kept["moved" if last_hex.get(unit.name) != unit.hex else "turned"] += 1
+        last_hex[unit.name] = unit.hex
         return menu
 
     monkeypatch.setattr(orders_module, "step_options", checked)
     _random_game(scenario, seed)
-    assert kept > 50
+    assert kept["turned"] > 50 and kept["moved"] > 20
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 5), ("battle", 4)])
@@ -298,33 +303,85 @@ def test_moves_with_no_enemy_next_to_them_would_open_no_window(monkeypatch, scen
     asked = []
     plain = orders_module.enemy_next_to
 
-    def counted(state, unit):
-        near = plain(state, unit)
+    def counted(state, unit, around=None):
+        near = plain(state, unit, around)
         asked.append(near)
         return near
 
     monkeypatch.setattr(orders_module, "enemy_next_to", counted)
     short = _random_game(scenario, seed)
     assert set(asked) == {True, False}
-    monkeypatch.setattr(orders_module, "enemy_next_to", lambda state, unit: True)
+    monkeypatch.setattr(orders_module, "enemy_next_to", lambda state, unit, around=None: True)
     every = _random_game(scenario, seed)
     assert every.choices == short.choices and every.log_text() == short.log_text()
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 2), ("battle", 6)])
 def test_contexts_handed_as_data_are_what_the_core_would_freeze(scenario, seed):
-    """The command, order and unit step menus hand the core their contexts already as ``Data``,
-    which the core takes unchecked: each must hold plain scalars only (what ``freeze_data``
-    would have made of the same dict), at every such decision of a seeded game."""
+    """The command, order, unit step, group order, leader move and leader activation menus hand
+    the core their contexts already as ``Data``, which the core takes unchecked: each must hold
+    plain scalars only (what ``freeze_data`` would have made of the same dict), at every such
+    decision of a seeded game."""
     game = Game.new(Aig(), scenario, seed=seed)
     bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
     seen = Counter()
     while (decision := game.pending) is not None:
-        if decision.kind in (kinds.COMMAND, kinds.ORDER, kinds.UNIT_STEP):
+        if decision.kind in (kinds.COMMAND, kinds.ORDER, kinds.UNIT_STEP, kinds.GROUP_NEXT, kinds.LEADER_MOVE,
+                             kinds.ACTIVATE):
             context = decision.context
             assert type(context) is Data
             assert all(type(key) is str and type(value) in (str, int, float, bool) for key, value in context.items())
             assert freeze_data(dict(context)) == context
             seen[decision.kind] += 1
         game.answer(bots[decision.side].choose(decision, None))
-    assert min(seen.values()) > 5 and len(seen) == 3
+    assert min(seen.values()) > 2 and len(seen) >= 5
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
+def test_group_orders_offer_and_activate_what_group_eligible_finds(monkeypatch, scenario, seed):
+    """§4.2.4 / §5.2.3 / §4.3.1.c: a group order menu, its units sorted by command in one pass
+    when it is built, offers the leader's own command when ``group_eligible`` finds units for it
+    and, for the OC, each other command it finds units for (sorted); and the order picked
+    activates ``group_eligible``'s units of that command, at every group order of a seeded game
+    (the battle's OC gives cross-command orders too)."""
+    plain_cross = orders_module.cross_command
+    crossing: list[str] = []
+
+    def cross(ctx, oc, command, units, phase):
+        assert units == orders_module.group_eligible(ctx.state, oc, phase, command)
+        understood = yield from plain_cross(ctx, oc, command, units, phase)
+        if understood:  # run_group comes next, with these units
+            crossing.append(command)
+        return understood
+
+    monkeypatch.setattr(orders_module, "cross_command", cross)
+    plain_run = orders_module.run_group
+    activated = Counter()
+
+    def run(ctx, leader, units, phase):
+        command = crossing.pop() if crossing else None
+        assert units == orders_module.group_eligible(ctx.state, leader, phase, command)
+        activated["cross" if command else "own"] += 1
+        return (yield from plain_run(ctx, leader, units, phase))
+
+    monkeypatch.setattr(orders_module, "run_group", run)
+    game = Game.new(Aig(), scenario, seed=seed)
+    bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
+    menus = 0
+    while (decision := game.pending) is not None:
+        if decision.kind == kinds.GROUP_NEXT and decision.context["step"] == "order":
+            state = game.state
+            leader = state.leaders[decision.context["leader"]]
+            phase = orders_module.Phase(leader, decision.context["phase"])
+            offered = [o.data for o in decision.options][:-1]  # the last is "done"
+            expected = [{"group": leader.command}] if orders_module.group_eligible(state, leader, phase) else []
+            if leader.oc:
+                others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
+                expected += [{"group": c, "cross": True} for c in others
+                             if orders_module.group_eligible(state, leader, phase, c)]
+            assert offered == expected
+            menus += 1
+        game.answer(bots[decision.side].choose(decision, None))
+    assert menus > 5 and activated["own"] > 3
+    if scenario == "battle":
+        assert activated["cross"] > 0

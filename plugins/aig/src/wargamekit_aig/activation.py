@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from wargamekit import Choose, Response
+from wargamekit import Choose, Data, Response
 from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import LeaderActivation, Turn, TurnResult, play_turns
 from wargamekit_aig import kinds, odds_calc
@@ -133,9 +133,10 @@ class LeaderAction:
         side = turn.actor
         state.phase = f"leader action: {turn.label}"
         names = sorted(turn.candidates, key=str)
+        # a lazy menu: most turns have one candidate, answered without making its option
         due_name = yield from ctx.ask(Choose.of(
-            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation",
-            kind=kinds.ACTIVATE, context={"value": turn.number, "turn": state.turn},
+            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation", lazy=True,
+            kind=kinds.ACTIVATE, context=Data(value=turn.number, turn=state.turn),  # as the core would freeze it
             data=lambda n: {"leader": n}))
         due = state.leaders[due_name]
         act = Activation(due)

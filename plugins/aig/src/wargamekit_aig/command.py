@@ -21,18 +21,22 @@ LEADER_MA, BANNER_MA = 8, 6
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
 
 
-#: Per map: a leader's command range (§4.2.2) by (his hex, the range, his side, the position
-#: key's number, state.position_id). A cache in front of _REACH: building the blocked hexes and
-#: keeping only those within reach cost more than the remembered search itself (each order
-#: re-reads the range, group orders test every command, the battle's ZOI holds hundreds of hexes).
-_COMMAND: PerMap[tuple[Hex, int, str, Hashable], Mapping[Hex, float]] = PerMap(kept=4096)
+#: Per map: a leader's command range (§4.2.2) by (his hex's q and r, the range, his side, the
+#: position key's number, state.position_id), with its hexes' coordinates (command_cells). A
+#: cache in front of _REACH: building the blocked hexes and keeping only those within reach
+#: cost more than the remembered search itself (each order re-reads the range, group orders
+#: test every command, the battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[int, int, int, str, Hashable], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
+    PerMap(kept=4096)
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
-_MOVES: PerMap[tuple[Hex, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
+_MOVES: PerMap[tuple[int, int, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 #: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
 #: MP (§4.2.5), by his hex (and MP), his side and the position key: both depend on nothing else,
 #: and each individual order asks them again (the issuer, every lower leader he may move).
-_MELEE: PerMap[tuple[Hex, str, Hashable], bool] = PerMap(kept=4096)
-_CAN_MOVE: PerMap[tuple[Hex, float, str, Hashable], bool] = PerMap(kept=4096)
+#: (_COMMAND, _MOVES, _MELEE and _CAN_MOVE key his hex by its coordinates: a Hex hashes and
+#: compares by Python calls.)
+_MELEE: PerMap[tuple[int, int, str, Hashable], bool] = PerMap(kept=4096)
+_CAN_MOVE: PerMap[tuple[int, int, float, str, Hashable], bool] = PerMap(kept=4096)
 
 
 def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: AbstractSet[Hex]) -> Mapping[Hex, float]:
@@ -69,25 +73,39 @@ def command_distances(state: GameState, leader: Leader, reach: int | None = None
     command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
     mapping: read it, do not change it). ``position``: ``position_id(state)``, when the caller
     has it."""
+    return _command_range(state, leader, reach, position)[0]
+
+
+def command_cells(state: GameState, leader: Leader, reach: int | None = None, *,
+                  position: Hashable | None = None) -> frozenset[tuple[int, int]]:
+    """The ``(q, r)`` of :func:`command_distances`' hexes: who stands in range, asked by
+    coordinates (the orders ask it of every unit and leader at every menu; a ``Hex`` key costs
+    a Python hash and equality call each)."""
+    return _command_range(state, leader, reach, position)[1]
+
+
+def _command_range(state: GameState, leader: Leader, reach: int | None,
+                   position: Hashable | None) -> tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]:
     limit = leader.range if reach is None else reach
     table = _COMMAND.table(state.map)
-    key = (leader.hex, limit, leader.side, position_id(state) if position is None else position)
+    key = (leader.hex.q, leader.hex.r, limit, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
-        got = table[key] = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+        hexes = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+        got = table[key] = (hexes, frozenset((h.q, h.r) for h in hexes))
     return got
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
     """§4.2.2 (individual orders) or §4.2.4 (group orders: twice the range)."""
     reach = leader.range * (2 if twice else 1)
-    return unit.hex in command_distances(state, leader, reach)
+    return (unit.hex.q, unit.hex.r) in command_cells(state, leader, reach)
 
 
 def leader_in_range(state: GameState, leader: Leader, other: Leader, *, position: Hashable | None = None) -> bool:
     """Whether ``other`` stands within ``leader``'s command range (§4.3.1.d, §4.3.2.a).
     ``position``: ``position_id(state)``, when the caller has it."""
-    return other.hex in command_distances(state, leader, position=position)
+    return (other.hex.q, other.hex.r) in command_cells(state, leader, position=position)
 
 
 def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = None) -> bool:
@@ -97,7 +115,7 @@ def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = No
         unit = state.stacked_unit(leader)
         return unit is not None and bool(engaged_with(state, unit))
     table = _MELEE.table(state.map)
-    key = (leader.hex, leader.side, position)
+    key = (leader.hex.q, leader.hex.r, leader.side, position)
     got = table.get(key)
     if got is None:
         got = table[key] = in_melee(state, leader)
@@ -132,7 +150,7 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None, *,
     caller has it."""
     budget = leader_ma(state, leader) if mp is None else mp
     table = _MOVES.table(state.map)
-    key = (leader.hex, budget, leader.side, position_id(state) if position is None else position)
+    key = (leader.hex.q, leader.hex.r, budget, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
@@ -150,7 +168,7 @@ def leader_can_move(state: GameState, leader: Leader, mp: float | None = None, *
     budget = leader_ma(state, leader) if mp is None else mp
     if position is not None:
         table = _CAN_MOVE.table(state.map)
-        key = (leader.hex, budget, leader.side, position)
+        key = (leader.hex.q, leader.hex.r, budget, leader.side, position)
         got = table.get(key)
         if got is None:
             got = table[key] = leader_can_move(state, leader, budget)

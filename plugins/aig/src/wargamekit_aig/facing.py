@@ -10,18 +10,19 @@ from __future__ import annotations
 from wargamekit.geometry import Arc, Hex, arc_of
 from wargamekit_aig.state import RIVER, GameState, PerMap, Unit
 
-#: Per map: the front hexes and the ZOI hexes of a counter by (hex, corner, all sides front).
-#: A cache: rules query them constantly.
-_SIDES: PerMap[tuple[Hex, int, bool], tuple[tuple[Hex, ...], tuple[Hex, ...]]] = PerMap()
-#: Per map: the hexes in the ZOI of a set of counters, by their (hex, corner, all sides front).
-#: A cache: command ranges, leader moves and withdrawals ask a side's enemy ZOI again and again
-#: while no enemy has moved.
-_ZONES: PerMap[tuple[tuple[Hex, int, bool], ...], frozenset[Hex]] = PerMap(kept=4096)
+#: Per map: the front hexes and the ZOI hexes of a counter by (hex's q, r, corner, all sides
+#: front). A cache: rules query them constantly. (Coordinates, not the Hex: a Hex hashes and
+#: compares by Python calls.)
+_SIDES: PerMap[tuple[int, int, int, bool], tuple[tuple[Hex, ...], tuple[Hex, ...]]] = PerMap()
+#: Per map: the hexes in the ZOI of a set of counters, by their (hex's q, r, corner, all sides
+#: front). A cache: command ranges, leader moves and withdrawals ask a side's enemy ZOI again
+#: and again while no enemy has moved.
+_ZONES: PerMap[tuple[tuple[int, int, int, bool], ...], frozenset[Hex]] = PerMap(kept=4096)
 
 
 def _sides(state: GameState, unit: Unit) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
     all_front = unit.disordered and unit.cavalry
-    key = (unit.hex, unit.facing, all_front)
+    key = (unit.hex.q, unit.hex.r, unit.facing, all_front)
     table = _SIDES.table(state.map)
     got = table.get(key)
     if got is None:
@@ -56,7 +57,7 @@ def enemy_zoi(state: GameState, side: str) -> frozenset[Hex]:
     """Every hex in the ZOI of a unit of the side opposing ``side`` (see :func:`zoi`)."""
     # zoi(u) is a function of the map and u's hex, corner and all-front status, or empty
     # (eliminated, routed): the ZOI of all of them is remembered by those.
-    counters = tuple((u.hex, u.facing, u.disordered and u.cavalry) for u in state.units.values()
+    counters = tuple((u.hex.q, u.hex.r, u.facing, u.disordered and u.cavalry) for u in state.units.values()
                      if u.side != side and not u.eliminated and not u.routed)
     table = _ZONES.table(state.map)
     got = table.get(counters)

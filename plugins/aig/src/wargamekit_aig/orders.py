@@ -19,7 +19,7 @@ from wargamekit import Choose, Data, Response
 from wargamekit.geometry import Hex
 from wargamekit_aig import kinds, melee, missile, rout
 from wargamekit_aig.command import (
-    command_distances,
+    command_cells,
     in_melee,
     in_range,
     leader_can_move,
@@ -30,7 +30,7 @@ from wargamekit_aig.command import (
 from wargamekit_aig.facing import enemy_zoi, engaged_with, front_hexes, zoi
 from wargamekit_aig.kinds import Context, Procedure, Restartable
 from wargamekit_aig.odds_calc import check_odds, missile_odds, shock_odds
-from wargamekit_aig.scenario import hex_label
+from wargamekit_aig.scenario import hex_label, label_hex
 from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 
 if TYPE_CHECKING:
@@ -170,16 +170,17 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         # (asked at every order, each remembered by it), and the leader moves picked here
         # (answering the menu moves nobody)
         position = position_id(state)
-        reach = command_distances(state, issuer, position=position)  # §4.2.2, from where he stands now
-        stacked = state.stacked_unit(issuer)
+        reach = command_cells(state, issuer, position=position)  # §4.2.2, from where he stands now
+        here = (issuer.hex.q, issuer.hex.r)
         for u in state.live_units(issuer.side):
-            if u.ordered_phase == phase.number or u.banned or u.hex not in reach:
+            at = (u.hex.q, u.hex.r)
+            if u.ordered_phase == phase.number or u.banned or at not in reach:
                 continue
             if u.routed:
                 options.append({"order": "rally", "unit": u.name})
                 continue
             options.append({"order": "activate", "unit": u.name})
-            if stacked is u and not moved_self:
+            if at == here and not moved_self:  # stacked with him (state.stacked_unit, in this pass)
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
@@ -190,8 +191,9 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         elif own_mp is not None and own_mp > 0 and free:
             if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
+        rank = issuer.rank_value
         for other in state.live_leaders(issuer.side):
-            if other is issuer or other.rank_value >= issuer.rank_value or other.hex not in reach:
+            if other is issuer or other.rank_value >= rank or (other.hex.q, other.hex.r) not in reach:
                 continue
             if other.junior and not relay:
                 superior = state.leaders.get(other.superior)
@@ -324,13 +326,19 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
     twice his command range, not yet ordered this phase. ``position``: ``position_id(state)``,
     when the caller has it."""
-    reach = command_distances(state, leader, 2 * leader.range, position=position)
-    out = []
-    for u in state.live_units(leader.side):
-        mine = leader.activates(u) if command is None else u.command == command
-        if mine and not u.routed and not u.banned and u.ordered_phase != phase.number and u.hex in reach:
-            out.append(u)
-    return out
+    units = _group_reach(state, leader, phase, position)
+    if command is None:
+        return [u for u in units if leader.activates(u)]
+    return [u for u in units if u.command == command]
+
+
+def _group_reach(state: GameState, leader: Leader, phase: Phase, position: Hashable | None) -> list[Unit]:
+    """:func:`group_eligible` of every command of the leader's side: its units not routed, not
+    banned, not yet ordered this phase and within twice his command range, in scenario order."""
+    reach = command_cells(state, leader, 2 * leader.range, position=position)
+    number = phase.number
+    return [u for u in state.live_units(leader.side)
+            if not u.routed and not u.banned and u.ordered_phase != number and (u.hex.q, u.hex.r) in reach]
 
 
 def group_check(state: GameState, leader: Leader, *, position: Hashable | None = None) -> int | None:
@@ -350,15 +358,21 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
     state = ctx.state
     for _ in range(leader.group_orders):
         options: list[dict[str, Any]] = []
-        # one for the range questions of every command below, and of the order picked (answering
-        # the menu moves nobody)
+        # one for the range questions of every command below, and of the order picked
         position = position_id(state)
-        if group_eligible(state, leader, phase, position=position):
+        # the units each order would activate (group_eligible), sorted by command in one pass:
+        # his own and, for the OC, every other command's (§4.3.1.c); answering the menu changes
+        # nobody's eligibility, so the order picked activates these
+        own: list[Unit] = []
+        cross: dict[str, list[Unit]] = {}
+        for u in _group_reach(state, leader, phase, position):
+            if leader.activates(u):
+                own.append(u)
+            elif leader.oc:
+                cross.setdefault(u.command, []).append(u)
+        if own:
             options.append({"group": leader.command})
-        if leader.oc:
-            others = sorted({u.command for u in state.live_units(leader.side) if not leader.activates(u)})
-            options += [{"group": c, "cross": True} for c in others
-                        if group_eligible(state, leader, phase, c, position=position)]
+        options += [{"group": c, "cross": True} for c in sorted(cross)]
         if not options:
             return
         options.append({"group": None})
@@ -366,12 +380,12 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
             leader.side, f"{leader.name}: which group order?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["group"] is None else f"group order to {o['group']}"
                             + (" (cross-command roll)" if o.get("cross") else ""),
-            kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "order", "phase": phase.number},
+            kind=kinds.GROUP_NEXT, context=Data(leader=leader.name, step="order", phase=phase.number),
             data=lambda o: o))
         if pick["group"] is None:
             return
         if pick.get("cross"):
-            units = group_eligible(state, leader, phase, pick["group"], position=position)
+            units = cross[pick["group"]]
             if not (yield from cross_command(ctx, leader, pick["group"], units, phase)):
                 return
         else:
@@ -385,7 +399,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
                     return
             elif not leader.oc:
                 leader.group_free = True  # §4.3.2.a
-            units = group_eligible(state, leader, phase, position=position)
+            units = own
         yield from run_group(ctx, leader, units, phase)
 
 
@@ -433,7 +447,7 @@ def run_group(ctx: Context, leader: Leader, units: list[Unit], phase: Phase) -> 
             leader.side, f"{leader.name}: which activated unit acts next?", options, rule="5.2.3 group orders", lazy=True,
             label=lambda o: "done" if o["unit"] is None else f"{o['unit']}"
                             + (" (with the leader)" if o.get("with_leader") else ""),
-            kind=kinds.GROUP_NEXT, context={"leader": leader.name, "step": "unit", "phase": phase.number},
+            kind=kinds.GROUP_NEXT, context=Data(leader=leader.name, step="unit", phase=phase.number),
             data=lambda o: o))
         if pick["unit"] is None:
             return
@@ -471,14 +485,16 @@ def unit_ma(unit: Unit) -> int:
 
 
 #: Per map: a unit's front hexes it may step into, with each step's cost (finite) and
-#: direction, by (hex, corner, all sides front, type). A cache: every step menu prices them.
-_FRONT_STEPS: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int], ...]] = PerMap()
+#: direction, by (hex's q, r, corner, all sides front, type). A cache: every step menu prices
+#: them. (Keys hold coordinates, not Hex objects, here and in the rules' other caches: a Hex
+#: hashes and compares by Python calls.)
+_FRONT_STEPS: PerMap[tuple[int, int, int, bool, str], tuple[tuple[Hex, float, int], ...]] = PerMap()
 
 
 def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], ...]:
     """The front hexes (§6.3, :func:`~wargamekit_aig.facing.front_hexes`) whose step cost for the
     unit's type is finite (D2), with that cost and the direction to them, in front-hex order."""
-    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    key = (unit.hex.q, unit.hex.r, unit.facing, unit.disordered and unit.cavalry, unit.type)
     table = _FRONT_STEPS.table(state.map)
     got = table.get(key)
     if got is None:
@@ -491,11 +507,11 @@ def front_steps(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int], .
 #: Per map: :func:`front_steps` with each step's "move" option made once (menus must not change
 #: them), by the same key. A cache: every step menu offers them again (a turn leaves the unit
 #: where it was, so the next menu offers the same moves).
-_FRONT_MOVES: PerMap[tuple[Hex, int, bool, str], tuple[tuple[Hex, float, int, dict[str, Any]], ...]] = PerMap()
+_FRONT_MOVES: PerMap[tuple[int, int, int, bool, str], tuple[tuple[Hex, float, int, dict[str, Any]], ...]] = PerMap()
 
 
 def _front_moves(state: GameState, unit: Unit) -> tuple[tuple[Hex, float, int, dict[str, Any]], ...]:
-    key = (unit.hex, unit.facing, unit.disordered and unit.cavalry, unit.type)
+    key = (unit.hex.q, unit.hex.r, unit.facing, unit.disordered and unit.cavalry, unit.type)
     table = _FRONT_MOVES.table(state.map)
     got = table.get(key)
     if got is None:
@@ -616,8 +632,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             around = state.units_around(unit.hex)
         options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
                                around=around)
+        left = unit_ma(unit) - spent
         pick = yield from ctx.ask(Choose.of(
-            unit.side, f"{unit.name} ({unit_ma(unit) - spent:g} MP left): next step?", options,
+            unit.side, f"{unit.name} ({left:g} MP left): next step?", options,
             rule="6 movement / 9 missile fire",
             # a lazy menu (options made when read: a random bot reads one) of lazy labels (made
             # only when read: a bot never reads the odds in them)
@@ -625,7 +642,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             kind=kinds.UNIT_STEP,
             # the context as the core would freeze it (plain scalars): not walked again, as in
             # the command and order menus
-            context=Data(unit=unit.name, mp_left=unit_ma(unit) - spent, phase=phase.number),
+            context=Data(unit=unit.name, mp_left=left, phase=phase.number),
             data=lambda o: o))
         step = pick["step"]
         if step == "stop":
@@ -659,9 +676,10 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             yield from rout.apply_hits(ctx, passed, 2, f"passed through by {unit.name}, §6.6")
             # The passed unit may rout from those hits, and its rout move may take the very hex
             # beyond it: then the pass ends where it began (D16, one unit per hex).
-            if not unit.alive or unit.routed or state.unit_at(Hex.from_label(pick["hex"], state.map.layout, base=1)):
+            if not unit.alive or unit.routed or state.unit_at(label_hex(pick["hex"])):
                 break
-        yield from enter(ctx, unit, Hex.from_label(pick["hex"], state.map.layout, base=1), riders)
+        # a quiet step hands back the units around the new hex: the next menu's
+        around = yield from enter(ctx, unit, label_hex(pick["hex"]), riders)
     if unit.hex != start:
         phase.acted = True
 
@@ -709,7 +727,9 @@ def disengage(ctx: Context, unit: Unit) -> Procedure:
 def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     """Move ``unit`` into ``to`` with the leaders riding along; §8.4 a routed enemy there is
     eliminated; an unstacked enemy leader there is lost (provisional, §4.4.2 when he did not
-    evade); then reaction fire (§9.3, provisional) and leader evasion (§4.4.2)."""
+    evade); then reaction fire (§9.3, provisional) and leader evasion (§4.4.2). Returns the
+    units around ``to`` (``state.units_around(to)``) when no window opened and no banner moved
+    (nobody else moved after the step), else ``None``."""
     state = ctx.state
     other = state.unit_at(to)
     if other is not None and other.side != unit.side and other.routed:
@@ -723,28 +743,41 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
         if ld.alive:
             ld.hex = to
     ctx.event("move", f"{unit.name} moves to {hex_label(to)}", unit=unit.name, to=hex_label(to))
-    if any(state.carries_banner(ld) for ld in riders):
+    banner = any(state.carries_banner(ld) for ld in riders)
+    if banner:
         yield from rout.banner_moved(ctx, unit.side)
     # Hot (every step of every move): each of the four windows needs an enemy next to the unit's
     # new hex (a unit to fire at it, be charged or withdraw, a leader to evade), which most
     # steps do not have; one look at its neighbours spares their four searches.
-    if not enemy_next_to(state, unit):
-        return
+    around = state.units_around(to)
+    if not enemy_next_to(state, unit, around):
+        # nothing has moved since that look (no window, no banner rally): the unit's next step
+        # menu may take the units around it from here
+        return None if banner else around
     yield from reaction_fire(ctx, unit)
     yield from charged_turn(ctx, unit)
     yield from withdrawal(ctx, unit)
     yield from evasion(ctx, unit)
+    return None
 
 
-def enemy_next_to(state: GameState, unit: Unit) -> bool:
+def enemy_next_to(state: GameState, unit: Unit, around: list[tuple[int, Unit]] | None = None) -> bool:
     """Whether an enemy combat unit or an enemy leader in play stands in a hex adjacent to
     ``unit``'s: what reaction fire (D4), a charge (§6.3.3.b), a withdrawal (D11) and an evasion
-    (§4.4.2) each need before they can happen."""
+    (§4.4.2) each need before they can happen. ``around``: ``state.units_around(unit.hex)``,
+    when the caller has it."""
     side = unit.side
-    if any(u.side != side for _, u in state.units_around(unit.hex)):
+    if any(u.side != side for _, u in (state.units_around(unit.hex) if around is None else around)):
         return True
-    here = unit.hex
-    return any(ld.alive and ld.side != side and ld.hex.distance(here) == 1 for ld in state.leaders.values())
+    # the leaders' distance inline (every step asks it of every leader): twice the distance is
+    # the sum of the three cube deltas
+    q, r = unit.hex.q, unit.hex.r
+    for ld in state.leaders.values():
+        if ld.alive and ld.side != side:
+            dq, dr = ld.hex.q - q, ld.hex.r - r
+            if abs(dq) + abs(dr) + abs(dq + dr) == 2:
+                return True
+    return False
 
 
 def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: bool = True,
@@ -761,7 +794,7 @@ def move_leader(ctx: Context, leader: Leader, mp: float | None = None, *, stay: 
     to = yield from ctx.ask(Choose.of(
         leader.side, f"Move {leader.name} to?", hexes, rule="4.2.5 leader movement",
         label=lambda h: f"{hex_label(h)} ({reach[h]:g} MP)", lazy=True, lazy_labels=True,
-        kind=kinds.LEADER_MOVE, context={"leader": leader.name},
+        kind=kinds.LEADER_MOVE, context=Data(leader=leader.name),
         data=lambda h: {"hex": hex_label(h), "cost": reach[h]}))
     if to != leader.hex:
         leader.hex = to

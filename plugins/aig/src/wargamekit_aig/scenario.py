@@ -37,6 +37,9 @@ parse_hex = LABELS.parse
 #: A hex's printed label, remembered: every move option's data names its hex (tens of thousands
 #: per game) and a label is a pure function of the hex.
 hex_label = functools.lru_cache(maxsize=4096)(LABELS.label)
+#: The hex a printed label names (:func:`parse_hex`), remembered: every move answered names its
+#: hex by label, and parsing one is four calls into the core.
+label_hex = functools.lru_cache(maxsize=4096)(LABELS.parse)
 
 
 @frozen
