@@ -342,6 +342,26 @@ def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read
     assert re.fullmatch(r"\d+% vs passive defense, \d+ HP on a hit", decisive)
 
 
+def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, monkeypatch):
+    """战斗行动: an action with its label made is a frozen value, made once and shared by every
+    menu that offers it (``combat_actions._action``); one whose label is lazy (an attack's odds,
+    which read the scene) is made afresh for its menu. Games played with every action made afresh
+    are the same."""
+    shared = combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)")
+    assert shared == combat_actions.Action("move", "kyo", delta=-1) and shared.label == "move toward Kyo (to band 1)"
+    assert combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)") is shared
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=0), [])
+    akari = h.unit("akari")
+    akari.initiative = 10
+    first, again = legal_actions(h, akari), legal_actions(h, akari)
+    assert first == again
+    assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
+    assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
+    fast = _logs()
+    monkeypatch.setattr(combat_actions, "_action", combat_actions._new)
+    assert _logs() == fast
+
+
 def test_a_timing_point_s_offers_are_found_afresh_at_the_next_resolution_point(make):
     """插入阶段: instants may be cast at any timing point "只要法术力支持、施法条件支持", and "在此结算
     时点上" (at each resolution point) more may be pushed; HP 0 makes a character helpless (无助),
