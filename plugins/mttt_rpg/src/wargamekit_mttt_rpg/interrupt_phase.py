@@ -365,37 +365,41 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # nor positions, conditions or invested jade; a push only adds answered keys. So the
     # characters and whom each could rush are the same, and a spell's targets and a
     # character's instant actions (what makes them) found at a point are kept for the point's
-    # later offers: ``found``, by (character, spell) and by character.
-    last: list[Any] = [None, None, None, None]
+    # later offers: ``found``, by (character, spell) and by character. (Cells, not a list:
+    # read at every poll.)
+    at_point: str | None = None
+    characters: list[Combatant] = []
+    found: dict[Any, Any] = {}
+    rushes: Mapping[str, tuple[str, ...]] = {}
     facts_of = _sheet_facts(ctx.state)
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
+        nonlocal at_point, characters, found, rushes
         scene: Scene = ctx.state
-        top, depth = point.top, point.depth
+        top = point.top
         if top is None:
             committed: _Committed = {}
+            counterable = False
         else:
+            depth = point.depth
             kept = summed.get(depth)
             if kept is not None and kept[0] is top:
                 committed = kept[1]  # the stack of an earlier poll (usually the other side's)
             else:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
-        if last[0] is point.timing:
-            characters, found, rushes = last[1], last[2], last[3]
-        else:
+            counterable = top.controller != side and "id" in top.data
+        if point.timing is not at_point:
             # who may respond, and whom each could rush: found once
+            at_point = point.timing
             characters = _fighting_characters(scene)
             found, rushes = {}, _contacts_of(scene, characters)
-            last[:] = point.timing, characters, found, rushes
-        counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
-            if u.side == side:
-                if _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
-                    responders.append(u)
+            if u.side == side and _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
+                responders.append(u)
         if not responders:
             return []  # most polls: nothing to build
         at = {"timing": timing.name, "resolution": point.timing != opening}
