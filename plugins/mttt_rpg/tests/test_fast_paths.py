@@ -87,6 +87,36 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
     assert 0 < len(made) < len(offered)
 
 
+def test_the_rushes_found_among_a_character_s_contacts_are_those_found_in_the_whole_scene(monkeypatch):
+    """插入阶段 / 跟步: a poll looks for a responder's rushes among the opponents kept at contact
+    distance of her (``_contacts_of``), not the whole scene; at every poll of the seeded games
+    they are the rushes (keys, in order) a pass over every combatant finds."""
+    real, compared = interrupt_phase._instant_actions, []
+
+    def scanning(ctx, unit, contacts):
+        found = real(ctx, unit, contacts)
+        scene = ctx.state
+        everyone = [
+            interrupt_phase._rush_key(scene, unit, enemy)
+            for enemy in scene
+            if not unit.prone
+            and unit.engaged_by is None
+            and enemy.side != unit.side
+            and enemy.kind == "character"
+            and enemy.fighting
+            and enemy.id not in unit.rushing
+            and scene.distance(unit.id, enemy.id) == 0
+            and not (enemy.sheet.flies and not unit.sheet.flies)
+        ]
+        assert [key for key, _ in found if key[0] == "rush"] == everyone
+        compared.append(bool(everyone))
+        return found
+
+    monkeypatch.setattr(interrupt_phase, "_instant_actions", scanning)
+    _logs({"interrupts": True})
+    assert any(compared) and not all(compared)
+
+
 def test_an_offer_s_spells_take_the_item_numbers_reserved_for_them(monkeypatch):
     """插入阶段 / 瞬间法术: a poll reserves an item number for each spell response it offers, in
     order, and the responses of one spell (one per target) share what was found for it. Every

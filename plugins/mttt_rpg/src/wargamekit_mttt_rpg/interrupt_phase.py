@@ -463,7 +463,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 made += [record] * len(targets)
             actions = found.get(unit.id)
             if actions is None:
-                actions = found[unit.id] = _instant_actions(ctx, unit, characters)
+                actions = found[unit.id] = _instant_actions(ctx, unit, rushes.get(unit.id, ()))
             for key, make in actions:  # rarely any
                 keys.append(key)
                 made.append((make, marked_at()))
@@ -796,28 +796,23 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 
 def _instant_actions(
-    ctx: Context, unit: Combatant, characters: list[Combatant] | None = None
+    ctx: Context, unit: Combatant, contacts: Sequence[str]
 ) -> list[tuple[Any, Callable[..., Response]]]:
     """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
     each as its key and what makes its response, ``make(at=at)`` with ``at`` (where it is
     offered, see :func:`offers`) in its data: made only if read, it reads only what does not
-    change (ids and names). ``characters``: the scene's fighting characters, if the caller has
-    them (the rush's only possible targets)."""
+    change (ids and names). ``contacts``: the ids of the fighting characters of the other side
+    at contact distance of her, in scene order (:func:`_contacts`): the only ones she could
+    rush."""
     scene: Scene = ctx.state
     out: list[tuple[Any, Callable[..., Response]]] = []
-    if not unit.prone and unit.engaged_by is None:
-        # hot (every poll of every window): only the fighting characters can be rushed
-        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
-        for enemy in scene if characters is None else characters:
-            eid = enemy.id
-            if (
-                enemy.side == side
-                or enemy.kind != "character"
-                or enemy.status != ACTIVE  # Combatant.fighting, inline
-                or eid in rushing
-                or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0  # Scene.distance, inline
-            ):
+    if contacts and not unit.prone and unit.engaged_by is None:
+        # hot (every responder at every timing point): her contacts, not the whole scene
+        rushing, combatants = unit.rushing, scene.combatants
+        for eid in contacts:
+            if eid in rushing:
                 continue
+            enemy = combatants[eid]
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
             rush = _rush_key(scene, unit, enemy)
