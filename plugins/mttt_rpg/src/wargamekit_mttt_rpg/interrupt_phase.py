@@ -444,9 +444,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                     countering: int | None = top.data["id"]
                     countering_name = top.name
                 else:
-                    targets = found.get((unit.id, id(spell)))  # library data, alive all game
-                    if targets is None:
-                        targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                    spell_targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                    if spell_targets is None:
+                        spell_targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                    targets = spell_targets
                     if not targets:
                         continue
                     keys += [None] * len(targets)
