@@ -87,6 +87,36 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
     assert 0 < len(made) < len(offered)
 
 
+def test_the_rushes_found_among_a_character_s_contacts_are_those_found_in_the_whole_scene(monkeypatch):
+    """插入阶段 / 跟步: a poll looks for a responder's rushes among the opponents kept at contact
+    distance of her (``_contacts_of``), not the whole scene; at every poll of the seeded games
+    they are the rushes (keys, in order) a pass over every combatant finds."""
+    real, compared = interrupt_phase._instant_actions, []
+
+    def scanning(ctx, unit, contacts):
+        found = real(ctx, unit, contacts)
+        scene = ctx.state
+        everyone = [
+            interrupt_phase._rush_key(scene, unit, enemy)
+            for enemy in scene
+            if not unit.prone
+            and unit.engaged_by is None
+            and enemy.side != unit.side
+            and enemy.kind == "character"
+            and enemy.fighting
+            and enemy.id not in unit.rushing
+            and scene.distance(unit.id, enemy.id) == 0
+            and not (enemy.sheet.flies and not unit.sheet.flies)
+        ]
+        assert [key for key, _ in found if key[0] == "rush"] == everyone
+        compared.append(bool(everyone))
+        return found
+
+    monkeypatch.setattr(interrupt_phase, "_instant_actions", scanning)
+    _logs({"interrupts": True})
+    assert any(compared) and not all(compared)
+
+
 def test_an_offer_s_spells_take_the_item_numbers_reserved_for_them(monkeypatch):
     """插入阶段 / 瞬间法术: a poll reserves an item number for each spell response it offers, in
     order, and the responses of one spell (one per target) share what was found for it. Every
@@ -340,6 +370,26 @@ def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read
     assert options[1].label == f"decisive attack on Witch of Thorns with {weapon} ({decisive})"
     assert made == ["decisive"]  # the withering attack's odds were never needed
     assert re.fullmatch(r"\d+% vs passive defense, \d+ HP on a hit", decisive)
+
+
+def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, monkeypatch):
+    """战斗行动: an action with its label made is a frozen value, made once and shared by every
+    menu that offers it (``combat_actions._action``); one whose label is lazy (an attack's odds,
+    which read the scene) is made afresh for its menu. Games played with every action made afresh
+    are the same."""
+    shared = combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)")
+    assert shared == combat_actions.Action("move", "kyo", delta=-1) and shared.label == "move toward Kyo (to band 1)"
+    assert combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)") is shared
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=0), [])
+    akari = h.unit("akari")
+    akari.initiative = 10
+    first, again = legal_actions(h, akari), legal_actions(h, akari)
+    assert first == again
+    assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
+    assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
+    fast = _logs()
+    monkeypatch.setattr(combat_actions, "_action", combat_actions._new)
+    assert _logs() == fast
 
 
 def test_a_timing_point_s_offers_are_found_afresh_at_the_next_resolution_point(make):

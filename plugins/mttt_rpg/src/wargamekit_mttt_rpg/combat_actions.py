@@ -7,7 +7,7 @@ battle group (−1 initiative) are paid in initiative instead and leave the stan
 from __future__ import annotations
 
 from collections.abc import Generator
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from attrs import field, frozen
@@ -128,7 +128,7 @@ def _attack_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, w
     return f"{what} {target.name} with {weapon.name} ({_odds_label(scene, unit, target, kind, hooks)})"
 
 
-def _action(
+def _new(
     kind: str,
     target: str | None = None,
     kind_of_attack: str | None = None,
@@ -137,7 +137,8 @@ def _action(
     label: LabelSource = "",
 ) -> Action:
     """``Action(kind, target, kind_of_attack, delta, name, label)``, through the slots' own
-    setters: what attrs' ``__init__`` does, ~0.3 µs cheaper (hot: ~15 actions a menu)."""
+    setters: what attrs' ``__init__`` does, ~0.3 µs cheaper (hot: ~15 actions a menu). For a
+    lazy label (a callable, which holds the scene); any other goes through :func:`_action`."""
     action = _new_action(Action)
     _set_kind(action, kind)
     _set_target(action, target)
@@ -146,6 +147,22 @@ def _action(
     _set_name(action, name)
     _set_label(action, label)
     return action
+
+
+@lru_cache(maxsize=1024)
+def _action(
+    kind: str,
+    target: str | None = None,
+    kind_of_attack: str | None = None,
+    delta: int = 0,
+    name: str | None = None,
+    label: str = "",
+) -> Action:
+    """:func:`_new`'s action with a label made already, shared: an action is a frozen value,
+    and the menus of a game offer the same ones again and again (the same moves, the same
+    waits), so each is made once and found by all it is (hot: ~15 actions a menu, ~60 menus a
+    game; making one through its six slots costs ~4 times finding it here)."""
+    return _new(kind, target, kind_of_attack, delta, name, label)
 
 
 _new_action = object.__new__
@@ -212,7 +229,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
             assert weapon is not None  # there are targets only with a weapon ready
             what = "slaughter" if t.status == ROUTED else "withering attack on"
             out.append(
-                _action(
+                _new(  # (a lazy label: made afresh, not shared)
                     "attack",
                     t.id,
                     WITHERING,
@@ -221,7 +238,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
             )
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
                 out.append(
-                    _action(
+                    _new(
                         "attack",
                         t.id,
                         DECISIVE,

@@ -365,37 +365,41 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # nor positions, conditions or invested jade; a push only adds answered keys. So the
     # characters and whom each could rush are the same, and a spell's targets and a
     # character's instant actions (what makes them) found at a point are kept for the point's
-    # later offers: ``found``, by (character, spell) and by character.
-    last: list[Any] = [None, None, None, None]
+    # later offers: ``found``, by (character, spell) and by character. (Cells, not a list:
+    # read at every poll.)
+    at_point: str | None = None
+    characters: list[Combatant] = []
+    found: dict[Any, Any] = {}
+    rushes: Mapping[str, tuple[str, ...]] = {}
     facts_of = _sheet_facts(ctx.state)
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
+        nonlocal at_point, characters, found, rushes
         scene: Scene = ctx.state
-        top, depth = point.top, point.depth
+        top = point.top
         if top is None:
             committed: _Committed = {}
+            counterable = False
         else:
+            depth = point.depth
             kept = summed.get(depth)
             if kept is not None and kept[0] is top:
                 committed = kept[1]  # the stack of an earlier poll (usually the other side's)
             else:
                 committed = _committed_with(ctx, top, summed.get(depth - 1), depth)
                 summed[depth] = top, committed
-        if last[0] is point.timing:
-            characters, found, rushes = last[1], last[2], last[3]
-        else:
+            counterable = top.controller != side and "id" in top.data
+        if point.timing is not at_point:
             # who may respond, and whom each could rush: found once
+            at_point = point.timing
             characters = _fighting_characters(scene)
             found, rushes = {}, _contacts_of(scene, characters)
-            last[:] = point.timing, characters, found, rushes
-        counterable = top is not None and top.controller != side and "id" in top.data
         responders = []
         for u in characters:
-            if u.side == side:
-                if _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
-                    responders.append(u)
+            if u.side == side and _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
+                responders.append(u)
         if not responders:
             return []  # most polls: nothing to build
         at = {"timing": timing.name, "resolution": point.timing != opening}
@@ -440,9 +444,10 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                     countering: int | None = top.data["id"]
                     countering_name = top.name
                 else:
-                    targets = found.get((unit.id, id(spell)))  # library data, alive all game
-                    if targets is None:
-                        targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                    spell_targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                    if spell_targets is None:
+                        spell_targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                    targets = spell_targets
                     if not targets:
                         continue
                     keys += [None] * len(targets)
@@ -459,7 +464,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 made += [record] * len(targets)
             actions = found.get(unit.id)
             if actions is None:
-                actions = found[unit.id] = _instant_actions(ctx, unit, characters)
+                actions = found[unit.id] = _instant_actions(ctx, unit, rushes.get(unit.id, ()))
             for key, make in actions:  # rarely any
                 keys.append(key)
                 made.append((make, marked_at()))
@@ -792,28 +797,23 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 
 def _instant_actions(
-    ctx: Context, unit: Combatant, characters: list[Combatant] | None = None
+    ctx: Context, unit: Combatant, contacts: Sequence[str]
 ) -> list[tuple[Any, Callable[..., Response]]]:
     """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
     each as its key and what makes its response, ``make(at=at)`` with ``at`` (where it is
     offered, see :func:`offers`) in its data: made only if read, it reads only what does not
-    change (ids and names). ``characters``: the scene's fighting characters, if the caller has
-    them (the rush's only possible targets)."""
+    change (ids and names). ``contacts``: the ids of the fighting characters of the other side
+    at contact distance of her, in scene order (:func:`_contacts`): the only ones she could
+    rush."""
     scene: Scene = ctx.state
     out: list[tuple[Any, Callable[..., Response]]] = []
-    if not unit.prone and unit.engaged_by is None:
-        # hot (every poll of every window): only the fighting characters can be rushed
-        uid, side, rushing, distances = unit.id, unit.side, unit.rushing, scene.distances
-        for enemy in scene if characters is None else characters:
-            eid = enemy.id
-            if (
-                enemy.side == side
-                or enemy.kind != "character"
-                or enemy.status != ACTIVE  # Combatant.fighting, inline
-                or eid in rushing
-                or distances[f"{uid}|{eid}" if uid < eid else f"{eid}|{uid}"] != 0  # Scene.distance, inline
-            ):
+    if contacts and not unit.prone and unit.engaged_by is None:
+        # hot (every responder at every timing point): her contacts, not the whole scene
+        rushing, combatants = unit.rushing, scene.combatants
+        for eid in contacts:
+            if eid in rushing:
                 continue
+            enemy = combatants[eid]
             if enemy.sheet.flies and not unit.sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
             rush = _rush_key(scene, unit, enemy)
