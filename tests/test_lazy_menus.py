@@ -120,15 +120,30 @@ def _menu(lazy: bool, calls: list[int] | None = None) -> Choose:
 
 
 # -- a bot makes only what it reads -----------------------------------------------------------------
-def test_a_random_bot_makes_only_the_chosen_option_of_each_menu():
+def test_a_random_bot_makes_only_the_chosen_label_of_each_menu():
     """A random bot answers from the count alone: of the 4 options offered at each of the 6
-    decisions only the chosen one is made (its label and data, once each), when the game logs
-    the choice."""
+    decisions only the chosen one's label is made (once), when the game logs the choice; no
+    option's data is made, since nobody reads it (the answer reads the label alone)."""
     CALLS.clear()
     game = _random_game(3, lazy=True)
     assert len(game.choices) == 6
     chosen = [TARGETS[answer] for answer in game.choices]
-    assert CALLS == [call for target in chosen for call in (("label", target), ("data", target))]
+    assert CALLS == [("label", target) for target in chosen]
+
+
+def test_the_chosen_option_read_after_the_answer_is_the_eager_one():
+    """The answer leaves the chosen option unmade; read later, it is made then, equal to the
+    option the eager menu offered (its label and data), and the answer made nothing twice."""
+    game = Game.new(GALLERY, dice=ScriptedDice([1]))
+    decision = game.pending
+    eager = Game.new(GALLERY, options={"lazy": False}).pending
+    CALLS.clear()
+    game.answer(1)
+    assert CALLS == [("label", "fox")]
+    option = decision.options[1]
+    assert CALLS == [("label", "fox"), ("label", "fox"), ("data", "fox")]
+    assert option.label == eager.options[1].label and option.value == "fox"
+    assert option.data["target"] == "fox" and decision.options[1] is option  # (made once)
 
 
 def test_an_eager_menu_makes_every_option():
@@ -220,7 +235,8 @@ def test_evolve_keeps_the_menu_lazy():
     decision = _menu(lazy=True, calls=calls)
     moved = attrs.evolve(decision, prompt="Which unit now?")
     assert type(moved.options) is LazyOptions and calls == []
-    assert moved.describe(0) == "unit 1" and decision.options[0] is moved.options[0] and calls == [1]
+    assert moved.describe(0) == "unit 1" and calls == [1]  # (describing makes the label alone)
+    assert decision.options[0] is moved.options[0] and calls == [1, 1]
 
 
 def test_scripted_player_matches_labels_and_an_index_makes_nothing():

@@ -539,6 +539,26 @@ class LazyOptions(Sequence[Option]):
         index %= len(self._values)
         return f"{self._where}: option {index} ({self._values[index]!r})"
 
+    def _value_and_label(self, index: int) -> tuple[Any, str]:
+        """Option ``index``'s value and public label — what the game sends the procedure and
+        logs when the option is chosen — without making the option if it is not made yet: its
+        data, which the log does not read, is made by the first read of the option (hot: the
+        game's every answer to a lazy menu; a random bot reads nothing else of the option)."""
+        option = self._made[index]
+        if option is None:
+            value = self._values[index]
+            if not isinstance(value, Option):
+                label = self._label(value)
+                if type(label) is str:
+                    return value, label
+                # not a str: making the option raises what it raises for that label (or keeps
+                # a str subclass, as the option's label)
+                option = self[index]
+            else:
+                option = value
+        public = option.public
+        return option.value, (_label_of(option) if public is None else public)
+
     def _value_of(self, index: int) -> Any:
         """Option ``index``'s value, without making the option (what the procedure receives;
         :func:`ask` reads it alone)."""
@@ -779,7 +799,10 @@ class Choose(Decision):
 
     def describe(self, answer: Answer) -> str:
         # (Option.public_label inline: every answer is described for the log.)
-        option = self.options[int(answer)]  # type: ignore[arg-type]
+        options = self.options
+        if type(options) is LazyOptions:  # the label alone: the option is made when read
+            return options._value_and_label(int(answer))[1]  # type: ignore[arg-type]
+        option = options[int(answer)]  # type: ignore[arg-type]
         public = option.public
         return _label_of(option) if public is None else public
 
