@@ -769,7 +769,8 @@ class Choose(Decision):
             options = _to_options(values, label, data, lazy_labels)
         if cls is not Choose:
             return cls(side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context, options=options)
-        return _plain_choose(side, prompt, rule, secret, kind, context, options)  # (hot: most decisions)
+        # (hot: most decisions) _plain_choose's work, a call less
+        return _fill_choose(_new_object(_ChooseBuilder), side, prompt, rule, secret, kind, context, options)
 
     @property
     def labels(self) -> list[str]:
@@ -815,25 +816,25 @@ def _plain_choose(
     checks and errors), without calling the class: for the core's hot decisions (``Choose.of``,
     the interrupt window's poll), where a keyword call to a class costs ~3,300 instructions more
     than a call to a function (Python packs the keywords into a dict)."""
-    choose: Any = _new_object(_ChooseBuilder)
-    _fill_choose(choose, side, prompt, rule, secret, kind, context, options)
-    return choose
+    return _fill_choose(_new_object(_ChooseBuilder), side, prompt, rule, secret, kind, context, options)
 
 
 def _fill_choose(
     this: Any, side: str, prompt: str, rule: str, secret: bool, kind: str,
     context: Mapping[str, Any] | None, options: Iterable[Option],
-) -> None:
+) -> Choose:
     """Write a Choose's fields on ``this``, a _ChooseBuilder, by plain writes, and turn it
-    into the Choose (see _fastbuild): ``Choose.__init__``'s work, and ``Choose.of``'s without
-    the call of the class (whose keyword arguments Python passes through a dict)."""
+    into the Choose (see _fastbuild), which it returns: ``Choose.__init__``'s work, and
+    ``Choose.of``'s without the call of the class (whose keyword arguments Python passes
+    through a dict)."""
     try:
         this.side = side
         this.prompt = prompt
         this.rule = rule
         this.secret = secret
         this.kind = kind
-        this.context = _EMPTY if context is None else freeze_data(context)
+        # (a context given frozen, as most rules give it, taken without freeze_data's call)
+        this.context = context if type(context) is Data else _EMPTY if context is None else freeze_data(context)
         if type(options) is LazyOptions:
             this.options = options
             options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
@@ -845,6 +846,8 @@ def _fill_choose(
         this.__class__ = Choose
     if empty:
         raise ValueError(f"{this._where()}: a Choose needs at least one option")
+    choose: Choose = this
+    return choose
 
 
 def _init_choose(
@@ -977,7 +980,10 @@ class ChooseSubset(Decision):
         raise IllegalChoiceError(self.rule, f"{self.prompt}: no legal subset exists")
 
     def describe(self, answer: Answer) -> str:
-        return ", ".join(self.options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
+        options = self.options
+        if type(options) is LazyOptions:  # the labels alone: the options are made when read
+            return ", ".join([options._value_and_label(i)[1] for i in answer]) or "none"  # type: ignore[union-attr]
+        return ", ".join(options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
 
 
 # The random bot's answers, from the draws numpy's own calls make. Hot: a
