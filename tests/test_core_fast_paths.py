@@ -1369,3 +1369,19 @@ def test_a_random_game_names_a_side_asked_with_no_player():
     for structured in (False, True):
         with pytest.raises(AssertionError, match="decision asked of unknown side 'green'"):
             play_random_game(Stray(), seed=1, structured=structured, check_invariants=False)
+
+
+def test_a_frozen_context_or_response_data_is_taken_as_freeze_data_takes_it():
+    """``Choose.of`` and ``Response`` take a context or data given frozen (``Data``) without
+    ``freeze_data``'s call: what that call gives (the very object), and the same decision and
+    response as from the plain dict."""
+    from wargamekit.interrupts import Response
+
+    frozen_context = Data({"unit": "A1", "n": 2})
+    assert freeze_data(frozen_context) is frozen_context
+    decision = Choose.of("red", "Pick?", [1, 2], context=frozen_context, lazy=True)
+    assert decision.context is frozen_context
+    assert decision == Choose.of("red", "Pick?", [1, 2], context={"unit": "A1", "n": 2})
+    response = Response("bolt", "red", resolve=lambda: None, data=frozen_context)
+    assert response.data is frozen_context
+    assert response.data == Response("bolt", "red", resolve=lambda: None, data={"unit": "A1", "n": 2}).data

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import pickle
+import re
 
 import attrs
 import pytest
@@ -429,3 +430,54 @@ def test_a_lazy_menu_cannot_be_subclassed():
     with pytest.raises(TypeError, match="LazyOptions cannot be subclassed"):
         class Tracked(LazyOptions):  # type: ignore[misc]
             pass
+
+
+class _Shout(str):
+    """A str subclass: a lazy menu's label may be one (``isinstance``), a lazy label may not."""
+
+
+@pytest.mark.parametrize(
+    "values, label, lazy_labels",
+    [
+        ([1, 2, 3], lambda v: f"unit {v}", False),
+        ([1, 2, 3], lambda v: f"unit {v}", True),
+        ([Option("x", "X (secret)", public="X"), 2, Option("y", lambda: "Y made")], lambda v: f"unit {v}", False),
+        ([1, 2, 3], lambda v: _Shout(f"unit {v}"), False),
+    ],
+)
+def test_what_an_answer_reads_of_a_lazy_menu_is_the_made_option_s(values, label, lazy_labels):
+    """``LazyOptions._value_and_label`` (the answer's and ``describe``'s read of the chosen
+    option, which makes its label alone) gives the value and public label of the option the
+    menu makes, whether that option is made yet or not, and makes no data for a ``str`` label."""
+    data_calls: list[object] = []
+
+    def data(value: object) -> dict:
+        data_calls.append(value)
+        return {"v": str(value)}
+
+    for index in range(len(values)):
+        unread = LazyOptions(values, label, data, lazy_labels=lazy_labels)
+        read = LazyOptions(values, label, data, lazy_labels=lazy_labels)
+        option = read[index]
+        expected = (option.value, option.public_label)
+        data_calls.clear()
+        assert unread._value_and_label(index) == expected
+        # (a label not exactly a str is taken by making the option, as it always was)
+        assert data_calls == ([] if type(expected[1]) is str else [values[index]])
+        assert read._value_and_label(index) == expected and read[index] is option
+        assert type(unread._value_and_label(index)[1]) is type(expected[1])
+
+
+@pytest.mark.parametrize("lazy_labels", [False, True])
+def test_a_label_that_is_no_str_is_refused_by_the_answer_s_read_as_by_the_option_s(lazy_labels):
+    """A label that makes no ``str``: the answer's read raises the error making the option does."""
+    def label(value: int) -> int:
+        return value
+
+    def menu() -> LazyOptions:
+        return LazyOptions([1, 2], label, lambda v: {"v": v}, lazy_labels=lazy_labels)
+
+    with pytest.raises(OptionError) as made:
+        _ = menu()[1].label
+    with pytest.raises(OptionError, match=re.escape(str(made.value))):
+        menu()._value_and_label(1)
