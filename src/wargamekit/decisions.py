@@ -757,7 +757,9 @@ class Choose(Decision):
         ...               data=lambda t: calls.append(t) or {"target": t})
         >>> len(d.options), calls
         (3, [])
-        >>> d.describe(2), calls
+        >>> d.describe(2), calls  # (what the log reads: the label alone)
+        ('KV-1', [])
+        >>> d.options[2].data["target"], calls
         ('KV-1', ['KV-1'])
         """
         options: Sequence[Option]
