@@ -59,18 +59,7 @@ from typing import Any, cast, final, overload
 from attrs import define, field, frozen
 
 from ._fastbuild import builder
-from .decisions import (
-    Choose,
-    Data,
-    Decision,
-    LazyOptions,
-    Option,
-    _init_menu,
-    _new_object,
-    _option,
-    _plain_choose,
-    freeze_data,
-)
+from .decisions import Choose, Data, Decision, LazyOptions, Option, _option, _plain_choose, freeze_data
 from .errors import InterruptStackError, UnresolvedItemError
 
 __all__ = ["InterruptStack", "LazyOffers", "Response", "TimingPoint"]
@@ -534,10 +523,7 @@ def _lazy_menu(offered: LazyOffers, available: Sequence[int]) -> LazyOptions:
     def data(i: int) -> Data:
         return offered[available[i]].option_data()
 
-    # (made, then initialised, as Choose.of makes its menus: cheaper than calling the class)
-    menu = _new_object(LazyOptions)
-    _init_menu(menu, (_PASS_OPTION, *range(len(available))), label, data)
-    return menu
+    return LazyOptions((_PASS_OPTION, *range(len(available))), label, data)
 
 def _index(value: Any, length: int) -> int:
     """The option value sent back for a response: its index (a driver sends the chosen
