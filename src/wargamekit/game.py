@@ -639,9 +639,9 @@ class Game:
         if side is not None and side != decision.side:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
         # Hot: most answers (an index in range of a plain Choose): what check, value_of and
-        # describe give, without the three calls. Anything else takes them (and their errors);
-        # so does an index past the end, whose check raises (tested without len(): a lazy
-        # menu's is a Python call).
+        # describe give, without the three calls. Anything else takes them (and their errors),
+        # an index past the end too, whose check raises (a lazy menu's length is read from its
+        # values: its len() is a Python call).
         in_range = False
         if type(decision) is Choose and type(answer) is int and answer >= 0:
             options = decision.options
