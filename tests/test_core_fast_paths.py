@@ -729,16 +729,18 @@ def test_the_answer_fast_path_gives_what_check_and_value_of_give():
 
 
 class _BadMenu(NoScenario):
-    """One lazy menu (with a lazy label) whose third option's data is not JSON, then a
-    public/secret menu: answering the bad option must leave the game as it was."""
+    """One lazy menu (with lazy labels) whose third option's label is no ``str`` and whose
+    fourth option's data is not JSON, then a public/secret menu: answering the bad label must
+    leave the game as it was; the bad data is no concern of the answer's (nobody reads it)."""
 
     name = "bad_menu"
     version = "1"
     sides = ("red", "blue")
 
     def play(self, ctx):
-        first = yield Choose.of("red", "Pick?", [1, 2, object()], rule="T1", lazy=True, lazy_labels=True,
-                                label=lambda v: f"pick {v}", data=lambda v: {"v": v})
+        first = yield Choose.of("red", "Pick?", [1, 2, 3, 4], rule="T1", lazy=True, lazy_labels=True,
+                                label=lambda v: f"pick {v}" if v != 3 else v,
+                                data=lambda v: {"v": v if v != 4 else object()})
         second = yield Choose(side="blue", prompt="Hide?", rule="T2",
                               options=[Option("a", "A (secret)", public="A"), Option("b", "B")])
         ctx.event("done", f"{first} {second}", first=first, second=second)
@@ -746,22 +748,26 @@ class _BadMenu(NoScenario):
 
 
 def test_an_answer_whose_option_cannot_be_made_leaves_the_game_as_it_was():
-    """The answer's fast path describes the chosen option (making a lazy menu's option and its
-    lazy label) before anything is recorded: an option whose data is not JSON raises
-    ``OptionError`` and the game is as before (no choice recorded, nothing logged), so the game
-    goes on and replays; the log is what ``describe`` writes (the public label where given)."""
+    """The answer's fast path makes the chosen option's label (a lazy menu's, lazy itself here)
+    before anything is recorded: a label that is no ``str`` raises ``OptionError`` and the game
+    is as before (no choice recorded, nothing logged), so the game goes on and replays; the log
+    is what ``describe`` writes (the public label where given). The answer reads no data: an
+    option whose data is not JSON is answered, and its error comes with the option's first read."""
     from wargamekit import Game, OptionError
 
     game = Game.new(_BadMenu(), seed=1)
-    with pytest.raises(OptionError, match=r"Pick\? \[T1\]: option 2"):
+    menu = game.pending
+    with pytest.raises(OptionError, match=r"a lazy option label must make a str.* made 3"):
         game.answer(2)
-    assert game.choices == [] and game.log == [] and game.pending.rule == "T1"
-    game.answer(1)
+    assert game.choices == [] and game.log == [] and game.pending is menu
+    game.answer(3)
+    with pytest.raises(OptionError, match=r"Pick\? \[T1\]: option 3 \(4\): data.v: .* is not JSON data"):
+        menu.options[3]  # noqa: B018 - the read is what raises
     game.answer(0)
-    assert game.choices == [1, 0] and game.over
-    assert [event.text for event in game.log if event.kind == "choice"] == ["red: Pick? -> pick 2", "blue: Hide? -> A"]
+    assert game.choices == [3, 0] and game.over
+    assert [event.text for event in game.log if event.kind == "choice"] == ["red: Pick? -> pick 4", "blue: Hide? -> A"]
     slow = Game.new(_BadMenu(), seed=1)
-    slow.answer(np.int64(1))  # (the general path: check, value_of, describe)
+    slow.answer(np.int64(3))  # (the general path: check, value_of, describe)
     slow.answer(np.int64(0))
     assert slow.log_text() == game.log_text() and Game.load(game.save(), rulesets={"bad_menu": _BadMenu()}).log_text() == game.log_text()
 
@@ -1341,7 +1347,8 @@ def test_an_index_past_a_lazy_menu_s_end_is_refused_as_before():
     game.answer(True)
     assert game.over and game.choices == [2, True]
     assert game.log[-3].data == {"answer": True, "side": "blue"}
-    assert game.log[-2].data == {"first": "c", "made": "c", "only": "z", "sure": True}  # (the menu of one: unmade)
+    # (no data made: the answer reads the chosen option's label alone, the menu of one nothing)
+    assert game.log[-2].data == {"first": "c", "made": "", "only": "z", "sure": True}
 
 
 def test_a_random_game_names_a_side_asked_with_no_player():
@@ -1362,3 +1369,19 @@ def test_a_random_game_names_a_side_asked_with_no_player():
     for structured in (False, True):
         with pytest.raises(AssertionError, match="decision asked of unknown side 'green'"):
             play_random_game(Stray(), seed=1, structured=structured, check_invariants=False)
+
+
+def test_a_frozen_context_or_response_data_is_taken_as_freeze_data_takes_it():
+    """``Choose.of`` and ``Response`` take a context or data given frozen (``Data``) without
+    ``freeze_data``'s call: what that call gives (the very object), and the same decision and
+    response as from the plain dict."""
+    from wargamekit.interrupts import Response
+
+    frozen_context = Data({"unit": "A1", "n": 2})
+    assert freeze_data(frozen_context) is frozen_context
+    decision = Choose.of("red", "Pick?", [1, 2], context=frozen_context, lazy=True)
+    assert decision.context is frozen_context
+    assert decision == Choose.of("red", "Pick?", [1, 2], context={"unit": "A1", "n": 2})
+    response = Response("bolt", "red", resolve=lambda: None, data=frozen_context)
+    assert response.data is frozen_context
+    assert response.data == Response("bolt", "red", resolve=lambda: None, data={"unit": "A1", "n": 2}).data

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import pickle
+import re
 
 import attrs
 import pytest
@@ -120,15 +121,30 @@ def _menu(lazy: bool, calls: list[int] | None = None) -> Choose:
 
 
 # -- a bot makes only what it reads -----------------------------------------------------------------
-def test_a_random_bot_makes_only_the_chosen_option_of_each_menu():
+def test_a_random_bot_makes_only_the_chosen_label_of_each_menu():
     """A random bot answers from the count alone: of the 4 options offered at each of the 6
-    decisions only the chosen one is made (its label and data, once each), when the game logs
-    the choice."""
+    decisions only the chosen one's label is made (once), when the game logs the choice; no
+    option's data is made, since nobody reads it (the answer reads the label alone)."""
     CALLS.clear()
     game = _random_game(3, lazy=True)
     assert len(game.choices) == 6
     chosen = [TARGETS[answer] for answer in game.choices]
-    assert CALLS == [call for target in chosen for call in (("label", target), ("data", target))]
+    assert CALLS == [("label", target) for target in chosen]
+
+
+def test_the_chosen_option_read_after_the_answer_is_the_eager_one():
+    """The answer leaves the chosen option unmade; read later, it is made then, equal to the
+    option the eager menu offered (its label and data), and the answer made nothing twice."""
+    game = Game.new(GALLERY, dice=ScriptedDice([1]))
+    decision = game.pending
+    eager = Game.new(GALLERY, options={"lazy": False}).pending
+    CALLS.clear()
+    game.answer(1)
+    assert CALLS == [("label", "fox")]
+    option = decision.options[1]
+    assert CALLS == [("label", "fox"), ("label", "fox"), ("data", "fox")]
+    assert option.label == eager.options[1].label and option.value == "fox"
+    assert option.data["target"] == "fox" and decision.options[1] is option  # (made once)
 
 
 def test_an_eager_menu_makes_every_option():
@@ -220,7 +236,8 @@ def test_evolve_keeps_the_menu_lazy():
     decision = _menu(lazy=True, calls=calls)
     moved = attrs.evolve(decision, prompt="Which unit now?")
     assert type(moved.options) is LazyOptions and calls == []
-    assert moved.describe(0) == "unit 1" and decision.options[0] is moved.options[0] and calls == [1]
+    assert moved.describe(0) == "unit 1" and calls == [1]  # (describing makes the label alone)
+    assert decision.options[0] is moved.options[0] and calls == [1, 1]
 
 
 def test_scripted_player_matches_labels_and_an_index_makes_nothing():
@@ -413,3 +430,54 @@ def test_a_lazy_menu_cannot_be_subclassed():
     with pytest.raises(TypeError, match="LazyOptions cannot be subclassed"):
         class Tracked(LazyOptions):  # type: ignore[misc]
             pass
+
+
+class _Shout(str):
+    """A str subclass: a lazy menu's label may be one (``isinstance``), a lazy label may not."""
+
+
+@pytest.mark.parametrize(
+    "values, label, lazy_labels",
+    [
+        ([1, 2, 3], lambda v: f"unit {v}", False),
+        ([1, 2, 3], lambda v: f"unit {v}", True),
+        ([Option("x", "X (secret)", public="X"), 2, Option("y", lambda: "Y made")], lambda v: f"unit {v}", False),
+        ([1, 2, 3], lambda v: _Shout(f"unit {v}"), False),
+    ],
+)
+def test_what_an_answer_reads_of_a_lazy_menu_is_the_made_option_s(values, label, lazy_labels):
+    """``LazyOptions._value_and_label`` (the answer's and ``describe``'s read of the chosen
+    option, which makes its label alone) gives the value and public label of the option the
+    menu makes, whether that option is made yet or not, and makes no data for a ``str`` label."""
+    data_calls: list[object] = []
+
+    def data(value: object) -> dict:
+        data_calls.append(value)
+        return {"v": str(value)}
+
+    for index in range(len(values)):
+        unread = LazyOptions(values, label, data, lazy_labels=lazy_labels)
+        read = LazyOptions(values, label, data, lazy_labels=lazy_labels)
+        option = read[index]
+        expected = (option.value, option.public_label)
+        data_calls.clear()
+        assert unread._value_and_label(index) == expected
+        # (a label not exactly a str is taken by making the option, as it always was)
+        assert data_calls == ([] if type(expected[1]) is str else [values[index]])
+        assert read._value_and_label(index) == expected and read[index] is option
+        assert type(unread._value_and_label(index)[1]) is type(expected[1])
+
+
+@pytest.mark.parametrize("lazy_labels", [False, True])
+def test_a_label_that_is_no_str_is_refused_by_the_answer_s_read_as_by_the_option_s(lazy_labels):
+    """A label that makes no ``str``: the answer's read raises the error making the option does."""
+    def label(value: int) -> int:
+        return value
+
+    def menu() -> LazyOptions:
+        return LazyOptions([1, 2], label, lambda v: {"v": v}, lazy_labels=lazy_labels)
+
+    with pytest.raises(OptionError) as made:
+        _ = menu()[1].label
+    with pytest.raises(OptionError, match=re.escape(str(made.value))):
+        menu()._value_and_label(1)

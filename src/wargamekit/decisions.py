@@ -539,6 +539,26 @@ class LazyOptions(Sequence[Option]):
         index %= len(self._values)
         return f"{self._where}: option {index} ({self._values[index]!r})"
 
+    def _value_and_label(self, index: int) -> tuple[Any, str]:
+        """Option ``index``'s value and public label — what the game sends the procedure and
+        logs when the option is chosen — without making the option if it is not made yet: its
+        data, which the log does not read, is made by the first read of the option (hot: the
+        game's every answer to a lazy menu; a random bot reads nothing else of the option)."""
+        option = self._made[index]
+        if option is None:
+            value = self._values[index]
+            if not isinstance(value, Option):
+                label = self._label(value)
+                if type(label) is str:
+                    return value, label
+                # not a str: making the option raises what it raises for that label (or keeps
+                # a str subclass, as the option's label)
+                option = self[index]
+            else:
+                option = value
+        public = option.public
+        return option.value, (_label_of(option) if public is None else public)
+
     def _value_of(self, index: int) -> Any:
         """Option ``index``'s value, without making the option (what the procedure receives;
         :func:`ask` reads it alone)."""
@@ -737,7 +757,9 @@ class Choose(Decision):
         ...               data=lambda t: calls.append(t) or {"target": t})
         >>> len(d.options), calls
         (3, [])
-        >>> d.describe(2), calls
+        >>> d.describe(2), calls  # (what the log reads: the label alone)
+        ('KV-1', [])
+        >>> d.options[2].data["target"], calls
         ('KV-1', ['KV-1'])
         """
         options: Sequence[Option]
@@ -749,7 +771,8 @@ class Choose(Decision):
             options = _to_options(values, label, data, lazy_labels)
         if cls is not Choose:
             return cls(side=side, prompt=prompt, rule=rule, secret=secret, kind=kind, context=context, options=options)
-        return _plain_choose(side, prompt, rule, secret, kind, context, options)  # (hot: most decisions)
+        # (hot: most decisions) _plain_choose's work, a call less
+        return _fill_choose(_new_object(_ChooseBuilder), side, prompt, rule, secret, kind, context, options)
 
     @property
     def labels(self) -> list[str]:
@@ -779,7 +802,10 @@ class Choose(Decision):
 
     def describe(self, answer: Answer) -> str:
         # (Option.public_label inline: every answer is described for the log.)
-        option = self.options[int(answer)]  # type: ignore[arg-type]
+        options = self.options
+        if type(options) is LazyOptions:  # the label alone: the option is made when read
+            return options._value_and_label(int(answer))[1]  # type: ignore[arg-type]
+        option = options[int(answer)]  # type: ignore[arg-type]
         public = option.public
         return _label_of(option) if public is None else public
 
@@ -792,25 +818,25 @@ def _plain_choose(
     checks and errors), without calling the class: for the core's hot decisions (``Choose.of``,
     the interrupt window's poll), where a keyword call to a class costs ~3,300 instructions more
     than a call to a function (Python packs the keywords into a dict)."""
-    choose: Any = _new_object(_ChooseBuilder)
-    _fill_choose(choose, side, prompt, rule, secret, kind, context, options)
-    return choose
+    return _fill_choose(_new_object(_ChooseBuilder), side, prompt, rule, secret, kind, context, options)
 
 
 def _fill_choose(
     this: Any, side: str, prompt: str, rule: str, secret: bool, kind: str,
     context: Mapping[str, Any] | None, options: Iterable[Option],
-) -> None:
+) -> Choose:
     """Write a Choose's fields on ``this``, a _ChooseBuilder, by plain writes, and turn it
-    into the Choose (see _fastbuild): ``Choose.__init__``'s work, and ``Choose.of``'s without
-    the call of the class (whose keyword arguments Python passes through a dict)."""
+    into the Choose (see _fastbuild), which it returns: ``Choose.__init__``'s work, and
+    ``Choose.of``'s without the call of the class (whose keyword arguments Python passes
+    through a dict)."""
     try:
         this.side = side
         this.prompt = prompt
         this.rule = rule
         this.secret = secret
         this.kind = kind
-        this.context = _EMPTY if context is None else freeze_data(context)
+        # (a context given frozen, as most rules give it, taken without freeze_data's call)
+        this.context = context if type(context) is Data else _EMPTY if context is None else freeze_data(context)
         if type(options) is LazyOptions:
             this.options = options
             options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
@@ -822,6 +848,8 @@ def _fill_choose(
         this.__class__ = Choose
     if empty:
         raise ValueError(f"{this._where()}: a Choose needs at least one option")
+    choose: Choose = this
+    return choose
 
 
 def _init_choose(
@@ -954,7 +982,10 @@ class ChooseSubset(Decision):
         raise IllegalChoiceError(self.rule, f"{self.prompt}: no legal subset exists")
 
     def describe(self, answer: Answer) -> str:
-        return ", ".join(self.options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
+        options = self.options
+        if type(options) is LazyOptions:  # the labels alone: the options are made when read
+            return ", ".join([options._value_and_label(i)[1] for i in answer]) or "none"  # type: ignore[union-attr]
+        return ", ".join(options[i].public_label for i in answer) or "none"  # type: ignore[union-attr]
 
 
 # The random bot's answers, from the draws numpy's own calls make. Hot: a

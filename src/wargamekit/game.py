@@ -39,7 +39,7 @@ from attrs import define, field, frozen
 
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Choose, Decision, Option, _label_of
+from .decisions import Answer, Choose, Decision, LazyOptions, _label_of
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -625,8 +625,10 @@ class Game:
             NotYourTurnError: ``side`` is not the side being asked.
             InvalidChoiceError: the answer cannot be read.
             IllegalChoiceError: the rules forbid it.
-            OptionError: the ruleset cannot make the chosen option of a lazy menu (its label or
-                data is not one); nothing of the answer is recorded.
+            OptionError: the ruleset cannot make the chosen option's label (a lazy label, or a
+                lazy menu's, that makes no ``str``); nothing of the answer is recorded. (The
+                answer reads only the label, which the log writes: a lazy menu's data, and a
+                data error, come with the first read of the option.)
 
         Whatever is raised, the game is exactly as before the answer (if the ruleset raised,
         it is rebuilt by replay).
@@ -636,19 +638,26 @@ class Game:
             raise GameOverError("the game is over; no decision is pending")
         if side is not None and side != decision.side:
             raise NotYourTurnError(f"{decision.prompt}: {decision.side!r} is asked, not {side!r}")
-        option: Option | None = None
+        # Hot: most answers (an index in range of a plain Choose): what check, value_of and
+        # describe give, without the three calls. Anything else takes them (and their errors),
+        # an index past the end too, whose check raises (a lazy menu's length is read from its
+        # values: its len() is a Python call).
+        in_range = False
         if type(decision) is Choose and type(answer) is int and answer >= 0:
-            try:
-                option = decision.options[answer]  # (a lazy menu makes it here: the log reads it)
-            except IndexError:  # past the end: the general path's check says so (no len()
-                pass  # first: a lazy menu's is a Python call)
-        if option is not None:
-            # Hot: most answers (an index in range of a plain Choose): what check, value_of and
-            # describe give, without the three calls. Anything else takes them (and their errors).
+            options = decision.options
+            if type(options) is LazyOptions:
+                if answer < len(options._values):
+                    # the chosen option's label alone (the log's): nobody may read its data
+                    value, described = options._value_and_label(answer)
+                    in_range = True
+            elif answer < len(options):
+                option = options[answer]
+                value = option.value
+                public = option.public
+                described = _label_of(option) if public is None else public
+                in_range = True
+        if in_range:
             canonical: Answer = answer
-            value = option.value
-            public = option.public
-            described = _label_of(option) if public is None else public
             plain = True  # (an int in range is plain JSON)
         else:
             canonical = decision.check(answer)

@@ -109,7 +109,7 @@ class Response:
         _set_resolve(self, resolve)
         _set_is_legal(self, is_legal)
         _set_key(self, key)
-        _set_data(self, freeze_data(data))
+        _set_data(self, data if type(data) is Data else freeze_data(data))  # (frozen: no call)
         _set_payload(self, payload)
         _check_key(name, key)
 
@@ -466,7 +466,18 @@ class InterruptStack:
                 # one point (frozen) for the sides polled until something is pushed
                 point = _timing_point(timing, top, depth)
             offered = offers(side, point)
-            if not offered:  # most polls of most sides: nothing to filter
+            available: Sequence[Any]
+            if type(offered) is LazyOffers:
+                lazy: LazyOffers | None = offered
+                # Only the keys are read: a response is made when its option is (see LazyOffers).
+                # (Its own tuple: the offer's len() and its keys are Python calls; an empty one
+                # is passed below, as nothing available.)
+                keys = offered._keys
+                if answered.isdisjoint(keys):  # most offers: none answered yet (one test in C)
+                    available = cast("Sequence[Any]", range(len(keys)))
+                else:
+                    available = [i for i, key in enumerate(keys) if key is None or key not in answered]
+            elif not offered:  # most polls of most sides: nothing to filter
                 if offered is None or not hasattr(offered, "__len__"):
                     raise TypeError(
                         f"the offers at {timing!r} for {side!r} returned {offered!r}: expected a "
@@ -474,15 +485,6 @@ class InterruptStack:
                     )
                 passes += 1
                 continue
-            available: Sequence[Any]
-            if type(offered) is LazyOffers:
-                lazy: LazyOffers | None = offered
-                # Only the keys are read: a response is made when its option is (see LazyOffers)
-                keys = offered.keys
-                if answered.isdisjoint(keys):  # most offers: none answered yet (one test in C)
-                    available = cast("Sequence[Any]", range(len(keys)))
-                else:
-                    available = [i for i, key in enumerate(keys) if key is None or key not in answered]
             else:
                 lazy = None
                 available = [r for r in offered if r.key is None or r.key not in answered]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, Option, YesNo, _bounded
+from .decisions import Answer, Choose, ChooseNumber, ChooseSubset, Decision, LazyOptions, Option, YesNo, _bounded
 from .errors import InvalidChoiceError, QuitGame
 
 if TYPE_CHECKING:
@@ -116,7 +116,8 @@ class RandomBot(SeededBot):
             if draws is None or draws[0] is not self.rng:
                 ctypes = self.rng.bit_generator.ctypes
                 draws = self._draws = (self.rng, ctypes.next_uint32, ctypes.state)
-            return _bounded(draws[1], draws[2], len(decision.options) - 1)
+            options = decision.options  # (a lazy menu's length from its values: its len() is a call)
+            return _bounded(draws[1], draws[2], (len(options._values) if type(options) is LazyOptions else len(options)) - 1)
         return decision.random_answer(self.rng)
 
     def __getstate__(self) -> dict[str, Any]:
