@@ -220,11 +220,14 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
         state = game.state
         hexes = sorted({u.hex for u in state.alive()}, key=lambda h: (h.q, h.r))
         for h in hexes:
-            for scout in (False, True):
-                movers = [Unit("x", "us", "scout" if scout else "us_squad", h)]
-                full = tuple((n, 0, movement.step_cost(state, h, n, movers)) for n in state.map.neighbours(h))
-                assert movement._entries(state, h, scout) == full
-                seen["steps"] += 1
+            for level in range(state.levels(h)):
+                for scout in (False, True):
+                    movers = [Unit("x", "us", "scout" if scout else "us_squad", h)]
+                    full = tuple((n, 0, movement.step_cost(state, h, n, movers)) for n in state.map.neighbours(h))
+                    if state.terrain(h) == BUILDING:
+                        full += ((h, 1 - level, LEVEL_COST),)
+                    assert movement._entries(state, h, level, scout) == full
+                    seen[f"steps {level}"] += 1
             near = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
             assert LnL._places_next_to(state, h) == near
         for u in state.alive():
@@ -240,7 +243,7 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
         for seed in range(2):
             game = Game.new(ruleset, name, seed=seed)
             game.play({s: RandomBot(bot_seed(seed, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
-    assert seen["exposed True"] and seen["exposed False"] and seen["steps"] and seen["control"], seen
+    assert seen["exposed True"] and seen["exposed False"] and seen["steps 0"] and seen["steps 1"] and seen["control"], seen
 
 
 def test_step_cost_memo_sees_a_change_to_the_map():
@@ -249,13 +252,17 @@ def test_step_cost_memo_sees_a_change_to_the_map():
     s = ctx.state
     here, there = H("0103"), H("0203")
     direction = here.direction_to(there)
-    cost = dict((n, c) for n, _level, c in movement._entries(s, here, False))
+    cost = dict((n, c) for n, _level, c in movement._entries(s, here, 0, False))
     assert cost[there] == 1  # open ground
     s.map.set_terrain(there, WOODS)
-    assert dict((n, c) for n, _level, c in movement._entries(s, here, False))[there] == 2
-    assert dict((n, c) for n, _level, c in movement._entries(s, here, True))[there] == 1  # MOV 1.2: a scout
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, 0, False))[there] == 2
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, 0, True))[there] == 1  # MOV 1.2: a scout
     s.map.set_hexside(here, direction, WALL)
-    assert dict((n, c) for n, _level, c in movement._entries(s, here, False))[there] == 3  # D2: +1 for the wall
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, 0, False))[there] == 3  # D2: +1 for the wall
+    assert movement._entries(s, here, 0, False)[-1][0] != here
+    s.map.set_terrain(here, BUILDING)  # SET 2: a building's other level is a step of its own
+    assert movement._entries(s, here, 0, False)[-1] == (here, 1, LEVEL_COST)
+    assert movement._entries(s, here, 1, False)[-1] == (here, 0, LEVEL_COST)
 
 
 def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():

@@ -685,7 +685,7 @@ class LnL(Ruleset):
                 u.hex, u.level = h, level
                 u.markers.add(marker)
             ctx.event("move", f"{', '.join(ids)} enter {where((h, level))}", hex=hex_label(h),
-                      level=level, units=list(ids), mode=mode)
+                      level=level, units=ids, mode=mode)  # (the tuple logged as a list, as any event's)
             place = (h, level)
             if state.melee and place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)
