@@ -658,3 +658,27 @@ def test_set_up_hexes_named_alike_are_one_object():
     us1, us2, de1 = s.units["us-1"], s.units["us-2"], s.units["de-1"]
     assert us1.hex is us2.hex is s.objectives[0] and us1.hex == H("0503")
     assert de1.hex is s.objectives[1] and next(iter(s.control)) is de1.hex and s.control == {H("0805"): "german"}
+
+
+def test_eleventh_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 11: the rally menu's helpers (RAL 2.2–2.5) read from the side's units by place, as
+    the menu reads them once, give the answers of ``state.at`` at every decision of seeded
+    random games on both bundled scenarios, a medic used or not."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for side in SIDES:
+            by_place: dict = {}
+            for u in state.alive(side):
+                by_place.setdefault(u.place, []).append(u)
+            medics = {u.id for u in state.alive(side) if u.kind == "medic"}
+            for u in state.alive(side):
+                for used in (set(), medics):
+                    helper = rules.may_rally(state, u, used, by_place)
+                    assert helper == rules.may_rally(state, u, used)
+                    seen[f"rally {helper is not None}"] += u.shaken
+
+    _play_every_scenario(ruleset, 11, check)
+    assert seen["rally True"] and seen["rally False"], seen
