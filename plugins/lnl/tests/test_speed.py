@@ -247,7 +247,8 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
 
 
 def test_step_cost_memo_sees_a_change_to_the_map():
-    """MOV 1 / D2: the memoized step costs follow the terrain and the walls when the map changes."""
+    """MOV 1 / D2: the memoized step costs follow the terrain and the walls when the map changes,
+    and a hex made a building offers its other level from either (SET 2)."""
     ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")]))
     s = ctx.state
     here, there = H("0103"), H("0203")
@@ -662,13 +663,24 @@ def test_set_up_hexes_named_alike_are_one_object():
 
 def test_eleventh_shortcuts_agree_with_the_full_answers_in_random_games():
     """Round 11: the rally menu's helpers (RAL 2.2–2.5) read from the side's units by place, as
-    the menu reads them once, give the answers of ``state.at`` at every decision of seeded
-    random games on both bundled scenarios, a medic used or not."""
+    the menu reads them once, give the answers of ``state.at``, a medic used or not; a sniper's
+    line to a target (SMC 2.2), its LOS asked before exposure, is the line of the order before
+    (exposure first) — at every decision of seeded random games on both bundled scenarios (every
+    unit taken as the shooter, for its place and range)."""
     ruleset = LnL()
     seen: Counter[str] = Counter()
 
     def check(game, decision):
         state = game.state
+        for shooter in state.alive():
+            for u in state.alive():
+                line = sniper._line_to(state, shooter, u)
+                if u.vehicle or u.side == shooter.side or u.place in state.melee \
+                        or shooter.hex.distance(u.hex) > shooter.spec.range or not exposed(state, u):
+                    assert line is None
+                else:
+                    assert line == visible(state, shooter.hex, u.hex)
+                seen[f"line {line is not None}"] += 1
         for side in SIDES:
             by_place: dict = {}
             for u in state.alive(side):
@@ -681,4 +693,4 @@ def test_eleventh_shortcuts_agree_with_the_full_answers_in_random_games():
                     seen[f"rally {helper is not None}"] += u.shaken
 
     _play_every_scenario(ruleset, 11, check)
-    assert seen["rally True"] and seen["rally False"], seen
+    assert seen["rally True"] and seen["rally False"] and seen["line True"] and seen["line False"], seen
