@@ -220,11 +220,14 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
         state = game.state
         hexes = sorted({u.hex for u in state.alive()}, key=lambda h: (h.q, h.r))
         for h in hexes:
-            for scout in (False, True):
-                movers = [Unit("x", "us", "scout" if scout else "us_squad", h)]
-                full = tuple((n, 0, movement.step_cost(state, h, n, movers)) for n in state.map.neighbours(h))
-                assert movement._entries(state, h, scout) == full
-                seen["steps"] += 1
+            for level in range(state.levels(h)):
+                for scout in (False, True):
+                    movers = [Unit("x", "us", "scout" if scout else "us_squad", h)]
+                    full = tuple((n, 0, movement.step_cost(state, h, n, movers)) for n in state.map.neighbours(h))
+                    if state.terrain(h) == BUILDING:
+                        full += ((h, 1 - level, LEVEL_COST),)
+                    assert movement._entries(state, h, level, scout) == full
+                    seen[f"steps {level}"] += 1
             near = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
             assert LnL._places_next_to(state, h) == near
         for u in state.alive():
@@ -240,22 +243,27 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
         for seed in range(2):
             game = Game.new(ruleset, name, seed=seed)
             game.play({s: RandomBot(bot_seed(seed, i)) for i, s in enumerate(ruleset.sides)}, before_ask=check)
-    assert seen["exposed True"] and seen["exposed False"] and seen["steps"] and seen["control"], seen
+    assert seen["exposed True"] and seen["exposed False"] and seen["steps 0"] and seen["steps 1"] and seen["control"], seen
 
 
 def test_step_cost_memo_sees_a_change_to_the_map():
-    """MOV 1 / D2: the memoized step costs follow the terrain and the walls when the map changes."""
+    """MOV 1 / D2: the memoized step costs follow the terrain and the walls when the map changes,
+    and a hex made a building offers its other level from either (SET 2)."""
     ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")]))
     s = ctx.state
     here, there = H("0103"), H("0203")
     direction = here.direction_to(there)
-    cost = dict((n, c) for n, _level, c in movement._entries(s, here, False))
+    cost = dict((n, c) for n, _level, c in movement._entries(s, here, 0, False))
     assert cost[there] == 1  # open ground
     s.map.set_terrain(there, WOODS)
-    assert dict((n, c) for n, _level, c in movement._entries(s, here, False))[there] == 2
-    assert dict((n, c) for n, _level, c in movement._entries(s, here, True))[there] == 1  # MOV 1.2: a scout
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, 0, False))[there] == 2
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, 0, True))[there] == 1  # MOV 1.2: a scout
     s.map.set_hexside(here, direction, WALL)
-    assert dict((n, c) for n, _level, c in movement._entries(s, here, False))[there] == 3  # D2: +1 for the wall
+    assert dict((n, c) for n, _level, c in movement._entries(s, here, 0, False))[there] == 3  # D2: +1 for the wall
+    assert movement._entries(s, here, 0, False)[-1][0] != here
+    s.map.set_terrain(here, BUILDING)  # SET 2: a building's other level is a step of its own
+    assert movement._entries(s, here, 0, False)[-1] == (here, 1, LEVEL_COST)
+    assert movement._entries(s, here, 1, False)[-1] == (here, 0, LEVEL_COST)
 
 
 def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
@@ -651,3 +659,38 @@ def test_set_up_hexes_named_alike_are_one_object():
     us1, us2, de1 = s.units["us-1"], s.units["us-2"], s.units["de-1"]
     assert us1.hex is us2.hex is s.objectives[0] and us1.hex == H("0503")
     assert de1.hex is s.objectives[1] and next(iter(s.control)) is de1.hex and s.control == {H("0805"): "german"}
+
+
+def test_eleventh_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 11: the rally menu's helpers (RAL 2.2–2.5) read from the side's units by place, as
+    the menu reads them once, give the answers of ``state.at``, a medic used or not; a sniper's
+    line to a target (SMC 2.2), its LOS asked before exposure, is the line of the order before
+    (exposure first) — at every decision of seeded random games on both bundled scenarios (every
+    unit taken as the shooter, for its place and range)."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for shooter in state.alive():
+            for u in state.alive():
+                line = sniper._line_to(state, shooter, u)
+                if u.vehicle or u.side == shooter.side or u.place in state.melee \
+                        or shooter.hex.distance(u.hex) > shooter.spec.range or not exposed(state, u):
+                    assert line is None
+                else:
+                    assert line == visible(state, shooter.hex, u.hex)
+                seen[f"line {line is not None}"] += 1
+        for side in SIDES:
+            by_place: dict = {}
+            for u in state.alive(side):
+                by_place.setdefault(u.place, []).append(u)
+            medics = {u.id for u in state.alive(side) if u.kind == "medic"}
+            for u in state.alive(side):
+                for used in (set(), medics):
+                    helper = rules.may_rally(state, u, used, by_place)
+                    assert helper == rules.may_rally(state, u, used)
+                    seen[f"rally {helper is not None}"] += u.shaken
+
+    _play_every_scenario(ruleset, 11, check)
+    assert seen["rally True"] and seen["rally False"] and seen["line True"] and seen["line False"], seen

@@ -88,9 +88,7 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     out: list[tuple[Hex, int, int]] = []
     if mode == "crawl" and moved > 0:
         return out
-    candidates = list(_entries(state, here, any(u.kind == "scout" for u in movers)))
-    if state.terrain(here) == BUILDING:
-        candidates.append((here, 1 - level, LEVEL_COST))
+    candidates = _entries(state, here, level, any(u.kind == "scout" for u in movers))
     # Who stands where, read once (this menu is built at every step of every move: a scan of
     # all units per candidate place and side was most of its cost); in set-up order, as state.at.
     # Only the candidate places are kept, and the movers by identity (``in`` on units compares
@@ -145,15 +143,20 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     return out
 
 
-def _entries(state: GameState, here: Hex, scout: bool) -> tuple[tuple[Hex, int, int], ...]:
-    """The hexes next to ``here`` at ground level with :func:`step_cost` to enter each, in the
-    map's neighbour order. Memoized by the map (the menu of every step of every move asked the
-    terrain, its table and the wall of each hexside afresh; the map never changes, SET 2)."""
+def _entries(state: GameState, here: Hex, level: int, scout: bool) -> tuple[tuple[Hex, int, int], ...]:
+    """The places the stack at ``(here, level)`` could enter with their costs, as the map has
+    them: the hexes next to ``here`` at ground level with :func:`step_cost` to enter each, in
+    the map's neighbour order, then the other level of a building (LEVEL_COST). Memoized by
+    the map (the menu of every step of every move asked the terrain, its table and the wall of
+    each hexside afresh; the map never changes, SET 2)."""
     memo = map_memo(state.map, "steps")
-    key = (here.q, here.r, scout)
+    key = (here.q, here.r, level, scout)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple((h, 0, _cost(state, here, h, scout)) for h in state.map.neighbours(here))
+        found = tuple((h, 0, _cost(state, here, h, scout)) for h in state.map.neighbours(here))
+        if state.terrain(here) == BUILDING:
+            found += ((here, 1 - level, LEVEL_COST),)
+        memo[key] = found
     return found
 
 

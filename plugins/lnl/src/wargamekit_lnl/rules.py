@@ -5,7 +5,7 @@ administration phase (ADM). The ruleset's ``play`` (``ruleset.py``) strings them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 
@@ -380,15 +380,18 @@ def _rally_chance(morale: int, drm: int) -> Fraction:
     return odds.probability(rally_roll, morale, drm)
 
 
-def may_rally(state: GameState, unit: Unit, medic_used: set[str]) -> str | None:
+def may_rally(state: GameState, unit: Unit, medic_used: set[str],
+              by_place: Mapping[Place, list[Unit]] | None = None) -> str | None:
     """RAL 2.2–2.5 (A4): a shaken unit may try with a Good Order leader or a hero in the hex
     (HER 2.5: a hero helps only where no leader is), a Good Order medic (RAL 2.5: one more try
     beyond the limit), or a self-rally ability (RAL 2.3; a sniper, whose one permitted action when
-    shaken is to rally, RAL 2.7); one try per rally phase (D15).
+    shaken is to rally, RAL 2.7); one try per rally phase (D15). ``by_place``: the unit's side's
+    units by place (as :meth:`GameState.at` lists them), if the caller has read them.
     Returns the helper that allows the try, or ``None``."""
     if not unit.shaken:
         return None
-    mates = [u for u in state.at(unit.place, unit.side) if u is not unit and u.good_order]
+    here = state.at(unit.place, unit.side) if by_place is None else by_place[unit.place]
+    mates = [u for u in here if u is not unit and u.good_order]
     medics = [u for u in mates if u.kind == "medic" and u.id not in medic_used]
     if unit.rally_tries == 0:
         if any(u.kind == "leader" for u in mates):

@@ -260,7 +260,7 @@ class LnL(Ruleset):
             for u in alive:
                 by_place.setdefault(u.place, []).append(u)
             for u in alive:
-                helper = rules.may_rally(state, u, medic_used)
+                helper = rules.may_rally(state, u, medic_used, by_place)
                 if helper is not None:
                     found["rally", u.id, helper] = (u.place, rules.rally_odds(state, u))
             for m in alive:
@@ -685,7 +685,7 @@ class LnL(Ruleset):
                 u.hex, u.level = h, level
                 u.markers.add(marker)
             ctx.event("move", f"{', '.join(ids)} enter {where((h, level))}", hex=hex_label(h),
-                      level=level, units=list(ids), mode=mode)
+                      level=level, units=ids, mode=mode)  # (the tuple logged as a list, as any event's)
             place = (h, level)
             if state.melee and place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)
@@ -695,7 +695,9 @@ class LnL(Ruleset):
                 break
             # CRL 1.1 / STL 1.2: entering open ground (crawl: also ending next to the enemy).
             if mode in ("crawl", "stealth") and (rules.effects(state.terrain(h)).open and level == 0):
-                if any(visible(state, e.hex, h) for e in state.alive(other(side))):
+                with steady_map(state.map):  # (the map's memos looked up once for every enemy's line)
+                    seen = any(visible(state, e.hex, h) for e in state.alive(other(side)))
+                if seen:
                     state.spotted.add(place)
             targetable = mode in ("normal", "assault") or (mode == "crawl" and all(was_exposed[u.id] for u in movers))
             if targetable and ctx.options["opportunity_fire"]:  # OPF 1a–1b

@@ -75,14 +75,14 @@ def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken:
 
 def _line_to(state: GameState, sniper: Unit, target: Unit) -> LineOfSight | None:
     """The LOS :func:`shot_at` fires along, or ``None`` if it may not fire (SMC 2.2)."""
-    # The cheap tests first (exposure reads every unit): ready() asks this at every impulse.
+    # The cheap tests first, then the LOS (memoized) before exposure (a pass over every unit),
+    # as has_target: the LOS settles most enemies in range (both must hold: the same answer).
     if target.vehicle or target.side == sniper.side or not target.alive:
         return None
     if target.place in state.melee or sniper.hex.distance(target.hex) > sniper.spec.range:
         return None
-    if not exposed(state, target):
-        return None
-    return visible(state, sniper.hex, target.hex)
+    line = visible(state, sniper.hex, target.hex)
+    return None if line is None or not exposed(state, target) else line
 
 
 def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[tuple[Unit, SniperShot]]:

@@ -101,7 +101,10 @@ class Unit:
     @property
     def set_up(self) -> bool:
         """It carries a tripod MG that is not stowed, and so may not move (MOV 1.3)."""
-        return any(w.spec.tripod and not w.stowed for w in self.weapons)
+        for w in self.weapons:  # (a loop, no generator: asked of every mover at every step of a move)
+            if w.spec.tripod and not w.stowed:
+                return True
+        return False
 
     @property
     def acted(self) -> bool:
