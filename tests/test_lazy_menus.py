@@ -134,7 +134,8 @@ def test_a_random_bot_makes_only_the_chosen_label_of_each_menu():
 
 def test_the_chosen_option_read_after_the_answer_is_the_eager_one():
     """The answer leaves the chosen option unmade; read later, it is made then, equal to the
-    option the eager menu offered (its label and data), and the answer made nothing twice."""
+    option the eager menu offered (its label and data), and its label is the one the answer
+    made (kept, not made twice)."""
     game = Game.new(GALLERY, dice=ScriptedDice([1]))
     decision = game.pending
     eager = Game.new(GALLERY, options={"lazy": False}).pending
@@ -142,7 +143,7 @@ def test_the_chosen_option_read_after_the_answer_is_the_eager_one():
     game.answer(1)
     assert CALLS == [("label", "fox")]
     option = decision.options[1]
-    assert CALLS == [("label", "fox"), ("label", "fox"), ("data", "fox")]
+    assert CALLS == [("label", "fox"), ("data", "fox")]
     assert option.label == eager.options[1].label and option.value == "fox"
     assert option.data["target"] == "fox" and decision.options[1] is option  # (made once)
 
@@ -237,7 +238,7 @@ def test_evolve_keeps_the_menu_lazy():
     moved = attrs.evolve(decision, prompt="Which unit now?")
     assert type(moved.options) is LazyOptions and calls == []
     assert moved.describe(0) == "unit 1" and calls == [1]  # (describing makes the label alone)
-    assert decision.options[0] is moved.options[0] and calls == [1, 1]
+    assert decision.options[0] is moved.options[0] and calls == [1]  # (the label kept: one menu)
 
 
 def test_scripted_player_matches_labels_and_an_index_makes_nothing():
@@ -481,3 +482,79 @@ def test_a_label_that_is_no_str_is_refused_by_the_answer_s_read_as_by_the_option
         _ = menu()[1].label
     with pytest.raises(OptionError, match=re.escape(str(made.value))):
         menu()._value_and_label(1)
+
+
+# -- the label said at the answer is the option's -------------------------------------------------
+def test_a_chosen_option_read_late_carries_the_label_the_log_wrote():
+    """The answer makes the chosen option's label alone, for the log, and keeps it: the option,
+    made by a read after the state moved on (the gallery's label reads the hits so far, which
+    the contract forbids and this test relies on), and ``describe`` give the label the log wrote,
+    not one made again from the later state."""
+    game = Game.new(GALLERY, dice=ScriptedDice([6, 6, 6]))  # every shot hits
+    decision = game.pending
+    CALLS.clear()
+    game.answer(1)  # red fires at the fox and hits: red's hits move on
+    game.answer(0)  # (blue's turn: a new menu)
+    assert game.state.hits["red"] == 1 and CALLS == [("label", "fox"), ("label", "crow")]
+    logged = [event.text for event in game.log if event.kind == "choice"][0]
+    assert logged == "red: Fire at? -> red fires at the fox (hit on 5+, 0 hits so far)"
+    assert decision.describe(1) == decision.options[1].label == logged.split(" -> ")[1]
+    assert CALLS[2:] == [("data", "fox")]  # the late read made the data, not the label again
+    assert decision.options[0].label.endswith("1 hits so far)")  # (an option never said: made now)
+
+
+@pytest.mark.parametrize("lazy_labels", [False, True])
+def test_a_label_said_for_the_answer_is_the_option_s_when_made(lazy_labels):
+    """``LazyOptions._value_and_label`` keeps the label it made; a later call, and the option
+    made after it (with lazy labels too), carry that label whatever the closure reads by then."""
+    seen = {"n": 0}
+    menu = LazyOptions([1, 2], lambda v: f"{v} at {seen['n']}", lambda v: {"v": v}, lazy_labels=lazy_labels)
+    assert menu._value_and_label(1) == (2, "2 at 0")
+    seen["n"] = 5
+    assert menu._value_and_label(1) == (2, "2 at 0")
+    assert menu[1].label == "2 at 0" and menu[1].data == {"v": 2}
+    assert menu[0].label == "1 at 5"
+
+
+class _Reroll(Ruleset):
+    """One lazy subset menu: which dice to re-roll."""
+
+    name = "reroll"
+    version = "1"
+    sides = ("red",)
+    scenario_type = GalleryScenario
+
+    def scenario_data(self, name: str = "default") -> dict:
+        return {}
+
+    def setup(self, scenario, options):
+        return GalleryState(hits={})
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, game):
+        def label(v: int) -> str:
+            CALLS.append(("label", str(v)))
+            return f"die {v}"
+
+        def data(v: int) -> dict:
+            CALLS.append(("data", str(v)))
+            return {"die": v}
+
+        chosen = yield ChooseSubset(side="red", prompt="Re-roll which?", rule="R3",
+                                    options=LazyOptions([1, 2, 3, 4], label, data), min_count=1, max_count=3)
+        return Outcome("red", "R4: done", {"red": len(chosen)})
+
+
+def test_a_subset_of_a_lazy_menu_is_logged_from_its_labels_alone():
+    """``ChooseSubset.describe`` of a lazy menu: the answer logs the chosen options' labels, made
+    alone (no data, no option), and the options read later carry them."""
+    game = Game.new(_Reroll())
+    decision = game.pending
+    CALLS.clear()
+    game.answer([0, 2])
+    assert CALLS == [("label", "1"), ("label", "3")]
+    assert [event.text for event in game.log if event.kind == "choice"] == ["red: Re-roll which? -> die 1, die 3"]
+    assert game.over and decision.options._made == [None] * 4
+    assert decision.options[2].label == "die 3" and CALLS[2:] == [("data", "3")]

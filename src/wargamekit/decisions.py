@@ -443,8 +443,9 @@ class LazyOptions(Sequence[Option]):
     decision is pending or later (a copy, a test reading an old decision), so ``label`` and
     ``data`` must make the option as it was when offered — let them read the values and what
     they close over, and state that does not change once the decision is asked; never roll
-    dice or change anything. The game logs the chosen option (making it) before the procedure
-    goes on, so the log reads the state the menu was offered in.
+    dice or change anything. The game logs the chosen option's label (making the label alone,
+    and keeping it for the option) before the procedure goes on, so the log reads the state the
+    menu was offered in; the option's data is made by its first read, if any.
 
     A menu held by two decisions is one menu: an option made for one is the other's too, and
     its errors name the decision built last (build one menu per decision).
@@ -472,7 +473,7 @@ class LazyOptions(Sequence[Option]):
     True
     """
 
-    __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_where")
+    __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_where")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # typing.final tells a type checker; this tells everyone else (see the class docstring).
@@ -494,6 +495,9 @@ class LazyOptions(Sequence[Option]):
         self._data = data
         self._lazy_labels = lazy_labels
         self._made: list[Option | None] = [None] * len(self._values)
+        # index -> the label an answer made for an option it left unmade (what the log wrote):
+        # the option, made later, carries that label, not one made again from a state moved on
+        self._said: dict[int, str] | None = None
         # What an error names; the decision holding the menu sets it to its prompt and rule.
         self._where = "lazy menu"
 
@@ -506,8 +510,9 @@ class LazyOptions(Sequence[Option]):
         option: Any  # an _OptionBuilder, turned into an Option once written (see _fastbuild)
         # What can raise (the label, the data) is made before the builder: none is left half
         # built for a traceback to hold.
-        label: Any = None
-        if not self._lazy_labels:
+        said = self._said
+        label: Any = None if said is None else said.get(index)
+        if label is None and not self._lazy_labels:
             label = self._label(value)
             if not isinstance(label, str):
                 raise OptionError(f"{self._where_of(index)}: its label {self._label!r} made {label!r}, not a str")
@@ -522,7 +527,7 @@ class LazyOptions(Sequence[Option]):
                     raise
                 raise OptionError(f"{self._where_of(index)}: {exc}") from exc
         option = _new_object(_OptionBuilder)
-        if self._lazy_labels:
+        if label is None:  # lazy labels, none said yet
             option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
         else:
             option.label = label
@@ -543,13 +548,24 @@ class LazyOptions(Sequence[Option]):
         """Option ``index``'s value and public label — what the game sends the procedure and
         logs when the option is chosen — without making the option if it is not made yet: its
         data, which the log does not read, is made by the first read of the option (hot: the
-        game's every answer to a lazy menu; a random bot reads nothing else of the option)."""
+        game's every answer to a lazy menu; a random bot reads nothing else of the option).
+        The label made here is kept, and is the option's when it is made: a later read shows
+        what the log wrote, even from a label that (against the contract) reads the state."""
         option = self._made[index]
         if option is None:
             value = self._values[index]
             if not isinstance(value, Option):
+                said = self._said
+                if said is not None:
+                    label = said.get(index)
+                    if label is not None:
+                        return value, label
                 label = self._label(value)
                 if type(label) is str:
+                    if said is None:
+                        self._said = {index: label}
+                    else:
+                        said[index] = label
                     return value, label
                 # not a str: making the option raises what it raises for that label (or keeps
                 # a str subclass, as the option's label)
@@ -745,8 +761,8 @@ class Choose(Decision):
 
         With ``lazy=True`` the menu is lazy (a :class:`LazyOptions`): option ``i`` is made —
         ``label`` and ``data`` called for its value, the data frozen — only when ``options[i]``
-        is first read, so a random bot, which reads only the count and the chosen option (when
-        the game logs it), makes one option per decision. To every reader the decision is as if
+        is first read, so a random bot, which reads only the count and the chosen option's label
+        (when the game logs it), makes one label per decision and no option. To every reader the decision is as if
         built eagerly. ``label`` and ``data`` must then make the option as it was when offered:
         read the value and what does not change while the decision is pending; never roll or
         change anything. ``lazy`` and ``lazy_labels`` combine: a made option's label is then
@@ -815,8 +831,8 @@ def _plain_choose(
     context: Mapping[str, Any] | None, options: Iterable[Option],
 ) -> Choose:
     """A plain :class:`Choose` of these fields, as ``Choose(side=side, ...)`` makes it (the same
-    checks and errors), without calling the class: for the core's hot decisions (``Choose.of``,
-    the interrupt window's poll), where a keyword call to a class costs ~3,300 instructions more
+    checks and errors), without calling the class: for the core's hot decisions (the interrupt
+    window's poll; ``Choose.of`` calls :func:`_fill_choose` itself, a call less), where a keyword call to a class costs ~3,300 instructions more
     than a call to a function (Python packs the keywords into a dict)."""
     return _fill_choose(_new_object(_ChooseBuilder), side, prompt, rule, secret, kind, context, options)
 

@@ -647,7 +647,7 @@ class Game:
             options = decision.options
             if type(options) is LazyOptions:
                 if answer < len(options._values):
-                    # the chosen option's label alone (the log's): nobody may read its data
+                    # the chosen option's label alone (the log's): nothing here reads its data
                     value, described = options._value_and_label(answer)
                     in_range = True
             elif answer < len(options):

@@ -480,7 +480,7 @@ class LnL(Ruleset):
         places = [at[key] for key in sorted(at)]
         sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
         # Lazy menus and labels (here and in the other menus of values that never change): a
-        # random bot reads no option, the log makes only the chosen one, a bot reads the data.
+        # random bot reads no option, the log makes only the chosen label, a bot reads the data.
         pick = yield from ctx.ask(Choose.of(
             side, "Activate which hex?", [None, *places, *snipers], rule=ACTIVATE,
             label=lambda p: "pass" if p is None else f"sniper {p.id} at {where(sniper_at[p.id])}"

@@ -287,7 +287,7 @@ def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | N
     values += rotation_options(tank)
     values.append(Option(None, f"{tank.name} holds fire", data={"action": "hold"}))
     # A lazy menu with lazy labels (hot: each shot's label works out its exact odds): a random
-    # bot makes the chosen option, a heuristic bot the shots' data; the log the chosen label.
+    # bot makes only the chosen label (the log's), a heuristic bot the shots' data.
     return Choose.of(tank.side, f"{FIRE_NAMES[fire]} with {tank.name} ({tank.where()})", values,
                      label=partial(_shot_label, tank, offered), data=_shot_data,
                      lazy=True, lazy_labels=True, rule=rule, kind=kinds.FIRE_TARGET,
