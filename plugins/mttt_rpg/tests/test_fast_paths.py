@@ -388,7 +388,7 @@ def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, mon
     assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
     assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
     fast = _logs()
-    monkeypatch.setattr(combat_actions, "_action", combat_actions._new)
+    monkeypatch.setattr(combat_actions, "_action", combat_actions._fresh_action)
     assert _logs() == fast
 
 
