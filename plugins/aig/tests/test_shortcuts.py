@@ -19,6 +19,7 @@ from wargamekit_aig import Aig, kinds
 from wargamekit_aig import activation as activation_module
 from wargamekit_aig import missile as missile_module
 from wargamekit_aig import orders as orders_module
+from wargamekit_aig import scenario as scenario_module
 from wargamekit_aig import state as state_module
 from wargamekit_aig.command import (
     _blocked,
@@ -32,7 +33,7 @@ from wargamekit_aig.command import (
     leader_moves,
 )
 from wargamekit_aig.orders import front_steps
-from wargamekit_aig.scenario import parse_hex
+from wargamekit_aig.scenario import hex_label, parse_hex
 from wargamekit_aig.state import position_id, position_key
 
 
@@ -385,3 +386,42 @@ def test_group_orders_offer_and_activate_what_group_eligible_finds(monkeypatch, 
     assert menus > 5 and activated["own"] > 3
     if scenario == "battle":
         assert activated["cross"] > 0
+
+
+def test_a_unit_banned_while_the_group_order_menu_is_pending_is_not_activated():
+    """The state may be edited directly between the group order menu and its answer (the design's
+    rule): the order activates the units eligible when it is answered, not those the menu saw."""
+    checked = 0
+    for scenario, seed in itertools.product(("training", "battle"), range(40)):
+        game = Game.new(Aig(), scenario, seed=seed)
+        bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
+        while (decision := game.pending) is not None:
+            if decision.kind == kinds.GROUP_NEXT and decision.context["step"] == "order":
+                state = game.state
+                leader = state.leaders[decision.context["leader"]]
+                own = orders_module.group_eligible(state, leader, orders_module.Phase(leader, decision.context["phase"]))
+                index = next((i for i, o in enumerate(decision.options) if o.data == {"group": leader.command}), None)
+                if index is not None and len(own) >= 2:
+                    own[0].banned = True  # the direct edit, while the menu is pending
+                    logged = len(game.log)
+                    game.answer(index)
+                    group = [e for e in game.log[logged:] if e.kind == "group"]
+                    if group:  # the order's check passed
+                        assert own[0].name not in group[0].data["units"]
+                        assert own[1].name in group[0].data["units"]
+                        checked += 1
+                    break
+            game.answer(bots[decision.side].choose(decision, None))
+        if checked >= 3:
+            return
+    pytest.fail(f"only {checked} group orders given after an edit")
+
+
+@pytest.mark.parametrize("scenario", ["training", "battle"])
+def test_a_remembered_label_parse_is_the_inverse_of_hex_label(scenario):
+    """``scenario.label_hex`` (a move answer's hex, from its label) names the hex ``hex_label``
+    printed, on every hex of both bundled maps."""
+    hexes = list(Game.new(Aig(), scenario, seed=0).state.map.hexes())
+    assert len(hexes) > 100
+    for h in hexes:
+        assert scenario_module.label_hex(hex_label(h)) == h

@@ -388,7 +388,7 @@ def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, mon
     assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
     assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
     fast = _logs()
-    monkeypatch.setattr(combat_actions, "_action", combat_actions._new)
+    monkeypatch.setattr(combat_actions, "_action", combat_actions._fresh_action)
     assert _logs() == fast
 
 
@@ -484,3 +484,22 @@ def test_each_response_of_a_lazy_offer_is_its_spell_s_on_its_own_target_with_its
     marks = [(data.get("playable"), data.get("why")) for data in by_spell["Mending Touch"]]
     assert marks == [(False, "Mio is unhurt"), (None, None), (False, "Kyo is unhurt")]
     assert all("playable" not in data for data in by_spell["Guardian Light"])  # the point calls for an answer
+
+
+@pytest.mark.parametrize("first", ["foes", "heroes"])
+def test_a_band_edited_between_two_polls_of_one_point_offers_no_rush_out_of_contact(make, first):
+    """跟步 (a rush) needs contact distance. The state may be edited directly while a poll's
+    decision is pending (the design's rule): the next poll at the same timing point, of the
+    other side or of the same one (as after a push), reads the bands again, and Akari, no longer
+    in contact with Sayo, is offered no rush after her (what the point's first poll found is not
+    kept past a decision)."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=0), [])
+    for unit in (h.unit("akari"), h.unit("sayo")):
+        unit.order_mp = unit.distortion_mp = 0  # no spells: only the rushes to offer
+    offer = interrupt_phase.offers(h, interrupt_phase.Timing("turn start"), "turn start")
+    point = TimingPoint("turn start", None, 0)
+    rush = ("rush", h.state.round, "akari", "sayo")
+    offered = list(getattr(offer(first, point), "keys", ()))
+    assert offered  # a decision follows (the core asks one only of a poll that offers something)
+    h.state.set_distance("akari", "sayo", 1)  # edited while that decision is pending
+    assert rush not in list(getattr(offer("heroes", point), "keys", ()))

@@ -180,7 +180,9 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "rally", "unit": u.name})
                 continue
             options.append({"order": "activate", "unit": u.name})
-            if at == here and not moved_self:  # stacked with him (state.stacked_unit, in this pass)
+            # stacked with him: the same as ``state.stacked_unit(issuer) is u``, as no two combat
+            # units share a hex (D16; check_invariants asserts it)
+            if at == here and not moved_self:
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
@@ -326,13 +328,13 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
     """§4.2.4 / §5.2.3: activatable units of the leader's command(s) (or ``command``) within
     twice his command range, not yet ordered this phase. ``position``: ``position_id(state)``,
     when the caller has it."""
-    units = _group_reach(state, leader, phase, position)
+    units = _units_in_group_reach(state, leader, phase, position)
     if command is None:
         return [u for u in units if leader.activates(u)]
     return [u for u in units if u.command == command]
 
 
-def _group_reach(state: GameState, leader: Leader, phase: Phase, position: Hashable | None) -> list[Unit]:
+def _units_in_group_reach(state: GameState, leader: Leader, phase: Phase, position: Hashable | None) -> list[Unit]:
     """:func:`group_eligible` of every command of the leader's side: its units not routed, not
     banned, not yet ordered this phase and within twice his command range, in scenario order."""
     reach = command_cells(state, leader, 2 * leader.range, position=position)
@@ -360,16 +362,15 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
         options: list[dict[str, Any]] = []
         # one for the range questions of every command below, and of the order picked
         position = position_id(state)
-        # the units each order would activate (group_eligible), sorted by command in one pass:
-        # his own and, for the OC, every other command's (§4.3.1.c); answering the menu changes
-        # nobody's eligibility, so the order picked activates these
-        own: list[Unit] = []
-        cross: dict[str, list[Unit]] = {}
-        for u in _group_reach(state, leader, phase, position):
+        # the commands an order may go to (group_eligible), sorted in one pass: his own and, for
+        # the OC, every other command (§4.3.1.c)
+        own = False
+        cross: set[str] = set()
+        for u in _units_in_group_reach(state, leader, phase, position):
             if leader.activates(u):
-                own.append(u)
+                own = True
             elif leader.oc:
-                cross.setdefault(u.command, []).append(u)
+                cross.add(u.command)
         if own:
             options.append({"group": leader.command})
         options += [{"group": c, "cross": True} for c in sorted(cross)]
@@ -384,8 +385,11 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
             data=lambda o: o))
         if pick["group"] is None:
             return
+        # the state may have been edited while the menu was pending (a unit banned, routed or
+        # moved): the order activates the units eligible now, asked again once per order given
+        position = position_id(state)
         if pick.get("cross"):
-            units = cross[pick["group"]]
+            units = group_eligible(state, leader, phase, pick["group"], position=position)
             if not (yield from cross_command(ctx, leader, pick["group"], units, phase)):
                 return
         else:
@@ -399,7 +403,7 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
                     return
             elif not leader.oc:
                 leader.group_free = True  # §4.3.2.a
-            units = own
+            units = group_eligible(state, leader, phase, position=position)
         yield from run_group(ctx, leader, units, phase)
 
 

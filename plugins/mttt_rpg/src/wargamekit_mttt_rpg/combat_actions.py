@@ -128,7 +128,7 @@ def _attack_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, w
     return f"{what} {target.name} with {weapon.name} ({_odds_label(scene, unit, target, kind, hooks)})"
 
 
-def _new(
+def _fresh_action(
     kind: str,
     target: str | None = None,
     kind_of_attack: str | None = None,
@@ -158,11 +158,11 @@ def _action(
     name: str | None = None,
     label: str = "",
 ) -> Action:
-    """:func:`_new`'s action with a label made already, shared: an action is a frozen value,
+    """:func:`_fresh_action`'s action with a label made already, shared: an action is a frozen value,
     and the menus of a game offer the same ones again and again (the same moves, the same
     waits), so each is made once and found by all it is (hot: ~15 actions a menu, ~60 menus a
     game; making one through its six slots costs ~4 times finding it here)."""
-    return _new(kind, target, kind_of_attack, delta, name, label)
+    return _fresh_action(kind, target, kind_of_attack, delta, name, label)
 
 
 _new_action = object.__new__
@@ -229,7 +229,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
             assert weapon is not None  # there are targets only with a weapon ready
             what = "slaughter" if t.status == ROUTED else "withering attack on"
             out.append(
-                _new(  # (a lazy label: made afresh, not shared)
+                _fresh_action(  # (a lazy label: made afresh, not shared)
                     "attack",
                     t.id,
                     WITHERING,
@@ -238,7 +238,7 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
             )
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
                 out.append(
-                    _new(
+                    _fresh_action(
                         "attack",
                         t.id,
                         DECISIVE,

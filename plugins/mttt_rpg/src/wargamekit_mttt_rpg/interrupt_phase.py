@@ -357,16 +357,19 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     # top then. The stack is last in, first out, and each item is pushed once: while an item lies
     # on top at a depth, the items below it are those it was pushed onto, so the same top at the
     # same depth means the same stack (the top is held: its id stays its own), and an item pushed
-    # onto a kept stack adds its own cost to that stack's sum.
+    # onto a kept stack adds its own cost to that stack's sum. Sound whatever is edited between
+    # two polls: it reads only the stack (each item's caster, pool and cost, set when it was
+    # made), which the core alone pushes and pops, never the scene.
     summed: dict[int, tuple[Response, _Committed]] = {}
-    # What the offers at the last timing point found: the point (a string made afresh at each
-    # resolution point of the window, and held here) and the fighting characters. Between two
-    # polls at the same point nothing happens but pushes, which change neither who is fighting,
-    # nor positions, conditions or invested jade; a push only adds answered keys. So the
-    # characters and whom each could rush are the same, and a spell's targets and a
-    # character's instant actions (what makes them) found at a point are kept for the point's
-    # later offers: ``found``, by (character, spell) and by character. (Cells, not a list:
-    # read at every poll.)
+    # What the offers at the last timing point found, kept until a poll offers something: the
+    # point (a string made afresh at each resolution point of the window, and held here), the
+    # fighting characters and whom each could rush, and a spell's targets and a character's
+    # instant actions (what makes them): ``found``, by (character, spell) and by character.
+    # The core asks a decision only of a poll that offers something; between two polls with
+    # none between them nothing runs, so nothing these read (who is fighting, positions,
+    # conditions, invested jade) can change. After a poll that offers something, the scene
+    # may be edited directly before the next poll (the design's rule): it is read again.
+    # (Cells, not a list: read at every poll.)
     at_point: str | None = None
     characters: list[Combatant] = []
     found: dict[Any, Any] = {}
@@ -470,6 +473,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 made.append((make, marked_at()))
         if not keys:
             return []
+        at_point = None  # a decision follows: what was found here is not kept past it
         return LazyOffers(keys, partial(_offered, ctx, keys, made))
 
     return offer
