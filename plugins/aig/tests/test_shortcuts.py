@@ -17,6 +17,7 @@ from wargamekit.interrupts import InterruptStack
 from wargamekit.players import bot_seed
 from wargamekit_aig import Aig, kinds
 from wargamekit_aig import activation as activation_module
+from wargamekit_aig import command as command_module
 from wargamekit_aig import missile as missile_module
 from wargamekit_aig import orders as orders_module
 from wargamekit_aig import scenario as scenario_module
@@ -425,3 +426,36 @@ def test_a_remembered_label_parse_is_the_inverse_of_hex_label(scenario):
     assert len(hexes) > 100
     for h in hexes:
         assert scenario_module.label_hex(hex_label(h)) == h
+
+
+def test_a_leader_move_picked_after_an_edit_offers_the_moves_of_the_edited_position():
+    """The state may be edited directly while the individual order menu is pending (the design's
+    rule): a leader move picked there offers the moves of the position as answered, not of the
+    one the menu saw (here an enemy unit moved next to the leader before the answer)."""
+    checked = 0
+    for scenario, seed in itertools.product(("training", "battle"), range(40)):
+        game = Game.new(Aig(), scenario, seed=seed)
+        bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
+        while (decision := game.pending) is not None:
+            if decision.kind == kinds.ORDER:
+                index = next((i for i, o in enumerate(decision.options) if o.data.get("order") == "move_self"), None)
+                if index is not None:
+                    state = game.state
+                    leader = next(ld for ld in state.live_leaders(decision.side) if ld.name in decision.prompt)
+                    before = command_module.leader_moves(state, leader)[1]
+                    enemy = next(u for u in state.units.values() if u.side != leader.side and u.alive)
+                    free = [h for h in before if h != leader.hex and state.unit_at(h) is None]
+                    if free:
+                        enemy.hex = free[0]  # the direct edit, while the menu is pending
+                        game.answer(index)
+                        menu = game.pending
+                        assert menu.kind == kinds.LEADER_MOVE
+                        after = command_module.leader_moves(state, leader)[1]
+                        assert after != before  # the edit changed what he may reach
+                        assert [o.value for o in menu.options] == list(after)
+                        checked += 1
+                        break
+            game.answer(bots[decision.side].choose(decision, None))
+        if checked >= 3:
+            return
+    pytest.fail(f"only {checked} leader moves picked after an edit")

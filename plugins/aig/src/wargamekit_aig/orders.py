@@ -167,8 +167,8 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         left, moved_self, own_mp, self_cost = progress.left, progress.moved_self, progress.own_mp, progress.self_cost
         options: list[dict[str, Any]] = []
         # where the units stand: what the range, melee and movement questions below depend on
-        # (asked at every order, each remembered by it), and the leader moves picked here
-        # (answering the menu moves nobody)
+        # (asked at every order, each remembered by it); a leader move picked here finds it again
+        # (the state may be edited while the menu is pending: design.md, "The state is plain data")
         position = position_id(state)
         reach = command_cells(state, issuer, position=position)  # §4.2.2, from where he stands now
         here = (issuer.hex.q, issuer.hex.r)
@@ -244,13 +244,13 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             yield from rally_routed(ctx, issuer, unit)
         elif order == "move_self":
             progress.moved_self = True
-            spent = yield from move_leader(ctx, issuer, position=position)
+            spent = yield from move_leader(ctx, issuer)
             progress.own_mp = leader_ma(state, issuer) - spent
         elif order == "move_on":
-            spent = yield from move_leader(ctx, issuer, own_mp, stay=False, position=position)
+            spent = yield from move_leader(ctx, issuer, own_mp, stay=False)
             progress.own_mp = (own_mp or 0) - spent
         elif order == "move_leader":
-            yield from move_leader(ctx, state.leaders[pick["leader"]], position=position)
+            yield from move_leader(ctx, state.leaders[pick["leader"]])
         elif order == "promote":
             promote(ctx, state.leaders[pick["leader"]])
         elif order == "relay":
@@ -619,7 +619,9 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
                    and ld.rank_value < escort.rank_value]
     # The units around the unit's hex, kept from one step's menu to the next while it only turns:
     # a turn moves nobody (a failed morale check routs or removes the unit itself, which ends its
-    # action), so the next menu would find the same units (their markers are read live).
+    # action), so the next menu would find the same units (their markers are read live). Known
+    # exception to the rule for caches (design.md, "The state is plain data"): kept across the
+    # step decision, so a direct edit of the state while that menu is pending is not seen here.
     around: list[tuple[int, Unit]] | None = None
     # So too the enemies it could fire at from its hex (missile.in_reach: range and line, every
     # corner): a turn changes only its front, which missile.targets tests at every menu.
