@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from attrs import astuple
@@ -389,33 +391,79 @@ def test_group_orders_offer_and_activate_what_group_eligible_finds(monkeypatch, 
         assert activated["cross"] > 0
 
 
-def test_a_unit_banned_while_the_group_order_menu_is_pending_is_not_activated():
-    """The state may be edited directly between the group order menu and its answer (the design's
-    rule): the order activates the units eligible when it is answered, not those the menu saw."""
+def _edit_while_pending(edit_and_answer: Callable[[Game, Any], bool | None], what: str) -> None:
+    """Play seeded random-bot games of both bundled scenarios until three checks ran: at every
+    pending decision, ``edit_and_answer(game, decision)`` may edit the state directly and answer
+    it (returning whether it checked the outcome, and the game is left), or return ``None``."""
     checked = 0
     for scenario, seed in itertools.product(("training", "battle"), range(40)):
         game = Game.new(Aig(), scenario, seed=seed)
         bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
         while (decision := game.pending) is not None:
-            if decision.kind == kinds.GROUP_NEXT and decision.context["step"] == "order":
-                state = game.state
-                leader = state.leaders[decision.context["leader"]]
-                own = orders_module.group_eligible(state, leader, orders_module.Phase(leader, decision.context["phase"]))
-                index = next((i for i, o in enumerate(decision.options) if o.data == {"group": leader.command}), None)
-                if index is not None and len(own) >= 2:
-                    own[0].banned = True  # the direct edit, while the menu is pending
-                    logged = len(game.log)
-                    game.answer(index)
-                    group = [e for e in game.log[logged:] if e.kind == "group"]
-                    if group:  # the order's check passed
-                        assert own[0].name not in group[0].data["units"]
-                        assert own[1].name in group[0].data["units"]
-                        checked += 1
-                    break
+            done = edit_and_answer(game, decision)
+            if done is not None:
+                checked += done
+                break
             game.answer(bots[decision.side].choose(decision, None))
         if checked >= 3:
             return
-    pytest.fail(f"only {checked} group orders given after an edit")
+    pytest.fail(f"only {checked} {what} after an edit")
+
+
+def test_a_unit_banned_while_the_group_order_menu_is_pending_is_not_activated():
+    """The state may be edited directly between the group order menu and its answer (the design's
+    rule): the order activates the units eligible when it is answered, not those the menu saw."""
+
+    def ban_one(game: Game, decision: Any) -> bool | None:
+        if decision.kind != kinds.GROUP_NEXT or decision.context["step"] != "order":
+            return None
+        state = game.state
+        leader = state.leaders[decision.context["leader"]]
+        own = orders_module.group_eligible(state, leader, orders_module.Phase(leader, decision.context["phase"]))
+        index = next((i for i, o in enumerate(decision.options) if o.data == {"group": leader.command}), None)
+        if index is None or len(own) < 2:
+            return None
+        own[0].banned = True  # the direct edit, while the menu is pending
+        logged = len(game.log)
+        game.answer(index)
+        group = [e for e in game.log[logged:] if e.kind == "group"]
+        if not group:  # the order's check failed: nothing activated
+            return False
+        assert own[0].name not in group[0].data["units"]
+        assert own[1].name in group[0].data["units"]
+        return True
+
+    _edit_while_pending(ban_one, "group orders given")
+
+
+def test_a_leader_move_picked_after_an_edit_offers_the_moves_of_the_edited_position():
+    """The state may be edited directly while the individual order menu is pending (the design's
+    rule): a leader move picked there offers the moves of the position as answered, not of the
+    one the menu saw (here an enemy unit moved next to the leader before the answer)."""
+
+    def move_an_enemy(game: Game, decision: Any) -> bool | None:
+        if decision.kind != kinds.ORDER:
+            return None
+        index = next((i for i, o in enumerate(decision.options) if o.data.get("order") == "move_self"), None)
+        if index is None:
+            return None
+        state = game.state
+        leader = next(ld for ld in state.live_leaders(decision.side) if ld.name in decision.prompt)
+        before = command_module.leader_moves(state, leader)[1]
+        free = [h for h in before if h != leader.hex and state.unit_at(h) is None]
+        if not free:
+            return None
+        enemy = next(u for u in state.units.values() if u.side != leader.side and u.alive)
+        enemy.hex = free[0]  # the direct edit, while the menu is pending
+        game.answer(index)
+        menu = game.pending
+        assert menu.kind == kinds.LEADER_MOVE
+        after = command_module.leader_moves(state, leader)[1]
+        assert after != before  # the edit changed what he may reach
+        assert [o.value for o in menu.options] == list(after)
+        return True
+
+    _edit_while_pending(move_an_enemy, "leader moves picked")
 
 
 @pytest.mark.parametrize("scenario", ["training", "battle"])
@@ -426,36 +474,3 @@ def test_a_remembered_label_parse_is_the_inverse_of_hex_label(scenario):
     assert len(hexes) > 100
     for h in hexes:
         assert scenario_module.label_hex(hex_label(h)) == h
-
-
-def test_a_leader_move_picked_after_an_edit_offers_the_moves_of_the_edited_position():
-    """The state may be edited directly while the individual order menu is pending (the design's
-    rule): a leader move picked there offers the moves of the position as answered, not of the
-    one the menu saw (here an enemy unit moved next to the leader before the answer)."""
-    checked = 0
-    for scenario, seed in itertools.product(("training", "battle"), range(40)):
-        game = Game.new(Aig(), scenario, seed=seed)
-        bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(Aig.sides)}
-        while (decision := game.pending) is not None:
-            if decision.kind == kinds.ORDER:
-                index = next((i for i, o in enumerate(decision.options) if o.data.get("order") == "move_self"), None)
-                if index is not None:
-                    state = game.state
-                    leader = next(ld for ld in state.live_leaders(decision.side) if ld.name in decision.prompt)
-                    before = command_module.leader_moves(state, leader)[1]
-                    enemy = next(u for u in state.units.values() if u.side != leader.side and u.alive)
-                    free = [h for h in before if h != leader.hex and state.unit_at(h) is None]
-                    if free:
-                        enemy.hex = free[0]  # the direct edit, while the menu is pending
-                        game.answer(index)
-                        menu = game.pending
-                        assert menu.kind == kinds.LEADER_MOVE
-                        after = command_module.leader_moves(state, leader)[1]
-                        assert after != before  # the edit changed what he may reach
-                        assert [o.value for o in menu.options] == list(after)
-                        checked += 1
-                        break
-            game.answer(bots[decision.side].choose(decision, None))
-        if checked >= 3:
-            return
-    pytest.fail(f"only {checked} leader moves picked after an edit")
