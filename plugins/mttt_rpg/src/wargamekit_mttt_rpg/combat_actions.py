@@ -149,20 +149,11 @@ def _fresh_action(
     return action
 
 
-@lru_cache(maxsize=1024)
-def _action(
-    kind: str,
-    target: str | None = None,
-    kind_of_attack: str | None = None,
-    delta: int = 0,
-    name: str | None = None,
-    label: str = "",
-) -> Action:
-    """:func:`_fresh_action`'s action with a label made already, shared: an action is a frozen value,
-    and the menus of a game offer the same ones again and again (the same moves, the same
-    waits), so each is made once and found by all it is (hot: ~15 actions a menu, ~60 menus a
-    game; making one through its six slots costs ~4 times finding it here)."""
-    return _fresh_action(kind, target, kind_of_attack, delta, name, label)
+#: :func:`_fresh_action`'s action with a label made already (a ``str``), shared: an action is a
+#: frozen value, and the menus of a game offer the same ones again and again (the same moves,
+#: the same waits), so each is made once and found by all it is, keyed on every field (hot: ~15
+#: actions a menu, ~60 menus a game; making one through its six slots costs ~4 times finding it).
+_action = lru_cache(maxsize=1024)(_fresh_action)
 
 
 _new_action = object.__new__
