@@ -11,12 +11,13 @@ from functools import partial
 from typing import Any
 
 from wargamekit import Choose, ChooseSubset, Data, Decision, Outcome, Player, Response, Ruleset
-from wargamekit.decisions import Option
+from wargamekit.decisions import LazyOptions
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
+from wargamekit_lnl.data import COUNTERS
 from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
@@ -368,10 +369,11 @@ class LnL(Ruleset):
         # A sniper is ready if it has any target: the first one found will do (the whole list,
         # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
         # (As can_act: the place tuple is built only when a melee was fought this turn.)
-        fought = state.melee_fought
+        # (The kind read inline, not through Unit.kind: a Python call per unit of every impulse.)
+        fought, kinds_of = state.melee_fought, COUNTERS.units
         return [u for u in state.units.values() if u.alive and u.side == side and u.markers.isdisjoint(ACTION_MARKERS)
                 and not (fought and u.place in fought)
-                and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
+                and (kinds_of[u.type].kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
     def can_act(self, state: GameState, side: str) -> bool:
         """Whether :meth:`ready` is not empty. The alternation asks it before every impulse (of
@@ -469,8 +471,9 @@ class LnL(Ruleset):
         snipers: list[Unit] = []
         others: list[Unit] = []
         at: dict[tuple[int, int, int], Place] = {}
+        kinds_of = COUNTERS.units  # (the kind read inline, as in ready)
         for u in ready:
-            if u.kind == "sniper":
+            if kinds_of[u.type].kind == "sniper":
                 snipers.append(u)
             else:
                 others.append(u)
@@ -522,9 +525,13 @@ class LnL(Ruleset):
         if len(candidates) == 1:
             chosen = candidates
         else:
+            # A lazy menu (a random bot reads no option, the log the chosen labels): each unit's
+            # label and place bound now, as offered; an option's data made when read.
+            labels = {u.id: u.label() for u in candidates}
+            at_place = {u.id: u.place for u in candidates}
             ids = yield ChooseSubset(side=side, prompt=f"Which units at {where(start)} (and beyond, with leaders)?",
-                                     options=tuple(Option(u.id, u.label(), data={"unit": u.id, **place_data(u.place)})
-                                                   for u in candidates),
+                                     options=LazyOptions(labels, labels.__getitem__,
+                                                         lambda i: {"unit": i, **place_data(at_place[i])}),
                                      min_count=1, constraint=legal, rule=ACTIVATE, kind=kinds.UNITS,
                                      context={"hex": hex_label(start[0]), "level": start[1]})
             chosen = [state.units[i] for i in ids]
