@@ -15,7 +15,7 @@ import pytest
 from wargamekit import Game, ScenarioError, odds
 from wargamekit.geometry import HexMap, HexsideFacing, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
-from wargamekit_lnl import LnL, fire, movement, rules, sniper, vehicles
+from wargamekit_lnl import LnL, fire, los, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import LAYOUT, SIDES
@@ -694,3 +694,46 @@ def test_eleventh_shortcuts_agree_with_the_full_answers_in_random_games():
 
     _play_every_scenario(ruleset, 11, check)
     assert seen["rally True"] and seen["rally False"] and seen["line True"] and seen["line False"], seen
+
+
+def _range_band_full(u, distance):
+    """FIR 1.2 as ``fire.reach`` wrote it through the counters' properties."""
+    rng = max([u.spec.range, *(w.spec.range for w in u.weapons if w.usable)])
+    if distance <= rng:
+        return 1
+    if u.spec.boxed and distance <= 2 * rng:
+        return 2
+    return None
+
+
+def test_twelfth_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 12: a firer's range band (FIR 1.2, ``fire.reach``, the counters read inline) is the
+    band read through the properties, every weapon counted only while usable (jammed or stowed,
+    SW 3.4, MOV 1.3, not); a place exposed by its terrain or markers (SPT 1–3,
+    ``los.place_exposed``, which the spot test asks first) leaves no unit there unexposed — at
+    every decision of seeded random games on both bundled scenarios, each weapon also tried
+    jammed and stowed."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for u in state.alive():
+            for w in u.weapons:
+                for jammed, stowed in ((False, False), (True, False), (False, True)):
+                    was = w.jammed, w.stowed
+                    w.jammed, w.stowed = jammed, stowed
+                    for d in range(0, 2 * max([u.spec.range, *(x.spec.range for x in u.weapons)]) + 2):
+                        band = fire.reach(u, d)
+                        assert band == _range_band_full(u, d)
+                        seen[f"band {band}"] += 1
+                    w.jammed, w.stowed = was
+            if los.place_exposed(state, u.place):
+                assert exposed(state, u)
+                seen["place exposed"] += 1
+            else:
+                seen[f"place not exposed, unit {exposed(state, u)}"] += 1
+
+    _play_every_scenario(ruleset, 12, check)
+    assert seen["band 1"] and seen["band 2"] and seen["band None"] and seen["place exposed"], seen
+    assert seen["place not exposed, unit False"] and seen["place not exposed, unit True"], seen

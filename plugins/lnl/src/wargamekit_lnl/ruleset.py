@@ -18,7 +18,7 @@ from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, 
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import COUNTERS
-from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
+from wargamekit_lnl.los import exposed, map_memo, place_exposed, steady_map, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
 from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
@@ -1273,9 +1273,11 @@ class LnL(Ruleset):
             enemies = rules.enemies_by_place(state, other(units[0].side))
         origin = units[0].hex
         for p, there in enemies:
-            # LOS first: memoized, where exposure reads every unit. (rules.spot_drm is None
+            # An exposed place first (open ground, spotted, melee: every unit there exposed, so
+            # no spot target; two in three places of random games' menus, each a line saved),
+            # then the LOS (memoized), where exposure reads every unit. (rules.spot_drm is None
             # exactly when there is no LOS; its DRM is not needed to know there is a target.)
-            if visible(state, origin, p[0]) is not None \
+            if not place_exposed(state, p) and visible(state, origin, p[0]) is not None \
                     and any(not rules.exposed_memo(state, u, exposure) for u in there):
                 yield p
 
