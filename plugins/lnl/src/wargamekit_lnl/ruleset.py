@@ -594,18 +594,20 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        # The enemy by place and their exposure, read once for the fire and the spot tests; the
-        # map's memos looked up once for the lines they ask (dozens a menu).
-        enemies = rules.enemies_by_place(state, other(units[0].side))
-        exposure: dict[str, bool] = {}
-        with steady_map(state.map):
-            if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
-                out.append("fire")
-            if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
-                out.append("smoke")  # SMK 1
-            if all(u.good_order for u in units) and len(groups) == 1 \
-                    and next(self._spot_targets(state, units, enemies, exposure), None):
-                out.append("spot")  # SPT 7.1–7.2
+        # Fire (A13), smoke and spot are Good Order actions: with a shaken unit among them (three
+        # in ten menus of random games) the enemy is not read at all.
+        if all(u.good_order for u in units):
+            # The enemy by place and their exposure, read once for the fire and the spot tests;
+            # the map's memos looked up once for the lines they ask (dozens a menu).
+            enemies = rules.enemies_by_place(state, other(units[0].side))
+            exposure: dict[str, bool] = {}
+            with steady_map(state.map):
+                if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
+                    out.append("fire")
+                if all(u.spec.smoke > 0 for u in units) and len(groups) == 1:
+                    out.append("smoke")  # SMK 1
+                if len(groups) == 1 and next(self._spot_targets(state, units, enemies, exposure), None):
+                    out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
