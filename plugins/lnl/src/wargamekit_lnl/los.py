@@ -119,11 +119,10 @@ _NO_SMOKE: frozenset[Hex] = frozenset()
 
 class steady_map:  # noqa: N801 - used as a statement-like context manager (``with steady_map(m):``)
     """A block of rule queries in which ``m``'s layers do not change (a menu or a poll: plain
-    calls, no ``yield``, no add-on hook), so its memos are looked up once, at the block's first
-    query: each :func:`visible` and :func:`map_memo` otherwise checks the three layers' bytes
-    again (a poll or an action menu asks dozens of lines). A block that asks nothing of the
-    map checks nothing (most polls' groups are out of range, and most places of the spot test
-    exposed, before any line is asked). Nestable; a query about another map checks as usual."""
+    calls, no ``yield``, no add-on hook), so its memos are looked up once at its start: each
+    :func:`visible` and :func:`map_memo` otherwise checks the three layers' bytes again (a
+    poll or an action menu asks dozens of lines). Nestable; a query about another map checks
+    as usual."""
 
     __slots__ = ("_map",)
 
@@ -131,15 +130,14 @@ class steady_map:  # noqa: N801 - used as a statement-like context manager (``wi
         self._map = m
 
     def __enter__(self) -> None:
-        _STEADY.append([self._map, None])  # the memos: looked up at the first query
+        _STEADY.append((self._map, _held_checked(self._map)))
 
     def __exit__(self, *exc: object) -> None:
         _STEADY.pop()
 
 
-#: The maps of the :class:`steady_map` blocks under way, innermost last, each with its memos
-#: once a query of the block has looked them up (``None`` before).
-_STEADY: list[list[Any]] = []
+#: The maps of the :class:`steady_map` blocks under way, innermost last, with their memos.
+_STEADY: list[tuple[HexMap, tuple[Any, Any]]] = []
 
 
 def _held(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int], LineOfSight | None]],
@@ -148,10 +146,7 @@ def _held(m: HexMap) -> tuple[dict[frozenset[Hex], dict[tuple[int, int, int, int
     if _STEADY:
         top = _STEADY[-1]
         if top[0] is m:
-            held = top[1]
-            if held is None:
-                held = top[1] = _held_checked(m)
-            return held
+            return top[1]
     return _held_checked(m)
 
 
