@@ -406,7 +406,7 @@ def in_reach(state: GameState, firers: Sequence[Unit], place: Place) -> LineOfSi
     is; menus that only ask whether a target exists need no firepower."""
     target = place[0]
     # Loops rather than generators: asked per group and enemy place of every action menu.
-    units = COUNTERS.units  # (Unit.spec inlined: asked per group and enemy place of every action menu)
+    units = COUNTERS.units  # (read inline, not through Unit.spec)
     for u in firers:
         if units[u.type].arrow and not in_arc(u, target):
             return None
