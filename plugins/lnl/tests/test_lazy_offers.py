@@ -1,4 +1,4 @@
-"""OPF 1–2 (opportunity fire) offered lazily, and the rally menu (RAL 2–4) made lazily (issue 9):
+"""OPF 1–2 (opportunity fire) offered lazily, and the rally (RAL 2–4) and units (OPS 2) menus made lazily (issue 9):
 each response (its name with the exact odds) or option is made when read, and is what was
 offered, however late it is read."""
 
@@ -146,3 +146,24 @@ def test_opf_offers_and_the_activation_menu_list_places_in_map_order_whatever_th
                                     initiative="us"))
     assert [o.data for o in game.pending.options] == [{"pass": True}, {"hex": "0103", "level": 0},
                                                         {"hex": "0105", "level": 0}, {"hex": "0203", "level": 0}]
+
+
+def test_units_menu_read_after_the_state_changed_shows_the_units_as_offered():
+    """OPS 2, LDR 1 (a lazy menu): activating 0103 offers its units and, through the Good Order
+    leader, us-2 next door. Read after us-1 was shaken and us-2 moved away, the menu still
+    shows each unit's label and place as offered; its constraint reads the units as they are."""
+    data = scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-l", "us", "leader_1", "0103"),
+                     unit("us-2", "us", "us_squad", "0203"), unit("de-1", "german", "de_squad", "1001")])
+    game = Game.new(LnL(), data)
+    answer(game, hex="0103")
+    menu = game.pending
+    assert menu.kind == kinds.UNITS and type(menu.options) is LazyOptions
+    s = game.state
+    s.units["us-1"].shaken = True
+    s.units["us-2"].hex = H("0503")
+    assert [(o.value, o.label, o.data) for o in menu.options] == [
+        ("us-1", "us-1 (us_squad)", {"unit": "us-1", "hex": "0103", "level": 0}),
+        ("us-l", "us-l (leader_1)", {"unit": "us-l", "hex": "0103", "level": 0}),
+        ("us-2", "us-2 (us_squad)", {"unit": "us-2", "hex": "0203", "level": 0}),
+    ]
+    assert menu.constraint(("us-1", "us-2")) is not None  # us-2, at 0503 now, is out of the leader's reach

@@ -15,7 +15,7 @@ import pytest
 from wargamekit import Game, ScenarioError, odds
 from wargamekit.geometry import HexMap, HexsideFacing, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
-from wargamekit_lnl import LnL, fire, movement, rules, sniper, vehicles
+from wargamekit_lnl import LnL, fire, los, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import LAYOUT, SIDES
@@ -694,3 +694,75 @@ def test_eleventh_shortcuts_agree_with_the_full_answers_in_random_games():
 
     _play_every_scenario(ruleset, 11, check)
     assert seen["rally True"] and seen["rally False"] and seen["line True"] and seen["line False"], seen
+
+
+def _range_band_full(u, distance):
+    """FIR 1.2 as ``fire.reach`` wrote it through the counters' properties."""
+    rng = max([u.spec.range, *(w.spec.range for w in u.weapons if w.usable)])
+    if distance <= rng:
+        return 1
+    if u.spec.boxed and distance <= 2 * rng:
+        return 2
+    return None
+
+
+def _infantry_actions_full(ruleset, state, groups):
+    """OPS 3's action menu of infantry out of melee as it was written before round 12: every test
+    asked, the fire and spot tests without a shared enemy table or exposure memo."""
+    units = [u for g in groups for u in g]
+    out = ["move"]
+    if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups):
+        out.append("fire")
+    if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
+        out.append("smoke")
+    if all(u.good_order for u in units) and len(groups) == 1 and _spot_targets(state, units):
+        out.append("spot")
+    if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) and vehicles.adjacent_vehicles(state, units):
+        out.append("anti-tank")
+    if len(groups) == 1 and ruleset.droppers(units):
+        out.append("drop")
+    return out
+
+
+def test_twelfth_shortcuts_agree_with_the_full_answers_in_random_games():
+    """Round 12: a firer's range band (FIR 1.2, ``fire.reach``, the counters read inline) is the
+    band read through the properties, every weapon counted only while usable (jammed or stowed,
+    SW 3.4, MOV 1.3, not); a place exposed by its terrain or markers (SPT 1–3,
+    ``los.place_exposed``, which the spot test asks first) leaves no unit there unexposed; the
+    action menu (OPS 3), which reads the enemy only for Good Order units, offers what every test
+    asked gives, for each place's ready infantry and for two places' together — at every
+    decision of seeded random games on both bundled scenarios, each weapon also tried jammed
+    and stowed."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        state = game.state
+        for side in SIDES:
+            ready = [u for u in ruleset.ready(state, side) if u.kind != "sniper" and not u.vehicle]
+            places = sorted({u.place for u in ready}, key=lambda p: (p[0].q, p[0].r, p[1]))
+            groups = [[u for u in ready if u.place == p] for p in places if p not in state.melee]
+            for chosen in [[g] for g in groups] + ([groups[:2]] if len(groups) > 1 else []):
+                menu = ruleset.actions(state, chosen)
+                assert menu == _infantry_actions_full(ruleset, state, chosen)
+                seen[f"actions {'fire' in menu} {'spot' in menu} {all(u.good_order for g in chosen for u in g)}"] += 1
+        for u in state.alive():
+            for w in u.weapons:
+                for jammed, stowed in ((False, False), (True, False), (False, True)):
+                    was = w.jammed, w.stowed
+                    w.jammed, w.stowed = jammed, stowed
+                    for d in range(0, 2 * max([u.spec.range, *(x.spec.range for x in u.weapons)]) + 2):
+                        band = fire.reach(u, d)
+                        assert band == _range_band_full(u, d)
+                        seen[f"band {band}"] += 1
+                    w.jammed, w.stowed = was
+            if los.place_exposed(state, u.place):
+                assert exposed(state, u)
+                seen["place exposed"] += 1
+            else:
+                seen[f"place not exposed, unit {exposed(state, u)}"] += 1
+
+    _play_every_scenario(ruleset, 12, check)
+    assert seen["band 1"] and seen["band 2"] and seen["band None"] and seen["place exposed"], seen
+    assert seen["place not exposed, unit False"] and seen["place not exposed, unit True"], seen
+    assert seen["actions True False True"] and seen["actions False True True"] and seen["actions False False False"], seen

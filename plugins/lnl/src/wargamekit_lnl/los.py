@@ -12,7 +12,7 @@ from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
-__all__ = ["exposed", "hex_exposed", "map_memo", "sight", "spot_threshold", "steady_map", "visible"]
+__all__ = ["exposed", "hex_exposed", "map_memo", "place_exposed", "sight", "spot_threshold", "steady_map", "visible"]
 
 #: LOS 3.1: this many hindering terrains along the line block it.
 HINDRANCES_THAT_BLOCK = 3
@@ -194,11 +194,12 @@ def map_memo(m: HexMap, name: str) -> dict[Any, Any]:
 def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     """Whether ``side``'s units at ``place`` are exposed (SPT 1–6), ignoring adjacency (SPT 4)."""
     # SPT 3: a move, assault or fire marker in the hex exposes every unit there.
-    return _place_exposed(state, place) or any(u.markers & _EXPOSING for u in state.at(place))
+    return place_exposed(state, place) or any(u.markers & _EXPOSING for u in state.at(place))
 
 
-def _place_exposed(state: GameState, place: Place) -> bool:
-    """SPT 1–3 but the markers: open ground, a spotted marker, a melee marker."""
+def place_exposed(state: GameState, place: Place) -> bool:
+    """SPT 1–3 but the markers: open ground, a spotted marker, a melee marker — when it holds,
+    every unit at ``place`` is :func:`exposed`."""
     h, level = place
     if level == 0 and effects(state.terrain(h)).open:  # SPT 1
         return True
@@ -218,7 +219,7 @@ def exposed(state: GameState, unit: Unit) -> bool:
     if unit.vehicle:
         return True  # vehicles are always exposed (a reading: the source is silent)
     h, level, side = unit.hex, unit.level, unit.side
-    if _place_exposed(state, (h, level)):
+    if place_exposed(state, (h, level)):
         return True
     # hex_exposed's markers (SPT 3) and adjacency (SPT 4) in one pass over the units, no list
     # built (every fire, spot and sniper menu asks, ~400 times a random game, each a pass over
@@ -231,7 +232,8 @@ def exposed(state: GameState, unit: Unit) -> bool:
             dq, dr = eh.q - q, eh.r - r
             if not dq and not dr and e.level == level and not e.markers.isdisjoint(_EXPOSING):
                 return True
-            if e.side != side and not e.shaken and abs(dq) + abs(dr) + abs(dq + dr) <= 2:  # distance ≤ 1
+            # distance ≤ 1: each axial offset within one (comparisons, no abs() calls)
+            if e.side != side and not e.shaken and -1 <= dq <= 1 and -1 <= dr <= 1 and -1 <= dq + dr <= 1:
                 return True
     return False
 

@@ -506,19 +506,19 @@ def update_control(state: GameState) -> None:
     """Objective control (provisional victory rule): a side with a Good Order unit alone in an
     objective hex controls it until the enemy does the same."""
     # One pass over the units for every objective (asked after every impulse): for each
-    # objective hex, the sides present and whether each has a Good Order unit there. The
-    # sides' dicts are made only for the objectives someone stands in.
-    keys = {(h.q, h.r) for h in state.objectives}
+    # hex in an objective's column, the sides present and whether each has a Good Order unit
+    # there. The column first: most units stand in none, and a column is one int where a hex's
+    # key is a tuple made per unit. The sides' dicts are made only where someone stands.
+    columns = {h.q for h in state.objectives}
     present: dict[tuple[int, int], dict[str, bool]] = {}
     for u in state.units.values():
-        if u.alive:
-            h = u.hex
+        h = u.hex
+        if h.q in columns and u.alive:
             key = (h.q, h.r)
-            if key in keys:
-                sides = present.get(key)
-                if sides is None:
-                    sides = present[key] = {}
-                sides[u.side] = sides.get(u.side, False) or not u.shaken
+            sides = present.get(key)
+            if sides is None:
+                sides = present[key] = {}
+            sides[u.side] = sides.get(u.side, False) or not u.shaken
     if not present:
         return
     for h in state.objectives:

@@ -11,13 +11,14 @@ from functools import partial
 from typing import Any
 
 from wargamekit import Choose, ChooseSubset, Data, Decision, Outcome, Player, Response, Ruleset
-from wargamekit.decisions import Option
+from wargamekit.decisions import LazyOptions
 from wargamekit.geometry import Hex, HexMap
 from wargamekit.interrupts import LazyOffers
 from wargamekit.sequencing import AlternatingImpulses, PhaseCycle, PlayerTurns, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import field_copier
 from wargamekit_lnl import fire, kinds, movement, rules, sniper, vehicles
-from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
+from wargamekit_lnl.data import COUNTERS
+from wargamekit_lnl.los import exposed, map_memo, place_exposed, steady_map, visible
 from wargamekit_lnl.rules import other, place_data, where
 from wargamekit_lnl.scenario import SIDES, LnLScenario, SniperTable, check_scenario, hex_label
 from wargamekit_lnl.state import ACTION_MARKERS, Context, GameState, Place, Unit, Weapon, initial_state, stacking_ok
@@ -368,10 +369,11 @@ class LnL(Ruleset):
         # A sniper is ready if it has any target: the first one found will do (the whole list,
         # with each shot's odds inputs, was a fifth of a random game: this runs at every impulse).
         # (As can_act: the place tuple is built only when a melee was fought this turn.)
-        fought = state.melee_fought
+        # (The kind read inline, not through Unit.kind: a Python call per unit of every impulse.)
+        fought, kinds_of = state.melee_fought, COUNTERS.units
         return [u for u in state.units.values() if u.alive and u.side == side and u.markers.isdisjoint(ACTION_MARKERS)
                 and not (fought and u.place in fought)
-                and (u.kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
+                and (kinds_of[u.type].kind != "sniper" or sniper.has_target(state, u, table.casualty, table.shaken))]
 
     def can_act(self, state: GameState, side: str) -> bool:
         """Whether :meth:`ready` is not empty. The alternation asks it before every impulse (of
@@ -469,8 +471,9 @@ class LnL(Ruleset):
         snipers: list[Unit] = []
         others: list[Unit] = []
         at: dict[tuple[int, int, int], Place] = {}
+        kinds_of = COUNTERS.units  # (the kind read inline, as in ready)
         for u in ready:
-            if u.kind == "sniper":
+            if kinds_of[u.type].kind == "sniper":
                 snipers.append(u)
             else:
                 others.append(u)
@@ -522,9 +525,13 @@ class LnL(Ruleset):
         if len(candidates) == 1:
             chosen = candidates
         else:
+            # A lazy menu (a random bot reads no option, the log the chosen labels): each unit's
+            # label and place bound now, as offered; an option's data made when read.
+            labels = {u.id: u.label() for u in candidates}
+            at_place = {u.id: u.place for u in candidates}
             ids = yield ChooseSubset(side=side, prompt=f"Which units at {where(start)} (and beyond, with leaders)?",
-                                     options=tuple(Option(u.id, u.label(), data={"unit": u.id, **place_data(u.place)})
-                                                   for u in candidates),
+                                     options=LazyOptions(labels, labels.__getitem__,
+                                                         lambda i: {"unit": i, **place_data(at_place[i])}),
                                      min_count=1, constraint=legal, rule=ACTIVATE, kind=kinds.UNITS,
                                      context={"hex": hex_label(start[0]), "level": start[1]})
             chosen = [state.units[i] for i in ids]
@@ -587,18 +594,20 @@ class LnL(Ruleset):
                 out.insert(0, "melee")
             return out or ["withdraw"]
         out = ["move"]
-        # The enemy by place and their exposure, read once for the fire and the spot tests; the
-        # map's memos looked up once for the lines they ask (dozens a menu).
-        enemies = rules.enemies_by_place(state, other(units[0].side))
-        exposure: dict[str, bool] = {}
-        with steady_map(state.map):
-            if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
-                out.append("fire")
-            if all(u.good_order and u.spec.smoke > 0 for u in units) and len(groups) == 1:
-                out.append("smoke")  # SMK 1
-            if all(u.good_order for u in units) and len(groups) == 1 \
-                    and next(self._spot_targets(state, units, enemies, exposure), None):
-                out.append("spot")  # SPT 7.1–7.2
+        # Fire (A13), smoke and spot are Good Order actions: with a shaken unit among them (three
+        # in ten menus of random games) the enemy is not read at all.
+        if all(u.good_order for u in units):
+            # The enemy by place and their exposure, read once for the fire and the spot tests;
+            # the map's memos looked up once for the lines they ask (dozens a menu).
+            enemies = rules.enemies_by_place(state, other(units[0].side))
+            exposure: dict[str, bool] = {}
+            with steady_map(state.map):
+                if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
+                    out.append("fire")
+                if all(u.spec.smoke > 0 for u in units) and len(groups) == 1:
+                    out.append("smoke")  # SMK 1
+                if len(groups) == 1 and next(self._spot_targets(state, units, enemies, exposure), None):
+                    out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
@@ -1266,9 +1275,11 @@ class LnL(Ruleset):
             enemies = rules.enemies_by_place(state, other(units[0].side))
         origin = units[0].hex
         for p, there in enemies:
-            # LOS first: memoized, where exposure reads every unit. (rules.spot_drm is None
+            # An exposed place first (open ground, spotted, melee: every unit there exposed, so
+            # no spot target; two in three places of random games' menus, each a line saved),
+            # then the LOS (memoized), where exposure reads every unit. (rules.spot_drm is None
             # exactly when there is no LOS; its DRM is not needed to know there is a target.)
-            if visible(state, origin, p[0]) is not None \
+            if not place_exposed(state, p) and visible(state, origin, p[0]) is not None \
                     and any(not rules.exposed_memo(state, u, exposure) for u in there):
                 yield p
 
