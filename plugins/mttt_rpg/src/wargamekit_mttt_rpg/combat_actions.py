@@ -28,6 +28,7 @@ from .battle_groups import (
 from .defense import attack_profile, defense_profile
 from .initiative import RULE_CRASH, spend_initiative
 from .interrupt_phase import make_response, open_window, open_windows
+from .ranges import pair_keys
 from .resources import pool_rating
 from .sheets import library
 from .state import ROUTED, Combatant, Context, Scene
@@ -165,11 +166,8 @@ _set_kind, _set_target, _set_kind_of_attack, _set_delta, _set_name, _set_label =
 def _bands(scene: Scene, unit: Combatant) -> dict[str, int]:
     """The range band from ``unit`` to every combatant (0 to herself): ``Scene.distance`` of
     each, read once (hot: a menu reads a band a dozen times)."""
-    uid, distances = unit.id, scene.distances
-    return {
-        oid: 0 if oid == uid else distances[f"{uid}|{oid}" if uid < oid else f"{oid}|{uid}"]  # ranges.pair
-        for oid in scene.combatants
-    }
+    uid, distances, keys = unit.id, scene.distances, pair_keys(unit.id)
+    return {oid: 0 if oid == uid else distances[keys[oid]] for oid in scene.combatants}
 
 
 def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:

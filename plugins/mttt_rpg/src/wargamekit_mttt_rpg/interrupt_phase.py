@@ -34,6 +34,7 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
+from .ranges import pair_keys
 from .sheets import CharacterSheet, Effect, Spell, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
@@ -150,14 +151,14 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
         return [unit] if ok else []
     # Scene.allies (the caster too) or Scene.enemies, within range: one pass over the scene with
     # the status and distance read inline (hot: every spell of every responder at every poll)
-    cid, side, reach, distances = caster.id, caster.side, effect.range, scene.distances
+    cid, side, reach, distances, keys = caster.id, caster.side, effect.range, scene.distances, pair_keys(caster.id)
     allies = effect.target == "ally"
     return [
         u
         for u in scene.combatants.values()
         if u.status == ACTIVE
         and (u.side == side) is allies
-        and (0 if (uid := u.id) == cid else distances[f"{cid}|{uid}" if cid < uid else f"{uid}|{cid}"]) <= reach
+        and (0 if (uid := u.id) == cid else distances[keys[uid]]) <= reach
     ]
 
 
