@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
-from operator import attrgetter
 from typing import Any, NamedTuple
 from weakref import ref
 
@@ -628,7 +627,7 @@ class _Kept(NamedTuple):
     #: a copy of the range bands by pair, and each fighting character's id and side, in order;
     #: None: no contacts found yet
     bands: dict[str, int] | None
-    who: tuple[tuple[str, str], ...] | None
+    who: list[tuple[str, str]] | None
     contacts: dict[str, tuple[str, ...]]
 
 
@@ -651,10 +650,6 @@ def _sheet_facts(scene: Scene) -> _FactsBySheet:
     return _kept(scene).facts
 
 
-#: what :func:`_contacts` reads of each fighting character
-_rush_facts = attrgetter("id", "side")
-
-
 def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
     """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
     by pair; the fighting characters, in order, with their ids and sides): positions change
@@ -667,7 +662,7 @@ def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dic
     distances = scene.distances
     if characters is None:
         characters = _fighting_characters(scene)
-    who = (*map(_rush_facts, characters),)
+    who = [(u.id, u.side) for u in characters]  # (attributes read in Python: attrgetter's C calls cost more)
     if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
         return kept.contacts
     contacts = _contacts(scene, characters)
