@@ -503,3 +503,22 @@ def test_a_band_edited_between_two_polls_of_one_point_offers_no_rush_out_of_cont
     assert offered  # a decision follows (the core asks one only of a poll that offers something)
     h.state.set_distance("akari", "sayo", 1)  # edited while that decision is pending
     assert rush not in list(getattr(offer("heroes", point), "keys", ()))
+
+
+def test_the_pair_keys_kept_per_id_are_the_keys_pair_builds(make):
+    """距离: a range band is read from the distance table by its pair's key (``ranges.pair``,
+    the ids in order); the keys kept per id (``ranges.pair_keys``: a poll's spell targets, a
+    menu's bands, ``Scene.distance``) are those keys whichever id comes first, are kept, and
+    read the bands a state edit set."""
+    from wargamekit_mttt_rpg import ranges
+
+    ids = ("witch", "akari", "mio", "Akari", "akari2")
+    for a in ids:
+        for b in ids:
+            if a != b:
+                assert ranges.pair_keys(a)[b] == ranges.pair(a, b) == ranges.pair(b, a)
+    assert ranges.pair_keys("witch") is ranges.pair_keys("witch")
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=2), [])
+    h.state.distances[ranges.pair("witch", "akari")] = 0  # a direct edit of the table
+    assert h.state.distance("witch", "akari") == h.state.distance("akari", "witch") == 0
+    assert combat_actions._bands(h.state, h.unit("witch")) == {"akari": 0, "witch": 0}
