@@ -374,9 +374,9 @@ def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read
 
 def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, monkeypatch):
     """战斗行动: an action with its label made is a frozen value, made once and shared by every
-    menu that offers it (``combat_actions._action``); one whose label is lazy (an attack's odds,
-    which read the scene) is made afresh for its menu. Games played with every action made afresh
-    are the same."""
+    menu that offers it (``combat_actions._action``; a move found by what its label reads,
+    ``_move_action``); one whose label is lazy (an attack's odds, which read the scene) is made
+    afresh for its menu. Games played with every action made afresh are the same."""
     shared = combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)")
     assert shared == combat_actions.Action("move", "kyo", delta=-1) and shared.label == "move toward Kyo (to band 1)"
     assert combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)") is shared
@@ -387,8 +387,13 @@ def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, mon
     assert first == again
     assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
     assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
+    # a move is found by what its label reads (_move_action), and is the shared action
+    move = combat_actions._move_action("kyo", "Kyo", -1, 1)
+    assert move is shared and combat_actions._move_action("kyo", "Kyo", -1, 1) is move
+    assert combat_actions._move_action("kyo", "Kyo", 1, 3).label == "move away from Kyo (to band 3)"
     fast = _logs()
     monkeypatch.setattr(combat_actions, "_action", combat_actions._fresh_action)
+    monkeypatch.setattr(combat_actions, "_move_action", combat_actions._move_action.__wrapped__)
     assert _logs() == fast
 
 
@@ -503,3 +508,22 @@ def test_a_band_edited_between_two_polls_of_one_point_offers_no_rush_out_of_cont
     assert offered  # a decision follows (the core asks one only of a poll that offers something)
     h.state.set_distance("akari", "sayo", 1)  # edited while that decision is pending
     assert rush not in list(getattr(offer("heroes", point), "keys", ()))
+
+
+def test_the_pair_keys_kept_per_id_are_the_keys_pair_builds(make):
+    """距离: a range band is read from the distance table by its pair's key (``ranges.pair``,
+    the ids in order); the keys kept per id (``ranges.pair_keys``: a poll's spell targets, a
+    menu's bands, ``Scene.distance``) are those keys whichever id comes first, are kept, and
+    read the bands a state edit set."""
+    from wargamekit_mttt_rpg import ranges
+
+    ids = ("witch", "akari", "mio", "Akari", "akari2")
+    for a in ids:
+        for b in ids:
+            if a != b:
+                assert ranges.pair_keys(a)[b] == ranges.pair(a, b) == ranges.pair(b, a)
+    assert ranges.pair_keys("witch") is ranges.pair_keys("witch")
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=2), [])
+    h.state.distances[ranges.pair("witch", "akari")] = 0  # a direct edit of the table
+    assert h.state.distance("witch", "akari") == h.state.distance("akari", "witch") == 0
+    assert combat_actions._bands(h.state, h.unit("witch")) == {"akari": 0, "witch": 0}

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
-from operator import attrgetter
 from typing import Any, NamedTuple
 from weakref import ref
 
@@ -34,6 +33,7 @@ from . import kinds
 from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
+from .ranges import pair_keys
 from .sheets import CharacterSheet, Effect, Spell, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
@@ -150,14 +150,14 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
         return [unit] if ok else []
     # Scene.allies (the caster too) or Scene.enemies, within range: one pass over the scene with
     # the status and distance read inline (hot: every spell of every responder at every poll)
-    cid, side, reach, distances = caster.id, caster.side, effect.range, scene.distances
+    cid, side, reach, distances, keys = caster.id, caster.side, effect.range, scene.distances, pair_keys(caster.id)
     allies = effect.target == "ally"
     return [
         u
         for u in scene.combatants.values()
         if u.status == ACTIVE
         and (u.side == side) is allies
-        and (0 if (uid := u.id) == cid else distances[f"{cid}|{uid}" if cid < uid else f"{uid}|{cid}"]) <= reach
+        and (0 if (uid := u.id) == cid else distances[keys[uid]]) <= reach
     ]
 
 
@@ -627,7 +627,7 @@ class _Kept(NamedTuple):
     #: a copy of the range bands by pair, and each fighting character's id and side, in order;
     #: None: no contacts found yet
     bands: dict[str, int] | None
-    who: tuple[tuple[str, str], ...] | None
+    who: list[tuple[str, str]] | None
     contacts: dict[str, tuple[str, ...]]
 
 
@@ -650,10 +650,6 @@ def _sheet_facts(scene: Scene) -> _FactsBySheet:
     return _kept(scene).facts
 
 
-#: what :func:`_contacts` reads of each fighting character
-_rush_facts = attrgetter("id", "side")
-
-
 def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
     """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
     by pair; the fighting characters, in order, with their ids and sides): positions change
@@ -666,7 +662,7 @@ def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dic
     distances = scene.distances
     if characters is None:
         characters = _fighting_characters(scene)
-    who = (*map(_rush_facts, characters),)
+    who = [(u.id, u.side) for u in characters]  # (attributes read in Python: attrgetter's C calls cost more)
     if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
         return kept.contacts
     contacts = _contacts(scene, characters)

@@ -22,6 +22,7 @@ __all__ = [
     "SIGHT",
     "band_name",
     "pair",
+    "pair_keys",
 ]
 
 CONTACT = 0
@@ -56,3 +57,38 @@ def pair(a: str, b: str) -> str:
     'akari|witch'
     """
     return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+
+class _PairKeys(dict[str, str]):
+    """:func:`pair` of one id with each other id, by the other, each made on its first read."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self, of: str) -> None:
+        super().__init__()
+        self._of = of
+
+    def __missing__(self, other: str) -> str:
+        key = self[other] = pair(self._of, other)
+        return key
+
+
+#: :func:`pair_keys` made so far, by id (pure functions of the ids: kept whatever the game does)
+_PAIR_KEYS: dict[str, _PairKeys] = {}
+
+
+def pair_keys(a: str) -> dict[str, str]:
+    """``pair(a, b)`` by ``b``: the keys of ``a``'s pairs in the distance table, kept once made.
+    Why: reading a band is a table lookup by a key, and a key found here costs about a third of
+    one built (hot: every target and range test of every menu and poll). ``a`` to itself is
+    not a pair (its band is 0): do not look it up.
+
+    >>> pair_keys("witch")["akari"]
+    'akari|witch'
+    """
+    keys = _PAIR_KEYS.get(a)
+    if keys is None:
+        if len(_PAIR_KEYS) >= 4096:  # ids made up by the thousand (a generator of scenes): start again
+            _PAIR_KEYS.clear()
+        keys = _PAIR_KEYS[a] = _PairKeys(a)
+    return keys

@@ -10,7 +10,7 @@ from attrs import define, field
 from wargamekit import RulesContext
 from wargamekit.sequencing import InitiativeTrack
 
-from .ranges import pair
+from .ranges import pair, pair_keys
 from .resources import attribute_modifier, wound_penalty
 from .sheets import Armour, CharacterSheet, GroupSheet, Weapon, library
 
@@ -210,7 +210,7 @@ class Scene:
 
     def distance(self, a: str, b: str) -> int:
         """The range band between ``a`` and ``b`` (0 for oneself)."""
-        return 0 if a == b else self.distances[pair(a, b)]
+        return 0 if a == b else self.distances[pair_keys(a)[b]]
 
     def set_distance(self, a: str, b: str, band: int) -> None:
         """Set the range band between ``a`` and ``b`` (never below 0)."""
