@@ -4,8 +4,8 @@ A game keeps a snapshot (a pickle of its state) at its checkpoints, every eight 
 (see :doc:`/design`, "Checkpoints"). Pickle reduces each attrs instance, and each
 :class:`~wargamekit.geometry.Hex` in it, by a call back into Python; a state of a few dozen units
 pays that per unit and per hex at every snapshot. :class:`HexRows` gives a ruleset's state a
-cheaper ``__reduce__``: its units as tuples read by one C :func:`operator.attrgetter`, pickled in
-C, and made again on load; :class:`StateRows` is the whole ``__reduce__`` of a state that holds
+cheaper ``__reduce__``: its units as tuples read by one compiled reader
+(:func:`~wargamekit._fastpickle.attribute_reader`), pickled in C, and made again on load; :class:`StateRows` is the whole ``__reduce__`` of a state that holds
 its units in a dict by name. The AIG and LnL states use it.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from ._fastpickle import _class_of
+from ._fastpickle import _class_of, attribute_reader
 from .geometry.hex import Hex
 
 __all__ = ["HexRows", "StateRows"]
@@ -41,8 +41,9 @@ class HexRows(Generic[T]):
 
     Hot (issue 9): a snapshot pickles the state every eight answers or so, and reduces each
     attrs instance and each :class:`~wargamekit.geometry.Hex` in it by a call back into Python
-    (its reducer, or the shared-object stand-in); a row is read by one C
-    :func:`operator.attrgetter` and pickled in C, what the row holds (lists, sets, strings) with
+    (its reducer, or the shared-object stand-in); a row is read by one function of plain
+    attribute reads (``lambda o: (o.name, o.hex.q, o.hex.r, ...)``, which the interpreter
+    specialises to slot reads) and pickled in C, what the row holds (lists, sets, strings) with
     pickle's memo as before. :meth:`objects` makes the instances again by the class's
     ``__init__`` (with a new equal Hex each), so they must be held nowhere else in the pickled
     state, and every field must be an ``__init__`` argument in order.
@@ -74,7 +75,7 @@ class HexRows(Generic[T]):
         self._make: Callable[..., T] = cls
         self._at = at = names.index(hex_field)
         #: an instance's row
-        self.row = operator.attrgetter(*names[:at], f"{hex_field}.q", f"{hex_field}.r", *names[at + 1:])
+        self.row = attribute_reader([*names[:at], f"{hex_field}.q", f"{hex_field}.r", *names[at + 1:]])
 
     def rows(self, objects: Iterable[T]) -> tuple[tuple[Any, ...], ...]:
         """The rows of ``objects``, in order."""
@@ -129,10 +130,8 @@ class StateRows(Generic[S]):
         self._at = at = names.index(field)
         self._units = operator.attrgetter(field)
         others = names[:at] + names[at + 1 :]
-        # the other fields' values, in order, as one tuple (attrgetter of one name is no tuple)
-        self._values: Callable[[S], tuple[Any, ...]] = (
-            operator.attrgetter(*others) if len(others) > 1 else lambda state: tuple(getattr(state, n) for n in others)
-        )
+        #: the other fields' values, in order, as one tuple
+        self._values: Callable[[S], tuple[Any, ...]] = attribute_reader(others)
         self._row = units.row
         self._objects = units.objects
         #: how a pickle names this form: the class's ``"module:qualname"``
