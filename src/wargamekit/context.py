@@ -99,6 +99,40 @@ def _log_event(
     return event
 
 
+class _ByKeyword:
+    """The default of :meth:`RulesContext.event`'s ``kind`` and ``text``: not given by position."""
+
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+_BY_KEYWORD: Any = _ByKeyword()
+
+
+def _kind_and_text_by_keyword(kind: Any, text: Any, data: dict[str, Any]) -> tuple[str, str]:
+    """``kind`` and ``text`` given to :meth:`RulesContext.event` by keyword (the deprecated
+    form, in which they arrive in ``data``), taken out of ``data``."""
+    import warnings
+
+    given = []
+    if kind is _BY_KEYWORD and "kind" in data:
+        kind = data.pop("kind")
+        given.append("kind")
+    if text is _BY_KEYWORD and "text" in data:
+        text = data.pop("text")
+        given.append("text")
+    missing = [name for name, value in (("kind", kind), ("text", text)) if value is _BY_KEYWORD]
+    if missing:
+        raise TypeError(f"RulesContext.event() missing required argument(s): {', '.join(missing)}")
+    warnings.warn(
+        f"RulesContext.event(): give {' and '.join(given)} by position (ctx.event(kind, text, **data)); "
+        "by keyword is deprecated",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return kind, text
+
+
 class _Recorder:
     """What the dice (:attr:`Dice.on_roll <wargamekit.dice.Dice.on_roll>`) and the interrupt
     stack (:attr:`InterruptStack.on_event <wargamekit.interrupts.InterruptStack.on_event>`)
@@ -116,8 +150,8 @@ class _Recorder:
         self._events = events
         self._sink = sink
 
-    def event(self, kind: str, text: str, *, audience: tuple[str, ...] | str | None = None, **data: Any) -> Event:
-        """As :meth:`RulesContext.event`."""
+    def event(self, kind: str, text: str, /, *, audience: tuple[str, ...] | str | None = None, **data: Any) -> Event:
+        """As :meth:`RulesContext.event` (``kind`` and ``text`` positional only: see there)."""
         return _log_event(self._events, self._sink, kind, text, audience, data)
 
     def roll(self, roll: Roll) -> None:
@@ -203,7 +237,13 @@ class RulesContext(Generic[StateT, ScenarioT]):
         return EventLog(self._events)
 
     def event(
-        self, kind: str, text: str, *, audience: tuple[str, ...] | str | None = None, **data: Any
+        self,
+        kind: str = _BY_KEYWORD,
+        text: str = _BY_KEYWORD,
+        /,
+        *,
+        audience: tuple[str, ...] | str | None = None,
+        **data: Any,
     ) -> Event:
         """Append an event to the log.
 
@@ -214,9 +254,18 @@ class RulesContext(Generic[StateT, ScenarioT]):
                 everyone.
             **data: JSON-able facts for programs.
 
+        ``kind`` and ``text`` are given by position. Given by keyword (``kind=..., text=...``)
+        they are still taken, with a :class:`DeprecationWarning`; that form will go.
+
         Raises:
-            TypeError: ``data`` is not JSON.
+            TypeError: ``data`` is not JSON, or ``kind`` or ``text`` is missing.
         """
+        # kind and text are positional only: Python matches each of **data's keywords against
+        # every parameter that can be named before it packs the keyword into data, a string
+        # comparison each (an event of three keys: ~4,400 instructions with kind and text
+        # nameable, ~2,900 without). Their defaults only catch the deprecated keyword form.
+        if kind is _BY_KEYWORD or text is _BY_KEYWORD:
+            kind, text = _kind_and_text_by_keyword(kind, text, data)
         # as _log_event, inline (hot: every event a rule logs)
         try:
             event = owned_event(kind, text, data, audience)  # Event(...), cheaper: see owned_event
