@@ -1261,7 +1261,7 @@ def test_choose_of_builds_the_choose_its_class_would():
     assert type(made) is Choose and made == expected and repr(made) == repr(expected)
     assert attrs.astuple(made, recurse=False) == attrs.astuple(expected, recurse=False)
     lazy = Choose.of(**fields, values=["a", "b"], data=lambda v: {"to": v}, lazy=True)
-    assert type(lazy) is Choose and lazy == expected and lazy.options._where == "Move? [6.2]"  # type: ignore[attr-defined]
+    assert type(lazy) is Choose and lazy == expected and lazy.options._where() == "Move? [6.2]"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match=r"Fire at\? \[8\.1\]: a Choose needs at least one option"):
         Choose.of("red", "Fire at?", [], rule="8.1")
     with pytest.raises(TypeError, match=r"data\.unit: <object object at .*> is not JSON data"):
