@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from rulesets import NoScenario
 
-from wargamekit import Outcome, YesNo
+from wargamekit import Outcome, Ruleset, YesNo
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
@@ -896,6 +896,26 @@ def test_the_sequencers_turns_and_the_polls_timing_points_are_those_their_classe
     top = Response("Zap", "blue", dict, key="zap")  # (a resolve that pickles)
     for args in [("spell cast", None, 0), ("resolution of Zap", top, 1)]:
         _same_built(_timing_point(*args), TimingPoint(*args))
+
+
+def test_a_checkpoint_and_a_snapshot_are_those_their_classes_build():
+    """A procedure's ``Checkpoint`` and the game's ``_Snapshot``, built by plain writes on a
+    builder subclass (hot: every checkpoint, every snapshot), are exactly what their classes
+    build; a snapshot's two memo lists are its own."""
+    from wargamekit.context import Checkpoint, RulesContext
+    from wargamekit.dice import SeededDice
+    from wargamekit.game import _new_snapshot, _Snapshot
+    from wargamekit.interrupts import InterruptStack
+
+    ctx = RulesContext(ruleset=Ruleset(), scenario=None, options={}, state=None, dice=SeededDice(0),
+                       interrupts=InterruptStack())
+    _same_built(ctx.checkpoint("turn 3"), Checkpoint("turn 3"))
+    events = [Event("hit", "red hits", {"side": "red"})]
+    args = (8, "turn 3", (0, [1, 2], True), events, 1, [], 0, b"frozen", True, ("shared",))
+    made, expected = _new_snapshot(*args), _Snapshot(*args)
+    _same_built(made, expected)
+    assert made._digest == [] and made._saved == [] and made._digest is not _new_snapshot(*args)._digest
+    assert made.prefix_digest().hexdigest() == expected.prefix_digest().hexdigest()
 
 
 def test_the_core_s_events_are_those_the_slots_setters_build():
