@@ -193,7 +193,7 @@ class _Recorder:
         self._sink = sink
 
     # As RulesContext.event, the same function (it reads only _events and _sink): the stack's
-    # events take one call, not three.
+    # events take a call fewer (_Recorder.event called _log_event).
     event = _event
 
     def roll(self, roll: Roll) -> None:
