@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from rulesets import NoScenario
 
-from wargamekit import Outcome, YesNo
+from wargamekit import Outcome, Ruleset, YesNo
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
 from wargamekit.events import Event, json_default
 
@@ -898,6 +898,26 @@ def test_the_sequencers_turns_and_the_polls_timing_points_are_those_their_classe
         _same_built(_timing_point(*args), TimingPoint(*args))
 
 
+def test_a_checkpoint_and_a_snapshot_are_those_their_classes_build():
+    """A procedure's ``Checkpoint`` and the game's ``_Snapshot``, built by plain writes on a
+    builder subclass (hot: every checkpoint, every snapshot), are exactly what their classes
+    build; a snapshot's two memo lists are its own."""
+    from wargamekit.context import Checkpoint, RulesContext
+    from wargamekit.dice import SeededDice
+    from wargamekit.game import _new_snapshot, _Snapshot
+    from wargamekit.interrupts import InterruptStack
+
+    ctx = RulesContext(ruleset=Ruleset(), scenario=None, options={}, state=None, dice=SeededDice(0),
+                       interrupts=InterruptStack())
+    _same_built(ctx.checkpoint("turn 3"), Checkpoint("turn 3"))
+    events = [Event("hit", "red hits", {"side": "red"})]
+    args = (8, "turn 3", (0, [1, 2], True), events, 1, [], 0, b"frozen", True, ("shared",))
+    made, expected = _new_snapshot(*args), _Snapshot(*args)
+    _same_built(made, expected)
+    assert made._digest == [] and made._saved == [] and made._digest is not _new_snapshot(*args)._digest
+    assert made.prefix_digest().hexdigest() == expected.prefix_digest().hexdigest()
+
+
 def test_the_core_s_events_are_those_the_slots_setters_build():
     """Every event the core builds fast (a rule's, the general path's, an answer's, a roll's)
     is an ``Event`` exactly as ``Event(...)`` builds it."""
@@ -1261,7 +1281,7 @@ def test_choose_of_builds_the_choose_its_class_would():
     assert type(made) is Choose and made == expected and repr(made) == repr(expected)
     assert attrs.astuple(made, recurse=False) == attrs.astuple(expected, recurse=False)
     lazy = Choose.of(**fields, values=["a", "b"], data=lambda v: {"to": v}, lazy=True)
-    assert type(lazy) is Choose and lazy == expected and lazy.options._where == "Move? [6.2]"  # type: ignore[attr-defined]
+    assert type(lazy) is Choose and lazy == expected and lazy.options._where() == "Move? [6.2]"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match=r"Fire at\? \[8\.1\]: a Choose needs at least one option"):
         Choose.of("red", "Fire at?", [], rule="8.1")
     with pytest.raises(TypeError, match=r"data\.unit: <object object at .*> is not JSON data"):

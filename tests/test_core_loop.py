@@ -23,9 +23,10 @@ from wargamekit import (
     ScriptedDice,
     YesNo,
 )
-from wargamekit.context import _Recorder
+from wargamekit.context import RulesContext, _Recorder
 from wargamekit.dice import Roll, SeededDice
 from wargamekit.events import owned_event
+from wargamekit.interrupts import InterruptStack
 from wargamekit.testing import play_random_game
 
 
@@ -157,6 +158,39 @@ def test_a_rule_s_event_with_nested_data_is_detached_from_the_caller():
 def test_a_rule_s_event_that_is_not_json_is_refused_as_before():
     with pytest.raises(TypeError, match="is not JSON data"):
         owned_event("k", "t", {"x": object()}, None)
+
+
+def _context_logging_to(log: list[Event]) -> RulesContext:
+    return RulesContext(ruleset=NoScenario(), scenario=None, options={}, state=None, dice=SeededDice(0),
+                        interrupts=InterruptStack(), events=log)
+
+
+def test_an_event_s_kind_and_text_by_keyword_still_log_the_same_event_with_a_warning():
+    """``ctx.event``'s ``kind`` and ``text`` are positional only (a keyword of ``**data`` is
+    then compared with ``audience`` alone): given by keyword, the deprecated form, they still
+    make the same event, and say so; missing, they are refused as a missing argument was."""
+    log: list[Event] = []
+    ctx = _context_logging_to(log)
+    by_position = ctx.event("move", "A1 moves", audience="red", unit="A1", to=3)
+    with pytest.warns(DeprecationWarning, match="give kind and text by position"):
+        by_keyword = ctx.event(kind="move", text="A1 moves", audience="red", unit="A1", to=3)
+    with pytest.warns(DeprecationWarning, match="give text by position"):
+        text_by_keyword = ctx.event("move", text="A1 moves", audience="red", unit="A1", to=3)
+    assert _same_event(by_keyword, by_position) and _same_event(text_by_keyword, by_position)
+    assert log == [by_position, by_keyword, text_by_keyword]
+    with pytest.raises(TypeError, match="missing required argument"):
+        ctx.event("move", unit="A1")
+    assert len(log) == 3
+
+
+def test_an_event_may_carry_data_named_kind_or_text():
+    """With ``kind`` and ``text`` positional only, data keys of those names are data (they
+    were refused as arguments given twice)."""
+    log: list[Event] = []
+    event = _context_logging_to(log).event("spell", "A1 casts", kind="fire", text="flames")
+    assert _same_event(event, Event("spell", "A1 casts", {"kind": "fire", "text": "flames"}))
+    recorded = _Recorder(log, None).event("stack-push", "pushed", kind="fire", text="flames")
+    assert _same_event(recorded, Event("stack-push", "pushed", {"kind": "fire", "text": "flames"}))
 
 
 def test_seeded_dice_draw_as_numpy_s_integers_does():

@@ -197,6 +197,24 @@ def test_a_lazy_menu_is_a_read_only_sequence_of_options_made_once():
     assert calls == [3, 2, 1, 4]  # nothing made twice
 
 
+def test_a_menu_read_first_past_its_end_at_a_negative_index_or_by_iteration_is_the_eager_menu():
+    """A menu keeps no list of made options until it makes one (a random bot's menu never
+    does): its first read — out of range, negative, a slice, an iteration — reads as the tuple."""
+    eager = _menu(lazy=False).options
+    for first in (lambda m: m[-1], lambda m: m[-4], lambda m: m[1:], lambda m: list(m), lambda m: m[3]):
+        menu = _menu(lazy=True).options
+        assert menu._made is None  # type: ignore[attr-defined]
+        first(menu)
+        assert tuple(menu) == eager and [menu[i] for i in range(-4, 4)] == list(eager * 2)
+    for index in (4, -5):
+        menu = _menu(lazy=True).options
+        with pytest.raises(IndexError, match="index out of range"):
+            menu[index]
+        assert menu._made is None and tuple(menu) == eager  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="indices must be integers"):
+        _menu(lazy=True).options["a"]  # type: ignore[call-overload]
+
+
 def test_equality_hash_repr_and_labels_are_those_of_the_eager_decision():
     eager = _menu(lazy=False)
     assert _menu(lazy=True) == eager and eager == _menu(lazy=True)
@@ -556,5 +574,5 @@ def test_a_subset_of_a_lazy_menu_is_logged_from_its_labels_alone():
     game.answer([0, 2])
     assert CALLS == [("label", "1"), ("label", "3")]
     assert [event.text for event in game.log if event.kind == "choice"] == ["red: Re-roll which? -> die 1, die 3"]
-    assert game.over and decision.options._made == [None] * 4
+    assert game.over and decision.options._made is None  # (no option made)
     assert decision.options[2].label == "die 3" and CALLS[2:] == [("data", "3")]

@@ -473,7 +473,7 @@ class LazyOptions(Sequence[Option]):
     True
     """
 
-    __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_where")
+    __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_prompt", "_rule")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # typing.final tells a type checker; this tells everyone else (see the class docstring).
@@ -494,18 +494,25 @@ class LazyOptions(Sequence[Option]):
         self._label = label
         self._data = data
         self._lazy_labels = lazy_labels
-        self._made: list[Option | None] = [None] * len(self._values)
+        # the options made so far (None: not made yet), made with the first option: a random
+        # bot's menu never makes one (the list was ~1,400 instructions of every menu)
+        self._made: list[Option | None] | None = None
         # index -> the label an answer made for an option it left unmade (what the log wrote):
         # the option, made later, carries that label, not one made again from a state moved on
         self._said: dict[int, str] | None = None
-        # What an error names; the decision holding the menu sets it to its prompt and rule.
-        self._where = "lazy menu"
+        # What an error names (see _where); the decision holding the menu sets them to its
+        # prompt and rule, kept apart: joined, they were a string every menu made for its errors.
+        self._prompt = "lazy menu"
+        self._rule = ""
 
     def _make(self, index: int) -> Option:
         """Make, keep and return option ``index`` (a valid index). Hot: once per option read."""
         value = self._values[index]
+        made = self._made
+        if made is None:
+            made = self._made = [None] * len(self._values)
         if isinstance(value, Option):
-            self._made[index] = value
+            made[index] = value
             return value
         option: Any  # an _OptionBuilder, turned into an Option once written (see _fastbuild)
         # What can raise (the label, the data) is made before the builder: none is left half
@@ -536,13 +543,18 @@ class LazyOptions(Sequence[Option]):
         option.public = None
         option.data = data
         option.__class__ = Option
-        self._made[index] = option
+        made[index] = option
         return option
+
+    def _where(self) -> str:
+        """The menu as its errors name it: the prompt and rule of the decision built on it last
+        (as ``Decision._where``), or "lazy menu"."""
+        return f"{self._prompt} [{self._rule}]" if self._rule else self._prompt
 
     def _where_of(self, index: int) -> str:
         """Option ``index`` as an error names it."""
         index %= len(self._values)
-        return f"{self._where}: option {index} ({self._values[index]!r})"
+        return f"{self._where()}: option {index} ({self._values[index]!r})"
 
     def _value_and_label(self, index: int) -> tuple[Any, str]:
         """Option ``index``'s value and public label — what the game sends the procedure and
@@ -551,7 +563,8 @@ class LazyOptions(Sequence[Option]):
         game's every answer to a lazy menu; a random bot reads nothing else of the option).
         The label made here is kept, and is the option's when it is made: a later read shows
         what the log wrote, even from a label that (against the contract) reads the state."""
-        option = self._made[index]
+        made = self._made
+        option = None if made is None else made[index]
         if option is None:
             value = self._values[index]
             if not isinstance(value, Option):
@@ -593,11 +606,15 @@ class LazyOptions(Sequence[Option]):
     def __getitem__(self, index: int | slice) -> Option | tuple[Option, ...]:
         if type(index) is slice:
             return tuple(self[i] for i in range(*index.indices(len(self._values))))
-        option = self._made[index]  # the IndexError/TypeError a tuple raises
+        # (an index out of range: the IndexError a tuple raises, from the list or _make's read)
+        made = self._made
+        option = None if made is None else made[index]
         return option if option is not None else self._make(index)
 
     def __iter__(self) -> Iterator[Option]:
-        for index, option in enumerate(self._made):
+        for index in range(len(self._values)):
+            made = self._made  # (made by the first option made)
+            option = None if made is None else made[index]
             yield option if option is not None else self._make(index)
 
     def __eq__(self, other: object) -> bool:
@@ -623,7 +640,7 @@ def _bind_where(decision: Choose | ChooseSubset) -> None:
     """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
     options = decision.options
     if type(options) is LazyOptions:
-        options._where = decision._where()
+        options._prompt, options._rule = decision.prompt, decision.rule
 
 
 def _getstate_made(self: Decision) -> dict[str, Any]:
@@ -855,7 +872,7 @@ def _fill_choose(
         this.context = context if type(context) is Data else _EMPTY if context is None else freeze_data(context)
         if type(options) is LazyOptions:
             this.options = options
-            options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+            options._prompt, options._rule = prompt, rule  # as _bind_where
             empty = not options._values  # (not its len(): a Python call)
         else:
             this.options = options = tuple(options)
@@ -881,7 +898,7 @@ def _init_choose(
     _set_context(self, _EMPTY if context is None else freeze_data(context))
     if type(options) is LazyOptions:
         _set_options(self, options)
-        options._where = f"{prompt} [{rule}]" if rule else prompt  # as _bind_where
+        options._prompt, options._rule = prompt, rule  # as _bind_where
     else:
         options = tuple(options)
         _set_options(self, options)

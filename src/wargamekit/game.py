@@ -37,6 +37,7 @@ import attrs
 import numpy as np
 from attrs import define, field, frozen
 
+from ._fastbuild import builder
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
 from .decisions import Answer, Choose, Decision, LazyOptions, _label_of
@@ -127,6 +128,35 @@ class _Snapshot:
         if not self._digest:
             self._digest.append(log_hasher(e.to_json() for e in self.events[: self.n_events]))
         return self._digest[0]
+
+
+#: Hot: a snapshot every SNAPSHOT_SPACING answers or so (aig ~48 a game), written as a
+#: _SnapshotBuilder by plain writes and turned into a _Snapshot (see _fastbuild): attrs' frozen
+#: __init__ set its twelve fields through a call each, three times the cost.
+_SnapshotBuilder = builder(_Snapshot)
+
+
+def _new_snapshot(
+    position: int, label: str, choices: tuple[Answer, ...], events: list[Event], n_events: int,
+    rolls: list[Roll], n_rolls: int, frozen: Any, pickled: bool, shared: tuple[Any, ...],
+) -> _Snapshot:
+    """``_Snapshot(position, label, ..., shared)`` by plain writes (see ``_SnapshotBuilder``)."""
+    snapshot = object.__new__(_SnapshotBuilder)
+    snapshot.position = position
+    snapshot.label = label
+    snapshot.choices = choices
+    snapshot.events = events
+    snapshot.n_events = n_events
+    snapshot.rolls = rolls
+    snapshot.n_rolls = n_rolls
+    snapshot.frozen = frozen
+    snapshot.pickled = pickled
+    snapshot.shared = shared
+    snapshot._digest = []
+    snapshot._saved = []
+    snapshot.__class__ = _Snapshot
+    built: _Snapshot = snapshot
+    return built
 
 
 #: (ruleset, plugin manager, seed, scenario name, options) → the games that last played them
@@ -408,8 +438,8 @@ class Game:
         finally:
             dice.on_roll, dice.rolls = on_roll, rolls
         self._snapshots.append(
-            _Snapshot(position, checkpoint.label, tuple(self.choices), ctx._events, len(ctx._events),
-                      rolls, len(rolls), frozen_parts, pickled, shared)
+            _new_snapshot(position, checkpoint.label, tuple(self.choices), ctx._events, len(ctx._events),
+                          rolls, len(rolls), frozen_parts, pickled, shared)
         )
         if len(self._snapshots) > SNAPSHOT_LIMIT:
             half = len(self._snapshots) // 2
