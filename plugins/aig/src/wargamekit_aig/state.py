@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 from operator import itemgetter
+from sys import intern
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -405,20 +406,27 @@ def build_map(spec: MapSpec) -> HexMap:
 
 
 def initial_state(s: AigScenario) -> GameState:
-    """Build the map, place leaders and units, hand out banners and ammunition (D5)."""
+    """Build the map, place leaders and units, hand out banners and ammunition (D5).
+
+    The counters' strings are interned: the scenario's parse makes one string per occurrence
+    (``"red"`` once per counter), and a snapshot's pickle writes out every distinct object it
+    meets, where a string met before is a two-byte reference to it (docs/design.md, round
+    ``snap9``; about a twentieth of a snapshot)."""
     m = build_map(s.map)
     units = {
-        u.name: Unit(u.name, u.side, u.type, u.command, u.tq, u.ma, parse_hex(u.hex), u.facing, u.missile,
-                     u.trained, u.skirmish, u.return_fire,
-                     ammo=s.tables.weapons[u.missile].volleys if u.missile else 0,
-                     back_type=u.back_type, back_ma=u.back_ma)
-        for u in s.units
+        name: Unit(name, intern(u.side), intern(u.type), intern(u.command), u.tq, u.ma, parse_hex(u.hex),
+                   u.facing, intern(u.missile), u.trained, u.skirmish, u.return_fire,
+                   ammo=s.tables.weapons[u.missile].volleys if u.missile else 0,
+                   back_type=intern(u.back_type), back_ma=u.back_ma)
+        for u in s.units for name in [intern(u.name)]
     }
     leaders = {
-        ld.name: Leader(ld.name, ld.side, ld.rank, ld.command, ld.range, ld.initiative, ld.group_orders,
-                        ld.charisma, parse_hex(ld.hex), ld.superior, list(ld.commands))
-        for ld in s.leaders
+        name: Leader(name, intern(ld.side), intern(ld.rank), intern(ld.command), ld.range, ld.initiative,
+                     ld.group_orders, ld.charisma, parse_hex(ld.hex), intern(ld.superior),
+                     [intern(c) for c in ld.commands])
+        for ld in s.leaders for name in [intern(ld.name)]
     }
-    banners = {b.side: Banner(b.side, b.carrier) for b in s.banners}
-    return GameState(m, units, leaders, banners, s.tables, dict(s.victory.withdrawal), s.victory.last_turn,
+    banners = {side: Banner(side, intern(b.carrier)) for b in s.banners for side in [intern(b.side)]}
+    return GameState(m, units, leaders, banners, s.tables,
+                     {intern(side): n for side, n in s.victory.withdrawal.items()}, s.victory.last_turn,
                      title=s.title)
