@@ -59,3 +59,27 @@ def test_equal_data_loads_the_one_scenario_and_bad_data_is_refused_every_time(k)
     for _ in range(2):
         with pytest.raises(ScenarioError, match="§2.3"):
             _load(k, units__0__tq=10)
+
+
+def test_a_new_states_equal_strings_are_one_object_each():
+    """The counters' strings are interned at setup (state.initial_state), so a snapshot's pickle
+    writes each once and refers to it after: every equal string among the units', leaders' and
+    banners' fields, the state's keys included, is the same object, and a snapshot is smaller
+    than one of the same state with a copy of each string."""
+    import pickle
+
+    from wargamekit_aig.state import initial_state
+
+    state = initial_state(Aig().load_scenario(Aig().scenario_data("training")))
+    strings = [*state.units, *state.leaders, *state.banners, *state.withdrawal]
+    for u in state.units.values():
+        strings += [u.name, u.side, u.type, u.command, u.missile, u.back_type]
+    for ld in state.leaders.values():
+        strings += [ld.name, ld.side, ld.rank, ld.command, ld.superior, *ld.commands]
+    for b in state.banners.values():
+        strings += [b.side, b.carrier]
+    assert len({id(s) for s in strings}) == len(set(strings))
+    copied = initial_state(Aig().load_scenario(Aig().scenario_data("training")))
+    for u in copied.units.values():
+        u.side, u.command = "".join(u.side), "".join(u.command)  # an equal string, another object
+    assert len(pickle.dumps(state)) < len(pickle.dumps(copied))
