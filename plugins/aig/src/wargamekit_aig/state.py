@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from operator import itemgetter
 from sys import intern
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from attrs import astuple, define, field, fields
+from attrs import astuple, define, field
 
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
 from wargamekit.state_rows import HexRows, StateRows
@@ -338,22 +337,7 @@ class GameState:
 
 
 #: GameState.__reduce__: the state's field values, and its units as rows (their hex as q and r).
-def _plain_row_reader(cls: type, hex_field: str = "hex") -> Callable[[Any], tuple[Any, ...]]:
-    """What ``HexRows(cls).row`` reads of an instance (every field in order, the hex as its two
-    numbers), as one function of plain attribute reads made from the class's own fields."""
-    reads = ", ".join(f"o.{hex_field}.q, o.{hex_field}.r" if a.name == hex_field else f"o.{a.name}"
-                      for a in fields(cls))
-    return cast(Callable[[Any], tuple[Any, ...]], eval(f"lambda o: ({reads},)"))
-
-
-#: GameState.__reduce__: the state's field values, and its units as rows (their hex as q and r).
-#: Hot (a snapshot every eight answers or so, 16 rows each): a row read by plain attribute
-#: reads costs half what the core's attrgetter of the 27 fields does (~3,000 instructions a
-#: unit against ~6,200, round aig6; the interpreter specialises ``o.name`` to a slot read, the
-#: attrgetter looks every name up in full). Same rows, same pickle.
-_UNIT_ROWS = HexRows(Unit)
-_UNIT_ROWS.row = _plain_row_reader(Unit)  # type: ignore[assignment]
-_FORM = StateRows(GameState, _UNIT_ROWS)
+_FORM = StateRows(GameState, HexRows(Unit))
 
 
 def position_key(state: GameState) -> tuple[tuple[Any, ...], ...]:
