@@ -172,15 +172,20 @@ def test_an_event_s_kind_and_text_by_keyword_still_log_the_same_event_with_a_war
     log: list[Event] = []
     ctx = _context_logging_to(log)
     by_position = ctx.event("move", "A1 moves", audience="red", unit="A1", to=3)
-    with pytest.warns(DeprecationWarning, match="give kind and text by position"):
+    with pytest.warns(DeprecationWarning, match="give kind and text by position") as warned:
         by_keyword = ctx.event(kind="move", text="A1 moves", audience="red", unit="A1", to=3)
+    assert [w.filename for w in warned] == [__file__]  # the warning points at the caller's line
     with pytest.warns(DeprecationWarning, match="give text by position"):
         text_by_keyword = ctx.event("move", text="A1 moves", audience="red", unit="A1", to=3)
+    with pytest.warns(DeprecationWarning, match="give kind and text by position") as warned:
+        recorded = _Recorder(log, None).event(kind="move", text="A1 moves", audience="red", unit="A1", to=3)
+    assert [w.filename for w in warned] == [__file__]
     assert _same_event(by_keyword, by_position) and _same_event(text_by_keyword, by_position)
-    assert log == [by_position, by_keyword, text_by_keyword]
+    assert _same_event(recorded, by_position)
+    assert log == [by_position, by_keyword, text_by_keyword, recorded]
     with pytest.raises(TypeError, match="missing required argument"):
         ctx.event("move", unit="A1")
-    assert len(log) == 3
+    assert len(log) == 4
 
 
 def test_an_event_may_carry_data_named_kind_or_text():

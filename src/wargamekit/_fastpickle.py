@@ -40,7 +40,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-__all__ = ["dumps", "dumps_sharing", "loads_sharing"]
+__all__ = ["attribute_reader", "dumps", "dumps_sharing", "loads_sharing"]
 
 #: class -> its field getter, or ``False`` for a class pickled the ordinary way
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | bool] = {}

@@ -27,6 +27,7 @@ way to ask decisions. Answering, undo, save and fork belong to whoever drives th
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -82,22 +83,6 @@ class EventLog(Sequence[Event]):
 
     def __repr__(self) -> str:
         return f"<EventLog of {len(self._events)} events>"
-
-
-def _log_event(
-    events: list[Event], sink: Callable[[Event], Any] | None, kind: str, text: str,
-    audience: tuple[str, ...] | str | None, data: dict[str, Any],
-) -> Event:
-    """:meth:`RulesContext.event`: build the event, append it, tell the sink."""
-    try:
-        # Event(...), cheaper (data is the caller's own **data: see owned_event)
-        event = owned_event(kind, text, data, audience)
-    except TypeError as exc:
-        raise TypeError(f"event {kind!r} ({text}): {exc}") from None
-    events.append(event)
-    if sink is not None:
-        sink(event)
-    return event
 
 
 class _ByKeyword:
@@ -164,7 +149,7 @@ def _event(
     # nameable, ~2,900 without). Their defaults only catch the deprecated keyword form.
     if kind is _BY_KEYWORD or text is _BY_KEYWORD:
         kind, text = _kind_and_text_by_keyword(kind, text, data)
-    # as _log_event, inline (hot: every event a rule logs, and every event of the stack's)
+    # Hot: every event a rule logs, and every event of the stack's.
     try:
         event = owned_event(kind, text, data, audience)  # Event(...), cheaper: see owned_event
     except TypeError as exc:
@@ -173,6 +158,16 @@ def _event(
     if self._sink is not None:
         self._sink(event)
     return event
+
+
+# What inspect and the API docs show: kind and text required (the sentinel defaults exist only
+# to catch the deprecated keyword form).
+_event.__signature__ = inspect.signature(_event).replace(  # type: ignore[attr-defined]
+    parameters=[
+        p.replace(default=inspect.Parameter.empty) if p.name in ("kind", "text") else p
+        for p in inspect.signature(_event).parameters.values()
+    ]
+)
 
 
 class _Recorder:
@@ -192,9 +187,15 @@ class _Recorder:
         self._events = events
         self._sink = sink
 
-    # As RulesContext.event, the same function (it reads only _events and _sink): the stack's
-    # events take a call fewer (_Recorder.event called _log_event).
-    event = _event
+    if TYPE_CHECKING:  # what type checkers hold callers to (see _event's sentinels)
+
+        def event(self, kind: str, text: str, /, *, audience: tuple[str, ...] | str | None = None,
+                  **data: Any) -> Event: ...
+
+    else:
+        # As RulesContext.event, the same function (it reads only _events and _sink): a
+        # stack's event is one call (it was two, through a shared helper).
+        event = _event
 
     def roll(self, roll: Roll) -> None:
         """Log ``roll`` as a ``roll`` event (its purpose, dice, faces and value)."""
@@ -212,7 +213,7 @@ class _Recorder:
             # Hot: every roll of every game. The data as freezing would make it (keys in
             # sorted order, the faces a list), from values checked to be plain JSON: no copy,
             # no walk; the event built by plain writes (as events.logged_event, inline).
-            event = _new_event(_EventBuilder)
+            event = _new_object(_EventBuilder)
             event.kind = "roll"
             event.text = text
             event.data = {"dice": kind, "faces": listed, "purpose": purpose, "value": value}
@@ -222,11 +223,11 @@ class _Recorder:
             if self._sink is not None:
                 self._sink(event)
         else:  # numpy faces, a purpose that is not a str: the general path converts or refuses
-            _log_event(self._events, self._sink, "roll", text, roll.audience,
-                       {"purpose": purpose, "dice": kind, "faces": list(faces), "value": value})
+            self.event("roll", text, audience=roll.audience,
+                       purpose=purpose, dice=kind, faces=list(faces), value=value)
 
 
-_new_event = object.__new__  # (and of a checkpoint)
+_new_object = object.__new__
 
 
 @frozen
@@ -283,8 +284,14 @@ class RulesContext(Generic[StateT, ScenarioT]):
         """The events so far, oldest first (read-only)."""
         return EventLog(self._events)
 
-    # (one function with _Recorder.event, which the stack's events take: see _event)
-    event = _event
+    if TYPE_CHECKING:  # what type checkers hold callers to (see _event's sentinels)
+
+        def event(self, kind: str, text: str, /, *, audience: tuple[str, ...] | str | None = None,
+                  **data: Any) -> Event: ...
+
+    else:
+        # (one function with _Recorder.event, which the stack's events take: see _event)
+        event = _event
 
     def _append(self, event: Event) -> None:
         """Log an event already built (the game's own: every answer's)."""
@@ -340,7 +347,7 @@ class RulesContext(Generic[StateT, ScenarioT]):
                 f"({len(self.interrupts.items)} item(s) on the interrupt stack); checkpoints go "
                 "where the stack is empty"
             )
-        checkpoint = _new_event(_CheckpointBuilder)
+        checkpoint = _new_object(_CheckpointBuilder)
         checkpoint.label = label
         checkpoint.__class__ = Checkpoint
         return checkpoint

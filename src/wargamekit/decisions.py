@@ -506,7 +506,8 @@ class LazyOptions(Sequence[Option]):
         self._rule = ""
 
     def _make(self, index: int) -> Option:
-        """Make, keep and return option ``index`` (a valid index). Hot: once per option read."""
+        """Make, keep and return option ``index``; an index out of range raises ``IndexError``
+        here, before anything is made (``__getitem__`` relies on it). Hot: once per option read."""
         value = self._values[index]
         made = self._made
         if made is None:
@@ -549,7 +550,7 @@ class LazyOptions(Sequence[Option]):
     def _where(self) -> str:
         """The menu as its errors name it: the prompt and rule of the decision built on it last
         (as ``Decision._where``), or "lazy menu"."""
-        return f"{self._prompt} [{self._rule}]" if self._rule else self._prompt
+        return _where_text(self._prompt, self._rule)
 
     def _where_of(self, index: int) -> str:
         """Option ``index`` as an error names it."""
@@ -636,6 +637,11 @@ class LazyOptions(Sequence[Option]):
 _init_menu = LazyOptions.__init__
 
 
+def _where_text(prompt: str, rule: str) -> str:
+    """A decision as its errors name it: its prompt, and its rule in brackets if it has one."""
+    return f"{prompt} [{rule}]" if rule else prompt
+
+
 def _bind_where(decision: Choose | ChooseSubset) -> None:
     """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
     options = decision.options
@@ -686,7 +692,7 @@ class Decision:
     context: Data = field(default=None, converter=freeze_data)
 
     def _where(self) -> str:
-        return f"{self.prompt} [{self.rule}]" if self.rule else self.prompt
+        return _where_text(self.prompt, self.rule)
 
     def check(self, answer: Any) -> Answer:
         """Validate ``answer`` and return it in canonical recorded form.

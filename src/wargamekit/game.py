@@ -130,7 +130,7 @@ class _Snapshot:
         return self._digest[0]
 
 
-#: Hot: a snapshot every SNAPSHOT_SPACING answers or so (aig ~48 a game), written as a
+#: Hot: a snapshot every SNAPSHOT_SPACING answers or so (aig ~37 a game), written as a
 #: _SnapshotBuilder by plain writes and turned into a _Snapshot (see _fastbuild): attrs' frozen
 #: __init__ set its twelve fields through a call each, three times the cost.
 _SnapshotBuilder = builder(_Snapshot)

@@ -5,8 +5,9 @@ A game keeps a snapshot (a pickle of its state) at its checkpoints, every eight 
 :class:`~wargamekit.geometry.Hex` in it, by a call back into Python; a state of a few dozen units
 pays that per unit and per hex at every snapshot. :class:`HexRows` gives a ruleset's state a
 cheaper ``__reduce__``: its units as tuples read by one compiled reader
-(:func:`~wargamekit._fastpickle.attribute_reader`), pickled in C, and made again on load; :class:`StateRows` is the whole ``__reduce__`` of a state that holds
-its units in a dict by name. The AIG and LnL states use it.
+(``wargamekit._fastpickle.attribute_reader``), pickled in C, and made again on load;
+:class:`StateRows` is the whole ``__reduce__`` of a state that holds its units in a dict by
+name. The AIG and LnL states use it.
 """
 
 from __future__ import annotations
