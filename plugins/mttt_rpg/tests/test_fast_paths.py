@@ -383,7 +383,18 @@ def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, mon
     h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=0), [])
     akari = h.unit("akari")
     akari.initiative = 10
-    first, again = legal_actions(h, akari), legal_actions(h, akari)
+    first = legal_actions(h, akari)
+    moves = sum(a.kind == "move" for a in first)
+    # the same menu again finds every move in the memo (_move_action): its body, which makes the
+    # label and finds the action (_action) by it, does not run
+    made = []
+    action = combat_actions._action
+    monkeypatch.setattr(combat_actions, "_action", lambda *args, **kw: made.append(args[0]) or action(*args, **kw))
+    hits = combat_actions._move_action.cache_info().hits
+    again = legal_actions(h, akari)
+    assert moves and "move" not in made
+    assert combat_actions._move_action.cache_info().hits == hits + moves
+    monkeypatch.setattr(combat_actions, "_action", action)
     assert first == again
     assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
     assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
