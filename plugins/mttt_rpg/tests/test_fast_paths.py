@@ -538,3 +538,20 @@ def test_the_pair_keys_kept_per_id_are_the_keys_pair_builds(make):
     h.state.distances[ranges.pair("witch", "akari")] = 0  # a direct edit of the table
     assert h.state.distance("witch", "akari") == h.state.distance("akari", "witch") == 0
     assert combat_actions._bands(h.state, h.unit("witch")) == {"akari": 0, "witch": 0}
+
+
+def test_the_pair_keys_memo_starts_again_past_its_ids(monkeypatch):
+    """``ranges.pair_keys`` keeps the keys of at most ``_IDS_KEPT`` ids (a generator of scenes
+    makes ids up by the thousand): past them it starts again, and the keys read after are
+    still :func:`ranges.pair`'s."""
+    from wargamekit_mttt_rpg import ranges
+
+    monkeypatch.setattr(ranges, "_PAIR_KEYS", {})
+    monkeypatch.setattr(ranges, "_IDS_KEPT", 4)
+    ids = [f"u{n}" for n in range(11)]
+    for a in ids:
+        for b in ids:
+            if a != b:
+                assert ranges.pair_keys(a)[b] == ranges.pair(a, b)
+                assert 1 <= len(ranges._PAIR_KEYS) <= 4
+    assert list(ranges._PAIR_KEYS) == ids[8:]  # kept since the last start: 8 ids, 3 more

@@ -75,6 +75,9 @@ class _PairKeys(dict[str, str]):
 
 #: :func:`pair_keys` made so far, by id (pure functions of the ids: kept whatever the game does)
 _PAIR_KEYS: dict[str, _PairKeys] = {}
+#: ids kept in :data:`_PAIR_KEYS` at most: past them (ids made up by the thousand, a generator
+#: of scenes) it starts again
+_IDS_KEPT = 4096
 
 
 def pair_keys(a: str) -> dict[str, str]:
@@ -88,7 +91,7 @@ def pair_keys(a: str) -> dict[str, str]:
     """
     keys = _PAIR_KEYS.get(a)
     if keys is None:
-        if len(_PAIR_KEYS) >= 4096:  # ids made up by the thousand (a generator of scenes): start again
+        if len(_PAIR_KEYS) >= _IDS_KEPT:
             _PAIR_KEYS.clear()
         keys = _PAIR_KEYS[a] = _PairKeys(a)
     return keys
