@@ -555,3 +555,17 @@ def test_the_pair_keys_memo_starts_again_past_its_ids(monkeypatch):
                 assert ranges.pair_keys(a)[b] == ranges.pair(a, b)
                 assert 1 <= len(ranges._PAIR_KEYS) <= 4
     assert list(ranges._PAIR_KEYS) == ids[8:]  # kept since the last start: 8 ids, 3 more
+
+
+def test_the_pair_keys_kept_for_one_id_start_again_past_their_limit(monkeypatch):
+    """One id read against ids made up by the thousand keeps at most ``_KEYS_PER_ID_KEPT``
+    keys (``ranges.pair_keys``' dict of it starts again past them), still :func:`ranges.pair`'s."""
+    from wargamekit_mttt_rpg import ranges
+
+    monkeypatch.setattr(ranges, "_PAIR_KEYS", {})
+    monkeypatch.setattr(ranges, "_KEYS_PER_ID_KEPT", 4)
+    keys = ranges.pair_keys("witch")
+    others = [f"u{n}" for n in range(11)]
+    for b in others:
+        assert keys[b] == ranges.pair("witch", b) and 1 <= len(keys) <= 4
+    assert list(keys) == others[8:] and ranges.pair_keys("witch") is keys
