@@ -83,3 +83,27 @@ def test_a_new_states_equal_strings_are_one_object_each():
     for u in copied.units.values():
         u.side, u.command = "".join(u.side), "".join(u.command)  # an equal string, another object
     assert len(pickle.dumps(state)) < len(pickle.dumps(copied))
+
+
+def test_a_scenario_whose_sides_are_a_str_enum_plays():
+    """Data built in Python may name a side by a ``str`` subclass (an ``enum.StrEnum`` member),
+    which the load keeps: the setup's interning (state.initial_state) leaves such a string as it
+    is (``sys.intern`` refuses it), and the game plays as the one with plain strings."""
+    import enum
+
+    from wargamekit import Game
+    from wargamekit.testing import play_random_game
+
+    class Side(enum.StrEnum):
+        RED = "red"
+
+    data = Aig().scenario_data("training")
+    for row in (*data["units"], *data["leaders"], *data["banners"]):
+        if row["side"] == "red":
+            row["side"] = Side.RED
+    data["victory"]["withdrawal"] = {
+        Side.RED if side == "red" else side: n for side, n in data["victory"]["withdrawal"].items()}
+    assert type(Game.new(Aig(), data).state.units["R-HI1"].side) is Side
+    played = play_random_game(Aig(), data, seed=3)
+    plain = play_random_game(Aig(), "training", seed=3)
+    assert played.log == plain.log

@@ -383,7 +383,18 @@ def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, mon
     h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=0), [])
     akari = h.unit("akari")
     akari.initiative = 10
-    first, again = legal_actions(h, akari), legal_actions(h, akari)
+    first = legal_actions(h, akari)
+    moves = sum(a.kind == "move" for a in first)
+    # the same menu again finds every move in the memo (_move_action): its body, which makes the
+    # label and finds the action (_action) by it, does not run
+    made = []
+    action = combat_actions._action
+    monkeypatch.setattr(combat_actions, "_action", lambda *args, **kw: made.append(args[0]) or action(*args, **kw))
+    hits = combat_actions._move_action.cache_info().hits
+    again = legal_actions(h, akari)
+    assert moves and "move" not in made
+    assert combat_actions._move_action.cache_info().hits == hits + moves
+    monkeypatch.setattr(combat_actions, "_action", action)
     assert first == again
     assert [a is b for a, b in zip(first, again, strict=True) if a.kind == "attack"] == [False, False]
     assert all(a is b for a, b in zip(first, again, strict=True) if a.kind != "attack")
@@ -527,3 +538,34 @@ def test_the_pair_keys_kept_per_id_are_the_keys_pair_builds(make):
     h.state.distances[ranges.pair("witch", "akari")] = 0  # a direct edit of the table
     assert h.state.distance("witch", "akari") == h.state.distance("akari", "witch") == 0
     assert combat_actions._bands(h.state, h.unit("witch")) == {"akari": 0, "witch": 0}
+
+
+def test_the_pair_keys_memo_starts_again_past_its_ids(monkeypatch):
+    """``ranges.pair_keys`` keeps the keys of at most ``_IDS_KEPT`` ids (a generator of scenes
+    makes ids up by the thousand): past them it starts again, and the keys read after are
+    still :func:`ranges.pair`'s."""
+    from wargamekit_mttt_rpg import ranges
+
+    monkeypatch.setattr(ranges, "_PAIR_KEYS", {})
+    monkeypatch.setattr(ranges, "_IDS_KEPT", 4)
+    ids = [f"u{n}" for n in range(11)]
+    for a in ids:
+        for b in ids:
+            if a != b:
+                assert ranges.pair_keys(a)[b] == ranges.pair(a, b)
+                assert 1 <= len(ranges._PAIR_KEYS) <= 4
+    assert list(ranges._PAIR_KEYS) == ids[8:]  # kept since the last start: 8 ids, 3 more
+
+
+def test_the_pair_keys_kept_for_one_id_start_again_past_their_limit(monkeypatch):
+    """One id read against ids made up by the thousand keeps at most ``_KEYS_PER_ID_KEPT``
+    keys (``ranges.pair_keys``' dict of it starts again past them), still :func:`ranges.pair`'s."""
+    from wargamekit_mttt_rpg import ranges
+
+    monkeypatch.setattr(ranges, "_PAIR_KEYS", {})
+    monkeypatch.setattr(ranges, "_KEYS_PER_ID_KEPT", 4)
+    keys = ranges.pair_keys("witch")
+    others = [f"u{n}" for n in range(11)]
+    for b in others:
+        assert keys[b] == ranges.pair("witch", b) and 1 <= len(keys) <= 4
+    assert list(keys) == others[8:] and ranges.pair_keys("witch") is keys

@@ -405,28 +405,35 @@ def build_map(spec: MapSpec) -> HexMap:
     return m
 
 
+def _interned(s: str) -> str:
+    """The one interned copy of ``s``, or ``s`` itself when it is a ``str`` subclass (an
+    ``enum.StrEnum`` side in data built in Python), which ``sys.intern`` refuses."""
+    return intern(s) if type(s) is str else s
+
+
 def initial_state(s: AigScenario) -> GameState:
     """Build the map, place leaders and units, hand out banners and ammunition (D5).
 
     The counters' strings are interned: the scenario's parse makes one string per occurrence
     (``"red"`` once per counter), and a snapshot's pickle writes out every distinct object it
     meets, where a string met before is a two-byte reference to it (docs/design.md, round
-    ``snap9``; about a twentieth of a snapshot)."""
+    ``snap9``; about a twentieth of a snapshot). A ``str`` subclass (a ``StrEnum`` member) is
+    kept as it is: ``sys.intern`` takes exact strings only."""
     m = build_map(s.map)
     units = {
-        name: Unit(name, intern(u.side), intern(u.type), intern(u.command), u.tq, u.ma, parse_hex(u.hex),
-                   u.facing, intern(u.missile), u.trained, u.skirmish, u.return_fire,
+        name: Unit(name, _interned(u.side), _interned(u.type), _interned(u.command), u.tq, u.ma, parse_hex(u.hex),
+                   u.facing, _interned(u.missile), u.trained, u.skirmish, u.return_fire,
                    ammo=s.tables.weapons[u.missile].volleys if u.missile else 0,
-                   back_type=intern(u.back_type), back_ma=u.back_ma)
-        for u in s.units for name in [intern(u.name)]
+                   back_type=_interned(u.back_type), back_ma=u.back_ma)
+        for u in s.units for name in [_interned(u.name)]
     }
     leaders = {
-        name: Leader(name, intern(ld.side), intern(ld.rank), intern(ld.command), ld.range, ld.initiative,
-                     ld.group_orders, ld.charisma, parse_hex(ld.hex), intern(ld.superior),
-                     [intern(c) for c in ld.commands])
-        for ld in s.leaders for name in [intern(ld.name)]
+        name: Leader(name, _interned(ld.side), _interned(ld.rank), _interned(ld.command), ld.range, ld.initiative,
+                     ld.group_orders, ld.charisma, parse_hex(ld.hex), _interned(ld.superior),
+                     [_interned(c) for c in ld.commands])
+        for ld in s.leaders for name in [_interned(ld.name)]
     }
-    banners = {side: Banner(side, intern(b.carrier)) for b in s.banners for side in [intern(b.side)]}
+    banners = {side: Banner(side, _interned(b.carrier)) for b in s.banners for side in [_interned(b.side)]}
     return GameState(m, units, leaders, banners, s.tables,
-                     {intern(side): n for side, n in s.victory.withdrawal.items()}, s.victory.last_turn,
+                     {_interned(side): n for side, n in s.victory.withdrawal.items()}, s.victory.last_turn,
                      title=s.title)

@@ -60,7 +60,9 @@ def pair(a: str, b: str) -> str:
 
 
 class _PairKeys(dict[str, str]):
-    """:func:`pair` of one id with each other id, by the other, each made on its first read."""
+    """:func:`pair` of one id with each other id, by the other, each made on its first read;
+    at most :data:`_KEYS_PER_ID_KEPT` of them (a long-lived id read against ever new ids would
+    otherwise gain a key for each): past them it starts again."""
 
     __slots__ = ("_of",)
 
@@ -69,12 +71,21 @@ class _PairKeys(dict[str, str]):
         self._of = of
 
     def __missing__(self, other: str) -> str:
+        if len(self) >= _KEYS_PER_ID_KEPT:  # on a miss only: the reads that find a key pay nothing
+            self.clear()
         key = self[other] = pair(self._of, other)
         return key
 
 
+#: keys kept per id at most: far more than a scene's combatants (2 to 6 in the bundled ones)
+_KEYS_PER_ID_KEPT = 256
+
+
 #: :func:`pair_keys` made so far, by id (pure functions of the ids: kept whatever the game does)
 _PAIR_KEYS: dict[str, _PairKeys] = {}
+#: ids kept in :data:`_PAIR_KEYS` at most: past them (ids made up by the thousand, a generator
+#: of scenes) it starts again. So the memo holds at most ``_IDS_KEPT * _KEYS_PER_ID_KEPT`` keys.
+_IDS_KEPT = 4096
 
 
 def pair_keys(a: str) -> dict[str, str]:
@@ -88,7 +99,7 @@ def pair_keys(a: str) -> dict[str, str]:
     """
     keys = _PAIR_KEYS.get(a)
     if keys is None:
-        if len(_PAIR_KEYS) >= 4096:  # ids made up by the thousand (a generator of scenes): start again
+        if len(_PAIR_KEYS) >= _IDS_KEPT:
             _PAIR_KEYS.clear()
         keys = _PAIR_KEYS[a] = _PairKeys(a)
     return keys
