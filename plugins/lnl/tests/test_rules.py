@@ -289,6 +289,18 @@ def test_spt7_spotting_check():
         assert exposed(s, s.units["de-1"]) is ok and s.units["us-1"].markers == {"ops"}  # SPT 8
 
 
+def test_ops3_a13_a_shaken_unit_s_only_action_is_to_move():
+    """OPS 3 with A13: shaken infantry may move and nothing else — no fire, smoke or spot, though
+    the same squad in Good Order has each (fire at an exposed enemy in the open; spot one in
+    woods, where it is not exposed; smoke from its capability, SMK 1)."""
+    for terrain, good_order in (({}, ["move", "fire", "smoke"]), ({"woods": ["0503"]}, ["move", "smoke", "spot"])):
+        s = context(two(terrain=terrain)).state
+        squad = s.units["us-1"]
+        assert LnL().actions(s, [[squad]]) == good_order
+        squad.shaken = True
+        assert LnL().actions(s, [[squad]]) == ["move"]
+
+
 # -- MEL ------------------------------------------------------------------------------------------
 def test_mel5_to_7_melee_fp_and_columns():
     """MEL 5–6: 0 FP counts 1, melee SWs add (MEL 1.2); MEL 7: odds rounded up (A24); MEL 1.1 who fights."""
