@@ -158,9 +158,9 @@ def _event(
     # Hot: every event a rule logs, and every event of the stack's: ``Event(kind, text, data,
     # audience)``, with no copy of data that is JSON scalars only (the dict is this call's own:
     # Python packed **data for it), only its keys put in sorted order; anything else is copied
-    # (events._owned_copy). Inline, not a helper's call: a call is ~900 instructions an event
-    # (mttt_rpg logs ~650 a game). What can raise is done first: no half-built builder is left
-    # to a traceback.
+    # (events._owned_copy). Inline, not a helper's call: ~550 instructions an event (mttt_rpg
+    # logs ~650 a game). What can raise is done first: no half-built builder is left to a
+    # traceback.
     try:
         for item in data.values():
             of = type(item)
