@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 from rulesets import NoScenario
+from test_core_loop import rule_event
 
 from wargamekit import Outcome, Ruleset, YesNo
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data
@@ -918,18 +919,27 @@ def test_a_checkpoint_and_a_snapshot_are_those_their_classes_build():
     assert made.prefix_digest().hexdigest() == expected.prefix_digest().hexdigest()
 
 
+def _empty_key_orders(kept=None) -> None:
+    """Empty ``events._KEY_ORDERS`` in place but for ``kept`` (``ctx.event`` holds the dict
+    itself, so it is not replaced; a memo, it learns again whatever a test leaves in it)."""
+    from wargamekit import events
+
+    events._KEY_ORDERS.clear()
+    events._KEY_ORDERS.update(kept or {})
+
+
 def test_the_core_s_events_are_those_the_slots_setters_build():
     """Every event the core builds fast (a rule's, the general path's, an answer's, a roll's)
     is an ``Event`` exactly as ``Event(...)`` builds it."""
     from wargamekit.context import _Recorder
     from wargamekit.dice import D6, SeededDice
-    from wargamekit.events import logged_event, new_event, owned_event
+    from wargamekit.events import logged_event, new_event
 
     data = {"side": "red", "value": 3}
     for audience, frozen_audience in ((None, None), ("red", ("red",)), (["red", "blue"], ("red", "blue"))):
         expected = _by_setters(Event, kind="hit", text="red hits", data=data, audience=frozen_audience)
         _same_built(new_event("hit", "red hits", data, audience), expected)
-        _same_built(owned_event("hit", "red hits", dict(data), audience), expected)
+        _same_built(rule_event("hit", "red hits", dict(data), audience), expected)
         _same_built(logged_event("hit", "red hits", dict(data), frozen_audience), expected)
         _same_built(Event("hit", "red hits", data, audience), expected)
     log: list[Event] = []
@@ -1038,7 +1048,7 @@ def test_no_builder_is_left_behind_when_what_it_would_hold_is_refused():
     import gc
 
     from wargamekit.decisions import _OptionBuilder
-    from wargamekit.events import _EventBuilder, new_event, owned_event
+    from wargamekit.events import _EventBuilder, new_event
 
     def builders() -> list[object]:
         return [o for o in gc.get_objects() if type(o) in (_EventBuilder, _OptionBuilder)]
@@ -1047,7 +1057,7 @@ def test_no_builder_is_left_behind_when_what_it_would_hold_is_refused():
     with pytest.raises(TypeError) as refused_event:
         new_event("x", "text", bad, None)
     with pytest.raises(TypeError) as refused_owned:
-        owned_event("x", "text", dict(bad), None)
+        rule_event("x", "text", dict(bad), None)
     with pytest.raises(TypeError) as refused_option:
         Choose.of(side="red", prompt="P", values=[1], label=str, data=lambda v: bad)
     lazy = Choose.of(side="red", prompt="P", values=[1, 2], label=str, data=lambda v: bad, lazy=True)
@@ -1214,30 +1224,26 @@ def test_event_data_keys_are_sorted_alike_whether_their_order_is_known_or_not(mo
     (ordered through the memo) and of containers (copied in the memo's order; nested dicts
     sorted)."""
     from wargamekit import events
-    from wargamekit.events import owned_event
-
-    monkeypatch.setattr(events, "_KEY_ORDERS", {})
+    _empty_key_orders()
     data = {key: held[i % 2] for i, key in enumerate(keys)}
     expected = _round_trip(data)
     assert list(expected) == sorted(keys)
     for _ in range(2):  # the key set unknown, then known
-        assert _same(owned_event("k", "t", dict(data), None).data, expected)
+        assert _same(rule_event("k", "t", dict(data), None).data, expected)
         assert _same(Event("k", "t", data).data, expected)
     assert events._KEY_ORDERS[keys] == (None if list(keys) == sorted(keys) else tuple(sorted(keys)))
     stale = {("never", "again"): None, ("nor", "this"): ("nor", "this")}
-    monkeypatch.setattr(events, "_KEY_ORDERS", dict(stale))
+    _empty_key_orders(stale)
     monkeypatch.setattr(events, "_KEY_ORDERS_LIMIT", len(stale))  # full: emptied, then learns again
-    assert _same(owned_event("k", "t", dict(data), None).data, expected)
+    assert _same(rule_event("k", "t", dict(data), None).data, expected)
     assert _same(Event("k", "t", data).data, expected)
     assert list(events._KEY_ORDERS) == [keys]
 
 
 def test_a_key_order_kept_for_one_key_set_is_not_taken_for_another():
     """Key sets with the same keys in another order, or one key more, have orders of their own."""
-    from wargamekit.events import owned_event
-
     for data in ({"b": 1, "a": 2}, {"a": 2, "b": 1}, {"b": 1, "a": 2, "c": 3}, {"c": 3, "b": 1, "a": 2}):
-        made = owned_event("k", "t", dict(data), None).data
+        made = rule_event("k", "t", dict(data), None).data
         assert list(made) == sorted(data) and made == data
 
 
@@ -1255,13 +1261,11 @@ def test_a_str_subclass_key_gives_plain_strings_and_teaches_the_key_memo_nothing
     would be rebuilt with (such keys compare equal to the plain ones): whichever comes first,
     every event's keys are exact ``str``, in sorted order, as the constructor's."""
     from wargamekit import events
-    from wargamekit.events import owned_event
-
-    monkeypatch.setattr(events, "_KEY_ORDERS", {})
+    _empty_key_orders()
     subclassed = {(_StrKey(k) if k == "k" else k): held for k in keys}
     plain = {k: held for k in keys}
     for data in ([subclassed, plain] if subclass_first else [plain, subclassed]):
-        made = owned_event("kind", "text", dict(data), None).data
+        made = rule_event("kind", "text", dict(data), None).data
         expected = Event("kind", "text", data).data
         assert made == expected and list(made) == list(expected) == sorted(keys)
         assert {type(key) for key in made} == {type(key) for key in expected} == {str}

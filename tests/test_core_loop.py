@@ -25,7 +25,6 @@ from wargamekit import (
 )
 from wargamekit.context import RulesContext, _Recorder
 from wargamekit.dice import Roll, SeededDice
-from wargamekit.events import owned_event
 from wargamekit.interrupts import InterruptStack
 from wargamekit.testing import play_random_game
 
@@ -123,6 +122,12 @@ def test_every_answer_s_event_is_the_event_the_general_path_builds():
     assert game.choices[1] == [0, 2]
 
 
+def rule_event(kind: str, text: str, data: dict, audience=None) -> Event:
+    """The event ``ctx.event(kind, text, audience=audience, **data)`` logs (``context._event``,
+    the core's fast path for a rule's event)."""
+    return _Recorder([], None).event(kind, text, audience=audience, **data)
+
+
 @pytest.mark.parametrize(
     "data",
     [{}, {"side": "red"}, {"z": 1, "a": None, "m": 2.5, "b": True}, {"path": [1, (2, 3)], "unit": "A1"},
@@ -140,16 +145,16 @@ def test_a_rule_s_event_is_the_event_the_constructor_builds(data):
         built = Event("move", "A1 moves", data, "red")
     except ValueError as exc:  # an int beyond JSON's digits: refused alike
         with pytest.raises(ValueError, match=re.escape(str(exc)[:40])):
-            owned_event("move", "A1 moves", dict(data), "red")
+            rule_event("move", "A1 moves", dict(data), "red")
         return
-    made = owned_event("move", "A1 moves", dict(data), "red")
+    made = rule_event("move", "A1 moves", dict(data), "red")
     assert _same_event(made, built)
     assert [type(key) for key in made.data] == [type(key) for key in built.data]
 
 
 def test_a_rule_s_event_with_nested_data_is_detached_from_the_caller():
     path, ids = [1, 2], ("a", "b")
-    made = owned_event("move", "A1 moves", {"path": path, "ids": ids}, None)
+    made = rule_event("move", "A1 moves", {"path": path, "ids": ids}, None)
     path.append(3)
     assert made.data == {"ids": ["a", "b"], "path": [1, 2]}
     assert made.data["path"] is not path and type(made.data["ids"]) is list
@@ -157,7 +162,7 @@ def test_a_rule_s_event_with_nested_data_is_detached_from_the_caller():
 
 def test_a_rule_s_event_that_is_not_json_is_refused_as_before():
     with pytest.raises(TypeError, match="is not JSON data"):
-        owned_event("k", "t", {"x": object()}, None)
+        rule_event("k", "t", {"x": object()}, None)
 
 
 def _context_logging_to(log: list[Event]) -> RulesContext:

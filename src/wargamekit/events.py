@@ -90,7 +90,7 @@ def _plain_copy(value: Any) -> Any:
 
 #: Each key set that a rule's event data came with, in the order given, → the same keys sorted,
 #: or ``None`` where they are in order already. Hot: every rule's event has its keys sorted
-#: (see owned_event and _owned_copy), and a game's events come with a few dozen key sets (one
+#: (see ``context._event`` and _owned_copy), and a game's events come with a few dozen key sets (one
 #: per ``ctx.event`` call site), so each set is sorted once. Bounded, since data keyed by
 #: values (unit ids) could bring new key sets without end: when full it is emptied and learns
 #: again (a game's few dozen sets come back at once), so such data cannot leave it full of sets
@@ -223,7 +223,8 @@ def new_event(kind: str, text: str, data: Mapping[str, Any] | None, audience: It
 
 def _owned_copy(data: dict[str, Any]) -> dict[str, Any]:
     """:func:`_freeze_data` of a dict nobody else holds that holds more than JSON scalars
-    (:func:`owned_event`'s other case): the same result, with no copy of the dict first."""
+    (``ctx.event``'s case of data holding more than scalars: see ``context._event``): the same
+    result, with no copy of the dict first."""
     # Hot for rulesets whose events carry lists (lnl: a list of unit ids in a third of its
     # events): _plain_copy's work for the top level, with its key order looked up as the
     # scalars' case does and a list or tuple of scalars copied without a call.
@@ -255,47 +256,6 @@ def _owned_copy(data: dict[str, Any]) -> dict[str, Any]:
     except (_NotPlain, RecursionError):
         return _freeze_data(data)
     return copied
-
-
-def owned_event(kind: str, text: str, data: dict[str, Any], audience: Iterable[str] | str | None) -> Event:
-    """:func:`new_event` for ``data`` that the caller hands over (``RulesContext.event``'s own
-    ``**data``): the same event, with no copy of data that is JSON scalars only."""
-    # Hot: every event a rule logs. Most hold scalars only (ids, counts, names), which need no
-    # detached copy, only their keys in order (inline: a call less an event); anything else is
-    # copied. What can raise is done first: no half-built builder is left to a traceback.
-    for item in data.values():
-        of = type(item)
-        if of not in _INLINE and (of is not int or not _INT_FLOOR < item < _INT_LIMIT):
-            data = _owned_copy(data)
-            break
-    else:
-        keys = tuple(data)
-        order = None
-        if len(keys) > 1:
-            try:
-                order = _KEY_ORDERS[keys]
-            except KeyError:
-                order = _key_order(keys)
-        if order is None:
-            # The dict is ours: keys in order keep it as it is, if they are plain strings (a str
-            # subclass equals the plain key it stands for, so it can meet a kept order of None).
-            for key in keys:
-                if type(key) is not str:
-                    data = _freeze_data(data)
-                    break
-        elif order is _NOT_STR:
-            data = _freeze_data(data)
-        else:
-            data = {key: data[key] for key in order}
-    if audience is not None:
-        audience = audience_of(audience)
-    event = _new(_EventBuilder)
-    event.kind = kind
-    event.text = text
-    event.data = data
-    event.audience = audience
-    event.__class__ = Event
-    return event
 
 
 def logged_event(kind: str, text: str, data: dict[str, Any], audience: tuple[str, ...] | None) -> Event:
