@@ -687,7 +687,10 @@ def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dic
     distances = scene.distances
     if characters is None:
         characters = _fighting_characters(scene)
-    who = [(u.id, u.side) for u in characters]  # (attributes read in Python: attrgetter's C calls cost more)
+    # (attributes read in Python: attrgetter's C calls cost more; in a loop, as _fighting_characters)
+    who = []
+    for u in characters:
+        who.append((u.id, u.side))
     if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
         return kept.contacts
     contacts = _contacts(scene, characters)
