@@ -576,3 +576,64 @@ def test_a_subset_of_a_lazy_menu_is_logged_from_its_labels_alone():
     assert [event.text for event in game.log if event.kind == "choice"] == ["red: Re-roll which? -> die 1, die 3"]
     assert game.over and decision.options._made is None  # (no option made)
     assert decision.options[2].label == "die 3" and CALLS[2:] == [("data", "3")]
+
+
+# -- values made from keys (``make``) ------------------------------------------------------------------
+
+
+def _keyed(calls: list[tuple[str, int]], *, lazy_labels: bool = False) -> Choose:
+    """:func:`_menu`'s decision, its values made from keys (``make``): key ``k`` makes the value
+    ``k + 1``, each make, label and data call counted in ``calls``."""
+
+    def make(key: int) -> int:
+        calls.append(("make", key))
+        return key + 1
+
+    def label(value: int) -> str:
+        calls.append(("label", value))
+        return f"unit {value}"
+
+    menu = LazyOptions([0, 1, 2, 3], label, lambda v: {"unit": v, "to": [v, v + 1]}, lazy_labels=lazy_labels, make=make)
+    return Choose(side="a", prompt="Which unit?", rule="3.1", options=menu)
+
+
+def test_values_made_from_keys_are_made_once_when_read_and_the_menu_is_the_eager_one():
+    calls: list[tuple[str, int]] = []
+    decision = _keyed(calls)
+    menu = decision.options
+    assert len(menu) == 4 and decision.check(3) == 3 and calls == []  # the count and the check: nothing made
+    assert decision.value_of(2) == 3 and calls == [("make", 2)]
+    assert decision.describe(2) == "unit 3" and calls == [("make", 2), ("label", 3)]  # the value kept
+    assert menu[2].value == 3 and menu[2] is menu[-2] and calls == [("make", 2), ("label", 3)]  # the label kept too
+    assert menu[0].label == "unit 1" and calls[2:] == [("make", 0), ("label", 1)]
+    eager = _menu(lazy=False)
+    assert tuple(menu) == eager.options and calls.count(("make", 2)) == 1  # each value made once
+    for read in (lambda d: d, lambda d: d.options):
+        assert read(_keyed([])) == read(eager) and hash(read(_keyed([]))) == hash(read(eager))
+        assert repr(read(_keyed([]))) == repr(read(eager))
+    assert _keyed([]).labels == eager.labels
+    assert eager.options[1] in _keyed([]).options and _keyed([]).options.index(eager.options[3]) == 3
+    for copied in (pickle.loads(pickle.dumps(_keyed([]))), copy.deepcopy(_keyed([]))):
+        assert type(copied.options) is tuple and copied == eager
+    with pytest.raises(IndexError):
+        _keyed([]).options[4]
+    with pytest.raises(IndexError):
+        _keyed([]).value_of(-5)
+
+
+def test_a_value_made_from_its_key_reads_as_the_same_value_everywhere():
+    """The answer's read (the value sent, the label logged), a lazy label and the option made
+    later read the one value made for the key, not one made again (a maker that makes a new
+    object at each call, as the contract lets it)."""
+    menu = LazyOptions([("a", 1), ("b", 2)], lambda v: f"{v[0]}{v[1]}", lazy_labels=True, make=list)
+    value, label = menu._value_and_label(1)
+    assert value == ["b", 2] and label == "b2" and menu._value_of(1) is value and menu[1].value is value
+
+
+def test_errors_of_a_menu_made_from_keys_name_the_made_value():
+    decision = Choose(side="a", prompt="Which unit?", rule="3.1",
+                      options=LazyOptions([1, 2], lambda v: v * 10, make=lambda k: k + 1))  # type: ignore[arg-type, return-value]
+    with pytest.raises(OptionError, match=r"Which unit\? \[3.1\]: option 1 \(3\): its label .* made 30, not a str"):
+        decision.describe(1)
+    with pytest.raises(OptionError):
+        decision.options[1]

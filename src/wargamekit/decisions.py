@@ -450,6 +450,14 @@ class LazyOptions(Sequence[Option]):
     A menu held by two decisions is one menu: an option made for one is the other's too, and
     its errors name the decision built last (build one menu per decision).
 
+    **Values made from keys** (``make``): where even the values cost (a menu of ~15 actions a
+    random bot reads one of), ``values`` may be cheap keys and ``make(key)`` the value of each,
+    made on the first read of that value — by the answer, the option or any reader — and kept,
+    so a value is made once. The length is the keys'; to every reader the menu is the one
+    built from the made values (options, labels, data, equality, hashing, pickling, ``index``,
+    ``in`` and errors). ``make`` keeps the callables' contract: it makes the value as it was
+    when offered, from the key and what does not change.
+
     It cannot be subclassed: a decision keeps a lazy menu by its exact type (anything else
     becomes a tuple, which makes every option), so a subclass would silently be made eager.
 
@@ -471,9 +479,18 @@ class LazyOptions(Sequence[Option]):
     (True, ['Line'])
     >>> menu == tuple(Option(n, f"activate {n}", data={"unit": n.lower()}) for n in ["Guard", "Line", "Rear"])
     True
+    >>> units = LazyOptions([("guard", 2)], lambda unit: unit.upper(), make=lambda key: f"{key[0]}-{key[1]}")
+    >>> units[0].value, units[0].label
+    ('guard-2', 'GUARD-2')
     """
 
-    __slots__ = ("_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_prompt", "_rule")
+    __slots__ = (
+        "_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_prompt", "_rule", "_make_value",
+        "_made_values",
+    )
+
+    #: a value not made yet (see _value)
+    _UNMADE: Any = object()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # typing.final tells a type checker; this tells everyone else (see the class docstring).
@@ -489,11 +506,15 @@ class LazyOptions(Sequence[Option]):
         data: Callable[[Any], Mapping[str, Any]] | None = None,
         *,
         lazy_labels: bool = False,
+        make: Callable[[Any], Any] | None = None,
     ) -> None:
-        self._values = tuple(values)
+        self._values = tuple(values)  # (with ``make``: the keys)
         self._label = label
         self._data = data
         self._lazy_labels = lazy_labels
+        self._make_value = make
+        # the values made from the keys so far (_UNMADE: not yet), made with the first value
+        self._made_values: list[Any] | None = None
         # the options made so far (None: not made yet), made with the first option: a random
         # bot's menu never makes one (the list was ~1,400 instructions of every menu)
         self._made: list[Option | None] | None = None
@@ -508,7 +529,7 @@ class LazyOptions(Sequence[Option]):
     def _make(self, index: int) -> Option:
         """Make, keep and return option ``index``; an index out of range raises ``IndexError``
         here, before anything is made (``__getitem__`` relies on it). Hot: once per option read."""
-        value = self._values[index]
+        value = self._values[index] if self._make_value is None else self._value(index)
         made = self._made
         if made is None:
             made = self._made = [None] * len(self._values)
@@ -547,6 +568,20 @@ class LazyOptions(Sequence[Option]):
         made[index] = option
         return option
 
+    def _value(self, index: int) -> Any:
+        """Option ``index``'s value: made from its key by ``make`` on the first read, then kept
+        (an index out of range raises the tuple's ``IndexError`` first)."""
+        make, key = self._make_value, self._values[index]
+        if make is None:
+            return key
+        made = self._made_values
+        if made is None:
+            made = self._made_values = [self._UNMADE] * len(self._values)
+        value = made[index]
+        if value is self._UNMADE:
+            value = made[index] = make(key)
+        return value
+
     def _where(self) -> str:
         """The menu as its errors name it: the prompt and rule of the decision built on it last
         (as ``Decision._where``), or "lazy menu"."""
@@ -555,7 +590,7 @@ class LazyOptions(Sequence[Option]):
     def _where_of(self, index: int) -> str:
         """Option ``index`` as an error names it."""
         index %= len(self._values)
-        return f"{self._where()}: option {index} ({self._values[index]!r})"
+        return f"{self._where()}: option {index} ({self._value(index)!r})"
 
     def _value_and_label(self, index: int) -> tuple[Any, str]:
         """Option ``index``'s value and public label — what the game sends the procedure and
@@ -567,7 +602,7 @@ class LazyOptions(Sequence[Option]):
         made = self._made
         option = None if made is None else made[index]
         if option is None:
-            value = self._values[index]
+            value = self._values[index] if self._make_value is None else self._value(index)
             if not isinstance(value, Option):
                 said = self._said
                 if said is not None:
@@ -592,7 +627,7 @@ class LazyOptions(Sequence[Option]):
     def _value_of(self, index: int) -> Any:
         """Option ``index``'s value, without making the option (what the procedure receives;
         :func:`ask` reads it alone)."""
-        value = self._values[index]
+        value = self._values[index] if self._make_value is None else self._value(index)
         return value.value if isinstance(value, Option) else value
 
     def __len__(self) -> int:

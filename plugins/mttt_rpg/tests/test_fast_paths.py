@@ -408,6 +408,43 @@ def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, mon
     assert _logs() == fast
 
 
+def test_the_action_menu_made_from_keys_is_the_menu_of_every_legal_action(monkeypatch):
+    """战斗行动: the active step's lazy menu holds most actions as keys (``combat_actions._menu``),
+    each made into its action only when read (a random bot reads the one it picks). At every
+    menu of the seeded games the menu, every option made, is the eager one built from the
+    actions (``legal_actions``); fewer actions are made from keys than the menus hold keys; and
+    games whose menus hold every action made are the same."""
+    real, made_action = combat_actions._menu, combat_actions._made_action
+    menus, keys = [], []
+
+    def comparing(ctx, unit):
+        entries = real(ctx, unit)
+        menu = combat_actions.LazyOptions(
+            entries, combat_actions._action_label, combat_actions._action_data, lazy_labels=True, make=made_action
+        )
+        actions = [made_action(entry) for entry in real(ctx, unit)]  # (legal_actions, unpatched)
+        assert menu == tuple(Option(a, a.text, data=a.data) for a in actions)
+        assert [o.value for o in menu] == actions and [o.label for o in menu] == [a.text for a in actions]
+        menus.append(len(entries))
+        return entries
+
+    monkeypatch.setattr(combat_actions, "_menu", comparing)
+    fast = _logs(seeds=range(4))
+    assert menus
+    monkeypatch.setattr(combat_actions, "_menu", real)
+
+    def counting(entry):
+        if type(entry) is not combat_actions.Action:
+            keys.append(entry)
+        return made_action(entry)
+
+    monkeypatch.setattr(combat_actions, "_made_action", counting)
+    assert _logs(seeds=range(4)) == fast
+    assert 0 < len(keys) < sum(menus) / 4
+    monkeypatch.setattr(combat_actions, "_menu", lambda ctx, unit: [made_action(e) for e in real(ctx, unit)])
+    assert _logs(seeds=range(4)) == fast
+
+
 def test_a_timing_point_s_offers_are_found_afresh_at_the_next_resolution_point(make):
     """插入阶段: instants may be cast at any timing point "只要法术力支持、施法条件支持", and "在此结算
     时点上" (at each resolution point) more may be pushed; HP 0 makes a character helpless (无助),

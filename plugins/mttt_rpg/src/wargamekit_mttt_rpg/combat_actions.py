@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, cast
 
 from attrs import field, frozen
 
@@ -179,10 +179,31 @@ def _bands(scene: Scene, unit: Combatant) -> dict[str, int]:
     return {oid: 0 if oid == uid else distances[keys[oid]] for oid in scene.combatants}
 
 
+#: An entry of the action menu (:func:`_menu`): an :class:`Action`, or the key of one, a tuple
+#: ``(make, *args)`` whose action is ``make(*args)`` (:func:`_made_action`).
+_Entry = Action | tuple[Any, ...]
+
+
+def _made_action(entry: _Entry) -> Action:
+    """The action of a menu entry (see :data:`_Entry`)."""
+    if type(entry) is Action:
+        return entry
+    make, *args = cast("tuple[Any, ...]", entry)
+    return make(*args)
+
+
 def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
     """Every action ``unit`` may take now."""
+    return [_made_action(entry) for entry in _menu(ctx, unit)]
+
+
+def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
+    """:func:`legal_actions`, each action as it is or as its key (:data:`_Entry`): the
+    active step's lazy menu makes from its key only an action that is read (hot: ~15 actions
+    a menu, of which a random bot reads one; a key is a tuple, an action found in a memo or
+    made through its slots costs several times more)."""
     scene: Scene = ctx.state
-    out: list[Action] = []
+    out: list[_Entry] = []
     band = _bands(scene, unit)
     foes, friends = scene.enemies(unit), scene.allies(unit)  # each read once (hot: several uses)
     targets = _attack_targets(scene, unit, band)
@@ -226,23 +247,9 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
         for t in targets:
             assert weapon is not None  # there are targets only with a weapon ready
             what = "slaughter" if t.status == ROUTED else "withering attack on"
-            out.append(
-                _fresh_action(  # (a lazy label: made afresh, not shared)
-                    "attack",
-                    t.id,
-                    WITHERING,
-                    label=partial(_attack_label, scene, unit, t, WITHERING, what, ctx.hooks),
-                )
-            )
+            out.append((_attack_action, scene, unit, t, WITHERING, what, ctx.hooks))
             if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
-                out.append(
-                    _fresh_action(
-                        "attack",
-                        t.id,
-                        DECISIVE,
-                        label=partial(_attack_label, scene, unit, t, DECISIVE, "decisive attack on", ctx.hooks),
-                    )
-                )
+                out.append((_attack_action, scene, unit, t, DECISIVE, "decisive attack on", ctx.hooks))
     if unit.kind == "character" and not unit.crashed:
         for spell in unit.sheet.spells:
             if spell.timing != "standard":
@@ -279,13 +286,13 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                     + (f"; {price})" if price else ")"),
                 )
             )
-    out.append(_action("full_defense", label="full defense (+5 defense until your next turn)"))
+    out.append(_FULL_DEFENSE)
     if unit.kind == "character" and any(
         a.id != unit.id and band[a.id] <= 1 for a in friends
     ):
-        out.append(_action("guard", label="guard allies within 0-1 (护卫)"))
+        out.append(_GUARD)
     for other, delta in movement.move_targets(scene, unit, band):
-        out.append(_move_action(other.id, other.name, delta, band[other.id] + delta))
+        out.append((_move_action, other.id, other.name, delta, band[other.id] + delta))
     # 完美士气: a fearless group never retreats unless ordered to (an order this round).
     group_sheet = unit.group_sheet
     holds = group_sheet is not None and group_sheet.perfect_morale and unit.order_bonus == 0
@@ -295,19 +302,17 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
         and unit.engaged_by is None
         and any(band[e.id] <= movement.SIGHT for e in foes)
     ):
-        out.append(
-            _action("disengage", label="disengage to geographic distance (−5 initiative, agility contests)")
-        )
+        out.append(_DISENGAGE)
     if not holds and (unit.withdrawing or movement.can_withdraw(scene, unit, band)):
-        out.append(_action("withdraw", label="withdraw from the battlefield (−10 initiative, extended roll)"))
+        out.append(_WITHDRAW)
     if unit.cover_available != "none" and unit.cover != unit.cover_available:
         out.append(
             _action("cover", label=f"take {unit.cover_available} cover (agility vs {unit.cover_difficulty})")
         )
     if unit.prone:
-        out.append(_action("recover", label="get up from prone"))
+        out.append(_RECOVER)
     if targets and unit.initiative > 0 and unit.kind == "character":
-        out.append(_action("aim", label="aim: delay your attack, spending initiative per tick"))
+        out.append(_AIM)
     for gid in unit.leader_of:
         group = scene.unit(gid)
         if group.fighting:
@@ -340,22 +345,12 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
                 else "close ranks again",
             )
         )
-    out.append(
-        _action(
-            "wait", label=f"wait (skip the turn: +{5 * (unit.consecutive_waits + 1)} initiative next round)"
-        )
-    )
+    out.append((_wait_action, unit.consecutive_waits))
     # initiative-priced actions that leave the standard action
     if unit.kind == "character" and not unit.readied_this_turn:
         for key in unit.sheet.weapons:
             if key != unit.weapon:
-                out.append(
-                    _action(
-                        "ready",
-                        name=key,
-                        label=f"ready {library().weapons[key].name} (−2 initiative, keeps your action)",
-                    )
-                )
+                out.append((_ready_action, key))
     if unit.kind == "character" and unit.passed_through_round != scene.round:
         for g in scene:
             if g.is_group and g.fighting and g.side != unit.side and band[g.id] == 0:
@@ -377,6 +372,31 @@ def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
     return out
 
 
+def _attack_action(scene: Scene, unit: Combatant, target: Combatant, kind: str, what: str, hooks: Any) -> Action:
+    """The menu's attack of ``kind`` on ``target``, labelled ``what`` and its odds: made afresh,
+    not shared (its label is lazy, see :func:`_attack_label`, and holds the scene)."""
+    return _fresh_action("attack", target.id, kind, label=partial(_attack_label, scene, unit, target, kind, what, hooks))
+
+
+def _wait_action(waits: int) -> Action:
+    """The menu's wait of a unit that waited ``waits`` turns in a row."""
+    return _action("wait", label=f"wait (skip the turn: +{5 * (waits + 1)} initiative next round)")
+
+
+def _ready_action(weapon: str) -> Action:
+    """The menu's action of readying the weapon ``weapon`` (its key in the library)."""
+    return _action("ready", name=weapon, label=f"ready {library().weapons[weapon].name} (−2 initiative, keeps your action)")
+
+
+#: The menu's actions that read nothing of the unit, made once.
+_FULL_DEFENSE = _action("full_defense", label="full defense (+5 defense until your next turn)")
+_GUARD = _action("guard", label="guard allies within 0-1 (护卫)")
+_DISENGAGE = _action("disengage", label="disengage to geographic distance (−5 initiative, agility contests)")
+_WITHDRAW = _action("withdraw", label="withdraw from the battlefield (−10 initiative, extended roll)")
+_RECOVER = _action("recover", label="get up from prone")
+_AIM = _action("aim", label="aim: delay your attack, spending initiative per tick")
+
+
 def _action_label(action: Action) -> str:
     """The menu label of ``action`` (:attr:`Action.text`)."""
     return action.text
@@ -395,7 +415,7 @@ def active_step(
     once): until an action is carried out, choosing one changes nothing anyone may answer."""
     scene: Scene = ctx.state
     while unit.fighting and not scene.over:
-        options = legal_actions(ctx, unit)
+        options = _menu(ctx, unit)
         choice: Action = yield Choose(
             side=unit.side,
             prompt=f"{unit.name} (initiative {unit.initiative}, "
@@ -405,9 +425,9 @@ def active_step(
                 else f"HP {unit.hp}/{unit.hp_max}, MP {unit.order_mp} order/{unit.distortion_mp} distortion"
             )
             + "): choose an action",
-            # a lazy menu (hot: a random bot reads one option of ~15): each option, its label
-            # and its data are made when first read
-            options=LazyOptions(options, _action_label, _action_data, lazy_labels=True),
+            # a lazy menu (hot: a random bot reads one option of ~15): each action (from its
+            # key, see _menu), its option, label and data are made when first read
+            options=LazyOptions(options, _action_label, _action_data, lazy_labels=True, make=_made_action),
             rule=RULE_ACTIONS,
             kind=kinds.ACTION,
             context={

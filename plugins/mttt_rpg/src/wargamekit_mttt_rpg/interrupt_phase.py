@@ -405,78 +405,103 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
                 responders.append(u)
         if not responders:
             return []  # most polls: nothing to build
-        at = {"timing": timing.name, "resolution": point.timing != opening}
-        quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
-        marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
-
-        def quiet_reason() -> str | None:
-            if not quiet:
-                quiet.append(_quiet(scene, side, timing, point, point.timing != opening))
-            return quiet[0]
-
-        def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
-            # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
-            # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
-            # built with them (built once, not built and then copied with its marks)
-            why = quiet_reason()
-            if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
-                why = f"{target.name} is unhurt"
-            marked = marks.get(why)
-            if marked is None:
-                marked = marks[why] = {**at, "playable": False, "why": why}
-            return marked
-
-        # What each response would be, found now; the responses themselves are made only when
-        # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
-        # numbers here, in the order the responses are offered, as building them would: a
-        # spell's responses, one per target, take consecutive numbers and share one record.
-        keys: list[Any] = []
-        made: list[Any] = []  # per response: its spell's record, or (what makes it, ``at``) for an instant action
-        plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
-        for unit in responders:
-            order, distortion = _mana_left(unit, committed)
-            for spell in facts_of[unit.sheet_key].instant_spells:
-                if (order if spell.pool == "order" else distortion) < spell.cost:
-                    continue
-                kind = spell.effect.kind
-                if kind == "counter":
-                    if top is None or top.controller == side or "id" not in top.data:
-                        continue
-                    targets: Sequence[Combatant | None] = (None,)
-                    keys.append(("counter", top.data["id"], unit.id))
-                    countering: int | None = top.data["id"]
-                    countering_name = top.name
-                else:
-                    spell_targets = found.get((unit.id, id(spell)))  # library data, alive all game
-                    if spell_targets is None:
-                        spell_targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
-                    targets = spell_targets
-                    if not targets:
-                        continue
-                    keys += [None] * len(targets)
-                    countering, countering_name = None, ""
-                if kind == "heal":  # marked per target (an unhurt one)
-                    at_each: Any = tuple(marked_at(target, spell.effect) for target in targets)
-                else:
-                    if plain_at is None:
-                        plain_at = marked_at()
-                    at_each = plain_at
-                # (the spell's first response's index and item number, then _item's arguments)
-                record = (len(made), scene.next_item + 1, unit, spell, targets, countering, countering_name, at_each)
-                scene.next_item += len(targets)
-                made += [record] * len(targets)
-            actions = found.get(unit.id)
-            if actions is None:
-                actions = found[unit.id] = _instant_actions(ctx, unit, rushes.get(unit.id, ()))
-            for key, make in actions:  # rarely any
-                keys.append(key)
-                made.append((make, marked_at()))
-        if not keys:
-            return []
-        at_point = None  # a decision follows: what was found here is not kept past it
-        return LazyOffers(keys, partial(_offered, ctx, keys, made))
+        offered = _offer(ctx, timing, opening, side, point, responders, committed, found, rushes, facts_of)
+        if offered:
+            at_point = None  # a decision follows: what was found here is not kept past it
+        return offered
 
     return offer
+
+
+def _offer(
+    ctx: Context,
+    timing: Timing,
+    opening: str,
+    side: str,
+    point: TimingPoint,
+    responders: list[Combatant],
+    committed: _Committed,
+    found: dict[Any, Any],
+    rushes: Mapping[str, tuple[str, ...]],
+    facts_of: Mapping[str, _SheetFacts],
+) -> Sequence[Response]:
+    """What :func:`offers` offers ``side`` at ``point`` once it has found her ``responders``
+    (the characters its cheap test passed), as a :class:`LazyOffers` (or nothing): ``committed``,
+    the stack's mana by caster; ``found``, what the point's polls found (a spell's targets, a
+    character's instant actions), filled here; ``rushes``, whom each character could rush.
+    (Apart from ``offers``' poll, so that a poll offering nothing, most of them, sets up none
+    of the cells its closures need.)"""
+    scene: Scene = ctx.state
+    top = point.top
+    at = {"timing": timing.name, "resolution": point.timing != opening}
+    quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
+    marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
+
+    def quiet_reason() -> str | None:
+        if not quiet:
+            quiet.append(_quiet(scene, side, timing, point, point.timing != opening))
+        return quiet[0]
+
+    def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
+        # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
+        # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
+        # built with them (built once, not built and then copied with its marks)
+        why = quiet_reason()
+        if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
+            why = f"{target.name} is unhurt"
+        marked = marks.get(why)
+        if marked is None:
+            marked = marks[why] = {**at, "playable": False, "why": why}
+        return marked
+
+    # What each response would be, found now; the responses themselves are made only when
+    # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
+    # numbers here, in the order the responses are offered, as building them would: a
+    # spell's responses, one per target, take consecutive numbers and share one record.
+    keys: list[Any] = []
+    made: list[Any] = []  # per response: its spell's record, or (what makes it, ``at``) for an instant action
+    plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
+    for unit in responders:
+        order, distortion = _mana_left(unit, committed)
+        for spell in facts_of[unit.sheet_key].instant_spells:
+            if (order if spell.pool == "order" else distortion) < spell.cost:
+                continue
+            kind = spell.effect.kind
+            if kind == "counter":
+                if top is None or top.controller == side or "id" not in top.data:
+                    continue
+                targets: Sequence[Combatant | None] = (None,)
+                keys.append(("counter", top.data["id"], unit.id))
+                countering: int | None = top.data["id"]
+                countering_name = top.name
+            else:
+                spell_targets = found.get((unit.id, id(spell)))  # library data, alive all game
+                if spell_targets is None:
+                    spell_targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
+                targets = spell_targets
+                if not targets:
+                    continue
+                keys += [None] * len(targets)
+                countering, countering_name = None, ""
+            if kind == "heal":  # marked per target (an unhurt one)
+                at_each: Any = tuple(marked_at(target, spell.effect) for target in targets)
+            else:
+                if plain_at is None:
+                    plain_at = marked_at()
+                at_each = plain_at
+            # (the spell's first response's index and item number, then _item's arguments)
+            record = (len(made), scene.next_item + 1, unit, spell, targets, countering, countering_name, at_each)
+            scene.next_item += len(targets)
+            made += [record] * len(targets)
+        actions = found.get(unit.id)
+        if actions is None:
+            actions = found[unit.id] = _instant_actions(ctx, unit, rushes.get(unit.id, ()))
+        for key, make in actions:  # rarely any
+            keys.append(key)
+            made.append((make, marked_at()))
+    if not keys:
+        return []
+    return LazyOffers(keys, partial(_offered, ctx, keys, made))
 
 
 def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Response:
@@ -662,7 +687,10 @@ def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dic
     distances = scene.distances
     if characters is None:
         characters = _fighting_characters(scene)
-    who = [(u.id, u.side) for u in characters]  # (attributes read in Python: attrgetter's C calls cost more)
+    # (attributes read in Python: attrgetter's C calls cost more; in a loop, as _fighting_characters)
+    who = []
+    for u in characters:
+        who.append((u.id, u.side))
     if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
         return kept.contacts
     contacts = _contacts(scene, characters)
@@ -724,8 +752,13 @@ def _nobody_responds(ctx: Context) -> bool:
 
 def _fighting_characters(scene: Scene) -> list[Combatant]:
     """The characters still fighting, in scene order."""
-    # hot (every poll, every window opening): ``Combatant.fighting`` read inline
-    return [u for u in scene.combatants.values() if u.kind == "character" and u.status == ACTIVE]
+    # hot (~530 calls a game: a poll at a new point, window openings): ``Combatant.fighting``
+    # read inline, in a loop (a comprehension makes a function and its frame at every call)
+    out = []
+    for u in scene.combatants.values():
+        if u.kind == "character" and u.status == ACTIVE:
+            out.append(u)
+    return out
 
 
 #: Timing points at which the other side announces what it does: a player may want to answer.
