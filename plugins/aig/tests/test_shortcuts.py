@@ -129,6 +129,21 @@ def test_position_numbers_stand_for_one_position_each(monkeypatch):
     assert len(given) > 3  # the table was emptied on the way
 
 
+def test_the_units_around_a_hex_are_the_unit_in_each_neighbour():
+    """``units_around`` (one pass over the units, the direction read from a 3×3 table of offsets)
+    is ``unit_at`` asked of each of the six neighbours, in direction order, for every hex of the
+    map and a hex just off each corner of it, at every twentieth decision of a game per
+    scenario (eliminated units left out, units at the map's edges included)."""
+    checked = 0
+    for state in itertools.chain(_positions("training", 7, 400, every=20), _positions("battle", 8, 400, every=20)):
+        hexes = state.map.hexes()
+        for h in [*hexes, *(Hex(c.q + dq, c.r + dr) for c in (hexes[0], hexes[-1]) for dq, dr in ((-1, 0), (1, 0)))]:
+            expected = [(d, u) for d in range(6) if (u := state.unit_at(h.neighbour(d))) is not None]
+            assert state.units_around(h) == expected
+            checked += bool(expected)
+    assert checked > 1000
+
+
 def test_a_state_pickled_as_rows_of_units_comes_back_the_same():
     """A snapshot's pickle (the units as rows of plain values, ``GameState.__reduce__``) makes the
     same state again: every field, every unit under its key with every field, its hex a Hex, the

@@ -73,6 +73,9 @@ class PerMap(Generic[K, V]):
 
 #: (dq, dr) of a neighbour → its direction (hexside) number.
 _DIRECTION_OF = {delta: d for d, delta in enumerate(DIRECTIONS)}
+#: The same by (dq + 1, dr + 1), as a 3×3 table (``None`` for the hex itself and the two cells
+#: that are not neighbours): read by index, where the mapping builds and hashes a tuple.
+_DIRECTION_AT = tuple(tuple(_DIRECTION_OF.get((dq, dr)) for dr in (-1, 0, 1)) for dq in (-1, 0, 1))
 _first = itemgetter(0)
 
 #: The cost of a step by (from, to, cost type). A cache: every unit step's menu prices each
@@ -272,16 +275,19 @@ class GameState:
     def units_around(self, h: Hex) -> list[tuple[int, Unit]]:
         """The combat units adjacent to ``h`` with the direction to each, in direction order:
         ``unit_at(h.neighbour(d))`` for each direction ``d`` that holds one."""
-        # Hot (engagement, withdrawals): one pass over the units, not six scans of them.
-        q, r, direction_of = h.q, h.r, _DIRECTION_OF
+        # Hot (engagement, withdrawals, every step menu): one pass over the units, not six scans
+        # of them; the offsets from the corner cell (q - 1, r - 1) index the direction table.
+        q, r, direction_at = h.q - 1, h.r - 1, _DIRECTION_AT
         around = []
         for u in self.units.values():
             at = u.hex
             dq = at.q - q
-            if -1 <= dq <= 1:
-                d = direction_of.get((dq, at.r - r))
-                if d is not None and not u.eliminated:
-                    around.append((d, u))
+            if 0 <= dq <= 2:
+                dr = at.r - r
+                if 0 <= dr <= 2:
+                    d = direction_at[dq][dr]
+                    if d is not None and not u.eliminated:
+                        around.append((d, u))
         if len(around) > 1:
             around.sort(key=_first)
         return around
