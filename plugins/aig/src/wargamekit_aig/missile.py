@@ -97,7 +97,7 @@ def can_fire(unit: Unit) -> str | None:
         return "it has no missile weapon (§9.1)"
     if unit.routed:
         return "it is routed (§8)"
-    if unit.cavalry and unit.disordered:
+    if unit.disordered and unit.cavalry:  # (the plain field first: every step menu asks)
         return "disordered cavalry may not fire (§7.3.1)"
     if unit.ammo <= 0:
         return "it is out of missiles (§9.4, D5)"

@@ -114,7 +114,10 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False, run: Ph
     if leader.group_orders > 0 and not fighting:
         modes.append("group")
     if not seized:  # §5.4.5: a successful seizer may neither rally nor stand by
-        if any(u.routed for u in state.live_units(leader.side)):
+        # a routed unit of his side in play: one pass over the units, neither the side's list
+        # (live_units) nor a generator resumed per unit (every command phase asks it)
+        side = leader.side
+        if [u for u in state.units.values() if u.routed and u.side == side and not u.eliminated]:
             modes.append("banner")
         modes.append("stand by")
     if not modes:
@@ -364,12 +367,12 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
         position = position_id(state)
         # the commands an order may go to (group_eligible), sorted in one pass: his own and, for
         # the OC, every other command (§4.3.1.c)
-        own = False
+        own, oc = False, leader.oc
         cross: set[str] = set()
         for u in _units_in_group_reach(state, leader, phase, position):
             if leader.activates(u):
                 own = True
-            elif leader.oc:
+            elif oc:
                 cross.add(u.command)
         if own:
             options.append({"group": leader.command})
@@ -626,7 +629,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
     # So too the enemies it could fire at from its hex (missile.in_reach: range and line, every
     # corner): a turn changes only its front, which missile.targets tests at every menu.
     reach: list[tuple[Unit, int]] | None = None
-    while unit.alive and not unit.routed:
+    while not unit.eliminated and not unit.routed:  # (alive, without a property call a step)
         can_fire = not unit.fired and missile.can_fire(unit) is None
         if can_fire:
             if reach is None:
@@ -1135,7 +1138,7 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
         unit = state.units[name]
         if not unit.alive or unit.routed or unit.banned:
             continue
-        if unit.cavalry and unit.disordered and unit.moved:
+        if unit.disordered and unit.cavalry and unit.moved:
             continue
         foes = [f for h in front_hexes(state, unit) if (f := state.unit_at(h)) is not None
                 and f.side != unit.side and not f.routed]
