@@ -189,24 +189,26 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
-        free = issuer.oc or not in_melee(state, issuer, position=position)  # §4.2.6, §4.3.1.a: he may move himself
+        # (his rank read once a menu: a property read is a Python call)
+        oc, rank = issuer.oc, issuer.rank_value
+        free = oc or not in_melee(state, issuer, position=position)  # §4.2.6, §4.3.1.a: he may move himself
         if not moved_self and self_cost <= left and free:
             if leader_can_move(state, issuer, position=position):
                 options.append({"order": "move_self", "cost": self_cost})
         elif own_mp is not None and own_mp > 0 and free:
             if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
-        rank = issuer.rank_value
         for other in state.live_leaders(issuer.side):
-            if other is issuer or other.rank_value >= rank or (other.hex.q, other.hex.r) not in reach:
+            if other is issuer or (other.hex.q, other.hex.r) not in reach or other.rank_value >= rank:
                 continue
-            if other.junior and not relay:
+            junior = other.junior
+            if junior and not relay:
                 superior = state.leaders.get(other.superior)
-                if issuer.oc and (superior is None or not superior.alive) and not other.promoted:
+                if oc and (superior is None or not superior.alive) and not other.promoted:
                     options.append({"order": "promote", "leader": other.name})
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
-            elif not other.junior and issuer.oc and not other.finished:
+            elif not junior and oc and not other.finished:
                 cost = 2 if in_melee(state, other, position=position) else 1
                 if cost <= left:
                     options.append({"order": "move_leader", "leader": other.name, "cost": cost})
@@ -1136,7 +1138,7 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
     fights: list[tuple[Unit, Unit]] = []
     for name in phase.activated:
         unit = state.units[name]
-        if not unit.alive or unit.routed or unit.banned:
+        if unit.eliminated or unit.routed or unit.banned:
             continue
         if unit.disordered and unit.cavalry and unit.moved:
             continue
