@@ -201,14 +201,14 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         for other in state.live_leaders(issuer.side):
             if other is issuer or (other.hex.q, other.hex.r) not in reach or other.rank_value >= rank:
                 continue
-            junior = other.junior
-            if junior and not relay:
+            is_junior = other.junior
+            if is_junior and not relay:
                 superior = state.leaders.get(other.superior)
                 if oc and (superior is None or not superior.alive) and not other.promoted:
                     options.append({"order": "promote", "leader": other.name})
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
-            elif not junior and oc and not other.finished:
+            elif not is_junior and oc and not other.finished:
                 cost = 2 if in_melee(state, other, position=position) else 1
                 if cost <= left:
                     options.append({"order": "move_leader", "leader": other.name, "cost": cost})
