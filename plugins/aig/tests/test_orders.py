@@ -152,6 +152,26 @@ def test_5_2_1_banner_rally_order(k):
     assert not f1.routed and f2.routed and not f2.eliminated
 
 
+def test_5_2_1_a_banner_rally_is_offered_with_a_routed_unit_of_his_side_in_play(k):
+    """§5.2.1: the command phase offers a banner rally only while a unit of the leader's side is
+    routed and in play: not for a routed enemy, nor a routed unit eliminated since."""
+    t = _army(k)
+    oc = t.state.leaders["OC"]
+
+    def offers_banner() -> bool:
+        menu = next(orders.command_phase(t.ctx, oc))
+        return "banner" in [o.data["mode"] for o in menu.options]
+
+    assert not offers_banner()
+    t.state.units["z"].routed = True  # blue's
+    assert not offers_banner()
+    f3 = t.state.units["f3"]
+    f3.routed = True
+    assert offers_banner()
+    f3.eliminated = True
+    assert not offers_banner()
+
+
 def test_5_2_4_c_d_leaders_ride_with_group_activated_units(k):
     """[5.2.4.c] the group-ordering leader may go with his stacked unit; [5.2.4.d] a lower leader
     stacked with an activated unit goes with it; [4.3.1-b] the OC's group order needs no roll."""

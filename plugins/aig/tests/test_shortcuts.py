@@ -129,6 +129,61 @@ def test_position_numbers_stand_for_one_position_each(monkeypatch):
     assert len(given) > 3  # the table was emptied on the way
 
 
+def test_the_units_around_a_hex_are_the_unit_in_each_neighbour():
+    """``units_around`` (one pass over the units, the direction read from a 3×3 table of offsets)
+    is ``unit_at`` asked of each of the six neighbours, in direction order, for every hex of the
+    map and a hex just off each corner of it, at every twentieth decision of a game per
+    scenario (eliminated units left out, units at the map's edges included)."""
+    checked = 0
+    for state in itertools.chain(_positions("training", 7, 400, every=20), _positions("battle", 8, 400, every=20)):
+        hexes = state.map.hexes()
+        for h in [*hexes, *(Hex(c.q + dq, c.r + dr) for c in (hexes[0], hexes[-1]) for dq, dr in ((-1, 0), (1, 0)))]:
+            expected = [(d, u) for d in range(6) if (u := state.unit_at(h.neighbour(d))) is not None]
+            assert state.units_around(h) == expected
+            checked += bool(expected)
+    assert checked > 1000
+
+
+def _position_answers(state) -> list[Any]:
+    """What the caches keyed by the position number hold, asked afresh for every leader in play:
+    §4.2.6 in melee, §4.2.5 may he move and where to, §4.2.2 / §4.2.4 command range."""
+    return [(in_melee(state, ld), leader_can_move(state, ld), leader_destinations(state, ld),
+             dict(command_distances(state, ld, ld.range)), dict(command_distances(state, ld, 2 * ld.range)))
+            for ld in state.live_leaders()]
+
+
+def test_a_position_number_leaves_out_only_what_no_answer_reads(monkeypatch):
+    """The position key holds an eliminated unit as ``True`` and a unit's type only while it is
+    disordered: an edit of an eliminated unit's hex, or of the type of a unit in good order (foot
+    to horse and back), keeps the number and changes no answer remembered by it; the same type
+    edit of a disordered unit (§7.3.1: disordered cavalry fronts every side) gives a new number."""
+    monkeypatch.setattr(state_module, "_POSITION_IDS_KEPT", 1 << 20)  # no number forgotten on the way
+    kept = renumbered = 0
+    for state in itertools.chain(_positions("training", 4, 400, every=10), _positions("battle", 6, 400, every=10)):
+        number, answers = position_id(state), _position_answers(state)
+        for unit in state.units.values():
+            was = unit.hex, unit.type, unit.disordered
+            if unit.eliminated:
+                unit.hex = state.live_leaders()[0].hex.neighbour(unit.facing)  # next to a leader
+            else:
+                unit.type = "HC" if unit.infantry else "HI"
+            unit.disordered = False
+            if unit.eliminated or not was[2]:
+                assert position_id(state) == number
+                assert _position_answers(state) == answers
+                kept += 1
+            unit.disordered = True
+            if not unit.eliminated:
+                assert position_id(state) != number
+                before = position_id(state)
+                unit.type = was[1]
+                assert position_id(state) != before  # the type of a disordered unit is in the key
+                renumbered += 1
+            unit.hex, unit.type, unit.disordered = was
+        assert position_id(state) == number
+    assert kept > 300 and renumbered > 300
+
+
 def test_a_state_pickled_as_rows_of_units_comes_back_the_same():
     """A snapshot's pickle (the units as rows of plain values, ``GameState.__reduce__``) makes the
     same state again: every field, every unit under its key with every field, its hex a Hex, the

@@ -74,7 +74,7 @@ def _queue_jumpers(state: GameState, side: str, due: Leader) -> list[Leader]:
     """§5.4.1, §3.1 / Q19 reading: the leaders of ``side`` who may jump ``due``'s place in the
     queue: a leader of *higher* initiative who may seize."""
     return [ld for ld in state.live_leaders(side)
-            if ld is not due and can_seize(state, ld) and ld.initiative > due.initiative]
+            if ld is not due and ld.initiative > due.initiative and can_seize(state, ld)]
 
 
 def _window_needed(ctx: Context, seizers: list[Leader]) -> bool:
@@ -89,7 +89,7 @@ def give_skip(ctx: Context, seizer: Leader) -> None:
     seizer's gets skip status (Q16 reading: the seizer too, being inactive when he tries; a leader
     already in his activation is not "inactive", §2.4)."""
     for ld in ctx.state.live_leaders():
-        if not ld.finished and not ld.junior and ld.phases == 0 and ld.initiative <= seizer.initiative:
+        if ld.phases == 0 and ld.initiative <= seizer.initiative and not ld.finished and not ld.junior:
             ld.skip = True
 
 

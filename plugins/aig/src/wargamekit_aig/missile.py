@@ -97,7 +97,7 @@ def can_fire(unit: Unit) -> str | None:
         return "it has no missile weapon (§9.1)"
     if unit.routed:
         return "it is routed (§8)"
-    if unit.cavalry and unit.disordered:
+    if unit.disordered and unit.cavalry:  # (the plain field first: every step menu asks)
         return "disordered cavalry may not fire (§7.3.1)"
     if unit.ammo <= 0:
         return "it is out of missiles (§9.4, D5)"
@@ -158,16 +158,21 @@ def _in_range(state: GameState, firer: Unit) -> list[tuple[Unit, int]]:
         return found
     table = state.tables.weapons[firer.missile].hit
     # at.distance(enemy.hex) <= reach, inline (every step of a missile unit tries every enemy;
-    # the battle has 47 units): the distance is half the sum of the three cube deltas
-    side, q, r, twice = firer.side, firer.hex.q, firer.hex.r, 2 * len(table)
+    # the battle has 47 units): the distance is half the sum of the three cube deltas, asked
+    # only of a unit within the box that bound implies (both deltas at most the reach; most
+    # units stand farther, and are passed by two comparisons instead of three abs calls)
+    side, q, r, reach = firer.side, firer.hex.q, firer.hex.r, len(table)
     for enemy in state.units.values():
-        if enemy.eliminated or enemy.side == side:
+        if enemy.side == side or enemy.eliminated:
             continue
         h = enemy.hex
-        dq, dr = h.q - q, h.r - r
-        double = abs(dq) + abs(dr) + abs(dq + dr)
-        if 0 < double <= twice:
-            found.append((enemy, table[double // 2 - 1]))
+        dq = h.q - q
+        if -reach <= dq <= reach:
+            dr = h.r - r
+            if -reach <= dr <= reach:
+                double = abs(dq) + abs(dr) + abs(dq + dr)
+                if 0 < double <= 2 * reach:
+                    found.append((enemy, table[double // 2 - 1]))
     return found
 
 

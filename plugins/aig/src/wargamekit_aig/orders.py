@@ -114,7 +114,10 @@ def command_phase(ctx: Context, leader: Leader, *, seized: bool = False, run: Ph
     if leader.group_orders > 0 and not fighting:
         modes.append("group")
     if not seized:  # §5.4.5: a successful seizer may neither rally nor stand by
-        if any(u.routed for u in state.live_units(leader.side)):
+        # a routed unit of his side in play: one pass over the units, neither the side's list
+        # (live_units) nor a generator resumed per unit (every command phase asks it)
+        side = leader.side
+        if [u for u in state.units.values() if u.routed and u.side == side and not u.eliminated]:
             modes.append("banner")
         modes.append("stand by")
     if not modes:
@@ -186,24 +189,26 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
                 options.append({"order": "activate", "unit": u.name, "with_leader": True})
             if u.hits > 0:
                 options.append({"order": "remove_hits", "unit": u.name})
-        free = issuer.oc or not in_melee(state, issuer, position=position)  # §4.2.6, §4.3.1.a: he may move himself
+        # (his rank read once a menu: a property read is a Python call)
+        oc, rank = issuer.oc, issuer.rank_value
+        free = oc or not in_melee(state, issuer, position=position)  # §4.2.6, §4.3.1.a: he may move himself
         if not moved_self and self_cost <= left and free:
             if leader_can_move(state, issuer, position=position):
                 options.append({"order": "move_self", "cost": self_cost})
         elif own_mp is not None and own_mp > 0 and free:
             if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
-        rank = issuer.rank_value
         for other in state.live_leaders(issuer.side):
-            if other is issuer or other.rank_value >= rank or (other.hex.q, other.hex.r) not in reach:
+            if other is issuer or (other.hex.q, other.hex.r) not in reach or other.rank_value >= rank:
                 continue
-            if other.junior and not relay:
+            is_junior = other.junior
+            if is_junior and not relay:
                 superior = state.leaders.get(other.superior)
-                if issuer.oc and (superior is None or not superior.alive) and not other.promoted:
+                if oc and (superior is None or not superior.alive) and not other.promoted:
                     options.append({"order": "promote", "leader": other.name})
                 elif not other.finished:
                     options.append({"order": "relay", "leader": other.name})
-            elif not other.junior and issuer.oc and not other.finished:
+            elif not is_junior and oc and not other.finished:
                 cost = 2 if in_melee(state, other, position=position) else 1
                 if cost <= left:
                     options.append({"order": "move_leader", "leader": other.name, "cost": cost})
@@ -364,12 +369,12 @@ def group_orders(ctx: Context, leader: Leader, phase: Phase) -> Procedure:
         position = position_id(state)
         # the commands an order may go to (group_eligible), sorted in one pass: his own and, for
         # the OC, every other command (§4.3.1.c)
-        own = False
+        own, oc = False, leader.oc
         cross: set[str] = set()
         for u in _units_in_group_reach(state, leader, phase, position):
             if leader.activates(u):
                 own = True
-            elif leader.oc:
+            elif oc:
                 cross.add(u.command)
         if own:
             options.append({"group": leader.command})
@@ -626,7 +631,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
     # So too the enemies it could fire at from its hex (missile.in_reach: range and line, every
     # corner): a turn changes only its front, which missile.targets tests at every menu.
     reach: list[tuple[Unit, int]] | None = None
-    while unit.alive and not unit.routed:
+    while not unit.eliminated and not unit.routed:  # (alive, without a property call a step)
         can_fire = not unit.fired and missile.can_fire(unit) is None
         if can_fire:
             if reach is None:
@@ -1133,9 +1138,9 @@ def melee_segment(ctx: Context, phase: Phase) -> Procedure:
     fights: list[tuple[Unit, Unit]] = []
     for name in phase.activated:
         unit = state.units[name]
-        if not unit.alive or unit.routed or unit.banned:
+        if unit.eliminated or unit.routed or unit.banned:
             continue
-        if unit.cavalry and unit.disordered and unit.moved:
+        if unit.disordered and unit.cavalry and unit.moved:
             continue
         foes = [f for h in front_hexes(state, unit) if (f := state.unit_at(h)) is not None
                 and f.side != unit.side and not f.routed]
