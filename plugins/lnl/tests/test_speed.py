@@ -227,6 +227,10 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
                     if state.terrain(h) == BUILDING:
                         full += ((h, 1 - level, LEVEL_COST),)
                     assert movement._entries(state, h, level, scout) == full
+                    # the step menu's keys of each entry and the columns it reads units in
+                    listed, keyed, keys, columns = movement._entry_table(state, h, level, scout)
+                    assert listed == full and keyed == tuple((n, lvl, c, (n.q, n.r, lvl)) for n, lvl, c in full)
+                    assert keys == {(n.q, n.r, lvl) for n, lvl, _c in full} and columns == {n.q for n, _l, _c in full}
                     seen[f"steps {level}"] += 1
             near = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
             assert LnL._places_next_to(state, h) == near
@@ -264,6 +268,9 @@ def test_step_cost_memo_sees_a_change_to_the_map():
     s.map.set_terrain(here, BUILDING)  # SET 2: a building's other level is a step of its own
     assert movement._entries(s, here, 0, False)[-1] == (here, 1, LEVEL_COST)
     assert movement._entries(s, here, 1, False)[-1] == (here, 0, LEVEL_COST)
+    _listed, keyed, keys, columns = movement._entry_table(s, here, 0, False)  # the step menu's keys follow
+    assert keyed[-1] == (here, 1, LEVEL_COST, (here.q, here.r, 1)) and (here.q, here.r, 1) in keys
+    assert columns == {here.q, here.q + 1}  # (0103 is on the map's first column)
 
 
 def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
