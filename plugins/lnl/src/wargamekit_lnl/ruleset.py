@@ -534,8 +534,11 @@ class LnL(Ruleset):
                 return "a vehicle is activated on its own (FIR 2, OPS 3.2a)"
             if tanks and any(u.place != tanks[0].place for u in chosen):
                 return "infantry moving with a vehicle is activated in its hex (VMV 1.4)"
+            away = [u for u in chosen if u.place != start]
+            if not away:
+                return None  # (the activated place is always reached: no leaders' reach to find)
             allowed = self.reach_places(state, side, start, chosen)
-            if any(u.place not in allowed for u in chosen):
+            if any(u.place not in allowed for u in away):
                 return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
             return None
 
