@@ -7,6 +7,7 @@ computations they replace, written here as the rules were before the shortcuts, 
 decision of seeded random games on both bundled scenarios.
 """
 
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 from wargamekit import Game, ScenarioError, odds
 from wargamekit.geometry import HexMap, HexsideFacing, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
-from wargamekit_lnl import LnL, fire, los, movement, rules, sniper, vehicles
+from wargamekit_lnl import LnL, fire, kinds, los, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
 from wargamekit_lnl.los import HINDRANCES_THAT_BLOCK, exposed, hex_exposed, sight, visible
 from wargamekit_lnl.scenario import LAYOUT, SIDES
@@ -227,6 +228,10 @@ def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
                     if state.terrain(h) == BUILDING:
                         full += ((h, 1 - level, LEVEL_COST),)
                     assert movement._entries(state, h, level, scout) == full
+                    # the step menu's keys of each entry and the columns it reads units in
+                    listed, keyed, keys, columns = movement._entry_table(state, h, level, scout)
+                    assert listed == full and keyed == tuple((n, lvl, c, (n.q, n.r, lvl)) for n, lvl, c in full)
+                    assert keys == {(n.q, n.r, lvl) for n, lvl, _c in full} and columns == {n.q for n, _l, _c in full}
                     seen[f"steps {level}"] += 1
             near = tuple((n, level) for n in state.map.neighbours(h) for level in range(state.levels(n)))
             assert LnL._places_next_to(state, h) == near
@@ -264,6 +269,9 @@ def test_step_cost_memo_sees_a_change_to_the_map():
     s.map.set_terrain(here, BUILDING)  # SET 2: a building's other level is a step of its own
     assert movement._entries(s, here, 0, False)[-1] == (here, 1, LEVEL_COST)
     assert movement._entries(s, here, 1, False)[-1] == (here, 0, LEVEL_COST)
+    _listed, keyed, keys, columns = movement._entry_table(s, here, 0, False)  # the step menu's keys follow
+    assert keyed[-1] == (here, 1, LEVEL_COST, (here.q, here.r, 1)) and (here.q, here.r, 1) in keys
+    assert columns == {here.q, here.q + 1}  # (0103 is on the map's first column)
 
 
 def test_fire_odds_shared_by_attacks_with_the_same_net_modifier():
@@ -766,3 +774,46 @@ def test_twelfth_shortcuts_agree_with_the_full_answers_in_random_games():
     assert seen["band 1"] and seen["band 2"] and seen["band None"] and seen["place exposed"], seen
     assert seen["place not exposed, unit False"] and seen["place not exposed, unit True"], seen
     assert seen["actions True False True"] and seen["actions False True True"] and seen["actions False False False"], seen
+
+
+def _units_legal_full(ruleset, state, side, start, values):
+    """The units menu's constraint (OPS 2.1, LDR 1, VMV 1.4, FIR 2) as written before round 13:
+    the leaders' reach asked of every choice."""
+    chosen = [state.units[v] for v in values]
+    if not any(u.place == start for u in chosen):
+        return "activate at least one unit of the chosen hex"
+    tanks = [u for u in chosen if u.vehicle]
+    if len(tanks) > 1:
+        return "a vehicle is activated on its own (FIR 2, OPS 3.2a)"
+    if tanks and any(u.place != tanks[0].place for u in chosen):
+        return "infantry moving with a vehicle is activated in its hex (VMV 1.4)"
+    allowed = ruleset.reach_places(state, side, start, chosen)
+    if any(u.place not in allowed for u in chosen):
+        return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
+    return None
+
+
+def test_units_menu_constraint_agrees_with_the_leaders_reach_asked_of_every_choice():
+    """Round 13: the units menu's constraint (OPS 2.1, LDR 1) asks the leaders' reach only when a
+    chosen unit stands outside the activated place — every subset of up to three of its options
+    gets the answer of the constraint that always asked it, at every units menu of seeded random
+    games on both bundled scenarios."""
+    ruleset = LnL()
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if decision.kind != kinds.UNITS:
+            return
+        state = game.state
+        start = (H(decision.context["hex"]), decision.context["level"])
+        values = [o.value for o in decision.options]
+        for size in (1, 2, 3):
+            for chosen in itertools.combinations(values, size):
+                answer = decision.constraint(chosen)
+                assert answer == _units_legal_full(ruleset, state, decision.side, start, chosen)
+                away = any(state.units[v].place != start for v in chosen)
+                seen[f"away {away} legal {answer is None}"] += 1
+
+    for seed in range(4):
+        _play_every_scenario(ruleset, seed, check)
+    assert seen["away True legal True"] and seen["away True legal False"] and seen["away False legal True"], seen

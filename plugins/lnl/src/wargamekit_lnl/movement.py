@@ -88,18 +88,18 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     out: list[tuple[Hex, int, int]] = []
     if mode == "crawl" and moved > 0:
         return out
-    candidates = _entries(state, here, level, any(u.kind == "scout" for u in movers))
+    _listed, candidates, keys, columns = _entry_table(state, here, level, any(u.kind == "scout" for u in movers))
     # Who stands where, read once (this menu is built at every step of every move: a scan of
     # all units per candidate place and side was most of its cost); in set-up order, as state.at.
-    # Only the candidate places are kept, and the movers by identity (``in`` on units compares
-    # every field, attrs' __eq__).
-    keys = {(h.q, h.r, lvl) for h, lvl, _cost in candidates}
+    # Only the candidate places are kept (a unit's key made only in their columns), and the
+    # movers by identity (``in`` on units compares every field, attrs' __eq__).
     friends_at: dict[tuple[int, int, int], list[Unit]] = {}
     enemies_at: dict[tuple[int, int, int], list[Unit]] = {}  # every unit has one of the two sides
     mover_ids = {id(u) for u in movers}
     for u in state.units.values():
-        if u.alive:
-            key = (u.hex.q, u.hex.r, u.level)
+        h = u.hex
+        if h.q in columns and u.alive:
+            key = (h.q, h.r, u.level)
             if key in keys:
                 if u.side != side:
                     enemies_at.setdefault(key, []).append(u)
@@ -109,8 +109,7 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
     squads, men, vehicles = stacking_totals(movers)
     melee, fought, wrecks = state.melee, state.melee_fought, state.wrecks
     attackers: bool | None = None  # whether a mover can start a melee (MEL 1.1), asked once if needed
-    for h, lvl, cost in candidates:
-        key = (h.q, h.r, lvl)
+    for h, lvl, cost, key in candidates:
         there = enemies_at.get(key)
         enemies = False
         if there:
@@ -146,17 +145,26 @@ def steps(state: GameState, movers: Sequence[Unit], at: tuple[Hex, int], spent: 
 def _entries(state: GameState, here: Hex, level: int, scout: bool) -> tuple[tuple[Hex, int, int], ...]:
     """The places the stack at ``(here, level)`` could enter with their costs, as the map has
     them: the hexes next to ``here`` at ground level with :func:`step_cost` to enter each, in
-    the map's neighbour order, then the other level of a building (LEVEL_COST). Memoized by
-    the map (the menu of every step of every move asked the terrain, its table and the wall of
-    each hexside afresh; the map never changes, SET 2)."""
+    the map's neighbour order, then the other level of a building (LEVEL_COST)."""
+    return _entry_table(state, here, level, scout)[0]
+
+
+def _entry_table(state: GameState, here: Hex, level: int, scout: bool) -> tuple[
+        tuple[tuple[Hex, int, int], ...], tuple[tuple[Hex, int, int, tuple[int, int, int]], ...],
+        frozenset[tuple[int, int, int]], frozenset[int]]:
+    """:func:`_entries`; the same entries each with its place as coordinates (``(q, r, level)``,
+    the step menu's key of who stands there); those keys as a set; and the map columns they lie
+    in. Memoized by the map (the menu of every step of every move asked the terrain, its table
+    and the wall of each hexside afresh, and made the keys again; the map never changes, SET 2)."""
     memo = map_memo(state.map, "steps")
     key = (here.q, here.r, level, scout)
     found = memo.get(key)
     if found is None:
-        found = tuple((h, 0, _cost(state, here, h, scout)) for h in state.map.neighbours(here))
+        entries = tuple((h, 0, _cost(state, here, h, scout)) for h in state.map.neighbours(here))
         if state.terrain(here) == BUILDING:
-            found += ((here, 1 - level, LEVEL_COST),)
-        memo[key] = found
+            entries += ((here, 1 - level, LEVEL_COST),)
+        keyed = tuple((h, lvl, cost, (h.q, h.r, lvl)) for h, lvl, cost in entries)
+        found = memo[key] = (entries, keyed, frozenset(e[3] for e in keyed), frozenset(h.q for h, _l, _c in entries))
     return found
 
 

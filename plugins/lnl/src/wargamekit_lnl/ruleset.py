@@ -101,6 +101,23 @@ def _public_map(hexmap: HexMap) -> HexMap:
     return public
 
 
+def _step_label(o: tuple[Any, ...] | None) -> str:
+    """A step menu's option (MOV 4, SW 3.2) as its label: stop, a place entered or a pick-up."""
+    if o is None:
+        return "stop"
+    if len(o) > 3:
+        return f"{o[3]} picks up {o[4]} ({o[2]} MP)"
+    return f"{where((o[0], o[1]))} ({o[2]} MP)"
+
+
+def _step_data(o: tuple[Any, ...] | None) -> dict[str, Any]:
+    """A step menu's option as its data."""
+    if o is None:
+        return {"stop": True}
+    extra = {"pickup": o[4], "unit": o[3]} if len(o) > 3 else {}
+    return {**place_data((o[0], o[1])), "cost": o[2], **extra}
+
+
 def _weapon_label(sws: Mapping[tuple[Any, ...], tuple[Weapon, Weapon | None]], v: tuple[Any, ...]) -> str:
     """The label of the SW menu's option ``v`` (RAL 4, RAL 5), ``sws``: the SWs each names."""
     if v[0] == "done":
@@ -517,8 +534,11 @@ class LnL(Ruleset):
                 return "a vehicle is activated on its own (FIR 2, OPS 3.2a)"
             if tanks and any(u.place != tanks[0].place for u in chosen):
                 return "infantry moving with a vehicle is activated in its hex (VMV 1.4)"
+            away = [u for u in chosen if u.place != start]
+            if not away:
+                return None  # (the activated place is always reached: no leaders' reach to find)
             allowed = self.reach_places(state, side, start, chosen)
-            if any(u.place not in allowed for u in chosen):
+            if any(u.place not in allowed for u in away):
                 return "units of other hexes join only through an activated Good Order leader (LDR 1, OPS 2.1)"
             return None
 
@@ -651,7 +671,7 @@ class LnL(Ruleset):
             ids = tuple(u.id for u in movers)
             options: list[tuple[Any, ...]] = []
             if not any(u.set_up for u in movers):  # MOV 1.3: a set-up tripod MG holds its carrier
-                options = list(movement.steps(state, movers, here, spent, total, mode, moved))
+                options = movement.steps(state, movers, here, spent, total, mode, moved)  # (a new list)
             # SW 3.2: any mover able to use SWs picks up a loose one for 2 MP. (The emptiness
             # tests here and below first: a place's hash is a Python call, at every step.)
             if mode != "crawl" and state.loose:
@@ -659,27 +679,14 @@ class LnL(Ruleset):
                             for u in movers for w in rules.loose_weapon(state, here)
                             if len(u.weapons) < rules.carry_limit(u) and total - spent >= movement.PICKUP_COST]
 
-            def step_label(o: tuple[Any, ...] | None) -> str:
-                if o is None:
-                    return "stop"
-                if len(o) > 3:
-                    return f"{o[3]} picks up {o[4]} ({o[2]} MP)"
-                return f"{where((o[0], o[1]))} ({o[2]} MP)"
-
-            def step_data(o: tuple[Any, ...] | None) -> dict[str, Any]:
-                if o is None:
-                    return {"stop": True}
-                extra = {"pickup": o[4], "unit": o[3]} if len(o) > 3 else {}
-                return {**place_data((o[0], o[1])), "cost": o[2], **extra}
-
             # The context as the core would freeze it (a Data of scalars and a tuple of ids), so it
             # is not walked again: the commonest menu with a list in its context.
             step = yield from ctx.ask(Choose.of(
                 side, f"Move {', '.join(ids)} from {where(here)} ({total - spent} MP left)?",
-                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=step_label, lazy_labels=True,
+                [None, *options], rule=MOVE, kind=kinds.MOVE_STEP, label=_step_label, lazy_labels=True,
                 context=Data({"units": ids, "mp_left": total - spent, "mode": mode, "hex": hex_label(here[0]),
                               "level": here[1]}),
-                data=step_data, lazy=True))
+                data=_step_data, lazy=True))
             if step is None:
                 break
             if len(step) > 3:  # SW 3.2: picking up spends MP but enters no hex (no opportunity fire)
