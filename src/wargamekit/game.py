@@ -341,7 +341,7 @@ class Game:
         else:
             raise TypeError(f"scenario: expected a bundled scenario's name or a mapping, got {scenario!r}")
         seed = _check_seed(seed)
-        structured = _load_scenario(ruleset, data, scenario_name)
+        structured = ruleset.load_scenario(data, source=scenario_name)
         merged = ruleset.resolve_options(options)
         template = copy.deepcopy(dice) if dice is not None else None
         return cls(
@@ -1311,42 +1311,6 @@ def _ladder_games(key: tuple[Any, ...]) -> list[Game]:
 #: ruleset -> the names of its bundled scenarios that a load found: checked once per process
 #: (bundled files do not change under it), not by a copy of the scenario's data at every load
 _KNOWN_SCENARIOS: weakref.WeakKeyDictionary[Ruleset, set[str]] = weakref.WeakKeyDictionary()
-
-
-#: ruleset -> {(source, the raw data's marshal form): the scenario it loaded}, for scenarios of a
-#: type the ruleset declares shared (never changed once loaded): see _load_scenario
-_LOADED: weakref.WeakKeyDictionary[Ruleset, dict[tuple[str | None, bytes], Any]] = weakref.WeakKeyDictionary()
-#: distinct scenario data kept per ruleset (past it the memo starts afresh: a study of many
-#: generated scenarios keeps no more than this)
-_LOADED_KEPT = 16
-
-
-def _load_scenario(ruleset: Ruleset, data: dict[str, Any], source: str | None) -> Any:
-    """``ruleset.load_scenario(data, source=source)``, structured and checked once per process
-    for equal data if the scenario is of one of the ruleset's shared types.
-
-    Hot: every :meth:`Game.new` loads its scenario (lnl ~80 µs a game, 0.6 %). A scenario of a
-    shared type never changes once loaded (the ruleset's declaration: every restart and every
-    twin game already holds the one object), so equal data may get the same one. Equal means
-    equal marshal bytes, which tell ``1`` from ``1.0`` and ``True`` and keep the keys' order;
-    data marshal refuses (a subclass, a date) is loaded every time, and so is a scenario of any
-    other type (each (re)start copies it) or one that fails (its error is raised every time)."""
-    form = _marshal_form(data)
-    if form is None:
-        return ruleset.load_scenario(data, source=source)
-    try:
-        loaded = _LOADED.setdefault(ruleset, {})
-    except TypeError:  # a ruleset that is not hashable: loaded every time
-        loaded = {}
-    key = (source, form)
-    scenario = loaded.get(key)
-    if scenario is None:
-        scenario = ruleset.load_scenario(data, source=source)
-        if type(scenario) in ruleset.shared_type_set:
-            if len(loaded) >= _LOADED_KEPT:
-                loaded.clear()
-            loaded[key] = scenario
-    return scenario
 
 
 def _check_scenario_name(ruleset: Ruleset, name: str) -> None:

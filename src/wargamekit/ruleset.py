@@ -100,10 +100,8 @@ class Ruleset:
         shared_types: types whose instances never change once :meth:`setup` has built them (a
             static map, a frozen scenario): a snapshot at a checkpoint keeps a reference to them
             instead of a copy, so every restart holds the same objects, and a scenario of such a
-            type is not copied for each (re)start of a game. A scenario of such a type is also
-            structured once per process for equal data: :meth:`load_scenario` must then depend
-            on its data and source alone (see :doc:`/design`, "Scenarios"). Default: none (every
-            snapshot copies the whole state and scenario).
+            type is not copied for each (re)start of a game. Default: none (every snapshot
+            copies the whole state and scenario).
     """
 
     name: ClassVar[str] = ""
