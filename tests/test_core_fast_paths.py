@@ -1240,6 +1240,26 @@ def test_event_data_keys_are_sorted_alike_whether_their_order_is_known_or_not(mo
     assert list(events._KEY_ORDERS) == [keys]
 
 
+def test_a_rule_s_event_looks_its_key_order_up_in_the_events_memo(monkeypatch):
+    """``ctx.event`` (``context._event``) holds the events module's key-order memo itself, not a
+    copy, and sorts a key set once: a second event of the same unsorted keys is ordered from the
+    memo (review T3 of round core11: a lookup that never hit passed every other test)."""
+    from wargamekit import context, events
+
+    assert context._KEY_ORDERS is events._KEY_ORDERS
+    _empty_key_orders()
+    sorted_ones = []
+
+    def counting(keys):
+        sorted_ones.append(keys)
+        return events._key_order(keys)
+
+    monkeypatch.setattr(context, "_key_order", counting)
+    for _ in range(3):
+        assert list(rule_event("k", "t", {"z": 1, "a": 2}, None).data) == ["a", "z"]
+    assert sorted_ones == [("z", "a")]
+
+
 def test_a_key_order_kept_for_one_key_set_is_not_taken_for_another():
     """Key sets with the same keys in another order, or one key more, have orders of their own."""
     for data in ({"b": 1, "a": 2}, {"a": 2, "b": 1}, {"b": 1, "a": 2, "c": 3}, {"c": 3, "b": 1, "a": 2}):
