@@ -637,3 +637,23 @@ def test_errors_of_a_menu_made_from_keys_name_the_made_value():
         decision.describe(1)
     with pytest.raises(OptionError):
         decision.options[1]
+
+
+def test_a_value_maker_that_raises_leaves_the_value_unmade():
+    """An exception ``make`` raises comes out unchanged from the read that made the value, and
+    the value stays unmade, so the next read calls ``make`` again (review T4 of round mttt9)."""
+    calls = []
+
+    def make(key):
+        calls.append(key)
+        if key == 1 and calls.count(1) == 1:
+            raise ValueError("no such unit yet")
+        return f"unit {key}"
+
+    menu = LazyOptions([0, 1], str.upper, make=make)
+    decision = Choose(side="a", prompt="Which unit?", rule="3.1", options=menu)
+    with pytest.raises(ValueError, match="no such unit yet"):
+        decision.describe(1)
+    assert menu._made_values is not None and menu._made_values[1] is LazyOptions._UNMADE
+    assert decision.describe(1) == "UNIT 1"  # made now
+    assert decision.options[1].value == "unit 1" and calls == [1, 1]  # and kept: no third call

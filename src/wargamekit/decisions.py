@@ -466,6 +466,9 @@ class LazyOptions(Sequence[Option]):
             JSON-able mapping; the option stays unmade, so every read raises again.
         TypeError: (when a class is defined) a subclass of ``LazyOptions``.
 
+    What ``make`` raises comes out unchanged from the read that made the value, and the value
+    stays unmade: the next read calls ``make`` again.
+
     >>> made = []
     >>> def label(name):
     ...     made.append(name)
@@ -570,7 +573,9 @@ class LazyOptions(Sequence[Option]):
 
     def _value(self, index: int) -> Any:
         """Option ``index``'s value: made from its key by ``make`` on the first read, then kept
-        (an index out of range raises the tuple's ``IndexError`` first)."""
+        (an index out of range raises the tuple's ``IndexError`` first). The hot readers
+        (``_make``, ``_value_and_label``, ``_value_of``) test ``_make_value`` themselves and read
+        the tuple when there is no maker: a call less a read for every menu without one."""
         make, key = self._make_value, self._values[index]
         if make is None:
             return key
