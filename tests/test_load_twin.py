@@ -199,6 +199,36 @@ def test_a_scenario_marshal_refuses_takes_no_twin(live):
         ) is None
 
 
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [(np.float64(0.0), np.int64(0)), (np.int64(0), np.uint64(0)), (bytes(8), bytearray(8)), (np.float64(0.0), bytes(8))],
+)
+def test_data_of_values_marshal_writes_as_raw_bytes_is_no_other_game_s(live, mine, theirs):
+    """marshal writes anything with a buffer (a numpy scalar, bytes) as its raw bytes, so data
+    holding ``np.float64(0.0)`` and data holding ``np.int64(0)`` had one form: a save of the
+    one took the other as its twin, and a game without snapshots of its own restarted from the
+    other's (found by session 29's review of a scenario memo keyed the same way). Such data has
+    no form now: neither is taken for the other, and each game keeps its own data."""
+    ruleset, game, _ = live
+    first = _played(ruleset)  # (a plain game, so the key is listed)
+    ours = Game.new(ruleset, {**SCENARIO, "bonus": mine}, seed=first.seed)
+    for choice in first.choices:
+        ours.answer(choice)
+    assert ours._scenario_form() is None
+    scenario = {**SCENARIO, "bonus": theirs}
+    assert game_module._twin(
+        ruleset, scenario, seed=ours.seed, scenario_name=None, options={}, plugin_manager=None,
+    ) is None
+    other = Game.new(ruleset, scenario, seed=ours.seed, snapshots=False)
+    for choice in first.choices:
+        other.answer(choice)
+    assert not other._same_scenario(ours)
+    setups = ruleset.setups
+    other.undo(1)
+    assert ruleset.setups == setups + 1, "the undo restarted from the other game's snapshot"
+    assert type(other.scenario["bonus"]) is type(theirs) and other.scenario["bonus"] == theirs
+
+
 # -- a save makes the ladder reach the present ------------------------------------------------
 
 

@@ -455,21 +455,21 @@ class Game:
         return self._ladder_key
 
     def _scenario_form(self) -> bytes | None:
-        """The scenario data with its keys sorted (as a save writes them) in :mod:`marshal`'s
-        version-2 bytes, computed once (``None``: data marshal refuses, or keys that do not
-        sort). Equal bytes mean equal data of equal types in the same order (marshal tags
-        ``1``, ``1.0`` and ``True`` apart, a tuple from a list and an int key from a string,
-        refuses subclasses, and version 2 writes neither references nor interning, so the
-        bytes depend on the values alone): two games with equal forms are the same game, and
-        a save's parse has this game's form only if it is this game's data."""
+        """The scenario data with its keys sorted (as a save writes them) as
+        :func:`wargamekit.scenario.plain_data_key` gives it, computed once (``None``: data that is
+        not plain, or keys that do not sort). Equal bytes mean equal data of equal types in the
+        same order (``1``, ``1.0`` and ``True`` apart, a tuple from a list, an int key from a
+        string; data holding a subclass, a numpy scalar or bytes has no form): two games with
+        equal forms are the same game, and a save's parse has this game's form only if it is
+        this game's data."""
         if self._scenario_bytes is None:
-            from .scenario import sorted_data
+            from .scenario import plain_data_key, sorted_data
             try:
                 # Sorted, not through JSON: JSON would make a tuple the list, an int key the
                 # string, a numpy float the float a save's parse gives, and lend a load this
                 # game's data of other types; as it is, only data JSON gives back unchanged
-                # can equal a parse's (marshal refuses subclasses such as numpy's scalars).
-                form = _marshal_form(sorted_data(self.scenario_data))
+                # can equal a parse's (plain_data_key refuses subclasses and numpy's scalars).
+                form = plain_data_key(sorted_data(self.scenario_data))
             except (TypeError, RecursionError):  # keys that do not sort, or too deep: no twin
                 form = None
             self._scenario_bytes = form or b""  # b"": tried, none
@@ -1264,8 +1264,10 @@ def _saved_scenario(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _marshal_form(data: Any) -> bytes | None:
-    """``data`` in :mod:`marshal`'s version-2 bytes, or ``None`` if it holds a type marshal
-    refuses (anything but exact builtins: a subclass is never taken for its base)."""
+    """An event's ``data`` in :mod:`marshal`'s version-2 bytes, or ``None`` if it holds a type
+    marshal refuses. For event data only, which freezing made of exact JSON types: marshal
+    writes anything with a buffer (a numpy scalar, ``bytes``) as its raw bytes, so data of other
+    types goes through :func:`wargamekit.scenario.plain_data_key`, which tests for plain data first."""
     try:
         return marshal.dumps(data, 2)
     except ValueError:
@@ -1293,7 +1295,9 @@ def _twin(
     games = [game for game in _ladder_games(key) if game.ruleset is ruleset and game._scenario_template is not None]
     if not games:
         return None
-    form = _marshal_form(scenario)
+    from .scenario import plain_data_key
+
+    form = plain_data_key(scenario)
     if form is None:
         return None
     for game in games:

@@ -93,3 +93,19 @@ def test_data_loaded_before_is_kept_but_equal_data_of_another_type_is_still_refu
     with pytest.raises(ScenarioError) as info:
         ruleset.load_scenario(data)
     assert info.value.path == "$.turns", str(info.value)
+
+
+def test_data_of_numpy_values_is_not_taken_for_data_of_other_numpy_values(ruleset):
+    """The memo's key names each value's type: ``np.float64(0.0)`` and ``np.int64(0)`` have the
+    same raw bytes, which marshal wrote for both, so the second load took the first's scenario;
+    it is refused as its own (a locale's ``x`` is a float, and ``np.int64`` is no ``int``)."""
+    import numpy as np
+
+    data = copy.deepcopy(ruleset.scenario_data("default"))
+    data["locales"][0]["x"] = np.float64(0.0)
+    first = ruleset.load_scenario(data)
+    assert first.locales[0].x == 0.0
+    data["locales"][0]["x"] = np.int64(0)
+    with pytest.raises(ScenarioError) as info:
+        ruleset.load_scenario(data)
+    assert info.value.path == "$.locales[0].x", str(info.value)

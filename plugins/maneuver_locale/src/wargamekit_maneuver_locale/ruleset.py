@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import marshal
+import pickle
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
@@ -40,7 +40,9 @@ class ManeuverLocale(Ruleset):
         # load or replay does too): the same data makes an equal scenario, which never changes
         # (a shared type), so the last few are kept by their data's bytes (type-exact: 10, 10.0
         # and true differ, as structuring tells them apart) instead of being structured and
-        # validated again (a tenth of a random game).
+        # validated again (a tenth of a random game). Keyed by the data's pickle, which names
+        # every value's type (marshal wrote a numpy scalar as its raw bytes: np.float64(0.0) and
+        # np.int64(0) had one key, though structuring takes only the first for a float).
         key = _data_key(data)
         loaded = _LOADED.get(key) if key is not None else None
         if loaded is not None:
@@ -169,12 +171,12 @@ _LOADED: dict[bytes, ManeuverScenario] = {}
 
 
 def _data_key(data: Mapping[str, Any]) -> bytes | None:
-    """Raw scenario data as bytes that tell every value and type apart (``marshal``'s format 2,
-    which has no back-references, so equal data gives equal bytes), or ``None`` where it is not
-    plain data (then it is not kept)."""
+    """Raw scenario data as its pickle, or ``None`` where pickle refuses it (then it is not
+    kept). Equal bytes load back to equal values of equal types; equal data whose equal strings
+    are shared otherwise may get other bytes, which only makes the memo miss."""
     try:
-        return marshal.dumps(data, 2)  # type: ignore[arg-type]  # a Mapping of plain data; else ValueError
-    except ValueError:
+        return pickle.dumps(data, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - data pickle cannot take: loaded every time
         return None
 
 
