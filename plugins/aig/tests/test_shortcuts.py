@@ -554,3 +554,17 @@ def test_a_remembered_label_parse_is_the_inverse_of_hex_label(scenario):
     assert len(hexes) > 100
     for h in hexes:
         assert scenario_module.label_hex(hex_label(h)) == h
+
+
+@pytest.mark.parametrize("scenario", ["training", "battle"])
+def test_an_enemy_leader_in_a_hex_is_found_by_its_coordinates(scenario):
+    """``GameState.enemy_leader_in`` compares coordinates: it answers as ``Hex`` equality would,
+    for a hex object that is not the leader's own, in every hex around every leader in play."""
+    state = Game.new(Aig(), scenario, seed=0).state
+    fallen = next(iter(state.leaders.values()))
+    fallen.alive = False
+    for ld in state.leaders.values():
+        for h in [ld.hex, *ld.hex.neighbours()]:
+            for side in ("red", "blue"):
+                expected = any(o.alive and o.hex == h and o.side != side for o in state.leaders.values())
+                assert state.enemy_leader_in(Hex(h.q, h.r), side) is expected

@@ -691,7 +691,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
                 break
         # a quiet step hands back the units around the new hex: the next menu's
         around = yield from enter(ctx, unit, label_hex(pick["hex"]), riders)
-    if unit.hex != start:
+    if unit.hex.q != start.q or unit.hex.r != start.r:  # (coordinates: a Hex compares by Python calls)
         phase.acted = True
 
 
@@ -753,7 +753,8 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     for ld in riders:
         if ld.alive:
             ld.hex = to
-    ctx.event("move", f"{unit.name} moves to {hex_label(to)}", unit=unit.name, to=hex_label(to))
+    label = hex_label(to)
+    ctx.event("move", f"{unit.name} moves to {label}", unit=unit.name, to=label)
     banner = any(state.carries_banner(ld) for ld in riders)
     if banner:
         yield from rout.banner_moved(ctx, unit.side)
