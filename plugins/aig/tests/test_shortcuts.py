@@ -15,7 +15,8 @@ from attrs import astuple
 
 from wargamekit import Data, Game, RandomBot
 from wargamekit._fastpickle import dumps_sharing, loads_sharing
-from wargamekit.decisions import freeze_data
+from wargamekit.context import RulesContext
+from wargamekit.decisions import LazyOptions, freeze_data
 from wargamekit.geometry import Hex
 from wargamekit.interrupts import InterruptStack
 from wargamekit.players import bot_seed
@@ -568,3 +569,23 @@ def test_an_enemy_leader_in_a_hex_is_found_by_its_coordinates(scenario):
             for side in ("red", "blue"):
                 expected = any(o.alive and o.hex == h and o.side != side for o in state.leaders.values())
                 assert state.enemy_leader_in(Hex(h.q, h.r), side) is expected
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 0), ("battle", 1)])
+def test_no_menu_is_made_for_a_lone_due_leader_or_a_lone_stop(monkeypatch, scenario, seed):
+    """A lone candidate of an activation turn and a step menu of "stop" alone are answered
+    without a menu (ctx.ask would answer a one-option menu unasked, recording nothing): no such
+    menu reaches ctx.ask in a seeded game, while menus of those kinds with a choice still do."""
+    asked: Counter[tuple[str, bool]] = Counter()
+    plain_ask = RulesContext.ask
+
+    def counting_ask(decision: Any) -> Any:
+        if decision.kind in (kinds.ACTIVATE, kinds.UNIT_STEP):
+            options = decision.options
+            asked[decision.kind, (len(options._values) if type(options) is LazyOptions else len(options)) == 1] += 1
+        return plain_ask(decision)
+
+    monkeypatch.setattr(RulesContext, "ask", staticmethod(counting_ask))
+    _random_game(scenario, seed)
+    assert asked[kinds.ACTIVATE, True] == asked[kinds.UNIT_STEP, True] == 0
+    assert asked[kinds.UNIT_STEP, False] > 0

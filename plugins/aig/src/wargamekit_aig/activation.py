@@ -142,12 +142,17 @@ class LeaderAction:
         state = ctx.state
         side = turn.actor
         state.phase = f"leader action: {turn.label}"
-        names = sorted(turn.candidates, key=str)
-        # a lazy menu: most turns have one candidate, answered without making its option
-        due_name = yield from ctx.ask(Choose.of(
-            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation", lazy=True,
-            kind=kinds.ACTIVATE, context=Data(value=turn.number, turn=state.turn),  # as the core would freeze it
-            data=lambda n: {"leader": n}))
+        if len(turn.candidates) == 1:
+            # Hot (most turns, every turn of a random game): a lone candidate is due; ctx.ask
+            # would answer his one-option menu without asking or recording anything, so the
+            # menu is not made.
+            due_name: Any = turn.candidates[0]  # (a leader's name: the sequencer keeps them as Hashable)
+        else:
+            due_name = yield from ctx.ask(Choose.of(
+                side, "Which of your tied leaders activates?", sorted(turn.candidates, key=str),
+                rule="3.1 leader activation", lazy=True, kind=kinds.ACTIVATE,
+                context=Data(value=turn.number, turn=state.turn),  # as the core would freeze it
+                data=lambda n: {"leader": n}))
         due = state.leaders[due_name]
         act = Activation(due)
         # §5.4.1 the active side may try to seize its own due leader's activation. Hot (every

@@ -643,6 +643,10 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             around = state.units_around(unit.hex)
         options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
                                around=around)
+        if len(options) == 1:
+            # "stop" alone (offered last, always): ctx.ask would answer it without asking or
+            # recording anything, so the menu is not made (a unit that cannot go on, ~7 % of them)
+            break
         left = unit_ma(unit) - spent
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({left:g} MP left): next step?", options,
