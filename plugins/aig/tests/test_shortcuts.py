@@ -557,20 +557,6 @@ def test_a_remembered_label_parse_is_the_inverse_of_hex_label(scenario):
         assert scenario_module.label_hex(hex_label(h)) == h
 
 
-@pytest.mark.parametrize("scenario", ["training", "battle"])
-def test_an_enemy_leader_in_a_hex_is_found_by_its_coordinates(scenario):
-    """``GameState.enemy_leader_in`` compares coordinates: it answers as ``Hex`` equality would,
-    for a hex object that is not the leader's own, in every hex around every leader in play."""
-    state = Game.new(Aig(), scenario, seed=0).state
-    fallen = next(iter(state.leaders.values()))
-    fallen.alive = False
-    for ld in state.leaders.values():
-        for h in [ld.hex, *ld.hex.neighbours()]:
-            for side in ("red", "blue"):
-                expected = any(o.alive and o.hex == h and o.side != side for o in state.leaders.values())
-                assert state.enemy_leader_in(Hex(h.q, h.r), side) is expected
-
-
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 0), ("battle", 1)])
 def test_no_menu_is_made_for_a_lone_due_leader_or_a_lone_stop(monkeypatch, scenario, seed):
     """A lone candidate of an activation turn and a step menu of "stop" alone are answered

@@ -39,22 +39,14 @@ def sync(state: GameState, seq: LeaderActivation) -> None:
     """Keep the sequencer in step with the state: fallen leaders are finished (removed at the
     turn's end), leaders promoted in the field join finished for this turn (§4.4.3), and
     finished leaders lose their skip status (§5.4.4)."""
-    # Hot (after every command phase and activation): one membership test settles most leaders.
-    listed, activated = seq.leaders, seq.activated
     for ld in state.leaders.values():
-        name = ld.name
-        if name not in activated:
-            if name in listed:
-                if ld.alive and not ld.finished:
-                    continue
-                seq.finish(name)
-            elif ld.alive and not ld.junior:
-                seq.add(name, ld.side, ld.initiative, finished=True)
-            else:
-                continue
-        # finished in the sequencer (just now, by finish or add, or before)
-        ld.finished = True
-        ld.skip = False
+        if ld.name not in seq.leaders and ld.alive and not ld.junior:
+            seq.add(ld.name, ld.side, ld.initiative, finished=True)
+        if ld.name in seq.leaders and ld.name not in seq.activated and (not ld.alive or ld.finished):
+            seq.finish(ld.name)
+        if ld.name in seq.activated:
+            ld.finished = True
+            ld.skip = False
 
 
 def finish(ctx: Context, seq: LeaderActivation, leader: Leader, why: str) -> None:

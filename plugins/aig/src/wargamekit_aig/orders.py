@@ -695,7 +695,7 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
                 break
         # a quiet step hands back the units around the new hex: the next menu's
         around = yield from enter(ctx, unit, label_hex(pick["hex"]), riders)
-    if unit.hex.q != start.q or unit.hex.r != start.r:  # (coordinates: a Hex compares by Python calls)
+    if unit.hex != start:
         phase.acted = True
 
 

@@ -300,8 +300,7 @@ class GameState:
 
     def enemy_leader_in(self, h: Hex, side: str) -> bool:
         """Whether a leader of the side opposing ``side`` stands in ``h``."""
-        q, r = h.q, h.r  # coordinates, not Hex objects (as in leaders_at)
-        return any(ld.alive and ld.hex.q == q and ld.hex.r == r and ld.side != side for ld in self.leaders.values())
+        return any(ld.alive and ld.hex == h and ld.side != side for ld in self.leaders.values())
 
     def stacked_unit(self, leader: Leader) -> Unit | None:
         """§4.4.1: the friendly combat unit the leader is stacked with, if any."""
