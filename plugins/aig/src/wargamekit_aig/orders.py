@@ -645,7 +645,8 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
                                around=around)
         if len(options) == 1:
             # "stop" alone (offered last, always): ctx.ask would answer it without asking or
-            # recording anything, so the menu is not made (a unit that cannot go on, ~7 % of them)
+            # recording anything, so the menu is not made (a unit that cannot go on: 15 of the
+            # 224 step menus of a random game)
             break
         left = unit_ma(unit) - spent
         pick = yield from ctx.ask(Choose.of(
