@@ -3,7 +3,7 @@
 from wargamekit import Game, ScriptedDice
 from wargamekit.sequencing import TurnResult
 from wargamekit_aig import Aig, kinds
-from wargamekit_aig.activation import LeaderAction, activation_sequence, give_skip
+from wargamekit_aig.activation import LeaderAction, PhaseRun, activation_sequence, give_skip, sync
 from wargamekit_aig.odds_calc import momentum, momentum_odds, seize_odds
 
 
@@ -185,3 +185,48 @@ def test_5_4_3_one_queue_jump_attempt_per_activation(k):
     turn = seq.next_turn(t.ctx.dice)
     result = k.drive(action.take_turn(turn), [{"seizer": "R2"}, {"mode": "individual"}, {"order": "done"}])
     assert result.actor == "R" and t.state.leaders["R2"].finished and not t.state.leaders["R3"].finished
+
+
+def test_sync_keeps_the_sequencer_and_the_leaders_in_step(k):
+    """sync, every case: a leader due stays as he is; a fallen one and one flipped finished are
+    finished in the sequencer; a leader promoted in the field joins finished (§4.4.3), a junior
+    never (§4.3.3); every finished leader loses his skip status (§5.4.4)."""
+    ls = [k.leader("R", "red", "0101", "oc"), k.leader("S", "red", "0102"), k.leader("T", "red", "0103"),
+          k.leader("J", "red", "0201", "junior", superior="R", group_orders=0, initiative=1),
+          k.leader("P", "red", "0301", "junior", superior="R", group_orders=0, initiative=1),
+          k.leader("B", "blue", "1208", "oc"), k.leader("C", "blue", "1207")]
+    t = k.Table(k.scenario([k.unit("r", "red", "0202"), k.unit("b", "blue", "1108")], ls))
+    state = t.state
+    seq = activation_sequence(state, ("red", "blue"))
+    seq.finish("C")
+    state.leaders["S"].alive = False
+    state.leaders["T"].finished = True
+    state.leaders["P"].rank = "ordinary"  # promoted in the field (§4.3.1.e)
+    for name in "RSTJPBC":
+        state.leaders[name].skip = True
+    sync(state, seq)
+    assert seq.remaining() == ["R", "B"]
+    assert seq.activated == {"S", "T", "P", "C"} and set(seq.leaders) == {"R", "S", "T", "P", "B", "C"}
+    assert {n for n, ld in state.leaders.items() if ld.finished} == {"S", "T", "P", "C"}
+    assert {n for n, ld in state.leaders.items() if ld.skip} == {"R", "J", "B"}
+
+
+def test_a_phase_run_takes_a_phase_as_its_turn_would(k):
+    """PhaseRun.take_phase (the game's loop) answers as next_turn (play_turns) does: one phase,
+    another only after a successful momentum, none for a leader finished or fallen."""
+    t = k.Table(k.scenario([k.unit("r", "red", "0202"), k.unit("b", "blue", "1108")]))
+    leader = t.state.leaders["Red OC"]
+    for result, edit in ((TurnResult(), None), (TurnResult(passed=True), None), (TurnResult(), "finished"),
+                         (TurnResult(), "fallen")):
+        by_turn, by_take = PhaseRun(leader), PhaseRun(leader)
+        if edit == "finished":
+            leader.finished = True
+        elif edit == "fallen":
+            leader.finished, leader.alive = False, False
+        turn = by_turn.next_turn()
+        assert by_take.take_phase() is (turn is not None)
+        assert by_take.take_phase() is False and by_turn.next_turn() is None  # until end_turn
+        if turn is not None:
+            by_turn.end_turn(turn, result)
+            by_take.end_turn(None, result)
+            assert by_take.take_phase() is (by_turn.next_turn() is not None) is not result.passed

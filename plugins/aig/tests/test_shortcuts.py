@@ -15,7 +15,8 @@ from attrs import astuple
 
 from wargamekit import Data, Game, RandomBot
 from wargamekit._fastpickle import dumps_sharing, loads_sharing
-from wargamekit.decisions import freeze_data
+from wargamekit.context import RulesContext
+from wargamekit.decisions import LazyOptions, freeze_data
 from wargamekit.geometry import Hex
 from wargamekit.interrupts import InterruptStack
 from wargamekit.players import bot_seed
@@ -554,3 +555,23 @@ def test_a_remembered_label_parse_is_the_inverse_of_hex_label(scenario):
     assert len(hexes) > 100
     for h in hexes:
         assert scenario_module.label_hex(hex_label(h)) == h
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 0), ("battle", 1)])
+def test_no_menu_is_made_for_a_lone_due_leader_or_a_lone_stop(monkeypatch, scenario, seed):
+    """A lone candidate of an activation turn and a step menu of "stop" alone are answered
+    without a menu (ctx.ask would answer a one-option menu unasked, recording nothing): no such
+    menu reaches ctx.ask in a seeded game, while menus of those kinds with a choice still do."""
+    asked: Counter[tuple[str, bool]] = Counter()
+    plain_ask = RulesContext.ask
+
+    def counting_ask(decision: Any) -> Any:
+        if decision.kind in (kinds.ACTIVATE, kinds.UNIT_STEP):
+            options = decision.options
+            asked[decision.kind, (len(options._values) if type(options) is LazyOptions else len(options)) == 1] += 1
+        return plain_ask(decision)
+
+    monkeypatch.setattr(RulesContext, "ask", staticmethod(counting_ask))
+    _random_game(scenario, seed)
+    assert asked[kinds.ACTIVATE, True] == asked[kinds.UNIT_STEP, True] == 0
+    assert asked[kinds.UNIT_STEP, False] > 0

@@ -113,12 +113,13 @@ class LeaderAction:
 
     @property
     def state(self) -> GameState:
-        """The game state."""
+        """The game state. (Its own methods read ``self.ctx.state``: a property read is a Python
+        call, and they run at every activation and command phase.)"""
         return self.ctx.state
 
     def run(self, end_if: Callable[[], bool]) -> Procedure:
         """§5.1.1: activations until every leader is finished."""
-        underway = self.state.underway
+        underway = self.ctx.state.underway
         if underway is not None:  # a restart at a command phase: finish that activation first
             result = yield from self.activation(underway)
             self.seq.end_turn(underway.turn, result)
@@ -129,15 +130,21 @@ class LeaderAction:
     # -- one activation ------------------------------------------------------------------------
     def take_turn(self, turn: Turn[Any]) -> Procedure:
         """§3.1 a due leader of the turn's side; the queue-jump window; the activation."""
-        ctx, state = self.ctx, self.state
+        ctx = self.ctx
+        state = ctx.state
         side = turn.actor
         state.phase = f"leader action: {turn.label}"
-        names = sorted(turn.candidates, key=str)
-        # a lazy menu: most turns have one candidate, answered without making its option
-        due_name = yield from ctx.ask(Choose.of(
-            side, "Which of your tied leaders activates?", names, rule="3.1 leader activation", lazy=True,
-            kind=kinds.ACTIVATE, context=Data(value=turn.number, turn=state.turn),  # as the core would freeze it
-            data=lambda n: {"leader": n}))
+        if len(turn.candidates) == 1:
+            # Hot (most turns, every turn of a random game): a lone candidate is due; ctx.ask
+            # would answer his one-option menu without asking or recording anything, so the
+            # menu is not made.
+            due_name: Any = turn.candidates[0]  # (a leader's name: the sequencer keeps them as Hashable)
+        else:
+            due_name = yield from ctx.ask(Choose.of(
+                side, "Which of your tied leaders activates?", sorted(turn.candidates, key=str),
+                rule="3.1 leader activation", lazy=True, kind=kinds.ACTIVATE,
+                context=Data(value=turn.number, turn=state.turn),  # as the core would freeze it
+                data=lambda n: {"leader": n}))
         due = state.leaders[due_name]
         act = Activation(due)
         # §5.4.1 the active side may try to seize its own due leader's activation. Hot (every
@@ -156,7 +163,7 @@ class LeaderAction:
     def activation(self, underway: Underway) -> Procedure:
         """The rest of :meth:`take_turn` with the activation kept in the state (``state.underway``)
         and a restart point before each command phase: what a restart there goes on with."""
-        state = self.state
+        state = self.ctx.state
         state.underway = underway
         end = yield from self.activate(state.leaders[underway.acting], seized=underway.run.seized, run=underway.run)
         state.underway = None
@@ -165,7 +172,7 @@ class LeaderAction:
         return TurnResult(actor=acting if acting in self.seq.leaders else underway.due, end=end)
 
     def _queue_jump(self, due: Leader, act: Activation) -> Callable[[str, Any], Sequence[Response]]:
-        state = self.state
+        state = self.ctx.state
 
         def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth:
@@ -210,7 +217,7 @@ class LeaderAction:
 
     def _passive(self, target: Leader, act: Activation) -> Callable[[str, Any], Sequence[Response]]:
         """§5.4.2: the passive side's seize of ``target`` (a momentum or an active seize)."""
-        state = self.state
+        state = self.ctx.state
 
         def offers(side: str, point: Any) -> Sequence[Response]:
             if point.depth or side == target.side:
@@ -252,7 +259,8 @@ class LeaderAction:
         """§3.2–§3.3: command phases while momentum holds (at most three, §5.1.2); returns whether
         the turn goes straight to the rally phase (§5.3.3: a 9 after a 9). ``run``: the phases
         kept in the state (with a restart point before each), from :meth:`activation`."""
-        ctx, state = self.ctx, self.state
+        ctx = self.ctx
+        state = ctx.state
         state.active = leader.name
         if run is None:
             phases = PhaseRun(leader, seized)
@@ -266,7 +274,7 @@ class LeaderAction:
             while True:
                 if phases.phase is None:
                     yield ctx.checkpoint(f"turn {state.turn} {phases.current.name} command phase {phases.current.phases + 1}")
-                    if phases.next_turn() is None:
+                    if not phases.take_phase():  # (not next_turn: its Turn would go unread)
                         break
                 result = yield from self.one_phase(phases)
                 phases.end_turn(None, result)
@@ -282,7 +290,8 @@ class LeaderAction:
 
     def one_phase(self, run: PhaseRun) -> Restartable:
         """A command phase, then the momentum phase (§3.3) and any passive seize of it (§5.4.2.1)."""
-        ctx, state = self.ctx, self.state
+        ctx = self.ctx
+        state = ctx.state
         leader = run.current
         phase = yield from command_phase(ctx, leader, seized=run.seized, run=run)
         if phase.failed:
@@ -355,10 +364,17 @@ class PhaseRun:
     #: for a restart between two of them; ``None`` between phases.
     phase: Phase | None = None
 
-    def next_turn(self, dice: Any = None) -> Turn[str] | None:
+    def take_phase(self) -> bool:
+        """Whether another command phase follows; if so, it is taken (the next asks again only
+        after :meth:`end_turn` reports a successful momentum)."""
         if not self._more or not self.current.alive or self.current.finished:
-            return None
+            return False
         self._more = False
+        return True
+
+    def next_turn(self, dice: Any = None) -> Turn[str] | None:
+        if not self.take_phase():
+            return None
         return Turn(actors=(self.current.side,), label=f"{self.current.name} command phase",
                     number=self.current.phases + 1, phase="command")
 

@@ -643,6 +643,11 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
             around = state.units_around(unit.hex)
         options = step_options(state, unit, spent, can_fire=can_fire, disengaged=disengaged, shots=shots,
                                around=around)
+        if len(options) == 1:
+            # "stop" alone (offered last, always): ctx.ask would answer it without asking or
+            # recording anything, so the menu is not made (a unit that cannot go on: 15 of the
+            # 224 step menus of a random game)
+            break
         left = unit_ma(unit) - spent
         pick = yield from ctx.ask(Choose.of(
             unit.side, f"{unit.name} ({left:g} MP left): next step?", options,
@@ -753,7 +758,8 @@ def enter(ctx: Context, unit: Unit, to: Hex, riders: list[Leader]) -> Procedure:
     for ld in riders:
         if ld.alive:
             ld.hex = to
-    ctx.event("move", f"{unit.name} moves to {hex_label(to)}", unit=unit.name, to=hex_label(to))
+    label = hex_label(to)
+    ctx.event("move", f"{unit.name} moves to {label}", unit=unit.name, to=label)
     banner = any(state.carries_banner(ld) for ld in riders)
     if banner:
         yield from rout.banner_moved(ctx, unit.side)
