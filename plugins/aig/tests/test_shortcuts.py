@@ -145,10 +145,15 @@ def test_the_units_around_a_hex_are_the_unit_in_each_neighbour():
 
 
 def _position_answers(state) -> list[Any]:
-    """What the caches keyed by the position number hold, asked afresh for every leader in play:
-    §4.2.6 in melee, §4.2.5 may he move and where to, §4.2.2 / §4.2.4 command range."""
-    return [(in_melee(state, ld), leader_can_move(state, ld), leader_destinations(state, ld),
-             dict(command_distances(state, ld, ld.range)), dict(command_distances(state, ld, 2 * ld.range)))
+    """What the caches keyed by the position number hold, worked out from the state for every
+    leader in play: §4.2.6 in melee, §4.2.5 may he move and where to, §4.2.2 / §4.2.4 command
+    range. ``in_melee`` and ``leader_can_move`` without ``position=`` read no cache; the searches
+    are read past theirs by a position no one has used (``object()``): asked without it they look
+    themselves up by ``position_id(state)``, which an edit that keeps the number leaves as it was,
+    and would return the remembered answer whatever the edit changed."""
+    return [(in_melee(state, ld), leader_can_move(state, ld), dict(leader_moves(state, ld, position=object())[0]),
+             dict(command_distances(state, ld, ld.range, position=object())),
+             dict(command_distances(state, ld, 2 * ld.range, position=object())))
             for ld in state.live_leaders()]
 
 
