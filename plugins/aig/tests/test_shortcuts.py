@@ -320,6 +320,30 @@ def test_targets_from_kept_reach_equal_every_shot_tried(monkeypatch, scenario, s
     assert calls > 50 and kept > 10
 
 
+def test_a_volleys_range_by_its_box_test_is_the_maps_distance():
+    """D3: ``missile._in_range`` (a box test on the axial deltas before the distance) finds an
+    enemy at every hex within the weapon's reach with its table's number for that distance, and
+    none beyond it nor in the firer's own hex: one enemy moved to every hex of the map, for up
+    to three missile units on three states of a game on each scenario (the box's edges
+    included: a unit at the reach along each axis)."""
+    checked = 0
+    for scenario, seed in (("default", 2), ("training", 3), ("battle", 4)):
+        for state in _positions(scenario, seed, 300, every=100):
+            firers = [u for u in state.live_units() if u.missile][:3]
+            for firer in firers:
+                table = state.tables.weapons[firer.missile].hit
+                enemy = next(u for u in state.live_units() if u.side != firer.side)
+                was = enemy.hex
+                for h in state.map.hexes():
+                    enemy.hex = h
+                    d = firer.hex.distance(h)
+                    got = [n for e, n in missile_module._in_range(state, firer) if e is enemy]
+                    assert got == ([table[d - 1]] if 0 < d <= len(table) else []), (firer.name, h)
+                    checked += bool(got)
+                enemy.hex = was
+    assert checked > 100
+
+
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 6), ("battle", 7)])
 def test_seize_windows_left_unopened_would_have_offered_nothing(monkeypatch, scenario, seed):
     """§5.4.1 / §5.4.2: a seize window is not opened when no leader may seize; opening every one
