@@ -8,11 +8,12 @@ from math import inf
 import attrs
 import pytest
 
-from wargamekit import ChooseSubset, Option
+from wargamekit import ChooseSubset, Game, Option, RandomBot
 from wargamekit.interrupts import TimingPoint
+from wargamekit.players import bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
-from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
+from wargamekit_mttt_rpg import MtttRpg, combat_actions, combat_round, interrupt_phase, kinds
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.interrupt_phase import open_window
 from wargamekit_mttt_rpg.sheets import Effect, Spell, library
@@ -613,10 +614,6 @@ def _lockstep_menus(scenario, seed, edit):
     lockstep (a random bot answers game A; game B gets the same answer): game A's read as soon
     as the menu is offered, game B's read after ``edit(scene, unit)`` changed its live scene
     (``edit`` undoes itself when resumed, after the read); and whether the two logs are the same."""
-    from wargamekit import Game, RandomBot
-    from wargamekit.players import bot_seed
-    from wargamekit_mttt_rpg import MtttRpg, kinds
-
     a, b = Game.new(MtttRpg(), scenario, seed=seed), Game.new(MtttRpg(), scenario, seed=seed)
     bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(MtttRpg.sides)}
     pairs = []
