@@ -413,8 +413,9 @@ def test_the_action_menu_made_from_keys_is_the_menu_of_every_legal_action(monkey
     """战斗行动: the active step's lazy menu holds most actions as keys (``combat_actions._menu``),
     each made into its action only when read (a random bot reads the one it picks). At every
     menu of the seeded games the menu, every option made, is the eager one built from the
-    actions (``legal_actions``); fewer actions are made from keys than the menus hold keys; and
-    games whose menus hold every action made are the same."""
+    actions (``legal_actions``); some actions, but fewer than a quarter of all the menus'
+    entries (keys and actions together), are made from keys; and games whose menus hold every
+    action made are the same."""
     real, made_action = combat_actions._menu, combat_actions._made_action
     menus, keys = [], []
 
@@ -423,7 +424,9 @@ def test_the_action_menu_made_from_keys_is_the_menu_of_every_legal_action(monkey
         menu = combat_actions.LazyOptions(
             entries, combat_actions._action_label, combat_actions._action_data, lazy_labels=True, make=made_action
         )
-        actions = [made_action(entry) for entry in real(ctx, unit)]  # (legal_actions, unpatched)
+        # legal_actions' list: every entry of a second menu from the real _menu, made (legal_actions
+        # itself would call this patched _menu)
+        actions = [made_action(entry) for entry in real(ctx, unit)]
         assert menu == tuple(Option(a, a.text, data=a.data) for a in actions)
         assert [o.value for o in menu] == actions and [o.label for o in menu] == [a.text for a in actions]
         menus.append(len(entries))
