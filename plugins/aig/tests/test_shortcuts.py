@@ -146,10 +146,15 @@ def test_the_units_around_a_hex_are_the_unit_in_each_neighbour():
 
 
 def _position_answers(state) -> list[Any]:
-    """What the caches keyed by the position number hold, asked afresh for every leader in play:
-    §4.2.6 in melee, §4.2.5 may he move and where to, §4.2.2 / §4.2.4 command range."""
-    return [(in_melee(state, ld), leader_can_move(state, ld), leader_destinations(state, ld),
-             dict(command_distances(state, ld, ld.range)), dict(command_distances(state, ld, 2 * ld.range)))
+    """What the caches keyed by the position number hold, worked out from the state for every
+    leader in play: §4.2.6 in melee, §4.2.5 may he move and where to, §4.2.2 / §4.2.4 command
+    range. ``in_melee`` and ``leader_can_move`` without ``position=`` read no cache; the searches
+    are read past theirs by a position no one has used (``object()``): asked without it they look
+    themselves up by ``position_id(state)``, which an edit that keeps the number leaves as it was,
+    and would return the remembered answer whatever the edit changed."""
+    return [(in_melee(state, ld), leader_can_move(state, ld), dict(leader_moves(state, ld, position=object())[0]),
+             dict(command_distances(state, ld, ld.range, position=object())),
+             dict(command_distances(state, ld, 2 * ld.range, position=object())))
             for ld in state.live_leaders()]
 
 
@@ -314,6 +319,30 @@ def test_targets_from_kept_reach_equal_every_shot_tried(monkeypatch, scenario, s
     monkeypatch.setattr(missile_module, "targets", checked)
     _random_game(scenario, seed)
     assert calls > 50 and kept > 10
+
+
+def test_a_volleys_range_by_its_box_test_is_the_maps_distance():
+    """D3: ``missile._in_range`` (a box test on the axial deltas before the distance) finds an
+    enemy at every hex within the weapon's reach with its table's number for that distance, and
+    none beyond it nor in the firer's own hex: one enemy moved to every hex of the map, for up
+    to three missile units on three states of a game on each scenario (the box's edges
+    included: a unit at the reach along each axis)."""
+    checked = 0
+    for scenario, seed in (("default", 2), ("training", 3), ("battle", 4)):
+        for state in _positions(scenario, seed, 300, every=100):
+            firers = [u for u in state.live_units() if u.missile][:3]
+            for firer in firers:
+                table = state.tables.weapons[firer.missile].hit
+                enemy = next(u for u in state.live_units() if u.side != firer.side)
+                was = enemy.hex
+                for h in state.map.hexes():
+                    enemy.hex = h
+                    d = firer.hex.distance(h)
+                    got = [n for e, n in missile_module._in_range(state, firer) if e is enemy]
+                    assert got == ([table[d - 1]] if 0 < d <= len(table) else []), (firer.name, h)
+                    checked += bool(got)
+                enemy.hex = was
+    assert checked > 100
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 6), ("battle", 7)])

@@ -8,11 +8,12 @@ from math import inf
 import attrs
 import pytest
 
-from wargamekit import ChooseSubset, Option
+from wargamekit import ChooseSubset, Game, Option, RandomBot
 from wargamekit.interrupts import TimingPoint
+from wargamekit.players import bot_seed
 from wargamekit.plugins import installed_rulesets
 from wargamekit.testing import play_random_game
-from wargamekit_mttt_rpg import combat_actions, combat_round, interrupt_phase
+from wargamekit_mttt_rpg import MtttRpg, combat_actions, combat_round, interrupt_phase, kinds
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.interrupt_phase import open_window
 from wargamekit_mttt_rpg.sheets import Effect, Spell, library
@@ -412,8 +413,9 @@ def test_the_action_menu_made_from_keys_is_the_menu_of_every_legal_action(monkey
     """战斗行动: the active step's lazy menu holds most actions as keys (``combat_actions._menu``),
     each made into its action only when read (a random bot reads the one it picks). At every
     menu of the seeded games the menu, every option made, is the eager one built from the
-    actions (``legal_actions``); fewer actions are made from keys than the menus hold keys; and
-    games whose menus hold every action made are the same."""
+    actions (``legal_actions``); some actions, but fewer than a quarter of all the menus'
+    entries (keys and actions together), are made from keys; and games whose menus hold every
+    action made are the same."""
     real, made_action = combat_actions._menu, combat_actions._made_action
     menus, keys = [], []
 
@@ -422,7 +424,9 @@ def test_the_action_menu_made_from_keys_is_the_menu_of_every_legal_action(monkey
         menu = combat_actions.LazyOptions(
             entries, combat_actions._action_label, combat_actions._action_data, lazy_labels=True, make=made_action
         )
-        actions = [made_action(entry) for entry in real(ctx, unit)]  # (legal_actions, unpatched)
+        # legal_actions' list: every entry of a second menu from the real _menu, made (legal_actions
+        # itself would call this patched _menu)
+        actions = [made_action(entry) for entry in real(ctx, unit)]
         assert menu == tuple(Option(a, a.text, data=a.data) for a in actions)
         assert [o.value for o in menu] == actions and [o.label for o in menu] == [a.text for a in actions]
         menus.append(len(entries))
@@ -606,3 +610,64 @@ def test_the_pair_keys_kept_for_one_id_start_again_past_their_limit(monkeypatch)
     for b in others:
         assert keys[b] == ranges.pair("witch", b) and 1 <= len(keys) <= 4
     assert list(keys) == others[8:] and ranges.pair_keys("witch") is keys
+
+
+def _lockstep_menus(scenario, seed, edit):
+    """The wait and move labels of every action menu of two games of one seed played in
+    lockstep (a random bot answers game A; game B gets the same answer): game A's read as soon
+    as the menu is offered, game B's read after ``edit(scene, unit)`` changed its live scene
+    (``edit`` undoes itself when resumed, after the read); and whether the two logs are the same."""
+    a, b = Game.new(MtttRpg(), scenario, seed=seed), Game.new(MtttRpg(), scenario, seed=seed)
+    bots = {side: RandomBot(bot_seed(seed, i)) for i, side in enumerate(MtttRpg.sides)}
+    pairs = []
+    for _ in range(3000):
+        pending = a.pending
+        if pending is None:
+            break
+        if pending.kind == kinds.ACTION:
+            first = [o.label for o in pending.options]
+            undo = edit(b.state, b.state.unit(b.pending.context["unit"]))
+            next(undo)
+            second = [o.label for o in b.pending.options]
+            next(undo, None)
+            pairs.append(([x for x in first if x.startswith(("wait", "move "))],
+                          [x for x in second if x.startswith(("wait", "move "))]))
+        answer = bots[pending.side].choose(pending, None)
+        a.answer(answer)
+        b.answer(answer)
+    return pairs, b.log_text() == a.log_text()
+
+
+def _more_waits(scene, unit):
+    unit.consecutive_waits += 3
+    yield
+    unit.consecutive_waits -= 3
+
+
+def _other_bands(scene, unit):
+    was = dict(scene.distances)
+    for key, band in was.items():
+        scene.distances[key] = band + 1 if band < 2 else band - 1
+    yield
+    scene.distances.update(was)
+
+
+@pytest.mark.parametrize("edit", [_more_waits, _other_bands])
+def test_an_action_menu_s_labels_are_made_as_offered_not_as_read(edit):
+    """战斗行动 / the lazy-label contract (``LazyOptions``; design.md "Decisions"): an action
+    menu's labels say what was offered, though most actions are kept as keys and made only when
+    read (``combat_actions._menu``). Two games of one seed in lockstep: at each action menu game
+    A reads its labels at once; game B first edits the live scene (the unit's waits in a row
+    three more, or every range band moved by one), reads, and undoes the edit. The wait and
+    move labels are the same (the attacks' odds are left out: their lazy label reads the scene
+    when read, so the band edit changes the odds the log writes of an attack chosen: the
+    games' logs are compared after the waits' edit only)."""
+    menus = 0
+    for scenario in SCENARIOS:
+        for seed in range(3):
+            pairs, same_log = _lockstep_menus(scenario, seed, edit)
+            for first, second in pairs:
+                assert second == first
+                menus += bool(first)
+            assert same_log or edit is _other_bands
+    assert menus > 20

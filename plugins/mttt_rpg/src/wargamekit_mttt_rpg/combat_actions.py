@@ -188,8 +188,8 @@ def _made_action(entry: _Entry) -> Action:
     """The action of a menu entry (see :data:`_Entry`)."""
     if type(entry) is Action:
         return entry
-    make, *args = cast("tuple[Any, ...]", entry)
-    return make(*args)
+    key = cast("tuple[Any, ...]", entry)
+    return key[0](*key[1:])
 
 
 def legal_actions(ctx: Context, unit: Combatant) -> list[Action]:
