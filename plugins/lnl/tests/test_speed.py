@@ -210,6 +210,30 @@ def _control_full(state):
     return control
 
 
+def test_objective_control_in_each_case_agrees_with_the_per_objective_form():
+    """Objective control (provisional victory): a hex held by both sides, one held only by
+    shaken units, one with a Good Order unit beside a shaken friend, one taken by a unit above
+    a unit in its column, one whose only unit is dead and one empty, against the per-objective
+    form and the expected answer (round 14's pass scans the units in the objectives' columns)."""
+    ctx = context(scenario([
+        unit("us-1", "us", "us_squad", "0503"), unit("de-1", "german", "de_squad", "0503"),
+        unit("de-2", "german", "de_squad", "0705"),
+        unit("us-2", "us", "us_squad", "0304"), unit("us-3", "us", "us_squad", "0304"),
+        unit("de-3", "german", "de_squad", "0902"), unit("us-4", "us", "us_squad", "0903"),
+        unit("de-4", "german", "de_squad", "0106"),
+    ], objectives=["0503", "0705", "0304", "0903", "0106", "0201"],
+        control={"german": ["0503", "0903"], "us": ["0705"]}))
+    state = ctx.state
+    state.units["de-2"].shaken = state.units["us-2"].shaken = True
+    state.units["de-4"].alive = False
+    expected = dict(state.control)
+    expected[H("0304")] = "us"
+    expected[H("0903")] = "us"
+    assert _control_full(state) == expected
+    rules.update_control(state)
+    assert state.control == expected and list(state.control) == list(expected)
+
+
 def test_second_shortcuts_agree_with_the_full_answers_in_random_games():
     """The step menu's memoized costs (MOV 1, MOV 1.2, D2), the places next to a hex (LDR 1),
     exposure in one pass (SPT 1–5) and objective control in one pass give the full answers at
