@@ -149,8 +149,6 @@ def sorted_data(value: Any) -> Any:
 
 #: the scalars plain_data_key takes: exact types only (a subclass, a numpy scalar, bytes are not plain)
 _KEYED_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
 #: the containers plain_data_key walks into
 _KEYED_CONTAINERS = frozenset({dict, list, tuple})
 _KEYED_TYPES = _KEYED_SCALARS | _KEYED_CONTAINERS
