@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 import pytest
+from rule_events import rule_event
 from rulesets import NoScenario
-from test_core_loop import rule_event
 
 from wargamekit import Outcome, Ruleset, YesNo
 from wargamekit.decisions import Choose, ChooseSubset, Data, Option, _freeze, freeze_data

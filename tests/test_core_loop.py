@@ -10,6 +10,7 @@ import weakref
 
 import numpy as np
 import pytest
+from rule_events import rule_event
 from rulesets import NoScenario
 
 from wargamekit import (
@@ -120,12 +121,6 @@ def test_every_answer_s_event_is_the_event_the_general_path_builds():
     assert game.choices == [1, [0, 2], 4, True]
     choices[1].data["answer"].append(1)  # the event's list is not the recorded answer
     assert game.choices[1] == [0, 2]
-
-
-def rule_event(kind: str, text: str, data: dict, audience=None) -> Event:
-    """The event ``ctx.event(kind, text, audience=audience, **data)`` logs (``context._event``,
-    the core's fast path for a rule's event)."""
-    return _Recorder([], None).event(kind, text, audience=audience, **data)
 
 
 @pytest.mark.parametrize(
