@@ -23,6 +23,7 @@ from typing import Any
 from attrs import field, frozen
 
 from ._fastbuild import builder
+from .memo import remember
 
 __all__ = ["Event", "Outcome"]
 
@@ -115,10 +116,7 @@ def _key_order(keys: tuple[str, ...]) -> tuple[str, ...] | None:
             return _NOT_STR
     ordered = tuple(sorted(keys))
     order = None if ordered == keys else ordered
-    if len(_KEY_ORDERS) >= _KEY_ORDERS_LIMIT:
-        _KEY_ORDERS.clear()
-    _KEY_ORDERS[keys] = order
-    return order
+    return remember(_KEY_ORDERS, keys, order, _KEY_ORDERS_LIMIT)
 
 
 def _freeze_data(data: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from attrs import field, frozen
 
 from ..errors import HexLabelError
+from ..memo import remember
 
 __all__ = [
     "HexLabels",
@@ -340,10 +341,7 @@ _INTERN_MAX = 1 << 17
 
 
 def _intern(key: tuple[int, int]) -> Hex:
-    if len(_INTERNED) >= _INTERN_MAX:
-        _INTERNED.clear()
-    h = _INTERNED[key] = Hex(*key)
-    return h
+    return remember(_INTERNED, key, Hex(*key), _INTERN_MAX)
 
 
 def _fill(i: int) -> Hex:
@@ -450,9 +448,8 @@ def hex_line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
         if None in line:
             line = [grid[j] or _fill(j) for j in (base + alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))]
         if n <= _LINE_CACHE_RANGE:
-            if len(_LINE_OFFSETS) >= _LINE_CACHE_MAX:
-                _LINE_OFFSETS.clear()
-            _LINE_OFFSETS[(dq, dr, nudge)] = tuple(alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))
+            offsets = tuple(alpha * i + beta * ((d2 * i + k) // n2) for i in range(n + 1))
+            remember(_LINE_OFFSETS, (dq, dr, nudge), offsets, _LINE_CACHE_MAX)
         return line  # type: ignore[return-value]
     if adq == n:
         return [_hex(aq + st * i, ar + (d2 * i + k) // n2) for i in range(n + 1)]

@@ -43,6 +43,7 @@ from wargamekit.geometry.hexbatch import (
 
 from .._convert import as_tuple
 from ..errors import OffMapError
+from ..memo import remember
 from ..view import CACHE
 
 __all__ = [
@@ -439,11 +440,9 @@ _LINE_KEY = 1 << 12
 def _cache_line(lines: dict[int, tuple[int, ...]], dq: int, dr: int, n: int, alpha: int, beta: int,
                 sec: int) -> tuple[int, ...]:
     """The offsets line_of_sight's loop steps through for this line, kept for the next time."""
-    if len(lines) >= _LOS_CACHE_MAX:
-        lines.clear()
     d2, n2 = 2 * sec, 2 * n
-    offsets = lines[dq * _LINE_KEY + dr] = tuple(alpha * i + beta * ((d2 * i + n) // n2) for i in range(1, n))
-    return offsets
+    offsets = tuple(alpha * i + beta * ((d2 * i + n) // n2) for i in range(1, n))
+    return remember(lines, dq * _LINE_KEY + dr, offsets, _LOS_CACHE_MAX)
 _NO_EXTRA: frozenset[int] = frozenset()
 
 #: :meth:`HexMap.reachable_many` searches in pure Python while the units can reach at most this

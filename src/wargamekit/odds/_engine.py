@@ -56,6 +56,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import BranchLimitError, ImpureProcedureError
+from ..memo import remember
 
 __all__ = ["RandomValue", "World"]
 
@@ -108,6 +109,7 @@ class _Group:
 
 _EMPTY: frozenset[Any] = frozenset()
 _ONE_DIE: dict[tuple[Any, ...], tuple[dict[Any, int], _OneDie]] = {}
+_ONE_DIE_KEPT = 4096
 _MISSING = object()
 #: A tape entry for a draw handed out fresh (its table ``None``: no die's, so the dice service
 #: tells a taped face by one identity check)
@@ -631,9 +633,8 @@ class World:
                 face_of[v] = face
         found = list(dist), list(face_of.values()), list(dist.values()), key[:4] if key else None
         if key is not None:
-            if len(_ONE_DIE) > 4096:
-                _ONE_DIE.clear()
-            _ONE_DIE[key] = (marginal, found)  # the marginal kept alive: its id stays its own
+            # the marginal kept alive: its id stays its own
+            remember(_ONE_DIE, key, (marginal, found), _ONE_DIE_KEPT)
         return found
 
     def _merge(self, groups: tuple[_Group, ...], data: dict[Any, int], value: Any, others: set[int]) -> None:

@@ -8,6 +8,7 @@ import functools
 from attrs import define, field
 
 from wargamekit.geometry import BLOCKING, CLEAR, HINDERING, Hex, HexMap, TerrainTable, TerrainType
+from wargamekit.memo import remember
 from wargamekit_skirmish.scenario import LAYOUT, SkirmishScenario, parse_hex
 
 CLEAR_CODE, WOODS, HILL = 0, 1, 2
@@ -80,12 +81,9 @@ def in_woods(hexmap: HexMap, h: Hex) -> bool:
     if held is None or held[0] != content:
         woods = _WOODS.get(content)
         if woods is None:
-            if len(_WOODS) >= 16:  # a few maps in use at a time: keep the memory bounded
-                _WOODS.clear()
-            woods = _WOODS[content] = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
-        if len(_MAP_WOODS) >= 64:
-            _MAP_WOODS.clear()
-        held = _MAP_WOODS[id(hexmap)] = (content, woods)
+            woods = frozenset(x for x in hexmap.hexes() if hexmap.terrain[hexmap.offset(x)] == WOODS)
+            remember(_WOODS, content, woods, 16)  # a few maps in use at a time: keep the memory bounded
+        held = remember(_MAP_WOODS, id(hexmap), (content, woods), 64)
     return h in held[1]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from wargamekit import Choose, ChooseSubset, Data, Decision, Option
 from wargamekit.decisions import freeze_data
+from wargamekit.memo import remember
 
 from . import kinds
 from .arms import ArmType
@@ -276,9 +277,7 @@ def _named_options(names: dict[str, str]) -> dict[tuple[Any, ...], Option]:
     which never change), kept for the next decision that shows positions by them."""
     held = _NAMED_OPTIONS.get(id(names))
     if held is None or held[0] is not names or len(held[1]) > 4096:
-        if len(_NAMED_OPTIONS) >= 16:
-            _NAMED_OPTIONS.clear()
-        held = _NAMED_OPTIONS[id(names)] = (names, {})
+        held = remember(_NAMED_OPTIONS, id(names), (names, {}), 16)
     return held[1]
 
 

@@ -16,6 +16,7 @@ from attrs import define, field, frozen
 
 from wargamekit import RulesContext
 from wargamekit.geometry.locale import Approach, ApproachWidth, Locale, LocaleMap, RoadClass
+from wargamekit.memo import remember
 from wargamekit.ruleset import other_side
 from wargamekit.view import CACHE
 
@@ -80,9 +81,7 @@ class Board:
             return held[1]
         roads = tuple((road.road_class, tuple(road.locales)) for road in s.roads)
         board = _board(tuple(s.locales), tuple(s.approaches), roads, s.default_capacity)
-        if len(_SCENARIO_BOARDS) >= 16:
-            _SCENARIO_BOARDS.clear()
-        _SCENARIO_BOARDS[id(s)] = (s, board)
+        remember(_SCENARIO_BOARDS, id(s), (s, board), 16)
         return board
 
     @classmethod
