@@ -796,8 +796,8 @@ def test_a_single_die_s_fast_path_rolls_and_logs_what_the_general_path_does():
     """``SeededDice.roll`` draws one die of its own class in one call (a hot path); a subclass
     takes ``Dice.roll`` (``_face``, then ``_record``): the same faces, rolls, events and
     generator state, for every die (numpy integers and one-face dice included)."""
-    from wargamekit.context import _Recorder
     from wargamekit.dice import D6, D10_ZERO, D20, Die, SeededDice
+    from wargamekit.events import _Recorder
 
     class General(SeededDice):
         pass
@@ -931,9 +931,8 @@ def _empty_key_orders(kept=None) -> None:
 def test_the_core_s_events_are_those_the_slots_setters_build():
     """Every event the core builds fast (a rule's, the general path's, an answer's, a roll's)
     is an ``Event`` exactly as ``Event(...)`` builds it."""
-    from wargamekit.context import _Recorder
     from wargamekit.dice import D6, SeededDice
-    from wargamekit.events import logged_event, new_event
+    from wargamekit.events import _Recorder, logged_event, new_event
 
     data = {"side": "red", "value": 3}
     for audience, frozen_audience in ((None, None), ("red", ("red",)), (["red", "blue"], ("red", "blue"))):
@@ -1241,20 +1240,21 @@ def test_event_data_keys_are_sorted_alike_whether_their_order_is_known_or_not(mo
 
 
 def test_a_rule_s_event_looks_its_key_order_up_in_the_events_memo(monkeypatch):
-    """``ctx.event`` (``context._event``) holds the events module's key-order memo itself, not a
-    copy, and sorts a key set once: a second event of the same unsorted keys is ordered from the
-    memo (review T3 of round core11: a lookup that never hit passed every other test)."""
-    from wargamekit import context, events
+    """``ctx.event`` (``events._record_event``) sorts a key set once: a second event of the same
+    unsorted keys is ordered from the events module's key-order memo (review T3 of round core11:
+    a lookup that never hit passed every other test)."""
+    from wargamekit import events
 
-    assert context._KEY_ORDERS is events._KEY_ORDERS
     _empty_key_orders()
     sorted_ones = []
 
+    key_order = events._key_order
+
     def counting(keys):
         sorted_ones.append(keys)
-        return events._key_order(keys)
+        return key_order(keys)
 
-    monkeypatch.setattr(context, "_key_order", counting)
+    monkeypatch.setattr(events, "_key_order", counting)
     for _ in range(3):
         assert list(rule_event("k", "t", {"z": 1, "a": 2}, None).data) == ["a", "z"]
     assert sorted_ones == [("z", "a")]

@@ -24,8 +24,9 @@ from wargamekit import (
     ScriptedDice,
     YesNo,
 )
-from wargamekit.context import RulesContext, _Recorder
+from wargamekit.context import RulesContext
 from wargamekit.dice import Roll, SeededDice
+from wargamekit.events import _Recorder
 from wargamekit.interrupts import InterruptStack
 from wargamekit.testing import play_random_game
 

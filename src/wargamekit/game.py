@@ -39,7 +39,7 @@ from attrs import define, field, frozen
 
 from ._fastbuild import builder
 from ._fastpickle import dumps_sharing, loads_sharing
-from .context import Checkpoint, RulesContext, _Recorder
+from .context import Checkpoint, RulesContext
 from .decisions import Answer, Choose, Decision, LazyOptions, _label_of
 from .dice import Dice, Roll, SeededDice
 from .errors import (
@@ -53,7 +53,7 @@ from .errors import (
     UnknownScenarioError,
     WargamekitError,
 )
-from .events import Event, Outcome, is_plain_int, logged_event
+from .events import Event, Outcome, _Recorder, is_plain_int, logged_event
 from .hookspecs import ObservedGame
 from .interrupts import InterruptStack
 from .players import reads_view_only
@@ -1210,7 +1210,7 @@ class Game:
 
 
 def _weak_sink(game: Game) -> Callable[[Event], None]:
-    """``game._on_event`` through a weak reference (see ``wargamekit.context._Recorder``)."""
+    """``game._on_event`` through a weak reference (see ``wargamekit.events._Recorder``)."""
     ref = weakref.ref(game)
 
     def sink(event: Event) -> None:
