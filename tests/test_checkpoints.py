@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from attrs import define, field
-from rulesets import NoScenario
+from rulesets import Tally, TallyState
 
 from wargamekit import (
     Choose,
@@ -22,62 +22,6 @@ from wargamekit import (
 from wargamekit import game as game_module
 from wargamekit.errors import CheckpointError
 from wargamekit.testing import check_checkpoints, check_ruleset, play_random_game
-
-
-@define
-class TallyState:
-    turn: int = 0
-    tally: dict[str, int] = field(factory=lambda: {"a": 0, "b": 0})
-    note: object = None
-
-
-class Tally(NoScenario):
-    """Each turn: a checkpoint, a roll, then each side adds 1 or 2 to its tally; ten turns.
-
-    A once-per-game bonus response (key ``"bonus"``) is offered at every turn's end, so a
-    restart that forgot the interrupt stack's answered keys would offer it again.
-    """
-
-    name = "tally"
-    version = "1"
-    sides = ("a", "b")
-    turns = 10
-
-    def __init__(self) -> None:
-        self.setups = 0
-
-    def options(self):
-        return {"cap": False}
-
-    def setup(self, scenario, options):
-        self.setups += 1
-        return TallyState(tally={"a": 0, "b": 0})
-
-    def play(self, ctx):
-        state = ctx.state
-        while state.turn < self.turns:
-            yield ctx.checkpoint(f"turn {state.turn + 1}")
-            state.turn += 1
-            ctx.event("turn", f"Turn {state.turn}", turn=state.turn)
-            bump = ctx.dice.d6("bump")
-            for side in self.sides:
-                add = yield Choose.of(side, "Add?", [1, 2], kind="tally.add", data=lambda v: {"add": v})
-                if ctx.options["cap"] and add == 2 and state.tally[side] >= 15:
-                    raise IllegalChoiceError("tally cap", "a tally of 15 or more adds 1 only")
-                state.tally[side] += add + (bump == 6)
-            yield from ctx.interrupts.window("turn end", ["a"], self._offers(ctx), kind="tally.bonus")
-        a, b = state.tally["a"], state.tally["b"]
-        return Outcome(winner=None if a == b else ("a" if a > b else "b"), reason="ten turns")
-
-    def _offers(self, ctx):
-        def offers(side, point):
-            def resolve():
-                ctx.state.tally["a"] += 3
-                ctx.event("bonus", "a takes the bonus")
-
-            return [Response("bonus", "a", resolve=resolve, key="bonus", data={"bonus": 1})]
-
-        return offers
 
 
 class LocalCounter(Tally):

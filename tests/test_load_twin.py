@@ -16,7 +16,7 @@ import json
 import attrs
 import numpy as np
 import pytest
-from test_checkpoints import Tally
+from rulesets import Tally
 
 from wargamekit import Event, Game, RandomBot, SaveFile
 from wargamekit import game as game_module
