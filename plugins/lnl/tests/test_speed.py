@@ -181,6 +181,32 @@ def test_steady_map_blocks_answer_as_the_checked_memos():
     assert inside == 1 and len(checked) == 2
 
 
+
+def test_the_map_checked_last_is_still_checked_and_maps_alternating_read_their_own_memos():
+    """LOS 1: the slot of the map checked last (issue 9, session 30) spares the look-up by id,
+    not the check of its layers: a layer written directly is seen at the next query, whether the
+    map is the one in the slot or was pushed out of it by another map's query; maps queried in
+    turn each answer from their own memos."""
+    from wargamekit_lnl import los
+
+    def make(woods):
+        return context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0503")],
+                                terrain={"woods": woods})).state
+
+    s, t = make(["0303"]), make([])
+    a, b = H("0103"), H("0503")
+    for _ in range(2):  # in turn: each map out of the slot, then in it again
+        assert visible(s, a, b) is None  # LOS 1: the woods between block
+        assert visible(t, a, b) is not None
+    assert los._LAST[0][0] is t.map
+    t.map.set_terrain(H("0303"), WOODS)  # the map in the slot: woods now block its line too
+    assert visible(t, a, b) is None
+    s.map.elevation[s.map.offset(a)] = 1  # the map out of the slot, its layer written directly
+    line = visible(s, a, b)  # LOS 3.3: from a hill the woods are seen over
+    assert line is not None and line.hindering == 0 and los._LAST[0][0] is s.map
+    s.map.elevation[s.map.offset(a)] = 0  # and again, the map in the slot
+    assert visible(s, a, b) is None
+
 # -- the second round of shortcuts (issue 9, session 19) -------------------------------------------
 def _play_every_scenario(ruleset, seed, check):
     """One seeded random-bot game on each bundled scenario, ``check`` called before every decision."""
