@@ -9,6 +9,7 @@ import numpy as np
 
 from wargamekit.geometry import BLOCKING, HINDERING, Hex, HexMap, LineOfSight, hex_line_pair
 from wargamekit.geometry.hexmap import ElevationHook
+from wargamekit.memo import remember
 from wargamekit_lnl.data import BRUSH, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
@@ -76,10 +77,8 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
             between = memos["between"] = {}
         hexes = between.get(key)
         if hexes is None:
-            if len(between) >= _BETWEEN_KEPT:
-                between.clear()
             primary, other = hex_line_pair(a, b)
-            hexes = between[key] = frozenset(primary[1:-1]) | frozenset(other[1:-1])
+            hexes = remember(between, key, frozenset(primary[1:-1]) | frozenset(other[1:-1]), _BETWEEN_KEPT)
         on_line = [h for h in state.smoke if h in hexes]
         if on_line:
             smoke = frozenset(on_line)

@@ -8,6 +8,7 @@ from typing import Any
 from attrs import define, field
 
 from wargamekit.geometry import Hex, HexMap
+from wargamekit.memo import remember
 from wargamekit.state_rows import HexRows, StateRows
 from wargamekit_lnl.data import BRUSH, BUILDING, COUNTERS, TERRAIN, WALL, WOODS, UnitType, WeaponType, effects
 from wargamekit_lnl.scenario import LAYOUT, SIDES, LnLScenario, SniperTable, hex_label, parse_hex
@@ -257,9 +258,7 @@ def _scenario_map(s: LnLScenario) -> HexMap:
             hexmap.elevation[hexmap.offset(parse_hex(label))] = 1
         for wall in t.walls:
             hexmap.set_hexside(parse_hex(wall.hex), wall.side, WALL)
-        if len(_MAP_LAYERS) >= _MAPS_KEPT:
-            _MAP_LAYERS.clear()
-        layers = _MAP_LAYERS[key] = (hexmap.terrain, hexmap.elevation, hexmap.hexsides)
+        layers = remember(_MAP_LAYERS, key, (hexmap.terrain, hexmap.elevation, hexmap.hexsides), _MAPS_KEPT)
     terrain, elevation, hexsides = layers
     # (Copies: a game may write its map's layers; the kept ones stay as built.)
     return HexMap(s.width, s.height, TERRAIN, LAYOUT, terrain=terrain.copy(), elevation=elevation.copy(),
