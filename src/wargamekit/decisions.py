@@ -58,7 +58,7 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from ._fastbuild import builder
-from .errors import IllegalChoiceError, InvalidChoiceError, OptionError
+from .errors import IllegalChoiceError, InvalidChoiceError, OptionError, StaleOptionError
 
 __all__ = [
     "Answer",
@@ -278,6 +278,7 @@ class Option:
                 this._make_label = None
             else:  # a lazy label: the label slot stays unset until __getattr__ makes it
                 this._make_label = label
+                _built_a_lazy_label()
             this.public = public
             if type(data) is dict:
                 # freeze_data's first case inline (a flat dict of string keys to exact
@@ -314,6 +315,13 @@ class Option:
 
     def __hash__(self) -> int:
         return hash((self.value, self.label, self.public, self.data))
+
+    def __repr__(self) -> str:
+        # By hand rather than by attrs: a label sealed unmade (see _seal) is shown as such, not
+        # raised (a repr that raises would hide the error being reported).
+        make = _get_make_label(self) if type(self) is Option else None
+        label = _UNMADE_TEXT if type(make) is _StaleLabel else repr(self.label)
+        return f"{type(self).__name__}(value={self.value!r}, label={label}, public={self.public!r}, data={self.data!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickles and copies carry the label's text: a callable may not pickle, and a copy
@@ -395,6 +403,7 @@ def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> O
         option._make_label = None
     else:  # lazy: the label slot stays unset (see Option.__getattr__)
         option._make_label = label
+        _built_a_lazy_label()
     option.value = value
     option.public = None
     option.data = frozen
@@ -489,7 +498,7 @@ class LazyOptions(Sequence[Option]):
 
     __slots__ = (
         "_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_prompt", "_rule", "_make_value",
-        "_made_values",
+        "_made_values", "_answered",
     )
 
     #: a value not made yet (see _value)
@@ -528,11 +537,16 @@ class LazyOptions(Sequence[Option]):
         # prompt and rule, kept apart: joined, they were a string every menu made for its errors.
         self._prompt = "lazy menu"
         self._rule = ""
+        # set when the decision holding the menu is answered (see _seal): what is not made by
+        # then is never made
+        self._answered = False
 
     def _make(self, index: int) -> Option:
         """Make, keep and return option ``index``; an index out of range raises ``IndexError``
         here, before anything is made (``__getitem__`` relies on it). Hot: once per option read."""
         value = self._values[index] if self._make_value is None else self._value(index)
+        if self._answered:
+            raise _stale(self._prompt, self._rule, index % len(self._values), "", value)
         made = self._made
         if made is None:
             made = self._made = [None] * len(self._values)
@@ -561,6 +575,7 @@ class LazyOptions(Sequence[Option]):
         option = _new_object(_OptionBuilder)
         if label is None:  # lazy labels, none said yet
             option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
+            _built_a_lazy_label()
         else:
             option.label = label
             option._make_label = None
@@ -584,6 +599,8 @@ class LazyOptions(Sequence[Option]):
             made = self._made_values = [self._UNMADE] * len(self._values)
         value = made[index]
         if value is self._UNMADE:
+            if self._answered:
+                raise _stale(self._prompt, self._rule, index % len(self._values), "'s value", key, "key ")
             value = made[index] = make(key)
         return value
 
@@ -596,7 +613,6 @@ class LazyOptions(Sequence[Option]):
         """Option ``index`` as an error names it."""
         index %= len(self._values)
         return f"{self._where()}: option {index} ({self._value(index)!r})"
-
     def _value_and_label(self, index: int) -> tuple[Any, str]:
         """Option ``index``'s value and public label — what the game sends the procedure and
         logs when the option is chosen — without making the option if it is not made yet: its
@@ -614,6 +630,8 @@ class LazyOptions(Sequence[Option]):
                     label = said.get(index)
                     if label is not None:
                         return value, label
+                if self._answered:
+                    raise _stale(self._prompt, self._rule, index % len(self._values), "'s label", value)
                 label = self._label(value)
                 if type(label) is str:
                     if said is None:
@@ -667,11 +685,16 @@ class LazyOptions(Sequence[Option]):
         return hash(tuple(self))
 
     def __repr__(self) -> str:
-        return repr(tuple(self))
+        if not self._answered:
+            return repr(tuple(self))
+        # sealed (see _seal): the options made, and those that never will be, shown as such
+        made = self._made or [None] * len(self._values)
+        shown = [_UNMADE_TEXT if option is None else repr(option) for option in made]
+        return f"({', '.join(shown)}{',' if len(shown) == 1 else ''})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A pickle or copy is the tuple of made options: the callables may hold the live game.
-        return (tuple, (tuple(self),))
+        return (tuple, (_fully_made(self),))
 
 
 _init_menu = LazyOptions.__init__
@@ -682,6 +705,74 @@ def _where_text(prompt: str, rule: str) -> str:
     return f"{prompt} [{rule}]" if rule else prompt
 
 
+def _stale(prompt: str, rule: str, index: int, what: str, shown: Any, shown_as: str = "") -> StaleOptionError:
+    """The error of a first read, after its decision was answered, of option ``index`` (or of
+    its ``what``: "'s label", "'s value"), shown by its value or key ``shown``."""
+    return StaleOptionError(
+        f"{_where_text(prompt, rule)}: option {index}{what} ({shown_as}{shown!r}) was made lazily and not "
+        "read before the decision was answered: read it while the decision is pending, or build the menu eagerly"
+    )
+
+
+#: how a repr shows a label or option left unmade by an answer (see _seal)
+_UNMADE_TEXT = "<not made before the answer>"
+
+
+class _StaleLabel:
+    """What an answered decision's lazy label not made yet is replaced by (see :func:`_seal`):
+    called to make the label, it raises :class:`StaleOptionError` instead."""
+
+    __slots__ = ("_prompt", "_rule", "_index", "_value")
+
+    def __init__(self, prompt: str, rule: str, index: int, value: Any) -> None:
+        self._prompt, self._rule, self._index, self._value = prompt, rule, index, value
+
+    def __call__(self) -> str:
+        raise _stale(self._prompt, self._rule, self._index, "'s label", self._value)
+
+
+#: Whether an option with a lazy label was ever built in this process: until one is, no eager
+#: menu can hold one, and sealing it looks at nothing. Which decision a lazy option goes to is
+#: not known when it is built, and finding out costs ~450 instructions an option (an attribute
+#: read of an ``Option`` takes the ``__getattr__`` hook): too much for every eager menu of a
+#: ruleset that builds none (maneuver_locale answers ~1,200 options a game).
+_lazy_labels_built = False
+
+
+def _built_a_lazy_label() -> None:
+    """Note that an option with a lazy label was built (see ``_lazy_labels_built``)."""
+    global _lazy_labels_built
+    _lazy_labels_built = True
+
+
+def _seal(decision: Decision) -> None:
+    """Seal ``decision``, which is being answered: from now on, a label, option or value of it
+    that was made lazily and not read yet raises :class:`StaleOptionError` when read, rather
+    than being made from a state that has moved on; what was read stays readable.
+
+    The game calls it for every answer once the choice is logged, before the procedure goes on
+    (so the chosen option's label, which the log reads, is made), and :func:`ask` for the
+    one-option decisions it answers itself. Cheap: a lazy menu is one slot set; only options
+    already made (an eager menu's, a lazy menu's that were read) are looked at, for lazy labels
+    not yet made.
+    """
+    if not isinstance(decision, (Choose, ChooseSubset)):
+        return
+    options: Sequence[Option | None] | None = decision.options
+    if type(options) is LazyOptions:
+        options._answered = True
+        options = options._made
+        if options is None:  # (a random bot's menu: nothing made, nothing more to seal)
+            return
+    elif not _lazy_labels_built:  # (no option of this process has a lazy label)
+        return
+    for index, option in enumerate(options):
+        if type(option) is Option:
+            make = _get_make_label(option)
+            if make is not None and type(make) is not _StaleLabel:
+                _set_make_label(option, _StaleLabel(decision.prompt, decision.rule, index, option.value))
+
+
 def _bind_where(decision: Choose | ChooseSubset) -> None:
     """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
     options = decision.options
@@ -689,12 +780,22 @@ def _bind_where(decision: Choose | ChooseSubset) -> None:
         options._prompt, options._rule = decision.prompt, decision.rule
 
 
+def _fully_made(options: Sequence[Option]) -> tuple[Option, ...]:
+    """``options`` as a tuple, every option and label made: what a pickle or copy holds, so it
+    never calls back into the game, not even through a lazy label of an option that a shallow
+    copy shares with the menu (and which the menu's answer would seal)."""
+    made = tuple(options)
+    for option in made:
+        _label_of(option)
+    return made
+
+
 def _getstate_made(self: Decision) -> dict[str, Any]:
-    """A menu decision's pickle and copy state (``__getstate__``): a lazy menu as the tuple of
-    its options, so a copy never calls back into the game that built it."""
+    """A menu decision's pickle and copy state (``__getstate__``): its options as a tuple, every
+    option and label made (:func:`_fully_made`), so a copy never calls back into the game that
+    built it; of an answered decision with a part left unmade, ``StaleOptionError``."""
     state = {name: getattr(self, name) for name in _field_names(type(self))}
-    if type(state["options"]) is LazyOptions:
-        state["options"] = tuple(state["options"])
+    state["options"] = _fully_made(state["options"])
     return state
 
 
@@ -1193,5 +1294,7 @@ def ask(decision: Decision) -> Generator[Decision, Any, Any]:
     if isinstance(decision, Choose):
         options = decision.options
         if (len(options._values) if type(options) is LazyOptions else len(options)) == 1:
-            return decision.value_of(0)  # of a lazy menu, without making the option nobody reads
+            value = decision.value_of(0)  # of a lazy menu, without making the option nobody reads
+            _seal(decision)  # answered here: as the game seals the decisions it is asked
+            return value
     return (yield decision)

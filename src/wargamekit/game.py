@@ -40,7 +40,7 @@ from attrs import define, field, frozen
 from ._fastbuild import builder
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext, _Recorder
-from .decisions import Answer, Choose, Decision, LazyOptions, _label_of
+from .decisions import Answer, Choose, Decision, LazyOptions, _label_of, _seal
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -673,6 +673,7 @@ class Game:
         # an index past the end too, whose check raises (a lazy menu's length is read from its
         # values: its len() is a Python call).
         in_range = False
+        menu = None  # the lazy menu of an answer in range (sealed below)
         if type(decision) is Choose and type(answer) is int and answer >= 0:
             options = decision.options
             if type(options) is LazyOptions:
@@ -680,6 +681,7 @@ class Game:
                     # the chosen option's label alone (the log's): nothing here reads its data
                     value, described = options._value_and_label(answer)
                     in_range = True
+                    menu = options
             elif answer < len(options):
                 option = options[answer]
                 value = option.value
@@ -720,6 +722,12 @@ class Game:
                 ctx._sink(event)
         else:  # a subset's list (copied by the general path), or a custom decision's answer
             ctx.event("choice", text, audience=audience, side=side, answer=canonical)
+        # The choice is logged (its label made): what of the decision is still unmade is never
+        # made now, the state about to move on (see decisions._seal). A replay seals too.
+        if menu is not None and menu._made is None:
+            menu._answered = True  # (_seal's whole work for a lazy menu nobody read: hot)
+        else:
+            _seal(decision)
         try:
             self._advance(value)
         except Exception:
