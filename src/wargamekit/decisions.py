@@ -32,7 +32,9 @@ A label that is costly to write (exact odds) may be *lazy*: a zero-argument call
 when the label is first read — a bot never reads it, and the log reads only the chosen option's
 (see :class:`Option`; ``Choose.of(..., lazy_labels=True)``). A whole menu may be *lazy*: its
 options are made one by one when read, so a bot that reads one option (or only their count) pays
-for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``).
+for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``). A decision is *sealed* when
+it is answered: what of it was made lazily and not read by then is never made (reading it raises
+:class:`~wargamekit.errors.StaleOptionError`), since the state it would be made from has moved on.
 
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
 ...               kind="demo.activate", context={"phase": "command"},
@@ -225,14 +227,20 @@ class Option:
     ``option.label`` is a ``str``, and so are the log, labels matched by
     :class:`~wargamekit.players.ScriptedPlayer` and what a terminal prints.
 
-    * The callable is called while the decision is pending, or later (a copy, a test reading
-      an old decision): it must make the label the option had when it was offered, so let it
-      read what does not change once the decision is asked (the values it closes over, the
-      state while the decision is pending), never roll dice or change anything.
+    * The callable is called only while the decision is pending: it may read the values it
+      closes over and the state as it is then, and must never roll dice or change anything. An
+      edit of the state while the decision is pending (a test, a scenario script) is seen by a
+      label made after it, as the procedure sees it.
+    * The decision is *sealed* when it is answered (the game logs the chosen label, made then,
+      before the procedure goes on): a label made by then is kept for ever; one not made by
+      then raises :class:`~wargamekit.errors.StaleOptionError` (naming the decision and the
+      option) when read, rather than being made from a state that has moved on — a reader
+      could not tell such a label from a true one. Read it while the decision is pending, or
+      give the text. An option goes to one decision: the first to be answered seals it.
     * Equality and hashing are those of the text: an option with a lazy label equals the same
       option built with the text it makes, so comparing or hashing options makes their labels.
     * A pickle or copy carries the text (it is made first): a copy never calls back into the
-      game that built the option.
+      game that built the option, and one taken after the answer of a label never made raises.
 
     >>> made = []
     >>> def odds_label():
@@ -445,27 +453,32 @@ class LazyOptions(Sequence[Option]):
     To every reader it is the tuple of options an eager menu holds: its length is known up
     front (the values are kept as a tuple), indexing, slicing (a tuple), iteration, ``in`` and
     ``index`` work, it equals (and hashes as) that tuple, and its ``repr`` is the tuple's.
-    Comparing, hashing, printing, pickling or copying it makes every option; a pickle or copy
+    Comparing, hashing, pickling or copying it makes every option (and label); a pickle or copy
     *is* that tuple, so it never calls back into the game that built the menu.
 
-    **The contract of the callables** (as for lazy labels): an option may be made while the
-    decision is pending or later (a copy, a test reading an old decision), so ``label`` and
-    ``data`` must make the option as it was when offered — let them read the values and what
-    they close over, and state that does not change once the decision is asked; never roll
-    dice or change anything. The game logs the chosen option's label (making the label alone,
-    and keeping it for the option) before the procedure goes on, so the log reads the state the
-    menu was offered in; the option's data is made by its first read, if any.
+    **The contract of the callables** (as for lazy labels): an option is made only while the
+    decision is pending, so ``label`` and ``data`` may read the values, what they close over and
+    the state as it is then (an edit of the state while the decision is pending is seen by what
+    is made after it, as the procedure sees it); they must never roll dice or change anything.
+    The game logs the chosen option's label (making the label alone, and keeping it) before the
+    procedure goes on, and then *seals* the decision: an option, label or value not made by
+    then is never made — its read raises :class:`~wargamekit.errors.StaleOptionError`, naming
+    the decision and the option — and what was made reads the same for ever. So are sealed the
+    one-option decisions :func:`ask` answers itself. A copy or pickle of a sealed menu with an
+    option never made raises the same error (``repr`` shows such options as not made).
 
-    A menu held by two decisions is one menu: an option made for one is the other's too, and
-    its errors name the decision built last (build one menu per decision).
+    A menu held by two decisions is one menu: an option made for one is the other's too, its
+    errors name the decision built last, and the first answer seals it (build one menu per
+    decision).
 
     **Values made from keys** (``make``): where even the values cost (a menu of ~15 actions a
     random bot reads one of), ``values`` may be cheap keys and ``make(key)`` the value of each,
     made on the first read of that value — by the answer, the option or any reader — and kept,
     so a value is made once. The length is the keys'; to every reader the menu is the one
     built from the made values (options, labels, data, equality, hashing, pickling, ``index``,
-    ``in`` and errors). ``make`` keeps the callables' contract: it makes the value as it was
-    when offered, from the key and what does not change.
+    ``in`` and errors). ``make`` keeps the callables' contract: it is called only while the
+    decision is pending (the answer makes the chosen value), and a value not made by the answer
+    is sealed with the rest.
 
     It cannot be subclassed: a decision keeps a lazy menu by its exact type (anything else
     becomes a tuple, which makes every option), so a subclass would silently be made eager.
@@ -473,6 +486,8 @@ class LazyOptions(Sequence[Option]):
     Raises:
         OptionError: (when an option is made) ``label`` made no ``str``, or ``data`` made no
             JSON-able mapping; the option stays unmade, so every read raises again.
+        StaleOptionError: (an :class:`OptionError`) an option, label or value first read after
+            the decision holding the menu was answered.
         TypeError: (when a class is defined) a subclass of ``LazyOptions``.
 
     What ``make`` raises comes out unchanged from the read that made the value, and the value
@@ -530,8 +545,9 @@ class LazyOptions(Sequence[Option]):
         # the options made so far (None: not made yet), made with the first option: a random
         # bot's menu never makes one (the list was ~1,400 instructions of every menu)
         self._made: list[Option | None] | None = None
-        # index -> the label an answer made for an option it left unmade (what the log wrote):
-        # the option, made later, carries that label, not one made again from a state moved on
+        # index -> the label an answer (or a describe) made for an option it left unmade (what
+        # the log wrote): the option, if made later while pending, carries that label, and
+        # ``describe`` gives it after the answer
         self._said: dict[int, str] | None = None
         # What an error names (see _where); the decision holding the menu sets them to its
         # prompt and rule, kept apart: joined, they were a string every menu made for its errors.
@@ -618,8 +634,8 @@ class LazyOptions(Sequence[Option]):
         logs when the option is chosen — without making the option if it is not made yet: its
         data, which the log does not read, is made by the first read of the option (hot: the
         game's every answer to a lazy menu; a random bot reads nothing else of the option).
-        The label made here is kept, and is the option's when it is made: a later read shows
-        what the log wrote, even from a label that (against the contract) reads the state."""
+        The label made here is kept, and is the option's if it is made later while the decision
+        is pending; after the answer ``describe`` reads it (a label not kept raises then)."""
         made = self._made
         option = None if made is None else made[index]
         if option is None:
@@ -752,21 +768,25 @@ def _seal(decision: Decision) -> None:
 
     The game calls it for every answer once the choice is logged, before the procedure goes on
     (so the chosen option's label, which the log reads, is made), and :func:`ask` for the
-    one-option decisions it answers itself. Cheap: a lazy menu is one slot set; only options
-    already made (an eager menu's, a lazy menu's that were read) are looked at, for lazy labels
-    not yet made.
+    one-option decisions it answers itself. Cheap: a lazy menu is one slot set (the game sets
+    it inline for a menu nobody read); a lazy menu's options made while it was pending, and an
+    eager menu's once this process has built a lazy label (``_lazy_labels_built``), are looked
+    at for lazy labels not made yet, each replaced by a :class:`_StaleLabel`.
     """
     if not isinstance(decision, (Choose, ChooseSubset)):
         return
-    options: Sequence[Option | None] | None = decision.options
+    options = decision.options
+    made: Sequence[Option | None]
     if type(options) is LazyOptions:
         options._answered = True
-        options = options._made
-        if options is None:  # (a random bot's menu: nothing made, nothing more to seal)
+        if options._made is None:  # (a random bot's menu: nothing made, nothing more to seal)
             return
+        made = options._made
     elif not _lazy_labels_built:  # (no option of this process has a lazy label)
         return
-    for index, option in enumerate(options):
+    else:
+        made = options
+    for index, option in enumerate(made):
         if type(option) is Option:
             make = _get_make_label(option)
             if make is not None and type(make) is not _StaleLabel:
@@ -927,10 +947,10 @@ class Choose(Decision):
         ``label`` and ``data`` called for its value, the data frozen — only when ``options[i]``
         is first read, so a random bot, which reads only the count and the chosen option's label
         (when the game logs it), makes one label per decision and no option. To every reader the decision is as if
-        built eagerly. ``label`` and ``data`` must then make the option as it was when offered:
-        read the value and what does not change while the decision is pending; never roll or
-        change anything. ``lazy`` and ``lazy_labels`` combine: a made option's label is then
-        made on its own first read.
+        built eagerly. ``label`` and ``data`` are then called only while the decision is pending
+        (what is not made when it is answered is sealed: see :class:`LazyOptions`); they must
+        never roll or change anything. ``lazy`` and ``lazy_labels`` combine: a made option's
+        label is then made on its own first read.
 
         >>> calls = []
         >>> d = Choose.of("red", "Fire at?", ["T-34 #1", "T-34 #2", "KV-1"], lazy=True,

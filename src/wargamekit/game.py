@@ -662,6 +662,11 @@ class Game:
 
         Whatever is raised, the game is exactly as before the answer (if the ruleset raised,
         it is rebuilt by replay).
+
+        Once the choice is logged the decision is *sealed*: a label, option or value of it not
+        made by then raises :class:`~wargamekit.errors.StaleOptionError` when read later (see
+        :class:`~wargamekit.decisions.LazyOptions`) — also if the rules then refuse the answer:
+        the game, rebuilt, asks a fresh decision.
         """
         decision = self.pending
         if decision is None:
