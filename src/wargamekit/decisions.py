@@ -629,6 +629,7 @@ class LazyOptions(Sequence[Option]):
         """Option ``index`` as an error names it."""
         index %= len(self._values)
         return f"{self._where()}: option {index} ({self._value(index)!r})"
+
     def _value_and_label(self, index: int) -> tuple[Any, str]:
         """Option ``index``'s value and public label — what the game sends the procedure and
         logs when the option is chosen — without making the option if it is not made yet: its
