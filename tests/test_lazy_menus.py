@@ -26,6 +26,7 @@ from wargamekit import (
     Ruleset,
     ScriptedDice,
     ScriptedPlayer,
+    StaleOptionError,
 )
 from wargamekit.decisions import Data, Option
 from wargamekit.players import TerminalPlayer, auto_pass
@@ -132,20 +133,31 @@ def test_a_random_bot_makes_only_the_chosen_label_of_each_menu():
     assert CALLS == [("label", target) for target in chosen]
 
 
-def test_the_chosen_option_read_after_the_answer_is_the_eager_one():
-    """The answer leaves the chosen option unmade; read later, it is made then, equal to the
-    option the eager menu offered (its label and data), and its label is the one the answer
-    made (kept, not made twice)."""
-    game = Game.new(GALLERY, dice=ScriptedDice([1]))
+def test_an_option_read_while_pending_is_the_eager_one_and_the_answer_seals_the_rest():
+    """An option read while the decision is pending is made then, equal to the option the eager
+    menu offered (its label and data), and the answer uses it (its label not made twice); read
+    after the answer it is the same option. The answer leaves the chosen option unmade if
+    nobody read it: it, and every other option not read, is sealed (``StaleOptionError``);
+    ``describe`` still gives the label the log wrote."""
+    game = Game.new(GALLERY, dice=ScriptedDice([1, 1]))
     decision = game.pending
     eager = Game.new(GALLERY, options={"lazy": False}).pending
     CALLS.clear()
-    game.answer(1)
-    assert CALLS == [("label", "fox")]
     option = decision.options[1]
     assert CALLS == [("label", "fox"), ("data", "fox")]
     assert option.label == eager.options[1].label and option.value == "fox"
-    assert option.data["target"] == "fox" and decision.options[1] is option  # (made once)
+    game.answer(1)
+    assert CALLS == [("label", "fox"), ("data", "fox")]  # (the label made once)
+    assert decision.options[1] is option and option.data["target"] == "fox"
+    for index in (0, 2, 3):
+        with pytest.raises(StaleOptionError, match=rf"^Fire at\? \[R1\]: option {index} \('\w+'\) was made lazily"):
+            decision.options[index]  # noqa: B018 - the read is what raises
+    decision = game.pending
+    game.answer(2)
+    with pytest.raises(StaleOptionError):
+        decision.options[2]  # noqa: B018 - the chosen option, never read, is sealed too
+    logged = [event.text for event in game.log if event.kind == "choice"][-1]
+    assert decision.describe(2) == logged.split(" -> ")[1] and CALLS[-1] == ("label", "boar")
 
 
 def test_an_eager_menu_makes_every_option():
@@ -503,11 +515,12 @@ def test_a_label_that_is_no_str_is_refused_by_the_answer_s_read_as_by_the_option
 
 
 # -- the label said at the answer is the option's -------------------------------------------------
-def test_a_chosen_option_read_late_carries_the_label_the_log_wrote():
-    """The answer makes the chosen option's label alone, for the log, and keeps it: the option,
-    made by a read after the state moved on (the gallery's label reads the hits so far, which
-    the contract forbids and this test relies on), and ``describe`` give the label the log wrote,
-    not one made again from the later state."""
+def test_an_answered_menu_never_makes_a_label_from_the_state_moved_on():
+    """The answer makes the chosen option's label alone, for the log, and keeps it: after the
+    state moved on (the gallery's label reads the hits so far), ``describe`` gives the label the
+    log wrote, and every option not made before the answer — the chosen one too — raises
+    ``StaleOptionError`` rather than being made from the later state (it was, before the seal:
+    option 0 read "1 hits so far", a label never offered). Nothing is made by the refused reads."""
     game = Game.new(GALLERY, dice=ScriptedDice([6, 6, 6]))  # every shot hits
     decision = game.pending
     CALLS.clear()
@@ -516,9 +529,13 @@ def test_a_chosen_option_read_late_carries_the_label_the_log_wrote():
     assert game.state.hits["red"] == 1 and CALLS == [("label", "fox"), ("label", "crow")]
     logged = [event.text for event in game.log if event.kind == "choice"][0]
     assert logged == "red: Fire at? -> red fires at the fox (hit on 5+, 0 hits so far)"
-    assert decision.describe(1) == decision.options[1].label == logged.split(" -> ")[1]
-    assert CALLS[2:] == [("data", "fox")]  # the late read made the data, not the label again
-    assert decision.options[0].label.endswith("1 hits so far)")  # (an option never said: made now)
+    assert decision.describe(1) == logged.split(" -> ")[1]
+    for index in range(4):
+        with pytest.raises(StaleOptionError, match=rf"option {index} .*not read before the decision was answered"):
+            decision.options[index]  # noqa: B018 - the read is what raises
+    with pytest.raises(StaleOptionError, match="option 0's label"):
+        decision.describe(0)
+    assert CALLS == [("label", "fox"), ("label", "crow")]
 
 
 @pytest.mark.parametrize("lazy_labels", [False, True])
@@ -575,7 +592,10 @@ def test_a_subset_of_a_lazy_menu_is_logged_from_its_labels_alone():
     assert CALLS == [("label", "1"), ("label", "3")]
     assert [event.text for event in game.log if event.kind == "choice"] == ["red: Re-roll which? -> die 1, die 3"]
     assert game.over and decision.options._made is None  # (no option made)
-    assert decision.options[2].label == "die 3" and CALLS[2:] == [("data", "3")]
+    assert decision.describe([0, 2]) == "die 1, die 3"  # (the labels said, kept)
+    with pytest.raises(StaleOptionError, match=r"Re-roll which\? \[R3\]: option 2 \(3\)"):
+        decision.options[2]  # noqa: B018 - sealed: made by no read before the answer
+    assert CALLS[2:] == []
 
 
 # -- values made from keys (``make``) ------------------------------------------------------------------

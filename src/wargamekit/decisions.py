@@ -32,7 +32,9 @@ A label that is costly to write (exact odds) may be *lazy*: a zero-argument call
 when the label is first read — a bot never reads it, and the log reads only the chosen option's
 (see :class:`Option`; ``Choose.of(..., lazy_labels=True)``). A whole menu may be *lazy*: its
 options are made one by one when read, so a bot that reads one option (or only their count) pays
-for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``).
+for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``). A decision is *sealed* when
+it is answered: what of it was made lazily and not read by then is never made (reading it raises
+:class:`~wargamekit.errors.StaleOptionError`), since the state it would be made from has moved on.
 
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
 ...               kind="demo.activate", context={"phase": "command"},
@@ -58,7 +60,7 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from ._fastbuild import builder
-from .errors import IllegalChoiceError, InvalidChoiceError, OptionError
+from .errors import IllegalChoiceError, InvalidChoiceError, OptionError, StaleOptionError
 
 __all__ = [
     "Answer",
@@ -225,14 +227,20 @@ class Option:
     ``option.label`` is a ``str``, and so are the log, labels matched by
     :class:`~wargamekit.players.ScriptedPlayer` and what a terminal prints.
 
-    * The callable is called while the decision is pending, or later (a copy, a test reading
-      an old decision): it must make the label the option had when it was offered, so let it
-      read what does not change once the decision is asked (the values it closes over, the
-      state while the decision is pending), never roll dice or change anything.
+    * The callable is called only while the decision is pending: it may read the values it
+      closes over and the state as it is then, and must never roll dice or change anything. An
+      edit of the state while the decision is pending (a test, a scenario script) is seen by a
+      label made after it, as the procedure sees it.
+    * The decision is *sealed* when it is answered (the game logs the chosen label, made then,
+      before the procedure goes on): a label made by then is kept for ever; one not made by
+      then raises :class:`~wargamekit.errors.StaleOptionError` (naming the decision and the
+      option) when read, rather than being made from a state that has moved on — a reader
+      could not tell such a label from a true one. Read it while the decision is pending, or
+      give the text. An option goes to one decision: the first to be answered seals it.
     * Equality and hashing are those of the text: an option with a lazy label equals the same
       option built with the text it makes, so comparing or hashing options makes their labels.
     * A pickle or copy carries the text (it is made first): a copy never calls back into the
-      game that built the option.
+      game that built the option, and one taken after the answer of a label never made raises.
 
     >>> made = []
     >>> def odds_label():
@@ -278,6 +286,7 @@ class Option:
                 this._make_label = None
             else:  # a lazy label: the label slot stays unset until __getattr__ makes it
                 this._make_label = label
+                _built_a_lazy_label()
             this.public = public
             if type(data) is dict:
                 # freeze_data's first case inline (a flat dict of string keys to exact
@@ -314,6 +323,13 @@ class Option:
 
     def __hash__(self) -> int:
         return hash((self.value, self.label, self.public, self.data))
+
+    def __repr__(self) -> str:
+        # By hand rather than by attrs: a label sealed unmade (see _seal) is shown as such, not
+        # raised (a repr that raises would hide the error being reported).
+        make = _get_make_label(self) if type(self) is Option else None
+        label = _UNMADE_TEXT if type(make) is _StaleLabel else repr(self.label)
+        return f"{type(self).__name__}(value={self.value!r}, label={label}, public={self.public!r}, data={self.data!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickles and copies carry the label's text: a callable may not pickle, and a copy
@@ -395,6 +411,7 @@ def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> O
         option._make_label = None
     else:  # lazy: the label slot stays unset (see Option.__getattr__)
         option._make_label = label
+        _built_a_lazy_label()
     option.value = value
     option.public = None
     option.data = frozen
@@ -436,27 +453,32 @@ class LazyOptions(Sequence[Option]):
     To every reader it is the tuple of options an eager menu holds: its length is known up
     front (the values are kept as a tuple), indexing, slicing (a tuple), iteration, ``in`` and
     ``index`` work, it equals (and hashes as) that tuple, and its ``repr`` is the tuple's.
-    Comparing, hashing, printing, pickling or copying it makes every option; a pickle or copy
+    Comparing, hashing, pickling or copying it makes every option (and label); a pickle or copy
     *is* that tuple, so it never calls back into the game that built the menu.
 
-    **The contract of the callables** (as for lazy labels): an option may be made while the
-    decision is pending or later (a copy, a test reading an old decision), so ``label`` and
-    ``data`` must make the option as it was when offered — let them read the values and what
-    they close over, and state that does not change once the decision is asked; never roll
-    dice or change anything. The game logs the chosen option's label (making the label alone,
-    and keeping it for the option) before the procedure goes on, so the log reads the state the
-    menu was offered in; the option's data is made by its first read, if any.
+    **The contract of the callables** (as for lazy labels): an option is made only while the
+    decision is pending, so ``label`` and ``data`` may read the values, what they close over and
+    the state as it is then (an edit of the state while the decision is pending is seen by what
+    is made after it, as the procedure sees it); they must never roll dice or change anything.
+    The game logs the chosen option's label (making the label alone, and keeping it) before the
+    procedure goes on, and then *seals* the decision: an option, label or value not made by
+    then is never made — its read raises :class:`~wargamekit.errors.StaleOptionError`, naming
+    the decision and the option — and what was made reads the same for ever. So are sealed the
+    one-option decisions :func:`ask` answers itself. A copy or pickle of a sealed menu with an
+    option never made raises the same error (``repr`` shows such options as not made).
 
-    A menu held by two decisions is one menu: an option made for one is the other's too, and
-    its errors name the decision built last (build one menu per decision).
+    A menu held by two decisions is one menu: an option made for one is the other's too, its
+    errors name the decision built last, and the first answer seals it (build one menu per
+    decision).
 
     **Values made from keys** (``make``): where even the values cost (a menu of ~15 actions a
     random bot reads one of), ``values`` may be cheap keys and ``make(key)`` the value of each,
     made on the first read of that value — by the answer, the option or any reader — and kept,
     so a value is made once. The length is the keys'; to every reader the menu is the one
     built from the made values (options, labels, data, equality, hashing, pickling, ``index``,
-    ``in`` and errors). ``make`` keeps the callables' contract: it makes the value as it was
-    when offered, from the key and what does not change.
+    ``in`` and errors). ``make`` keeps the callables' contract: it is called only while the
+    decision is pending (the answer makes the chosen value), and a value not made by the answer
+    is sealed with the rest.
 
     It cannot be subclassed: a decision keeps a lazy menu by its exact type (anything else
     becomes a tuple, which makes every option), so a subclass would silently be made eager.
@@ -464,6 +486,8 @@ class LazyOptions(Sequence[Option]):
     Raises:
         OptionError: (when an option is made) ``label`` made no ``str``, or ``data`` made no
             JSON-able mapping; the option stays unmade, so every read raises again.
+        StaleOptionError: (an :class:`OptionError`) an option, label or value first read after
+            the decision holding the menu was answered.
         TypeError: (when a class is defined) a subclass of ``LazyOptions``.
 
     What ``make`` raises comes out unchanged from the read that made the value, and the value
@@ -489,7 +513,7 @@ class LazyOptions(Sequence[Option]):
 
     __slots__ = (
         "_values", "_label", "_data", "_lazy_labels", "_made", "_said", "_prompt", "_rule", "_make_value",
-        "_made_values",
+        "_made_values", "_answered",
     )
 
     #: a value not made yet (see _value)
@@ -521,18 +545,24 @@ class LazyOptions(Sequence[Option]):
         # the options made so far (None: not made yet), made with the first option: a random
         # bot's menu never makes one (the list was ~1,400 instructions of every menu)
         self._made: list[Option | None] | None = None
-        # index -> the label an answer made for an option it left unmade (what the log wrote):
-        # the option, made later, carries that label, not one made again from a state moved on
+        # index -> the label an answer (or a describe) made for an option it left unmade (what
+        # the log wrote): the option, if made later while pending, carries that label, and
+        # ``describe`` gives it after the answer
         self._said: dict[int, str] | None = None
         # What an error names (see _where); the decision holding the menu sets them to its
         # prompt and rule, kept apart: joined, they were a string every menu made for its errors.
         self._prompt = "lazy menu"
         self._rule = ""
+        # set when the decision holding the menu is answered (see _seal): what is not made by
+        # then is never made
+        self._answered = False
 
     def _make(self, index: int) -> Option:
         """Make, keep and return option ``index``; an index out of range raises ``IndexError``
         here, before anything is made (``__getitem__`` relies on it). Hot: once per option read."""
         value = self._values[index] if self._make_value is None else self._value(index)
+        if self._answered:
+            raise _stale(self._prompt, self._rule, index % len(self._values), "", value)
         made = self._made
         if made is None:
             made = self._made = [None] * len(self._values)
@@ -561,6 +591,7 @@ class LazyOptions(Sequence[Option]):
         option = _new_object(_OptionBuilder)
         if label is None:  # lazy labels, none said yet
             option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
+            _built_a_lazy_label()
         else:
             option.label = label
             option._make_label = None
@@ -584,6 +615,8 @@ class LazyOptions(Sequence[Option]):
             made = self._made_values = [self._UNMADE] * len(self._values)
         value = made[index]
         if value is self._UNMADE:
+            if self._answered:
+                raise _stale(self._prompt, self._rule, index % len(self._values), "'s value", key, "key ")
             value = made[index] = make(key)
         return value
 
@@ -602,8 +635,8 @@ class LazyOptions(Sequence[Option]):
         logs when the option is chosen — without making the option if it is not made yet: its
         data, which the log does not read, is made by the first read of the option (hot: the
         game's every answer to a lazy menu; a random bot reads nothing else of the option).
-        The label made here is kept, and is the option's when it is made: a later read shows
-        what the log wrote, even from a label that (against the contract) reads the state."""
+        The label made here is kept, and is the option's if it is made later while the decision
+        is pending; after the answer ``describe`` reads it (a label not kept raises then)."""
         made = self._made
         option = None if made is None else made[index]
         if option is None:
@@ -614,6 +647,8 @@ class LazyOptions(Sequence[Option]):
                     label = said.get(index)
                     if label is not None:
                         return value, label
+                if self._answered:
+                    raise _stale(self._prompt, self._rule, index % len(self._values), "'s label", value)
                 label = self._label(value)
                 if type(label) is str:
                     if said is None:
@@ -667,11 +702,16 @@ class LazyOptions(Sequence[Option]):
         return hash(tuple(self))
 
     def __repr__(self) -> str:
-        return repr(tuple(self))
+        if not self._answered:
+            return repr(tuple(self))
+        # sealed (see _seal): the options made, and those that never will be, shown as such
+        made = self._made or [None] * len(self._values)
+        shown = [_UNMADE_TEXT if option is None else repr(option) for option in made]
+        return f"({', '.join(shown)}{',' if len(shown) == 1 else ''})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A pickle or copy is the tuple of made options: the callables may hold the live game.
-        return (tuple, (tuple(self),))
+        return (tuple, (_fully_made(self),))
 
 
 _init_menu = LazyOptions.__init__
@@ -682,6 +722,78 @@ def _where_text(prompt: str, rule: str) -> str:
     return f"{prompt} [{rule}]" if rule else prompt
 
 
+def _stale(prompt: str, rule: str, index: int, what: str, shown: Any, shown_as: str = "") -> StaleOptionError:
+    """The error of a first read, after its decision was answered, of option ``index`` (or of
+    its ``what``: "'s label", "'s value"), shown by its value or key ``shown``."""
+    return StaleOptionError(
+        f"{_where_text(prompt, rule)}: option {index}{what} ({shown_as}{shown!r}) was made lazily and not "
+        "read before the decision was answered: read it while the decision is pending, or build the menu eagerly"
+    )
+
+
+#: how a repr shows a label or option left unmade by an answer (see _seal)
+_UNMADE_TEXT = "<not made before the answer>"
+
+
+class _StaleLabel:
+    """What an answered decision's lazy label not made yet is replaced by (see :func:`_seal`):
+    called to make the label, it raises :class:`StaleOptionError` instead."""
+
+    __slots__ = ("_prompt", "_rule", "_index", "_value")
+
+    def __init__(self, prompt: str, rule: str, index: int, value: Any) -> None:
+        self._prompt, self._rule, self._index, self._value = prompt, rule, index, value
+
+    def __call__(self) -> str:
+        raise _stale(self._prompt, self._rule, self._index, "'s label", self._value)
+
+
+#: Whether an option with a lazy label was ever built in this process: until one is, no eager
+#: menu can hold one, and sealing it looks at nothing. Which decision a lazy option goes to is
+#: not known when it is built, and finding out costs ~450 instructions an option (an attribute
+#: read of an ``Option`` takes the ``__getattr__`` hook): too much for every eager menu of a
+#: ruleset that builds none (maneuver_locale answers ~1,200 options a game).
+_lazy_labels_built = False
+
+
+def _built_a_lazy_label() -> None:
+    """Note that an option with a lazy label was built (see ``_lazy_labels_built``)."""
+    global _lazy_labels_built
+    _lazy_labels_built = True
+
+
+def _seal(decision: Decision) -> None:
+    """Seal ``decision``, which is being answered: from now on, a label, option or value of it
+    that was made lazily and not read yet raises :class:`StaleOptionError` when read, rather
+    than being made from a state that has moved on; what was read stays readable.
+
+    The game calls it for every answer once the choice is logged, before the procedure goes on
+    (so the chosen option's label, which the log reads, is made), and :func:`ask` for the
+    one-option decisions it answers itself. Cheap: a lazy menu is one slot set (the game sets
+    it inline for a menu nobody read); a lazy menu's options made while it was pending, and an
+    eager menu's once this process has built a lazy label (``_lazy_labels_built``), are looked
+    at for lazy labels not made yet, each replaced by a :class:`_StaleLabel`.
+    """
+    if not isinstance(decision, (Choose, ChooseSubset)):
+        return
+    options = decision.options
+    made: Sequence[Option | None]
+    if type(options) is LazyOptions:
+        options._answered = True
+        if options._made is None:  # (a random bot's menu: nothing made, nothing more to seal)
+            return
+        made = options._made
+    elif not _lazy_labels_built:  # (no option of this process has a lazy label)
+        return
+    else:
+        made = options
+    for index, option in enumerate(made):
+        if type(option) is Option:
+            make = _get_make_label(option)
+            if make is not None and type(make) is not _StaleLabel:
+                _set_make_label(option, _StaleLabel(decision.prompt, decision.rule, index, option.value))
+
+
 def _bind_where(decision: Choose | ChooseSubset) -> None:
     """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
     options = decision.options
@@ -689,12 +801,22 @@ def _bind_where(decision: Choose | ChooseSubset) -> None:
         options._prompt, options._rule = decision.prompt, decision.rule
 
 
+def _fully_made(options: Sequence[Option]) -> tuple[Option, ...]:
+    """``options`` as a tuple, every option and label made: what a pickle or copy holds, so it
+    never calls back into the game, not even through a lazy label of an option that a shallow
+    copy shares with the menu (and which the menu's answer would seal)."""
+    made = tuple(options)
+    for option in made:
+        _label_of(option)
+    return made
+
+
 def _getstate_made(self: Decision) -> dict[str, Any]:
-    """A menu decision's pickle and copy state (``__getstate__``): a lazy menu as the tuple of
-    its options, so a copy never calls back into the game that built it."""
+    """A menu decision's pickle and copy state (``__getstate__``): its options as a tuple, every
+    option and label made (:func:`_fully_made`), so a copy never calls back into the game that
+    built it; of an answered decision with a part left unmade, ``StaleOptionError``."""
     state = {name: getattr(self, name) for name in _field_names(type(self))}
-    if type(state["options"]) is LazyOptions:
-        state["options"] = tuple(state["options"])
+    state["options"] = _fully_made(state["options"])
     return state
 
 
@@ -826,10 +948,10 @@ class Choose(Decision):
         ``label`` and ``data`` called for its value, the data frozen — only when ``options[i]``
         is first read, so a random bot, which reads only the count and the chosen option's label
         (when the game logs it), makes one label per decision and no option. To every reader the decision is as if
-        built eagerly. ``label`` and ``data`` must then make the option as it was when offered:
-        read the value and what does not change while the decision is pending; never roll or
-        change anything. ``lazy`` and ``lazy_labels`` combine: a made option's label is then
-        made on its own first read.
+        built eagerly. ``label`` and ``data`` are then called only while the decision is pending
+        (what is not made when it is answered is sealed: see :class:`LazyOptions`); they must
+        never roll or change anything. ``lazy`` and ``lazy_labels`` combine: a made option's
+        label is then made on its own first read.
 
         >>> calls = []
         >>> d = Choose.of("red", "Fire at?", ["T-34 #1", "T-34 #2", "KV-1"], lazy=True,
@@ -1193,5 +1315,7 @@ def ask(decision: Decision) -> Generator[Decision, Any, Any]:
     if isinstance(decision, Choose):
         options = decision.options
         if (len(options._values) if type(options) is LazyOptions else len(options)) == 1:
-            return decision.value_of(0)  # of a lazy menu, without making the option nobody reads
+            value = decision.value_of(0)  # of a lazy menu, without making the option nobody reads
+            _seal(decision)  # answered here: as the game seals the decisions it is asked
+            return value
     return (yield decision)

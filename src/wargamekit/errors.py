@@ -10,6 +10,7 @@ cannot parse an answer    :class:`InvalidChoiceError`          ``ValueError``
 not legal here            :class:`IllegalChoiceError`          ``ValueError``
 not your turn             :class:`NotYourTurnError`            ``ValueError``
 a ruleset's bad option    :class:`OptionError`                 ``TypeError``
+an option read too late   :class:`StaleOptionError`            ``TypeError``
 game over                 :class:`GameOverError`               ``ValueError``
 unknown ruleset           :class:`UnknownRulesetError`         ``LookupError``
 unknown scenario          :class:`UnknownScenarioError`        ``LookupError``
@@ -60,6 +61,7 @@ __all__ = [
     "QuitGame",
     "SaveError",
     "ScenarioError",
+    "StaleOptionError",
     "UnknownAddonError",
     "UnknownLocaleError",
     "UnknownRulesetError",
@@ -99,6 +101,15 @@ class OptionError(WargamekitError, TypeError):
     """A ruleset made an option that is not one: a lazy label that makes no ``str``, or a lazy
     menu's option data that is not JSON (raised when the option is made, i.e. first read; see
     :class:`~wargamekit.decisions.LazyOptions`)."""
+
+
+class StaleOptionError(OptionError):
+    """A lazy label, option or value (made from its key) of a decision was first read after the
+    decision was answered: it was made lazily and not read while the decision was pending, and
+    what it would be made from has moved on since, so it is not made at all (the decision is
+    *sealed* when answered; see :class:`~wargamekit.decisions.LazyOptions`). What was read
+    before the answer stays readable. Read it while the decision is pending, or build the menu
+    eagerly."""
 
 
 class NotYourTurnError(WargamekitError, ValueError):

@@ -40,7 +40,7 @@ from attrs import define, field, frozen
 from ._fastbuild import builder
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext
-from .decisions import Answer, Choose, Decision, LazyOptions, _label_of
+from .decisions import Answer, Choose, Decision, LazyOptions, _label_of, _seal
 from .dice import Dice, Roll, SeededDice
 from .errors import (
     CheckpointError,
@@ -662,6 +662,11 @@ class Game:
 
         Whatever is raised, the game is exactly as before the answer (if the ruleset raised,
         it is rebuilt by replay).
+
+        Once the choice is logged the decision is *sealed*: a label, option or value of it not
+        made by then raises :class:`~wargamekit.errors.StaleOptionError` when read later (see
+        :class:`~wargamekit.decisions.LazyOptions`) — also if the rules then refuse the answer:
+        the game, rebuilt, asks a fresh decision.
         """
         decision = self.pending
         if decision is None:
@@ -673,6 +678,7 @@ class Game:
         # an index past the end too, whose check raises (a lazy menu's length is read from its
         # values: its len() is a Python call).
         in_range = False
+        menu = None  # the lazy menu of an answer in range (sealed below)
         if type(decision) is Choose and type(answer) is int and answer >= 0:
             options = decision.options
             if type(options) is LazyOptions:
@@ -680,6 +686,7 @@ class Game:
                     # the chosen option's label alone (the log's): nothing here reads its data
                     value, described = options._value_and_label(answer)
                     in_range = True
+                    menu = options
             elif answer < len(options):
                 option = options[answer]
                 value = option.value
@@ -720,6 +727,12 @@ class Game:
                 ctx._sink(event)
         else:  # a subset's list (copied by the general path), or a custom decision's answer
             ctx.event("choice", text, audience=audience, side=side, answer=canonical)
+        # The choice is logged (its label made): what of the decision is still unmade is never
+        # made now, the state about to move on (see decisions._seal). A replay seals too.
+        if menu is not None and menu._made is None:
+            menu._answered = True  # (_seal's whole work for a lazy menu nobody read: hot)
+        else:
+            _seal(decision)
         try:
             self._advance(value)
         except Exception:

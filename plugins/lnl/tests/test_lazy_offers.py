@@ -1,8 +1,10 @@
 """OPF 1–2 (opportunity fire) offered lazily, and the rally (RAL 2–4) and units (OPS 2) menus made lazily (issue 9):
 each response (its name with the exact odds) or option is made when read, and is what was
-offered, however late it is read."""
+offered (an option of an answered decision not read before the answer is refused, not made late)."""
 
-from wargamekit import Game, InterruptStack, ScriptedDice
+import pytest
+
+from wargamekit import Game, InterruptStack, ScriptedDice, StaleOptionError
 from wargamekit.decisions import LazyOptions
 from wargamekit.interrupts import LazyOffers, TimingPoint
 from wargamekit_lnl import LnL, kinds
@@ -36,9 +38,11 @@ def test_opf_responses_read_after_the_state_changed_are_those_offered():
     assert _read(lazy) == eager
 
 
-def test_a_pending_opf_decision_read_after_the_game_moved_on_shows_what_was_offered():
+def test_an_opf_decision_read_while_pending_shows_the_same_after_the_game_moved_on():
     """OPF 1–5 (the game of test_rules' OPF test): the opportunity-fire decision's options, read
-    only after de-1 fired and us-1 was shaken, are those read when it was asked."""
+    while it is pending, read the same after de-1 fired and us-1 was shaken; those of the same
+    decision not read before the answer are refused (``StaleOptionError``), not made from the
+    later state (the odds of a shaken mover)."""
     def to_the_offer():
         game = Game.new(LnL(), scenario([unit("us-1", "us", "us_squad", "0103"),
                                          unit("de-1", "german", "de_squad", "0503")]),
@@ -55,10 +59,17 @@ def test_a_pending_opf_decision_read_after_the_game_moved_on_shows_what_was_offe
     assert len(at_once) == 2 and at_once[1][0].startswith("opportunity fire from 0503 at 0203 (us-1: ")
     game = to_the_offer()
     held = game.pending
-    game.answer(1)
-    assert game.state.units["us-1/half"].shaken  # the mover the odds were about has changed
-    assert [(o.label, o.value, o.data) for o in held.options] == at_once
-    assert game.log_text() != first.log_text()  # the held game moved on
+    read = [(o.label, o.value, o.data) for o in held.options]
+    unread = to_the_offer()
+    held_unread = unread.pending
+    for moved_on in (game, unread):
+        moved_on.answer(1)
+        assert moved_on.state.units["us-1/half"].shaken  # the mover the odds were about has changed
+        assert moved_on.log_text() != first.log_text()  # the held game moved on
+    assert read == at_once and [(o.label, o.value, o.data) for o in held.options] == at_once
+    assert held_unread.describe(1) == at_once[1][0]  # (the chosen label, made for the log)
+    with pytest.raises(StaleOptionError, match=r"option 1 .*not read before the decision was answered"):
+        held_unread.options[1]  # noqa: B018 - the read is what raises
 
 
 def test_rally_menu_read_after_the_state_changed_shows_the_chance_offered():

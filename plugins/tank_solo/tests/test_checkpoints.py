@@ -5,6 +5,8 @@ is detached from the game.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from wargamekit import Game
@@ -130,14 +132,15 @@ _OPENING_LABELS = {"tank_solo.pick_tank": " picks tank ", "tank_solo.deploy_hex"
 
 
 def _opening_game(monkeypatch, seed: int, options: dict | None = None) -> tuple[Game, list]:
-    """A random-bot game with a snapshot at every checkpoint, and its decisions, position by position."""
+    """A random-bot game with a snapshot at every checkpoint, and its decisions, position by
+    position (copies taken while pending, every option made: an answered decision is sealed)."""
     monkeypatch.setattr(game_module, "SNAPSHOT_SPACING", 0)
     monkeypatch.setattr(game_module, "SNAPSHOT_LIMIT", 10_000)
     game = play_random_game(RULESET, seed=seed, options=options, check_invariants=False)
     reference = Game.new(RULESET, None, seed=seed, options=options or {})
     pending = []
     for choice in game.choices:
-        pending.append(reference.pending)
+        pending.append(copy.copy(reference.pending))
         reference.answer(choice)
     return game, pending
 

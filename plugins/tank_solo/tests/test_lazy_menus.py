@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from wargamekit import Choose, Game, LazyOptions, RandomBot
+from wargamekit import Choose, Game, LazyOptions, RandomBot, StaleOptionError
 from wargamekit.players import bot_seed
 from wargamekit_tank_solo import TankSolo, combat, kinds, opening
 from wargamekit_tank_solo.combat import FireAt
@@ -110,17 +110,18 @@ def test_lazy_and_eager_menus_play_byte_identical_games(monkeypatch, scenario):
 
 
 @pytest.mark.parametrize("scenario", ["default", "saunders"])
-def test_an_old_decisions_labels_are_those_offered_after_the_game_moved_on(monkeypatch, scenario):
-    """The lazy-label contract (``Option``, ``LazyOptions``): a label made after the game moved
-    on is the label the option had when offered. Each lazy menu of random-bot and heuristic-bot
-    games is kept, with
-    the labels an eager menu built from the same arguments made at offer time; after the game
-    (tanks moved, fired, destroyed since) every option's label of every kept menu is read: the
-    same text, and nothing raises. The games must include unchosen options of tanks that moved
-    on afterwards (作战阶段 1 fire selection, 2-1 the next mover) and shots at tanks destroyed
-    afterwards (the fire menu's target)."""
+def test_an_old_decisions_labels_are_those_offered_or_refused_after_the_game_moved_on(monkeypatch, scenario):
+    """The lazy-label contract (``Option``, ``LazyOptions``): a label read after the game moved
+    on is the label the option had when offered, or, if it was not made before the decision was
+    answered, ``StaleOptionError`` — never a label made from the later state. Each lazy menu of
+    random-bot and heuristic-bot games is kept, with the options an eager menu built from the
+    same arguments made at offer time; after the game (tanks moved, fired, destroyed since)
+    every option's label of every kept menu is read. The refused ones must include options of
+    tanks that moved on afterwards (作战阶段 1 fire selection, 2-1 the next mover) and shots at
+    tanks destroyed afterwards (the fire menu's target); the chosen options' labels (made for
+    the log) read as offered."""
     of = Choose.of.__func__  # type: ignore[attr-defined]
-    kept: list[tuple[Choose, list[str], dict[int, Any]]] = []
+    kept: list[tuple[Choose, list[Any], dict[int, Any]]] = []
     state_of: list[Any] = []
 
     def keeping_of(cls, *args: Any, **kwargs: Any) -> Choose:
@@ -128,11 +129,11 @@ def test_an_old_decisions_labels_are_those_offered_after_the_game_moved_on(monke
         if kwargs.get("lazy_labels"):
             eager = of(cls, *args, **{**kwargs, "lazy": False, "lazy_labels": False})
             where = {t.id: (t.hex, t.hull, t.turret, t.alive) for t in state_of[-1].tanks} if state_of else {}
-            kept.append((decision, [o.label for o in eager.options], where))
+            kept.append((decision, list(eager.options), where))
         return decision
 
     monkeypatch.setattr(Choose, "of", classmethod(keeping_of))
-    moved_on = destroyed = 0
+    moved_on = destroyed = read = 0
     seen: set[str] = set()
     wrong: list[tuple[str, str]] = []
     bots = [(RandomBot, seed) for seed in range(6)] + [(RULESET.bots()["bot"], seed) for seed in range(2)]
@@ -146,18 +147,21 @@ def test_an_old_decisions_labels_are_those_offered_after_the_game_moved_on(monke
         seen |= {d.kind for d, _, _ in kept}
         final = {t.id: (t.hex, t.hull, t.turret, t.alive) for t in game.state.tanks}
         for decision, offered, where in kept:
-            try:
-                labels = [o.label for o in decision.options]
-            except Exception as exc:  # what it raised, for the failure's message
-                wrong.append((decision.kind, f"raises {type(exc).__name__}"))
-                continue
-            if labels != offered:
-                wrong.append((decision.kind, "another label"))
-            for option in decision.options:
-                if decision.kind in (kinds.FIRE_SELECTION, kinds.NEXT_MOVER) and option.data.get("tank"):
-                    moved_on += where[option.data["tank"]] != final[option.data["tank"]]
-                if decision.kind == kinds.FIRE_TARGET and isinstance(option.value, FireAt):
-                    destroyed += not final[option.value.target][3]
+            for index, option in enumerate(offered):
+                try:
+                    label = decision.describe(index)  # (a lazy menu's chosen label, said for the log)
+                except StaleOptionError:
+                    if decision.kind in (kinds.FIRE_SELECTION, kinds.NEXT_MOVER) and option.data.get("tank"):
+                        moved_on += where[option.data["tank"]] != final[option.data["tank"]]
+                    if decision.kind == kinds.FIRE_TARGET and isinstance(option.value, FireAt):
+                        destroyed += not final[option.value.target][3]
+                    continue
+                except Exception as exc:  # what it raised, for the failure's message
+                    wrong.append((decision.kind, f"raises {type(exc).__name__}"))
+                    continue
+                read += 1
+                if label != option.public_label:
+                    wrong.append((decision.kind, "another label"))
     assert not wrong, sorted(Counter(wrong).items())
     assert seen == LAZY_KINDS
-    assert moved_on > 0 and destroyed > 0
+    assert moved_on > 0 and destroyed > 0 and read > 0

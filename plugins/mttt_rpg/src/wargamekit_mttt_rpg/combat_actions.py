@@ -123,7 +123,9 @@ def _odds_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, hoo
 def _attack_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, what: str, hooks: Any) -> str:
     """The label of an attack in the menu, with its odds against passive defense: a lazy label
     (see :class:`~wargamekit.decisions.Option`), made only if read (the odds are the costly part
-    of a menu, and a bot reads the options' data)."""
+    of a menu, and a bot reads the options' data). It reads the live scene, so it is made only
+    while its decision is pending: the answer seals the menu, and a label not read by then
+    raises ``StaleOptionError`` rather than show the odds of a later scene."""
     weapon = unit.ready_weapon
     assert weapon is not None  # there are targets only with a weapon ready
     return f"{what} {target.name} with {weapon.name} ({_odds_label(scene, unit, target, kind, hooks)})"
