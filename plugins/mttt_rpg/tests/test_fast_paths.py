@@ -543,6 +543,41 @@ def test_each_response_of_a_lazy_offer_is_its_spell_s_on_its_own_target_with_its
     assert all("playable" not in data for data in by_spell["Guardian Light"])  # the point calls for an answer
 
 
+def test_at_a_quiet_point_every_response_is_marked_quiet_but_a_heal_on_an_unhurt_target(make):
+    """插入阶段: at a point that calls for no answer of the side polled (her own character's
+    turn start), every response offered to her is marked unplayable with why the point is
+    quiet (``_quiet``), spells and instant actions (跟步, a rush) alike, but a heal on an unhurt
+    target, marked with that. Each response is the caster's, on its own target, with its own
+    name and key. Mio, given an instant heal, is the only one with mana; Akari is hurt."""
+    mending = Spell("Mending Touch", Effect("heal", amount=2, target="ally", range=2), pool="order", cost=2)
+    units = ("mio", "heroes"), ("akari", "heroes"), ("kyo", "heroes"), ("witch", "foes")
+    h = make(make.scenario(*(make.unit_entry(uid, side) for uid, side in units), band=0), [])
+    mio = library().characters["mio"]
+    interrupt_phase._sheet_facts(h.state)["mio"] = interrupt_phase._facts(
+        attrs.evolve(mio, spells=(*mio.spells, mending))
+    )
+    h.unit("mio").order_mp, h.unit("mio").distortion_mp = 4, 0
+    for uid in ("akari", "kyo"):
+        h.unit(uid).order_mp = h.unit(uid).distortion_mp = 0
+    h.unit("akari").hp -= 2
+    timing = interrupt_phase.Timing("turn start", active="akari")
+    offer = interrupt_phase.offers(h, timing, "turn start")("heroes", TimingPoint("turn start", None, 0))
+
+    quiet = (False, "nothing to answer at turn start")
+    heals = [r for r in offer if r.data.get("name") == "Mending Touch"]
+    names, items = ("Mio", "Akari", "Kyo"), ((4, "mio"), (5, "akari"), (6, "kyo"))
+    assert [r.name for r in heals] == [f"Mio: Mending Touch on {name} (heal 2, 2 order MP)" for name in names]
+    assert [(r.data["id"], r.data["target"], r.key) for r in heals] == [(n, uid, None) for n, uid in items]
+    marks = [(r.data["playable"], r.data["why"]) for r in heals]
+    assert marks == [(False, "Mio is unhurt"), quiet, (False, "Kyo is unhurt")]
+    others = [r for r in offer if r.data.get("name") != "Mending Touch"]
+    rushes = [("rush", 1, uid, "witch") for uid in ("mio", "akari", "kyo")]
+    assert [r.key for r in others if r.key is not None] == rushes
+    assert len(others) == 6  # Guardian Light on each of the three, and three rushes
+    assert all((r.data["playable"], r.data["why"]) == quiet for r in others)
+    assert {r.controller for r in offer} == {"heroes"}
+
+
 @pytest.mark.parametrize("first", ["foes", "heroes"])
 def test_a_band_edited_between_two_polls_of_one_point_offers_no_rush_out_of_contact(make, first):
     """跟步 (a rush) needs contact distance. The state may be edited directly while a poll's

@@ -211,17 +211,18 @@ def _item(
         price = f", {cost} {pool} MP" if cost else ""
         label = f"{caster.name}: {name}{on} ({effect.kind.replace('_', ' ')} {effect.amount}{price})"
 
+    # (by position, in Response's order: name, controller, resolve, is_legal, key, data; a
+    # class called with keywords packs them into a dict: ~2,800 instructions more an item)
     return Response(
-        name=label,
-        controller=caster.side,
-        # partials, not closures: built for every offer of every poll, and a closure over these
-        # nine names costs a cell each
-        resolve=partial(_resolve_item, ctx, caster_id, target_id, effect, pool, cost, countering, name),
-        is_legal=partial(_item_fizzles, ctx, item_id, caster_id, target_id, effect, pool, cost, countering),
-        key=key,
-        # Frozen here rather than by the Response (hot: every offer of every poll): ids,
-        # names and numbers, and ``at``'s JSON scalars, are what freeze_data would keep as they are.
-        data=Data(
+        label,
+        caster.side,
+        # partials, not closures: a closure over these nine names costs a cell each
+        partial(_resolve_item, ctx, caster_id, target_id, effect, pool, cost, countering, name),
+        partial(_item_fizzles, ctx, item_id, caster_id, target_id, effect, pool, cost, countering),
+        key,
+        # Frozen here rather than by the Response: ids, names and numbers, and ``at``'s JSON
+        # scalars, are what freeze_data would keep as they are.
+        Data(
             {
                 "id": item_id,
                 "name": name,
@@ -363,23 +364,21 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
     summed: dict[int, tuple[Response, _Committed]] = {}
     # What the offers at the last timing point found, kept until a poll offers something: the
     # point (a string made afresh at each resolution point of the window, and held here), the
-    # fighting characters and whom each could rush, and a spell's targets and a character's
-    # instant actions (what makes them): ``found``, by (character, spell) and by character.
-    # The core asks a decision only of a poll that offers something; between two polls with
-    # none between them nothing runs, so nothing these read (who is fighting, positions,
-    # conditions, invested jade) can change. After a poll that offers something, the scene
+    # fighting characters and whom each could rush (the other side, polled next at the same
+    # point, reads them again). The core asks a decision only of a poll that offers something;
+    # between two polls with none between them nothing runs, so nothing these read (who is
+    # fighting, positions, conditions) can change. After a poll that offers something, the scene
     # may be edited directly before the next poll (the design's rule): it is read again.
     # (Cells, not a list: read at every poll.)
     at_point: str | None = None
     characters: list[Combatant] = []
-    found: dict[Any, Any] = {}
     rushes: Mapping[str, tuple[str, ...]] = {}
     facts_of = _sheet_facts(ctx.state)
 
     def offer(side: str, point: TimingPoint) -> Sequence[Response]:
         # Hot: every side is polled at every timing point of every turn, and most polls offer
         # nothing; the cheap tests (side, kind, mana) come before anything is built.
-        nonlocal at_point, characters, found, rushes
+        nonlocal at_point, characters, rushes
         scene: Scene = ctx.state
         top = point.top
         if top is None:
@@ -398,14 +397,14 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
             # who may respond, and whom each could rush: found once
             at_point = point.timing
             characters = _fighting_characters(scene)
-            found, rushes = {}, _contacts_of(scene, characters)
+            rushes = _contacts_of(scene, characters)
         responders = []
         for u in characters:
             if u.side == side and _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
                 responders.append(u)
         if not responders:
             return []  # most polls: nothing to build
-        offered = _offer(ctx, timing, opening, side, point, responders, committed, found, rushes, facts_of)
+        offered = _offer(ctx, timing, opening, side, point, responders, committed, rushes, facts_of)
         if offered:
             at_point = None  # a decision follows: what was found here is not kept past it
         return offered
@@ -421,38 +420,22 @@ def _offer(
     point: TimingPoint,
     responders: list[Combatant],
     committed: _Committed,
-    found: dict[Any, Any],
     rushes: Mapping[str, tuple[str, ...]],
     facts_of: Mapping[str, _SheetFacts],
 ) -> Sequence[Response]:
     """What :func:`offers` offers ``side`` at ``point`` once it has found her ``responders``
     (the characters its cheap test passed), as a :class:`LazyOffers` (or nothing): ``committed``,
-    the stack's mana by caster; ``found``, what the point's polls found (a spell's targets, a
-    character's instant actions), filled here; ``rushes``, whom each character could rush.
-    (Apart from ``offers``' poll, so that a poll offering nothing, most of them, sets up none
-    of the cells its closures need.)"""
+    the stack's mana by caster; ``rushes``, whom each character could rush. (Apart from
+    ``offers``' poll, which most polls leave before it: nobody may respond.)"""
     scene: Scene = ctx.state
     top = point.top
     at = {"timing": timing.name, "resolution": point.timing != opening}
-    quiet: list[str | None] = []  # why the point is quiet (see _quiet), found once if needed
-    marks: dict[str | None, Mapping[str, Any]] = {None: at}  # why -> ``at`` so marked, made once
-
-    def quiet_reason() -> str | None:
-        if not quiet:
-            quiet.append(_quiet(scene, side, timing, point, point.timing != opening))
-        return quiet[0]
-
-    def marked_at(target: Combatant | None = None, effect: Effect | None = None) -> Mapping[str, Any]:
-        # ``at`` with the marks (``playable: False`` and why) when the response would do nothing
-        # now (a heal on an unhurt target) or the point is quiet (see _quiet), for a response
-        # built with them (built once, not built and then copied with its marks)
-        why = quiet_reason()
-        if effect is not None and effect.kind == "heal" and target is not None and target.hp >= target.hp_max:
-            why = f"{target.name} is unhurt"
-        marked = marks.get(why)
-        if marked is None:
-            marked = marks[why] = {**at, "playable": False, "why": why}
-        return marked
+    # ``at`` marked (``playable: False`` and why) when the point is quiet (see _quiet): every
+    # response offered here is so marked, but a heal on an unhurt target (see _heal_at).
+    # (Found at once, not by closures when first needed: an offer of something, which the
+    # core asks a decision of, nearly always needs it.)
+    why = _quiet(scene, side, timing, point, point.timing != opening)
+    plain_at = at if why is None else {**at, "playable": False, "why": why}
 
     # What each response would be, found now; the responses themselves are made only when
     # read (a LazyOffers: a random bot reads one, or none). Each spell takes its item
@@ -460,7 +443,6 @@ def _offer(
     # spell's responses, one per target, take consecutive numbers and share one record.
     keys: list[Any] = []
     made: list[Any] = []  # per response: its spell's record, or (what makes it, ``at``) for an instant action
-    plain_at: Mapping[str, Any] | None = None  # marked_at() for anything but a heal: found once
     for unit in responders:
         order, distortion = _mana_left(unit, committed)
         for spell in facts_of[unit.sheet_key].instant_spells:
@@ -475,33 +457,31 @@ def _offer(
                 countering: int | None = top.data["id"]
                 countering_name = top.name
             else:
-                spell_targets = found.get((unit.id, id(spell)))  # library data, alive all game
-                if spell_targets is None:
-                    spell_targets = found[unit.id, id(spell)] = _targets(scene, unit, spell.effect, None)
-                targets = spell_targets
+                targets = _targets(scene, unit, spell.effect, None)
                 if not targets:
                     continue
                 keys += [None] * len(targets)
                 countering, countering_name = None, ""
-            if kind == "heal":  # marked per target (an unhurt one)
-                at_each: Any = tuple(marked_at(target, spell.effect) for target in targets)
-            else:
-                if plain_at is None:
-                    plain_at = marked_at()
-                at_each = plain_at
+            # a heal's marks per target (an unhurt one), any other's shared
+            at_each: Any = plain_at if kind != "heal" else tuple(_heal_at(at, plain_at, t) for t in targets)
             # (the spell's first response's index and item number, then _item's arguments)
             record = (len(made), scene.next_item + 1, unit, spell, targets, countering, countering_name, at_each)
             scene.next_item += len(targets)
             made += [record] * len(targets)
-        actions = found.get(unit.id)
-        if actions is None:
-            actions = found[unit.id] = _instant_actions(ctx, unit, rushes.get(unit.id, ()))
-        for key, make in actions:  # rarely any
+        for key, make in _instant_actions(ctx, unit, rushes.get(unit.id, ())):  # rarely any
             keys.append(key)
-            made.append((make, marked_at()))
+            made.append((make, plain_at))
     if not keys:
         return []
     return LazyOffers(keys, partial(_offered, ctx, keys, made))
+
+
+def _heal_at(at: Mapping[str, Any], plain_at: Mapping[str, Any], target: Combatant | None) -> Mapping[str, Any]:
+    """Where a heal on ``target`` is offered (see :func:`_offer`): ``plain_at``, or ``at``
+    marked not playable if ``target`` is unhurt (the heal would do nothing now)."""
+    if target is not None and target.hp >= target.hp_max:
+        return {**at, "playable": False, "why": f"{target.name} is unhurt"}
+    return plain_at
 
 
 def _offered(ctx: Context, keys: list[Any], made: list[Any], index: int) -> Response:
