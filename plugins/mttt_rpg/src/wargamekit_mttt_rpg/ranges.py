@@ -12,6 +12,8 @@ name sits at is PROVISIONAL (not from the source): 0 contact, 1 close, 2 short, 
 
 from __future__ import annotations
 
+from wargamekit.memo import remember
+
 __all__ = [
     "ASTRONOMICAL",
     "BAND_NAMES",
@@ -71,10 +73,8 @@ class _PairKeys(dict[str, str]):
         self._of = of
 
     def __missing__(self, other: str) -> str:
-        if len(self) >= _KEYS_PER_ID_KEPT:  # on a miss only: the reads that find a key pay nothing
-            self.clear()
-        key = self[other] = pair(self._of, other)
-        return key
+        # (on a miss only: the reads that find a key pay nothing)
+        return remember(self, other, pair(self._of, other), _KEYS_PER_ID_KEPT)
 
 
 #: keys kept per id at most: far more than a scene's combatants (2 to 6 in the bundled ones)
@@ -99,7 +99,5 @@ def pair_keys(a: str) -> dict[str, str]:
     """
     keys = _PAIR_KEYS.get(a)
     if keys is None:
-        if len(_PAIR_KEYS) >= _IDS_KEPT:
-            _PAIR_KEYS.clear()
-        keys = _PAIR_KEYS[a] = _PairKeys(a)
+        keys = remember(_PAIR_KEYS, a, _PairKeys(a), _IDS_KEPT)
     return keys
