@@ -15,10 +15,16 @@ from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 LEADER_MA, BANNER_MA = 8, 6
 
 #: Per map: the hexes reachable from a start by (start, budget, cost type, blocked hexes). A
-#: cache: the rules ask the same search again and again while nothing that blocks has moved
-#: (each individual order re-reads the issuer's command range, group orders test every
-#: command), and each search is a scipy call. A game asks a few hundred distinct ones.
+#: cache: the rules ask the same search again and again while nothing that blocks has moved,
+#: and each search is a scipy call. (Leader movement's; the command range has _RANGES.)
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
+#: Per map: a command range (§4.2.2), its hexes and their coordinates (command_cells), by its
+#: search's question as _REACH keys it. Kept by the question, not only by the position
+#: (_COMMAND): a new position often asks a range asked before (nothing near the leader moved),
+#: and the set of a range's ~70 coordinates costs ~60,000 instructions to build (aig.md, "The
+#: thirteenth round").
+_RANGES: PerMap[tuple[Hex, float, str, frozenset[Hex]], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
+    PerMap(kept=4096)
 
 
 #: Per map: a leader's command range (§4.2.2) by (his hex's q and r, the range, his side, the
@@ -48,15 +54,20 @@ def reach_from(state: GameState, start: Hex, budget: float, cost: str, blocked: 
     of the question (a unit moving far away does not make it a new one).
     """
     table = _REACH.table(state.map)
+    key = _reach_question(start, budget, cost, blocked)
+    got = table.get(key)
+    if got is None:
+        got = table[key] = state.map.reachable(start, budget, cost, blocked=key[3])
+    return got
+
+
+def _reach_question(start: Hex, budget: float, cost: str,
+                    blocked: AbstractSet[Hex]) -> tuple[Hex, float, str, frozenset[Hex]]:
+    """:func:`reach_from`'s key: its question with only the blocked hexes within ``budget``."""
     # start.distance(h) <= budget, inline (the battle's enemy ZOI holds hundreds of hexes): the
     # distance is half the sum of the three cube deltas, an even sum
     q, r, twice = start.q, start.r, 2 * budget
-    near = frozenset(h for h in blocked if abs(h.q - q) + abs(h.r - r) + abs(h.q - q + h.r - r) <= twice)
-    key = (start, budget, cost, near)
-    got = table.get(key)
-    if got is None:
-        got = table[key] = state.map.reachable(start, budget, cost, blocked=near)
-    return got
+    return start, budget, cost, frozenset(h for h in blocked if abs(h.q - q) + abs(h.r - r) + abs(h.q - q + h.r - r) <= twice)
 
 
 def _blocked(state: GameState, side: str) -> set[Hex]:
@@ -91,8 +102,13 @@ def _command_range(state: GameState, leader: Leader, reach: int | None,
     key = (leader.hex.q, leader.hex.r, limit, leader.side, position_id(state) if position is None else position)
     got = table.get(key)
     if got is None:
-        hexes = reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
-        got = table[key] = (hexes, frozenset((h.q, h.r) for h in hexes))
+        question = _reach_question(leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+        ranges = _RANGES.table(state.map)
+        got = ranges.get(question)
+        if got is None:
+            hexes = state.map.reachable(leader.hex, limit, "command", blocked=question[3])
+            got = ranges[question] = (hexes, frozenset((h.q, h.r) for h in hexes))
+        table[key] = got
     return got
 
 

@@ -80,7 +80,7 @@ def apply_hits(ctx: Context, unit: Unit, hits: int, why: str, *, rout_now: bool 
         return
     unit.hits += hits
     ctx.event("hits", f"{unit.name} takes {hits} cohesion hit{'s' * (hits > 1)} ({why}); cohesion {unit.cohesion}",
-              unit=unit.name, hits=hits, total=unit.hits, reason=why)
+              hits=hits, reason=why, total=unit.hits, unit=unit.name)  # (sorted keys: see orders.turn)
     if rout_now and unit.hits >= unit.tq and not unit.routed:
         yield from rout(ctx, unit, "its hits reach its TQ (§8.1)")
 
