@@ -11,6 +11,7 @@ import attrs
 
 from wargamekit import Decision, Outcome, Player, Ruleset
 from wargamekit.geometry import Hex, HexMap
+from wargamekit.memo import remember
 from wargamekit.sequencing import PhaseCycle, Turn, TurnResult, by_phase, play_turns
 from wargamekit.view import dict_copier, field_copier
 from wargamekit_aig import rally
@@ -34,12 +35,10 @@ _SEEN_TABLES: dict[int, tuple[Tables, Tables]] = {}
 def _seen_tables(tables: Tables) -> Tables:
     got = _SEEN_TABLES.get(id(tables))
     if got is None:
-        if len(_SEEN_TABLES) >= 64:
-            _SEEN_TABLES.clear()
         # the dicts as read-only proxies: a view's reader reads them as it reads the dicts
         copy = attrs.evolve(tables, weapons=MappingProxyType(dict(tables.weapons)),  # type: ignore[arg-type]
                             shock_value=MappingProxyType(dict(tables.shock_value)))  # type: ignore[arg-type]
-        got = _SEEN_TABLES[id(tables)] = (tables, copy)
+        got = remember(_SEEN_TABLES, id(tables), (tables, copy), 64)
     return got[1]
 
 
@@ -91,9 +90,7 @@ class Aig(Ruleset):
         if got is None:
             got = check_scenario(super().load_scenario(data, source=source), source)
             if key is not None:
-                if len(_LOADED) >= _LOADED_KEPT:
-                    _LOADED.clear()
-                _LOADED[key] = got
+                remember(_LOADED, key, got, _LOADED_KEPT)
         return got
 
     def options(self) -> Mapping[str, Any]:

@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 from attrs import astuple, define, field
 
 from wargamekit.geometry import DIRECTIONS, Hex, HexMap, HexsideFeature, TerrainTable, TerrainType, VertexFacing
+from wargamekit.memo import remember
 from wargamekit.state_rows import HexRows, StateRows
 from wargamekit_aig.scenario import CAVALRY, INFANTRY, LAYOUT, AigScenario, MapSpec, Tables, hexside, parse_hex
 
@@ -375,9 +376,7 @@ def position_id(state: GameState) -> int:
     key = position_key(state)
     got = _POSITION_IDS.get(key)
     if got is None:
-        if len(_POSITION_IDS) >= _POSITION_IDS_KEPT:
-            _POSITION_IDS.clear()
-        got = _POSITION_IDS[key] = next(_next_position_id)
+        got = remember(_POSITION_IDS, key, next(_next_position_id), _POSITION_IDS_KEPT)
     return got
 
 
@@ -408,10 +407,7 @@ def build_map(spec: MapSpec) -> HexMap:
             m.set_hexside(h, d, code)
     for layer in (m.terrain, m.elevation, m.hexsides):
         layer.flags.writeable = False
-    if len(_MAPS) >= _MAPS_KEPT:
-        _MAPS.clear()
-    _MAPS[key] = m
-    return m
+    return remember(_MAPS, key, m, _MAPS_KEPT)
 
 
 def _interned(s: str) -> str:
