@@ -144,6 +144,7 @@ import attrs  # noqa: E402
 
 from wargamekit._fastpickle import _GETTERS, dumps  # noqa: E402
 from wargamekit.geometry import Hex  # noqa: E402
+from wargamekit.state_rows import HexRows, StateRows  # noqa: E402
 
 
 @attrs.define
@@ -238,13 +239,70 @@ def test_sharing_pickle_keeps_shared_types_by_reference_and_copies_the_rest():
     assert none == () and pickle.loads(plain)["board"] == board
 
 
+@attrs.define
+class _Army:
+    """A state pickled by its rows (``StateRows``)."""
+
+    turn: int
+    units: dict[str, _Unit]
+
+    def __reduce__(self):
+        return _ARMY_FORM.reduce(self)
+
+
+_ARMY_FORM = StateRows(_Army, HexRows(_Unit))
+
+
+def test_a_pickle_names_one_global_for_every_kind_of_object_it_makes():
+    """Every object the fast pickle reduces — attrs instances of two classes, a state by its
+    rows, the dice's generator, a shared object — is made again by one loader, so the pickle
+    names one global (pickle imports each global's module again to check it, at every pickle:
+    a snapshot's hot path); the copy loads back equal, with ``pickle.loads`` when nothing is
+    shared, and in a fresh interpreter."""
+    import pickletools
+    import subprocess
+    import sys
+
+    from wargamekit._fastpickle import dumps_sharing, loads_sharing
+    from wargamekit.dice import SeededDice
+
+    dice = SeededDice(5)
+    dice.d6("warm up")
+    board = _Frozen((1, 2))
+    parts = (_Army(2, {"a": _Unit("a", Hex(2, -1), 1)}), [_Unit("A", Hex(1, 2)), _One(3)], dice, board)
+
+    def globals_named(data: bytes) -> list[str]:
+        names, strings = [], []
+        for op, arg, _ in pickletools.genops(data):
+            if "UNICODE" in op.name:
+                strings.append(arg)
+            elif op.name == "STACK_GLOBAL":  # (module and name: the last two strings written)
+                names.append(".".join(strings[-2:]))
+            assert op.name != "GLOBAL"  # (protocol 4 and up)
+        return names
+
+    data, shared = dumps_sharing(parts, frozenset({_Frozen}))
+    assert globals_named(data) == ["wargamekit._fastpickle._make"] and shared == (board,)
+    back = loads_sharing(data, shared)
+    assert back[:2] == parts[:2] and back[3] is board
+    assert back[2]._rng.bit_generator.state == dice._rng.bit_generator.state
+    plain = dumps(parts[:3])
+    assert globals_named(plain) == ["wargamekit._fastpickle._make"]
+    assert pickle.loads(plain)[:2] == parts[:2]
+    fresh = subprocess.run(  # (a class of the core's: a fresh interpreter imports its module)
+        [sys.executable, "-c", "import pickle, sys; d, h = pickle.loads(sys.stdin.buffer.read()); print(d.d6('x'), h)"],
+        input=dumps((dice, Hex(7, 8))), capture_output=True, check=True,
+    )
+    assert fresh.stdout.decode().strip() == f"{dice.d6('x')} {Hex(7, 8)}"
+
+
 def test_fast_pickle_refuses_what_pickle_refuses():
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         dumps(_One(lambda: 1))
 
 
 def test_fast_pickle_names_a_class_by_a_key_written_once_and_a_local_class_as_before():
-    """An attrs instance is made again by ``_new("module:qualname")``: the key is written once
+    """An attrs instance is made again by ``_make(_NEW, "module:qualname")``: the key is written once
     per pickle (then referred back to), and no global reference of the class is written (which
     imports its module to check it); the objects load back as before, in a fresh interpreter
     too (the snapshot cache reads snapshots there). A class its key does not lead back to (a
@@ -255,12 +313,12 @@ def test_fast_pickle_names_a_class_by_a_key_written_once_and_a_local_class_as_be
 
     import attrs
 
-    from wargamekit._fastpickle import _NEW_ARGS, _new
+    from wargamekit._fastpickle import _NEW, _NEW_ARGS, _new
 
     data = dumps([_Unit("A", Hex(1, 2)), _Unit("B", Hex(3, 4)), _Frozen((5,))])
     ops = [(op.name, arg) for op, arg, _ in pickletools.genops(data)]
     key = f"{_Unit.__module__}:{_Unit.__qualname__}"
-    assert _NEW_ARGS[_Unit] == (key,)
+    assert _NEW_ARGS[_Unit] == (_NEW, key)
     assert [arg for name, arg in ops if name in ("SHORT_BINUNICODE", "BINUNICODE")].count(key) == 1
     assert "NEWOBJ" not in {name for name, _ in ops}  # every class of the list is named by key
     back = pickle.loads(data)
@@ -298,7 +356,7 @@ def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
     while not rng.bit_generator.state["has_uint32"]:  # half a 64-bit draw left buffered
         rng.integers(0, 10, dtype=np.uint32)
     data = dumps({"dice": dice, "again": rng})
-    assert b"_pcg64_generator" in data and b"PCG64" in data
+    assert b"PCG64" in data
     back = pickle.loads(data)
     assert back["again"] is back["dice"]._rng
     assert back["again"].bit_generator.state == rng.bit_generator.state
@@ -307,7 +365,7 @@ def test_the_dice_generator_pickles_as_its_state_and_draws_on_alike():
     assert type(_pcg64_generator(rng.bit_generator.state).bit_generator) is np.random.PCG64
     # another bit generator takes numpy's own reduce
     other = np.random.Generator(np.random.MT19937(3))
-    assert b"_pcg64_generator" not in dumps(other)
+    assert b"_make" not in dumps(other)
     assert pickle.loads(dumps(other)).bit_generator.state["state"]["pos"] == other.bit_generator.state["state"]["pos"]
 
 class _Colour(enum.Enum):
