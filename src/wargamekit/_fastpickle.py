@@ -400,8 +400,8 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
 class _SharingUnpickler(pickle.Unpickler):
     def __init__(self, data: bytes, shared: tuple[Any, ...]) -> None:
         super().__init__(io.BytesIO(data))
-        #: _MAKERS with each shared object's reference made into shared[index]
-        self._makers = (*_MAKERS[:_SHARED], shared.__getitem__)
+        #: _MAKERS with a shared object's reference made into shared[index] (_SHARED is last)
+        self._makers: tuple[Callable[..., Any], ...] = (*_MAKERS[:_SHARED], shared.__getitem__)
 
     def _make(self, how: int, *args: Any) -> Any:
         return self._makers[how](*args)
