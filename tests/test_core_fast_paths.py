@@ -296,6 +296,27 @@ def test_a_pickle_names_one_global_for_every_kind_of_object_it_makes():
     assert fresh.stdout.decode().strip() == f"{dice.d6('x')} {Hex(7, 8)}"
 
 
+def test_a_sharing_load_leaves_no_cycle_for_the_collector():
+    """A load with shared objects frees its unpickler (and the unpickler's memo of every object
+    it made) when it returns: the loader it names holds no reference back to the unpickler, so
+    a restart's copy is not kept alive until the collector runs."""
+    import gc
+
+    from wargamekit._fastpickle import dumps_sharing, loads_sharing
+    from wargamekit.dice import SeededDice
+
+    parts = (_Army(2, {"a": _Unit("a", Hex(2, -1), 1)}), [_Unit("A", Hex(1, 2))], SeededDice(5), _Frozen((1,)))
+    data, shared = dumps_sharing(parts, frozenset({_Frozen}))
+    assert shared
+    gc.collect()
+    gc.disable()
+    try:
+        assert loads_sharing(data, shared)[:2] == parts[:2]
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def test_fast_pickle_refuses_what_pickle_refuses():
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         dumps(_One(lambda: 1))

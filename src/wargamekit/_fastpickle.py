@@ -400,11 +400,16 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
 class _SharingUnpickler(pickle.Unpickler):
     def __init__(self, data: bytes, shared: tuple[Any, ...]) -> None:
         super().__init__(io.BytesIO(data))
-        #: _MAKERS with a shared object's reference made into shared[index] (_SHARED is last)
-        self._makers: tuple[Callable[..., Any], ...] = (*_MAKERS[:_SHARED], shared.__getitem__)
+        # _MAKERS with a shared object's reference made into shared[index] (_SHARED is last)
+        makers: tuple[Callable[..., Any], ...] = (*_MAKERS[:_SHARED], shared.__getitem__)
 
-    def _make(self, how: int, *args: Any) -> Any:
-        return self._makers[how](*args)
+        def make(how: int, *args: Any) -> Any:
+            return makers[how](*args)
+
+        # A function that holds no reference to the unpickler: a bound method would, from the
+        # unpickler's memo, a cycle that kept it and its memo of the whole copy alive until the
+        # collector ran.
+        self._make = make
 
     def find_class(self, module: str, name: str) -> Any:
         # once per pickle (pickle memoizes the global)
