@@ -253,13 +253,26 @@ class _Army:
 _ARMY_FORM = StateRows(_Army, HexRows(_Unit))
 
 
+def _globals_named(data: bytes) -> list[str]:
+    """The globals (``module.name``) a pickle names, in order."""
+    import pickletools
+
+    names, strings = [], []
+    for op, arg, _ in pickletools.genops(data):
+        if "UNICODE" in op.name:
+            strings.append(arg)
+        elif op.name == "STACK_GLOBAL":  # (module and name: the last two strings written)
+            names.append(".".join(strings[-2:]))
+        assert op.name != "GLOBAL"  # (protocol 4 and up)
+    return names
+
+
 def test_a_pickle_names_one_global_for_every_kind_of_object_it_makes():
     """Every object the fast pickle reduces — attrs instances of two classes, a state by its
     rows, the dice's generator, a shared object — is made again by one loader, so the pickle
     names one global (pickle imports each global's module again to check it, at every pickle:
     a snapshot's hot path); the copy loads back equal, with ``pickle.loads`` when nothing is
     shared, and in a fresh interpreter."""
-    import pickletools
     import subprocess
     import sys
 
@@ -271,23 +284,13 @@ def test_a_pickle_names_one_global_for_every_kind_of_object_it_makes():
     board = _Frozen((1, 2))
     parts = (_Army(2, {"a": _Unit("a", Hex(2, -1), 1)}), [_Unit("A", Hex(1, 2)), _One(3)], dice, board)
 
-    def globals_named(data: bytes) -> list[str]:
-        names, strings = [], []
-        for op, arg, _ in pickletools.genops(data):
-            if "UNICODE" in op.name:
-                strings.append(arg)
-            elif op.name == "STACK_GLOBAL":  # (module and name: the last two strings written)
-                names.append(".".join(strings[-2:]))
-            assert op.name != "GLOBAL"  # (protocol 4 and up)
-        return names
-
     data, shared = dumps_sharing(parts, frozenset({_Frozen}))
-    assert globals_named(data) == ["wargamekit._fastpickle._make"] and shared == (board,)
+    assert _globals_named(data) == ["wargamekit._fastpickle._make"] and shared == (board,)
     back = loads_sharing(data, shared)
     assert back[:2] == parts[:2] and back[3] is board
     assert back[2]._rng.bit_generator.state == dice._rng.bit_generator.state
     plain = dumps(parts[:3])
-    assert globals_named(plain) == ["wargamekit._fastpickle._make"]
+    assert _globals_named(plain) == ["wargamekit._fastpickle._make"]
     assert pickle.loads(plain)[:2] == parts[:2]
     fresh = subprocess.run(  # (a class of the core's: a fresh interpreter imports its module)
         [sys.executable, "-c", "import pickle, sys; d, h = pickle.loads(sys.stdin.buffer.read()); print(d.d6('x'), h)"],
@@ -315,6 +318,30 @@ def test_a_sharing_load_leaves_no_cycle_for_the_collector():
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_every_snapshot_of_a_game_names_one_global_and_restarts_as_a_replay_does():
+    """In play: every snapshot of a skirmish game (its state, its shared map and scenario, the
+    dice) names only the fast pickle's loader, and a fork, an undo and a load restarting from
+    those snapshots give the log a replay from the first answer gives."""
+    from wargamekit import Game, SaveFile
+    from wargamekit.testing import play_random_game
+    from wargamekit_skirmish import Skirmish
+
+    game = play_random_game(Skirmish(), seed=4)
+    snapshots = [s for s in game._snapshots if s.pickled]
+    assert len(snapshots) > 5 and all(s.shared for s in snapshots)
+    assert {tuple(_globals_named(s.frozen)) for s in snapshots} == {("wargamekit._fastpickle._make",)}
+    for back in (5, 17, 40):
+        position = len(game.choices) - back
+        forked = game.replay(game.choices[:position])
+        undone = game.fork()
+        undone.undo(back)
+        loaded = Game.load(SaveFile.from_json(undone.save().to_json()), rulesets={"skirmish": game.ruleset})
+        replayed = Game.new(game.ruleset, seed=game.seed, snapshots=False)
+        for choice in game.choices[:position]:
+            replayed.answer(choice)
+        assert forked.log_text() == undone.log_text() == loaded.log_text() == replayed.log_text()
 
 
 def test_fast_pickle_refuses_what_pickle_refuses():
