@@ -103,7 +103,7 @@ def test_a_state_pickles_its_units_as_rows_and_loads_back_equal():
     marks = {"moved"}
     state = _State(3, {"b": _Piece("b", Hex(0, 3), marks), "a": _Piece("a", Hex(2, -1), marks, 1)}, ["x"], "t")
     loader, args = state.__reduce__()
-    assert args == ("tests.test_hex_rows:_State", (3, ["x"], "t"), ("b", "a"),
+    assert args[1:] == ("tests.test_hex_rows:_State", (3, ["x"], "t"), ("b", "a"),
                     (("b", 0, 3, {"moved"}, 0), ("a", 2, -1, {"moved"}, 1)))
     for data in (pickle.dumps(state), dumps(state)):
         back = pickle.loads(data)
@@ -118,7 +118,7 @@ def test_a_state_loads_in_a_fresh_process_and_an_unknown_form_is_refused():
     import subprocess
     import sys
 
-    from wargamekit.state_rows import _state
+    from wargamekit._fastpickle import _FORMED, _make
 
     state = _State(1, {"a": _Piece("a", Hex(2, -1))})
     fresh = subprocess.run(
@@ -126,8 +126,8 @@ def test_a_state_loads_in_a_fresh_process_and_an_unknown_form_is_refused():
         input=pickle.dumps(state), capture_output=True, check=True,
     )
     assert fresh.stdout.decode().strip() == repr(state)
-    with pytest.raises(pickle.UnpicklingError, match="no state form for 'tests.test_hex_rows:_Piece'"):
-        _state("tests.test_hex_rows:_Piece", (), (), ())
+    with pytest.raises(pickle.UnpicklingError, match="no pickled form for 'tests.test_hex_rows:_Piece'"):
+        _make(_FORMED, "tests.test_hex_rows:_Piece", (), (), ())
     with pytest.raises(TypeError, match="no field 'pieces'"):
         StateRows(_State, HexRows(_Piece), field="pieces")
 

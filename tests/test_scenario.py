@@ -50,6 +50,37 @@ def test_good_scenario_structures_into_attrs_classes():
     assert battle.fog is False
 
 
+def test_equal_strings_of_a_scenario_are_one_object_so_a_pickle_writes_each_once():
+    """The parse makes one string per occurrence; structured, equal strings are one (interned)
+    object, so a snapshot's pickle writes each value once and refers back to it after. A value
+    is never changed, and a ``str`` subclass (which ``sys.intern`` refuses) is kept as given."""
+    import enum
+    import pickle
+    from sys import intern
+
+    import attrs
+
+    text = GOOD.replace('"0708"', '"0304"').replace('"Line"', '"Guard"')
+    parsed = read_toml_text(text)
+    assert parsed["sides"][0]["units"][0]["hex"] is not parsed["sides"][1]["units"][0]["hex"]
+    battle = structure(parsed, Battle)
+    first, second = battle.sides[0].units[0], battle.sides[1].units[0]
+    assert (first.name, first.hex) == (second.name, second.hex) == ("Guard", "0304")
+    assert first.name is second.name and first.hex is second.hex
+    assert pickle.dumps(battle).count(b"0304") == 1
+    # every string structured is the interned one, and the values are the parse's
+    strings = [battle.title, *(s.name for s in battle.sides), *(f for s in battle.sides for u in s.units for f in (u.name, u.hex))]
+    assert all(value is intern(value) for value in strings)
+    assert attrs.asdict(battle) == {**parsed, "fog": False, "sides": [
+        {**side, "units": [{"strength": 1, **unit} for unit in side["units"]]} for side in parsed["sides"]]}
+
+    class Colour(enum.StrEnum):
+        RED = "red"
+
+    kept = structure({"name": Colour.RED, "hex": "0101"}, Unit)
+    assert kept.name is Colour.RED
+
+
 @pytest.mark.parametrize(
     ("edit", "path", "message"),
     [

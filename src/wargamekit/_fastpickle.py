@@ -6,9 +6,10 @@ slotted attrs instances (units, hexes, maps). attrs pickles those through its ge
 field values read by one compiled reader (:func:`attribute_reader`), which attrs' own ``__setstate__`` reads
 back (it accepts a tuple of the field values in field order). The loaded objects are the same;
 any class that customises its pickling in any way takes pickle's ordinary path. Such a class is
-named in the pickle by the key ``"module:qualname"`` for :func:`_new` (written once per pickle),
-not by pickle's global reference, which imports the class's module on every pickle to check it:
-16-26% of a snapshot's cost in the bundled rulesets. The reductions are found through a
+named in the pickle by the key ``"module:qualname"`` (written once per pickle), not by pickle's
+global reference, which imports the class's module on every pickle to check it: 16-26% of a
+snapshot's cost in the bundled rulesets. Every object this module reduces is made again by one
+loader, :func:`_make`, the one global such a pickle names (see there). The reductions are found through a
 ``dispatch_table`` that pickle reads in C, one small reducer per class made on its first instance
 (:class:`_Reducers`), not a ``reducer_override`` called in Python for every object: the same bytes,
 a mid-game snapshot 1.08-1.20x faster (issue 9). The pickler itself is kept from one pickle to the
@@ -44,7 +45,8 @@ __all__ = ["attribute_reader", "dumps", "dumps_sharing", "loads_sharing"]
 
 #: class -> its field getter, or ``False`` for a class pickled the ordinary way
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | bool] = {}
-#: class -> the arguments of :func:`_new` that make an instance of it (its key, in a tuple)
+#: class -> the arguments of :func:`_make` that make a bare instance of it (``_NEW`` and its key),
+#: or ``(cls,)`` for a class its key does not lead back to (pickle's NEWOBJ, by global reference)
 _NEW_ARGS: dict[type, tuple[Any, ...]] = {}
 #: key (``"module:qualname"``) -> class, for :func:`_new`
 _CLASSES: dict[str, type] = {}
@@ -80,6 +82,22 @@ def _new(key: str) -> Any:
     if cls is None:
         raise pickle.UnpicklingError(f"no class {key!r}")
     return cls.__new__(cls)  # type: ignore[call-overload]  # (as NEWOBJ calls it)
+
+
+#: "module:qualname" of a class with a pickled form of its own -> the loader of that form
+#: (:class:`wargamekit.state_rows.StateRows` registers its states' here, when made)
+_FORMS: dict[str, Callable[..., Any]] = {}
+
+
+def _formed(key: str, *args: Any) -> Any:
+    """The instance of the class named ``key`` that its form's loader makes of ``args``."""
+    load = _FORMS.get(key)
+    if load is None:
+        _class_of(key)  # its module registers its form when imported (a load in a fresh process)
+        load = _FORMS.get(key)
+        if load is None:
+            raise pickle.UnpicklingError(f"no pickled form for {key!r}")
+    return load(*args)
 
 
 def _attrs_pickled(cls: type) -> bool:
@@ -144,7 +162,7 @@ def _getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | bool:
         key = f"{cls.__module__}:{cls.__qualname__}"
         # Named by key only if the key leads back to it (not a local class); else by pickle's
         # own global reference, which fails as it always did.
-        _NEW_ARGS[cls] = (key,) if _class_of(key) is cls else (cls,)
+        _NEW_ARGS[cls] = (_NEW, key) if _class_of(key) is cls else (cls,)
     _GETTERS[cls] = getter
     return getter
 
@@ -155,8 +173,8 @@ _ANY_SEED = np.random.SeedSequence(0)
 
 
 def _pcg64_generator(state: Any) -> np.random.Generator:
-    """A PCG64 generator at ``state``, its bit generator's ``state`` dict (what :class:`_Pickler`
-    reduces one to)."""
+    """A PCG64 generator at ``state``, its bit generator's ``state`` dict (what the dice's
+    generator reduces to)."""
     bit_generator = np.random.PCG64(_ANY_SEED)
     bit_generator.state = state
     return np.random.Generator(bit_generator)
@@ -165,6 +183,23 @@ def _pcg64_generator(state: Any) -> np.random.Generator:
 def _shared(index: int) -> Any:
     """Stands in the pickle for a shared object: :func:`loads_sharing` resolves it."""
     raise pickle.UnpicklingError("a pickle with shared objects must be read by loads_sharing")
+
+
+#: What :func:`_make` makes, by its first argument: an attrs instance (bare, then attrs'
+#: ``__setstate__``), an instance by its class's own form, the dice's generator, a shared object.
+_NEW, _FORMED, _GENERATOR, _SHARED = range(4)
+_MAKERS: tuple[Callable[..., Any], ...] = (_new, _formed, _pcg64_generator, _shared)
+
+
+def _make(how: int, *args: Any) -> Any:
+    """``_MAKERS[how](*args)``: the loader every reduction of this module names.
+
+    Hot (issue 9): pickle writes each global a pickle names once, and imports the global's
+    module again to check it, ~5,500 instructions a global; a snapshot named four (a class's
+    bare instance, a state's rows, the dice's generator, a shared object), ~5 % of its cost. One
+    global for all saves three of them; a load pays one Python call more per object made.
+    """
+    return _MAKERS[how](*args)
 
 
 class _Pickler(pickle.Pickler):
@@ -181,7 +216,7 @@ class _Pickler(pickle.Pickler):
         cls = type(obj)
         if cls in self.shared_types:
             self.shared.append(obj)
-            return (_shared, (len(self.shared) - 1,))
+            return (_make, (_SHARED, len(self.shared) - 1))
         if cls in copyreg.dispatch_table:
             return NotImplemented  # registered with copyreg: pickle's way, as the table's
         getter = _GETTERS.get(cls)
@@ -189,7 +224,7 @@ class _Pickler(pickle.Pickler):
             getter = _getter(cls)
         if getter is False:
             if cls is np.random.Generator and type(obj.bit_generator) is np.random.PCG64:
-                return (_pcg64_generator, (obj.bit_generator.state,))  # the dice's generator
+                return (_make, (_GENERATOR, obj.bit_generator.state))  # the dice's generator
             return NotImplemented
         # What object.__reduce_ex__ gives (cls.__new__, then attrs' __setstate__), with the
         # state as the tuple of field values instead of a dict built in Python, and the class
@@ -197,7 +232,7 @@ class _Pickler(pickle.Pickler):
         args = _NEW_ARGS[cls]
         if args[0] is cls:
             return (copyreg.__newobj__, args, getter(obj))  # type: ignore[attr-defined,operator]
-        return (_new, args, getter(obj))  # type: ignore[operator]
+        return (_make, args, getter(obj))  # type: ignore[operator]
 
 
 #: What every reduction of an ordinary object is: pickle's own default, ``obj.__reduce_ex__(5)``
@@ -207,7 +242,7 @@ _reduce_ex = operator.methodcaller("__reduce_ex__", pickle.HIGHEST_PROTOCOL)
 
 def _generator_reducer(obj: np.random.Generator) -> Any:
     if type(obj.bit_generator) is np.random.PCG64:
-        return (_pcg64_generator, (obj.bit_generator.state,))  # the dice's generator
+        return (_make, (_GENERATOR, obj.bit_generator.state))  # the dice's generator
     return _reduce_ex(obj)
 
 
@@ -215,7 +250,7 @@ def _attrs_reducer(cls: type, getter: Callable[[Any], tuple[Any, ...]]) -> Calla
     """What :meth:`_Pickler.reducer_override` gives for an instance of ``cls``, as one small
     function of the instance."""
     args = _NEW_ARGS[cls]
-    new = copyreg.__newobj__ if args[0] is cls else _new  # type: ignore[attr-defined]
+    new = copyreg.__newobj__ if args[0] is cls else _make  # type: ignore[attr-defined]
 
     def reduce(obj: Any) -> Any:
         return (new, args, getter(obj))
@@ -296,7 +331,7 @@ class _KeptPickler:
 
     def _share(self, obj: Any) -> Any:
         self.shared.append(obj)
-        return (_shared, (len(self.shared) - 1,))
+        return (_make, (_SHARED, len(self.shared) - 1))
 
     def dump(self, obj: Any) -> bytes:
         chunks = self.chunks
@@ -365,12 +400,21 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
 class _SharingUnpickler(pickle.Unpickler):
     def __init__(self, data: bytes, shared: tuple[Any, ...]) -> None:
         super().__init__(io.BytesIO(data))
-        self._shared = shared
+        # _MAKERS with a shared object's reference made into shared[index] (_SHARED is last)
+        makers: tuple[Callable[..., Any], ...] = (*_MAKERS[:_SHARED], shared.__getitem__)
+
+        def make(how: int, *args: Any) -> Any:
+            return makers[how](*args)
+
+        # A function that holds no reference to the unpickler: a bound method would, from the
+        # unpickler's memo, a cycle that kept it and its memo of the whole copy alive until the
+        # collector ran.
+        self._make = make
 
     def find_class(self, module: str, name: str) -> Any:
-        # once per pickle (pickle memoizes the global): each reference becomes shared[index]
-        if module == __name__ and name == "_shared":
-            return self._shared.__getitem__
+        # once per pickle (pickle memoizes the global)
+        if module == __name__ and name == "_make":
+            return self._make
         return super().find_class(module, name)
 
 

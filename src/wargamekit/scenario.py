@@ -22,6 +22,7 @@ import datetime
 import marshal
 import tomllib
 from pathlib import Path
+from sys import intern
 from typing import Any, TypeVar
 
 import cattrs
@@ -52,6 +53,12 @@ def _strict_float(value: Any, _type: type) -> float:
 
 
 def _strict_str(value: Any, _type: type) -> str:
+    if type(value) is str:
+        # Interned (issue 9): a parse makes one string per occurrence (ten equal "us" in an LnL
+        # state), which a snapshot's pickle writes out one by one, where a second reference to
+        # one object is two bytes from its memo. Interning never changes a value (a subclass,
+        # which sys.intern refuses, is kept as it is).
+        return intern(value)
     if not isinstance(value, str):
         raise TypeError(f"expected str, got {type(value).__name__}")
     return value

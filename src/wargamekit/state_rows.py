@@ -13,13 +13,12 @@ name. The AIG and LnL states use it.
 from __future__ import annotations
 
 import operator
-import pickle
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import attrs
 
-from ._fastpickle import _class_of, attribute_reader
+from ._fastpickle import _FORMED, _FORMS, _make, attribute_reader
 from .geometry.hex import Hex
 
 __all__ = ["HexRows", "StateRows"]
@@ -88,10 +87,6 @@ class HexRows(Generic[T]):
         return (make(*row[:at], hex_(row[at], row[at + 1]), *row[at + 2:]) for row in rows)
 
 
-#: "module:qualname" of a state class -> its form (made when the class's module is imported)
-_FORMS: dict[str, StateRows[Any]] = {}
-
-
 class StateRows(Generic[S]):
     """A game state's whole ``__reduce__``: its fields' values, with its units (a dict of units
     by name, one of its fields) as :class:`HexRows`, and the state made again on load.
@@ -117,7 +112,7 @@ class StateRows(Generic[S]):
     ...     def __reduce__(self):
     ...         return FORM.reduce(self)
     >>> FORM = StateRows(State, HexRows(Counter))
-    >>> FORM.reduce(State(3, {"a": Counter("a", Hex(2, -1))}))[1][1:]
+    >>> FORM.reduce(State(3, {"a": Counter("a", Hex(2, -1))}))[1][2:]
     ((3,), ('a',), (('a', 2, -1),))
     >>> FORM.state((3,), ("a",), (("a", 2, -1),))
     State(turn=3, units={'a': Counter(name='a', hex=Hex(2, -1))})
@@ -135,16 +130,17 @@ class StateRows(Generic[S]):
         self._values: Callable[[S], tuple[Any, ...]] = attribute_reader(others)
         self._row = units.row
         self._objects = units.objects
-        #: how a pickle names this form: the class's ``"module:qualname"``
+        #: how a pickle names this form: the class's ``"module:qualname"`` (a load in a fresh
+        #: process imports the class's module, which makes the form)
         self.key = f"{cls.__module__}:{cls.__qualname__}"
-        _FORMS[self.key] = self
+        _FORMS[self.key] = self.state
 
     def reduce(self, state: S) -> tuple[Any, ...]:
         """What ``state.__reduce__()`` returns: :meth:`state` called with its values, its
         units' names and their rows (through a loader that finds this form by :attr:`key`)."""
         # Hot: a snapshot every eight answers or so pickles the state (C calls only, but one).
         units = self._units(state)
-        return _state, (self.key, self._values(state), tuple(units), tuple(map(self._row, units.values())))
+        return _make, (_FORMED, self.key, self._values(state), tuple(units), tuple(map(self._row, units.values())))
 
     def state(self, values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> S:
         """The state :meth:`reduce` read: its other fields' ``values`` in order, its units
@@ -153,13 +149,3 @@ class StateRows(Generic[S]):
         units = dict(zip(names, self._objects(rows), strict=True))
         return self._make(*values[:at], units, *values[at:])
 
-
-def _state(key: str, values: tuple[Any, ...], names: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> Any:
-    """The loader of :meth:`StateRows.reduce`'s form: the state of the class named ``key``."""
-    form = _FORMS.get(key)
-    if form is None:
-        _class_of(key)  # its module makes its form when imported (a load in a fresh process)
-        form = _FORMS.get(key)
-        if form is None:
-            raise pickle.UnpicklingError(f"no state form for {key!r}")
-    return form.state(values, names, rows)
