@@ -41,6 +41,8 @@ from typing import Any
 import attrs
 import numpy as np
 
+from .memo import remember
+
 __all__ = ["attribute_reader", "dumps", "dumps_sharing", "loads_sharing"]
 
 #: class -> its field getter, or ``False`` for a class pickled the ordinary way
@@ -391,9 +393,7 @@ def dumps_sharing(obj: Any, shared_types: frozenset[type]) -> tuple[bytes, tuple
     table = _table()
     kept_ones = _KEPT_SHARING.get(shared_types)
     if kept_ones is None:
-        if len(_KEPT_SHARING) >= 16:  # a ruleset's set each (tests make more)
-            _KEPT_SHARING.clear()
-        kept_ones = _KEPT_SHARING[shared_types] = []
+        kept_ones = remember(_KEPT_SHARING, shared_types, [], 16)  # a ruleset's set each (tests make more)
     return _kept_dump(kept_ones, table, shared_types, obj)
 
 

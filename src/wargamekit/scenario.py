@@ -30,6 +30,7 @@ import cattrs.v
 
 from .errors import HexLabelError, ScenarioError
 from .geometry.hex import Hex, HexLabels
+from .memo import remember
 
 __all__ = ["converter", "copy_data", "map_hex", "read_toml_file", "read_toml_text", "structure"]
 
@@ -227,10 +228,7 @@ def read_toml_text(text: str, *, source: str | None = None, cache: bool = False)
     if cache:
         known = _PARSED.get(text)
         if known is None:
-            known = read_toml_text(text, source=source)
-            if len(_PARSED) >= 64:
-                _PARSED.clear()
-            _PARSED[text] = known
+            known = remember(_PARSED, text, read_toml_text(text, source=source), 64)
         copied: dict[str, Any] = copy_data(known)
         return copied
     try:
