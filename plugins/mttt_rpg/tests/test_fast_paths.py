@@ -90,7 +90,7 @@ def test_instant_actions_are_made_only_when_read(monkeypatch):
 
 def test_the_rushes_found_among_a_character_s_contacts_are_those_found_in_the_whole_scene(monkeypatch):
     """插入阶段 / 跟步: a poll looks for a responder's rushes among the opponents kept at contact
-    distance of her (``_contacts_of``), not the whole scene; at every poll of the seeded games
+    distance of her (``_characters_and_contacts``), not the whole scene; at every poll of the seeded games
     they are the rushes (keys, in order) a pass over every combatant finds."""
     real, compared = interrupt_phase._instant_actions, []
 
@@ -284,15 +284,15 @@ def test_what_the_cheap_tests_keep_of_a_scene_is_kept_for_that_scene_only(make):
 
     one, other = scene("foes"), scene("heroes")
     assert one.distances == other.distances
-    assert interrupt_phase._contacts_of(one) == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
-    assert interrupt_phase._contacts_of(one) is interrupt_phase._contacts_of(one)
-    assert interrupt_phase._contacts_of(other) == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
+    assert interrupt_phase._characters_and_contacts(one)[1] == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
+    assert interrupt_phase._characters_and_contacts(one)[1] is interrupt_phase._characters_and_contacts(one)[1]
+    assert interrupt_phase._characters_and_contacts(other)[1] == {"akari": ("mio",), "sayo": ("mio",), "mio": ("akari", "sayo")}
     sheets = library().characters
     assert interrupt_phase._sheet_facts(one)["sayo"].sheet is sheets["sayo"]
 
 
 def _contacts_kept_and_found(scene):
-    return interrupt_phase._contacts_of(scene), interrupt_phase._contacts(scene)
+    return interrupt_phase._characters_and_contacts(scene)[1], interrupt_phase._contacts(scene)
 
 
 def test_whom_each_character_could_rush_is_found_again_when_a_side_changes(make):
@@ -301,7 +301,7 @@ def test_whom_each_character_could_rush_is_found_again_when_a_side_changes(make)
     the same is found again."""
     units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"), make.unit_entry("mio", "foes"))
     scene = make(make.scenario(*units, band=0), []).state
-    interrupt_phase._contacts_of(scene)
+    interrupt_phase._characters_and_contacts(scene)[1]
     scene.unit("sayo").side = "foes"
     kept, found = _contacts_kept_and_found(scene)
     assert kept == found == {"akari": ("sayo", "mio"), "sayo": ("akari",), "mio": ("akari",)}
@@ -335,6 +335,34 @@ def test_whom_each_character_could_rush_is_found_again_when_a_character_comes_ba
     assert kept == found == {"akari": ("sayo",), "sayo": ("akari",)}
     scene.unit("akari").status = "helpless"
     assert _contacts_kept_and_found(scene) == ({}, {})
+
+
+@pytest.mark.parametrize(
+    "sides",
+    [("heroes", "foes", "foes"), ("heroes", "heroes", "foes"), ("heroes", "foes", "heroes"), ("heroes",) * 3],
+)
+def test_whom_each_character_could_rush_is_found_again_when_any_opposing_pair_s_band_changes(make, sides):
+    """跟步: whom each character could rush is kept while the range band of each pair of
+    fighting characters on opposing sides stays the same (the only bands it is found from, read
+    at once): every such pair moved into contact and out again, with two, one or no such pairs,
+    is found again, and a band between allies changes nothing."""
+    ids = ("akari", "sayo", "mio")
+    scene = make(make.scenario(*map(make.unit_entry, ids, ("heroes", "foes", "foes")), band=1), []).state
+    for unit_id, side in zip(ids, sides, strict=True):
+        scene.unit(unit_id).side = side  # (a state edit: a scene is loaded with both sides)
+    seen, previous = [], interrupt_phase._characters_and_contacts(scene)[1]
+    for index, a in enumerate(ids):
+        for b in ids[index + 1 :]:
+            for band in (0, 1):
+                scene.set_distance(a, b, band)
+                kept, found = _contacts_kept_and_found(scene)
+                assert kept == found
+                seen.append(bool(found))
+                if scene.unit(a).side == scene.unit(b).side:
+                    assert kept is previous  # an allies' band is not read: still the record kept
+                previous = kept
+    # each opposing pair in contact once, alone
+    assert seen.count(True) == sum(sides[i] != sides[j] for i in range(3) for j in range(i + 1, 3))
 
 
 def test_a_character_given_another_sheet_is_tested_with_that_sheet(make):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from math import inf
+from operator import itemgetter
 from typing import Any, NamedTuple
 from weakref import ref
 
@@ -396,8 +397,7 @@ def offers(ctx: Context, timing: Timing, opening: str) -> Offers:
         if point.timing is not at_point:
             # who may respond, and whom each could rush: found once
             at_point = point.timing
-            characters = _fighting_characters(scene)
-            rushes = _contacts_of(scene, characters)
+            characters, rushes = _characters_and_contacts(scene)
         responders = []
         for u in characters:
             if u.side == side and _may_respond(ctx, u, facts_of[u.sheet_key], rushes, committed, counterable):
@@ -564,7 +564,7 @@ def _may_respond(
     """Whether the fighting character ``unit`` might have a response to offer: a cheap test,
     true whenever :func:`offers` would build one for her (an affordable instant spell with
     something to counter if it is a counterspell, a rush not yet answered, soul jade to burn).
-    ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_contacts_of`);
+    ``facts``: her sheet's; ``contacts``: whom each character might rush (:func:`_characters_and_contacts`);
     ``committed``: the stack's mana by caster (:data:`_Committed`); ``counterable``:
     whether the stack's top item is the other side's, to counter."""
     # Hot: most polls offer nothing, and this spares building them (see ``offers``).
@@ -623,16 +623,18 @@ class _FactsBySheet(dict[str, _SheetFacts]):
 class _Kept(NamedTuple):
     """What the cheap tests keep of the last scene they read: its sheets' facts by sheet key
     (:func:`_sheet_facts`), and whom each character could rush with what that was found from
-    (:func:`_contacts_of`). Never changed, only replaced whole: a game in another thread reads
-    one record or another, never a mix."""
+    (:func:`_characters_and_contacts`). Never changed, only replaced whole: a game in another
+    thread reads one record or another, never a mix."""
 
     #: the scene, held weakly
     scene: ref[Scene]
     facts: _FactsBySheet
-    #: a copy of the range bands by pair, and each fighting character's id and side, in order;
-    #: None: no contacts found yet
-    bands: dict[str, int] | None
+    #: each fighting character's id and side, in order; None: no contacts found yet
     who: list[tuple[str, str]] | None
+    #: what reads the range bands of every opposing pair of them at once (:func:`_opposing_bands`;
+    #: None: no such pair), and what it read
+    bands_of: Callable[[Mapping[str, int]], Any] | None
+    bands: Any
     contacts: dict[str, tuple[str, ...]]
 
 
@@ -646,7 +648,7 @@ def _kept(scene: Scene) -> _Kept:
     global _KEPT
     kept = _KEPT
     if kept is None or kept.scene() is not scene:
-        kept = _KEPT = _Kept(ref(scene), _FactsBySheet(), None, None, {})
+        kept = _KEPT = _Kept(ref(scene), _FactsBySheet(), None, None, None, {})
     return kept
 
 
@@ -655,27 +657,42 @@ def _sheet_facts(scene: Scene) -> _FactsBySheet:
     return _kept(scene).facts
 
 
-def _contacts_of(scene: Scene, characters: list[Combatant] | None = None) -> dict[str, tuple[str, ...]]:
-    """:func:`_contacts` of ``scene``, kept while what it reads stays the same (the range bands
-    by pair; the fighting characters, in order, with their ids and sides): positions change
-    only when someone moves (reading every pair's distance was most of a test that finds
-    nothing, and most characters have nobody to rush). ``characters``: the scene's fighting
-    characters, if the caller has them (what the key reads: the characters only, not every
-    combatant)."""
+def _characters_and_contacts(scene: Scene) -> tuple[list[Combatant], dict[str, tuple[str, ...]]]:
+    """The scene's fighting characters, in scene order (:func:`_fighting_characters`), and whom
+    each could rush (:func:`_contacts`), the latter kept while what it is found from stays the
+    same: each fighting character's id and side, in order, and the range band of each pair of
+    them on opposing sides. Positions change only when someone moves, and most characters have
+    nobody to rush: reading every pair's distance was most of a test that finds nothing."""
     global _KEPT
     kept = _kept(scene)
-    distances = scene.distances
-    if characters is None:
-        characters = _fighting_characters(scene)
-    # (attributes read in Python: attrgetter's C calls cost more; in a loop, as _fighting_characters)
+    # one pass for both: the characters, and the key's ids and sides (attributes read in
+    # Python, in a loop: attrgetter's C calls and a comprehension's frame cost more)
+    characters = []
     who = []
-    for u in characters:
-        who.append((u.id, u.side))
-    if kept.bands == distances and kept.who == who:  # (compared in C: the bands against a copy)
-        return kept.contacts
+    for u in scene.combatants.values():
+        if u.kind == "character" and u.status == ACTIVE:  # Combatant.fighting, inline
+            characters.append(u)
+            who.append((u.id, u.side))
+    if kept.who == who:
+        bands_of = kept.bands_of
+        if bands_of is None or bands_of(scene.distances) == kept.bands:  # (the bands read in C)
+            return characters, kept.contacts
+    else:
+        bands_of = _opposing_bands(characters)
     contacts = _contacts(scene, characters)
-    _KEPT = _Kept(kept.scene, kept.facts, dict(distances), who, contacts)
-    return contacts
+    bands = None if bands_of is None else bands_of(scene.distances)
+    _KEPT = _Kept(kept.scene, kept.facts, who, bands_of, bands, contacts)
+    return characters, contacts
+
+
+def _opposing_bands(characters: list[Combatant]) -> Callable[[Mapping[str, int]], Any] | None:
+    """What reads, in one C call, the range bands of every pair of ``characters`` on opposing
+    sides from the distance table (``None``: no such pair; the keys are the ids' alone)."""
+    keys = []
+    for index, unit in enumerate(characters):
+        keys_of, side = pair_keys(unit.id), unit.side
+        keys += [keys_of[other.id] for other in characters[index + 1 :] if other.side != side]
+    return itemgetter(*keys) if keys else None
 
 
 def _rush_key(scene: Scene, unit: Combatant, enemy: Combatant) -> tuple[str, int, str, str]:
@@ -698,13 +715,13 @@ def _nobody_responds(ctx: Context) -> bool:
     # their cheapest cost per pool, then the rushes of those free to rush, then the soul jade.
     scene: Scene = ctx.state
     facts_of = _sheet_facts(scene)
-    characters = _fighting_characters(scene)
+    characters, contacts = _characters_and_contacts(scene)
     for unit in characters:
         facts = facts_of[unit.sheet_key]
         if unit.order_mp >= facts.order or unit.distortion_mp >= facts.distortion:
             return False
     # the rush test of _may_respond, for those who have someone at contact distance
-    contacts, combatants = _contacts_of(scene, characters), scene.combatants
+    combatants = scene.combatants
     if contacts:
         answered, round_ = ctx.interrupts.answered, scene.round
         for unit in characters:
