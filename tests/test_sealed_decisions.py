@@ -27,7 +27,7 @@ from wargamekit.decisions import Option
 #: the one-option decisions ``ask`` answered, as the procedure built them
 UNASKED: list[Choose] = []
 
-WHY = "was made lazily and not read before the decision was answered: read it while the decision is pending, or build the menu eagerly"
+WHY = "is lazy and was not made before the decision was answered: read it while the decision is pending, or build the menu eagerly"
 
 
 class Ledger(NoScenario):
@@ -92,7 +92,7 @@ def test_an_unread_option_of_a_lazy_menu_read_after_the_answer_raises_naming_the
     with pytest.raises(StaleOptionError, match=rf"^Add\? \[L1\]: option 2 \(3\) {WHY}$") as raised:
         decision.options[2]  # noqa: B018 - the read is what raises
     assert isinstance(raised.value, OptionError) and isinstance(raised.value, TypeError)
-    with pytest.raises(StaleOptionError, match=r"^Add\? \[L1\]: option 1's label \(2\) was made lazily"):
+    with pytest.raises(StaleOptionError, match=r"^Add\? \[L1\]: option 1's label \(2\) is lazy and was not made"):
         decision.describe(1)
     with pytest.raises(StaleOptionError):
         decision.labels  # noqa: B018 - every label: two were never made
@@ -245,9 +245,10 @@ def test_copies_and_pickles_of_a_decision():
         decision = game.pending
         game.answer(0)
         for taken in (copy.copy, copy.deepcopy, pickle.dumps):
-            with pytest.raises(StaleOptionError):
+            with pytest.raises(StaleOptionError, match=rf"{WHY} \(read to copy or pickle the decision\)$"):
                 taken(decision)
-        with pytest.raises(StaleOptionError):
+        what = "menu" if type(decision.options) is LazyOptions else "option"
+        with pytest.raises(StaleOptionError, match=rf"{WHY} \(read to copy or pickle the {what}\)$"):
             copy.deepcopy(decision.options)
     game = _at("ledger.add")
     decision = game.pending

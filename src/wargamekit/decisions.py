@@ -33,7 +33,7 @@ when the label is first read — a bot never reads it, and the log reads only th
 (see :class:`Option`; ``Choose.of(..., lazy_labels=True)``). A whole menu may be *lazy*: its
 options are made one by one when read, so a bot that reads one option (or only their count) pays
 for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``). A decision is *sealed* when
-it is answered: what of it was made lazily and not read by then is never made (reading it raises
+it is answered: what of it is lazy and was not made by then is never made (reading it raises
 :class:`~wargamekit.errors.StaleOptionError`), since the state it would be made from has moved on.
 
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
@@ -51,6 +51,7 @@ wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one 
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, final, overload
@@ -334,7 +335,11 @@ class Option:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickles and copies carry the label's text: a callable may not pickle, and a copy
         # must not call back into the game that built the option.
-        return (Option, (self.value, self.label, self.public, self.data))
+        try:
+            label = self.label
+        except StaleOptionError as exc:
+            raise _copying(exc, "the option") from None
+        return (Option, (self.value, label, self.public, self.data))
 
     @property
     def public_label(self) -> str:
@@ -711,7 +716,10 @@ class LazyOptions(Sequence[Option]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A pickle or copy is the tuple of made options: the callables may hold the live game.
-        return (tuple, (_fully_made(self),))
+        try:
+            return (tuple, (_fully_made(self),))
+        except StaleOptionError as exc:
+            raise _copying(exc, "the menu") from None
 
 
 _init_menu = LazyOptions.__init__
@@ -724,11 +732,26 @@ def _where_text(prompt: str, rule: str) -> str:
 
 def _stale(prompt: str, rule: str, index: int, what: str, shown: Any, shown_as: str = "") -> StaleOptionError:
     """The error of a first read, after its decision was answered, of option ``index`` (or of
-    its ``what``: "'s label", "'s value"), shown by its value or key ``shown``."""
+    its ``what``: "'s label", "'s value"), shown by its value or key ``shown`` (its repr cut
+    short: a key may hold the whole state)."""
     return StaleOptionError(
-        f"{_where_text(prompt, rule)}: option {index}{what} ({shown_as}{shown!r}) was made lazily and not "
-        "read before the decision was answered: read it while the decision is pending, or build the menu eagerly"
+        f"{_where_text(prompt, rule)}: option {index}{what} ({shown_as}{_short_repr(shown)}) is lazy and was not "
+        "made before the decision was answered: read it while the decision is pending, or build the menu eagerly"
     )
+
+
+def _short_repr(value: Any) -> str:
+    """``repr(value)``, cut short where it is long (an error's)."""
+    return _reprs.repr(value)
+
+
+_reprs = reprlib.Repr()
+_reprs.maxstring = _reprs.maxother = 80
+
+
+def _copying(error: StaleOptionError, what: str) -> StaleOptionError:
+    """``error``, raised by a copy or pickle of ``what``, saying so (a copy reads every part)."""
+    return StaleOptionError(f"{error} (read to copy or pickle {what})")
 
 
 #: how a repr shows a label or option left unmade by an answer (see _seal)
@@ -764,7 +787,7 @@ def _built_a_lazy_label() -> None:
 
 def _seal(decision: Decision) -> None:
     """Seal ``decision``, which is being answered: from now on, a label, option or value of it
-    that was made lazily and not read yet raises :class:`StaleOptionError` when read, rather
+    that is lazy and was not made yet raises :class:`StaleOptionError` when read, rather
     than being made from a state that has moved on; what was read stays readable.
 
     The game calls it for every answer once the choice is logged, before the procedure goes on
@@ -816,7 +839,10 @@ def _getstate_made(self: Decision) -> dict[str, Any]:
     option and label made (:func:`_fully_made`), so a copy never calls back into the game that
     built it; of an answered decision with a part left unmade, ``StaleOptionError``."""
     state = {name: getattr(self, name) for name in _field_names(type(self))}
-    state["options"] = _fully_made(state["options"])
+    try:
+        state["options"] = _fully_made(state["options"])
+    except StaleOptionError as exc:
+        raise _copying(exc, "the decision") from None
     return state
 
 
