@@ -21,8 +21,11 @@ from wargamekit import (
     Outcome,
     ScriptedPlayer,
     StaleOptionError,
+    YesNo,
+    rl,
 )
 from wargamekit.decisions import Option
+from wargamekit.testing import check_non_interference
 
 #: the one-option decisions ``ask`` answered, as the procedure built them
 UNASKED: list[Choose] = []
@@ -281,3 +284,35 @@ def test_undo_fork_and_load_ask_fresh_decisions_as_before():
     game.undo()
     assert game.pending is not held and list(game.pending.options) == offered
     assert held.options[0] is offered[0]  # (the held decision: what was read stays readable)
+
+
+class Hidden(NoScenario):
+    """A secret subset, with a constraint, of a menu whose values are made from keys (the
+    reviewer's case: the non-interference checks took the alternatives from the answered,
+    sealed decision, whose constraint could not read a value never made)."""
+
+    name = "hidden"
+    version = "1"
+    sides = ("red", "blue")
+
+    def setup(self, scenario, options):
+        return {"picked": ()}
+
+    def view(self, state, side):
+        return {"picked": list(state["picked"])} if side == "red" else {}
+
+    def play(self, ctx):
+        ctx.state["picked"] = yield ChooseSubset(
+            side="red", prompt="Hide which?", rule="H1", secret=True,
+            options=LazyOptions(range(4), make=lambda key: f"unit{key}"),
+            constraint=lambda values: "not three" if len(values) == 3 else None,
+        )
+        yield from ctx.ask(YesNo(side="blue", prompt="Go on?", rule="H2"))
+        return Outcome("blue", "H3: done", {})
+
+
+def test_the_non_interference_checks_fork_a_secret_decision_of_values_made_from_keys():
+    """The alternatives of a secret decision are taken from each fork's own pending decision,
+    asked afresh, not from the reference game's answered one (``testing._decision_forks``)."""
+    assert check_non_interference(Hidden(), seeds=[0, 1]) > 0
+    assert rl.check_observation_non_interference(rl.env(Hidden()), seeds=[0, 1]) > 0
