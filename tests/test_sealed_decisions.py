@@ -149,7 +149,8 @@ def test_a_hand_built_lazy_label_is_sealed_by_the_answer_of_its_decision():
 
     game = Game.new(Hand())
     decision = game.pending
-    game.answer(1)
+    with pytest.raises(OptionError, match=r"^Again\? \[H2\]: this decision \(or its menu, or an option of it\) was answered"):
+        game.answer(1)  # (options an answered decision held are not asked again: the game is as before)
     assert made == ["y"] and decision.options[1].label == "take y"
     with pytest.raises(StaleOptionError, match=r"^Take\? \[H1\]: option 0's label \('x'\)"):
         decision.options[0].label  # noqa: B018 - the read is what raises
@@ -316,3 +317,49 @@ def test_the_non_interference_checks_fork_a_secret_decision_of_values_made_from_
     asked afresh, not from the reference game's answered one (``testing._decision_forks``)."""
     assert check_non_interference(Hidden(), seeds=[0, 1]) > 0
     assert rl.check_observation_non_interference(rl.env(Hidden()), seeds=[0, 1]) > 0
+
+
+class Again(NoScenario):
+    """Asks one decision object until the answer suits it (a rule re-asking it, not building a
+    fresh one: the reviewer's case)."""
+
+    name = "again"
+    version = "1"
+    sides = ("red",)
+
+    def __init__(self, lazy: bool, read: bool = False) -> None:
+        self.lazy, self.read = lazy, read
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, ctx):
+        question = Choose.of("red", "Pick an even number", [1, 2, 3, 4], rule="A1", lazy=self.lazy,
+                             lazy_labels=not self.lazy)
+        if self.read:
+            question.labels  # noqa: B018 - every label made: nothing left to seal
+        while (value := (yield question)) % 2:
+            ctx.event("note", f"{value} is odd: asked again")
+        return Outcome("red", "A2: done", {})
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_decision_asked_again_after_its_answer_is_refused_at_once(lazy):
+    """A decision is asked once: one yielded again after its answer (a lazy menu, or an eager
+    one with lazy labels left unmade, sealed) raises ``OptionError`` saying so, not a pending
+    decision that could be neither read nor answered; the game is as before the answer. (An
+    eager menu whose every label was made bears no seal: asked again, it plays as before.)"""
+    game = Game.new(Again(lazy))
+    pending = game.pending
+    with pytest.raises(OptionError, match=r"^Pick an even number \[A1\]: this decision .* was answered already and is "
+                       r"asked again: a decision is asked once .* build a fresh one"):
+        game.answer(0)
+    assert game.pending is not pending and game.choices == [] and game.pending.labels == ["1", "2", "3", "4"]
+    game.answer(1)
+    assert game.over
+    if not lazy:  # (an eager menu whose every label was made bears no seal: asked again, it plays)
+        game = Game.new(Again(lazy=False, read=True))
+        game.answer(0)
+        assert game.pending.labels == ["1", "2", "3", "4"]
+        game.answer(3)
+        assert game.over and game.choices == [0, 3]

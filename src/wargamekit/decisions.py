@@ -817,6 +817,30 @@ def _seal(decision: Decision) -> None:
                 _set_make_label(option, _StaleLabel(decision.prompt, decision.rule, index, option.value))
 
 
+def _answered_before(decision: Decision) -> bool:
+    """Whether ``decision`` was answered (sealed) already: its lazy menu's flag, or an option
+    of its eager menu whose lazy label the seal replaced. An eager menu whose every label was
+    made (or that has none lazy) bears no mark: asked again, it reads and answers as before."""
+    if not isinstance(decision, (Choose, ChooseSubset)):
+        return False
+    options = decision.options
+    if type(options) is LazyOptions:
+        return options._answered
+    if not _lazy_labels_built:  # (no option of this process has a lazy label)
+        return False
+    return any(type(option) is Option and type(_get_make_label(option)) is _StaleLabel for option in options)
+
+
+def _asked_again(decision: Decision) -> OptionError:
+    """The error of a decision yielded again after its answer, or holding the menu or options
+    of an answered one (see :func:`_answered_before`)."""
+    return OptionError(
+        f"{decision._where()}: this decision (or its menu, or an option of it) was answered already and "
+        "is asked again: a decision is asked once (its answer seals what of it was not made), so build "
+        "a fresh one, its menu too, to ask again"
+    )
+
+
 def _bind_where(decision: Choose | ChooseSubset) -> None:
     """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
     options = decision.options
@@ -913,6 +937,11 @@ class Choose(Decision):
     alike (see :class:`LazyOptions`). Pickles and copies of a decision hold the tuple. It is
     typed ``Sequence[Option]``: code must not assume a tuple (``isinstance(d.options, tuple)``,
     ``d.options + (...)``); where it needs one, ``tuple(d.options)`` makes every option.
+
+    A decision is asked once (as are its menu and options): its answer seals it (see
+    :class:`LazyOptions`), so a rule that asks again builds a fresh one. The game refuses one
+    yielded again after its answer with :class:`~wargamekit.errors.OptionError` (where the
+    seal left a mark: a lazy menu, or a lazy label not made).
     """
 
     form: ClassVar[str] = "choose"
@@ -1326,7 +1355,8 @@ def ask(decision: Decision) -> Generator[Decision, Any, Any]:
     single option: then that option's value is the answer.
 
     A player is not asked to confirm the only thing they can do, and nothing is recorded for it
-    (a replay skips it the same way). Use it with ``yield from`` (as
+    (a replay skips it the same way; the decision is sealed all the same). A decision is asked
+    once: to ask again, build a fresh one (see :class:`Choose`). Use it with ``yield from`` (as
     :meth:`RulesContext.ask <wargamekit.context.RulesContext.ask>`, which is this function):
 
     >>> def procedure():
