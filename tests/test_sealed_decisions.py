@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from functools import partial
 
 import pytest
 from rulesets import NoScenario
@@ -22,6 +23,7 @@ from wargamekit import (
     ScriptedPlayer,
     StaleOptionError,
     YesNo,
+    decisions,
     rl,
 )
 from wargamekit.decisions import Option
@@ -71,6 +73,14 @@ class Ledger(NoScenario):
             UNASKED.append(only)
             state["n"] += yield from ctx.ask(only)
         return Outcome("red", "L6: done", {"n": state["n"]})
+
+
+@pytest.fixture(autouse=True)
+def _no_lazy_label_built_yet(monkeypatch):
+    """Each test starts as a fresh process does, no lazy label built yet
+    (``decisions._lazy_labels_built``, which the seal of an eager menu reads): what a test
+    shows of eager menus never hangs on the labels an earlier test built."""
+    monkeypatch.setattr(decisions, "_lazy_labels_built", False)
 
 
 def _answer(game: Game, index: int) -> None:
@@ -363,3 +373,44 @@ def test_a_decision_asked_again_after_its_answer_is_refused_at_once(lazy):
         assert game.pending.labels == ["1", "2", "3", "4"]
         game.answer(3)
         assert game.over and game.choices == [0, 3]
+
+
+class Eager(NoScenario):
+    """Asks one eager menu, its options built by ``build`` (with lazy labels, one way or another)."""
+
+    name = "eager"
+    version = "1"
+    sides = ("red",)
+
+    def __init__(self, build) -> None:
+        self.build = build
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, ctx):
+        yield Choose(side="red", prompt="Take?", rule="E1", options=self.build())
+        return Outcome("red", "E2: done", {})
+
+
+def _take(value: str) -> str:
+    return f"take {value}"
+
+
+@pytest.mark.parametrize("build", [
+    pytest.param(lambda: [Option(v, partial(_take, v)) for v in "xyz"], id="Option"),
+    pytest.param(lambda: Choose.of("red", "-", "xyz", label=_take, lazy_labels=True).options, id="Choose.of-lazy_labels"),
+    pytest.param(lambda: tuple(LazyOptions("xyz", _take, lazy_labels=True)), id="LazyOptions._make"),
+])
+def test_each_way_of_building_a_lazy_label_lets_the_seal_look_at_eager_menus(build):
+    """Each way of building an option with a lazy label notes it (``decisions._lazy_labels_built``,
+    which starts False here), so the seal of an eager menu holding one replaces its label left
+    unmade: read after the answer, it raises (without the note it would be made then)."""
+    assert decisions._lazy_labels_built is False
+    game = Game.new(Eager(build))
+    decision = game.pending
+    assert decisions._lazy_labels_built is True and type(decision.options) is tuple
+    game.answer(0)
+    assert decision.options[0].label == "take x"
+    with pytest.raises(StaleOptionError, match=rf"^Take\? \[E1\]: option 1's label \('y'\) {WHY}$"):
+        decision.options[1].label  # noqa: B018 - the read is what raises
