@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 from functools import partial
 
 import pytest
@@ -17,9 +18,12 @@ from wargamekit import (
     Choose,
     ChooseSubset,
     Game,
+    IllegalChoiceError,
+    InterruptStack,
     LazyOptions,
     OptionError,
     Outcome,
+    Response,
     ScriptedPlayer,
     StaleOptionError,
     YesNo,
@@ -27,6 +31,7 @@ from wargamekit import (
     rl,
 )
 from wargamekit.decisions import Option
+from wargamekit.interrupts import LazyOffers
 from wargamekit.testing import check_non_interference
 
 #: the one-option decisions ``ask`` answered, as the procedure built them
@@ -282,18 +287,49 @@ def test_a_view_holds_the_pending_decision_itself_and_shares_its_seal():
         view.decision.options[1]  # noqa: B018 - the read is what raises
 
 
+class Recorded(Ledger):
+    """The ledger, every decision its procedure yields kept in ``asked``."""
+
+    def __init__(self, asked: list) -> None:
+        self.asked = asked
+
+    def play(self, ctx):
+        procedure = super().play(ctx)
+        value = None
+        while True:
+            try:
+                decision = procedure.send(value)
+            except StopIteration as stop:
+                return stop.value
+            self.asked.append(decision)
+            value = yield decision
+
+
 def test_undo_fork_and_load_ask_fresh_decisions_as_before():
     """Replays answer (and seal) the decisions they replay, and ask a fresh pending decision:
     its options are made as if never replayed, equal to the original's read while pending."""
-    game = _at("ledger.add", answers=1)
+    asked: list = []
+    game = Game.new(Recorded(asked))
+    while not (game.pending.kind == "ledger.add" and len(game.choices) == 4):  # (the second round)
+        _answer(game, 0)
     held = game.pending
     offered = list(held.options)
-    fork = game.fork()
-    loaded = Game.load(game.save(), rulesets={"ledger": Ledger()})
-    assert list(fork.pending.options) == list(loaded.pending.options) == offered
+    for replay in (game.fork, lambda: Game.load(game.save(), rulesets={"ledger": Recorded(asked)})):
+        del asked[:]
+        again = replay()
+        assert asked[-1] is again.pending and list(again.pending.options) == offered
+        assert len(asked) == 5  # (the four answered, then the pending one)
+        for replayed in asked[:-1]:  # sealed: what the replay did not make is never made
+            with pytest.raises(StaleOptionError, match=f"^{re.escape(replayed.prompt)}"):
+                replayed.labels  # noqa: B018 - the read is what raises
     game.answer(2)
+    del asked[:]
     game.undo()
     assert game.pending is not held and list(game.pending.options) == offered
+    assert len(asked) == 5 and asked[-1] is game.pending
+    for replayed in asked[:-1]:
+        with pytest.raises(StaleOptionError):
+            replayed.labels  # noqa: B018 - the read is what raises
     assert held.options[0] is offered[0]  # (the held decision: what was read stays readable)
 
 
@@ -414,3 +450,91 @@ def test_each_way_of_building_a_lazy_label_lets_the_seal_look_at_eager_menus(bui
     assert decision.options[0].label == "take x"
     with pytest.raises(StaleOptionError, match=rf"^Take\? \[E1\]: option 1's label \('y'\) {WHY}$"):
         decision.options[1].label  # noqa: B018 - the read is what raises
+
+
+class Refuse(NoScenario):
+    """Each pick is added to a total, and a 3 is then refused by the rules, the state half
+    changed: the game is rebuilt by replay and asks a fresh decision (the reviewer's case)."""
+
+    name = "refuse"
+    version = "1"
+    sides = ("red",)
+
+    def setup(self, scenario, options):
+        return {"n": 0}
+
+    def view(self, state, side):
+        return dict(state)
+
+    def play(self, ctx):
+        state = ctx.state
+        while True:
+            value = yield Choose.of("red", "Pick?", [1, 2, 3], rule="R1", lazy=True,
+                                    label=lambda v: f"pick {v} (n={state['n']})")
+            state["n"] += value
+            if value == 3:
+                raise IllegalChoiceError("R2", "3 is refused")
+            if state["n"] >= 2:
+                return Outcome("red", "R3: done", {})
+
+
+def test_a_refused_answer_seals_its_decision_and_the_game_asks_a_fresh_one():
+    game = Game.new(Refuse())
+    refused = game.pending
+    with pytest.raises(IllegalChoiceError, match="3 is refused"):
+        game.answer(2)
+    assert game.pending is not refused and game.state == {"n": 0} and game.choices == []
+    assert refused.describe(2) == "pick 3 (n=0)"  # (the label the answer made)
+    with pytest.raises(StaleOptionError, match=rf"^Pick\? \[R1\]: option 0 \(1\) {WHY}$"):
+        refused.options[0]  # noqa: B018 - the read is what raises: the state it read was half changed
+    assert game.pending.labels == ["pick 1 (n=0)", "pick 2 (n=0)", "pick 3 (n=0)"]
+    refusals = []
+    game.play({"red": ScriptedPlayer(["pick 3 (n=0)", "pick 2 (n=0)"])}, retry={"red"},
+              on_illegal=lambda side, exc: refusals.append(str(exc)))
+    assert game.over and game.choices == [1] and len(refusals) == 1
+
+
+class Window(NoScenario):
+    """Opens one interrupt window whose offers are lazy (``LazyOffers``): each side is polled
+    with a lazy menu, "pass" then its two bolts, each response made when its option is read."""
+
+    name = "window"
+    version = "1"
+    sides = ("red", "blue")
+
+    def __init__(self, made: list) -> None:
+        self.made = made
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, ctx):
+        made = self.made
+
+        def offers(side, point):
+            keys = [(side, "bolt", i) for i in range(2)]
+
+            def make(i):
+                made.append(keys[i])
+                return Response(f"{side} bolt {i}", side, resolve=lambda: None, key=keys[i])
+
+            return LazyOffers(keys, make)
+
+        yield from InterruptStack().window("spell cast", ["red", "blue"], offers, rule="9.1", kind="demo.respond")
+        return Outcome("red", "W1: done", {})
+
+
+def test_an_interrupt_poll_s_lazy_menu_is_sealed_by_its_answer():
+    """A poll is a decision like any: its answer seals its lazy menu, so a response offered
+    and not read by then is never made from the decision (the offer's ``make`` is not called)."""
+    made: list = []
+    game = Game.new(Window(made))
+    poll = game.pending
+    assert poll.kind == "demo.respond" and type(poll.options) is LazyOptions and len(poll.options) == 3
+    assert poll.options[1].label == "red bolt 0" and made == [("red", "bolt", 0)]  # read while pending
+    game.answer(0)  # pass
+    assert game.pending.side == "blue"
+    assert poll.options[1].label == "red bolt 0"
+    with pytest.raises(StaleOptionError, match=rf"^spell cast: respond\? \[9\.1\]: option 2 \(1\) {WHY}$"):
+        poll.options[2]  # noqa: B018 - the read is what raises
+    assert made == [("red", "bolt", 0)]
