@@ -452,19 +452,11 @@ def test_each_way_of_building_a_lazy_label_lets_the_seal_look_at_eager_menus(bui
         decision.options[1].label  # noqa: B018 - the read is what raises
 
 
-class Refuse(NoScenario):
+class Refuse(Ledger):
     """Each pick is added to a total, and a 3 is then refused by the rules, the state half
     changed: the game is rebuilt by replay and asks a fresh decision (the reviewer's case)."""
 
     name = "refuse"
-    version = "1"
-    sides = ("red",)
-
-    def setup(self, scenario, options):
-        return {"n": 0}
-
-    def view(self, state, side):
-        return dict(state)
 
     def play(self, ctx):
         state = ctx.state
