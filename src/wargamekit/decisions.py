@@ -836,12 +836,11 @@ def _answered_before(decision: Decision) -> bool:
 
 
 def _asked_again(decision: Decision) -> OptionError:
-    """The error of a decision yielded again after its answer, or holding the menu or options
-    of an answered one (see :func:`_answered_before`)."""
+    """The error of a decision yielded again after its answer (see :func:`_answered_before`)."""
     return OptionError(
-        f"{decision._where()}: this decision (or its menu, or an option of it) was answered already and "
-        "is asked again: a decision is asked once (its answer seals what of it was not made), so build "
-        "a fresh one, its menu too, to ask again"
+        f"{decision._where()}: this decision was answered already and is asked again: a decision is "
+        "asked once (its answer seals what of it was not made), so build a fresh one, its menu too, "
+        "to ask again"
     )
 
 
@@ -943,9 +942,9 @@ class Choose(Decision):
     ``d.options + (...)``); where it needs one, ``tuple(d.options)`` makes every option.
 
     A decision is asked once (as are its menu and options): its answer seals it (see
-    :class:`LazyOptions`), so a rule that asks again builds a fresh one. The game refuses one
-    yielded again after its answer with :class:`~wargamekit.errors.OptionError` (where the
-    seal left a mark: a lazy menu, or a lazy label not made).
+    :class:`LazyOptions`), so a rule that asks again builds a fresh one. The game refuses the
+    decision just answered yielded again with :class:`~wargamekit.errors.OptionError` (where
+    the seal left a mark: a lazy menu, or a lazy label not made).
     """
 
     form: ClassVar[str] = "choose"

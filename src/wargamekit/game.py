@@ -37,7 +37,6 @@ import attrs
 import numpy as np
 from attrs import define, field, frozen
 
-from . import decisions as _decisions
 from ._fastbuild import builder
 from ._fastpickle import dumps_sharing, loads_sharing
 from .context import Checkpoint, RulesContext
@@ -638,14 +637,11 @@ class Game:
         if not isinstance(item, Decision):
             raise TypeError(f"{self.ruleset.name}.play() yielded {item!r}, not a Decision")
         # A decision is asked once: one yielded again after its answer is sealed (see
-        # decisions._seal) and could be neither read nor answered. Hot (every decision): a
-        # plain Choose's lazy menu reads its flag inline, an eager one is looked at only once
-        # the process has built a lazy label (what the seal marks).
-        if type(item) is Choose:
-            options = item.options
-            if options._answered if type(options) is LazyOptions else _decisions._lazy_labels_built and _answered_before(item):
-                raise _asked_again(item)
-        elif _answered_before(item):
+        # decisions._seal) and could be neither read nor answered. Hot (every decision): looked
+        # at only if it is the decision just answered (still pending here), the case of a rule
+        # that asks again; one answered earlier is not looked for (a flag test of every lazy
+        # menu yielded cost aig +0.25 %: 75.02 → 75.21 M instructions a game).
+        if item is self.pending and _answered_before(item):
             raise _asked_again(item)
         self.pending = item
 
@@ -670,8 +666,7 @@ class Game:
                 lazy menu's, that makes no ``str``); nothing of the answer is recorded. (The
                 answer reads only the label, which the log writes: a lazy menu's data, and a
                 data error, come with the first read of the option.) Or the procedure, going
-                on, asks again a decision that was answered, or one whose menu or options an
-                answered decision held (a decision is asked once: see
+                on, asks again the decision just answered (a decision is asked once: see
                 :func:`~wargamekit.decisions.ask`).
             StaleOptionError: (an ``OptionError``) the procedure, going on, read a part of an
                 answered decision (this one or an older one) that was not made before its
