@@ -150,7 +150,7 @@ def test_an_option_read_while_pending_is_the_eager_one_and_the_answer_seals_the_
     assert CALLS == [("label", "fox"), ("data", "fox")]  # (the label made once)
     assert decision.options[1] is option and option.data["target"] == "fox"
     for index in (0, 2, 3):
-        with pytest.raises(StaleOptionError, match=rf"^Fire at\? \[R1\]: option {index} \('\w+'\) was made lazily"):
+        with pytest.raises(StaleOptionError, match=rf"^Fire at\? \[R1\]: option {index} \('\w+'\) is lazy and was not made"):
             decision.options[index]  # noqa: B018 - the read is what raises
     decision = game.pending
     game.answer(2)
@@ -531,7 +531,7 @@ def test_an_answered_menu_never_makes_a_label_from_the_state_moved_on():
     assert logged == "red: Fire at? -> red fires at the fox (hit on 5+, 0 hits so far)"
     assert decision.describe(1) == logged.split(" -> ")[1]
     for index in range(4):
-        with pytest.raises(StaleOptionError, match=rf"option {index} .*not read before the decision was answered"):
+        with pytest.raises(StaleOptionError, match=rf"option {index} .*not made before the decision was answered"):
             decision.options[index]  # noqa: B018 - the read is what raises
     with pytest.raises(StaleOptionError, match="option 0's label"):
         decision.describe(0)

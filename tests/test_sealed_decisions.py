@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
+from functools import partial
 
 import pytest
 from rulesets import NoScenario
@@ -16,18 +18,26 @@ from wargamekit import (
     Choose,
     ChooseSubset,
     Game,
+    IllegalChoiceError,
+    InterruptStack,
     LazyOptions,
     OptionError,
     Outcome,
+    Response,
     ScriptedPlayer,
     StaleOptionError,
+    YesNo,
+    decisions,
+    rl,
 )
 from wargamekit.decisions import Option
+from wargamekit.interrupts import LazyOffers
+from wargamekit.testing import check_non_interference
 
 #: the one-option decisions ``ask`` answered, as the procedure built them
 UNASKED: list[Choose] = []
 
-WHY = "was made lazily and not read before the decision was answered: read it while the decision is pending, or build the menu eagerly"
+WHY = "is lazy and was not made before the decision was answered: read it while the decision is pending, or build the menu eagerly"
 
 
 class Ledger(NoScenario):
@@ -70,6 +80,14 @@ class Ledger(NoScenario):
         return Outcome("red", "L6: done", {"n": state["n"]})
 
 
+@pytest.fixture(autouse=True)
+def _no_lazy_label_built_yet(monkeypatch):
+    """Each test starts as a fresh process does, no lazy label built yet
+    (``decisions._lazy_labels_built``, which the seal of an eager menu reads): what a test
+    shows of eager menus never hangs on the labels an earlier test built."""
+    monkeypatch.setattr(decisions, "_lazy_labels_built", False)
+
+
 def _answer(game: Game, index: int) -> None:
     """Answer option ``index`` (of a subset: that option alone)."""
     game.answer([index] if isinstance(game.pending, ChooseSubset) else index)
@@ -92,7 +110,7 @@ def test_an_unread_option_of_a_lazy_menu_read_after_the_answer_raises_naming_the
     with pytest.raises(StaleOptionError, match=rf"^Add\? \[L1\]: option 2 \(3\) {WHY}$") as raised:
         decision.options[2]  # noqa: B018 - the read is what raises
     assert isinstance(raised.value, OptionError) and isinstance(raised.value, TypeError)
-    with pytest.raises(StaleOptionError, match=r"^Add\? \[L1\]: option 1's label \(2\) was made lazily"):
+    with pytest.raises(StaleOptionError, match=r"^Add\? \[L1\]: option 1's label \(2\) is lazy and was not made"):
         decision.describe(1)
     with pytest.raises(StaleOptionError):
         decision.labels  # noqa: B018 - every label: two were never made
@@ -245,9 +263,10 @@ def test_copies_and_pickles_of_a_decision():
         decision = game.pending
         game.answer(0)
         for taken in (copy.copy, copy.deepcopy, pickle.dumps):
-            with pytest.raises(StaleOptionError):
+            with pytest.raises(StaleOptionError, match=rf"{WHY} \(read to copy or pickle the decision\)$"):
                 taken(decision)
-        with pytest.raises(StaleOptionError):
+        what = "menu" if type(decision.options) is LazyOptions else "option"
+        with pytest.raises(StaleOptionError, match=rf"{WHY} \(read to copy or pickle the {what}\)$"):
             copy.deepcopy(decision.options)
     game = _at("ledger.add")
     decision = game.pending
@@ -267,16 +286,246 @@ def test_a_view_holds_the_pending_decision_itself_and_shares_its_seal():
         view.decision.options[1]  # noqa: B018 - the read is what raises
 
 
+class Recorded(Ledger):
+    """The ledger, every decision its procedure yields kept in ``asked``."""
+
+    def __init__(self, asked: list) -> None:
+        self.asked = asked
+
+    def play(self, ctx):
+        procedure = super().play(ctx)
+        value = None
+        while True:
+            try:
+                decision = procedure.send(value)
+            except StopIteration as stop:
+                return stop.value
+            self.asked.append(decision)
+            value = yield decision
+
+
 def test_undo_fork_and_load_ask_fresh_decisions_as_before():
     """Replays answer (and seal) the decisions they replay, and ask a fresh pending decision:
     its options are made as if never replayed, equal to the original's read while pending."""
-    game = _at("ledger.add", answers=1)
+    asked: list = []
+    game = Game.new(Recorded(asked))
+    while not (game.pending.kind == "ledger.add" and len(game.choices) == 4):  # (the second round)
+        _answer(game, 0)
     held = game.pending
     offered = list(held.options)
-    fork = game.fork()
-    loaded = Game.load(game.save(), rulesets={"ledger": Ledger()})
-    assert list(fork.pending.options) == list(loaded.pending.options) == offered
+    for replay in (game.fork, lambda: Game.load(game.save(), rulesets={"ledger": Recorded(asked)})):
+        del asked[:]
+        again = replay()
+        assert asked[-1] is again.pending and list(again.pending.options) == offered
+        assert len(asked) == 5  # (the four answered, then the pending one)
+        for replayed in asked[:-1]:  # sealed: what the replay did not make is never made
+            with pytest.raises(StaleOptionError, match=f"^{re.escape(replayed.prompt)}"):
+                replayed.labels  # noqa: B018 - the read is what raises
     game.answer(2)
+    del asked[:]
     game.undo()
     assert game.pending is not held and list(game.pending.options) == offered
+    assert len(asked) == 5 and asked[-1] is game.pending
+    for replayed in asked[:-1]:
+        with pytest.raises(StaleOptionError):
+            replayed.labels  # noqa: B018 - the read is what raises
     assert held.options[0] is offered[0]  # (the held decision: what was read stays readable)
+
+
+class Hidden(NoScenario):
+    """A secret subset, with a constraint, of a menu whose values are made from keys (the
+    reviewer's case: the non-interference checks took the alternatives from the answered,
+    sealed decision, whose constraint could not read a value never made)."""
+
+    name = "hidden"
+    version = "1"
+    sides = ("red", "blue")
+
+    def setup(self, scenario, options):
+        return {"picked": ()}
+
+    def view(self, state, side):
+        return {"picked": list(state["picked"])} if side == "red" else {}
+
+    def play(self, ctx):
+        ctx.state["picked"] = yield ChooseSubset(
+            side="red", prompt="Hide which?", rule="H1", secret=True,
+            options=LazyOptions(range(4), make=lambda key: f"unit{key}"),
+            constraint=lambda values: "not three" if len(values) == 3 else None,
+        )
+        yield from ctx.ask(YesNo(side="blue", prompt="Go on?", rule="H2"))
+        return Outcome("blue", "H3: done", {})
+
+
+def test_the_non_interference_checks_fork_a_secret_decision_of_values_made_from_keys():
+    """The alternatives of a secret decision are taken from each fork's own pending decision,
+    asked afresh, not from the reference game's answered one (``testing._decision_forks``)."""
+    assert check_non_interference(Hidden(), seeds=[0, 1]) > 0
+    assert rl.check_observation_non_interference(rl.env(Hidden()), seeds=[0, 1]) > 0
+
+
+class Again(NoScenario):
+    """Asks one decision object until the answer suits it (a rule re-asking it, not building a
+    fresh one: the reviewer's case)."""
+
+    name = "again"
+    version = "1"
+    sides = ("red",)
+
+    def __init__(self, lazy: bool, read: bool = False) -> None:
+        self.lazy, self.read = lazy, read
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, ctx):
+        question = Choose.of("red", "Pick an even number", [1, 2, 3, 4], rule="A1", lazy=self.lazy,
+                             lazy_labels=not self.lazy)
+        if self.read:
+            question.labels  # noqa: B018 - every label made: nothing left to seal
+        while (value := (yield question)) % 2:
+            ctx.event("note", f"{value} is odd: asked again")
+        return Outcome("red", "A2: done", {})
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_decision_asked_again_after_its_answer_is_refused_at_once(lazy):
+    """A decision is asked once: one yielded again after its answer (a lazy menu, or an eager
+    one with lazy labels left unmade, sealed) raises ``OptionError`` saying so, not a pending
+    decision that could be neither read nor answered; the game is as before the answer. (An
+    eager menu whose every label was made bears no seal: asked again, it plays as before.)"""
+    game = Game.new(Again(lazy))
+    pending = game.pending
+    with pytest.raises(OptionError, match=r"^Pick an even number \[A1\]: this decision was answered already and is "
+                       r"asked again: a decision is asked once .* build a fresh one"):
+        game.answer(0)
+    assert game.pending is not pending and game.choices == [] and game.pending.labels == ["1", "2", "3", "4"]
+    game.answer(1)
+    assert game.over
+    if not lazy:  # (an eager menu whose every label was made bears no seal: asked again, it plays)
+        game = Game.new(Again(lazy=False, read=True))
+        game.answer(0)
+        assert game.pending.labels == ["1", "2", "3", "4"]
+        game.answer(3)
+        assert game.over and game.choices == [0, 3]
+
+
+class Eager(NoScenario):
+    """Asks one eager menu, its options built by ``build`` (with lazy labels, one way or another)."""
+
+    name = "eager"
+    version = "1"
+    sides = ("red",)
+
+    def __init__(self, build) -> None:
+        self.build = build
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, ctx):
+        yield Choose(side="red", prompt="Take?", rule="E1", options=self.build())
+        return Outcome("red", "E2: done", {})
+
+
+def _take(value: str) -> str:
+    return f"take {value}"
+
+
+@pytest.mark.parametrize("build", [
+    pytest.param(lambda: [Option(v, partial(_take, v)) for v in "xyz"], id="Option"),
+    pytest.param(lambda: Choose.of("red", "-", "xyz", label=_take, lazy_labels=True).options, id="Choose.of-lazy_labels"),
+    pytest.param(lambda: tuple(LazyOptions("xyz", _take, lazy_labels=True)), id="LazyOptions._make"),
+])
+def test_each_way_of_building_a_lazy_label_lets_the_seal_look_at_eager_menus(build):
+    """Each way of building an option with a lazy label notes it (``decisions._lazy_labels_built``,
+    which starts False here), so the seal of an eager menu holding one replaces its label left
+    unmade: read after the answer, it raises (without the note it would be made then)."""
+    assert decisions._lazy_labels_built is False
+    game = Game.new(Eager(build))
+    decision = game.pending
+    assert decisions._lazy_labels_built is True and type(decision.options) is tuple
+    game.answer(0)
+    assert decision.options[0].label == "take x"
+    with pytest.raises(StaleOptionError, match=rf"^Take\? \[E1\]: option 1's label \('y'\) {WHY}$"):
+        decision.options[1].label  # noqa: B018 - the read is what raises
+
+
+class Refuse(Ledger):
+    """Each pick is added to a total, and a 3 is then refused by the rules, the state half
+    changed: the game is rebuilt by replay and asks a fresh decision (the reviewer's case)."""
+
+    name = "refuse"
+
+    def play(self, ctx):
+        state = ctx.state
+        while True:
+            value = yield Choose.of("red", "Pick?", [1, 2, 3], rule="R1", lazy=True,
+                                    label=lambda v: f"pick {v} (n={state['n']})")
+            state["n"] += value
+            if value == 3:
+                raise IllegalChoiceError("R2", "3 is refused")
+            if state["n"] >= 2:
+                return Outcome("red", "R3: done", {})
+
+
+def test_a_refused_answer_seals_its_decision_and_the_game_asks_a_fresh_one():
+    game = Game.new(Refuse())
+    refused = game.pending
+    with pytest.raises(IllegalChoiceError, match="3 is refused"):
+        game.answer(2)
+    assert game.pending is not refused and game.state == {"n": 0} and game.choices == []
+    assert refused.describe(2) == "pick 3 (n=0)"  # (the label the answer made)
+    with pytest.raises(StaleOptionError, match=rf"^Pick\? \[R1\]: option 0 \(1\) {WHY}$"):
+        refused.options[0]  # noqa: B018 - the read is what raises: the state it read was half changed
+    assert game.pending.labels == ["pick 1 (n=0)", "pick 2 (n=0)", "pick 3 (n=0)"]
+    refusals = []
+    game.play({"red": ScriptedPlayer(["pick 3 (n=0)", "pick 2 (n=0)"])}, retry={"red"},
+              on_illegal=lambda side, exc: refusals.append(str(exc)))
+    assert game.over and game.choices == [1] and len(refusals) == 1
+
+
+class Window(NoScenario):
+    """Opens one interrupt window whose offers are lazy (``LazyOffers``): each side is polled
+    with a lazy menu, "pass" then its two bolts, each response made when its option is read."""
+
+    name = "window"
+    version = "1"
+    sides = ("red", "blue")
+
+    def __init__(self, made: list) -> None:
+        self.made = made
+
+    def view(self, state, side):
+        return {}
+
+    def play(self, ctx):
+        made = self.made
+
+        def offers(side, point):
+            keys = [(side, "bolt", i) for i in range(2)]
+
+            def make(i):
+                made.append(keys[i])
+                return Response(f"{side} bolt {i}", side, resolve=lambda: None, key=keys[i])
+
+            return LazyOffers(keys, make)
+
+        yield from InterruptStack().window("spell cast", ["red", "blue"], offers, rule="9.1", kind="demo.respond")
+        return Outcome("red", "W1: done", {})
+
+
+def test_an_interrupt_poll_s_lazy_menu_is_sealed_by_its_answer():
+    """A poll is a decision like any: its answer seals its lazy menu, so a response offered
+    and not read by then is never made from the decision (the offer's ``make`` is not called)."""
+    made: list = []
+    game = Game.new(Window(made))
+    poll = game.pending
+    assert poll.kind == "demo.respond" and type(poll.options) is LazyOptions and len(poll.options) == 3
+    assert poll.options[1].label == "red bolt 0" and made == [("red", "bolt", 0)]  # read while pending
+    game.answer(0)  # pass
+    assert game.pending.side == "blue"
+    assert poll.options[1].label == "red bolt 0"
+    with pytest.raises(StaleOptionError, match=rf"^spell cast: respond\? \[9\.1\]: option 2 \(1\) {WHY}$"):
+        poll.options[2]  # noqa: B018 - the read is what raises
+    assert made == [("red", "bolt", 0)]

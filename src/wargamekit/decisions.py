@@ -33,7 +33,7 @@ when the label is first read — a bot never reads it, and the log reads only th
 (see :class:`Option`; ``Choose.of(..., lazy_labels=True)``). A whole menu may be *lazy*: its
 options are made one by one when read, so a bot that reads one option (or only their count) pays
 for one (see :class:`LazyOptions`; ``Choose.of(..., lazy=True)``). A decision is *sealed* when
-it is answered: what of it was made lazily and not read by then is never made (reading it raises
+it is answered: what of it is lazy and was not made by then is never made (reading it raises
 :class:`~wargamekit.errors.StaleOptionError`), since the state it would be made from has moved on.
 
 >>> d = Choose.of("north", "Which unit activates?", ["Guard", "Line"], rule="3.1",
@@ -51,6 +51,7 @@ wargamekit.errors.InvalidChoiceError: Which unit activates? [3.1]: 5 is not one 
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, final, overload
@@ -334,7 +335,11 @@ class Option:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickles and copies carry the label's text: a callable may not pickle, and a copy
         # must not call back into the game that built the option.
-        return (Option, (self.value, self.label, self.public, self.data))
+        try:
+            label = self.label
+        except StaleOptionError as exc:
+            raise _copying(exc, "the option") from None
+        return (Option, (self.value, label, self.public, self.data))
 
     @property
     def public_label(self) -> str:
@@ -711,7 +716,10 @@ class LazyOptions(Sequence[Option]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A pickle or copy is the tuple of made options: the callables may hold the live game.
-        return (tuple, (_fully_made(self),))
+        try:
+            return (tuple, (_fully_made(self),))
+        except StaleOptionError as exc:
+            raise _copying(exc, "the menu") from None
 
 
 _init_menu = LazyOptions.__init__
@@ -724,11 +732,26 @@ def _where_text(prompt: str, rule: str) -> str:
 
 def _stale(prompt: str, rule: str, index: int, what: str, shown: Any, shown_as: str = "") -> StaleOptionError:
     """The error of a first read, after its decision was answered, of option ``index`` (or of
-    its ``what``: "'s label", "'s value"), shown by its value or key ``shown``."""
+    its ``what``: "'s label", "'s value"), shown by its value or key ``shown`` (its repr cut
+    short: a key may hold the whole state)."""
     return StaleOptionError(
-        f"{_where_text(prompt, rule)}: option {index}{what} ({shown_as}{shown!r}) was made lazily and not "
-        "read before the decision was answered: read it while the decision is pending, or build the menu eagerly"
+        f"{_where_text(prompt, rule)}: option {index}{what} ({shown_as}{_short_repr(shown)}) is lazy and was not "
+        "made before the decision was answered: read it while the decision is pending, or build the menu eagerly"
     )
+
+
+def _short_repr(value: Any) -> str:
+    """``repr(value)``, cut short where it is long (an error's)."""
+    return _reprs.repr(value)
+
+
+_reprs = reprlib.Repr()
+_reprs.maxstring = _reprs.maxother = 80
+
+
+def _copying(error: StaleOptionError, what: str) -> StaleOptionError:
+    """``error``, raised by a copy or pickle of ``what``, saying so (a copy reads every part)."""
+    return StaleOptionError(f"{error} (read to copy or pickle {what})")
 
 
 #: how a repr shows a label or option left unmade by an answer (see _seal)
@@ -748,11 +771,15 @@ class _StaleLabel:
         raise _stale(self._prompt, self._rule, self._index, "'s label", self._value)
 
 
-#: Whether an option with a lazy label was ever built in this process: until one is, no eager
-#: menu can hold one, and sealing it looks at nothing. Which decision a lazy option goes to is
-#: not known when it is built, and finding out costs ~450 instructions an option (an attribute
-#: read of an ``Option`` takes the ``__getattr__`` hook): too much for every eager menu of a
-#: ruleset that builds none (maneuver_locale answers ~1,200 options a game).
+#: Whether an option with a lazy label was ever built in this process (set by each way of
+#: building one: ``Option(...)`` with a callable, ``_option`` for ``Choose.of(lazy_labels=True)``,
+#: ``LazyOptions._make``): until one is, no eager menu can hold one, and sealing it looks at
+#: nothing. Which decision a lazy option goes to is not known when it is built, so the seal
+#: walks an eager menu's options, reading each one's ``_make_label`` slot directly (its getter;
+#: not through ``__getattr__``); cheap an option, but every answer of an eager menu pays it. The
+#: flag spares rulesets that build no lazy label that walk: maneuver_locale (~1,200 options
+#: answered a game) plays 3.0 % fewer instructions with it, 49.26 against 50.75 M a game with
+#: the flag forced on (the session-30 review's count).
 _lazy_labels_built = False
 
 
@@ -764,7 +791,7 @@ def _built_a_lazy_label() -> None:
 
 def _seal(decision: Decision) -> None:
     """Seal ``decision``, which is being answered: from now on, a label, option or value of it
-    that was made lazily and not read yet raises :class:`StaleOptionError` when read, rather
+    that is lazy and was not made yet raises :class:`StaleOptionError` when read, rather
     than being made from a state that has moved on; what was read stays readable.
 
     The game calls it for every answer once the choice is logged, before the procedure goes on
@@ -794,6 +821,29 @@ def _seal(decision: Decision) -> None:
                 _set_make_label(option, _StaleLabel(decision.prompt, decision.rule, index, option.value))
 
 
+def _answered_before(decision: Decision) -> bool:
+    """Whether ``decision`` was answered (sealed) already: its lazy menu's flag, or an option
+    of its eager menu whose lazy label the seal replaced. An eager menu whose every label was
+    made (or that has none lazy) bears no mark: asked again, it reads and answers as before."""
+    if not isinstance(decision, (Choose, ChooseSubset)):
+        return False
+    options = decision.options
+    if type(options) is LazyOptions:
+        return options._answered
+    if not _lazy_labels_built:  # (no option of this process has a lazy label)
+        return False
+    return any(type(option) is Option and type(_get_make_label(option)) is _StaleLabel for option in options)
+
+
+def _asked_again(decision: Decision) -> OptionError:
+    """The error of a decision yielded again after its answer (see :func:`_answered_before`)."""
+    return OptionError(
+        f"{decision._where()}: this decision was answered already and is asked again: a decision is "
+        "asked once (its answer seals what of it was not made), so build a fresh one, its menu too, "
+        "to ask again"
+    )
+
+
 def _bind_where(decision: Choose | ChooseSubset) -> None:
     """Let a lazy menu's errors name the decision holding it (an eager menu pays one check)."""
     options = decision.options
@@ -816,7 +866,10 @@ def _getstate_made(self: Decision) -> dict[str, Any]:
     option and label made (:func:`_fully_made`), so a copy never calls back into the game that
     built it; of an answered decision with a part left unmade, ``StaleOptionError``."""
     state = {name: getattr(self, name) for name in _field_names(type(self))}
-    state["options"] = _fully_made(state["options"])
+    try:
+        state["options"] = _fully_made(state["options"])
+    except StaleOptionError as exc:
+        raise _copying(exc, "the decision") from None
     return state
 
 
@@ -887,6 +940,11 @@ class Choose(Decision):
     alike (see :class:`LazyOptions`). Pickles and copies of a decision hold the tuple. It is
     typed ``Sequence[Option]``: code must not assume a tuple (``isinstance(d.options, tuple)``,
     ``d.options + (...)``); where it needs one, ``tuple(d.options)`` makes every option.
+
+    A decision is asked once (as are its menu and options): its answer seals it (see
+    :class:`LazyOptions`), so a rule that asks again builds a fresh one. The game refuses the
+    decision just answered yielded again with :class:`~wargamekit.errors.OptionError` (where
+    the seal left a mark: a lazy menu, or a lazy label not made).
     """
 
     form: ClassVar[str] = "choose"
@@ -1300,7 +1358,8 @@ def ask(decision: Decision) -> Generator[Decision, Any, Any]:
     single option: then that option's value is the answer.
 
     A player is not asked to confirm the only thing they can do, and nothing is recorded for it
-    (a replay skips it the same way). Use it with ``yield from`` (as
+    (a replay skips it the same way; the decision is sealed all the same). A decision is asked
+    once: to ask again, build a fresh one (see :class:`Choose`). Use it with ``yield from`` (as
     :meth:`RulesContext.ask <wargamekit.context.RulesContext.ask>`, which is this function):
 
     >>> def procedure():

@@ -105,7 +105,7 @@ class OptionError(WargamekitError, TypeError):
 
 class StaleOptionError(OptionError):
     """A lazy label, option or value (made from its key) of a decision was first read after the
-    decision was answered: it was made lazily and not read while the decision was pending, and
+    decision was answered: it is lazy and was not made while the decision was pending, and
     what it would be made from has moved on since, so it is not made at all (the decision is
     *sealed* when answered; see :class:`~wargamekit.decisions.LazyOptions`). What was read
     before the answer stays readable. Read it while the decision is pending, or build the menu

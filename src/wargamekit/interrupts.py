@@ -164,12 +164,13 @@ class LazyOffers(Sequence[Response]):
     slicing (a tuple), iteration and equality are those of that list; a response is made once.
     The decision, its options, the log and the stack are what the eager list gives.
 
-    **The contract of** ``make`` (as for lazy menus): response ``i`` may be made while the
-    decision is pending or later, so ``make`` must make it as it was when offered — read
-    what it closes over and state that does not change once the decision is asked; never
-    roll dice or change anything (a ruleset that numbers its items reserves the numbers when
-    it builds the offer). ``make(i)`` must return a :class:`Response` whose ``key`` is
-    ``keys[i]``.
+    **The contract of** ``make`` (as for lazy menus): response ``i`` is made while the poll's
+    decision is pending (when its option is read), or, the chosen one, by the poll right after
+    the answer, before anything else happens; the answer seals the decision, so a response not
+    made by then is never made through it (see :class:`~wargamekit.decisions.LazyOptions`).
+    ``make`` may read what it closes over and the state as it is then; it must never roll dice
+    or change anything (a ruleset that numbers its items reserves the numbers when it builds
+    the offer). ``make(i)`` must return a :class:`Response` whose ``key`` is ``keys[i]``.
 
     Raises:
         TypeError: (when built) a key that cannot be hashed, as :class:`Response` refuses it.

@@ -886,15 +886,7 @@ def check_non_interference(
                 at, decision = item
                 hiders: tuple[str, ...] = (decision.side,)
                 where = f"answer {at} ({decision.kind or decision.prompt}, secret decision of {decision.side})"
-                for answer in _alternatives(decision, alternatives):
-                    game = _probe_game(ruleset, scenario, seed, options, {}, plugin_manager)
-                    _answer_all(game, choices[:at])
-                    since = len(game.log)
-                    try:
-                        game.answer(answer)
-                    except (IllegalChoiceError, InvalidChoiceError):
-                        continue  # the rules refuse it here: not an alternative
-                    forks.append((answer, game, since))
+                forks = _decision_forks(ruleset, scenario, seed, options, plugin_manager, choices, at, alternatives)
             else:
                 draw, faces, audience, clock = item
                 hiders = audience
@@ -931,6 +923,39 @@ def check_non_interference(
                                     f"{part}: {_first_difference_of(str(a), str(b))}"
                                 )
     return compared
+
+
+def _decision_forks(
+    ruleset: Ruleset, scenario: Any, seed: int, options: Mapping[str, Any] | None, plugin_manager: Any,
+    choices: list[Answer], at: int, cap: int,
+) -> list[tuple[Any, Game, int]]:
+    """The game of ``seed`` forked at its secret decision ``at`` (after ``choices[:at]``), once
+    per alternative answer (up to ``cap``; one the rules refuse is left out): ``(answer, game,
+    since)``, ``since`` the fork's log length before the answer. The alternatives are those of
+    the fork's own pending decision, asked afresh: the reference game's was answered, so sealed
+    (what of it was lazy and not made by then cannot be read: a constraint on a menu of values
+    made from keys, say)."""
+
+    def fork() -> Game:
+        game = _probe_game(ruleset, scenario, seed, options, {}, plugin_manager)
+        _answer_all(game, choices[:at])
+        return game
+
+    game: Game | None = fork()
+    assert game is not None and game.pending is not None
+    forks: list[tuple[Any, Game, int]] = []
+    for answer in _alternatives(game.pending, cap):
+        if game is None:
+            game = fork()
+        since = len(game.log)
+        try:
+            game.answer(answer)
+        except (IllegalChoiceError, InvalidChoiceError):
+            game = None  # the rules refuse it here: not an alternative (the next takes a fresh fork)
+            continue
+        forks.append((answer, game, since))
+        game = None
+    return forks
 
 
 def _secret_moments(

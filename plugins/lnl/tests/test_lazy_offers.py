@@ -68,7 +68,7 @@ def test_an_opf_decision_read_while_pending_shows_the_same_after_the_game_moved_
         assert moved_on.log_text() != first.log_text()  # the held game moved on
     assert read == at_once and [(o.label, o.value, o.data) for o in held.options] == at_once
     assert held_unread.describe(1) == at_once[1][0]  # (the chosen label, made for the log)
-    with pytest.raises(StaleOptionError, match=r"option 1 .*not read before the decision was answered"):
+    with pytest.raises(StaleOptionError, match=r"option 1 .*not made before the decision was answered"):
         held_unread.options[1]  # noqa: B018 - the read is what raises
 
 

@@ -379,10 +379,10 @@ def test_a_character_given_another_sheet_is_tested_with_that_sheet(make):
     assert not interrupt_phase._nobody_responds(h)
 
 
-def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read(make, monkeypatch):
-    """战斗行动 / 攻击: an attack's label shows its odds against passive defense; a menu makes them
-    only for the label read (the chosen option's, when the game logs it), and the text is the
-    one the menu always showed."""
+def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_attack_is_read(make, monkeypatch):
+    """战斗行动 / 攻击: an attack's label shows its odds against passive defense; the menu holds the
+    attack as its key and makes it, its odds with it, only when it is read (the chosen one, when
+    the game logs it), and the text is the one the menu always showed."""
     h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("witch", "foes"), band=0), [])
     akari, witch = h.unit("akari"), h.unit("witch")
     akari.initiative = 10  # not in crash: decisive attacks are open
@@ -391,12 +391,15 @@ def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read
     monkeypatch.setattr(
         combat_actions, "_odds_label", lambda *args, **kw: made.append(args[3]) or odds_label(*args, **kw)
     )
-    attacks = [a for a in legal_actions(h, akari) if a.kind == "attack"]
-    options = [Option(a, a.label, data=a.data) for a in attacks]
-    assert [a.kind_of_attack for a in attacks] == ["withering", "decisive"] and made == []
+    menu = combat_actions.LazyOptions(
+        combat_actions._menu(h, akari), combat_actions._action_label, combat_actions._action_data,
+        make=combat_actions._made_action,
+    )
+    attacks = [i for i, entry in enumerate(menu._values) if type(entry) is tuple and entry[0] is combat_actions._attack_action]
+    assert [menu._values[i][4] for i in attacks] == ["withering", "decisive"] and made == []
     weapon = akari.ready_weapon.name
     decisive = odds_label(h.state, akari, witch, "decisive", None)
-    assert options[1].label == f"decisive attack on Witch of Thorns with {weapon} ({decisive})"
+    assert menu[attacks[1]].label == f"decisive attack on Witch of Thorns with {weapon} ({decisive})"
     assert made == ["decisive"]  # the withering attack's odds were never needed
     assert re.fullmatch(r"\d+% vs passive defense, \d+ HP on a hit", decisive)
 
@@ -404,7 +407,7 @@ def test_the_odds_in_an_attacks_label_are_worked_out_only_when_the_label_is_read
 def test_the_menus_share_equal_actions_and_play_as_actions_made_afresh(make, monkeypatch):
     """战斗行动: an action with its label made is a frozen value, made once and shared by every
     menu that offers it (``combat_actions._action``; a move found by what its label reads,
-    ``_move_action``); one whose label is lazy (an attack's odds, which read the scene) is made
+    ``_move_action``); an attack, whose label holds its odds (read from the scene), is made
     afresh for its menu. Games played with every action made afresh are the same."""
     shared = combat_actions._action("move", "kyo", delta=-1, label="move toward Kyo (to band 1)")
     assert shared == combat_actions.Action("move", "kyo", delta=-1) and shared.label == "move toward Kyo (to band 1)"
@@ -450,7 +453,7 @@ def test_the_action_menu_made_from_keys_is_the_menu_of_every_legal_action(monkey
     def comparing(ctx, unit):
         entries = real(ctx, unit)
         menu = combat_actions.LazyOptions(
-            entries, combat_actions._action_label, combat_actions._action_data, lazy_labels=True, make=made_action
+            entries, combat_actions._action_label, combat_actions._action_data, make=made_action
         )
         # legal_actions' list: every entry of a second menu from the real _menu, made (legal_actions
         # itself would call this patched _menu)
@@ -722,8 +725,8 @@ def test_an_action_menu_s_labels_are_made_as_offered_not_as_read(edit):
     read (``combat_actions._menu``). Two games of one seed in lockstep: at each action menu game
     A reads its labels at once; game B first edits the live scene (the unit's waits in a row
     three more, or every range band moved by one), reads, and undoes the edit. The wait and
-    move labels are the same (the attacks' odds are left out: their lazy label reads the scene
-    when read, so the band edit changes the odds the log writes of an attack chosen: the
+    move labels are the same (the attacks' odds are left out: an attack, made when read, reads
+    its odds from the scene then, so the band edit changes the odds the log writes of an attack chosen: the
     games' logs are compared after the waits' edit only)."""
     menus = 0
     for scenario in SCENARIOS:

@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import IllegalChoiceError, InvalidChoiceError
 from ..game import Game
-from ..testing import _alternatives, _answer_all, _observe, _play_on, _probe_game, _secret_moments
+from ..testing import _answer_all, _decision_forks, _observe, _play_on, _probe_game, _secret_moments
 from .aec import WargameEnv
 
 __all__ = ["check_observation_non_interference"]
@@ -56,15 +55,7 @@ def check_observation_non_interference(
             if what == "decision":
                 at, decision = item
                 hiders: tuple[str, ...] = (decision.side,)
-                for answer in _alternatives(decision, alternatives):
-                    game = _probe_game(ruleset, scenario, seed, options, {})
-                    _answer_all(game, choices[:at])
-                    since = len(game.log)
-                    try:
-                        game.answer(answer)
-                    except (IllegalChoiceError, InvalidChoiceError):
-                        continue
-                    forks.append((answer, game, since))
+                forks = _decision_forks(ruleset, scenario, seed, options, None, choices, at, alternatives)
             else:
                 draw, faces, audience, clock = item
                 hiders = audience

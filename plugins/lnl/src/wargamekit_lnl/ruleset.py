@@ -498,7 +498,7 @@ class LnL(Ruleset):
                 at.setdefault((h.q, h.r, u.level), (h, u.level))
         ready = others
         places = [at[key] for key in sorted(at)]
-        sniper_at = {u.id: u.place for u in snipers}  # read now: a lazy option may be made later
+        sniper_at = {u.id: u.place for u in snipers}  # found once for the menu's labels and data
         # Lazy menus and labels (here and in the other menus of values that never change): a
         # random bot reads no option, the log makes only the chosen label, a bot reads the data.
         pick = yield from ctx.ask(Choose.of(

@@ -7,13 +7,13 @@ battle group (−1 initiative) are paid in initiative instead and leave the stan
 from __future__ import annotations
 
 from collections.abc import Generator
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, cast
 
 from attrs import field, frozen
 
 from wargamekit import Choose, ChooseNumber, IllegalChoiceError
-from wargamekit.decisions import Data, LabelSource, LazyOptions
+from wargamekit.decisions import Data, LazyOptions
 
 from . import kinds, movement
 from .added_actions import ADDON, offered, perform_added
@@ -47,21 +47,21 @@ READY_COST = 2
 
 @frozen
 class Action:
-    """One option of the active step's menu."""
+    """One option of the active step's menu: a plain frozen value (its label is text)."""
 
     kind: str
     target: str | None = None
     kind_of_attack: str | None = None
     delta: int = 0
     name: str | None = None
-    #: What the player reads: the text, or a zero-argument callable that makes it (a lazy label,
-    #: see :class:`~wargamekit.decisions.Option`; :attr:`text` makes it).
-    label: LabelSource = field(default="", eq=False)
+    #: What the player reads (an attack's odds included, made with the action: see
+    #: :func:`_attack_action`).
+    label: str = field(default="", eq=False)
 
     @property
     def text(self) -> str:
-        """The label's text (made now if the label is lazy)."""
-        return self.label if isinstance(self.label, str) else self.label()
+        """The label's text (:attr:`label`)."""
+        return self.label
 
     @property
     def data(self) -> Data:
@@ -121,11 +121,9 @@ def _odds_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, hoo
 
 
 def _attack_label(scene: Scene, unit: Combatant, target: Combatant, kind: str, what: str, hooks: Any) -> str:
-    """The label of an attack in the menu, with its odds against passive defense: a lazy label
-    (see :class:`~wargamekit.decisions.Option`), made only if read (the odds are the costly part
-    of a menu, and a bot reads the options' data). It reads the live scene, so it is made only
-    while its decision is pending: the answer seals the menu, and a label not read by then
-    raises ``StaleOptionError`` rather than show the odds of a later scene."""
+    """The label of an attack in the menu, with its odds against passive defense, read from the
+    live scene: made with the attack's action (:func:`_attack_action`), which the menu makes
+    from its key only when the action is read, while the decision is pending."""
     weapon = unit.ready_weapon
     assert weapon is not None  # there are targets only with a weapon ready
     return f"{what} {target.name} with {weapon.name} ({_odds_label(scene, unit, target, kind, hooks)})"
@@ -137,11 +135,12 @@ def _fresh_action(
     kind_of_attack: str | None = None,
     delta: int = 0,
     name: str | None = None,
-    label: LabelSource = "",
+    label: str = "",
 ) -> Action:
     """``Action(kind, target, kind_of_attack, delta, name, label)``, through the slots' own
-    setters: what attrs' ``__init__`` does, ~0.3 µs cheaper (hot: ~15 actions a menu). For a
-    lazy label (a callable, which holds the scene); any other goes through :func:`_action`."""
+    setters: what attrs' ``__init__`` does, ~0.3 µs cheaper (hot: ~15 actions a menu). For an
+    attack, whose label (its odds) is made for its one menu; any other goes through
+    :func:`_action`."""
     action = _new_action(Action)
     _set_kind(action, kind)
     _set_target(action, target)
@@ -375,9 +374,13 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
 
 
 def _attack_action(scene: Scene, unit: Combatant, target: Combatant, kind: str, what: str, hooks: Any) -> Action:
-    """The menu's attack of ``kind`` on ``target``, labelled ``what`` and its odds: made afresh,
-    not shared (its label is lazy, see :func:`_attack_label`, and holds the scene)."""
-    return _fresh_action("attack", target.id, kind, label=partial(_attack_label, scene, unit, target, kind, what, hooks))
+    """The menu's attack of ``kind`` on ``target``, labelled ``what`` and its odds (the costly
+    part of a menu, see :func:`_attack_label`), made afresh for its menu. The menu holds its key
+    and makes it (``make``) only when the action is read, so only while the decision is pending:
+    a random bot makes the one it chooses, whose label the log reads anyway. The action is a
+    plain value, its odds those of the scene as offered; one not made by the answer is sealed
+    with the menu (read later, it raises ``StaleOptionError``)."""
+    return _fresh_action("attack", target.id, kind, label=_attack_label(scene, unit, target, kind, what, hooks))
 
 
 def _wait_action(waits: int) -> Action:
@@ -400,8 +403,8 @@ _AIM = _action("aim", label="aim: delay your attack, spending initiative per tic
 
 
 def _action_label(action: Action) -> str:
-    """The menu label of ``action`` (:attr:`Action.text`)."""
-    return action.text
+    """The menu label of ``action`` (:attr:`Action.label`)."""
+    return action.label
 
 
 def _action_data(action: Action) -> Data:
@@ -429,7 +432,7 @@ def active_step(
             + "): choose an action",
             # a lazy menu (hot: a random bot reads one option of ~15): each action (from its
             # key, see _menu), its option, label and data are made when first read
-            options=LazyOptions(options, _action_label, _action_data, lazy_labels=True, make=_made_action),
+            options=LazyOptions(options, _action_label, _action_data, make=_made_action),
             rule=RULE_ACTIONS,
             kind=kinds.ACTION,
             context={

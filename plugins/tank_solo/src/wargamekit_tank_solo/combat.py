@@ -275,9 +275,9 @@ def fire_menu_decision(state: GameState, tank: Tank, fire: str, *, only: int | N
     """The fire menu of ``tank`` (kind ``tank_solo.fire_target``): each shot it may fire now with
     ``fire`` (at tank ``only``, if given), each turret rotation left, and holding fire."""
     shots = valid_targets(state, tank, fire, only)
-    # Each shot's odds inputs, bound now (where the target stands, its markers, what the add-ons
-    # add): its lazy label, read later, says what was offered, even once the target has moved or
-    # died; the odds themselves are worked out only for a label that is read.
+    # Each shot's odds inputs, found once for the menu (where the target stands, its markers,
+    # what the add-ons add): its lazy label is made from them only while the decision is pending
+    # (the answer seals the rest); the odds themselves are worked out only for a label that is read.
     offered: dict[FireAt, tuple[Tank, Hex, Shot]] = {}
     for option in shots:
         target = state.tank(option.target)

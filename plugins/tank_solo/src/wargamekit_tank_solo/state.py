@@ -124,7 +124,8 @@ class Tank:
 
     def where_at(self, at: Hex | None, hull: int, turret: int) -> str:
         """What :meth:`where` says of this tank standing in ``at`` with ``hull`` and ``turret``
-        facings (a lazy label binds the position a menu was offered at, and writes it later)."""
+        facings (a lazy label binds the position its menu found, and writes it when read, while
+        the decision is pending)."""
         if at is None:
             return "not deployed"
         text = f"{hex_label(at)} hull {facing_name(hull)}"

@@ -218,7 +218,8 @@ def fire_selection(ctx: Context, side: str) -> Generator[Decision | Checkpoint, 
             values.append(Option(("surrender", 0), f"surrender: side {side} concedes the game",
                                  data={"action": "surrender", "concede": True}))
         # A lazy menu (a label per tank and form of fire, of which a random bot reads one); its
-        # labels write the positions bound here, so an option read later says what was offered.
+        # labels write the positions found here, once for the menu, and are made only while the
+        # decision is pending (the answer seals the rest).
         action, tank_id = yield Choose.of(side, f"Turn {state.turn}, side {side}: fire selection", values,
                                           label=partial(_designation_label, _poses(state, side)),
                                           data=_designation_data,
