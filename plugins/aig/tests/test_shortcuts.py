@@ -80,6 +80,24 @@ def test_remembered_searches_equal_fresh_ones(scenario, seed):
     assert checked > 200
 
 
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
+def test_a_leader_move_menu_is_by_mp_then_by_label(scenario, seed):
+    """§4.2.5's menu order (``leader_moves``, sorted by MP and then the hexes' coordinates
+    rather than their labels) is MP, then printed label, at every third decision of a game;
+    and the coordinates sort every hex of the map as its label does."""
+    ties = 0
+    for state in _positions(scenario, seed, 300):
+        for ld in state.live_leaders():
+            for mp in (3, None):
+                moves, order = leader_moves(state, ld, mp)
+                assert list(order) == sorted(moves, key=lambda h: (moves[h], hex_label(h)))
+                ties += len(order) - len(set(moves.values()))
+    assert ties > 100  # hexes of equal MP, which the label orders
+    m = state.map
+    hexes = [m.hex_at(col, row) for col in range(m.width) for row in range(m.height)]
+    assert sorted(hexes, key=lambda h: (h.q, h.r)) == sorted(hexes, key=hex_label)
+
+
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 1), ("battle", 2)])
 def test_leader_can_move_is_whether_he_has_a_destination(scenario, seed):
     """The neighbour test that offers "move yourself" / "move on" (§4.2.5, §4.3.2-c) says yes

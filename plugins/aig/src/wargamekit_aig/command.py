@@ -8,7 +8,6 @@ from collections.abc import Set as AbstractSet
 
 from wargamekit.geometry import Hex
 from wargamekit_aig.facing import enemy_zoi, engaged_with
-from wargamekit_aig.scenario import hex_label
 from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 
 #: §4.1: every leader's movement allowance: 6 carrying the banner, 8 otherwise.
@@ -171,7 +170,10 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None, *,
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
         moves = {h: c for h, c in reach.items() if math.isfinite(c)}
-        got = table[key] = (moves, tuple(h for h, _ in sorted(moves.items(), key=lambda hc: (hc[1], hex_label(hc[0])))))
+        # By MP, then by label: a label is the column then the row, both of two digits, and in
+        # the labels' layout (columns) a column is a q and its rows run with r; so (q, r) sorts
+        # as the label does, without making one per hex (a Python hash of the Hex each).
+        got = table[key] = (moves, tuple([h for _, _, _, h in sorted([(c, h.q, h.r, h) for h, c in moves.items()])]))
     return got
 
 
