@@ -1,5 +1,6 @@
 """Tests for HexMap: layers, movement costs, pathfinding, line of sight."""
 
+import copy
 import math
 import pickle
 
@@ -92,6 +93,42 @@ def test_movement_cost():
     m.set_hexside(a, 0, RIVER)
     assert m.movement_cost(a, b, "infantry") == 4
     assert m.movement_cost(a, b, "vehicle") == math.inf
+
+
+def test_a_step_s_kept_costs_are_the_table_s_and_follow_a_new_table_and_direct_layer_writes():
+    """``movement_cost`` keeps the table's costs per unit type as lists (hexmap.py): every step
+    of a map with every terrain and hexside code costs what the table's arrays give, a terrain
+    code past the table is impassable, a layer written directly is read at the next step, and
+    a table assigned or a deep copy's new table is the one priced."""
+    rng = np.random.default_rng(3)
+    m = HexMap(7, 6, TABLE)
+    m.terrain[:] = rng.integers(0, 5, m.terrain.shape)  # code 4: past the table
+    m.hexsides[:] = rng.integers(0, 3, m.hexsides.shape)
+
+    def table_cost(m, a, b, unit):
+        enter, sides = m.table.enter_costs(unit), m.table.hexside_costs(unit)
+        code, side = int(m.terrain[m.offset(b)]), m.hexside(a, a.direction_to(b))
+        return float((enter[code] if code < len(enter) else math.inf) + (sides[side] if side < len(sides) else 0.0))
+
+    def check(m):
+        steps = [(a, b) for a in m.hexes() for b in m.neighbours(a)]
+        for unit in ("infantry", "vehicle"):
+            assert [m.movement_cost(a, b, unit) for a, b in steps] == [table_cost(m, a, b, unit) for a, b in steps]
+        return steps
+
+    steps = check(m)
+    assert any(m.terrain[m.offset(b)] == 4 for _, b in steps)
+    a, b = steps[0]
+    m.terrain[m.offset(b)] = WOODS  # a direct write, no invalidate(): the layer is read at each step
+    m.hexsides[:] = 0
+    assert m.movement_cost(a, b, "vehicle") == 4.0
+    cheap = TerrainTable([TerrainType(CLEAR, "clear"), TerrainType(WOODS, "woods", 1)], [])
+    m.table = cheap
+    assert m.movement_cost(a, b, "vehicle") == 1.0
+    check(m)
+    twin = copy.deepcopy(m)
+    twin.table = TABLE
+    assert twin.movement_cost(a, b, "vehicle") == 4.0 and m.movement_cost(a, b, "vehicle") == 1.0
 
 
 def test_path_goes_around_lake():
