@@ -377,6 +377,7 @@ def _record_event(
             audience = audience_of(audience)
     except TypeError as exc:
         raise TypeError(f"event {kind!r} ({text}): {exc}") from None
+    # (new_event's build, inline: a call more for every event of a game is ~0.5 % of it)
     event = _new(_EventBuilder)
     event.kind = kind
     event.text = text
