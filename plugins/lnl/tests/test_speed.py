@@ -905,3 +905,30 @@ def test_smoked_classes_kept_by_the_smoke_on_the_line_answer_as_fresh_walks():
     assert walk(a, b) is None  # LOS 1: the woods block
     s.smoke[between] = 1
     assert walk(H("0203"), H("0603")) is None
+
+
+def test_fire_odds_summed_in_integer_weights_are_the_fraction_sums_in_order():
+    """FPR 1–6: a new attack's odds are composed as integer weights over one denominator, from
+    damage checks enumerated on plain faces: for targets of every kind and state and a range of
+    net modifiers and offsets, they are the Fraction sums of the checks' lazy enumerations,
+    item for item in the same order (an option's label lists them in it)."""
+    from fractions import Fraction
+
+    def composed(net, shift, target):
+        out = {}
+        for diff, p in fire._difference_odds(net).items():
+            if diff <= 0:
+                out[(fire.NO_EFFECT, False)] = out.get((fire.NO_EFFECT, False), Fraction(0)) + p
+                continue
+            for key, q in odds.distribution(fire.damage_check, diff - shift, 0, target).items():
+                out[key] = out.get(key, Fraction(0)) + p * q
+        return out
+
+    seen = set()
+    for kind, shaken, wounded, hero in itertools.product(("squad", "half", "leader"), *[(False, True)] * 3):
+        target = fire.Target(kind, 0, shaken, wounded, hero)
+        for net, shift in itertools.product(range(-7, 10, 4), range(-8, 9, 4)):
+            full = fire._full_odds_of(net, shift, target)
+            assert list(full.items()) == list(composed(net, shift, target).items())
+            seen.add(tuple(full.items()))
+    assert len(seen) > 50
