@@ -932,27 +932,3 @@ def test_fire_odds_summed_in_integer_weights_are_the_fraction_sums_in_order():
             assert list(full.items()) == list(composed(net, shift, target).items())
             seen.add(tuple(full.items()))
     assert len(seen) > 50
-
-
-def test_hexes_between_kept_by_the_difference_of_the_ends_are_every_pair_s():
-    """LOS 2, A34: the memo keeps the hexes between a line's ends (both tie-breaking lines) as
-    offsets from its start, by the difference of its ends, for every map — sound because a
-    line's hexes are its start's plus offsets of that difference alone: for pairs anywhere
-    (negative coordinates, far past any map), the offsets worked out from another pair of the
-    same difference, added to this pair's start, are its hexes between."""
-    import random
-
-    from wargamekit.geometry import Hex, hex_line_pair
-
-    rng = random.Random(31)
-    tied = 0
-    for _ in range(300):
-        dq, dr = rng.randint(-12, 12), rng.randint(-12, 12)
-        pairs = [(Hex(q, r), Hex(q + dq, r + dr))
-                 for q, r in [(rng.randint(-reach, reach), rng.randint(-reach, reach)) for reach in (3, 30, 600)]]
-        first = los._between_offsets(*pairs[0])
-        for a, b in pairs:
-            primary, other = hex_line_pair(a, b)
-            assert {Hex(a.q + q, a.r + r) for q, r in first} == set(primary[1:-1]) | set(other[1:-1])
-            tied += primary != other
-    assert tied  # lines along hexsides, whose two lines differ, among them

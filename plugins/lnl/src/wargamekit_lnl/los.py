@@ -40,14 +40,6 @@ def _smoked_classes(m: HexMap, smoke: Iterable[Hex]) -> np.ndarray:
     return cls
 
 
-def _between_offsets(a: Hex, b: Hex) -> frozenset[tuple[int, int]]:
-    """The hexes between ``a`` and ``b`` on either tie-breaking line (LOS 2, A34) as offsets
-    from ``a``, kept by the difference of the ends (:data:`_BETWEEN`)."""
-    primary, other = hex_line_pair(a, b)
-    offsets = frozenset((h.q - a.q, h.r - a.r) for h in primary[1:-1] + other[1:-1])
-    return remember(_BETWEEN, (b.q - a.q, b.r - a.r), offsets, _BETWEEN_KEPT)
-
-
 def _sight(state: GameState, a: Hex, b: Hex, cls: np.ndarray) -> LineOfSight:
     """:func:`sight` with the classes ``cls`` (the map's, smoke merged)."""
     elevation = state.map.elevation
@@ -90,15 +82,15 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
         # Smoke counts only in the hexes between (LOS 2) on either line a hexside tie may take
         # (A34: the worse one): the answer is keyed by the smoke there, so a line clear of all
         # smoke keeps its answer as smoke comes and goes elsewhere (keyed by the whole layout,
-        # each new one was a walk of every line again: a tenth of a fresh game). A line's hexes
-        # are its start's plus offsets that depend on the difference of its ends alone
-        # (hex_line rounds in integers from the start), so they are kept by that difference
-        # for every map: far fewer keys than pairs of hexes (each new pair was ~60,000
-        # instructions of lines drawn, ~35 a fresh game).
-        offsets = _BETWEEN.get((bq - aq, br - ar))
-        if offsets is None:
-            offsets = _between_offsets(a, b)
-        on_line = [h for h in state.smoke if (h.q - aq, h.r - ar) in offsets]
+        # each new one was a walk of every line again: a tenth of a fresh game).
+        between = memos.get("between")
+        if between is None:
+            between = memos["between"] = {}
+        hexes = between.get(key)
+        if hexes is None:
+            primary, other = hex_line_pair(a, b)
+            hexes = remember(between, key, frozenset(primary[1:-1]) | frozenset(other[1:-1]), _BETWEEN_KEPT)
+        on_line = [h for h in state.smoke if h in hexes]
         if on_line:
             smoke = frozenset(on_line)
     lines = smokes.get(smoke)
@@ -146,11 +138,8 @@ _LAST: list[tuple[Any, ...] | None] = [None]
 _MEMOS_BY_CONTENT: dict[tuple[object, ...], tuple[object, dict[str, dict[Any, Any]]]] = {}
 #: Bounds of the memo (map contents, smoke layouts per map): oldest forgotten first.
 _CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
-#: The hexes between the ends of a line (both tie-breaking lines, A34) as offsets from its
-#: start, by the difference of its ends (:func:`visible`).
-_BETWEEN: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
-#: Lines' differences whose hexes between are kept (a bound); past it the memo starts again,
-#: which costs only the lines' drawing.
+#: Lines whose hexes between are kept per map contents (a bound: all pairs of a 600-hex map
+#: would hold ~300 MB); past it the memo starts again, which costs only the lines' walks.
 _BETWEEN_KEPT = 4096
 _NO_SMOKE: frozenset[Hex] = frozenset()
 
