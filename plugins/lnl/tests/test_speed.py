@@ -867,3 +867,68 @@ def test_units_menu_constraint_agrees_with_the_leaders_reach_asked_of_every_choi
     for seed in range(4):
         _play_every_scenario(ruleset, seed, check)
     assert seen["away True legal True"] and seen["away True legal False"] and seen["away False legal True"], seen
+
+
+# -- round 16 (issue 9, session 31): what a game of a new seed costs ------------------------------
+def test_smoked_classes_kept_by_the_smoke_on_the_line_answer_as_fresh_walks():
+    """LOS 1–3, D13: a line walked for the memo reads the map's classes with the smoke on the
+    line merged, kept read-only by that smoke (the core keeps such an array's table by
+    identity): smoke off the line reads the smokeless classes, each layout its own, one met
+    again its kept array — and the terrain layer written directly (no setter, no invalidation)
+    is read at the next walk. Every answer is a fresh walk's (:func:`los.sight`)."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")],
+                           terrain={"woods": ["0604"], "brush": ["0403"]}))
+    s = ctx.state
+    a, b = H("0103"), H("0703")
+    between = H("0303")  # on the line a–b (0403's brush too), off the line 0806–0604
+    kept = los._held(s.map)[1].setdefault("classes", {})
+
+    def walk(a, b):
+        line = visible(s, a, b)
+        fresh = sight(s, a, b)
+        assert (line is not None, line.hindering if line else None) == \
+            (fresh.clear and fresh.hindering < HINDRANCES_THAT_BLOCK, fresh.hindering if line else None)
+        return line
+
+    assert walk(a, b).hindering == 1
+    smokeless = kept[frozenset()]
+    assert not smokeless.flags.writeable
+    s.smoke[H("0806")] = 1  # off every line asked below: the smokeless classes again
+    assert walk(H("0806"), H("0103")) is not None and set(kept) == {frozenset()}
+    s.smoke[between] = 1
+    assert walk(a, b).hindering == 2  # D13: the smoke hinders
+    smoked = kept[frozenset({between})]
+    assert smoked[s.map.offset(between)] == 1 and smokeless[s.map.offset(between)] == 0
+    del s.smoke[between]
+    assert walk(H("0203"), b).hindering == 1 and kept[frozenset()] is smokeless  # met again: kept
+    s.map.terrain[s.map.offset(between)] = WOODS  # written directly: new contents, new memos
+    assert walk(a, b) is None  # LOS 1: the woods block
+    s.smoke[between] = 1
+    assert walk(H("0203"), H("0603")) is None
+
+
+def test_fire_odds_summed_in_integer_weights_are_the_fraction_sums_in_order():
+    """FPR 1–6: a new attack's odds are composed as integer weights over one denominator, from
+    damage checks enumerated on plain faces: for targets of every kind and state and a range of
+    net modifiers and offsets, they are the Fraction sums of the checks' lazy enumerations,
+    item for item in the same order (an option's label lists them in it)."""
+    from fractions import Fraction
+
+    def composed(net, shift, target):
+        out = {}
+        for diff, p in fire._difference_odds(net).items():
+            if diff <= 0:
+                out[(fire.NO_EFFECT, False)] = out.get((fire.NO_EFFECT, False), Fraction(0)) + p
+                continue
+            for key, q in odds.distribution(fire.damage_check, diff - shift, 0, target).items():
+                out[key] = out.get(key, Fraction(0)) + p * q
+        return out
+
+    seen = set()
+    for kind, shaken, wounded, hero in itertools.product(("squad", "half", "leader"), *[(False, True)] * 3):
+        target = fire.Target(kind, 0, shaken, wounded, hero)
+        for net, shift in itertools.product(range(-7, 10, 4), range(-8, 9, 4)):
+            full = fire._full_odds_of(net, shift, target)
+            assert list(full.items()) == list(composed(net, shift, target).items())
+            seen.add(tuple(full.items()))
+    assert len(seen) > 50

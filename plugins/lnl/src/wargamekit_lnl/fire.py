@@ -188,8 +188,10 @@ def _check_odds_of(offset: int, target: Target) -> dict[tuple[str, bool], Fracti
     # The check reads the die + difference − leadership + the target's hooks against its
     # morale and nothing else of them, so the callers key it by that offset alone: checks that
     # differ only in how they reach it share one enumeration (a fresh game's first fire and
-    # opportunity-fire menus met hundreds, each ~0.3 ms of exact odds).
-    return odds.distribution(damage_check, offset, 0, target)
+    # opportunity-fire menus met hundreds, each ~0.3 ms of exact odds). Plain faces: the check
+    # branches on its die and on the hero's, where lazy die values only add bookkeeping
+    # (1.51 M instructions a check against 0.44 M; a fresh game meets ~9 new ones).
+    return odds.distribution(damage_check, offset, 0, target, lazy=False)
 
 
 def full_odds(attack: Attack, target: Target) -> dict[tuple[str, bool], Fraction]:
@@ -212,14 +214,23 @@ def _full_odds(net: int, leadership: int, target: Target) -> dict[tuple[str, boo
 
 @cache
 def _full_odds_of(net: int, shift: int, target: Target) -> dict[tuple[str, bool], Fraction]:
-    out: dict[tuple[str, bool], Fraction] = {}
-    for diff, p in _difference_odds(net).items():
-        if diff <= 0:
-            out[(NO_EFFECT, False)] = out.get((NO_EFFECT, False), Fraction(0)) + p
+    # Summed as integer weights over one common denominator, one Fraction made per outcome at
+    # the end: each Fraction product and sum reduces by a gcd (~60 of each, 0.79 M of a new
+    # attack's 0.80 M instructions; a fresh game meets ~6 new ones).
+    differences = _difference_odds(net)
+    checks = {diff: _check_odds_of(diff - shift, target) for diff in differences if diff > 0}
+    over_diff = math.lcm(*(p.denominator for p in differences.values()))
+    over_check = math.lcm(1, *(q.denominator for check in checks.values() for q in check.values()))
+    weights: dict[tuple[str, bool], int] = {}
+    for diff, p in differences.items():
+        weight = p.numerator * (over_diff // p.denominator)
+        check = checks.get(diff)
+        if check is None:  # no hit
+            weights[(NO_EFFECT, False)] = weights.get((NO_EFFECT, False), 0) + weight * over_check
             continue
-        for key, q in _check_odds_of(diff - shift, target).items():
-            out[key] = out.get(key, Fraction(0)) + p * q
-    return out
+        for key, q in check.items():
+            weights[key] = weights.get(key, 0) + weight * q.numerator * (over_check // q.denominator)
+    return {key: Fraction(weight, over_diff * over_check) for key, weight in weights.items()}
 
 
 @cache

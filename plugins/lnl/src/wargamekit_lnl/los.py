@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -25,12 +26,22 @@ def sight(state: GameState, a: Hex, b: Hex) -> LineOfSight:
     (D13); along a hexside the worse of the two lines counts (A34). LOS 3.3: elevation — a hex
     between higher than both ends blocks (a crest), and lower ground is seen over from above
     (:func:`_seen_over`); a building's upper level sees as its ground floor (U9)."""
-    cls = state.map.los_class()
-    if state.smoke:
+    return _sight(state, a, b, _smoked_classes(state.map, state.smoke))
+
+
+def _smoked_classes(m: HexMap, smoke: Iterable[Hex]) -> np.ndarray:
+    """``m``'s LOS classes with the hexes of ``smoke`` hindering (D13)."""
+    cls = m.los_class()
+    if smoke:
         cls = np.array(cls, copy=True)
-        for h in state.smoke:
-            c, r = state.map.offset(h)
+        for h in smoke:
+            c, r = m.offset(h)
             cls[c, r] = max(int(cls[c, r]), HINDERING)
+    return cls
+
+
+def _sight(state: GameState, a: Hex, b: Hex, cls: np.ndarray) -> LineOfSight:
+    """:func:`sight` with the classes ``cls`` (the map's, smoke merged)."""
     elevation = state.map.elevation
     if elevation.any():  # LOS 3.3 (only maps with hills pay for it)
         ea, eb = int(elevation[state.map.offset(a)]), int(elevation[state.map.offset(b)])
@@ -89,7 +100,19 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
         lines = smokes[smoke] = {}
     if key in lines:
         return lines[key]
-    line = sight(state, a, b)  # (smoke off the line changes nothing in it)
+    # Smoke off the line changes nothing in it, so the classes are those with the smoke on the
+    # line alone, kept read-only by that smoke: the map keeps a read-only array's table by
+    # identity (HexMap._user_code), where a new array was a whole map's table to make again at
+    # each line walked (~60 walks a fresh game).
+    classes = memos.get("classes")
+    if classes is None:
+        classes = memos["classes"] = {}
+    cls = classes.get(smoke)
+    if cls is None:
+        cls = _smoked_classes(state.map, smoke)
+        cls.flags.writeable = False
+        remember(classes, smoke, cls, _SMOKES_KEPT)
+    line = _sight(state, a, b, cls)
     seen = line if line.clear and line.hindering < HINDRANCES_THAT_BLOCK else None
     lines[key] = seen
     return seen
