@@ -145,6 +145,34 @@ def test_an_eager_menus_lazy_labels_not_read_are_sealed():
     assert repr(decision.options[2]) == "Option(value=3, label=<not made before the answer>, public=None, data=Data({'add': 3}))"
 
 
+def test_the_seal_of_an_eager_menu_names_each_option_and_leaves_no_reference_cycle():
+    # One stale marker is shared by the options the seal left unmade; each read still names
+    # its own option, and the marker holds no option (an option holding its menu would be a
+    # cycle, freed only by the collector: a game run with the collector off would grow).
+    import gc
+
+    options = [Option(v, lambda v=v: f"take {v}", data={"v": v}) for v in "wxyz"]
+    decision = Choose(side="red", prompt="Take?", rule="S1", options=options)
+    assert decision.options[1].label == "take x"
+    decisions._seal(decision)
+    for index, value in ((0, "w"), (2, "y"), (3, "z")):
+        with pytest.raises(StaleOptionError, match=rf"^Take\? \[S1\]: option {index}'s label \('{value}'\) {WHY}$"):
+            decision.options[index].label  # noqa: B018 - the read is what raises
+    assert decision.options[1].label == "take x"
+    del options, decision
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        options = [Option(v, lambda v=v: f"take {v}", data={"v": v}) for v in "wxyz"]
+        decisions._seal(Choose(side="red", prompt="Take?", rule="S1", options=options))
+        del options
+        assert gc.collect() == 0  # (everything went by reference counting)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def test_a_hand_built_lazy_label_is_sealed_by_the_answer_of_its_decision():
     made: list[str] = []
 

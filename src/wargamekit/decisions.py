@@ -287,7 +287,8 @@ class Option:
                 this._make_label = None
             else:  # a lazy label: the label slot stays unset until __getattr__ makes it
                 this._make_label = label
-                _built_a_lazy_label()
+                global _lazy_labels_built  # (inline, not a call: four options a decision)
+                _lazy_labels_built = True
             this.public = public
             if type(data) is dict:
                 # freeze_data's first case inline (a flat dict of string keys to exact
@@ -360,6 +361,8 @@ _new_object = object.__new__
 
 def _make_label_now(option: Option, make: Callable[[], str]) -> str:
     """Make a lazy option's label with ``make`` (its callable) and keep it."""
+    if type(make) is _StaleLabel:  # sealed unmade (see _seal)
+        raise make.error_for(option)
     made = make()
     if type(made) is not str:
         raise OptionError(f"a lazy option label must make a str, {make!r} made {made!r}")
@@ -416,7 +419,8 @@ def _option(value: Any, label: LabelSource, data: Mapping[str, Any] | None) -> O
         option._make_label = None
     else:  # lazy: the label slot stays unset (see Option.__getattr__)
         option._make_label = label
-        _built_a_lazy_label()
+        global _lazy_labels_built  # (see _seal)
+        _lazy_labels_built = True
     option.value = value
     option.public = None
     option.data = frozen
@@ -596,7 +600,8 @@ class LazyOptions(Sequence[Option]):
         option = _new_object(_OptionBuilder)
         if label is None:  # lazy labels, none said yet
             option._make_label = partial(self._label, value)  # label unset: Option.__getattr__
-            _built_a_lazy_label()
+            global _lazy_labels_built  # (see _seal)
+            _lazy_labels_built = True
         else:
             option.label = label
             option._make_label = None
@@ -758,17 +763,31 @@ def _copying(error: StaleOptionError, what: str) -> StaleOptionError:
 _UNMADE_TEXT = "<not made before the answer>"
 
 
-class _StaleLabel:
-    """What an answered decision's lazy label not made yet is replaced by (see :func:`_seal`):
-    called to make the label, it raises :class:`StaleOptionError` instead."""
+class _StaleLabel(tuple):
+    """What an answered decision's lazy labels not made yet are replaced by (see :func:`_seal`):
+    one per decision, shared by those options (one object made per answer, not one per
+    option: the seal is on every answer of a menu with lazy labels). Asked to make an option's
+    label, it raises :class:`StaleOptionError` instead, naming the option's place in the menu.
 
-    __slots__ = ("_prompt", "_rule", "_index", "_value")
+    A tuple ``(prompt, rule, ids)``, ``ids`` being the ``id`` of each option of the menu in
+    order: built by :func:`tuple.__new__` with no ``__init__`` to run, and holding no option
+    (an option holding its menu would be a reference cycle, freed only by the collector).
+    """
 
-    def __init__(self, prompt: str, rule: str, index: int, value: Any) -> None:
-        self._prompt, self._rule, self._index, self._value = prompt, rule, index, value
+    __slots__ = ()
+
+    def error_for(self, option: Option) -> StaleOptionError:
+        """The error of a read of ``option``'s label."""
+        prompt, rule, ids = self
+        return _stale(prompt, rule, ids.index(id(option)), "'s label", option.value)
 
     def __call__(self) -> str:
-        raise _stale(self._prompt, self._rule, self._index, "'s label", self._value)
+        # (the core calls error_for, which can name the option; a direct call cannot)
+        raise StaleOptionError(f"{_where_text(self[0], self[1])}: a lazy label was not made before the "
+                               "decision was answered: read it while the decision is pending")
+
+
+_new_tuple = tuple.__new__
 
 
 #: Whether an option with a lazy label was ever built in this process (set by each way of
@@ -783,12 +802,6 @@ class _StaleLabel:
 _lazy_labels_built = False
 
 
-def _built_a_lazy_label() -> None:
-    """Note that an option with a lazy label was built (see ``_lazy_labels_built``)."""
-    global _lazy_labels_built
-    _lazy_labels_built = True
-
-
 def _seal(decision: Decision) -> None:
     """Seal ``decision``, which is being answered: from now on, a label, option or value of it
     that is lazy and was not made yet raises :class:`StaleOptionError` when read, rather
@@ -799,11 +812,12 @@ def _seal(decision: Decision) -> None:
     one-option decisions it answers itself. Cheap: a lazy menu is one slot set (the game sets
     it inline for a menu nobody read); a lazy menu's options made while it was pending, and an
     eager menu's once this process has built a lazy label (``_lazy_labels_built``), are looked
-    at for lazy labels not made yet, each replaced by a :class:`_StaleLabel`.
+    at for lazy labels not made yet, replaced by one :class:`_StaleLabel` for the decision.
     """
-    if not isinstance(decision, (Choose, ChooseSubset)):
+    kind = type(decision)  # (type before isinstance: every answer of an eager menu comes here)
+    if kind is not Choose and kind is not ChooseSubset and not isinstance(decision, (Choose, ChooseSubset)):
         return
-    options = decision.options
+    options = decision.options  # type: ignore[attr-defined]  # (a Choose or ChooseSubset)
     made: Sequence[Option | None]
     if type(options) is LazyOptions:
         options._answered = True
@@ -814,11 +828,13 @@ def _seal(decision: Decision) -> None:
         return
     else:
         made = options
-    for index, option in enumerate(made):
-        if type(option) is Option:
-            make = _get_make_label(option)
-            if make is not None and type(make) is not _StaleLabel:
-                _set_make_label(option, _StaleLabel(decision.prompt, decision.rule, index, option.value))
+    stale = None
+    for option in made:
+        # (a slot read, not _get_make_label: a call per option is most of an eager menu's seal)
+        if type(option) is Option and (make := option._make_label) is not None and type(make) is not _StaleLabel:
+            if stale is None:
+                stale = _new_tuple(_StaleLabel, (decision.prompt, decision.rule, tuple(map(id, made))))
+            _set_make_label(option, stale)
 
 
 def _answered_before(decision: Decision) -> bool:
