@@ -607,6 +607,46 @@ def test_small_search_equals_scipy_search(seed, layout):
             assert [list(r.items()) for r in python_form] == [list(r.items()) for r in scipy_form]
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
+def test_small_search_past_the_cheapest_step_equals_scipy_search(seed, layout):
+    """The pure-Python search does not expand a hex from which the cheapest step overruns the
+    allowance, and stops at a hex's first edge cost over it: with a cheapest step of 2 (so
+    the skipped hexes are not only those at the allowance) and allowances on both sides of
+    each multiple of it, whole and half-point, it still gives scipy's sets exactly."""
+    rng = np.random.default_rng(seed)
+    m = _random_move_map(rng, layout)
+    m.table = TerrainTable([TerrainType(CLEAR, "clear", 2), TerrainType(WOODS, "woods", 3), TerrainType(MARSH, "marsh", 5),
+                            TerrainType(LAKE, "lake", math.inf)], TABLE.hexsides)
+    hexes = m.hexes()
+    starts = [hexes[int(rng.integers(len(hexes)))] for _ in range(3)]
+    budgets = [float(rng.integers(0, 13)) + 0.5 * int(rng.integers(0, 2)) for _ in starts]
+    blocked = {hx for hx in hexes if rng.random() < 0.1} - {starts[0]}
+    zoc = {hx for hx in hexes if rng.random() < 0.2}
+    for kw in ({}, {"blocked": blocked, "stop": zoc}):
+        scipy_form, python_form = _both_searches(m, starts, budgets, "infantry", **kw)
+        assert [list(r.items()) for r in python_form] == [list(r.items()) for r in scipy_form]
+
+
+def test_the_python_search_has_each_hex_edges_grouped_by_cost():
+    """``_edges_at``: a hex's edges of the cached graph, one entry per cost, cheapest first,
+    each cost's neighbours by map index; kept in the graph once read."""
+    rng = np.random.default_rng(5)
+    m = HexMap(9, 7, TABLE, OffsetLayout.ODD_Q, terrain=rng.choice([0, 1, 2, 3], size=(9, 7)).astype(np.int16))
+    m.set_hexside(m.hex_at(4, 3), 0, RIVER)
+    g = m._movement_graph("infantry")
+    csr = g.csr
+    for u in range(m.width * m.height):
+        edges = hexmap_module._edges_at(g, u)
+        assert g.adj[u] is edges
+        assert [w for w, _ in edges] == sorted({w for w, _ in edges})
+        assert all(list(vs) == sorted(vs) for _, vs in edges)
+        lo, hi = csr.indptr[u], csr.indptr[u + 1]
+        assert sorted((v, w) for w, vs in edges for v in vs) == list(zip(csr.indices[lo:hi].tolist(),
+                                                                         csr.data[lo:hi].tolist(), strict=True))
+    assert any(len(e) > 1 for e in g.adj)  # hexes with neighbours of several costs were met
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(list(OffsetLayout)))
 def test_far_apart_groups_equal_one_row_per_unit(seed, layout):

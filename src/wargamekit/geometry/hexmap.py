@@ -490,9 +490,10 @@ class _Graph:
     integral: bool = False  # every finite weight a whole number (the pure-Python search's bucket form)
     out_pos: np.ndarray | None = None
     in_pos: np.ndarray | None = None
-    # For the pure-Python search (_search_small): each hex's ((neighbour, cost), ...) out of
-    # the CSR arrays, filled in hex by hex as searches first expand them (None: not yet).
-    adj: list[tuple[tuple[int, float], ...] | None] | None = None
+    # For the pure-Python search (_search_small): each hex's ((cost, (neighbour, ...)), ...) out
+    # of the CSR arrays (_edges_at), filled in hex by hex as searches first expand them (None:
+    # not yet).
+    adj: list[tuple[tuple[float, tuple[int, ...]], ...] | None] | None = None
     csr_lists: tuple[list[int], list[int], list[float]] | None = None
     # The bucket form's cost lists, one entry per map index, all inf between searches: each
     # search takes one (or makes one) and puts it back reset, so no search builds an array the
@@ -524,20 +525,10 @@ class _Graph:
         return self.out_pos, self.in_pos
 
 
-def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | frozenset[int],
-                  stop: set[int] | frozenset[int]) -> dict[int, float]:
-    """Hot (``reachable`` on small maps and budgets): Dijkstra from one map index in pure Python.
-
-    Returns ``{map index: cost}`` for every index within ``budget``: the costs scipy's search on
-    the same graph gives (each is the least of ``cost(u) + weight`` over the neighbours ``u``
-    settled before it, the same float sums whatever the order, as every weight is > 0).
-    ``blocked`` indices are never entered; ``stop`` indices are entered but not left, except
-    the start. No per-search array the size of the map: the cost grows with the hexes reached.
-    Whole-number weights (most terrain charts) take a bucket queue, one list per cost, which
-    costs about a fifth less than the binary heap (``heapq``) other weights take. From
-    :data:`_BUCKETS_LISTED` cheapest steps on, the bucket form keeps the costs in a list by map
-    index borrowed from the graph (:func:`_search_buckets`) rather than a dict.
-    """
+def _edges_at(g: _Graph, u: int) -> tuple[tuple[float, tuple[int, ...]], ...]:
+    """Hex ``u``'s edges for the pure-Python search (:func:`_search_small`), read from the CSR
+    arrays the first time a search expands it and kept in ``g.adj``: ``((cost, (neighbour,
+    ...)), ...)``, one entry per cost, cheapest first, each cost's neighbours by map index."""
     adj = g.adj
     if adj is None:
         adj = g.adj = [None] * g.csr.shape[0]
@@ -545,61 +536,90 @@ def _search_small(g: _Graph, start: int, budget: float, blocked: set[int] | froz
     if lists is None:
         lists = g.csr_lists = (g.csr.indptr.tolist(), g.csr.indices.tolist(), g.csr.data.tolist())
     ptr, ind, wt = lists
+    lo, hi = ptr[u], ptr[u + 1]
+    by_cost: dict[float, list[int]] = {}
+    for v, w in zip(ind[lo:hi], wt[lo:hi], strict=True):
+        by_cost.setdefault(w, []).append(v)
+    edges = adj[u] = tuple((w, tuple(by_cost[w])) for w in sorted(by_cost))
+    return edges
+
+
+def _search_small(g: _Graph, hexes: list[Hex], start: int, budget: float, blocked: set[int] | frozenset[int],
+                  stop: set[int] | frozenset[int]) -> dict[Hex, float]:
+    """Hot (``reachable`` on small maps and budgets): Dijkstra from one map index in pure Python.
+
+    Returns ``{hex: cost}`` for every hex within ``budget``, in map index order (``hexes``: the
+    hex of each index): the costs scipy's search on the same graph gives (each is the least of
+    ``cost(u) + weight`` over the neighbours ``u`` settled before it, the same float sums
+    whatever the order, as every weight is > 0). ``blocked`` indices are never entered;
+    ``stop`` indices are entered but not left, except the start. No per-search array the size
+    of the map: the cost grows with the hexes reached. Whole-number weights (most terrain
+    charts) take a bucket queue, one list per cost, which costs about a fifth less than the
+    binary heap (``heapq``) other weights take. From :data:`_BUCKETS_LISTED` cheapest steps on,
+    the bucket form keeps the costs in a list by map index borrowed from the graph
+    (:func:`_search_buckets`) rather than a dict.
+
+    Each hex's edges come grouped by cost (:func:`_edges_at`): one sum and one budget test per
+    cost, not per neighbour (aig's maps: one cost for all six neighbours of most hexes), and
+    none past the first cost over the budget. A hex from which even the cheapest step
+    (``g.step``, no edge costs less) overruns the budget is not expanded at all.
+    """
+    adj = g.adj
+    if adj is None:
+        adj = g.adj = [None] * g.csr.shape[0]
     dist = {start: 0.0}
     get = dist.get
+    step = g.step
     if g.integral and budget <= _BUCKETS_MAX:
-        if budget >= _BUCKETS_LISTED * g.step:
-            return _search_buckets(g, adj, lists, start, budget, blocked, stop)
-        buckets: list[list[int]] = [[start]]  # buckets[c]: the indices reached at cost c
-        c = 0
-        while c < len(buckets):
+        if budget >= _BUCKETS_LISTED * step:
+            return _search_buckets(g, adj, hexes, start, budget, blocked, stop)
+        buckets: list[list[int]] = [[] for _ in range(int(budget) + 1)]  # buckets[c]: reached at cost c
+        buckets[0].append(start)
+        for c, bucket in enumerate(buckets):
             d = float(c)  # the costs stay floats, as scipy's (whole numbers: the sums are exact)
-            for u in buckets[c]:
+            if d + step > budget:
+                break  # nothing further can be entered (every later bucket costs more)
+            for u in bucket:
                 if dist[u] != d or (u in stop and u != start):
                     continue  # reached more cheaply since, or a stop hex
-                edges = adj[u]
-                if edges is None:
-                    lo, hi = ptr[u], ptr[u + 1]
-                    edges = adj[u] = tuple(zip(ind[lo:hi], wt[lo:hi], strict=True))
-                for v, w in edges:
+                for w, vs in adj[u] or _edges_at(g, u):
                     nd = d + w
-                    if nd <= budget and nd < get(v, INF) and v not in blocked:
-                        dist[v] = nd
-                        k = int(nd)
-                        while len(buckets) <= k:
-                            buckets.append([])
-                        buckets[k].append(v)
-            c += 1
-        return dist
+                    if nd > budget:
+                        break  # this cost and the dearer ones after it
+                    into = buckets[int(nd)]
+                    for v in vs:
+                        if nd < get(v, INF) and v not in blocked:
+                            dist[v] = nd
+                            into.append(v)
+        return {hexes[j]: dist[j] for j in sorted(dist)}
     heap = [(0.0, start)]
     while heap:
         d, u = heappop(heap)
         if d > dist[u] or (u in stop and u != start):
             continue  # a stale entry (u was reached more cheaply since), or a stop hex
-        edges = adj[u]
-        if edges is None:
-            lo, hi = ptr[u], ptr[u + 1]
-            edges = adj[u] = tuple(zip(ind[lo:hi], wt[lo:hi], strict=True))
-        for v, w in edges:
+        for w, vs in adj[u] or _edges_at(g, u):
             nd = d + w
-            if nd <= budget and nd < get(v, INF) and v not in blocked:
-                dist[v] = nd
-                heappush(heap, (nd, v))
-    return dist
+            if nd > budget:
+                break  # this cost and the dearer ones after it
+            for v in vs:
+                if nd < get(v, INF) and v not in blocked:
+                    dist[v] = nd
+                    heappush(heap, (nd, v))
+    return {hexes[j]: dist[j] for j in sorted(dist)}
 
 
-def _search_buckets(g: _Graph, adj: list[tuple[tuple[int, float], ...] | None],
-                    lists: tuple[list[int], list[int], list[float]], start: int, budget: float,
-                    blocked: set[int] | frozenset[int], stop: set[int] | frozenset[int]) -> dict[int, float]:
+def _search_buckets(g: _Graph, adj: list[tuple[tuple[float, tuple[int, ...]], ...] | None], hexes: list[Hex],
+                    start: int, budget: float, blocked: set[int] | frozenset[int],
+                    stop: set[int] | frozenset[int]) -> dict[Hex, float]:
     """:func:`_search_small`'s bucket form (whole-number weights, ``budget`` at most
     :data:`_BUCKETS_MAX`) for the larger searches: one list per whole cost up to the budget, the
     costs in a list by map index borrowed from the graph (``_Graph.scratch``, all inf between
     searches: the blocked indices are marked in it, and only the entries touched are set back)."""
-    ptr, ind, wt = lists
     # hot: the costs by map index in a borrowed list (an index, no dict.get or set test per
     # edge); a blocked index holds -1, below every cost, so it is never entered
     best = g.scratch.pop() if g.scratch else [INF] * g.csr.shape[0]
     buckets: list[list[int]] = [[] for _ in range(int(budget) + 1)]  # buckets[c]: reached at cost c
+    step = g.step
     try:
         for b in blocked:
             best[b] = -1.0
@@ -607,19 +627,22 @@ def _search_buckets(g: _Graph, adj: list[tuple[tuple[int, float], ...] | None],
         buckets[0].append(start)
         for c, bucket in enumerate(buckets):
             d = float(c)  # the costs stay floats, as scipy's (whole numbers: the sums are exact)
+            if d + step > budget:
+                break  # nothing further can be entered (every later bucket costs more)
             for u in bucket:
                 if best[u] != d or (stop and u in stop and u != start):
                     continue  # reached more cheaply since, or a stop hex
-                edges = adj[u]
-                if edges is None:
-                    lo, hi = ptr[u], ptr[u + 1]
-                    edges = adj[u] = tuple(zip(ind[lo:hi], wt[lo:hi], strict=True))
-                for v, w in edges:
+                for w, vs in adj[u] or _edges_at(g, u):
                     nd = d + w
-                    if nd < best[v] and nd <= budget:
-                        best[v] = nd
-                        buckets[int(nd)].append(v)
-        return {v: best[v] for bucket in buckets for v in bucket}
+                    if nd > budget:
+                        break  # this cost and the dearer ones after it
+                    into = buckets[int(nd)]
+                    for v in vs:
+                        if nd < best[v]:
+                            best[v] = nd
+                            into.append(v)
+        # a hex improved after it was first reached is in two buckets: once in the result
+        return {hexes[v]: best[v] for v in sorted(set().union(*buckets))}
     finally:
         for bucket in buckets:
             for v in bucket:
@@ -1297,8 +1320,7 @@ class HexMap:
             if not budget >= 0:
                 out.append({})  # as scipy's search: not even the start is within a negative allowance
                 continue
-            dist = _search_small(g, i, budget, no_entry, no_exit)
-            out.append({hexes[j]: dist[j] for j in sorted(dist)})
+            out.append(_search_small(g, hexes, i, budget, no_entry, no_exit))
         return out
 
     def _index_set(self, selection: HexSelection, window: tuple[int, int, int, int] | None
