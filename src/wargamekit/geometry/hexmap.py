@@ -1664,7 +1664,10 @@ class HexMap:
         """The class table of a caller's ``los_class`` (cached for read-only arrays, by identity).
 
         A read-only array is taken to keep its contents (numpy only lets its owner make it
-        writable again; one that has become writable is converted afresh).
+        writable again; one that has become writable is converted afresh). A writable array (or
+        any other sequence) is converted in full at every call — a whole-map pass per line of
+        sight — as its contents may have changed since: a caller that asks many lines with the
+        same classes should pass them read-only (``arr.flags.writeable = False``).
         """
         cached = self._user_codes.get(id(los_class))
         if cached is not None and cached[0] is los_class:
