@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from wargamekit import Game, ScenarioError, odds
-from wargamekit.geometry import HexMap, HexsideFacing, in_fire_arc
+from wargamekit.geometry import HexMap, HexsideFacing, hex_line, hex_line_pair, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, kinds, los, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
@@ -932,3 +932,86 @@ def test_fire_odds_summed_in_integer_weights_are_the_fraction_sums_in_order():
             assert list(full.items()) == list(composed(net, shift, target).items())
             seen.add(tuple(full.items()))
     assert len(seen) > 50
+
+
+# -- round 17 (session 32): what a new seed still meets ---------------------------------------------
+def test_snipe_odds_on_plain_faces_are_the_lazy_enumeration_in_order():
+    """SMC 2.3, D8: a sniper shot's odds, enumerated on plain faces, are those of the lazy
+    enumeration item for item in the same order (the shot's option label lists them in it), for
+    targets of every kind and state, every DRM the table can meet and both thresholds moved."""
+    seen = set()
+    for kind, shaken, wounded in itertools.product(("squad", "half", "team", "leader"), (False, True), (False, True)):
+        target = fire.Target(kind, 6, shaken, wounded, kind in ("squad", "half"))
+        for drm, casualty, shaken_at in itertools.product(range(-1, 9), (3, 4), (6, 7)):
+            shot = sniper.SniperShot(drm, casualty, shaken_at, target)
+            plain = sniper.snipe_odds(shot)
+            assert list(plain.items()) == list(odds.distribution(sniper.snipe, shot).items())
+            seen.add(tuple(plain))
+    assert len(seen) > 5  # no effect only, casualties, shaken results: the table's outcomes vary
+
+
+def test_entry_side_by_the_ends_difference_is_the_line_s_last_step():
+    """D2: the hexside a line enters the target hex by, memoized by the ends' difference alone,
+    is the side towards the line's last hex before the target, for every pair of hexes of a map
+    (lines along hexsides among them) — wherever on the map the pair lies."""
+    m = HexMap(12, 10, TERRAIN, LAYOUT)
+    hexes = m.hexes()
+    sides = Counter()
+    for origin in hexes:
+        for target in hexes:
+            if target != origin:
+                side = fire._entry_side(target.q - origin.q, target.r - origin.r)
+                assert side == target.direction_to(hex_line(origin, target)[-2])
+                sides[side] += 1
+    assert len(sides) == 6
+
+
+def test_smoke_near_the_line_holds_all_smoke_between_and_no_end():
+    """LOS 2, D13, A34: the coordinate test that spares most smoky lines the look-up of their
+    hexes between keeps every hex between on either tie-breaking line, never an end, and few
+    others (the parallelogram the lines run in) — for every pair of hexes of a map and every hex of it as smoke."""
+    m = HexMap(12, 10, TERRAIN, LAYOUT)
+    hexes = m.hexes()
+    on_map = set(hexes)
+    kept = passed = 0
+    for a, b in itertools.product(hexes[::3], hexes):
+        if a == b:
+            continue
+        primary, other = hex_line_pair(a, b)
+        between = (set(primary[1:-1]) | set(other[1:-1])) & on_map  # (a tie's other line may leave the map)
+        near = set(los._near_the_line(hexes, a.q, a.r, b.q, b.r))
+        assert between <= near and a not in near and b not in near
+        kept += len(between)
+        passed += len(near)
+    # The hexes that pass lie in the parallelogram between the ends that the two lines run in:
+    # a few times the hexes between, not a box around them.
+    assert kept < passed < 3 * kept
+
+
+def test_relief_kept_by_the_map_contents_answers_as_fresh_walks():
+    """LOS 3.3: the walks of :func:`visible` read whether the map has hills, and the crest above
+    each height, from a memo of the map's contents: with hills of two heights every line is a
+    fresh walk's; the elevation written directly — the hills levelled, then one raised again —
+    is read at the next query, each answer again a fresh walk's (:func:`los.sight`)."""
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")],
+                           terrain={"woods": ["0303", "0604"], "brush": ["0403"], "hills": ["0404", "0405", "0504"]}))
+    s = ctx.state
+    s.map.elevation[s.map.offset(H("0404"))] = 2
+    hexes = s.map.hexes()
+
+    def every_line():
+        answers = Counter()
+        for a, b in itertools.product(hexes[::2], hexes):
+            line = visible(s, a, b)
+            assert (line is not None, line.hindering if line is not None else None) == \
+                (_line(s, a, b)[0], _line(s, a, b)[1] if line is not None else None)
+            answers[line is not None] += 1
+        return answers
+
+    hilly = every_line()
+    assert los._held(s.map)[1]["relief"]["hills"] is True
+    s.map.elevation[:] = 0  # written directly: levelled
+    level = every_line()
+    assert los._held(s.map)[1]["relief"] == {"hills": False} and level != hilly
+    s.map.elevation[s.map.offset(H("0404"))] = 1  # one hill again
+    assert every_line() not in (level, hilly)

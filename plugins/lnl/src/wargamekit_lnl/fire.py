@@ -182,16 +182,25 @@ def fire_difference(dice: Dice, attack: Attack) -> int:
     return (a + attack.fp + attack.drm) - (d + attack.defence)
 
 
-@cache
-def _check_odds_of(offset: int, target: Target) -> dict[tuple[str, bool], Fraction]:
-    """:func:`damage_check`'s exact odds for ``target`` (morale 0, no hooks) at ``offset``."""
-    # The check reads the die + difference − leadership + the target's hooks against its
-    # morale and nothing else of them, so the callers key it by that offset alone: checks that
-    # differ only in how they reach it share one enumeration (a fresh game's first fire and
-    # opportunity-fire menus met hundreds, each ~0.3 ms of exact odds). Plain faces: the check
-    # branches on its die and on the hero's, where lazy die values only add bookkeeping
-    # (1.51 M instructions a check against 0.44 M; a fresh game meets ~9 new ones).
-    return odds.distribution(damage_check, offset, 0, target, lazy=False)
+def _check_odds_of(results: tuple[str, ...], offset: int, target: Target) -> dict[tuple[str, bool], Fraction]:
+    """:func:`damage_check`'s exact odds for ``target`` (no hooks) at ``offset``, whose DFT
+    results for the die's faces 1–6 are ``results``."""
+    # The check reads its die, and the target, only as those six results and whether a hero
+    # may appear on a 1: checks alike in both share one enumeration, whatever their offset,
+    # morale or kind (a squad and a half-squad shaken alike, any single man unwounded, ...).
+    # Keyed by the offset and the target, a fresh game met ~9 new ones (each ~0.32 M
+    # instructions); keyed so, ~1. Plain faces: the check branches on its die and on the
+    # hero's, where the lazy enumeration only adds bookkeeping (1.51 M instructions a check
+    # against 0.44 M).
+    key = (results, target.hero_possible)
+    found = _CHECK_ODDS.get(key)
+    if found is None:
+        found = _CHECK_ODDS[key] = odds.distribution(damage_check, offset, 0, target, lazy=False)
+    return found
+
+
+#: :func:`_check_odds_of` by the DFT's results for the die's faces and whether a hero may appear.
+_CHECK_ODDS: dict[tuple[tuple[str, ...], bool], dict[tuple[str, bool], Fraction]] = {}
 
 
 def full_odds(attack: Attack, target: Target) -> dict[tuple[str, bool], Fraction]:
@@ -218,7 +227,16 @@ def _full_odds_of(net: int, shift: int, target: Target) -> dict[tuple[str, bool]
     # the end: each Fraction product and sum reduces by a gcd (~60 of each, 0.79 M of a new
     # attack's 0.80 M instructions; a fresh game meets ~6 new ones).
     differences = _difference_odds(net)
-    checks = {diff: _check_odds_of(diff - shift, target) for diff in differences if diff > 0}
+    hits = [diff for diff in differences if diff > 0]
+    checks = {}
+    if hits:
+        # The DFT's result for every value a check reads (die + difference − shift), each
+        # worked out once: neighbouring differences' checks share five of their six.
+        low = hits[0] + 1 - shift
+        results = tuple(dft(value, target) for value in range(low, hits[-1] + 7 - shift))
+        for diff in hits:
+            first = diff + 1 - shift - low
+            checks[diff] = _check_odds_of(results[first:first + 6], diff - shift, target)
     over_diff = math.lcm(*(p.denominator for p in differences.values()))
     over_check = math.lcm(1, *(q.denominator for check in checks.values() for q in check.values()))
     weights: dict[tuple[str, bool], int] = {}
@@ -370,7 +388,7 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
     h, _level = place
     drm = effects(state.terrain(h)).drm
     # (Coordinates compared: a Hex's != is attrs' __ne__ calling its __eq__.)
-    if (origin.q != h.q or origin.r != h.r) and state.wall(h, _entry_side(origin.q, origin.r, h.q, h.r)):
+    if (origin.q != h.q or origin.r != h.r) and state.wall(h, _entry_side(h.q - origin.q, h.r - origin.r)):
         drm += WALL_DRM
     if sniper:
         drm *= 2
@@ -378,12 +396,16 @@ def terrain_drm(state: GameState, origin: Hex, place: Place, *, sniper: bool = F
 
 
 @cache
-def _entry_side(oq: int, or_: int, hq: int, hr: int) -> int:
-    """The hexside of hex ``(hq, hr)`` that the line from ``(oq, or_)`` enters it by (D2).
+def _entry_side(dq: int, dr: int) -> int:
+    """The hexside of a hex that a line from the hex ``(dq, dr)`` behind it (the target's
+    coordinates less the origin's) enters it by (D2).
 
-    Memoized by coordinates (pure geometry; a line was traced per target of every fire menu)."""
-    h = Hex(hq, hr)
-    return h.direction_to(hex_line(Hex(oq, or_), h)[-2])
+    Pure geometry, memoized by that difference alone: a line's hexes are its start plus offsets
+    that depend only on the ends' difference (:func:`hex_line` rounds in integers from the
+    start), so every pair of hexes the same way apart enters by the same side. (Keyed by both
+    ends' coordinates, a fresh game met ~18 new pairs, a line traced for each.)"""
+    h = Hex(dq, dr)
+    return h.direction_to(hex_line(Hex(0, 0), h)[-2])
 
 
 def in_arc(unit: Unit, target: Hex) -> bool:

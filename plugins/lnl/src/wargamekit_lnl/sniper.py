@@ -59,7 +59,10 @@ def snipe(dice: Dice, shot: SniperShot) -> str:
 @cache
 def snipe_odds(shot: SniperShot) -> dict[str, Fraction]:
     """Exact odds of each result of a sniper shot."""
-    return odds.distribution(snipe, shot)
+    # Plain faces (lazy=False): the shot compares the dice's sum with two thresholds, where
+    # lazy die values split the sum three ways only after building it (2.41 M instructions a
+    # shot against 1.17 M for its 36 plain runs; a fresh game meets about one new shot).
+    return odds.distribution(snipe, shot, lazy=False)
 
 
 def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken: int) -> SniperShot | None:
