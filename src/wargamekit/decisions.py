@@ -794,8 +794,8 @@ _new_tuple = tuple.__new__
 #: building one: ``Option(...)`` with a callable, ``_option`` for ``Choose.of(lazy_labels=True)``,
 #: ``LazyOptions._make``): until one is, no eager menu can hold one, and sealing it looks at
 #: nothing. Which decision a lazy option goes to is not known when it is built, so the seal
-#: walks an eager menu's options, reading each one's ``_make_label`` slot directly (its getter;
-#: not through ``__getattr__``); cheap an option, but every answer of an eager menu pays it. The
+#: walks an eager menu's options, reading each one's ``_make_label`` slot (a plain slot read,
+#: which ``__getattr__`` never sees); cheap an option, but every answer of an eager menu pays it. The
 #: flag spares rulesets that build no lazy label that walk: maneuver_locale (~1,200 options
 #: answered a game) plays 3.0 % fewer instructions with it, 49.26 against 50.75 M a game with
 #: the flag forced on (the session-30 review's count).

@@ -200,6 +200,8 @@ def _check_odds_of(results: tuple[str, ...], offset: int, target: Target) -> dic
 
 
 #: :func:`_check_odds_of` by the DFT's results for the die's faces and whether a hero may appear.
+#: Bounded by the table itself, like the ``@cache`` memos beside it: six results that never
+#: improve as the value rises, drawn from the DFT's few results, make a few dozen keys at most.
 _CHECK_ODDS: dict[tuple[tuple[str, ...], bool], dict[tuple[str, bool], Fraction]] = {}
 
 
