@@ -159,7 +159,11 @@ def test_the_seal_of_an_eager_menu_names_each_option_and_leaves_no_reference_cyc
         with pytest.raises(StaleOptionError, match=rf"^Take\? \[S1\]: option {index}'s label \('{value}'\) {WHY}$"):
             decision.options[index].label  # noqa: B018 - the read is what raises
     assert decision.options[1].label == "take x"
-    del options, decision
+    marker = decision.options[0]._make_label  # (shared: called directly, it still refuses)
+    assert marker is decision.options[3]._make_label
+    with pytest.raises(StaleOptionError, match=r"^Take\? \[S1\]: a lazy label was not made before the decision was answered"):
+        marker()
+    del options, decision, marker
     enabled = gc.isenabled()
     gc.disable()
     try:
