@@ -427,6 +427,19 @@ def test_a_response_is_built_as_attrs_would():
     assert Response("ward", "a", resolve).data == {} and attrs.evolve(r, key="j").key == "j"
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         r.name = "other"  # type: ignore[misc]
+    # written as its builder, then given its class back: a plain, frozen Response, equal to one
+    # attrs itself builds field by field
+    assert type(r) is Response and r == attrs.evolve(r) and hash(r) == hash(attrs.evolve(r))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        r.key = "other"  # type: ignore[misc]
+
+    class Marked(Response):  # a subclass keeps its class (it is written through the setters)
+        __slots__ = ("mark",)
+
+    m = Marked("ward", "a", resolve, key="k", data={"to": [1]})
+    assert type(m) is Marked and (m.name, m.key, m.data) == ("ward", "k", {"to": (1,)})
+    with pytest.raises(TypeError, match="must be hashable"):
+        Marked("ward", "a", resolve, key=["k"])
 
 
 def test_the_stack_s_events_name_what_was_pushed_resolved_and_fizzled():
