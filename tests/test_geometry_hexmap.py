@@ -407,12 +407,14 @@ def test_line_of_sight_equals_reference(seed, layout, edge, sides, at_ends):
     m = _los_map(rng, layout, sides)
     wreck = rng.random((m.width, m.height)) < 0.1
     own = rng.choice([0, 0, 1, 2], size=(m.width, m.height)).astype(np.int8)
+    kept = own.copy()  # read-only: converted once, then walked inline as the map's own classes
+    kept.flags.writeable = False
     hook = lambda hx, he, ea, eb: max(ea, eb) > he  # noqa: E731
     hexes = m.hexes()
     for _ in range(15):
         a, b = hexes[int(rng.integers(len(hexes)))], hexes[int(rng.integers(len(hexes)))]
         for kw in ({}, {"blocking": wreck}, {"blocking": [hx for hx in hexes if wreck[m.offset(hx)]]},
-                   {"los_class": own}, {"elevation_hook": hook}):
+                   {"los_class": own}, {"los_class": kept}, {"elevation_hook": hook}):
             ref = _reference_los(m, a, b, edge=edge, hexside_at_ends=at_ends, **kw)
             los = m.line_of_sight(a, b, edge=edge, hexside_at_ends=at_ends, **kw)
             assert los.clear == (ref[0] == 0)

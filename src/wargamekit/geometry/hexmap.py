@@ -1519,7 +1519,7 @@ class HexMap:
         The walk stops at the first blocking hex; the full counts of a blocked line are worked
         out only if read (see :class:`LineOfSight`). The map's class tables are cached until
         :meth:`invalidate`; a read-only ``los_class`` array is converted once and cached too
-        (a writable one is converted on every call). With an ``elevation_hook`` the whole line
+        (a writable one is converted on every call), then walked the same way. With an ``elevation_hook`` the whole line
         is walked at once (the hook and the elevation layer are read during the call).
 
         Args:
@@ -1566,7 +1566,11 @@ class HexMap:
             alpha, beta, sec = (1 if dr > 0 else -1), stride, dq
         else:
             alpha, beta, sec = (-stride if dq + dr < 0 else stride), 1 - stride, dr
-        if (sides is None and los_class is None and blocking is None and elevation_hook is None
+        if los_class is not None:
+            # (converted before the fast path's test: a caller's read-only classes, kept
+            # converted, take the inline walk below as the map's own do)
+            code = self._user_code(self._grid or self._los_grid(), los_class)
+        if (sides is None and blocking is None and elevation_hook is None
                 and (edge == "primary" or not _has_tie(n, sec))):
             # The common query: _walk's tight loop, inlined, stopping at the first block. A short
             # line seen before steps through its cached offsets from ``ia`` (no arithmetic).
@@ -1603,8 +1607,6 @@ class HexMap:
                 _set_rest(los, (0, nh, 1, a, b, None))
             return los
         grid = self._grid or self._los_grid()
-        if los_class is not None:
-            code = self._user_code(grid, los_class)
         extra = _NO_EXTRA if blocking is None else self._extra_blocking(grid, blocking)
         step = grid.side_step
         if elevation_hook is not None:
