@@ -82,9 +82,9 @@ def test_remembered_searches_equal_fresh_ones(scenario, seed):
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_a_leader_move_menu_is_by_mp_then_by_label(scenario, seed):
-    """§4.2.5's menu order (``leader_moves``, sorted by MP and then the hexes' coordinates
-    rather than their labels) is MP, then printed label, at every third decision of a game;
-    and the coordinates sort every hex of the map as its label does."""
+    """§4.2.5's menu order (``leader_moves``: a stable sort by MP of the search's hexes, which
+    come in map index order, rather than by their labels) is MP, then printed label, at every
+    third decision of a game; and the coordinates sort every hex of the map as its label does."""
     ties = 0
     for state in _positions(scenario, seed, 300):
         for ld in state.live_leaders():
