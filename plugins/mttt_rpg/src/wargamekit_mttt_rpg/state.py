@@ -25,6 +25,8 @@ WITHDRAWN = "withdrawn"  # escaped by withdraw (逃脱)
 ROUTED = "routed"  # a disbanded battle group, fleeing (slaughter may follow)
 GONE = "gone"  # a battle group reduced to size 0
 ABSENT = "absent"  # not yet joined (中途加入)
+#: The statuses of a combatant on the field (:attr:`Combatant.present`).
+PRESENT = (ACTIVE, HELPLESS, ROUTED)
 
 
 @define
@@ -151,7 +153,7 @@ class Combatant:
     @property
     def present(self) -> bool:
         """On the field (routed groups stay to be slaughtered)."""
-        return self.status in (ACTIVE, HELPLESS, ROUTED)
+        return self.status in PRESENT
 
     @property
     def crashed(self) -> bool:
