@@ -183,9 +183,13 @@ _set_kind, _set_target, _set_kind_of_attack, _set_delta, _set_name, _set_label =
 
 def _bands(scene: Scene, unit: Combatant) -> dict[str, int]:
     """The range band from ``unit`` to every combatant (0 to herself): ``Scene.distance`` of
-    each, read once (hot: a menu reads a band a dozen times)."""
+    each, read once (hot: a menu reads a band a dozen times). (A loop: a comprehension makes a
+    function and its frame at every call.)"""
     uid, distances, keys = unit.id, scene.distances, pair_keys(unit.id)
-    return {oid: 0 if oid == uid else distances[keys[oid]] for oid in scene.combatants}
+    out = {}
+    for oid in scene.combatants:
+        out[oid] = 0 if oid == uid else distances[keys[oid]]
+    return out
 
 
 #: An entry of the action menu (:func:`_menu`): an :class:`Action`, or the key of one, a tuple

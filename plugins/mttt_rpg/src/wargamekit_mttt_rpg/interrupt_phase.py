@@ -150,16 +150,19 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
         ok = unit.fighting and scene.distance(caster.id, unit.id) <= effect.range
         return [unit] if ok else []
     # Scene.allies (the caster too) or Scene.enemies, within range: one pass over the scene with
-    # the status and distance read inline (hot: every spell of every responder at every poll)
+    # the status and distance read inline, in a loop (hot: every spell of every responder at
+    # every poll; a comprehension makes a function and its frame at every call)
     cid, side, reach, distances, keys = caster.id, caster.side, effect.range, scene.distances, pair_keys(caster.id)
     allies = effect.target == "ally"
-    return [
-        u
-        for u in scene.combatants.values()
-        if u.status == ACTIVE
-        and (u.side == side) is allies
-        and (0 if (uid := u.id) == cid else distances[keys[uid]]) <= reach
-    ]
+    out = []
+    for u in scene.combatants.values():
+        if (
+            u.status == ACTIVE
+            and (u.side == side) is allies
+            and (0 if (uid := u.id) == cid else distances[keys[uid]]) <= reach
+        ):
+            out.append(u)
+    return out
 
 
 def make_response(

@@ -220,15 +220,23 @@ class Scene:
 
     def enemies(self, unit: Combatant, *, include_inert: bool = True) -> list[Combatant]:
         """Opponents still fighting."""
-        side = unit.side  # hot (every menu, every poll's targets): ``fighting`` read inline
-        return [
-            u for u in self.combatants.values() if u.side != side and u.status == ACTIVE and (include_inert or not u.inert)
-        ]
+        # hot (every menu): ``fighting`` read inline, in a loop (a comprehension makes a function
+        # and its frame at every call)
+        side = unit.side
+        out = []
+        for u in self.combatants.values():
+            if u.side != side and u.status == ACTIVE and (include_inert or not u.inert):
+                out.append(u)
+        return out
 
     def allies(self, unit: Combatant) -> list[Combatant]:
         """Friends still fighting (``unit`` included)."""
-        side = unit.side  # hot (every menu, every poll's targets): ``fighting`` read inline
-        return [u for u in self.combatants.values() if u.side == side and u.status == ACTIVE]
+        side = unit.side  # hot (every menu): ``fighting`` read inline, in a loop (as enemies)
+        out = []
+        for u in self.combatants.values():
+            if u.side == side and u.status == ACTIVE:
+                out.append(u)
+        return out
 
     def long_river_count(self) -> int:
         """Long-river units (长河单位) on the field."""
