@@ -948,8 +948,13 @@ def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
     offers only those, and asks nothing when it has none)."""
     # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
+    # The fighting characters (_fighting_characters, Combatant.fighting inline) tested in one
+    # loop: no list of them, no generator.
     facts_of = _sheet_facts(scene)
-    return any(not facts_of[u.sheet_key].answers.isdisjoint(triggers) for u in _fighting_characters(scene))
+    for u in scene.combatants.values():
+        if u.kind == "character" and u.status == ACTIVE and not facts_of[u.sheet_key].answers.isdisjoint(triggers):
+            return True
+    return False
 
 
 def open_windows(
