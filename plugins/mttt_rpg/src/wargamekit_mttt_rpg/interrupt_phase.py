@@ -752,8 +752,7 @@ def _nobody_responds(ctx: Context) -> bool:
 
 def _fighting_characters(scene: Scene) -> list[Combatant]:
     """The characters still fighting, in scene order."""
-    # hot (~530 calls a game: a poll at a new point, window openings): ``Combatant.fighting``
-    # read inline, in a loop (a comprehension makes a function and its frame at every call)
+    # (the hot paths find them inline: _characters_and_contacts, _may_trigger)
     out = []
     for u in scene.combatants.values():
         if u.kind == "character" and u.status == ACTIVE:
