@@ -2,7 +2,7 @@
 
 from wargamekit import Choose, Game, ScriptedDice
 from wargamekit_mttt_rpg import MtttRpg
-from wargamekit_mttt_rpg.combat_round import round_start, take_turn
+from wargamekit_mttt_rpg.combat_round import round_start, take_turn, victory
 from wargamekit_mttt_rpg.initiative import set_initiative
 
 
@@ -24,6 +24,43 @@ def texts(game):
 
 def duel(faces, interrupts=False):
     return Game.new(MtttRpg(), "duel", options={"interrupts": interrupts}, dice=ScriptedDice(faces))
+
+
+def test_the_scene_ends_when_a_side_has_nobody_left_in_the_fight():
+    """The scene's end (victory, checked after every turn and action; one pass that stops at the
+    first unit of the second side still fighting): a side is out when none of its characters and
+    battle groups is active or yet to join (non-combatants and trivial opponents never keep it
+    in), and a withdrawal ends it undecided. Every mix of statuses of the default scene's six
+    units (a group and a bystander among them), the witch trivial or not, against the rule
+    stated plainly."""
+    import itertools
+
+    scene = Game.new(MtttRpg(), None, seed=0).state
+    units = list(scene)
+    assert {u.kind for u in units} == {"character", "group", "noncombatant"}
+
+    def in_the_fight(side):
+        return any(
+            u.side == side and u.kind != "noncombatant" and not u.trivial and u.status in ("active", "absent")
+            for u in units
+        )
+
+    witch = scene.unit("witch")
+    for trivial in (False, True):
+        witch.trivial = trivial
+        for statuses in itertools.product(("active", "absent", "helpless", "routed", "withdrawn"), repeat=len(units)):
+            for u, status in zip(units, statuses, strict=True):
+                u.status = status
+            heroes, foes = in_the_fight("heroes"), in_the_fight("foes")
+            outcome = victory(scene)
+            if heroes and foes:
+                assert outcome is None
+            else:
+                assert outcome is not None
+                assert outcome.winner == ("heroes" if heroes else "foes" if foes else None)
+    scene.over = "Akari withdrew"
+    outcome = victory(scene)
+    assert outcome is not None and outcome.winner is None and outcome.reason == "Akari withdrew"
 
 
 def test_preparation_then_turns_from_high_to_low():

@@ -31,7 +31,7 @@ from .interrupt_phase import make_response, open_window, open_windows
 from .ranges import pair_keys
 from .resources import pool_rating
 from .sheets import library
-from .state import ROUTED, Combatant, Context, Scene
+from .state import ACTIVE, ROUTED, Combatant, Context, Scene
 
 __all__ = ["Action", "active_step", "legal_actions", "perform"]
 
@@ -92,17 +92,25 @@ def _attack_targets(scene: Scene, unit: Combatant, band: dict[str, int] | None =
     weapon = unit.ready_weapon
     if weapon is None:
         return []
+    # Hot (every menu): the unit's and the weapon's fields read once, ``Combatant.fighting`` and
+    # ``is_group`` inline
+    uid, side, group, reversal = unit.id, unit.side, unit.kind == "group", unit.reversal_target
+    reach, ranged = weapon.max_range, weapon.ranged
     out = []
-    for enemy in scene:
-        if enemy.side == unit.side or not (enemy.fighting or enemy.status == ROUTED):
+    for enemy in scene.combatants.values():
+        if enemy.side == side:
             continue
-        if enemy.status == ROUTED and enemy.size > 2 and not unit.is_group:
-            continue  # only battle groups can slaughter a fleeing group larger than size 2
-        if (scene.distance(unit.id, enemy.id) if band is None else band[enemy.id]) > weapon.max_range:
+        status = enemy.status
+        if status == ROUTED:
+            if enemy.size > 2 and not group:
+                continue  # only battle groups can slaughter a fleeing group larger than size 2
+        elif status != ACTIVE:
             continue
-        if weapon.ranged and enemy.cover == "full":
+        if (scene.distance(uid, enemy.id) if band is None else band[enemy.id]) > reach:
+            continue
+        if ranged and enemy.cover == "full":
             continue  # full cover: ranged attacks are impossible
-        if unit.reversal_target is not None and enemy.id != unit.reversal_target:
+        if reversal is not None and enemy.id != reversal:
             continue
         out.append(enemy)
     return out
@@ -175,9 +183,13 @@ _set_kind, _set_target, _set_kind_of_attack, _set_delta, _set_name, _set_label =
 
 def _bands(scene: Scene, unit: Combatant) -> dict[str, int]:
     """The range band from ``unit`` to every combatant (0 to herself): ``Scene.distance`` of
-    each, read once (hot: a menu reads a band a dozen times)."""
+    each, read once (hot: a menu reads a band a dozen times). (A loop: a comprehension makes a
+    function and its frame at every call.)"""
     uid, distances, keys = unit.id, scene.distances, pair_keys(unit.id)
-    return {oid: 0 if oid == uid else distances[keys[oid]] for oid in scene.combatants}
+    out = {}
+    for oid in scene.combatants:
+        out[oid] = 0 if oid == uid else distances[keys[oid]]
+    return out
 
 
 #: An entry of the action menu (:func:`_menu`): an :class:`Action`, or the key of one, a tuple
@@ -208,7 +220,9 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
     band = _bands(scene, unit)
     foes, friends = scene.enemies(unit), scene.allies(unit)  # each read once (hot: several uses)
     targets = _attack_targets(scene, unit, band)
-    weapon = unit.ready_weapon
+    # each read once (hot: tests per target and per combatant; a property read costs several
+    # times a slot's): Combatant.is_group inline, and whether she is a character, crashed
+    is_group, character, crashed = unit.kind == "group", unit.kind == "character", unit.crashed
     if unit.aiming:
         for t in targets:
             out.append(
@@ -219,7 +233,7 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
                     label=f"aimed withering attack on {t.name} (+{unit.aim_bonus} to hit)",
                 )
             )
-            if not unit.crashed and unit.kind == "character" and t.status != ROUTED:
+            if not crashed and character and t.status != ROUTED:
                 out.append(
                     _action(
                         "attack",
@@ -230,7 +244,7 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
                 )
         out.append(_action("wait", label="give up the aimed attack"))
         return out
-    if unit.is_group and weapon is not None and not weapon.ranged:
+    if is_group and (weapon := unit.ready_weapon) is not None and not weapon.ranged:
         reach = 1 if unit.dispersed else 0
         if any(band[e.id] <= reach for e in foes):
             out.append(
@@ -246,12 +260,11 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
                 out.append(_action("attack", t.id, WITHERING, label=f"slaughter the fleeing {t.name} (屠杀)"))
     else:
         for t in targets:
-            assert weapon is not None  # there are targets only with a weapon ready
             what = "slaughter" if t.status == ROUTED else "withering attack on"
             out.append((_attack_action, scene, unit, t, WITHERING, what, ctx.hooks))
-            if unit.kind == "character" and not unit.trivial and not unit.crashed and t.status != ROUTED:
+            if character and not unit.trivial and not crashed and t.status != ROUTED:
                 out.append((_attack_action, scene, unit, t, DECISIVE, "decisive attack on", ctx.hooks))
-    if unit.kind == "character" and not unit.crashed:
+    if character and not crashed:
         for spell in unit.sheet.spells:
             if spell.timing != "standard":
                 continue
@@ -288,9 +301,7 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
                 )
             )
     out.append(_FULL_DEFENSE)
-    if unit.kind == "character" and any(
-        a.id != unit.id and band[a.id] <= 1 for a in friends
-    ):
+    if character and any(a.id != unit.id and band[a.id] <= 1 for a in friends):
         out.append(_GUARD)
     for other, delta in movement.move_targets(scene, unit, band):
         out.append((_move_action, other.id, other.name, delta, band[other.id] + delta))
@@ -312,7 +323,7 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
         )
     if unit.prone:
         out.append(_RECOVER)
-    if targets and unit.initiative > 0 and unit.kind == "character":
+    if targets and unit.initiative > 0 and character:
         out.append(_AIM)
     for gid in unit.leader_of:
         group = scene.unit(gid)
@@ -334,7 +345,7 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
                 and not sheet.perfect_morale
             ):
                 out.append(_action("rally_numbers", gid, label=f"rally {group.name} for numbers"))
-    if unit.is_group:
+    if is_group:
         for e in scene.enemies(unit, include_inert=False):
             if band[e.id] == 0 and e.engaged_by is None:
                 out.append(_action("engage", e.id, label=f"engage {e.name} (包围)"))
@@ -348,13 +359,14 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
         )
     out.append((_wait_action, unit.consecutive_waits))
     # initiative-priced actions that leave the standard action
-    if unit.kind == "character" and not unit.readied_this_turn:
+    if character and not unit.readied_this_turn:
         for key in unit.sheet.weapons:
             if key != unit.weapon:
                 out.append((_ready_action, key))
-    if unit.kind == "character" and unit.passed_through_round != scene.round:
-        for g in scene:
-            if g.is_group and g.fighting and g.side != unit.side and band[g.id] == 0:
+    if character and unit.passed_through_round != scene.round:
+        side = unit.side
+        for g in scene.combatants.values():  # (is_group and fighting inline: hot, every menu)
+            if g.kind == "group" and g.status == ACTIVE and g.side != side and band[g.id] == 0:
                 for other in scene:
                     if (
                         other.fighting

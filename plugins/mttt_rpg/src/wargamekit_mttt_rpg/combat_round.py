@@ -52,9 +52,10 @@ RULE_SIMULTANEOUS = "先导度 / 先导度变动和同步动作"
 RULE_WAIT = "战斗行动 / 待机"
 
 
-def _counts(u: Combatant) -> bool:
-    """Whether ``u`` keeps its side in the fight (non-combatants and trivial opponents do not)."""
-    return u.kind in ("character", "group") and not u.trivial and u.status in (ACTIVE, ABSENT)
+#: A unit keeps its side in the fight while its status and kind are among these and it is not
+#: trivial (non-combatants and trivial opponents do not): :func:`victory`'s test.
+_IN_FIGHT = (ACTIVE, ABSENT)
+_FIGHTING_KINDS = ("character", "group")
 
 
 def scores(scene: Scene) -> dict[str, float]:
@@ -67,20 +68,25 @@ def scores(scene: Scene) -> dict[str, float]:
 
 def victory(scene: Scene) -> Outcome | None:
     """The scene's end: a withdrawal, or one side with nobody left fighting."""
-    # Hot (after every turn and every action): the scores are summed only for an outcome.
+    # Hot (after every turn and every action): one pass, each unit's test inline, that stops as soon as
+    # both sides are found in the fight (the usual answer); the scores summed only for an outcome.
     if scene.over:
         return Outcome(None, scene.over, scores(scene))
-    alive = {"heroes": False, "foes": False}  # whether anyone keeps the side in the fight
-    for u in scene.combatants.values():  # one pass, each unit tested once
-        if u.side in alive and not alive[u.side] and _counts(u):
-            alive[u.side] = True
-    if alive["heroes"] and not alive["foes"]:
+    heroes = foes = False  # whether anyone keeps the side in the fight
+    for u in scene.combatants.values():
+        if u.status in _IN_FIGHT and u.kind in _FIGHTING_KINDS and not u.trivial:
+            side = u.side
+            if side == "heroes":
+                heroes = True
+            elif side == "foes":
+                foes = True
+            if heroes and foes:
+                return None
+    if heroes:
         return Outcome("heroes", "every foe is helpless, routed or gone", scores(scene))
-    if alive["foes"] and not alive["heroes"]:
+    if foes:
         return Outcome("foes", "every hero is helpless or gone", scores(scene))
-    if not alive["heroes"] and not alive["foes"]:
-        return Outcome(None, "nobody is left standing", scores(scene))
-    return None
+    return Outcome(None, "nobody is left standing", scores(scene))
 
 
 def _join(ctx: Context, unit: Combatant, *, mid_fight: bool) -> int | None:

@@ -150,16 +150,19 @@ def _targets(scene: Scene, caster: Combatant, effect: Effect, fixed: str | None)
         ok = unit.fighting and scene.distance(caster.id, unit.id) <= effect.range
         return [unit] if ok else []
     # Scene.allies (the caster too) or Scene.enemies, within range: one pass over the scene with
-    # the status and distance read inline (hot: every spell of every responder at every poll)
+    # the status and distance read inline, in a loop (hot: every spell of every responder at
+    # every poll; a comprehension makes a function and its frame at every call)
     cid, side, reach, distances, keys = caster.id, caster.side, effect.range, scene.distances, pair_keys(caster.id)
     allies = effect.target == "ally"
-    return [
-        u
-        for u in scene.combatants.values()
-        if u.status == ACTIVE
-        and (u.side == side) is allies
-        and (0 if (uid := u.id) == cid else distances[keys[uid]]) <= reach
-    ]
+    out = []
+    for u in scene.combatants.values():
+        if (
+            u.status == ACTIVE
+            and (u.side == side) is allies
+            and (0 if (uid := u.id) == cid else distances[keys[uid]]) <= reach
+        ):
+            out.append(u)
+    return out
 
 
 def make_response(
@@ -749,8 +752,7 @@ def _nobody_responds(ctx: Context) -> bool:
 
 def _fighting_characters(scene: Scene) -> list[Combatant]:
     """The characters still fighting, in scene order."""
-    # hot (~530 calls a game: a poll at a new point, window openings): ``Combatant.fighting``
-    # read inline, in a loop (a comprehension makes a function and its frame at every call)
+    # (the hot paths find them inline: _characters_and_contacts, _may_trigger)
     out = []
     for u in scene.combatants.values():
         if u.kind == "character" and u.status == ACTIVE:
@@ -945,8 +947,13 @@ def _may_trigger(scene: Scene, triggers: tuple[str, ...]) -> bool:
     of ``triggers``: a cheap test, true whenever :func:`_answer_triggers` would offer one (it
     offers only those, and asks nothing when it has none)."""
     # Hot: every turn's turn responses meet "turn_start", and few sheets answer it.
+    # The fighting characters (_fighting_characters, Combatant.fighting inline) tested in one
+    # loop: no list of them, no generator.
     facts_of = _sheet_facts(scene)
-    return any(not facts_of[u.sheet_key].answers.isdisjoint(triggers) for u in _fighting_characters(scene))
+    for u in scene.combatants.values():
+        if u.kind == "character" and u.status == ACTIVE and not facts_of[u.sheet_key].answers.isdisjoint(triggers):
+            return True
+    return False
 
 
 def open_windows(

@@ -24,7 +24,7 @@ from .initiative import spend_initiative
 from .ranges import ASTRONOMICAL, GEOGRAPHIC, SIGHT, band_name
 from .resources import pool_rating
 from .soul import offer_boost
-from .state import WITHDRAWN, Combatant, Context, Scene
+from .state import ACTIVE, PRESENT, WITHDRAWN, Combatant, Context, Scene
 
 __all__ = [
     "WITHDRAW_GOAL",
@@ -133,16 +133,21 @@ def move_targets(
     out: list[tuple[Combatant, int]] = []
     if mover.prone:
         return out
-    for other in scene:
-        if other.id == mover.id or not other.present:
+    # Hot (every menu): the mover's fields read once, ``Combatant.present`` inline, and
+    # can_leave_freely asked only of a group (it is false for anyone else)
+    mid, side, engaged_by, group = mover.id, mover.side, mover.engaged_by, mover.kind == "group"
+    for other in scene.combatants.values():
+        oid = other.id
+        if oid == mid or other.status not in PRESENT:
             continue
-        band = scene.distance(mover.id, other.id) if bands is None else bands[other.id]
-        if other.side != mover.side and mover.engaged_by == other.id:
+        band = scene.distance(mid, oid) if bands is None else bands[oid]
+        opponent = other.side != side
+        if opponent and engaged_by == oid:
             continue  # engaged (包围): cannot move relative to the engaging group
         if 0 < band <= SIGHT:
             out.append((other, -1))
-        limit = SIGHT + 1 if other.side != mover.side and can_leave_freely(scene, mover, other) else SIGHT
-        if band < limit and not (band == SIGHT and other.side == mover.side):
+        limit = SIGHT + 1 if opponent and group and can_leave_freely(scene, mover, other) else SIGHT
+        if band < limit and not (band == SIGHT and not opponent):
             out.append((other, +1))
     return out
 
@@ -303,13 +308,18 @@ def take_cover(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:
 def can_withdraw(scene: Scene, unit: Combatant, bands: Mapping[str, int] | None = None) -> bool:
     """Withdraw needs every opponent at sight distance or farther (and no Back to the Sea).
     ``bands``: the band from ``unit`` to each combatant, if the caller has read them."""
-    if scene.tactic == "back_to_the_sea" and unit.side != scene.tactic_winner:
+    side = unit.side
+    if scene.tactic == "back_to_the_sea" and side != scene.tactic_winner:
         return False
-    return not unit.prone and all(
-        (scene.distance(unit.id, e.id) if bands is None else bands[e.id]) >= SIGHT
-        for e in scene.enemies(unit)
-        if e.kind != "noncombatant"
-    )
+    if unit.prone:
+        return False
+    # every fighting opponent but a non-combatant (Scene.enemies), in a loop (hot: every menu)
+    uid = unit.id
+    for e in scene.combatants.values():
+        if e.side != side and e.status == ACTIVE and e.kind != "noncombatant":
+            if (scene.distance(uid, e.id) if bands is None else bands[e.id]) < SIGHT:
+                return False
+    return True
 
 
 def withdraw(ctx: Context, unit: Combatant) -> Generator[Any, Any, bool]:

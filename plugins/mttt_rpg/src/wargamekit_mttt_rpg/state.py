@@ -25,6 +25,8 @@ WITHDRAWN = "withdrawn"  # escaped by withdraw (逃脱)
 ROUTED = "routed"  # a disbanded battle group, fleeing (slaughter may follow)
 GONE = "gone"  # a battle group reduced to size 0
 ABSENT = "absent"  # not yet joined (中途加入)
+#: The statuses of a combatant on the field (:attr:`Combatant.present`).
+PRESENT = (ACTIVE, HELPLESS, ROUTED)
 
 
 @define
@@ -151,7 +153,7 @@ class Combatant:
     @property
     def present(self) -> bool:
         """On the field (routed groups stay to be slaughtered)."""
-        return self.status in (ACTIVE, HELPLESS, ROUTED)
+        return self.status in PRESENT
 
     @property
     def crashed(self) -> bool:
@@ -218,15 +220,23 @@ class Scene:
 
     def enemies(self, unit: Combatant, *, include_inert: bool = True) -> list[Combatant]:
         """Opponents still fighting."""
-        side = unit.side  # hot (every menu, every poll's targets): ``fighting`` read inline
-        return [
-            u for u in self.combatants.values() if u.side != side and u.status == ACTIVE and (include_inert or not u.inert)
-        ]
+        # hot (every menu): ``fighting`` read inline, in a loop (a comprehension makes a function
+        # and its frame at every call)
+        side = unit.side
+        out = []
+        for u in self.combatants.values():
+            if u.side != side and u.status == ACTIVE and (include_inert or not u.inert):
+                out.append(u)
+        return out
 
     def allies(self, unit: Combatant) -> list[Combatant]:
         """Friends still fighting (``unit`` included)."""
-        side = unit.side  # hot (every menu, every poll's targets): ``fighting`` read inline
-        return [u for u in self.combatants.values() if u.side == side and u.status == ACTIVE]
+        side = unit.side  # hot (every menu): ``fighting`` read inline, in a loop (as enemies)
+        out = []
+        for u in self.combatants.values():
+            if u.side == side and u.status == ACTIVE:
+                out.append(u)
+        return out
 
     def long_river_count(self) -> int:
         """Long-river units (长河单位) on the field."""
