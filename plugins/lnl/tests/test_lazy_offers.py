@@ -8,6 +8,7 @@ from wargamekit import Game, InterruptStack, ScriptedDice, StaleOptionError
 from wargamekit.decisions import LazyOptions
 from wargamekit.interrupts import LazyOffers, TimingPoint
 from wargamekit_lnl import LnL, kinds
+from wargamekit_lnl.data import WOODS
 from wargamekit_lnl.scenario import parse_hex as H
 from wargamekit_lnl.testing import answer, context, scenario, unit
 
@@ -16,10 +17,13 @@ def _read(offer):
     return [(r.name, r.key, r.data) for r in offer]
 
 
-def test_opf_responses_read_after_the_state_changed_are_those_offered():
-    """OPF 1–2: us-1 (a squad) and us-t (a tank) wait; de-1 enters 0203. The offer read after
-    de-1 was shaken and us-1 fired (which would change the odds, or offer nothing) still names
-    the odds against the unshaken mover."""
+def test_opf_responses_are_those_offered_with_the_odds_of_the_state_they_are_read_in():
+    """OPF 1–2: us-1 (a squad) and us-t (a tank) wait; de-1 enters 0203. The poll finds which
+    responses there are: read after us-1 fired (a poll then offers one), the offer still holds
+    both, with the keys and data offered. Each response's attack and odds are made when it is
+    read, from the state as it is then (as any lazy label while its decision is pending; the
+    answer seals the rest): read after de-1 was shaken, the odds are a fresh poll's; after us-1
+    moved behind woods (LOS 1), the name says it is out of reach."""
     ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-t", "us", "sherman", "0104"),
                             unit("de-1", "german", "de_squad", "0203")]))
     s = ctx.state
@@ -27,15 +31,21 @@ def test_opf_responses_read_after_the_state_changed_are_those_offered():
     offers = LnL()._opportunity(ctx, [de], de.place)
     point = TimingPoint("de-1 enters 0203", None, 0)
     eager = _read(offers("us", point))  # read at once, as an eager offer was built
-    lazy = offers("us", point)
+    lazy, later = offers("us", point), offers("us", point)
     assert type(lazy) is LazyOffers and len(lazy) == len(eager) == 2
     assert [name.split(" (")[0] for name, _k, _d in eager] == [
         "opportunity fire: us-t at 0203", "opportunity fire from 0103 at 0203"]
     de.shaken = True  # the damage check's view of the mover changes the odds (FPR 5)
-    assert _read(offers("us", point))[1][0] != eager[1][0]
+    shaken = _read(offers("us", point))
+    assert shaken[1][0] != eager[1][0]
     us.markers = {"fire"}  # OPF 1c: us-1 may no longer fire
     assert len(offers("us", point)) == 1
-    assert _read(lazy) == eager
+    read = _read(lazy)
+    assert [(k, d) for _n, k, d in read] == [(k, d) for _n, k, d in eager]
+    assert read[0][0] == eager[0][0] and read[1][0] == shaken[1][0]
+    us.hex = H("0503")
+    s.map.set_terrain(H("0403"), WOODS)  # between them: no LOS (LOS 1)
+    assert later[1].name == "opportunity fire from 0103 at 0203 (out of reach)"
 
 
 def test_an_opf_decision_read_while_pending_shows_the_same_after_the_game_moved_on():

@@ -831,9 +831,10 @@ class LnL(Ruleset):
             return []
         ids = tuple(u.id for u in targets)
         label = hex_label(place[0])
-        # What each response would be is found now, with everything it reads (the frozen
-        # attack and damage-check views); the response, its name with the exact odds, is
-        # made only when its option is read (a LazyOffers: a random bot reads one, or none).
+        # Which responses there are is found now (whether each group may fire at all); each
+        # response, its name with the exact odds, is made only when its option is read (a
+        # LazyOffers: a random bot reads one, or none), and so is the attack those odds need
+        # (fire.plan_fire's firepower and DRMs: most of a poll's cost, for offers mostly unread).
         keys: list[Any] = []
         found: list[tuple[Any, ...]] = []
         with steady_map(state.map):  # the map's memos looked up once for every group's line
@@ -841,17 +842,12 @@ class LnL(Ruleset):
                 if self._vehicle_shot_at(state, v, targets, place) is not None:
                     keys.append(("opf", state.turn, v.id, ids, label))
                     found.append((v,))
-            checks: tuple[tuple[str, fire.Target], ...] | None = None
             for firers in [groups[key] for key in sorted(groups)] if len(groups) > 1 else groups.values():
-                origin = firers[0].place
-                attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
-                if attack is None:
+                if fire.in_reach(state, firers, place) is None:  # (None exactly when plan_fire is)
                     continue
-                if checks is None:  # the movers there, in set-up order (as attack_odds lists them)
-                    checks = tuple((u.id, fire.Target.of(state, u)) for u in state.at(place, other(side))
-                                   if u.id in ids)
+                origin = firers[0].place
                 keys.append(("opf", state.turn, hex_label(origin[0]), origin[1], ids, label))
-                found.append((firers, origin, attack, checks))
+                found.append((firers, origin))
         if not keys:
             return []
         return LazyOffers(keys, partial(self._opportunity_response, ctx, side, place, targets, still_there,
@@ -861,7 +857,10 @@ class LnL(Ruleset):
                               still_there: Callable[[], str | None], keys: list[Any], found: list[tuple[Any, ...]],
                               index: int) -> Response:
         """OPF 1–2: opportunity-fire response ``index`` of an offer :meth:`_opportunity` found,
-        made from what was found then (the units' ids and the frozen attack and targets)."""
+        made from what was found then (the firers and the movers) and, for its odds, the state
+        as it is when the response is read: while its decision is pending (its answer seals
+        the rest, docs/design.md "Sealed when answered"), as any lazy label."""
+        state = ctx.state
         what = found[index]
         at = place_data(place)
         listed = [u.id for u in targets]
@@ -871,10 +870,16 @@ class LnL(Ruleset):
                 f"opportunity fire: {v.id} at {where(place)}", side,
                 resolve=partial(self.vehicle_shoot, ctx, v, place, targets, opportunity=True),
                 is_legal=still_there, key=keys[index], data={"vehicle": v.id, "at": at, "targets": listed})
-        firers, origin, attack, checks = what
-        rows = [(uid, fire.outcome_odds(attack, t)) for uid, t in checks]
+        firers, origin = what
+        attack = fire.plan_fire(state, firers, place, opportunity=True, moving=True)
+        if attack is None:  # (only if the state was edited since the poll)
+            odds = "out of reach"
+        else:  # the movers there, in set-up order (as attack_odds lists them)
+            ids = {u.id for u in targets}
+            odds = rules.odds_text([(u.id, fire.outcome_odds(attack, fire.Target.of(state, u)))
+                                    for u in state.at(place, other(side)) if u.id in ids])
         return Response(
-            f"opportunity fire from {where(origin)} at {where(place)} ({rules.odds_text(rows)})", side,
+            f"opportunity fire from {where(origin)} at {where(place)} ({odds})", side,
             resolve=partial(rules.fire_at, ctx, firers, place, opportunity=True, targets=targets),
             is_legal=still_there, key=keys[index],
             data={"firers": [u.id for u in firers], "from": place_data(origin), "at": at, "targets": listed})
