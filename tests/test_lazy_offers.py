@@ -228,3 +228,33 @@ def test_a_game_logs_the_same_bytes_with_lazy_offers_and_reads_only_the_chosen_r
 def test_a_lazy_window_decision_is_a_choose_with_plain_values():
     decision = next(InterruptStack().window("x", ["red"], lazy_offers([], [])))
     assert type(decision) is Choose and [o.value for o in decision.options] == [None, 0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("count", "dropped"),
+    [(1, ()), (2, ()), (2, (0,)), (16, ()), (16, (1, 3)), (17, ()), (17, (0,)), (20, ()), (20, (1, 3))],
+)
+def test_a_lazy_poll_menu_of_any_size_is_the_eager_menu(count, dropped):
+    """The poll's lazy menu (its values kept by count up to 16, built beyond; option ``i`` the
+    response ``i`` when nothing was dropped, else the ``i``-th one left) is the eager list's:
+    the same values, labels and data, whatever the count and whichever keys were answered."""
+
+    def responses(side):
+        return [Response(f"{side} spell {i}", side, resolve=lambda: None, key=(side, i), data={"spell": i})
+                for i in range(count)]
+
+    def lazy(side, point):
+        return LazyOffers([(side, i) for i in range(count)], lambda i: responses(side)[i])
+
+    def eager(side, point):
+        return responses(side)
+
+    menus = []
+    for offers in (lazy, eager):
+        stack = InterruptStack()
+        stack.answered.update(("red", i) for i in dropped)
+        decision = next(stack.window("x", ["red"], offers))
+        menus.append([(o.value, o.label, o.data) for o in decision.options])
+    left = [i for i in range(count) if i not in dropped]
+    assert menus[0] == menus[1]
+    assert [label for _, label, _ in menus[0]] == ["pass", *(f"red spell {i}" for i in left)]
