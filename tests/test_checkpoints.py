@@ -111,6 +111,19 @@ def test_a_game_without_snapshots_keeps_none_and_logs_what_a_game_with_them_logs
     assert forked.log_text() == kept_fork.log_text() == _full_replay(forked).log_text()
 
 
+@pytest.mark.parametrize("name", ["tank_solo", "mttt_rpg"])
+def test_a_random_game_without_snapshots_logs_what_one_with_them_logs(name):
+    """``play_random_game(..., snapshots=False)`` (what ``tools/speed/games.py`` plays to count
+    the snapshots' share) takes none and plays the same game."""
+    from wargamekit.plugins import installed_rulesets
+
+    ruleset = installed_rulesets()[name]
+    kept = play_random_game(ruleset, seed=3)
+    dropped = play_random_game(ruleset, seed=3, snapshots=False)
+    assert kept.checkpoints and dropped.checkpoints == ()
+    assert dropped.log_text() == kept.log_text() and dropped.choices == kept.choices
+
+
 def test_a_game_without_snapshots_restarts_from_those_of_a_game_of_its_inputs():
     """As a load does, a restart of a game that keeps none starts from the snapshots of a live
     game of the same inputs in the process (``snapshots=False`` takes none; it refuses none)."""

@@ -111,13 +111,16 @@ def play_random_game(
     max_decisions: int = 100_000,
     structured: bool = False,
     plugin_manager: pluggy.PluginManager | None = None,
+    snapshots: bool = True,
 ) -> Game:
     """Play one game between random bots (seeded from ``seed``) and return it, finished.
 
     With ``structured=True`` every decision must pass :func:`check_decision_structure`.
-    ``plugin_manager``: the game's add-ons (as for :meth:`Game.new <wargamekit.game.Game.new>`).
+    ``plugin_manager`` and ``snapshots``: as for :meth:`Game.new <wargamekit.game.Game.new>`
+    (the game's add-ons; ``snapshots=False`` for a game played through and dropped, which then
+    takes no snapshot at its checkpoints: the same log, without their cost).
     """
-    game = Game.new(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager)
+    game = Game.new(ruleset, scenario, seed=seed, options=options, plugin_manager=plugin_manager, snapshots=snapshots)
     # A decision asked of a side with no bot fails where the game looks its player up (see
     # _Seats): no call at every decision for that check.
     players = _Seats((side, RandomBot(bot_seed(seed, i))) for i, side in enumerate(ruleset.sides))

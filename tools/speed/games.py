@@ -10,6 +10,10 @@ cancels that collection): a full collection walks everything loaded (tens of mil
 whether one falls inside the counted rounds moves a one-round count by more than most changes
 measured. The figure is then the games' own work, without the collector's share (what they
 leave for it is collected at exit, outside the difference).
+
+With ``WARGAMEKIT_SNAPSHOTS=off``, the games keep no snapshots (``snapshots=False``): the
+difference from a count with them is the snapshots' share of a game (the default keeps them, as
+a user's game does).
 """
 
 import gc
@@ -22,9 +26,10 @@ from wargamekit.testing import play_random_game
 if __name__ == "__main__":
     ruleset = installed_rulesets()[sys.argv[1]]
     fresh = sys.argv[3:] == ["fresh"]
+    snapshots = os.environ.get("WARGAMEKIT_SNAPSHOTS") != "off"
     for round_ in range(1 + int(sys.argv[2])):
         for seed in range(5) if round_ == 0 or not fresh else range(995 + 5 * round_, 1000 + 5 * round_):
-            play_random_game(ruleset, seed=seed, check_invariants=False)
+            play_random_game(ruleset, seed=seed, check_invariants=False, snapshots=snapshots)
         if round_ == 0 and os.environ.get("WARGAMEKIT_GC") == "off":
             gc.collect()
             gc.disable()
