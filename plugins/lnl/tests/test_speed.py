@@ -1015,3 +1015,69 @@ def test_relief_kept_by_the_map_contents_answers_as_fresh_walks():
     assert los._held(s.map)[1]["relief"] == {"hills": False} and level != hilly
     s.map.elevation[s.map.offset(H("0404"))] = 1  # one hill again
     assert every_line() not in (level, hilly)
+
+
+def _waiting_full(state, side):
+    """OPF 1c as the poll read it before round 19: each place's units of ``side`` that may fire
+    small arms, waiting and out of melee, and the waiting vehicles, through the units' properties."""
+    groups, waiting = {}, []
+    for u in state.alive(side):
+        if fire.can_fire(u):
+            if not u.markers & {"move", "fire", "crawl", "stealth"} and u.place not in state.melee:
+                groups.setdefault((u.hex.q, u.hex.r, u.level), []).append(u.id)
+        elif u.vehicle and u.good_order and not u.markers & {"move", "fire"}:
+            waiting.append(u.id)
+    return groups, waiting
+
+
+def test_waiting_to_fire_and_the_mov_6_test_in_one_pass_agree_with_the_plain_rules_in_random_games():
+    """Round 19: the pass that finds a side's units waiting to opportunity-fire (OPF 1c) answers
+    MOV 6's test too (an enemy at the place entered: ``None``, no poll) — at every decision of
+    seeded random games on both bundled scenarios, for each side and every place of a live unit
+    and next to one: ``None`` exactly when ``state.at`` finds a unit of the side there, else the
+    waiting groups and vehicles of the plain form; with no place, always the plain form."""
+    from wargamekit_lnl.ruleset import _waiting_to_fire
+
+    seen: Counter[str] = Counter()
+
+    def found(state, side, place=None):
+        got = _waiting_to_fire(state, side, place)
+        return None if got is None else ({k: [u.id for u in v] for k, v in got[0].items()}, [u.id for u in got[1]])
+
+    def check(game, decision):
+        state = game.state
+        places = {u.place for u in state.alive()}
+        places |= {(n, 0) for h, _level in list(places) for n in state.map.neighbours(h)}
+        for side in SIDES:
+            full = _waiting_full(state, side)
+            assert found(state, side) == full
+            for place in places:
+                there = bool(state.at(place, side))
+                assert found(state, side, place) == (None if there else full)
+                seen[f"enemy there {there}"] += 1
+            seen[f"groups {bool(full[0])}"] += 1
+            seen[f"vehicles {bool(full[1])}"] += 1
+
+    _play_every_scenario(LnL(), 19, check)
+    assert all(seen[f"{what} {b}"] for what in ("enemy there", "groups", "vehicles") for b in (True, False)), seen
+    # No melee hex outlives its impulse in random games: a set position with one, and the kinds
+    # that never fire small arms, shaken units, markers, two levels and vehicles.
+    ctx = context(scenario([unit("de-1", "german", "de_squad", "0303"), unit("de-2", "german", "de_squad", "0503"),
+                            unit("de-3", "german", "medic", "0503"), unit("de-5", "german", "leader_1", "0503"), unit("de-6", "german", "de_mg_team", "0204"),
+                            unit("de-7", "german", "pz4", "0805"), unit("de-8", "german", "pz4", "0806"),
+                            unit("de-9", "german", "de_half", "0806"), unit("de-10", "german", "de_squad", "0503"),
+                            unit("us-1", "us", "us_squad", "0303")], terrain={"buildings": ["0503"]}))
+    state = ctx.state
+    state.units["de-4"] = Unit("de-4", "german", "sniper", H("0604"))  # (placed in play, SMC 2.1)
+    state.melee.add((H("0303"), 0))
+    state.units["de-5"].level = 1
+    state.units["de-6"].shaken = True
+    state.units["de-8"].markers.add("move")
+    state.units["de-9"].markers.add("ops")  # OPF 1d: ops-complete units may fire
+    state.units["de-10"].markers.add("crawl")
+    expected = ({(H("0503").q, H("0503").r, 0): ["de-2"], (H("0503").q, H("0503").r, 1): ["de-5"],
+                 (H("0806").q, H("0806").r, 0): ["de-9"]}, ["de-7"])
+    assert _waiting_full(state, "german") == expected == found(state, "german") == found(state, "german", (H("0303"), 1))
+    assert found(state, "german", (H("0303"), 0)) is None and found(state, "german", (H("0503"), 1)) is None
+    state.units["de-1"].alive = False
+    assert found(state, "german", (H("0303"), 0)) == expected

@@ -71,6 +71,45 @@ def _place_key(p: Place) -> tuple[int, int, int]:
     return (p[0].q, p[0].r, p[1])
 
 
+#: The units of a side waiting to fire (OPF 1c): its groups able to fire small arms, by the
+#: coordinates of their place (``_place_key``'s key), and its waiting vehicles.
+_Waiting = tuple[dict[tuple[int, int, int], list[Unit]], list[Unit]]
+
+
+def _waiting_to_fire(state: GameState, side: str, stop_at: Place | None = None) -> _Waiting | None:
+    """``side``'s units that may opportunity-fire (OPF 1c; ops-complete allowed, OPF 1d): each
+    place's Good Order units able to fire small arms (:func:`fire.can_fire`) with no
+    move/fire/crawl/stealth marker, outside a melee hex, in set-up order; and its Good Order
+    vehicles with no move/fire marker. ``None`` as soon as a live unit of ``side`` is found at
+    ``stop_at`` (MOV 6's test, made in the same pass: a move into an enemy's hex polls no one)."""
+    # One pass over the units (the poll is asked at every hex a mover enters, right after the MOV 6
+    # test, a pass of its own before): places compared and keyed by coordinates (a place's hash
+    # calls the Hex's, a Python call per unit), fire.can_fire inlined (both kinds of waiting unit
+    # are Good Order: the shaken test first, then the counter's kind read once).
+    groups: dict[tuple[int, int, int], list[Unit]] = {}
+    waiting: list[Unit] = []
+    melee = state.melee
+    counters = COUNTERS.units
+    sq = sr = sl = None
+    if stop_at is not None:
+        sq, sr, sl = stop_at[0].q, stop_at[0].r, stop_at[1]
+    for u in state.units.values():
+        if not u.alive or u.side != side:
+            continue
+        h = u.hex
+        if h.q == sq and h.r == sr and u.level == sl:
+            return None
+        if u.shaken:
+            continue
+        spec = counters[u.type]
+        if spec.kind not in ("medic", "sniper", "vehicle"):  # fire.can_fire
+            if u.markers.isdisjoint(_NOT_WAITING) and not (melee and (h, u.level) in melee):
+                groups.setdefault((h.q, h.r, u.level), []).append(u)
+        elif spec.vehicle is not None and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
+            waiting.append(u)
+    return groups, waiting
+
+
 #: id of a game's map -> (a weak reference to it, its read-only copy for views)
 _PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
 
@@ -706,7 +745,10 @@ class LnL(Ruleset):
             if state.melee and place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)
                 break
-            if state.at(place, other(side)):  # MOV 6: stop and melee
+            # MOV 6: an enemy there, stop and melee — tested in the pass that finds the enemy's
+            # units waiting to fire, which this hex's opportunity-fire poll then reads.
+            waiting_found = _waiting_to_fire(state, other(side), place)
+            if waiting_found is None:
                 rules.fight_melee(ctx, side, place, movers)
                 break
             # CRL 1.1 / STL 1.2: entering open ground (crawl: also ending next to the enemy).
@@ -717,7 +759,7 @@ class LnL(Ruleset):
                     state.spotted.add(place)
             targetable = mode in ("normal", "assault") or (mode == "crawl" and all(was_exposed[u.id] for u in movers))
             if targetable and ctx.options["opportunity_fire"]:  # OPF 1a–1b
-                yield from self._opportunity_window(ctx, side, movers, place, side)
+                yield from self._opportunity_window(ctx, side, movers, place, side, waiting_found=waiting_found)
             movers = [u for u in movers if u.alive and u.good_order]  # MOV 2.3, A65
         for u in everyone:
             if u.alive:
@@ -757,9 +799,13 @@ class LnL(Ruleset):
             ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
 
     def _opportunity_window(self, ctx: Context, side: str, movers: list[Unit], place: Place, who: str,
-                            verb: str = "enters") -> Generator[Decision, Any, None]:
+                            verb: str = "enters", *, waiting_found: _Waiting | None = None,
+                            ) -> Generator[Decision, Any, None]:
         """OPF 1a–1b: the response window after ``side``'s ``movers`` enter ``place``, in which
         the other side may fire at them (:meth:`_opportunity`), named "``who`` ``verb`` place".
+        ``waiting_found``: the other side's units waiting to fire in the state as it is now
+        (:func:`_waiting_to_fire`), if the caller found them already (the window's first poll
+        reads them).
 
         Most windows offer nothing (three in four polls of a random game): with nothing on the
         stack the window's one poll is asked here first, and when it offers nothing no window
@@ -771,7 +817,7 @@ class LnL(Ruleset):
         if not interrupts.items:
             if not interrupts.enabled:
                 return  # (a window with an empty stack and responses disabled does nothing)
-            first = self._opportunity_offers(ctx, enemy, movers, place)
+            first = self._opportunity_offers(ctx, enemy, movers, place, waiting_found)
             if not first:
                 return
         later = self._opportunity(ctx, movers, place)
@@ -800,9 +846,12 @@ class LnL(Ruleset):
 
         return offers
 
-    def _opportunity_offers(self, ctx: Context, side: str, movers: list[Unit], place: Place) -> Sequence[Response]:
+    def _opportunity_offers(self, ctx: Context, side: str, movers: list[Unit], place: Place,
+                            waiting_found: _Waiting | None = None) -> Sequence[Response]:
         """OPF 1–2: what ``side`` may fire at the ``movers`` at ``place`` now, with nothing on
-        the stack (:meth:`_opportunity`'s offers at depth 0)."""
+        the stack (:meth:`_opportunity`'s offers at depth 0); ``waiting_found``: the units of
+        ``side`` waiting to fire, as :func:`_waiting_to_fire` finds them in the state as it is
+        now, if the caller found them already."""
         state = ctx.state
         targets = [u for u in movers if u.alive and u.place == place]
         if not targets:
@@ -811,22 +860,12 @@ class LnL(Ruleset):
         def still_there() -> str | None:
             return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
 
-        # One pass over the units for the waiting groups and vehicles, and the movers' ids,
-        # labels and damage-check views made once for every offer (asked at every hex a
-        # mover enters: a tenth of a random game). The groups are keyed by coordinates —
-        # _place_key's key, written out (a place's hash calls the Hex's, a Python call per unit).
-        groups: dict[tuple[int, int, int], list[Unit]] = {}
-        waiting: list[Unit] = []
-        melee = state.melee
-        for u in state.units.values():
-            if not u.alive or u.side != side:
-                continue
-            if fire.can_fire(u):  # never a vehicle (FIR 2), so vehicles all reach the elif
-                if u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
-                    h = u.hex
-                    groups.setdefault((h.q, h.r, u.level), []).append(u)
-            elif u.vehicle and u.good_order and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
-                waiting.append(u)
+        # The movers' ids, labels and damage-check views are made once for every offer (asked
+        # at every hex a mover enters: a tenth of a random game).
+        if waiting_found is None:
+            waiting_found = _waiting_to_fire(state, side)
+        assert waiting_found is not None  # (no stop_at: never None)
+        groups, waiting = waiting_found
         if not waiting and not groups:
             return []
         ids = tuple(u.id for u in targets)
