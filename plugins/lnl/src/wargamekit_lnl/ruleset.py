@@ -71,6 +71,20 @@ def _place_key(p: Place) -> tuple[int, int, int]:
     return (p[0].q, p[0].r, p[1])
 
 
+def _fire_label(state: GameState, groups: Sequence[Sequence[Unit]], place: Place) -> str:
+    """A fire menu's label for ``place``: where, and each group's attack's exact odds
+    (:func:`rules.planned_odds`), ``" | "`` between groups.
+
+    A lazy label's, made only when read (a random bot reads none; the log makes the chosen
+    one's): the attacks are planned then, from the state as it is, while the decision is
+    pending (docs/design.md "Sealed when answered"). Planning every target's attacks when the
+    menu was asked (firepower, terrain DRM, leadership: ~80,000 instructions an attack) was for
+    labels mostly never read; the fire's resolution plans its own attack again."""
+    with steady_map(state.map):  # the map's memos looked up once for every group's line
+        rows = [rules.planned_odds(state, g, place) for g in groups]
+    return f"{where(place)}: " + " | ".join(rules.odds_text(odds()) for odds in rows)
+
+
 #: The units of a side waiting to fire (OPF 1c): its groups able to fire small arms, by the
 #: coordinates of their place (``_place_key``'s key), and its waiting vehicles.
 _Waiting = tuple[dict[tuple[int, int, int], list[Unit]], list[Unit]]
@@ -773,10 +787,9 @@ class LnL(Ruleset):
             if shooters:
                 places = rules.targets_for(state, shooters, [shooters])
                 if places:
-                    odds_of = {p: rules.planned_odds(state, shooters, p) for p in places}  # lazy labels' odds
                     target = yield from ctx.ask(Choose.of(
                         side, "Assault fire at?", [None, *places], rule="AST 2.3", kind=kinds.ASSAULT_FIRE,
-                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(odds_of[p]())}",
+                        label=lambda p: "hold fire" if p is None else _fire_label(state, [shooters], p),
                         lazy_labels=True,
                         context={"units": [u.id for u in shooters]},
                         data=lambda p: {"hold": True} if p is None else place_data(p), lazy=True))
@@ -1033,12 +1046,10 @@ class LnL(Ruleset):
         side = units[0].side
         with steady_map(state.map):  # the map's memos looked up once for every line asked
             places = rules.targets_for(state, units, groups)
-            # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
-            odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
         target = yield from ctx.ask(Choose.of(
             side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
-            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
-            context={"units": [u.id for u in units]}, data=place_data, lazy=True))
+            label=partial(_fire_label, state, groups), context={"units": [u.id for u in units]},
+            data=place_data, lazy=True))
         for group in groups:
             alive = [u for u in group if u.alive]
             if alive and state.at(target, other(side)) and fire.plan_fire(state, alive, target) is not None:
