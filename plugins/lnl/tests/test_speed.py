@@ -1126,3 +1126,54 @@ def test_fire_menus_labels_planned_when_read_are_the_attacks_planned_when_asked(
     rows = [rules.odds_text(rules.fire_odds(state, g, target)) for g in groups]
     assert rows[0] != rows[1]
     assert _fire_label(state, groups, target) == f"{rules.where(target)}: {rows[0]} | {rows[1]}"
+
+
+def test_sniper_menus_shots_made_when_read_are_the_plain_shots():
+    """Round 19: the sniper's target menu (SMC 2.2–2.3) finds its targets' lines when asked and
+    makes each target's shot when its label is read (or it is chosen): read while the decision is
+    pending, the targets are the exposed enemy infantry in range and LOS out of melee, and every
+    label is the one of the shot worked out plainly (the terrain DRM of the target's place, +1 per
+    hindering hex between, D3, and the target's damage-check view) — at every such decision of
+    seeded random games on both bundled scenarios."""
+    from wargamekit_lnl.data import HINDRANCE_DRM
+
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if decision.kind != kinds.SNIPER_TARGET:
+            return
+        state = game.state
+        shooter, table = state.units[decision.context["unit"]], state.sniper_table
+        victims = [u for u in state.alive() if not u.vehicle and u.side != shooter.side and u.place not in state.melee
+                   and shooter.hex.distance(u.hex) <= shooter.spec.range
+                   and visible(state, shooter.hex, u.hex) is not None and exposed(state, u)]
+        assert [o.value for o in decision.options if o.value is not None] == [u.id for u in victims]
+        for option, u in zip([o for o in decision.options if o.value is not None], victims, strict=True):
+            drm = fire.terrain_drm(state, shooter.hex, u.place) + HINDRANCE_DRM * visible(state, shooter.hex, u.hex).hindering
+            dist = sniper.snipe_odds(sniper.SniperShot(drm, table.casualty, table.shaken, fire.Target.of(state, u)))
+            bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
+            assert option.label == f"{u.id} at {rules.where(u.place)}: {bad or 'no effect'}"
+            seen[f"hindered {drm > fire.terrain_drm(state, shooter.hex, u.place)}"] += 1
+
+    for seed in range(4):
+        _play_every_scenario(LnL(), seed, check)
+    assert seen["hindered True"] and seen["hindered False"], seen
+    # The chosen target's shot is its own, its label read or not (a set game, as test_sniper's
+    # SMC 2.1 test, us-2 in woods: DRM +2): every label read while pending, then us-1 chosen:
+    # 1 + 2 + 0 = 3 ≤ 4 reduces it (us-2's shot, 5, would only shake it).
+    from wargamekit import ScriptedDice
+    from wargamekit_lnl.testing import answer
+
+    for read in (True, False):
+        game = Game.new(LnL(), scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-2", "us", "us_squad", "0403"),
+                                         unit("de-1", "german", "de_squad", "0805")], snipers={"german": 1},
+                                        terrain={"woods": ["0403"]}), dice=ScriptedDice([4, 3, 1, 2]))
+        game.answer(next(i for i, o in enumerate(game.pending.options) if not o.data.get("pass")))
+        answer(game, column="04")
+        answer(game, hex="0404", level=0)
+        d = game.pending
+        assert d.kind == kinds.SNIPER_TARGET and [o.value for o in d.options] == [None, "us-1", "us-2"]
+        if read:
+            assert [o.label.split(":")[0] for o in d.options] == ["hold fire", "us-1 at 0103", "us-2 at 0403"]
+        answer(game, unit="us-1")
+        assert not game.state.units["us-1"].alive and "us-1/half" in game.state.units  # (reduced, not shaken)

@@ -977,19 +977,32 @@ class LnL(Ruleset):
         """SMC 2.2–2.3: 2D6 against one exposed enemy unit (D8), the exact odds beside each
         target; the sniper gets a fire marker (FPR 7)."""
         state = ctx.state
-        shots = dict((u.id, shot) for u, shot in self.sniper_targets(state, unit))
-        options: list[str | None] = [*shots]
+        lines = {u.id: line for u, line in sniper.target_lines(state, unit)}
+        options: list[str | None] = [*lines]
         if optional:
             options = [None, *options]
-        if not shots:
+        if not lines:
             return
         # Lazy labels (the odds are made only for a label read): what they read is bound now.
-        victims_at = {uid: state.units[uid].place for uid in shots}
+        victims_at = {uid: state.units[uid].place for uid in lines}
+        # Each target's shot (its DRM and damage-check view) made once, when its label is read
+        # or it is chosen, while the decision is pending or at once after the answer, the state
+        # as it was asked (every target's shot made with the menu was ~35,000 instructions a
+        # target, ~8 a menu, for labels a random bot never reads).
+        table = state.sniper_table
+        shots: dict[str, sniper.SniperShot] = {}
+
+        def shot(uid: str) -> sniper.SniperShot:
+            made = shots.get(uid)
+            if made is None:
+                made = shots[uid] = sniper.shot_along(state, unit, state.units[uid], lines[uid], table.casualty,
+                                                      table.shaken)
+            return made
 
         def label(uid: str | None) -> str:
             if uid is None:
                 return "hold fire"
-            dist = sniper.snipe_odds(shots[uid])
+            dist = sniper.snipe_odds(shot(uid))
             bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
             return f"{uid} at {where(victims_at[uid])}: {bad or 'no effect'}"
 
@@ -1000,7 +1013,7 @@ class LnL(Ruleset):
         if target is None:
             return
         victim = state.units[target]
-        result = sniper.snipe(ctx.dice, shots[target])
+        result = sniper.snipe(ctx.dice, shot(target))
         unit.markers.add("fire")
         ctx.event("snipe", f"{unit.id} fires at {victim.id}: {result}", unit=unit.id, target=victim.id, result=result)
         rules.apply_damage(ctx, victim, result)
