@@ -1015,3 +1015,165 @@ def test_relief_kept_by_the_map_contents_answers_as_fresh_walks():
     assert los._held(s.map)[1]["relief"] == {"hills": False} and level != hilly
     s.map.elevation[s.map.offset(H("0404"))] = 1  # one hill again
     assert every_line() not in (level, hilly)
+
+
+def _waiting_full(state, side):
+    """OPF 1c as the poll read it before round 19: each place's units of ``side`` that may fire
+    small arms, waiting and out of melee, and the waiting vehicles, through the units' properties."""
+    groups, waiting = {}, []
+    for u in state.alive(side):
+        if fire.can_fire(u):
+            if not u.markers & {"move", "fire", "crawl", "stealth"} and u.place not in state.melee:
+                groups.setdefault((u.hex.q, u.hex.r, u.level), []).append(u.id)
+        elif u.vehicle and u.good_order and not u.markers & {"move", "fire"}:
+            waiting.append(u.id)
+    return groups, waiting
+
+
+def test_waiting_to_fire_and_the_mov_6_test_in_one_pass_agree_with_the_plain_rules_in_random_games():
+    """Round 19: the pass that finds a side's units waiting to opportunity-fire (OPF 1c) answers
+    MOV 6's test too (an enemy at the place entered: ``None``, no poll) — at every decision of
+    seeded random games on both bundled scenarios, for each side and every place of a live unit
+    and next to one: ``None`` exactly when ``state.at`` finds a unit of the side there, else the
+    waiting groups and vehicles of the plain form; with no place, always the plain form."""
+    from wargamekit_lnl.ruleset import _waiting_to_fire
+
+    seen: Counter[str] = Counter()
+
+    def found(state, side, place=None):
+        got = _waiting_to_fire(state, side, place)
+        return None if got is None else ({k: [u.id for u in v] for k, v in got[0].items()}, [u.id for u in got[1]])
+
+    def check(game, decision):
+        state = game.state
+        places = {u.place for u in state.alive()}
+        places |= {(n, 0) for h, _level in list(places) for n in state.map.neighbours(h)}
+        for side in SIDES:
+            full = _waiting_full(state, side)
+            assert found(state, side) == full
+            for place in places:
+                there = bool(state.at(place, side))
+                assert found(state, side, place) == (None if there else full)
+                seen[f"enemy there {there}"] += 1
+            seen[f"groups {bool(full[0])}"] += 1
+            seen[f"vehicles {bool(full[1])}"] += 1
+
+    _play_every_scenario(LnL(), 19, check)
+    assert all(seen[f"{what} {b}"] for what in ("enemy there", "groups", "vehicles") for b in (True, False)), seen
+    # No melee hex outlives its impulse in random games: a set position with one, and the kinds
+    # that never fire small arms, shaken units, markers, two levels and vehicles.
+    ctx = context(scenario([unit("de-1", "german", "de_squad", "0303"), unit("de-2", "german", "de_squad", "0503"),
+                            unit("de-3", "german", "medic", "0503"), unit("de-5", "german", "leader_1", "0503"), unit("de-6", "german", "de_mg_team", "0204"),
+                            unit("de-7", "german", "pz4", "0805"), unit("de-8", "german", "pz4", "0806"),
+                            unit("de-9", "german", "de_half", "0806"), unit("de-10", "german", "de_squad", "0503"),
+                            unit("us-1", "us", "us_squad", "0303")], terrain={"buildings": ["0503"]}))
+    state = ctx.state
+    state.units["de-4"] = Unit("de-4", "german", "sniper", H("0604"))  # (placed in play, SMC 2.1)
+    state.melee.add((H("0303"), 0))
+    state.units["de-5"].level = 1
+    state.units["de-6"].shaken = True
+    state.units["de-8"].markers.add("move")
+    state.units["de-9"].markers.add("ops")  # OPF 1d: ops-complete units may fire
+    state.units["de-10"].markers.add("crawl")
+    expected = ({(H("0503").q, H("0503").r, 0): ["de-2"], (H("0503").q, H("0503").r, 1): ["de-5"],
+                 (H("0806").q, H("0806").r, 0): ["de-9"]}, ["de-7"])
+    assert _waiting_full(state, "german") == expected == found(state, "german") == found(state, "german", (H("0303"), 1))
+    assert found(state, "german", (H("0303"), 0)) is None and found(state, "german", (H("0503"), 1)) is None
+    state.units["de-1"].alive = False
+    assert found(state, "german", (H("0303"), 0)) == expected
+
+
+def test_fire_menus_labels_planned_when_read_are_the_attacks_planned_when_asked():
+    """Round 19: the fire (FIR 1, FPR) and assault fire (AST 2.3) menus plan each target's attacks
+    when its label is read, not when the menu is asked: read while the decision is pending, every
+    label is the one of the attacks planned plainly for each group of the firers (``fire_odds``:
+    the firers grouped by place, in place order) — at every such decision of seeded random games
+    on both bundled scenarios, more than one group and more than one firer among them."""
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if decision.kind not in (kinds.FIRE_TARGET, kinds.ASSAULT_FIRE):
+            return
+        state = game.state
+        units = [state.units[i] for i in decision.context["units"]]
+        places = sorted({u.place for u in units}, key=lambda p: (p[0].q, p[0].r, p[1]))
+        groups = [[u for u in units if u.place == p] for p in places]
+        for option in decision.options:
+            if option.value is None:
+                assert option.label == "hold fire"
+                continue
+            rows = [rules.fire_odds(state, g, option.value) for g in groups]
+            assert option.label == f"{rules.where(option.value)}: " + " | ".join(rules.odds_text(r) for r in rows)
+            seen[decision.kind] += 1
+            seen[f"groups {len(groups) > 1}"] += 1
+            seen[f"firers {len(units) > 1}"] += 1
+
+    for seed in range(12):
+        _play_every_scenario(LnL(), seed, check)
+    assert seen[kinds.FIRE_TARGET] and seen[kinds.ASSAULT_FIRE], seen
+    assert seen["groups False"] and seen["firers True"] and seen["firers False"], seen
+    # Groups of two places (a leader's chain, LDR 1) are seldom activated to fire by random bots:
+    # a set position, each group's odds after the place.
+    from wargamekit_lnl.ruleset import _fire_label
+
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0303"), unit("us-2", "us", "leader_1", "0303"),
+                            unit("us-3", "us", "us_half", "0304"), unit("de-1", "german", "de_squad", "0505"),
+                            unit("de-2", "german", "de_half", "0505")]))
+    state = ctx.state
+    groups = [[state.units["us-1"], state.units["us-2"]], [state.units["us-3"]]]
+    state.units["us-3"].markers.add("ops")  # (an ordinary attack, not opportunity fire's −1, OPF 1d)
+    target = state.units["de-1"].place
+    rows = [rules.odds_text(rules.fire_odds(state, g, target)) for g in groups]
+    assert rows[0] != rows[1]
+    assert _fire_label(state, groups, target) == f"{rules.where(target)}: {rows[0]} | {rows[1]}"
+
+
+def test_sniper_menus_shots_made_when_read_are_the_plain_shots():
+    """Round 19: the sniper's target menu (SMC 2.2–2.3) finds its targets' lines when asked and
+    makes each target's shot when its label is read (or it is chosen): read while the decision is
+    pending, the targets are the exposed enemy infantry in range and LOS out of melee, and every
+    label is the one of the shot worked out plainly (the terrain DRM of the target's place, +1 per
+    hindering hex between, D3, and the target's damage-check view) — at every such decision of
+    seeded random games on both bundled scenarios."""
+    from wargamekit_lnl.data import HINDRANCE_DRM
+
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if decision.kind != kinds.SNIPER_TARGET:
+            return
+        state = game.state
+        shooter, table = state.units[decision.context["unit"]], state.sniper_table
+        victims = [u for u in state.alive() if not u.vehicle and u.side != shooter.side and u.place not in state.melee
+                   and shooter.hex.distance(u.hex) <= shooter.spec.range
+                   and visible(state, shooter.hex, u.hex) is not None and exposed(state, u)]
+        assert [o.value for o in decision.options if o.value is not None] == [u.id for u in victims]
+        for option, u in zip([o for o in decision.options if o.value is not None], victims, strict=True):
+            drm = fire.terrain_drm(state, shooter.hex, u.place) + HINDRANCE_DRM * visible(state, shooter.hex, u.hex).hindering
+            dist = sniper.snipe_odds(sniper.SniperShot(drm, table.casualty, table.shaken, fire.Target.of(state, u)))
+            bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
+            assert option.label == f"{u.id} at {rules.where(u.place)}: {bad or 'no effect'}"
+            seen[f"hindered {drm > fire.terrain_drm(state, shooter.hex, u.place)}"] += 1
+
+    for seed in range(4):
+        _play_every_scenario(LnL(), seed, check)
+    assert seen["hindered True"] and seen["hindered False"], seen
+    # The chosen target's shot is its own, its label read or not (a set game, as test_sniper's
+    # SMC 2.1 test, us-2 in woods: DRM +2): every label read while pending, then us-1 chosen:
+    # 1 + 2 + 0 = 3 ≤ 4 reduces it (us-2's shot, 5, would only shake it).
+    from wargamekit import ScriptedDice
+    from wargamekit_lnl.testing import answer
+
+    for read in (True, False):
+        game = Game.new(LnL(), scenario([unit("us-1", "us", "us_squad", "0103"), unit("us-2", "us", "us_squad", "0403"),
+                                         unit("de-1", "german", "de_squad", "0805")], snipers={"german": 1},
+                                        terrain={"woods": ["0403"]}), dice=ScriptedDice([4, 3, 1, 2]))
+        game.answer(next(i for i, o in enumerate(game.pending.options) if not o.data.get("pass")))
+        answer(game, column="04")
+        answer(game, hex="0404", level=0)
+        d = game.pending
+        assert d.kind == kinds.SNIPER_TARGET and [o.value for o in d.options] == [None, "us-1", "us-2"]
+        if read:
+            assert [o.label.split(":")[0] for o in d.options] == ["hold fire", "us-1 at 0103", "us-2 at 0403"]
+        answer(game, unit="us-1")
+        assert not game.state.units["us-1"].alive and "us-1/half" in game.state.units  # (reduced, not shaken)

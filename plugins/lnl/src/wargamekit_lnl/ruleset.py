@@ -71,6 +71,59 @@ def _place_key(p: Place) -> tuple[int, int, int]:
     return (p[0].q, p[0].r, p[1])
 
 
+def _fire_label(state: GameState, groups: Sequence[Sequence[Unit]], place: Place) -> str:
+    """A fire menu's label for ``place``: where, and each group's attack's exact odds
+    (:func:`rules.planned_odds`), ``" | "`` between groups.
+
+    A lazy label's, made only when read (a random bot reads none; the log makes the chosen
+    one's): the attacks are planned then, from the state as it is, while the decision is
+    pending (docs/design.md "Sealed when answered"). Planning every target's attacks when the
+    menu was asked (firepower, terrain DRM, leadership: ~80,000 instructions an attack) was for
+    labels mostly never read; the fire's resolution plans its own attack again."""
+    with steady_map(state.map):  # the map's memos looked up once for every group's line
+        rows = [rules.planned_odds(state, g, place) for g in groups]
+    return f"{where(place)}: " + " | ".join(rules.odds_text(odds()) for odds in rows)
+
+
+#: The units of a side waiting to fire (OPF 1c): its groups able to fire small arms, by the
+#: coordinates of their place (``_place_key``'s key), and its waiting vehicles.
+_Waiting = tuple[dict[tuple[int, int, int], list[Unit]], list[Unit]]
+
+
+def _waiting_to_fire(state: GameState, side: str, stop_at: Place | None = None) -> _Waiting | None:
+    """``side``'s units that may opportunity-fire (OPF 1c; ops-complete allowed, OPF 1d): each
+    place's Good Order units able to fire small arms (:func:`fire.can_fire`) with no
+    move/fire/crawl/stealth marker, outside a melee hex, in set-up order; and its Good Order
+    vehicles with no move/fire marker. ``None`` as soon as a live unit of ``side`` is found at
+    ``stop_at`` (MOV 6's test, made in the same pass: a move into an enemy's hex polls no one)."""
+    # One pass over the units (the poll is asked at every hex a mover enters, right after the MOV 6
+    # test, a pass of its own before): places compared and keyed by coordinates (a place's hash
+    # calls the Hex's, a Python call per unit), fire.can_fire inlined (both kinds of waiting unit
+    # are Good Order: the shaken test first, then the counter's kind read once).
+    groups: dict[tuple[int, int, int], list[Unit]] = {}
+    waiting: list[Unit] = []
+    melee = state.melee
+    counters = COUNTERS.units
+    sq = sr = sl = None
+    if stop_at is not None:
+        sq, sr, sl = stop_at[0].q, stop_at[0].r, stop_at[1]
+    for u in state.units.values():
+        if not u.alive or u.side != side:
+            continue
+        h = u.hex
+        if h.q == sq and h.r == sr and u.level == sl:
+            return None
+        if u.shaken:
+            continue
+        spec = counters[u.type]
+        if spec.kind not in ("medic", "sniper", "vehicle"):  # fire.can_fire
+            if u.markers.isdisjoint(_NOT_WAITING) and not (melee and (h, u.level) in melee):
+                groups.setdefault((h.q, h.r, u.level), []).append(u)
+        elif spec.vehicle is not None and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
+            waiting.append(u)
+    return groups, waiting
+
+
 #: id of a game's map -> (a weak reference to it, its read-only copy for views)
 _PUBLIC_MAPS: dict[int, tuple[weakref.ref[HexMap], HexMap]] = {}
 
@@ -706,7 +759,10 @@ class LnL(Ruleset):
             if state.melee and place in state.melee:  # MEL 1.5: a reinforcement move (U11 reading)
                 rules.reinforce_melee(ctx, side, place, movers)
                 break
-            if state.at(place, other(side)):  # MOV 6: stop and melee
+            # MOV 6: an enemy there, stop and melee — tested in the pass that finds the enemy's
+            # units waiting to fire, which this hex's opportunity-fire poll then reads.
+            waiting_found = _waiting_to_fire(state, other(side), place)
+            if waiting_found is None:
                 rules.fight_melee(ctx, side, place, movers)
                 break
             # CRL 1.1 / STL 1.2: entering open ground (crawl: also ending next to the enemy).
@@ -717,7 +773,7 @@ class LnL(Ruleset):
                     state.spotted.add(place)
             targetable = mode in ("normal", "assault") or (mode == "crawl" and all(was_exposed[u.id] for u in movers))
             if targetable and ctx.options["opportunity_fire"]:  # OPF 1a–1b
-                yield from self._opportunity_window(ctx, side, movers, place, side)
+                yield from self._opportunity_window(ctx, side, movers, place, side, waiting_found=waiting_found)
             movers = [u for u in movers if u.alive and u.good_order]  # MOV 2.3, A65
         for u in everyone:
             if u.alive:
@@ -731,10 +787,9 @@ class LnL(Ruleset):
             if shooters:
                 places = rules.targets_for(state, shooters, [shooters])
                 if places:
-                    odds_of = {p: rules.planned_odds(state, shooters, p) for p in places}  # lazy labels' odds
                     target = yield from ctx.ask(Choose.of(
                         side, "Assault fire at?", [None, *places], rule="AST 2.3", kind=kinds.ASSAULT_FIRE,
-                        label=lambda p: "hold fire" if p is None else f"{where(p)}: {rules.odds_text(odds_of[p]())}",
+                        label=lambda p: "hold fire" if p is None else _fire_label(state, [shooters], p),
                         lazy_labels=True,
                         context={"units": [u.id for u in shooters]},
                         data=lambda p: {"hold": True} if p is None else place_data(p), lazy=True))
@@ -757,9 +812,13 @@ class LnL(Ruleset):
             ctx.event("face", f"{team.id} faces hexside {facing}", unit=team.id, facing=facing)
 
     def _opportunity_window(self, ctx: Context, side: str, movers: list[Unit], place: Place, who: str,
-                            verb: str = "enters") -> Generator[Decision, Any, None]:
+                            verb: str = "enters", *, waiting_found: _Waiting | None = None,
+                            ) -> Generator[Decision, Any, None]:
         """OPF 1a–1b: the response window after ``side``'s ``movers`` enter ``place``, in which
         the other side may fire at them (:meth:`_opportunity`), named "``who`` ``verb`` place".
+        ``waiting_found``: the other side's units waiting to fire in the state as it is now
+        (:func:`_waiting_to_fire`), if the caller found them already (the window's first poll
+        reads them).
 
         Most windows offer nothing (three in four polls of a random game): with nothing on the
         stack the window's one poll is asked here first, and when it offers nothing no window
@@ -771,7 +830,7 @@ class LnL(Ruleset):
         if not interrupts.items:
             if not interrupts.enabled:
                 return  # (a window with an empty stack and responses disabled does nothing)
-            first = self._opportunity_offers(ctx, enemy, movers, place)
+            first = self._opportunity_offers(ctx, enemy, movers, place, waiting_found)
             if not first:
                 return
         later = self._opportunity(ctx, movers, place)
@@ -800,9 +859,12 @@ class LnL(Ruleset):
 
         return offers
 
-    def _opportunity_offers(self, ctx: Context, side: str, movers: list[Unit], place: Place) -> Sequence[Response]:
+    def _opportunity_offers(self, ctx: Context, side: str, movers: list[Unit], place: Place,
+                            waiting_found: _Waiting | None = None) -> Sequence[Response]:
         """OPF 1–2: what ``side`` may fire at the ``movers`` at ``place`` now, with nothing on
-        the stack (:meth:`_opportunity`'s offers at depth 0)."""
+        the stack (:meth:`_opportunity`'s offers at depth 0); ``waiting_found``: the units of
+        ``side`` waiting to fire, as :func:`_waiting_to_fire` finds them in the state as it is
+        now, if the caller found them already."""
         state = ctx.state
         targets = [u for u in movers if u.alive and u.place == place]
         if not targets:
@@ -811,22 +873,12 @@ class LnL(Ruleset):
         def still_there() -> str | None:
             return None if any(u.alive and u.place == place for u in targets) else "the movers are gone"
 
-        # One pass over the units for the waiting groups and vehicles, and the movers' ids,
-        # labels and damage-check views made once for every offer (asked at every hex a
-        # mover enters: a tenth of a random game). The groups are keyed by coordinates —
-        # _place_key's key, written out (a place's hash calls the Hex's, a Python call per unit).
-        groups: dict[tuple[int, int, int], list[Unit]] = {}
-        waiting: list[Unit] = []
-        melee = state.melee
-        for u in state.units.values():
-            if not u.alive or u.side != side:
-                continue
-            if fire.can_fire(u):  # never a vehicle (FIR 2), so vehicles all reach the elif
-                if u.markers.isdisjoint(_NOT_WAITING) and not (melee and u.place in melee):
-                    h = u.hex
-                    groups.setdefault((h.q, h.r, u.level), []).append(u)
-            elif u.vehicle and u.good_order and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
-                waiting.append(u)
+        # The movers' ids, labels and damage-check views are made once for every offer (asked
+        # at every hex a mover enters: a tenth of a random game).
+        if waiting_found is None:
+            waiting_found = _waiting_to_fire(state, side)
+        assert waiting_found is not None  # (no stop_at: never None)
+        groups, waiting = waiting_found
         if not waiting and not groups:
             return []
         ids = tuple(u.id for u in targets)
@@ -925,19 +977,32 @@ class LnL(Ruleset):
         """SMC 2.2–2.3: 2D6 against one exposed enemy unit (D8), the exact odds beside each
         target; the sniper gets a fire marker (FPR 7)."""
         state = ctx.state
-        shots = dict((u.id, shot) for u, shot in self.sniper_targets(state, unit))
-        options: list[str | None] = [*shots]
+        lines = {u.id: line for u, line in sniper.target_lines(state, unit)}
+        options: list[str | None] = [*lines]
         if optional:
             options = [None, *options]
-        if not shots:
+        if not lines:
             return
         # Lazy labels (the odds are made only for a label read): what they read is bound now.
-        victims_at = {uid: state.units[uid].place for uid in shots}
+        victims_at = {uid: state.units[uid].place for uid in lines}
+        # Each target's shot (its DRM and damage-check view) made once, when its label is read
+        # or it is chosen, while the decision is pending or at once after the answer, the state
+        # as it was asked (every target's shot made with the menu was ~35,000 instructions a
+        # target, ~8 a menu, for labels a random bot never reads).
+        table = state.sniper_table
+        shots: dict[str, sniper.SniperShot] = {}
+
+        def shot(uid: str) -> sniper.SniperShot:
+            made = shots.get(uid)
+            if made is None:
+                made = shots[uid] = sniper.shot_along(state, unit, state.units[uid], lines[uid], table.casualty,
+                                                      table.shaken)
+            return made
 
         def label(uid: str | None) -> str:
             if uid is None:
                 return "hold fire"
-            dist = sniper.snipe_odds(shots[uid])
+            dist = sniper.snipe_odds(shot(uid))
             bad = ", ".join(f"{r} {float(p):.0%}" for r, p in dist.items() if r != fire.NO_EFFECT and p)
             return f"{uid} at {where(victims_at[uid])}: {bad or 'no effect'}"
 
@@ -948,7 +1013,7 @@ class LnL(Ruleset):
         if target is None:
             return
         victim = state.units[target]
-        result = sniper.snipe(ctx.dice, shots[target])
+        result = sniper.snipe(ctx.dice, shot(target))
         unit.markers.add("fire")
         ctx.event("snipe", f"{unit.id} fires at {victim.id}: {result}", unit=unit.id, target=victim.id, result=result)
         rules.apply_damage(ctx, victim, result)
@@ -994,12 +1059,10 @@ class LnL(Ruleset):
         side = units[0].side
         with steady_map(state.map):  # the map's memos looked up once for every line asked
             places = rules.targets_for(state, units, groups)
-            # Lazy labels: each attack is planned now, its exact odds worked out only for a label read.
-            odds_of = {p: [rules.planned_odds(state, g, p) for g in groups] for p in places}
         target = yield from ctx.ask(Choose.of(
             side, "Fire at?", places, rule=FIRE, kind=kinds.FIRE_TARGET, lazy_labels=True,
-            label=lambda p: f"{where(p)}: " + " | ".join(rules.odds_text(rows()) for rows in odds_of[p]),
-            context={"units": [u.id for u in units]}, data=place_data, lazy=True))
+            label=partial(_fire_label, state, groups), context={"units": [u.id for u in units]},
+            data=place_data, lazy=True))
         for group in groups:
             alive = [u for u in group if u.alive]
             if alive and state.at(target, other(side)) and fire.plan_fire(state, alive, target) is not None:

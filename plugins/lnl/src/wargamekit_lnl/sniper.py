@@ -20,7 +20,8 @@ from wargamekit_lnl.data import HINDRANCE_DRM
 from wargamekit_lnl.los import exposed, map_memo, steady_map, visible
 from wargamekit_lnl.state import GameState, Place, Unit, single_men, squad_equivalents
 
-__all__ = ["SniperShot", "has_target", "map_places", "placements", "shot_at", "snipe", "snipe_odds", "targets"]
+__all__ = ["SniperShot", "has_target", "map_places", "placements", "shot_along", "shot_at", "snipe", "snipe_odds",
+           "target_lines", "targets"]
 
 
 @frozen
@@ -69,8 +70,13 @@ def shot_at(state: GameState, sniper: Unit, target: Unit, casualty: int, shaken:
     """The shot ``sniper`` would fire at ``target``, or ``None`` if it may not (SMC 2.2: exposed,
     in LOS and range (the sniper counter's), not in a melee hex (FIR 1.3); infantry only)."""
     line = _line_to(state, sniper, target)
-    if line is None:
-        return None
+    return None if line is None else shot_along(state, sniper, target, line, casualty, shaken)
+
+
+def shot_along(state: GameState, sniper: Unit, target: Unit, line: LineOfSight, casualty: int,
+               shaken: int) -> SniperShot:
+    """The shot ``sniper`` fires at ``target`` along ``line``, the LOS :func:`target_lines`
+    found to it (SMC 2.2–2.4, D3)."""
     # SMC 2.4: a sniper's terrain is not doubled against an enemy sniper.
     drm = fire.terrain_drm(state, sniper.hex, target.place) + HINDRANCE_DRM * line.hindering
     return SniperShot(drm, casualty, shaken, fire.Target.of(state, target))
@@ -90,14 +96,20 @@ def _line_to(state: GameState, sniper: Unit, target: Unit) -> LineOfSight | None
 
 def targets(state: GameState, sniper: Unit, casualty: int, shaken: int) -> list[tuple[Unit, SniperShot]]:
     """Every enemy unit the sniper may fire at, with its shot (none when it is shaken, RAL 2.7)."""
+    return [(u, shot_along(state, sniper, u, line, casualty, shaken)) for u, line in target_lines(state, sniper)]
+
+
+def target_lines(state: GameState, sniper: Unit) -> list[tuple[Unit, LineOfSight]]:
+    """Every enemy unit the sniper may fire at, with the LOS it fires along (:func:`targets`
+    without the shots: a menu's shots are made for the labels read and the target chosen)."""
     if sniper.shaken or not sniper.alive:
         return []
     out = []
     with steady_map(state.map):  # the map's memos looked up once for every line asked
         for u in state.alive():
-            shot = shot_at(state, sniper, u, casualty, shaken)
-            if shot is not None:
-                out.append((u, shot))
+            line = _line_to(state, sniper, u)
+            if line is not None:
+                out.append((u, line))
     return out
 
 
