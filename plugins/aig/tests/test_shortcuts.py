@@ -64,9 +64,10 @@ def _fresh_command_range(state, leader, reach: int) -> dict[Hex, float]:
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_remembered_searches_equal_fresh_ones(scenario, seed):
-    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``) and §4.2.5 leader
-    movement read from the per-map cache are the map's own search run afresh, at every
-    decision (the cache never answers for a changed position)."""
+    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``, counted in hexes over
+    map indices by ``command._count_range``) and §4.2.5 leader movement read from the per-map
+    cache are the map's own search run afresh, at every third decision (the cache never answers
+    for a changed position, and the count finds the search's hexes)."""
     checked = 0
     for state in _positions(scenario, seed, 300):
         for ld in state.live_leaders():
@@ -125,7 +126,7 @@ def test_answers_remembered_by_the_position_equal_fresh_ones():
             for mp in (0.5, 1, 2, None):  # 0.5: no step costs so little
                 assert leader_can_move(state, ld, mp, position=position) == leader_can_move(state, ld, mp)
             for reach in (ld.range, 2 * ld.range):
-                assert command_distances(state, ld, reach, position=position) == command_distances(state, ld, reach)
+                assert command_cells(state, ld, reach, position=position) == command_cells(state, ld, reach)
             seen.add(in_melee(state, ld))
         for u in state.live_units():
             assert [(h, d) for h, _, d in front_steps(state, u)] == [(h, u.hex.direction_to(h)) for h, _, _ in front_steps(state, u)]
@@ -205,8 +206,8 @@ def _position_answers(state) -> list[Any]:
     themselves up by ``position_id(state)``, which an edit that keeps the number leaves as it was,
     and would return the remembered answer whatever the edit changed."""
     return [(in_melee(state, ld), leader_can_move(state, ld), dict(leader_moves(state, ld, position=object())[0]),
-             dict(command_distances(state, ld, ld.range, position=object())),
-             dict(command_distances(state, ld, 2 * ld.range, position=object())))
+             command_cells(state, ld, ld.range, position=object()),
+             command_cells(state, ld, 2 * ld.range, position=object()))
             for ld in state.live_leaders()]
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
+from typing import NamedTuple
 
-from wargamekit.geometry import Hex
+from wargamekit.geometry import Hex, HexMap
 from wargamekit_aig.facing import enemy_zoi, engaged_with
 from wargamekit_aig.state import GameState, Leader, PerMap, Unit, position_id
 
@@ -20,22 +21,37 @@ _MP = itemgetter(1)
 #: cache: the rules ask the same search again and again while nothing that blocks has moved,
 #: and each search is a scipy call. (Leader movement's; the command range has _RANGES.)
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
-#: Per map: a command range (§4.2.2), its hexes and their coordinates (command_cells), by its
-#: search's question as _REACH keys it. Kept by the question, not only by the position
-#: (_COMMAND): a new position often asks a range asked before (nothing near the leader moved),
-#: and the set of a range's ~70 coordinates costs ~60,000 instructions to build (aig.md, "The
-#: thirteenth round").
-_RANGES: PerMap[tuple[Hex, float, str, frozenset[Hex]], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
-    PerMap(kept=4096)
+#: Per map: a command range's hexes' coordinates (command_cells), by its search's question as
+#: _REACH keys it. Kept by the question, not only by the position (_COMMAND): a new position
+#: often asks a range asked before (nothing near the leader moved), and a range costs a count
+#: over ~100 hexes (aig.md, "The thirteenth round", "The fifteenth round").
+_RANGES: PerMap[tuple[Hex, float, str, frozenset[Hex]], frozenset[tuple[int, int]]] = PerMap(kept=4096)
 
 
-#: Per map: a leader's command range (§4.2.2) by (his hex's q and r, the range, his side, the
-#: position key's number, state.position_id), with its hexes' coordinates (command_cells). A
-#: cache in front of _REACH: building the blocked hexes and keeping only those within reach
-#: cost more than the remembered search itself (each order re-reads the range, group orders
-#: test every command, the battle's ZOI holds hundreds of hexes).
-_COMMAND: PerMap[tuple[int, int, int, str, Hashable], tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]] = \
-    PerMap(kept=4096)
+#: Per map: a leader's command range's coordinates (§4.2.2, command_cells) by (his hex's q and
+#: r, the range, his side, the position key's number, state.position_id). A cache in front of
+#: _RANGES: building the blocked hexes and keeping only those within reach cost more than the
+#: remembered range itself (each order re-reads the range, group orders test every command, the
+#: battle's ZOI holds hundreds of hexes).
+_COMMAND: PerMap[tuple[int, int, int, str, Hashable], frozenset[tuple[int, int]]] = PerMap(kept=4096)
+
+
+class _CommandGraph(NamedTuple):
+    """§4.2.2 counts a command range in hexes, not MP: the map as the graph that count runs on,
+    by an index per hex (:func:`_count_range`)."""
+
+    #: each index's hex as its ``(q, r)``
+    cells: tuple[tuple[int, int], ...]
+    #: the index of each ``(q, r)`` on the map
+    index_of: dict[tuple[int, int], int]
+    #: each index's neighbours a command path may step into (impassable terrain is not)
+    steps: tuple[tuple[int, ...], ...]
+
+
+#: Per map: its _CommandGraph (one entry; a PerMap for the map's lifetime and weak keys).
+_GRAPHS: PerMap[str, _CommandGraph] = PerMap()
+
+
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
 _MOVES: PerMap[tuple[int, int, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 #: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
@@ -80,25 +96,21 @@ def _blocked(state: GameState, side: str) -> set[Hex]:
     return enemies | (enemy_zoi(state, side) - friends)
 
 
-def command_distances(state: GameState, leader: Leader, reach: int | None = None, *,
-                      position: Hashable | None = None) -> Mapping[Hex, float]:
+def command_distances(state: GameState, leader: Leader, reach: int | None = None) -> Mapping[Hex, float]:
     """§4.2.2: hexes reachable from the leader by a path of at most ``reach`` hexes (default his
-    command range) not blocked by enemy units, enemy ZOI or impassable terrain (a shared
-    mapping: read it, do not change it). ``position``: ``position_id(state)``, when the caller
-    has it."""
-    return _command_range(state, leader, reach, position)[0]
+    command range) not blocked by enemy units, enemy ZOI or impassable terrain, each with its
+    distance along such a path: the map's own search (a shared mapping: read it, do not change
+    it). The rules ask only who stands in range, :func:`command_cells`."""
+    limit = leader.range if reach is None else reach
+    return reach_from(state, leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
 
 
 def command_cells(state: GameState, leader: Leader, reach: int | None = None, *,
                   position: Hashable | None = None) -> frozenset[tuple[int, int]]:
     """The ``(q, r)`` of :func:`command_distances`' hexes: who stands in range, asked by
     coordinates (the orders ask it of every unit and leader at every menu; a ``Hex`` key costs
-    a Python hash and equality call each)."""
-    return _command_range(state, leader, reach, position)[1]
-
-
-def _command_range(state: GameState, leader: Leader, reach: int | None,
-                   position: Hashable | None) -> tuple[Mapping[Hex, float], frozenset[tuple[int, int]]]:
+    a Python hash and equality call each). ``position``: ``position_id(state)``, when the caller
+    has it."""
     limit = leader.range if reach is None else reach
     table = _COMMAND.table(state.map)
     key = (leader.hex.q, leader.hex.r, limit, leader.side, position_id(state) if position is None else position)
@@ -108,10 +120,67 @@ def _command_range(state: GameState, leader: Leader, reach: int | None,
         ranges = _RANGES.table(state.map)
         got = ranges.get(question)
         if got is None:
-            hexes = state.map.reachable(leader.hex, limit, "command", blocked=question[3])
-            got = ranges[question] = (hexes, frozenset((h.q, h.r) for h in hexes))
+            graph = _command_graph(state.map)
+            index = graph.index_of
+            blocked = [i for h in question[3] if (i := index.get((h.q, h.r))) is not None]
+            got = ranges[question] = _count_range(graph, index[(leader.hex.q, leader.hex.r)], limit, blocked)
         table[key] = got
     return got
+
+
+def _command_graph(m: HexMap) -> _CommandGraph:
+    """``m``'s :class:`_CommandGraph`, made the first time asked. D2: a command step costs 1
+    whatever the terrain and hexside (``"command"`` in the terrain chart), or may not be taken."""
+    table = _GRAPHS.table(m)
+    got = table.get("command")
+    if got is None:
+        hexes = m.hexes()
+        index = {(h.q, h.r): i for i, h in enumerate(hexes)}
+        steps = []
+        for h in hexes:
+            into = []
+            for d in range(6):
+                n = h.neighbour(d)
+                i = index.get((n.q, n.r))
+                if i is None:
+                    continue  # off the map
+                cost = m.movement_cost(h, n, "command")
+                if cost == 1:
+                    into.append(i)
+                elif math.isfinite(cost):
+                    raise ValueError(f"a command step costs 1 or may not be taken (D2), not {cost}: {h} to {n}")
+            steps.append(tuple(into))
+        got = table["command"] = _CommandGraph(tuple((h.q, h.r) for h in hexes), index, tuple(steps))
+    return got
+
+
+def _count_range(graph: _CommandGraph, start: int, reach: int, blocked: Iterable[int]) -> frozenset[tuple[int, int]]:
+    """The ``(q, r)`` of every hex a path of at most ``reach`` steps from index ``start`` comes
+    to without entering a ``blocked`` index: the map's own search when every step costs 1
+    (:func:`command_distances`' hexes), counted ring by ring over indices. Its answer wants no
+    ``{Hex: cost}`` mapping, whose ~100 Python hash calls a search cost as much as the search
+    (aig.md, "The fifteenth round")."""
+    if reach < 0:
+        return frozenset()  # as the map's search: not even the start is within a negative reach
+    steps = graph.steps
+    seen = bytearray(len(steps))  # 1: reached, or blocked
+    for i in blocked:
+        seen[i] = 1
+    seen[start] = 1
+    ring, reached = [start], [start]
+    for _ in range(reach):
+        after: list[int] = []
+        for i in ring:
+            for j in steps[i]:
+                if not seen[j]:
+                    seen[j] = 1
+                    after.append(j)
+        if not after:
+            break
+        reached += after
+        ring = after
+    cells = graph.cells
+    return frozenset([cells[i] for i in reached])
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
