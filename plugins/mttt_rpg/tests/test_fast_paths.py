@@ -737,3 +737,75 @@ def test_an_action_menu_s_labels_are_made_as_offered_not_as_read(edit):
                 menus += bool(first)
             assert same_log or edit is _other_bands
     assert menus > 20
+
+
+def _fizzles_as_the_rule_says(ctx, item_id, caster_id, target_id, effect, pool, cost, countering):
+    """插入阶段: why a stack item fizzles as it resolves (its legality checked again), stated
+    plainly: countered; its caster no longer fighting or short of the mana; its target no longer
+    fighting (a heal's: neither fighting nor helpless) or out of range; what it counters gone."""
+    scene = ctx.state
+    caster = scene.unit(caster_id)
+    if item_id in scene.countered:
+        return "countered"
+    if not caster.fighting:
+        return f"{caster.name} can no longer act"
+    if interrupt_phase._mana(caster, pool) < cost:
+        return f"{caster.name} lacks the mana"
+    if target_id is not None:
+        target = scene.unit(target_id)
+        if not (target.fighting or (effect.kind == "heal" and target.status == "helpless")):
+            return f"{target.name} is no longer a legal target"
+        if scene.distance(caster_id, target_id) > effect.range:
+            return f"{target.name} is out of range"
+    if countering is not None and not any(
+        isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
+    ):
+        return "the countered item is gone"
+    return None
+
+
+STATUSES = ("active", "helpless", "withdrawn", "routed", "gone", "absent")
+
+
+def test_an_item_fizzles_exactly_when_the_rule_says(monkeypatch):
+    """插入阶段: an item's legality, checked again as it resolves, read from slots and the
+    distance table (``_item_fizzles``), is the rule stated plainly at every check of the seeded
+    games, and with the check's target and caster put in every status, its caster's mana one
+    short, and the band between them at the spell's range and one past it."""
+    real, reasons = interrupt_phase._item_fizzles, []
+
+    def both(ctx, item_id, caster_id, target_id, effect, pool, cost, countering):
+        args = ctx, item_id, caster_id, target_id, effect, pool, cost, countering
+
+        def check():
+            reasons.append(real(*args))
+            assert reasons[-1] == _fizzles_as_the_rule_says(*args)
+
+        check()
+        scene = ctx.state
+        for uid in {caster_id, target_id} - {None}:
+            unit, status = scene.unit(uid), scene.unit(uid).status
+            for unit.status in STATUSES:
+                check()
+            unit.status = status
+        caster = scene.unit(caster_id)
+        field = "order_mp" if pool == "order" else "distortion_mp"
+        mana = getattr(caster, field)
+        setattr(caster, field, cost - 1)
+        check()
+        setattr(caster, field, mana)
+        if target_id is not None and target_id != caster_id:
+            key = interrupt_phase.pair_keys(caster_id)[target_id]
+            band = scene.distances[key]
+            for scene.distances[key] in (effect.range, effect.range + 1):
+                check()
+            scene.distances[key] = band
+        return real(*args)
+
+    monkeypatch.setattr(interrupt_phase, "_item_fizzles", both)
+    fast = _logs({"interrupts": True}, seeds=range(4))
+    for why in ("can no longer act", "lacks the mana", "is no longer a legal target", "is out of range"):
+        assert any(r is not None and r.endswith(why) for r in reasons), why
+    assert None in reasons
+    monkeypatch.undo()
+    assert _logs({"interrupts": True}, seeds=range(4)) == fast

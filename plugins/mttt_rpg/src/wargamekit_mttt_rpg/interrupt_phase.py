@@ -253,20 +253,27 @@ def _item_fizzles(
     countering: int | None,
 ) -> str | None:
     """Why the stack item :func:`make_response` built (``item_id``) fizzles at resolution, or
-    ``None`` if it is still legal."""
+    ``None`` if it is still legal: its caster fighting with the mana, its target (if any)
+    fighting (a heal's: fighting or helpless) and within range, what it counters still on the
+    stack."""
+    # Hot (every item, as it resolves and as the core checks it): Scene.unit, Combatant.fighting,
+    # _mana and Scene.distance inline, as slot and table reads (a property or call costs several
+    # times a slot's read)
     s: Scene = ctx.state
-    me = s.unit(caster_id)
+    combatants = s.combatants
+    me = combatants[caster_id]
     if item_id in s.countered:
         return "countered"
-    if not me.fighting:
+    if me.status != ACTIVE:
         return f"{me.name} can no longer act"
-    if _mana(me, pool) < cost:
+    if (me.order_mp if pool == "order" else me.distortion_mp) < cost:
         return f"{me.name} lacks the mana"
     if target_id is not None:
-        them = s.unit(target_id)
-        if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
+        them = combatants[target_id]
+        status = them.status
+        if status != ACTIVE and (status != HELPLESS or effect.kind != "heal"):
             return f"{them.name} is no longer a legal target"
-        if s.distance(caster_id, target_id) > effect.range:
+        if caster_id != target_id and s.distances[pair_keys(caster_id)[target_id]] > effect.range:
             return f"{them.name} is out of range"
     if countering is not None and not any(
         isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
@@ -287,8 +294,8 @@ def _resolve_item(
 ) -> Generator[Any, Any, None]:
     """What the stack item :func:`make_response` built does when it resolves: its caster pays
     ``cost`` mana from ``pool``, then its effect applies."""
-    s: Scene = ctx.state
-    me = s.unit(caster_id)
+    combatants = ctx.state.combatants  # (Scene.unit inline: every item resolved)
+    me = combatants[caster_id]
     if pool == "order":
         me.order_mp -= cost
     else:
@@ -296,7 +303,7 @@ def _resolve_item(
     yield from apply_effect(
         ctx,
         me,
-        None if target_id is None else s.unit(target_id),
+        None if target_id is None else combatants[target_id],
         effect,
         countering=countering,
         name=name,
