@@ -1,6 +1,7 @@
 """The shortcuts taken for speed change nothing: games played with them and without them give
 the same log, byte for byte (seeded random bots on every bundled scenario)."""
 
+import itertools
 import re
 from functools import partial
 from math import inf
@@ -16,7 +17,7 @@ from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import MtttRpg, combat_actions, combat_round, interrupt_phase, kinds
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.interrupt_phase import open_window
-from wargamekit_mttt_rpg.sheets import Effect, Spell, library
+from wargamekit_mttt_rpg.sheets import Effect, Spell, Trigger, library
 
 SCENARIOS = ("default", "duel", "battle")
 
@@ -94,8 +95,8 @@ def test_the_rushes_found_among_a_character_s_contacts_are_those_found_in_the_wh
     they are the rushes (keys, in order) a pass over every combatant finds."""
     real, compared = interrupt_phase._instant_actions, []
 
-    def scanning(ctx, unit, contacts):
-        found = real(ctx, unit, contacts)
+    def scanning(ctx, unit, contacts, facts_of):
+        found = real(ctx, unit, contacts, facts_of)
         scene = ctx.state
         everyone = [
             interrupt_phase._rush_key(scene, unit, enemy)
@@ -536,6 +537,76 @@ def test_what_the_cheap_tests_keep_of_a_sheet_is_that_sheet_s():
     assert interrupt_phase._facts(sayo) is not interrupt_phase._facts(cheaper)
     akari = interrupt_phase._facts(library().characters["akari"])
     assert akari.answers == {"attacked"} and akari.distortion == inf
+
+
+def _instant_actions_as_the_rule_says(scene, unit):
+    """跟步, 燃玉: the keys of ``unit``'s instant actions, stated plainly from each character's own
+    sheet: a rush after each fighting opponent at contact distance not yet rushed, unless the
+    opponent flies and ``unit`` does not; burning each invested item not yet converted, in a
+    boss fight once ignited."""
+    out = []
+    if not unit.prone and unit.engaged_by is None:
+        for enemy in scene:
+            if (
+                enemy.side != unit.side
+                and enemy.kind == "character"
+                and enemy.fighting
+                and enemy.id not in unit.rushing
+                and scene.distance(unit.id, enemy.id) == 0
+                and not (enemy.sheet.flies and not unit.sheet.flies)
+            ):
+                out.append(("rush", scene.round, unit.id, enemy.id))
+    if scene.boss_fight and unit.ignited:
+        out += [("convert", unit.id, i.name) for i in unit.sheet.invested if i.name not in unit.converted]
+    return out
+
+
+@pytest.mark.parametrize("boss_fight", [True, False])
+def test_a_responder_s_instant_actions_read_from_the_kept_sheets_are_the_rule_s(make, monkeypatch, boss_fight):
+    """跟步, 燃玉: a poll finds a responder's instant actions reading the sheets from what is kept
+    per sheet (``_instant_actions`` with the scene's facts), not ``Combatant.sheet``: for Akari
+    and Sayo in contact, each responding, with either, both or neither flying, ignited or not,
+    with or without her invested item converted, they are the rule's."""
+    sheets = library().characters
+    plain = {key: sheets[key] for key in ("akari", "sayo")}
+    for akari_flies, sayo_flies, ignited, converted in itertools.product((False, True), repeat=4):
+        monkeypatch.setitem(sheets, "akari", attrs.evolve(plain["akari"], flies=akari_flies))
+        monkeypatch.setitem(sheets, "sayo", attrs.evolve(plain["sayo"], flies=sayo_flies))
+        h = make(
+            make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), boss_fight=boss_fight),
+            [],
+        )
+        facts_of = interrupt_phase._sheet_facts(h.state)
+        for unit, other in ((h.unit("akari"), "sayo"), (h.unit("sayo"), "akari")):
+            unit.ignited = ignited
+            unit.converted = [i.name for i in unit.sheet.invested] if converted else []
+            found = [key for key, _ in interrupt_phase._instant_actions(h, unit, (other,), facts_of)]
+            assert found == _instant_actions_as_the_rule_says(h.state, unit)
+            assert any(key[0] == "convert" for key in found) is (boss_fight and ignited and not converted)
+
+
+def test_the_turn_responses_kept_of_a_sheet_are_its_mandatory_turn_start_triggers_in_order():
+    """轮响应: a turn pushes the acting character's mandatory turn-start triggered effects, read
+    from what is kept per sheet (``_facts``); for every bundled sheet, and for one mixing
+    mandatory and optional effects on turn start and on other conditions, they are the sheet's
+    triggers that are mandatory and on "turn_start", in its order."""
+
+    def plainly(sheet):
+        return [t for t in sheet.triggers if t.mandatory and t.on == "turn_start"]
+
+    sheets = list(library().characters.values())
+    assert any(plainly(sheet) for sheet in sheets)
+    for sheet in sheets:
+        assert list(interrupt_phase._facts(sheet).turn_responses) == plainly(sheet)
+    heal = Effect(kind="heal", amount=1, target="self")
+    first, optional, other, last = (
+        Trigger("first", "turn_start", heal, mandatory=True),
+        Trigger("optional", "turn_start", heal),
+        Trigger("other", "attacked", heal, mandatory=True),
+        Trigger("last", "turn_start", heal, mandatory=True),
+    )
+    mixed = attrs.evolve(sheets[0], triggers=(first, optional, other, last))
+    assert list(interrupt_phase._facts(mixed).turn_responses) == plainly(mixed) == [first, last]
 
 
 def test_each_response_of_a_lazy_offer_is_its_spell_s_on_its_own_target_with_its_own_marks(make):

@@ -35,7 +35,7 @@ from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
 from .ranges import pair_keys
-from .sheets import CharacterSheet, Effect, Spell, library
+from .sheets import CharacterSheet, Effect, Spell, Trigger, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
@@ -478,7 +478,7 @@ def _offer(
             record = (len(made), scene.next_item + 1, unit, spell, targets, countering, countering_name, at_each)
             scene.next_item += len(targets)
             made += [record] * len(targets)
-        for key, make in _instant_actions(ctx, unit, rushes.get(unit.id, ())):  # rarely any
+        for key, make in _instant_actions(ctx, unit, rushes.get(unit.id, ()), facts_of):  # rarely any
             keys.append(key)
             made.append((make, plain_at))
     if not keys:
@@ -529,6 +529,8 @@ class _SheetFacts(NamedTuple):
     #: the trigger conditions its optional triggered effects (战时触发效果) answer
     #: ("ally_attacked" answers "attacked" too)
     answers: frozenset[str]
+    #: its mandatory turn responses (轮响应: triggered at its turn start), in its order
+    turn_responses: tuple[Trigger, ...]
 
 
 #: id of a character sheet -> its :class:`_SheetFacts`
@@ -559,6 +561,7 @@ def _facts(sheet: CharacterSheet) -> _SheetFacts:
         every.get("order", inf),
         every.get("distortion", inf),
         frozenset(answers),
+        tuple(t for t in sheet.triggers if t.mandatory and t.on == "turn_start"),
     )
     return held
 
@@ -836,14 +839,15 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 
 def _instant_actions(
-    ctx: Context, unit: Combatant, contacts: Sequence[str]
+    ctx: Context, unit: Combatant, contacts: Sequence[str], facts_of: Mapping[str, _SheetFacts]
 ) -> list[tuple[Any, Callable[..., Response]]]:
     """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
     each as its key and what makes its response, ``make(at=at)`` with ``at`` (where it is
     offered, see :func:`offers`) in its data: made only if read, it reads only what does not
     change (ids and names). ``contacts``: the ids of the fighting characters of the other side
     at contact distance of her, in scene order (:func:`_contacts`): the only ones she could
-    rush."""
+    rush. ``facts_of``: the scene's sheets' facts by key (:func:`_sheet_facts`), whose sheets
+    are read rather than ``Combatant.sheet`` (a property: hot, every responder of every offer)."""
     scene: Scene = ctx.state
     out: list[tuple[Any, Callable[..., Response]]] = []
     if contacts and not unit.prone and unit.engaged_by is None:
@@ -853,12 +857,12 @@ def _instant_actions(
             if eid in rushing:
                 continue
             enemy = combatants[eid]
-            if enemy.sheet.flies and not unit.sheet.flies:
+            if facts_of[enemy.sheet_key].sheet.flies and not facts_of[unit.sheet_key].sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
             rush = _rush_key(scene, unit, enemy)
             out.append((rush, partial(rush_response, ctx, unit, enemy, key=rush)))
     if scene.boss_fight and unit.ignited:
-        for inv in unit.sheet.invested:
+        for inv in facts_of[unit.sheet_key].sheet.invested:
             if inv.name in unit.converted:
                 continue
             burn = ("convert", unit.id, inv.name)
@@ -1067,13 +1071,15 @@ def turn_responses(ctx: Context, unit: Combatant, *, quiet: bool = False) -> Gen
     scene: Scene = ctx.state
     scene.trigger_serial += 1
     serial = scene.trigger_serial
-    mandatory = [
-        make_response(
-            ctx, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
+    # (hot: every turn; the sheet's turn responses read from its kept facts, in a loop: the
+    # sheet is a property, and a comprehension makes a function and its frame at every call)
+    mandatory = []
+    for t in _sheet_facts(scene)[unit.sheet_key].turn_responses:
+        mandatory.append(
+            make_response(
+                ctx, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
+            )
         )
-        for t in unit.sheet.triggers
-        if t.mandatory and t.on == "turn_start"
-    ]
     floor = len(ctx.interrupts.items)
     if mandatory:
         yield from ctx.interrupts.push_triggered(
