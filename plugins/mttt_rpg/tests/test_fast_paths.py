@@ -323,6 +323,20 @@ def test_whom_each_character_could_rush_is_found_again_when_a_combatant_comes_or
     assert kept == found == {"akari": ("mio",), "mio": ("akari",)}
 
 
+def test_whom_each_character_could_rush_is_found_again_when_another_takes_a_character_s_place(make):
+    """跟步: whom each character could rush is kept by the fighting characters' ids as well as
+    their sides: one out of the fight (helpless) while another of her side comes back into it in
+    her place in the order, the sides the same, is found again from the newcomer's bands."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), make.unit_entry("mio", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    scene.set_distance("akari", "mio", 2)
+    scene.unit("mio").status = "helpless"
+    assert _contacts_kept_and_found(scene)[0] == {"akari": ("sayo",), "sayo": ("akari",)}
+    scene.unit("sayo").status, scene.unit("mio").status = "helpless", "active"  # [akari, mio]: sides as before
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {}
+
+
 def test_whom_each_character_could_rush_is_found_again_when_a_character_comes_back_to_the_fight(make):
     """跟步: whom each character could rush is kept from the fighting characters alone, so a
     character back in the fight (revived from helpless: a heal, or a state edit) with every band

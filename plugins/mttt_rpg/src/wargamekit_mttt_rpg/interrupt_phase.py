@@ -642,8 +642,9 @@ class _Kept(NamedTuple):
     #: the scene, held weakly
     scene: ref[Scene]
     facts: _FactsBySheet
-    #: each fighting character's id and side, in order; None: no contacts found yet
-    who: list[tuple[str, str]] | None
+    #: each fighting character's id then side, in order, in one flat list; None: no contacts
+    #: found yet
+    who: list[str] | None
     #: what reads the range bands of every opposing pair of them at once (:func:`_opposing_bands`;
     #: None: no such pair), and what it read
     bands_of: Callable[[Mapping[str, int]], Any] | None
@@ -679,13 +680,15 @@ def _characters_and_contacts(scene: Scene) -> tuple[list[Combatant], dict[str, t
     global _KEPT
     kept = _kept(scene)
     # one pass for both: the characters, and the key's ids and sides (attributes read in
-    # Python, in a loop: attrgetter's C calls and a comprehension's frame cost more)
+    # Python, in a loop: attrgetter's C calls and a comprehension's frame cost more), flat
+    # (a pair's tuple costs more than a second append)
     characters = []
     who = []
     for u in scene.combatants.values():
         if u.kind == "character" and u.status == ACTIVE:  # Combatant.fighting, inline
             characters.append(u)
-            who.append((u.id, u.side))
+            who.append(u.id)
+            who.append(u.side)
     if kept.who == who:
         bands_of = kept.bands_of
         if bands_of is None or bands_of(scene.distances) == kept.bands:  # (the bands read in C)
