@@ -894,3 +894,50 @@ def test_an_item_fizzles_exactly_when_the_rule_says(monkeypatch):
     assert None in reasons
     monkeypatch.undo()
     assert _logs({"interrupts": True}, seeds=range(4)) == fast
+
+
+def test_only_a_fighting_unit_takes_a_turn_and_chooses_an_action(monkeypatch):
+    """战斗行动: a unit takes its turn, and chooses actions, only while it fights (the turn and
+    the active step read the status slot, not ``Combatant.fighting``): ``fighting`` is the
+    status "active" alone, and in the seeded games every turn taken, every active step entered
+    and every menu asked is a fighting unit's."""
+    from wargamekit_mttt_rpg import state
+
+    unit = Game.new(MtttRpg(), None, seed=0).state.unit("akari")
+    for unit.status in (state.ACTIVE, state.HELPLESS, state.WITHDRAWN, state.ROUTED, state.GONE, state.ABSENT):
+        assert unit.fighting is (unit.status == "active")
+    turns, steps, menus = [], [], []
+    take_turn, active_step, menu = combat_round.take_turn, combat_round.active_step, combat_actions._menu
+
+    def turn(ctx, uid, *args, **kw):
+        turns.append(ctx.state.unit(uid).fighting)
+        return take_turn(ctx, uid, *args, **kw)
+
+    def step(ctx, unit, *args, **kw):
+        steps.append(unit.fighting)
+        return active_step(ctx, unit, *args, **kw)
+
+    def asked(ctx, unit):
+        menus.append(unit.fighting)
+        return menu(ctx, unit)
+
+    monkeypatch.setattr(combat_round, "take_turn", turn)
+    monkeypatch.setattr(combat_round, "active_step", step)
+    monkeypatch.setattr(combat_actions, "_menu", asked)
+    _logs({"interrupts": True})
+    assert all(turns) and all(steps) and all(menus) and len(menus) > 1000
+
+
+@pytest.mark.parametrize("status", ["helpless", "withdrawn", "routed", "gone", "absent"])
+def test_a_unit_out_of_the_fight_does_nothing_at_its_turn_or_in_an_active_step(make, status):
+    """战斗行动: a unit out of the fight (any status but active) at its turn does nothing past the
+    turn's announcement: her "until her next turn" effects do not end, and she is asked no
+    action; an active step entered while she is out of it asks nothing."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=1), [],
+             interrupts=False)
+    akari = h.unit("akari")
+    akari.guarding, akari.status = True, status
+    assert h.run(combat_round.take_turn(h, "akari", [])) is False
+    assert akari.guarding and h.asked == [] and [kind for kind, _, _ in h.log] == ["turn"]
+    h.run(combat_actions.active_step(h, akari, []))
+    assert h.asked == []
