@@ -1,6 +1,7 @@
 """The shortcuts taken for speed change nothing: games played with them and without them give
 the same log, byte for byte (seeded random bots on every bundled scenario)."""
 
+import itertools
 import re
 from functools import partial
 from math import inf
@@ -16,7 +17,7 @@ from wargamekit.testing import play_random_game
 from wargamekit_mttt_rpg import MtttRpg, combat_actions, combat_round, interrupt_phase, kinds
 from wargamekit_mttt_rpg.combat_actions import legal_actions
 from wargamekit_mttt_rpg.interrupt_phase import open_window
-from wargamekit_mttt_rpg.sheets import Effect, Spell, library
+from wargamekit_mttt_rpg.sheets import Effect, Spell, Trigger, library
 
 SCENARIOS = ("default", "duel", "battle")
 
@@ -94,8 +95,8 @@ def test_the_rushes_found_among_a_character_s_contacts_are_those_found_in_the_wh
     they are the rushes (keys, in order) a pass over every combatant finds."""
     real, compared = interrupt_phase._instant_actions, []
 
-    def scanning(ctx, unit, contacts):
-        found = real(ctx, unit, contacts)
+    def scanning(ctx, unit, contacts, facts_of):
+        found = real(ctx, unit, contacts, facts_of)
         scene = ctx.state
         everyone = [
             interrupt_phase._rush_key(scene, unit, enemy)
@@ -322,6 +323,20 @@ def test_whom_each_character_could_rush_is_found_again_when_a_combatant_comes_or
     assert kept == found == {"akari": ("mio",), "mio": ("akari",)}
 
 
+def test_whom_each_character_could_rush_is_found_again_when_another_takes_a_character_s_place(make):
+    """跟步: whom each character could rush is kept by the fighting characters' ids as well as
+    their sides: one out of the fight (helpless) while another of her side comes back into it in
+    her place in the order, the sides the same, is found again from the newcomer's bands."""
+    units = (make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), make.unit_entry("mio", "foes"))
+    scene = make(make.scenario(*units, band=0), []).state
+    scene.set_distance("akari", "mio", 2)
+    scene.unit("mio").status = "helpless"
+    assert _contacts_kept_and_found(scene)[0] == {"akari": ("sayo",), "sayo": ("akari",)}
+    scene.unit("sayo").status, scene.unit("mio").status = "helpless", "active"  # [akari, mio]: sides as before
+    kept, found = _contacts_kept_and_found(scene)
+    assert kept == found == {}
+
+
 def test_whom_each_character_could_rush_is_found_again_when_a_character_comes_back_to_the_fight(make):
     """跟步: whom each character could rush is kept from the fighting characters alone, so a
     character back in the fight (revived from helpless: a heal, or a state edit) with every band
@@ -538,6 +553,76 @@ def test_what_the_cheap_tests_keep_of_a_sheet_is_that_sheet_s():
     assert akari.answers == {"attacked"} and akari.distortion == inf
 
 
+def _instant_actions_as_the_rule_says(scene, unit):
+    """跟步, 燃玉: the keys of ``unit``'s instant actions, stated plainly from each character's own
+    sheet: a rush after each fighting opponent at contact distance not yet rushed, unless the
+    opponent flies and ``unit`` does not; burning each invested item not yet converted, in a
+    boss fight once ignited."""
+    out = []
+    if not unit.prone and unit.engaged_by is None:
+        for enemy in scene:
+            if (
+                enemy.side != unit.side
+                and enemy.kind == "character"
+                and enemy.fighting
+                and enemy.id not in unit.rushing
+                and scene.distance(unit.id, enemy.id) == 0
+                and not (enemy.sheet.flies and not unit.sheet.flies)
+            ):
+                out.append(("rush", scene.round, unit.id, enemy.id))
+    if scene.boss_fight and unit.ignited:
+        out += [("convert", unit.id, i.name) for i in unit.sheet.invested if i.name not in unit.converted]
+    return out
+
+
+@pytest.mark.parametrize("boss_fight", [True, False])
+def test_a_responder_s_instant_actions_read_from_the_kept_sheets_are_the_rule_s(make, monkeypatch, boss_fight):
+    """跟步, 燃玉: a poll finds a responder's instant actions reading the sheets from what is kept
+    per sheet (``_instant_actions`` with the scene's facts), not ``Combatant.sheet``: for Akari
+    and Sayo in contact, each responding, with either, both or neither flying, ignited or not,
+    with or without her invested item converted, they are the rule's."""
+    sheets = library().characters
+    plain = {key: sheets[key] for key in ("akari", "sayo")}
+    for akari_flies, sayo_flies, ignited, converted in itertools.product((False, True), repeat=4):
+        monkeypatch.setitem(sheets, "akari", attrs.evolve(plain["akari"], flies=akari_flies))
+        monkeypatch.setitem(sheets, "sayo", attrs.evolve(plain["sayo"], flies=sayo_flies))
+        h = make(
+            make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), boss_fight=boss_fight),
+            [],
+        )
+        facts_of = interrupt_phase._sheet_facts(h.state)
+        for unit, other in ((h.unit("akari"), "sayo"), (h.unit("sayo"), "akari")):
+            unit.ignited = ignited
+            unit.converted = [i.name for i in unit.sheet.invested] if converted else []
+            found = [key for key, _ in interrupt_phase._instant_actions(h, unit, (other,), facts_of)]
+            assert found == _instant_actions_as_the_rule_says(h.state, unit)
+            assert any(key[0] == "convert" for key in found) is (boss_fight and ignited and not converted)
+
+
+def test_the_turn_responses_kept_of_a_sheet_are_its_mandatory_turn_start_triggers_in_order():
+    """轮响应: a turn pushes the acting character's mandatory turn-start triggered effects, read
+    from what is kept per sheet (``_facts``); for every bundled sheet, and for one mixing
+    mandatory and optional effects on turn start and on other conditions, they are the sheet's
+    triggers that are mandatory and on "turn_start", in its order."""
+
+    def plainly(sheet):
+        return [t for t in sheet.triggers if t.mandatory and t.on == "turn_start"]
+
+    sheets = list(library().characters.values())
+    assert any(plainly(sheet) for sheet in sheets)
+    for sheet in sheets:
+        assert list(interrupt_phase._facts(sheet).turn_responses) == plainly(sheet)
+    heal = Effect(kind="heal", amount=1, target="self")
+    first, optional, other, last = (
+        Trigger("first", "turn_start", heal, mandatory=True),
+        Trigger("optional", "turn_start", heal),
+        Trigger("other", "attacked", heal, mandatory=True),
+        Trigger("last", "turn_start", heal, mandatory=True),
+    )
+    mixed = attrs.evolve(sheets[0], triggers=(first, optional, other, last))
+    assert list(interrupt_phase._facts(mixed).turn_responses) == plainly(mixed) == [first, last]
+
+
 def test_each_response_of_a_lazy_offer_is_its_spell_s_on_its_own_target_with_its_own_marks(make):
     """瞬间法术 / 插入阶段: a lazy offer keeps one record per spell for all its responses, one per
     target, and makes each response when read: response n of a spell is on the spell's nth
@@ -737,3 +822,122 @@ def test_an_action_menu_s_labels_are_made_as_offered_not_as_read(edit):
                 menus += bool(first)
             assert same_log or edit is _other_bands
     assert menus > 20
+
+
+def _fizzles_as_the_rule_says(ctx, item_id, caster_id, target_id, effect, pool, cost, countering):
+    """插入阶段: why a stack item fizzles as it resolves (its legality checked again), stated
+    plainly: countered; its caster no longer fighting or short of the mana; its target no longer
+    fighting (a heal's: neither fighting nor helpless) or out of range; what it counters gone."""
+    scene = ctx.state
+    caster = scene.unit(caster_id)
+    if item_id in scene.countered:
+        return "countered"
+    if not caster.fighting:
+        return f"{caster.name} can no longer act"
+    if interrupt_phase._mana(caster, pool) < cost:
+        return f"{caster.name} lacks the mana"
+    if target_id is not None:
+        target = scene.unit(target_id)
+        if not (target.fighting or (effect.kind == "heal" and target.status == "helpless")):
+            return f"{target.name} is no longer a legal target"
+        if scene.distance(caster_id, target_id) > effect.range:
+            return f"{target.name} is out of range"
+    if countering is not None and not any(
+        isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
+    ):
+        return "the countered item is gone"
+    return None
+
+
+STATUSES = ("active", "helpless", "withdrawn", "routed", "gone", "absent")
+
+
+def test_an_item_fizzles_exactly_when_the_rule_says(monkeypatch):
+    """插入阶段: an item's legality, checked again as it resolves, read from slots and the
+    distance table (``_item_fizzles``), is the rule stated plainly at every check of the seeded
+    games, and with the check's target and caster put in every status, its caster's mana one
+    short, and the band between them at the spell's range and one past it."""
+    real, reasons = interrupt_phase._item_fizzles, []
+
+    def both(ctx, item_id, caster_id, target_id, effect, pool, cost, countering):
+        args = ctx, item_id, caster_id, target_id, effect, pool, cost, countering
+
+        def check():
+            reasons.append(real(*args))
+            assert reasons[-1] == _fizzles_as_the_rule_says(*args)
+
+        check()
+        scene = ctx.state
+        for uid in {caster_id, target_id} - {None}:
+            unit, status = scene.unit(uid), scene.unit(uid).status
+            for unit.status in STATUSES:
+                check()
+            unit.status = status
+        caster = scene.unit(caster_id)
+        field = "order_mp" if pool == "order" else "distortion_mp"
+        mana = getattr(caster, field)
+        setattr(caster, field, cost - 1)
+        check()
+        setattr(caster, field, mana)
+        if target_id is not None and target_id != caster_id:
+            key = interrupt_phase.pair_keys(caster_id)[target_id]
+            band = scene.distances[key]
+            for scene.distances[key] in (effect.range, effect.range + 1):
+                check()
+            scene.distances[key] = band
+        return real(*args)
+
+    monkeypatch.setattr(interrupt_phase, "_item_fizzles", both)
+    fast = _logs({"interrupts": True}, seeds=range(4))
+    for why in ("can no longer act", "lacks the mana", "is no longer a legal target", "is out of range"):
+        assert any(r is not None and r.endswith(why) for r in reasons), why
+    assert None in reasons
+    monkeypatch.undo()
+    assert _logs({"interrupts": True}, seeds=range(4)) == fast
+
+
+def test_only_a_fighting_unit_takes_a_turn_and_chooses_an_action(monkeypatch):
+    """战斗行动: a unit takes its turn, and chooses actions, only while it fights (the turn and
+    the active step read the status slot, not ``Combatant.fighting``): ``fighting`` is the
+    status "active" alone, and in the seeded games every turn taken, every active step entered
+    and every menu asked is a fighting unit's."""
+    from wargamekit_mttt_rpg import state
+
+    unit = Game.new(MtttRpg(), None, seed=0).state.unit("akari")
+    for unit.status in (state.ACTIVE, state.HELPLESS, state.WITHDRAWN, state.ROUTED, state.GONE, state.ABSENT):
+        assert unit.fighting is (unit.status == "active")
+    turns, steps, menus = [], [], []
+    take_turn, active_step, menu = combat_round.take_turn, combat_round.active_step, combat_actions._menu
+
+    def turn(ctx, uid, *args, **kw):
+        turns.append(ctx.state.unit(uid).fighting)
+        return take_turn(ctx, uid, *args, **kw)
+
+    def step(ctx, unit, *args, **kw):
+        steps.append(unit.fighting)
+        return active_step(ctx, unit, *args, **kw)
+
+    def asked(ctx, unit):
+        menus.append(unit.fighting)
+        return menu(ctx, unit)
+
+    monkeypatch.setattr(combat_round, "take_turn", turn)
+    monkeypatch.setattr(combat_round, "active_step", step)
+    monkeypatch.setattr(combat_actions, "_menu", asked)
+    _logs({"interrupts": True})
+    assert all(turns) and all(steps) and all(menus) and len(menus) > 1000
+
+
+@pytest.mark.parametrize("status", ["helpless", "withdrawn", "routed", "gone", "absent"])
+def test_a_unit_out_of_the_fight_does_nothing_at_its_turn_or_in_an_active_step(make, status):
+    """战斗行动: a unit out of the fight (any status but active) at its turn does nothing past the
+    turn's announcement: her "until her next turn" effects do not end, and she is asked no
+    action; an active step entered while she is out of it asks nothing."""
+    h = make(make.scenario(make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "foes"), band=1), [],
+             interrupts=False)
+    akari = h.unit("akari")
+    akari.guarding, akari.status = True, status
+    assert h.run(combat_round.take_turn(h, "akari", [])) is False
+    assert akari.guarding and h.asked == [] and [kind for kind, _, _ in h.log] == ["turn"]
+    h.run(combat_actions.active_step(h, akari, []))
+    assert h.asked == []

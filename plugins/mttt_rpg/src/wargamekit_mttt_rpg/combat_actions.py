@@ -431,7 +431,8 @@ def active_step(
     ``quiet``: the caller knows that nobody may answer now (the window just before closed at
     once): until an action is carried out, choosing one changes nothing anyone may answer."""
     scene: Scene = ctx.state
-    while unit.fighting and not scene.over:
+    # (Combatant.fighting read as the status slot, here and below: hot, every action)
+    while unit.status == ACTIVE and not scene.over:
         options = _menu(ctx, unit)
         choice: Action = yield Choose(
             side=unit.side,
@@ -458,7 +459,7 @@ def active_step(
         )
         if choice.standard:
             yield from open_windows(ctx, ("standard action declared",), active=unit.id, quiet=quiet)
-            if not unit.fighting or scene.over:
+            if unit.status != ACTIVE or scene.over:
                 return
             if choice.kind != "aim":
                 # 先导逆转: the restriction binds only the refreshed action, which this spends

@@ -153,7 +153,7 @@ def round_start(ctx: Context) -> list[tuple[Combatant, int | None]]:
     scene: Scene = ctx.state
     scene.track.new_round()
     for u in scene:
-        if not u.fighting:
+        if u.status != ACTIVE:  # Combatant.fighting, as a slot (hot: every unit, every round)
             continue
         if u.crashed and u.crashed_rounds >= 3:
             set_initiative(
@@ -245,7 +245,9 @@ def take_turn(
     # the units it engaged, or turn responses push or trigger): the windows after it close at
     # once too, and are not tested again (``quiet``; hot: 4 of the ~6 tests of a turn).
     quiet = yield from open_windows(ctx, ("before turn start",), active=uid, quiet=quiet)
-    if not unit.fighting or scene.over:
+    # (Combatant.fighting read as the status slot here and below: hot, every turn; a property
+    # read costs several times a slot's)
+    if unit.status != ACTIVE or scene.over:
         return False
     if not unit.aiming:
         _turn_start(ctx, unit)
@@ -255,12 +257,12 @@ def take_turn(
     if unit.is_group and unit.rout_failed is not None:
         disband(ctx, unit)
         return False
-    if not unit.fighting or scene.over:
+    if unit.status != ACTIVE or scene.over:
         return False
     quiet = yield from open_windows(
         ctx, ("before gaining the standard action", "after gaining the standard action"), active=uid, quiet=quiet
     )
-    if unit.fighting and not scene.over and victory(scene) is None:
+    if unit.status == ACTIVE and not scene.over and victory(scene) is None:
         yield from active_step(ctx, unit, same_tick, quiet=quiet)
     ended_quiet = yield from open_windows(
         ctx, ("before turn end", "after turn end (before the next turn)"), active=uid
@@ -277,7 +279,7 @@ def settle(ctx: Context) -> None:
     for u in scene:
         u.protection_bonus = 0
         u.rushing = []
-        if u.fighting and u.crashed:
+        if u.status == ACTIVE and u.crashed:  # (Combatant.fighting, as a slot: every unit, every round)
             u.crashed_rounds += 1
     ctx.event(
         "settle",
@@ -424,7 +426,7 @@ def _tick_turns(ctx: Context, over: Callable[[], bool], calm: list[bool]) -> Gen
     scene: Scene = ctx.state
     while scene.waiting:
         uid, *rest = scene.waiting
-        if scene.unit(uid).fighting:
+        if scene.combatants[uid].status == ACTIVE:  # (Scene.unit, Combatant.fighting inline: every turn)
             yield ctx.checkpoint(f"round {scene.round}, tick {scene.track.tick}: {uid}'s turn")
             scene.waiting = tuple(rest)
             calm[0] = yield from take_turn(ctx, uid, rest, quiet=calm[0])

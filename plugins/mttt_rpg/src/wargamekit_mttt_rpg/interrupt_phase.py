@@ -35,7 +35,7 @@ from .damage import apply_withering
 from .initiative import change_initiative
 from .movement import rush_response
 from .ranges import pair_keys
-from .sheets import CharacterSheet, Effect, Spell, library
+from .sheets import CharacterSheet, Effect, Spell, Trigger, library
 from .soul import convert
 from .state import ACTIVE, HELPLESS, Combatant, Context, Scene
 
@@ -253,20 +253,27 @@ def _item_fizzles(
     countering: int | None,
 ) -> str | None:
     """Why the stack item :func:`make_response` built (``item_id``) fizzles at resolution, or
-    ``None`` if it is still legal."""
+    ``None`` if it is still legal: its caster fighting with the mana, its target (if any)
+    fighting (a heal's: fighting or helpless) and within range, what it counters still on the
+    stack."""
+    # Hot (every item, as it resolves and as the core checks it): Scene.unit, Combatant.fighting,
+    # _mana and Scene.distance inline, as slot and table reads (a property or call costs several
+    # times a slot's read)
     s: Scene = ctx.state
-    me = s.unit(caster_id)
+    combatants = s.combatants
+    me = combatants[caster_id]
     if item_id in s.countered:
         return "countered"
-    if not me.fighting:
+    if me.status != ACTIVE:
         return f"{me.name} can no longer act"
-    if _mana(me, pool) < cost:
+    if (me.order_mp if pool == "order" else me.distortion_mp) < cost:
         return f"{me.name} lacks the mana"
     if target_id is not None:
-        them = s.unit(target_id)
-        if them.status not in (ACTIVE, HELPLESS) or (effect.kind != "heal" and not them.fighting):
+        them = combatants[target_id]
+        status = them.status
+        if status != ACTIVE and (status != HELPLESS or effect.kind != "heal"):
             return f"{them.name} is no longer a legal target"
-        if s.distance(caster_id, target_id) > effect.range:
+        if caster_id != target_id and s.distances[pair_keys(caster_id)[target_id]] > effect.range:
             return f"{them.name} is out of range"
     if countering is not None and not any(
         isinstance(i.data, dict) and i.data.get("id") == countering for i in ctx.interrupts.items
@@ -287,8 +294,8 @@ def _resolve_item(
 ) -> Generator[Any, Any, None]:
     """What the stack item :func:`make_response` built does when it resolves: its caster pays
     ``cost`` mana from ``pool``, then its effect applies."""
-    s: Scene = ctx.state
-    me = s.unit(caster_id)
+    combatants = ctx.state.combatants  # (Scene.unit inline: every item resolved)
+    me = combatants[caster_id]
     if pool == "order":
         me.order_mp -= cost
     else:
@@ -296,7 +303,7 @@ def _resolve_item(
     yield from apply_effect(
         ctx,
         me,
-        None if target_id is None else s.unit(target_id),
+        None if target_id is None else combatants[target_id],
         effect,
         countering=countering,
         name=name,
@@ -471,7 +478,7 @@ def _offer(
             record = (len(made), scene.next_item + 1, unit, spell, targets, countering, countering_name, at_each)
             scene.next_item += len(targets)
             made += [record] * len(targets)
-        for key, make in _instant_actions(ctx, unit, rushes.get(unit.id, ())):  # rarely any
+        for key, make in _instant_actions(ctx, unit, rushes.get(unit.id, ()), facts_of):  # rarely any
             keys.append(key)
             made.append((make, plain_at))
     if not keys:
@@ -522,6 +529,8 @@ class _SheetFacts(NamedTuple):
     #: the trigger conditions its optional triggered effects (战时触发效果) answer
     #: ("ally_attacked" answers "attacked" too)
     answers: frozenset[str]
+    #: its mandatory turn responses (轮响应: triggered at its turn start), in its order
+    turn_responses: tuple[Trigger, ...]
 
 
 #: id of a character sheet -> its :class:`_SheetFacts`
@@ -552,6 +561,7 @@ def _facts(sheet: CharacterSheet) -> _SheetFacts:
         every.get("order", inf),
         every.get("distortion", inf),
         frozenset(answers),
+        tuple(t for t in sheet.triggers if t.mandatory and t.on == "turn_start"),
     )
     return held
 
@@ -632,8 +642,9 @@ class _Kept(NamedTuple):
     #: the scene, held weakly
     scene: ref[Scene]
     facts: _FactsBySheet
-    #: each fighting character's id and side, in order; None: no contacts found yet
-    who: list[tuple[str, str]] | None
+    #: each fighting character's id then side, in order, in one flat list; None: no contacts
+    #: found yet
+    who: list[str] | None
     #: what reads the range bands of every opposing pair of them at once (:func:`_opposing_bands`;
     #: None: no such pair), and what it read
     bands_of: Callable[[Mapping[str, int]], Any] | None
@@ -669,13 +680,15 @@ def _characters_and_contacts(scene: Scene) -> tuple[list[Combatant], dict[str, t
     global _KEPT
     kept = _kept(scene)
     # one pass for both: the characters, and the key's ids and sides (attributes read in
-    # Python, in a loop: attrgetter's C calls and a comprehension's frame cost more)
+    # Python, in a loop: attrgetter's C calls and a comprehension's frame cost more), flat
+    # (a pair's tuple costs more than a second append)
     characters = []
     who = []
     for u in scene.combatants.values():
         if u.kind == "character" and u.status == ACTIVE:  # Combatant.fighting, inline
             characters.append(u)
-            who.append((u.id, u.side))
+            who.append(u.id)
+            who.append(u.side)
     if kept.who == who:
         bands_of = kept.bands_of
         if bands_of is None or bands_of(scene.distances) == kept.bands:  # (the bands read in C)
@@ -829,14 +842,15 @@ def _trigger_offers(ctx: Context, unit: Combatant, timing: Timing) -> list[Respo
 
 
 def _instant_actions(
-    ctx: Context, unit: Combatant, contacts: Sequence[str]
+    ctx: Context, unit: Combatant, contacts: Sequence[str], facts_of: Mapping[str, _SheetFacts]
 ) -> list[tuple[Any, Callable[..., Response]]]:
     """The instant actions ``unit`` may take now — a rush (跟步), burning invested soul jade —
     each as its key and what makes its response, ``make(at=at)`` with ``at`` (where it is
     offered, see :func:`offers`) in its data: made only if read, it reads only what does not
     change (ids and names). ``contacts``: the ids of the fighting characters of the other side
     at contact distance of her, in scene order (:func:`_contacts`): the only ones she could
-    rush."""
+    rush. ``facts_of``: the scene's sheets' facts by key (:func:`_sheet_facts`), whose sheets
+    are read rather than ``Combatant.sheet`` (a property: hot, every responder of every offer)."""
     scene: Scene = ctx.state
     out: list[tuple[Any, Callable[..., Response]]] = []
     if contacts and not unit.prone and unit.engaged_by is None:
@@ -846,12 +860,12 @@ def _instant_actions(
             if eid in rushing:
                 continue
             enemy = combatants[eid]
-            if enemy.sheet.flies and not unit.sheet.flies:
+            if facts_of[enemy.sheet_key].sheet.flies and not facts_of[unit.sheet_key].sheet.flies:
                 continue  # 跟步: only if you can follow the way she moves
             rush = _rush_key(scene, unit, enemy)
             out.append((rush, partial(rush_response, ctx, unit, enemy, key=rush)))
     if scene.boss_fight and unit.ignited:
-        for inv in unit.sheet.invested:
+        for inv in facts_of[unit.sheet_key].sheet.invested:
             if inv.name in unit.converted:
                 continue
             burn = ("convert", unit.id, inv.name)
@@ -1060,13 +1074,15 @@ def turn_responses(ctx: Context, unit: Combatant, *, quiet: bool = False) -> Gen
     scene: Scene = ctx.state
     scene.trigger_serial += 1
     serial = scene.trigger_serial
-    mandatory = [
-        make_response(
-            ctx, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
+    # (hot: every turn; the sheet's turn responses read from its kept facts, in a loop: the
+    # sheet is a property, and a comprehension makes a function and its frame at every call)
+    mandatory = []
+    for t in _sheet_facts(scene)[unit.sheet_key].turn_responses:
+        mandatory.append(
+            make_response(
+                ctx, unit, t.name, t.effect, t.pool, t.cost, unit, key=("turn response", serial, unit.id, t.name)
+            )
         )
-        for t in unit.sheet.triggers
-        if t.mandatory and t.on == "turn_start"
-    ]
     floor = len(ctx.interrupts.items)
     if mandatory:
         yield from ctx.interrupts.push_triggered(
