@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from wargamekit import Choose, ChooseSubset, InterruptStack, ScriptedDice
+from wargamekit.context import Checkpoint
 from wargamekit.decisions import Decision
 from wargamekit_mttt_rpg import MtttRpg
 from wargamekit_mttt_rpg.scenario import build_scene
@@ -27,6 +28,7 @@ class Harness:
         self.log: list[tuple[str, str, dict[str, Any]]] = []
         self.interrupts = InterruptStack(enabled=interrupts, on_event=self.event)
         self.asked: list[Decision] = []
+        self.checkpoints: list[str] = []  # the labels of the checkpoints reached, in order
         self.options = {"interrupts": interrupts}
         self.hooks: Any = None  # the rules context's plugin hooks: none, as in a game without add-ons
         for u in self.state:
@@ -42,13 +44,23 @@ class Harness:
     def unit(self, uid: str) -> Any:
         return self.state.unit(uid)
 
+    def checkpoint(self, label: str) -> Checkpoint:
+        """A restart point (the turn loop yields one at each turn): :meth:`run` takes it back at
+        once, as a game does, and keeps its label in :attr:`checkpoints`."""
+        return Checkpoint(label)
+
     def run(self, procedure: Any, answers: list[Any] = ()) -> Any:
         """Drive ``procedure``; each decision takes the next answer (a Choose may be answered
-        by an option label, a value, or a callable picking from the options)."""
+        by an option label, a value, or a callable picking from the options); a checkpoint is
+        taken back at once (:meth:`checkpoint`)."""
         answers = list(answers)
         try:
             decision = next(procedure)
             while True:
+                if isinstance(decision, Checkpoint):  # nobody is asked anything
+                    self.checkpoints.append(decision.label)
+                    decision = procedure.send(None)
+                    continue
                 self.asked.append(decision)
                 if not answers:
                     raise AssertionError(

@@ -1,9 +1,13 @@
 """The combat flow (战斗流程): preparation, the three phases, turn order, joining, wait, aim, ready."""
 
+import pytest
+from attrs import evolve
+
 from wargamekit import Choose, Game, ScriptedDice
-from wargamekit_mttt_rpg import MtttRpg
-from wargamekit_mttt_rpg.combat_round import round_start, take_turn, victory
+from wargamekit_mttt_rpg import MtttRpg, kinds
+from wargamekit_mttt_rpg.combat_round import action_round, round_start, take_turn, victory
 from wargamekit_mttt_rpg.initiative import set_initiative
+from wargamekit_mttt_rpg.sheets import Effect, Spell, library
 
 
 def drive(game, answers):
@@ -202,3 +206,136 @@ def test_a_character_lifted_past_the_tick_is_logged_at_the_tick_she_acts(make):
     h.run(take_turn(h, "sayo", []), ["full defense"])
     assert "round 1, tick 5: Sayo's turn" in h.texts()
     assert h.unit("sayo").initiative == 8
+
+
+# -- a unit that leaves the fight during a turn: at a shared tick, and in her own turn's windows --
+
+#: An instant spell that deals damage (no bundled sheet has one; 施法: "可以造成伤害其它法术，其造成
+#: 的也基本上是制敌伤害", and 插入阶段: an instant spell may be cast at any timing point of phase 2).
+HEX_DART = Spell("Hex Dart", Effect("withering_blast", amount=2, target="enemy", range=4), pool="order", cost=2)
+
+#: The windows of a turn before its active step, in order (阶段2：行动轮: "轮开始前，轮开始后，结算轮
+#: 响应，轮执行者获得标准动作前后").
+TURN_WINDOWS = (
+    "before turn start",
+    "turn start",
+    "turn responses",
+    "before gaining the standard action",
+    "after gaining the standard action",
+)
+
+
+def _crashed_turn(make, monkeypatch, caster):
+    """Akari's turn, she and Sayo against Kyo, all at band 1, interrupts on: ``caster`` knows
+    Hex Dart and has the mana for it alone (nobody else has any); Akari and Kyo are in crash
+    (initiative 0) with 2 HP, so a withering blast goes to HP and leaves them helpless (先导崩溃:
+    "由制敌攻击导致的目标HP归零仅能令目标陷入无助")."""
+    sheet = library().characters[caster]
+    monkeypatch.setitem(library().characters, caster, evolve(sheet, spells=(*sheet.spells, HEX_DART)))
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"), make.unit_entry("kyo", "foes"),
+            band=1,
+        ),
+        [],
+    )
+    for uid, value in (("akari", 0), ("sayo", 6), ("kyo", 0)):
+        h.unit(uid).initiative = value
+        h.state.track.set(uid, value)
+    h.unit("akari").hp = h.unit("kyo").hp = 2
+    h.unit(caster).order_mp = HEX_DART.cost
+    return h
+
+
+def test_a_unit_struck_down_by_the_first_actor_at_a_shared_tick_takes_no_turn(make):
+    """先导度 / 先导度变动和同步动作: Kyo and Akari act at tick 8; Akari lets Kyo go first, and
+    Kyo's decisive attack takes Akari's last HP (生命点数HP: "当HP降到0后，角色即进入无助状态").
+    Akari, still waiting at the tick, is out of the fight: she takes no turn — no checkpoint,
+    no turn announced, no action asked — and the round goes on with Sayo at tick 3."""
+    h = make(
+        make.scenario(
+            make.unit_entry("akari", "heroes"), make.unit_entry("sayo", "heroes"), make.unit_entry("kyo", "foes"),
+            band=1,
+        ),
+        [15],  # Kyo's hit check: 15 + 9 against Akari's passive defense 16
+        interrupts=False,
+    )
+    for uid, value in (("akari", 8), ("kyo", 8), ("sayo", 3)):
+        h.unit(uid).initiative = value
+        h.state.track.set(uid, value)
+    h.unit("akari").hp = 1
+    h.run(
+        action_round(h, lambda: victory(h.state) is not None),
+        [
+            True,  # Akari lets Kyo go first
+            False,  # Kyo does not
+            "decisive attack on Akari",
+            "no: defend normally",  # Akari does not clash (交锋)
+            "passive defense",
+            False,  # no soul disability
+            "full defense",  # Sayo's turn
+        ],
+    )
+    assert h.unit("akari").status == "helpless" and "helpless" in [kind for kind, _, _ in h.log]
+    assert h.checkpoints == ["round 1, tick 8: kyo's turn", "round 1, tick 3: sayo's turn"]
+    assert [text for kind, text, _ in h.log if kind == "turn"] == [
+        "round 1, tick 8: Kyo's turn",
+        "round 1, tick 3: Sayo's turn",
+    ]
+    assert [d.context["unit"] for d in h.asked if d.kind == kinds.ACTION] == ["kyo", "sayo"]
+    assert h.state.waiting == ()
+
+
+@pytest.mark.parametrize("window", TURN_WINDOWS[3:])
+def test_a_unit_struck_down_around_gaining_her_standard_action_takes_no_active_step(make, monkeypatch, window):
+    """阶段2：行动轮 and 战斗流程 / 插入阶段：瞬间法术与战时触发效果: in the window before or after
+    Akari gains her standard action, Kyo casts Hex Dart on her (crashed, 2 HP): she is helpless
+    when the interrupt ends ("回到回合中继续执行当前行动（若仍可执行）与后续行动"), so she takes no
+    active step — no action is asked — and her turn ends; the fight goes on (Sayo). (The
+    turn's guard before the active step and the active step's loop both test her status: this
+    fails only when both are dropped; the guard's test of the scene's end is the next test's.)"""
+    h = _crashed_turn(make, monkeypatch, "kyo")
+    passes = TURN_WINDOWS.index(window)
+    h.run(take_turn(h, "akari", []), ["pass"] * passes + ["Kyo: Hex Dart on Akari"])
+    assert [d.prompt.split(" [")[0] for d in h.asked] == list(TURN_WINDOWS[: passes + 1])
+    assert [kind for kind, _, _ in h.log] == ["turn", "stack-push", "stack-resolve", "blast", "hp", "helpless"]
+    assert h.unit("akari").status == "helpless" and victory(h.state) is None
+    assert h.state.acting is None  # the turn ended
+
+
+@pytest.mark.parametrize("window", TURN_WINDOWS[3:])
+def test_a_turn_whose_last_opponent_falls_around_gaining_the_standard_action_has_no_active_step(
+    make, monkeypatch, window
+):
+    """阶段2：行动轮 and the scene's end (victory, checked after every turn and action): in the
+    window before or after Akari gains her standard action, Sayo casts Hex Dart on Kyo
+    (crashed, 2 HP), the last foe in the fight: the foes are out, the heroes have won, and
+    Akari takes no active step — no action is asked."""
+    h = _crashed_turn(make, monkeypatch, "sayo")
+    passes = TURN_WINDOWS.index(window)
+    h.run(take_turn(h, "akari", []), ["pass"] * passes + ["Sayo: Hex Dart on Kyo"])
+    assert [d.prompt.split(" [")[0] for d in h.asked] == list(TURN_WINDOWS[: passes + 1])
+    assert [kind for kind, _, _ in h.log] == ["turn", "stack-push", "stack-resolve", "blast", "hp", "helpless"]
+    assert h.unit("kyo").status == "helpless" and h.unit("akari").status == "active"
+    assert victory(h.state).winner == "heroes"
+
+
+def test_a_standard_action_declared_is_not_carried_out_by_a_unit_struck_down_in_its_window(make, monkeypatch):
+    """战斗流程 / 插入阶段：瞬间法术与战时触发效果: "退出中断，回到回合中继续执行当前行动（若仍可执行）":
+    Akari (crashed, 2 HP) declares a withering attack on Kyo; in the window of the standard
+    action declared Kyo casts Hex Dart on her, and she is helpless when the interrupt ends. The
+    attack is not carried out — not declared as an attack, no defense asked, no hit check, no
+    initiative moved — and her turn ends."""
+    h = _crashed_turn(make, monkeypatch, "kyo")
+    h.run(
+        take_turn(h, "akari", []),
+        ["pass"] * len(TURN_WINDOWS) + ["withering attack on Kyo", "Kyo: Hex Dart on Akari"],
+    )
+    assert [d.prompt.split(" [")[0] for d in h.asked][-2:] == [
+        "Akari (initiative 0, HP 2/7, MP 0 order/0 distortion): choose an action",
+        "standard action declared",
+    ]
+    assert [kind for kind, _, _ in h.log] == ["turn", "stack-push", "stack-resolve", "blast", "hp", "helpless"]
+    assert h.unit("akari").status == "helpless"
+    assert (h.unit("akari").initiative, h.unit("kyo").initiative) == (0, 0)
+    assert h.state.acting is None
