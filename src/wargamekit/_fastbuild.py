@@ -27,7 +27,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["builder"]
+__all__ = ["builder", "set_class"]
+
+#: ``object``'s own ``__class__`` assignment: what turns an instance of its own frozen class
+#: into its builder and back, for an ``__init__`` that writes itself as its builder (a frozen
+#: class refuses the assignment through its own ``__setattr__``).
+set_class = object.__dict__["__class__"].__set__
 
 
 def builder(cls: type) -> type[Any]:

@@ -61,6 +61,7 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from ._fastbuild import builder
+from ._fastbuild import set_class as _set_class
 from .errors import IllegalChoiceError, InvalidChoiceError, OptionError, StaleOptionError
 
 __all__ = [
@@ -396,9 +397,6 @@ def _init_subclass_option(
     _set_data(option, freeze_data(data))
 
 
-#: object's own ``__class__`` assignment (a frozen class refuses its own): Option.__init__ and
-#: Choose.__init__ write the instance as its builder (see _fastbuild), then turn it back
-_set_class = object.__dict__["__class__"].__set__
 #: what Option.__init__, Choose.of and lazy menus build options as (see _fastbuild)
 _OptionBuilder = builder(Option)
 

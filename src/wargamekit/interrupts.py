@@ -59,7 +59,19 @@ from typing import Any, cast, final, overload
 from attrs import define, field, frozen
 
 from ._fastbuild import builder
-from .decisions import Choose, Data, Decision, LazyOptions, Option, _option, _plain_choose, freeze_data
+from ._fastbuild import set_class as _set_class
+from .decisions import (
+    Choose,
+    Data,
+    Decision,
+    LazyOptions,
+    Option,
+    _init_menu,
+    _new_object,
+    _option,
+    _plain_choose,
+    freeze_data,
+)
 from .errors import InterruptStackError, UnresolvedItemError
 
 __all__ = ["InterruptStack", "LazyOffers", "Response", "TimingPoint"]
@@ -152,7 +164,6 @@ _set_name, _set_controller, _set_resolve, _set_is_legal, _set_key, _set_data, _s
     Response.__dict__[name].__set__ for name in ("name", "controller", "resolve", "is_legal", "key", "data", "payload")
 )
 _ResponseBuilder = builder(Response)
-_set_class = object.__dict__["__class__"].__set__
 
 
 @frozen
@@ -564,8 +575,6 @@ def _lazy_menu(offered: LazyOffers, available: Sequence[int]) -> LazyOptions:
 
 #: a poll menu's values by its count of responses: "pass", then each response's index
 _POLL_VALUES = tuple((_PASS_OPTION, *range(count)) for count in range(17))
-_new_object = object.__new__
-_init_menu = LazyOptions.__init__
 
 
 def _index(value: Any, length: int) -> int:
