@@ -677,3 +677,33 @@ def test_the_commonest_events_give_their_data_in_sorted_key_order(monkeypatch, s
     _random_game(scenario, seed)
     for kind in ("turn", "move", "hits"):
         assert given[kind, True] > 0 and given[kind, False] == 0, kind
+
+
+def test_a_command_graph_refuses_a_terrain_chart_whose_command_step_is_not_one_hex():
+    """§4.2.2 counts command range in hexes (D2: a command step costs 1, or may not be taken),
+    and the count over map indices relies on it: a chart giving a command step any other finite
+    cost is refused, naming D2, rather than counted as if it cost 1; impassable terrain is no
+    step, and woods (2 MP to enter) is one hex."""
+    from wargamekit.geometry import HexMap, TerrainTable, TerrainType
+    from wargamekit_aig.scenario import LAYOUT
+
+    def chart(woods_command: float) -> tuple[HexMap, Hex, Hex, Hex]:
+        table = TerrainTable((TerrainType(0, "clear", 1), TerrainType(1, "woods", 2, {"command": woods_command}),
+                              TerrainType(2, "impassable", float("inf"))))
+        m = HexMap(3, 3, table, LAYOUT)
+        centre = m.hex_at(1, 1)
+        woods, wall = m.neighbours(centre)[:2]
+        m.set_terrain(woods, 1)
+        m.set_terrain(wall, 2)
+        return m, centre, woods, wall
+
+    m, centre, woods, wall = chart(1)
+    graph = command_module._command_graph(m)
+    start = graph.index_of[(centre.q, centre.r)]
+    one_step = command_module._count_range(graph, start, 1, [])
+    assert one_step == {(h.q, h.r) for h in [centre, *m.neighbours(centre)] if h != wall}
+    assert (woods.q, woods.r) in one_step
+    assert command_module._count_range(graph, start, 1, []) == frozenset(
+        (h.q, h.r) for h in m.reachable(centre, 1, "command"))
+    with pytest.raises(ValueError, match=r"a command step costs 1 or may not be taken \(D2\), not 2"):
+        command_module._command_graph(chart(2)[0])
