@@ -340,11 +340,16 @@ def reach(unit: Unit, distance: int) -> int | None:
     return None
 
 
+#: The counter kinds that never fire small arms: a medic (SMC 1.1), a sniper (its own
+#: procedure) and a vehicle (FIR 2: its own fire). (:func:`can_fire`'s, and the OPF poll's pass.)
+NO_SMALL_ARMS = ("medic", "sniper", "vehicle")
+
+
 def can_fire(unit: Unit) -> bool:
     """Who may fire small arms at all: Good Order (A13), not a medic (SMC 1.1), a sniper (its own
     procedure) or a vehicle (FIR 2: its own fire)."""
     # (Unit.good_order and Unit.kind inlined: the OPF poll asks it of every unit of its side.)
-    return not unit.shaken and COUNTERS.units[unit.type].kind not in ("medic", "sniper", "vehicle")
+    return not unit.shaken and COUNTERS.units[unit.type].kind not in NO_SMALL_ARMS
 
 
 def firepower(firers: Sequence[Unit], target: Hex, *, opportunity: bool = False) -> tuple[int, bool] | None:

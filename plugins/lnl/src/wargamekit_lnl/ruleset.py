@@ -103,7 +103,7 @@ def _waiting_to_fire(state: GameState, side: str, stop_at: Place | None = None) 
     groups: dict[tuple[int, int, int], list[Unit]] = {}
     waiting: list[Unit] = []
     melee = state.melee
-    counters = COUNTERS.units
+    counters, no_small_arms = COUNTERS.units, fire.NO_SMALL_ARMS
     sq = sr = sl = None
     if stop_at is not None:
         sq, sr, sl = stop_at[0].q, stop_at[0].r, stop_at[1]
@@ -116,7 +116,7 @@ def _waiting_to_fire(state: GameState, side: str, stop_at: Place | None = None) 
         if u.shaken:
             continue
         spec = counters[u.type]
-        if spec.kind not in ("medic", "sniper", "vehicle"):  # fire.can_fire
+        if spec.kind not in no_small_arms:  # fire.can_fire, inline
             if u.markers.isdisjoint(_NOT_WAITING) and not (melee and (h, u.level) in melee):
                 groups.setdefault((h.q, h.r, u.level), []).append(u)
         elif spec.vehicle is not None and u.markers.isdisjoint(_VEHICLE_NOT_WAITING):
