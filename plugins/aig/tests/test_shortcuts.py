@@ -700,10 +700,10 @@ def test_a_command_graph_refuses_a_terrain_chart_whose_command_step_is_not_one_h
     m, centre, woods, wall = chart(1)
     graph = command_module._command_graph(m)
     start = graph.index_of[(centre.q, centre.r)]
-    one_step = command_module._count_range(graph, start, 1, [])
+    one_step = command_module._cells(m, graph, command_module._count_range(graph, start, 1, 0))
     assert one_step == {(h.q, h.r) for h in [centre, *m.neighbours(centre)] if h != wall}
     assert (woods.q, woods.r) in one_step
-    assert command_module._count_range(graph, start, 1, []) == frozenset(
+    assert one_step == frozenset(
         (h.q, h.r) for h in m.reachable(centre, 1, "command"))
     with pytest.raises(ValueError, match=r"a command step costs 1 or may not be taken \(D2\), not 2"):
         command_module._command_graph(chart(2)[0])
