@@ -64,10 +64,11 @@ def _fresh_command_range(state, leader, reach: int) -> dict[Hex, float]:
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_remembered_searches_equal_fresh_ones(scenario, seed):
-    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``, counted in hexes over
-    map indices by ``command._count_range``) and §4.2.5 leader movement read from the per-map
-    cache are the map's own search run afresh, at every third decision (the cache never answers
-    for a changed position, and the count finds the search's hexes)."""
+    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``, counted in hexes as
+    bits of map indices by ``command._count_range``, the blocked hexes' bits kept by side and
+    position, the question keyed by those within the unblocked range) and §4.2.5 leader movement
+    read from the per-map cache are the map's own search run afresh, at every third decision (the
+    cache never answers for a changed position, and the count finds the search's hexes)."""
     checked = 0
     for state in _positions(scenario, seed, 300):
         for ld in state.live_leaders():
