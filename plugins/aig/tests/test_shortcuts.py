@@ -64,10 +64,11 @@ def _fresh_command_range(state, leader, reach: int) -> dict[Hex, float]:
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_remembered_searches_equal_fresh_ones(scenario, seed):
-    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``, counted in hexes over
-    map indices by ``command._count_range``) and §4.2.5 leader movement read from the per-map
-    cache are the map's own search run afresh, at every third decision (the cache never answers
-    for a changed position, and the count finds the search's hexes)."""
+    """§4.2.2 command range (and its hexes' coordinates, ``command_cells``, counted in hexes as
+    bits of map indices by ``command._count_range``, the blocked hexes' bits kept by side and
+    position, the question keyed by those within the unblocked range) and §4.2.5 leader movement
+    read from the per-map cache are the map's own search run afresh, at every third decision (the
+    cache never answers for a changed position, and the count finds the search's hexes)."""
     checked = 0
     for state in _positions(scenario, seed, 300):
         for ld in state.live_leaders():
@@ -700,10 +701,10 @@ def test_a_command_graph_refuses_a_terrain_chart_whose_command_step_is_not_one_h
     m, centre, woods, wall = chart(1)
     graph = command_module._command_graph(m)
     start = graph.index_of[(centre.q, centre.r)]
-    one_step = command_module._count_range(graph, start, 1, [])
+    one_step = command_module._cells(m, graph, command_module._count_range(graph, start, 1, 0))
     assert one_step == {(h.q, h.r) for h in [centre, *m.neighbours(centre)] if h != wall}
     assert (woods.q, woods.r) in one_step
-    assert command_module._count_range(graph, start, 1, []) == frozenset(
+    assert one_step == frozenset(
         (h.q, h.r) for h in m.reachable(centre, 1, "command"))
     with pytest.raises(ValueError, match=r"a command step costs 1 or may not be taken \(D2\), not 2"):
         command_module._command_graph(chart(2)[0])

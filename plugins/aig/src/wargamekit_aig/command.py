@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
 from typing import NamedTuple
@@ -21,31 +21,42 @@ _MP = itemgetter(1)
 #: cache: the rules ask the same search again and again while nothing that blocks has moved,
 #: and each search is a scipy call. (Leader movement's; the command range has _RANGES.)
 _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMap(kept=4096)
-#: Per map: a command range's hexes' coordinates (command_cells), by its search's question as
-#: _REACH keys it. Kept by the question, not only by the position (_COMMAND): a new position
-#: often asks a range asked before (nothing near the leader moved), and a range costs a count
-#: over ~100 hexes (aig.md, "The thirteenth round", "The fifteenth round").
-_RANGES: PerMap[tuple[Hex, float, str, frozenset[Hex]], frozenset[tuple[int, int]]] = PerMap(kept=4096)
+#: Per map: a command range's hexes' coordinates (command_cells), by its count's question:
+#: (the leader's map index, the range, the blocked hexes' bits among those the range could reach
+#: with nothing blocked). Kept by the question, not only by the position (_COMMAND): a new
+#: position often asks a range asked before (nothing near the leader moved).
+_RANGES: PerMap[tuple[int, int, int], frozenset[tuple[int, int]]] = PerMap(kept=4096)
 
 
 #: Per map: a leader's command range's coordinates (§4.2.2, command_cells) by (his hex's q and
 #: r, the range, his side, the position key's number, state.position_id). A cache in front of
-#: _RANGES: building the blocked hexes and keeping only those within reach cost more than the
-#: remembered range itself (each order re-reads the range, group orders test every command, the
-#: battle's ZOI holds hundreds of hexes).
+#: _RANGES: each order re-reads the range, group orders test every command.
 _COMMAND: PerMap[tuple[int, int, int, str, Hashable], frozenset[tuple[int, int]]] = PerMap(kept=4096)
+#: Per map: the bits of the hexes that block a side's command paths (_blocked_bits) by (side,
+#: position key's number): the same for every leader of the side in that position.
+_BLOCKED: PerMap[tuple[str, Hashable], int] = PerMap(kept=4096)
+#: Per map: the bits of the hexes a range reaches with nothing blocked, its start left out, by
+#: (map index, range): no path of the range leaves them, and it never enters its start again, so
+#: only the blocked hexes among them can change its answer (_RANGES' question).
+_NEAR: PerMap[tuple[int, int], int] = PerMap()
+#: Per map: a range's coordinates by its bits (_cells): questions that differ often reach the
+#: same hexes (on the training map, a range of 12 reaches nearly all of it).
+_CELLS: PerMap[int, frozenset[tuple[int, int]]] = PerMap(kept=4096)
 
 
 class _CommandGraph(NamedTuple):
     """§4.2.2 counts a command range in hexes, not MP: the map as the graph that count runs on,
-    by an index per hex (:func:`_count_range`)."""
+    a set of hexes as an int whose bit ``i`` stands for map index ``i`` (:func:`_count_range`)."""
 
     #: each index's hex as its ``(q, r)``
     cells: tuple[tuple[int, int], ...]
     #: the index of each ``(q, r)`` on the map
     index_of: dict[tuple[int, int], int]
-    #: each index's neighbours a command path may step into (impassable terrain is not)
-    steps: tuple[tuple[int, ...], ...]
+    #: the steps as shifts: ``(d, mask)`` for each difference ``d > 0`` of map index a step
+    #: makes (from ``i`` to ``i + d``), ``mask`` the bits of the indices that have that step
+    ups: tuple[tuple[int, int], ...]
+    #: the same for the steps from ``i`` to ``i - d``
+    downs: tuple[tuple[int, int], ...]
 
 
 #: Per map: its _CommandGraph (one entry; a PerMap for the map's lifetime and weak keys).
@@ -112,19 +123,54 @@ def command_cells(state: GameState, leader: Leader, reach: int | None = None, *,
     a Python hash and equality call each). ``position``: ``position_id(state)``, when the caller
     has it."""
     limit = leader.range if reach is None else reach
+    if position is None:
+        position = position_id(state)
     table = _COMMAND.table(state.map)
-    key = (leader.hex.q, leader.hex.r, limit, leader.side, position_id(state) if position is None else position)
+    q, r = leader.hex.q, leader.hex.r
+    key = (q, r, limit, leader.side, position)
     got = table.get(key)
     if got is None:
-        question = _reach_question(leader.hex, limit, "command", _blocked(state, leader.side) - {leader.hex})
+        graph = _command_graph(state.map)
+        start = graph.index_of[(q, r)]
+        near_table = _NEAR.table(state.map)
+        near = near_table.get((start, limit))
+        if near is None:  # (his own hex left out: a count never enters its start)
+            near = near_table[start, limit] = _count_range(graph, start, limit, 0) & ~(1 << start)
+        question = (start, limit, _blocked_bits(state, leader.side, position, graph) & near)
         ranges = _RANGES.table(state.map)
         got = ranges.get(question)
         if got is None:
-            graph = _command_graph(state.map)
-            index = graph.index_of
-            blocked = [i for h in question[3] if (i := index.get((h.q, h.r))) is not None]
-            got = ranges[question] = _count_range(graph, index[(leader.hex.q, leader.hex.r)], limit, blocked)
+            got = ranges[question] = _cells(state.map, graph, _count_range(graph, start, limit, question[2]))
         table[key] = got
+    return got
+
+
+def _blocked_bits(state: GameState, side: str, position: Hashable, graph: _CommandGraph) -> int:
+    """:func:`_blocked` as bits of map indices (:class:`_CommandGraph`), remembered by the side and
+    the position key's number: the same for every leader of the side while nothing moves. (A
+    leader's own hex may be among them: a count never enters its start.)"""
+    table = _BLOCKED.table(state.map)
+    key = (side, position)
+    got = table.get(key)
+    if got is None:
+        index = graph.index_of
+        enemies = friends = zone = 0
+        for u in state.units.values():
+            if u.eliminated:
+                continue
+            i = index.get((u.hex.q, u.hex.r))
+            if i is None:
+                continue  # off the map: blocks nothing
+            bit = 1 << i
+            if u.side == side:
+                friends |= bit
+            elif not u.routed:
+                enemies |= bit
+        for h in enemy_zoi(state, side):
+            i = index.get((h.q, h.r))
+            if i is not None:
+                zone |= 1 << i
+        got = table[key] = enemies | (zone & ~friends)
     return got
 
 
@@ -136,51 +182,69 @@ def _command_graph(m: HexMap) -> _CommandGraph:
     if got is None:
         hexes = m.hexes()
         index = {(h.q, h.r): i for i, h in enumerate(hexes)}
-        steps = []
-        for h in hexes:
-            into = []
+        masks: dict[int, int] = {}  # index difference -> the bits of the indices with such a step
+        for i, h in enumerate(hexes):
             for d in range(6):
                 n = h.neighbour(d)
-                i = index.get((n.q, n.r))
-                if i is None:
+                j = index.get((n.q, n.r))
+                if j is None:
                     continue  # off the map
                 cost = m.movement_cost(h, n, "command")
                 if cost == 1:
-                    into.append(i)
+                    masks[j - i] = masks.get(j - i, 0) | 1 << i
                 elif math.isfinite(cost):
                     raise ValueError(f"a command step costs 1 or may not be taken (D2), not {cost}: {h} to {n}")
-            steps.append(tuple(into))
-        got = table["command"] = _CommandGraph(tuple((h.q, h.r) for h in hexes), index, tuple(steps))
+        got = table["command"] = _CommandGraph(
+            tuple((h.q, h.r) for h in hexes), index,
+            tuple((d, mask) for d, mask in sorted(masks.items()) if d > 0),
+            tuple((-d, mask) for d, mask in sorted(masks.items()) if d < 0))
     return got
 
 
-def _count_range(graph: _CommandGraph, start: int, reach: int, blocked: Iterable[int]) -> frozenset[tuple[int, int]]:
-    """The ``(q, r)`` of every hex a path of at most ``reach`` steps from index ``start`` comes
-    to without entering a ``blocked`` index: the map's own search when every step costs 1
-    (:func:`command_distances`' hexes), counted ring by ring over indices. Its answer wants no
-    ``{Hex: cost}`` mapping, whose ~100 Python hash calls a search cost as much as the search
-    (aig.md, "The fifteenth round")."""
+def _count_range(graph: _CommandGraph, start: int, reach: int, blocked: int) -> int:
+    """The bits of every hex a path of at most ``reach`` steps from index ``start`` comes to
+    without entering a hex of the bits ``blocked``: the map's own search when every step costs 1
+    (:func:`command_distances`' hexes), counted ring by ring, each ring the last one's steps
+    taken all at once as shifts of its bits (a few operations on one int a step direction, not
+    a Python loop over each hex and neighbour: aig.md, "The sixteenth round")."""
     if reach < 0:
-        return frozenset()  # as the map's search: not even the start is within a negative reach
-    steps = graph.steps
-    seen = bytearray(len(steps))  # 1: reached, or blocked
-    for i in blocked:
-        seen[i] = 1
-    seen[start] = 1
-    ring, reached = [start], [start]
+        return 0  # as the map's search: not even the start is within a negative reach
+    ups, downs = graph.ups, graph.downs
+    reached = ring = 1 << start
+    closed = reached | blocked  # reached or blocked: not entered again
     for _ in range(reach):
-        after: list[int] = []
-        for i in ring:
-            for j in steps[i]:
-                if not seen[j]:
-                    seen[j] = 1
-                    after.append(j)
-        if not after:
+        after = 0
+        for d, mask in ups:
+            after |= (ring & mask) << d
+        for d, mask in downs:
+            after |= (ring & mask) >> d
+        ring = after & ~closed
+        if not ring:
             break
-        reached += after
-        ring = after
-    cells = graph.cells
-    return frozenset([cells[i] for i in reached])
+        closed |= ring
+        reached |= ring
+    return reached
+
+
+#: The bits set in each byte value, lowest first (_cells).
+_BITS = tuple(tuple(b for b in range(8) if v >> b & 1) for v in range(256))
+
+
+def _cells(m: HexMap, graph: _CommandGraph, bits: int) -> frozenset[tuple[int, int]]:
+    """The ``(q, r)`` of the indices whose bits are set, remembered by the bits (_CELLS)."""
+    table = _CELLS.table(m)
+    got = table.get(bits)
+    if got is None:
+        cells = graph.cells
+        out = []
+        base = 0
+        for v in bits.to_bytes((len(cells) + 7) // 8, "little"):
+            if v:
+                for b in _BITS[v]:
+                    out.append(cells[base + b])
+            base += 8
+        got = table[bits] = frozenset(out)
+    return got
 
 
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
