@@ -941,3 +941,41 @@ def test_a_unit_out_of_the_fight_does_nothing_at_its_turn_or_in_an_active_step(m
     assert akari.guarding and h.asked == [] and [kind for kind, _, _ in h.log] == ["turn"]
     h.run(combat_actions.active_step(h, akari, []))
     assert h.asked == []
+
+
+def test_the_hit_chance_kept_by_the_margin_is_the_chance_enumerated_of_the_whole_profiles(monkeypatch):
+    """命中检定: the hit chance kept by the defense's mode and block and the margin (value less
+    accuracy; ``attack._hit_chance``) is the chance enumerated of the hit check itself with the
+    whole profiles, for every attack whose odds the seeded games' menus showed, against its
+    defense in every mode and blocked, and over a sweep of accuracies and values past both ends
+    of the d20."""
+    from fractions import Fraction
+
+    from wargamekit.odds import distribution
+    from wargamekit_mttt_rpg import attack
+    from wargamekit_mttt_rpg.attack import AttackProfile, DefenseProfile
+
+    seen = []
+
+    def recording(atk, dfn):
+        seen.append((atk, dfn))
+        return attack.hit_chance(atk, dfn)
+
+    monkeypatch.setattr(combat_actions, "hit_chance", recording)
+    _logs({"interrupts": True}, seeds=range(4))
+    assert len(seen) > 20
+    sweep = [
+        (AttackProfile(accuracy=accuracy, dice=2, sides=10, damage_bonus=3, initiative=7), DefenseProfile("passive", value))
+        for accuracy in (-3, 0, 5, 12)
+        for value in range(-4, 36, 3)
+    ]
+    attack._hit_chance.cache_clear()
+    checked = set()
+    for atk, dfn in seen + sweep:
+        for mode in ("passive", "parry", "dodge"):
+            for blocked in (False, True):
+                other = attrs.evolve(dfn, mode=mode, blocked=blocked)
+                enumerated = distribution(attack._hit, atk, other).get(True, Fraction(0))
+                assert attack.hit_chance(atk, other) == enumerated, (atk, other)
+                checked.add(enumerated)
+    assert {Fraction(0), Fraction(1)} < checked
