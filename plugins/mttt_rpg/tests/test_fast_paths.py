@@ -979,3 +979,52 @@ def test_the_hit_chance_kept_by_the_margin_is_the_chance_enumerated_of_the_whole
                 assert attack.hit_chance(atk, other) == enumerated, (atk, other)
                 checked.add(enumerated)
     assert {Fraction(0), Fraction(1)} < checked
+
+
+def _pools_released_as_the_rule_says(scene):
+    """阶段1 解放法力, stated plainly: the activation speed counts the long-river characters on
+    the field (active, helpless, or a routed group's: ``present``); each character on the field
+    unfolds both pools by it and refreshes her mana to the new caps; nobody else changes."""
+    from wargamekit_mttt_rpg.resources import activation_speed, unfold_pool
+
+    speed = activation_speed(sum(1 for u in scene if u.present and u.kind == "character" and u.sheet.long_river))
+    out = {}
+    for u in scene:
+        if u.kind == "character" and u.present:
+            order = unfold_pool(u.order_cap, u.sheet.order_pool, speed)
+            distortion = unfold_pool(u.distortion_cap, u.sheet.distortion_pool, speed)
+            out[u.id] = order, distortion, order, distortion
+        else:
+            out[u.id] = u.order_cap, u.distortion_cap, u.order_mp, u.distortion_mp
+    return out
+
+
+def test_each_round_s_mana_is_released_as_the_rule_says(monkeypatch):
+    """阶段1 解放法力: the long-river count and each pool's unfolding (read from the status slot,
+    the sheet once) are the rule stated plainly at every round of the seeded games, and with
+    each character put in every status there."""
+    import copy
+    from types import SimpleNamespace
+
+    real, speeds = combat_round.release_mana, []
+
+    def pools(scene):
+        return {u.id: (u.order_cap, u.distortion_cap, u.order_mp, u.distortion_mp) for u in scene}
+
+    def checking(ctx):
+        scene = ctx.state
+        speeds.append(scene.long_river_count())
+        for uid in [u.id for u in scene if u.kind == "character"]:
+            for status in STATUSES:
+                mixed = copy.deepcopy(scene)
+                mixed.unit(uid).status = status
+                expected = _pools_released_as_the_rule_says(mixed)
+                real(SimpleNamespace(state=mixed, event=lambda *args, **kw: None))
+                assert pools(mixed) == expected, (uid, status)
+        expected = _pools_released_as_the_rule_says(scene)
+        real(ctx)
+        assert pools(scene) == expected
+
+    monkeypatch.setattr(combat_round, "release_mana", checking)
+    _logs({"interrupts": True}, seeds=range(2))
+    assert len(speeds) > 10 and max(speeds) > 0
