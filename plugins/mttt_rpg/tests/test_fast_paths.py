@@ -941,3 +941,90 @@ def test_a_unit_out_of_the_fight_does_nothing_at_its_turn_or_in_an_active_step(m
     assert akari.guarding and h.asked == [] and [kind for kind, _, _ in h.log] == ["turn"]
     h.run(combat_actions.active_step(h, akari, []))
     assert h.asked == []
+
+
+def test_the_hit_chance_kept_by_the_margin_is_the_chance_enumerated_of_the_whole_profiles(monkeypatch):
+    """命中检定: the hit chance kept by the defense's mode and block and the margin (value less
+    accuracy; ``attack._hit_chance``) is the chance enumerated of the hit check itself with the
+    whole profiles, for every attack whose odds the seeded games' menus showed, against its
+    defense in every mode and blocked, and over a sweep of accuracies and values past both ends
+    of the d20."""
+    from fractions import Fraction
+
+    from wargamekit.odds import distribution
+    from wargamekit_mttt_rpg import attack
+    from wargamekit_mttt_rpg.attack import AttackProfile, DefenseProfile
+
+    seen = []
+
+    def recording(atk, dfn):
+        seen.append((atk, dfn))
+        return attack.hit_chance(atk, dfn)
+
+    monkeypatch.setattr(combat_actions, "hit_chance", recording)
+    _logs({"interrupts": True}, seeds=range(4))
+    assert len(seen) > 20
+    sweep = [
+        (AttackProfile(accuracy=accuracy, dice=2, sides=10, damage_bonus=3, initiative=7), DefenseProfile("passive", value))
+        for accuracy in (-3, 0, 5, 12)
+        for value in range(-4, 36, 3)
+    ]
+    attack._hit_chance.cache_clear()
+    checked = set()
+    for atk, dfn in seen + sweep:
+        for mode in ("passive", "parry", "dodge"):
+            for blocked in (False, True):
+                other = attrs.evolve(dfn, mode=mode, blocked=blocked)
+                enumerated = distribution(attack._hit, atk, other).get(True, Fraction(0))
+                assert attack.hit_chance(atk, other) == enumerated, (atk, other)
+                checked.add(enumerated)
+    assert {Fraction(0), Fraction(1)} < checked
+
+
+def _pools_released_as_the_rule_says(scene):
+    """阶段1 解放法力, stated plainly: the activation speed counts the long-river characters on
+    the field (active, helpless, or a routed group's: ``present``); each character on the field
+    unfolds both pools by it and refreshes her mana to the new caps; nobody else changes."""
+    from wargamekit_mttt_rpg.resources import activation_speed, unfold_pool
+
+    speed = activation_speed(sum(1 for u in scene if u.present and u.kind == "character" and u.sheet.long_river))
+    out = {}
+    for u in scene:
+        if u.kind == "character" and u.present:
+            order = unfold_pool(u.order_cap, u.sheet.order_pool, speed)
+            distortion = unfold_pool(u.distortion_cap, u.sheet.distortion_pool, speed)
+            out[u.id] = order, distortion, order, distortion
+        else:
+            out[u.id] = u.order_cap, u.distortion_cap, u.order_mp, u.distortion_mp
+    return out
+
+
+def test_each_round_s_mana_is_released_as_the_rule_says(monkeypatch):
+    """阶段1 解放法力: the long-river count and each pool's unfolding (read from the status slot,
+    the sheet once) are the rule stated plainly at every round of the seeded games, and with
+    each character put in every status there."""
+    import copy
+    from types import SimpleNamespace
+
+    real, speeds = combat_round.release_mana, []
+
+    def pools(scene):
+        return {u.id: (u.order_cap, u.distortion_cap, u.order_mp, u.distortion_mp) for u in scene}
+
+    def checking(ctx):
+        scene = ctx.state
+        speeds.append(scene.long_river_count())
+        for uid in [u.id for u in scene if u.kind == "character"]:
+            for status in STATUSES:
+                mixed = copy.deepcopy(scene)
+                mixed.unit(uid).status = status
+                expected = _pools_released_as_the_rule_says(mixed)
+                real(SimpleNamespace(state=mixed, event=lambda *args, **kw: None))
+                assert pools(mixed) == expected, (uid, status)
+        expected = _pools_released_as_the_rule_says(scene)
+        real(ctx)
+        assert pools(scene) == expected
+
+    monkeypatch.setattr(combat_round, "release_mana", checking)
+    _logs({"interrupts": True}, seeds=range(2))
+    assert len(speeds) > 10 and max(speeds) > 0

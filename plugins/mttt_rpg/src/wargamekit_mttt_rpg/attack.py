@@ -283,10 +283,20 @@ def _hit(dice: Dice, attack: AttackProfile, defense: DefenseProfile) -> bool:
     return roll_attack(dice, attack) >= roll_defense(dice, defense)
 
 
-@functools.lru_cache(maxsize=4096)
 def hit_chance(attack: AttackProfile, defense: DefenseProfile) -> Fraction:
     """Exact chance that the hit check meets or beats the defense."""
-    return distribution(_hit, attack, defense).get(True, Fraction(0))
+    # The hit check (_hit) reads the attack's accuracy and the defense's mode, value and block
+    # alone, and compares d20 + accuracy with the value (or d20 + value): the chance is that of
+    # the margin, value - accuracy. Kept by those (a few dozen keys), not by the whole profiles,
+    # whose damage and initiative make nearly every attack of a fresh game a new key.
+    return _hit_chance(defense.blocked, defense.mode, defense.value - attack.accuracy)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hit_chance(blocked: bool, mode: str, margin: int) -> Fraction:
+    """:func:`hit_chance` of an attack with accuracy 0 against a defense of value ``margin``."""
+    attack = AttackProfile(accuracy=0, dice=0, sides=1)
+    return distribution(_hit, attack, DefenseProfile(mode, margin, blocked=blocked)).get(True, Fraction(0))
 
 
 def _raw(dice: Dice, attack: AttackProfile) -> int:

@@ -38,7 +38,7 @@ from .initiative import (
 )
 from .interrupt_phase import open_windows, turn_responses
 from .resources import activation_speed, unfold_pool
-from .state import ABSENT, ACTIVE, Combatant, Context, Scene
+from .state import ABSENT, ACTIVE, PRESENT, Combatant, Context, Scene
 from .warfare import strategic_warfare
 
 __all__ = ["ROUND_PHASES", "action_round", "play_scene", "round_start", "settle", "victory"]
@@ -137,10 +137,11 @@ def release_mana(ctx: Context) -> None:
     scene: Scene = ctx.state
     speed = activation_speed(scene.long_river_count())
     for u in scene:
-        if u.kind != "character" or not u.present:
+        if u.kind != "character" or u.status not in PRESENT:  # Combatant.present, as a slot
             continue
-        u.order_cap = unfold_pool(u.order_cap, u.sheet.order_pool, speed)
-        u.distortion_cap = unfold_pool(u.distortion_cap, u.sheet.distortion_pool, speed)
+        sheet = u.sheet  # (a property: read once)
+        u.order_cap = unfold_pool(u.order_cap, sheet.order_pool, speed)
+        u.distortion_cap = unfold_pool(u.distortion_cap, sheet.distortion_pool, speed)
         u.order_mp = u.order_cap
         u.distortion_mp = u.distortion_cap
     ctx.event("mana", f"round {scene.round}: activation speed {speed}; pools unfold", speed=speed)

@@ -240,7 +240,13 @@ class Scene:
 
     def long_river_count(self) -> int:
         """Long-river units (长河单位) on the field."""
-        return sum(1 for u in self if u.present and u.kind == "character" and u.sheet.long_river)
+        # (each round's mana release: ``present`` read as the status slot, in a loop, not a
+        # generator; the sheet, a property, read only for a character on the field)
+        count = 0
+        for u in self.combatants.values():
+            if u.kind == "character" and u.status in PRESENT and u.sheet.long_river:
+                count += 1
+        return count
 
     def defense_penalty_pincer(self, unit: Combatant) -> int:
         """Pincer attack (夹击): −1 onslaught all battle long for the losing side."""
