@@ -69,18 +69,24 @@ def test_ral26_a_medic_rallied_heals_at_once():
 def test_ral4_a_loose_sw_is_picked_up_and_ral5_jams_clear_without_an_enemy_in_the_hex():
     """RAL 4: a Good Order unit picks up a loose SW in its hex; RAL 5 (U8): a Good Order unit
     with no enemy in its hex clears its jammed SW at the start of its rally, one with an enemy
-    in the hex keeps it jammed."""
+    in the hex keeps it jammed, and so does a shaken unit; a unit's every jammed SW is cleared,
+    not only its first SW."""
     ctx = context(scenario([unit("us-1", "us", "us_squad", "0203", weapons=["bar"]),
                             unit("us-2", "us", "us_squad", "0503", weapons=["bar"]),
+                            unit("us-3", "us", "us_squad", "0703", weapons=["bar"]),
+                            unit("us-4", "us", "us_squad", "0803", weapons=["bar", "bar"]),
                             unit("de-1", "german", "de_squad", "0503")]))
     s = ctx.state
-    for uid in ("us-1", "us-2"):
+    for uid in ("us-1", "us-2", "us-3"):
         s.units[uid].weapons[0].jammed = True
+    s.units["us-4"].weapons[1].jammed = True
+    s.units["us-3"].shaken = True
     s.loose[(H("0203"), 0)] = [Weapon("lmg-9", "lmg")]
     drive(LnL().rally_side(ctx, "us"), {"action": "pickup", "unit": "us-1", "weapon": "lmg-9"}, {"action": "done"},
           {"action": "done"})
     assert [w.id for w in s.units["us-1"].weapons] == ["bar-1", "lmg-9"] and not s.loose
     assert not s.units["us-1"].weapons[0].jammed and s.units["us-2"].weapons[0].jammed
+    assert s.units["us-3"].weapons[0].jammed and not s.units["us-4"].weapons[1].jammed
 
 
 # -- CRL / OPF 1b -----------------------------------------------------------------------------------

@@ -1177,3 +1177,44 @@ def test_sniper_menus_shots_made_when_read_are_the_plain_shots():
             assert [o.label.split(":")[0] for o in d.options] == ["hold fire", "us-1 at 0103", "us-2 at 0403"]
         answer(game, unit="us-1")
         assert not game.state.units["us-1"].alive and "us-1/half" in game.state.units  # (reduced, not shaken)
+
+
+def test_sniper_has_target_written_out_is_the_plain_rule_from_every_hex_of_random_games():
+    """``sniper.has_target`` (round lnl20: the vehicle data and Hex.distance read inline) against
+    SMC 2.2 written plainly, for a sniper of each side set in every hex of the map, at every
+    third decision of seeded random games on both scenarios (enemies at every distance, in and
+    out of the sniper's range, in melee hexes, vehicles)."""
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if len(game.choices) % 3:
+            return
+        state = game.state
+        table = state.sniper_table
+        for side in SIDES:
+            for h in state.map.hexes():
+                shooter = Unit(f"{side}-probe", side, "sniper", h)
+                rng = shooter.spec.range
+                plain = [u for u in state.alive() if u.side != side and not u.vehicle and u.place not in state.melee
+                         and h.distance(u.hex) <= rng and visible(state, h, u.hex) is not None and exposed(state, u)]
+                assert sniper.has_target(state, shooter, table.casualty, table.shaken) == bool(plain)
+                if plain:
+                    seen[f"target at the range's edge {all(h.distance(u.hex) == rng for u in plain)}"] += 1
+                else:
+                    seen["no target"] += 1
+                    # (a target but for its range, or its melee: what the written-out tests drop)
+                    seen["out of range or in melee"] += any(
+                        u.side != side and not u.vehicle and visible(state, h, u.hex) is not None and exposed(state, u)
+                        for u in state.alive())
+
+    for seed in range(2):
+        _play_every_scenario(LnL(), seed, check)
+    assert seen["target at the range's edge True"] and seen["target at the range's edge False"], seen
+    assert seen["no target"] and seen["out of range or in melee"], seen
+    # A set position: the one enemy in sight locked in a melee (FIR 1.3), then out of it.
+    state = context(scenario([unit("us-1", "us", "us_squad", "0503"), unit("de-1", "german", "de_squad", "0303")])).state
+    shooter, table = Unit("german-probe", "german", "sniper", H("0103")), state.sniper_table
+    state.melee.add(state.units["us-1"].place)
+    assert not sniper.has_target(state, shooter, table.casualty, table.shaken)
+    state.melee.clear()
+    assert sniper.has_target(state, shooter, table.casualty, table.shaken)

@@ -11,7 +11,7 @@ import numpy as np
 from wargamekit.geometry import BLOCKING, HINDERING, Hex, HexMap, LineOfSight, hex_line_pair
 from wargamekit.geometry.hexmap import ElevationHook
 from wargamekit.memo import remember
-from wargamekit_lnl.data import BRUSH, effects
+from wargamekit_lnl.data import BRUSH, COUNTERS, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
 __all__ = ["exposed", "hex_exposed", "map_memo", "place_exposed", "sight", "spot_threshold", "steady_map", "visible"]
@@ -287,7 +287,8 @@ _EXPOSING = frozenset({"move", "assault", "fire"})
 def exposed(state: GameState, unit: Unit) -> bool:
     """SPT 1–5: the unit can be fired at (FIR 1.1). SPT 4 (A35): adjacent to a Good Order enemy
     unit (or on another level of the same hex). SPT 5 (A36) is read as adjacency to the enemy mover, which SPT 4 already covers."""
-    if unit.vehicle:
+    # (The counter's vehicle data read inline, not Unit.vehicle: a property read per call.)
+    if COUNTERS.units[unit.type].vehicle is not None:
         return True  # vehicles are always exposed (a reading: the source is silent)
     h, level, side = unit.hex, unit.level, unit.side
     if place_exposed(state, (h, level)):

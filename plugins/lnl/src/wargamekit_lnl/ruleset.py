@@ -314,12 +314,16 @@ class LnL(Ruleset):
         state = ctx.state
         medic_used: set[str] = set()
         for u in state.alive(side):
-            # (A jammed SW first: seldom there, where the enemy test scans the units.)
-            if u.good_order and any(w.jammed for w in u.weapons) and not state.in_hex(u.hex, other(side)):
-                for w in u.weapons:
-                    if w.jammed:
-                        w.jammed = False
-                        ctx.event("unjam", f"{u.id} clears its {w.spec.name}", unit=u.id, weapon=w.id)
+            # (A jammed SW first: seldom there, where the enemy test scans the units. The shaken
+            # flag, not Good Order's property, and a loop, not any() over a generator: every
+            # unit of both sides each turn.)
+            if u.shaken:
+                continue
+            for w in u.weapons:
+                if w.jammed:
+                    if not state.in_hex(u.hex, other(side)):
+                        self._clear_jams(ctx, u)
+                    break
         while True:
             # A lazy menu (a random bot reads one option): what each option shows is found and
             # bound now (the rallying unit's place and its chance), its label and data made when read.
@@ -368,6 +372,14 @@ class LnL(Ruleset):
                 rules.merge_halves(ctx, state.units[pick[1]], state.units[pick[2]])
             else:
                 rules.pick_up(ctx, state.units[pick[1]], pick[2])
+
+    @staticmethod
+    def _clear_jams(ctx: Context, u: Unit) -> None:
+        """RAL 5: ``u`` clears every jammed SW it carries."""
+        for w in u.weapons:
+            if w.jammed:
+                w.jammed = False
+                ctx.event("unjam", f"{u.id} clears its {w.spec.name}", unit=u.id, weapon=w.id)
 
     def weapon_handling(self, ctx: Context, side: str) -> Procedure:
         """SW 3.1, RAL 4 (A5: RAL 4 is the broader rule): any Good Order infantry unit may drop,

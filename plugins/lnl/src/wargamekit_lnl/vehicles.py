@@ -17,7 +17,7 @@ from attrs import frozen
 from wargamekit import Dice, odds
 from wargamekit.geometry import Arc, Hex, HexsideFacing, arc_of, in_fire_arc
 from wargamekit_lnl import data, fire
-from wargamekit_lnl.data import VEHICLE_COST, VEHICLE_WALL, effects
+from wargamekit_lnl.data import COUNTERS, VEHICLE_COST, VEHICLE_WALL, effects
 from wargamekit_lnl.los import exposed, visible
 from wargamekit_lnl.melee import can_melee
 from wargamekit_lnl.state import GameState, Place, Unit
@@ -313,5 +313,8 @@ def can_at_melee(unit: Unit) -> bool:
 def adjacent_vehicles(state: GameState, units: Sequence[Unit]) -> list[Unit]:
     """IVV 1: enemy vehicles in or next to the units' hex."""
     side, h = units[0].side, units[0].hex
-    # The side first, the counter's vehicle data last (every infantry action menu asks).
-    return [v for v in state.units.values() if v.alive and v.side != side and v.vehicle and v.hex.distance(h) <= 1]
+    # The side first, the counter's vehicle data last (every infantry action menu asks), read
+    # inline: Unit.vehicle is a property read per enemy unit.
+    counters = COUNTERS.units
+    return [v for v in state.units.values()
+            if v.alive and v.side != side and counters[v.type].vehicle is not None and v.hex.distance(h) <= 1]
