@@ -11,7 +11,7 @@ from wargamekit_lnl.los import steady_map
 exec(open("tools/speed/lnl20/actions.py").read())
 
 F = []
-for s, g in A:
+for s, g in A:  # noqa: F821 - A: actions.py's
     us = [u for grp in g for u in grp]
     if len(g) == 1 and not us[0].vehicle and not (s.melee and us[0].place in s.melee) and all(u.good_order for u in us):
         F.append((s, us, rules.enemies_by_place(s, rules.other(us[0].side)), all(fire.can_fire(u) for u in us),
@@ -23,7 +23,7 @@ def old(s, us, enemies, fire_asked, spot_asked):
     exposure: dict[str, bool] = {}
     with steady_map(s.map):
         a = fire_asked and rules.has_target(s, us, [us], enemies, exposure)
-        b = next(R._spot_targets(s, us, enemies, exposure), None) is not None
+        b = next(R._spot_targets(s, us, enemies, exposure), None) is not None  # noqa: F821 - R: actions.py's
     return a, b and spot_asked
 
 
