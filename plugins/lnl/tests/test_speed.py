@@ -1218,3 +1218,56 @@ def test_sniper_has_target_written_out_is_the_plain_rule_from_every_hex_of_rando
     assert not sniper.has_target(state, shooter, table.casualty, table.shaken)
     state.melee.clear()
     assert sniper.has_target(state, shooter, table.casualty, table.shaken)
+
+
+def _spot_targets_unmarked(state, units):
+    """SPT 7.1–7.2 written plainly, the units' markers not read (the caller's test): the places
+    of enemy units not exposed that the units have a spotting DRM for (a LOS)."""
+    enemy = rules.other(units[0].side)
+    places = sorted({u.place for u in state.alive(enemy) if not exposed(state, u)}, key=lambda p: (p[0].q, p[0].r, p[1]))
+    return [p for p in places if rules.spot_drm(state, units, p) is not None]
+
+
+def test_fire_and_spot_in_one_pass_is_the_two_plain_tests_in_random_games():
+    """Round lnl21: ``rules.fire_and_spot`` (the action menu's fire and spot tests of one group
+    in one pass) against FIR 1 (every exposed enemy place out of melee the group can plan fire
+    at) and SPT 7.1–7.2 (every place with an enemy not exposed in LOS) written plainly, for the
+    units of every place of each side as one group, each test asked or not, at every second
+    decision of seeded random games on both scenarios."""
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if len(game.choices) % 2:
+            return
+        state = game.state
+        for side in SIDES:
+            enemies = rules.enemies_by_place(state, rules.other(side))
+            by_place: dict = {}
+            for u in state.alive(side):
+                if not u.vehicle:
+                    by_place.setdefault(u.place, []).append(u)
+            for group in by_place.values():
+                fire_plain = bool(_fire_targets(state, group))
+                spot_plain = bool(_spot_targets_unmarked(state, group))
+                for fire_asked, spot_asked in itertools.product((True, False), repeat=2):
+                    got = rules.fire_and_spot(state, group, enemies, {}, fire_asked, spot_asked)
+                    assert got == (fire_asked and fire_plain, spot_asked and spot_plain)
+                seen[f"fire {fire_plain} spot {spot_plain}"] += 1
+                seen["fire at an open place only"] += fire_plain and all(
+                    los.place_exposed(state, p) for p in _fire_targets(state, group))
+
+    for seed in range(3):
+        _play_every_scenario(LnL(), seed, check)
+    for key in ("fire True spot True", "fire True spot False", "fire False spot True", "fire False spot False",
+                "fire at an open place only"):
+        assert seen[key], seen
+    # A set position (random games met no enemy place in melee): the one target locked in a
+    # melee (FIR 1.3; a melee place is exposed, so no spot target either), then out of it.
+    state = context(scenario([unit("us-1", "us", "us_squad", "0503"), unit("de-1", "german", "de_squad", "0303")])).state
+    group, place = [state.units["de-1"]], state.units["us-1"].place
+    enemies = rules.enemies_by_place(state, "us")
+    assert _fire_targets(state, group) == [place]
+    state.melee.add(place)
+    assert rules.fire_and_spot(state, group, enemies, {}, True, True) == (False, False)
+    state.melee.clear()
+    assert rules.fire_and_spot(state, group, enemies, {}, True, True) == (True, False)

@@ -12,7 +12,7 @@ from functools import cache
 from wargamekit import Dice, InvalidChoiceError, odds
 from wargamekit_lnl import fire, melee
 from wargamekit_lnl.data import COUNTERS, effects
-from wargamekit_lnl.los import exposed, spot_threshold, visible
+from wargamekit_lnl.los import exposed, place_exposed, spot_threshold, visible
 from wargamekit_lnl.scenario import SIDES, hex_label
 from wargamekit_lnl.state import Context, GameState, Place, Unit, Weapon, single_men
 
@@ -567,6 +567,53 @@ def _targets(state: GameState, firers: Sequence[Unit], groups: Sequence[Sequence
                 if exposed_memo(state, u, exposure):
                     yield p
                     break
+
+
+def fire_and_spot(state: GameState, units: Sequence[Unit], enemies: list[tuple[Place, list[Unit]]],
+                  exposure: dict[str, bool], fire_asked: bool, spot_asked: bool) -> tuple[bool, bool]:
+    """Whether one group ``units`` has a fire target (:func:`has_target`, asked if
+    ``fire_asked``) and a spot target (SPT 7.1–7.2: a place out of open ground, spotted and
+    melee markers, in LOS, with an enemy unit there not exposed; asked if ``spot_asked``, the
+    caller having tested the units' markers), in one pass over ``enemies``
+    (:func:`enemies_by_place`): the two tests read the same places, line and exposures."""
+    # The action menu asked the two tests one after the other (~100,000 instructions a menu):
+    # each place's exposure by terrain and markers and its line are read once here, and a place
+    # exposed that way needs no unit's exposure for fire (every unit there is exposed).
+    fire_found = spot_found = False
+    melee = state.melee
+    origin = units[0].hex
+    for p, there in enemies:
+        if fire_found == fire_asked and spot_found == spot_asked:
+            break  # (at once when neither is asked)
+        open_here = place_exposed(state, p)  # SPT 1–3 but the markers (a melee place is exposed)
+        want_fire = fire_asked and not fire_found and not (open_here and melee and p in melee)  # FIR 1.3
+        want_spot = spot_asked and not spot_found and not open_here
+        if not want_fire and not want_spot:
+            continue
+        line: object = _UNASKED
+        if want_fire:
+            line = fire.in_reach(state, units, p)  # its last test is the line from units[0]
+            if line is not None:
+                if open_here:
+                    fire_found = True
+                else:
+                    for u in there:
+                        if exposed_memo(state, u, exposure):
+                            fire_found = True
+                            break
+        if want_spot:
+            if line is _UNASKED or line is None:
+                line = visible(state, origin, p[0])
+            if line is not None:
+                for u in there:
+                    if not exposed_memo(state, u, exposure):
+                        spot_found = True
+                        break
+    return fire_found, spot_found
+
+
+#: :func:`fire_and_spot`: no line read yet for the place.
+_UNASKED = object()
 
 
 def exposed_memo(state: GameState, unit: Unit, memo: dict[str, bool] | None) -> bool:

@@ -686,13 +686,20 @@ class LnL(Ruleset):
             # the map's memos looked up once for the lines they ask (dozens a menu).
             enemies = rules.enemies_by_place(state, other(units[0].side))
             exposure: dict[str, bool] = {}
+            fire_asked = all(fire.can_fire(u) for u in units)
             with steady_map(state.map):
-                if all(fire.can_fire(u) for u in units) and rules.has_target(state, units, groups, enemies, exposure):
-                    out.append("fire")
-                if all(u.spec.smoke > 0 for u in units) and len(groups) == 1:
-                    out.append("smoke")  # SMK 1
-                if len(groups) == 1 and next(self._spot_targets(state, units, enemies, exposure), None):
-                    out.append("spot")  # SPT 7.1–7.2
+                if len(groups) > 1:
+                    can_fire = fire_asked and rules.has_target(state, units, groups, enemies, exposure)
+                    can_spot = False
+                else:  # one group: the fire and spot tests in one pass over the enemy places
+                    can_fire, can_spot = rules.fire_and_spot(state, units, enemies, exposure, fire_asked,
+                                                             not any(u.markers for u in units))
+            if can_fire:
+                out.append("fire")
+            if all(u.spec.smoke > 0 for u in units) and len(groups) == 1:
+                out.append("smoke")  # SMK 1
+            if can_spot:
+                out.append("spot")  # SPT 7.1–7.2
         if len(groups) == 1 and any(vehicles.can_at_melee(u) for u in units) \
                 and vehicles.adjacent_vehicles(state, units):
             out.append("anti-tank")  # IVV 1
