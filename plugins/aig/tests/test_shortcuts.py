@@ -34,8 +34,10 @@ from wargamekit_aig.command import (
     command_cells,
     command_distances,
     in_melee,
+    in_range,
     leader_can_move,
     leader_destinations,
+    leader_in_range,
     leader_ma,
     leader_moves,
 )
@@ -60,6 +62,24 @@ def _positions(scenario: str, seed: int, decisions: int, every: int = 3):
 def _fresh_command_range(state, leader, reach: int) -> dict[Hex, float]:
     """§4.2.2 by the map's own search, remembered nowhere."""
     return state.map.reachable(leader.hex, reach, "command", blocked=_blocked(state, leader.side) - {leader.hex})
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
+def test_who_stands_in_a_command_range_is_who_the_fresh_search_reaches(scenario, seed):
+    """The orders ask who stands in range by bits (``command_bits`` and ``command_bit_of``, no
+    set of coordinates made): for every unit and leader, the same answer as membership in the
+    map's own search run afresh, at every third decision, for each leader's range and twice it."""
+    checked = 0
+    for state in _positions(scenario, seed, 300):
+        for ld in state.live_leaders():
+            near, far = (_fresh_command_range(state, ld, reach) for reach in (ld.range, 2 * ld.range))
+            for u in state.live_units():
+                assert in_range(state, ld, u) == (u.hex in near)
+                assert in_range(state, ld, u, twice=True) == (u.hex in far)
+                checked += u.hex in near
+            for other in state.live_leaders():
+                assert leader_in_range(state, ld, other) == (other.hex in near)
+    assert checked > 100
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])

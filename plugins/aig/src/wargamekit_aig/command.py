@@ -25,13 +25,13 @@ _REACH: PerMap[tuple[Hex, float, str, frozenset[Hex]], dict[Hex, float]] = PerMa
 #: (the leader's map index, the range, the blocked hexes' bits among those the range could reach
 #: with nothing blocked). Kept by the question, not only by the position (_COMMAND): a new
 #: position often asks a range asked before (nothing near the leader moved).
-_RANGES: PerMap[tuple[int, int, int], frozenset[tuple[int, int]]] = PerMap(kept=4096)
+_RANGES: PerMap[tuple[int, int, int], int] = PerMap(kept=4096)
 
 
 #: Per map: a leader's command range's coordinates (§4.2.2, command_cells) by (his hex's q and
 #: r, the range, his side, the position key's number, state.position_id). A cache in front of
 #: _RANGES: each order re-reads the range, group orders test every command.
-_COMMAND: PerMap[tuple[int, int, int, str, Hashable], frozenset[tuple[int, int]]] = PerMap(kept=4096)
+_COMMAND: PerMap[tuple[int, int, int, str, Hashable], int] = PerMap(kept=4096)
 #: Per map: the bits of the hexes that block a side's command paths (_blocked_bits) by (side,
 #: position key's number): the same for every leader of the side in that position.
 _BLOCKED: PerMap[tuple[str, Hashable], int] = PerMap(kept=4096)
@@ -52,6 +52,8 @@ class _CommandGraph(NamedTuple):
     cells: tuple[tuple[int, int], ...]
     #: the index of each ``(q, r)`` on the map
     index_of: dict[tuple[int, int], int]
+    #: the bit of each ``(q, r)`` on the map (``1 << index``)
+    bit_of: dict[tuple[int, int], int]
     #: the steps as shifts: ``(d, mask)`` for each difference ``d > 0`` of map index a step
     #: makes (from ``i`` to ``i + d``), ``mask`` the bits of the indices that have that step
     ups: tuple[tuple[int, int], ...]
@@ -118,6 +120,12 @@ def command_distances(state: GameState, leader: Leader, reach: int | None = None
 
 def command_cells(state: GameState, leader: Leader, reach: int | None = None, *,
                   position: Hashable | None = None) -> frozenset[tuple[int, int]]:
+    """The ``(q, r)`` of :func:`command_distances`' hexes (:func:`command_bits` as coordinates)."""
+    return _cells(state.map, _command_graph(state.map), command_bits(state, leader, reach, position=position))
+
+
+def command_bits(state: GameState, leader: Leader, reach: int | None = None, *,
+                 position: Hashable | None = None) -> int:
     """The ``(q, r)`` of :func:`command_distances`' hexes: who stands in range, asked by
     coordinates (the orders ask it of every unit and leader at every menu; a ``Hex`` key costs
     a Python hash and equality call each). ``position``: ``position_id(state)``, when the caller
@@ -140,7 +148,7 @@ def command_cells(state: GameState, leader: Leader, reach: int | None = None, *,
         ranges = _RANGES.table(state.map)
         got = ranges.get(question)
         if got is None:
-            got = ranges[question] = _cells(state.map, graph, _count_range(graph, start, limit, question[2]))
+            got = ranges[question] = _count_range(graph, start, limit, question[2])
         table[key] = got
     return got
 
@@ -195,7 +203,7 @@ def _command_graph(m: HexMap) -> _CommandGraph:
                 elif math.isfinite(cost):
                     raise ValueError(f"a command step costs 1 or may not be taken (D2), not {cost}: {h} to {n}")
         got = table["command"] = _CommandGraph(
-            tuple((h.q, h.r) for h in hexes), index,
+            tuple((h.q, h.r) for h in hexes), index, {c: 1 << i for c, i in index.items()},
             tuple((d, mask) for d, mask in sorted(masks.items()) if d > 0),
             tuple((-d, mask) for d, mask in sorted(masks.items()) if d < 0))
     return got
@@ -247,16 +255,22 @@ def _cells(m: HexMap, graph: _CommandGraph, bits: int) -> frozenset[tuple[int, i
     return got
 
 
+def command_bit_of(m: HexMap) -> dict[tuple[int, int], int]:
+    """Each ``(q, r)`` of ``m``'s bit in :func:`command_bits`' answers."""
+    return _command_graph(m).bit_of
+
+
 def in_range(state: GameState, leader: Leader, unit: Unit, *, twice: bool = False) -> bool:
     """§4.2.2 (individual orders) or §4.2.4 (group orders: twice the range)."""
     reach = leader.range * (2 if twice else 1)
-    return (unit.hex.q, unit.hex.r) in command_cells(state, leader, reach)
+    return bool(command_bits(state, leader, reach) & command_bit_of(state.map).get((unit.hex.q, unit.hex.r), 0))
 
 
 def leader_in_range(state: GameState, leader: Leader, other: Leader, *, position: Hashable | None = None) -> bool:
     """Whether ``other`` stands within ``leader``'s command range (§4.3.1.d, §4.3.2.a).
     ``position``: ``position_id(state)``, when the caller has it."""
-    return (other.hex.q, other.hex.r) in command_cells(state, leader, position=position)
+    return bool(command_bits(state, leader, position=position)
+                & command_bit_of(state.map).get((other.hex.q, other.hex.r), 0))
 
 
 def in_melee(state: GameState, leader: Leader, *, position: Hashable | None = None) -> bool:

@@ -19,7 +19,8 @@ from wargamekit import Choose, Data, Response
 from wargamekit.geometry import Hex
 from wargamekit_aig import kinds, melee, missile, rout
 from wargamekit_aig.command import (
-    command_cells,
+    command_bit_of,
+    command_bits,
     in_melee,
     in_range,
     leader_can_move,
@@ -173,11 +174,12 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
         # (asked at every order, each remembered by it); a leader move picked here finds it again
         # (the state may be edited while the menu is pending: design.md, "The state is plain data")
         position = position_id(state)
-        reach = command_cells(state, issuer, position=position)  # §4.2.2, from where he stands now
+        reach = command_bits(state, issuer, position=position)  # §4.2.2, from where he stands now
+        bit_of = command_bit_of(state.map)
         here = (issuer.hex.q, issuer.hex.r)
         for u in state.live_units(issuer.side):
             at = (u.hex.q, u.hex.r)
-            if u.ordered_phase == phase.number or u.banned or at not in reach:
+            if u.ordered_phase == phase.number or u.banned or not reach & bit_of.get(at, 0):
                 continue
             if u.routed:
                 options.append({"order": "rally", "unit": u.name})
@@ -199,7 +201,7 @@ def individual_orders(ctx: Context, issuer: Leader, budget: int, phase: Phase, *
             if leader_can_move(state, issuer, own_mp, position=position):
                 options.append({"order": "move_on", "cost": 0, "mp": own_mp})
         for other in state.live_leaders(issuer.side):
-            if other is issuer or (other.hex.q, other.hex.r) not in reach or other.rank_value >= rank:
+            if other is issuer or not reach & bit_of.get((other.hex.q, other.hex.r), 0) or other.rank_value >= rank:
                 continue
             is_junior = other.junior
             if is_junior and not relay:
@@ -342,10 +344,11 @@ def group_eligible(state: GameState, leader: Leader, phase: Phase, command: str 
 def _units_in_group_reach(state: GameState, leader: Leader, phase: Phase, position: Hashable | None) -> list[Unit]:
     """:func:`group_eligible` of every command of the leader's side: its units not routed, not
     banned, not yet ordered this phase and within twice his command range, in scenario order."""
-    reach = command_cells(state, leader, 2 * leader.range, position=position)
+    reach = command_bits(state, leader, 2 * leader.range, position=position)
+    bit_of = command_bit_of(state.map)
     number = phase.number
     return [u for u in state.live_units(leader.side)
-            if not u.routed and not u.banned and u.ordered_phase != number and (u.hex.q, u.hex.r) in reach]
+            if not u.routed and not u.banned and u.ordered_phase != number and reach & bit_of.get((u.hex.q, u.hex.r), 0)]
 
 
 def group_check(state: GameState, leader: Leader, *, position: Hashable | None = None) -> int | None:
