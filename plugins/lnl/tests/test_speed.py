@@ -1271,3 +1271,61 @@ def test_fire_and_spot_in_one_pass_is_the_two_plain_tests_in_random_games():
     assert rules.fire_and_spot(state, group, enemies, {}, True, True) == (False, False)
     state.melee.clear()
     assert rules.fire_and_spot(state, group, enemies, {}, True, True) == (True, False)
+
+
+# -- round lnl22 (issue 9, session 36) -------------------------------------------------------------
+def _in_reach_plain(state, firers, place):
+    """FIR 1.1–1.2 and HWF 2 written plainly: every team's front arc holds the place (the
+    geometry's arc), every firer has it in range (``fire.reach`` at ``Hex.distance``), and the
+    LOS from the first firer, else ``None``."""
+    target = place[0]
+    for u in firers:
+        if u.spec.arrow and (target == u.hex or not in_fire_arc(u.hex, HexsideFacing(u.facing), target, FRONT_ARC)):
+            return None
+    if any(fire.reach(u, u.hex.distance(target)) is None for u in firers):
+        return None
+    return visible(state, firers[0].hex, target)
+
+
+def test_open_ground_memo_and_in_reach_written_out_are_the_plain_rules_in_random_games():
+    """Round lnl22: ``los.open_ground`` (the map's open hexes, kept by the map's memo) is SPT 1
+    read from each hex's terrain; ``place_exposed`` given it answers as without it, for every hex
+    at both levels; and ``fire.in_reach`` (one loop, the arc and distance written out) is FIR 1
+    written plainly, for every place's units of each side, and each side's units together, at
+    every enemy place and every hex of the map, every third decision of seeded random games on
+    both scenarios."""
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if len(game.choices) % 3:
+            return
+        state = game.state
+        hexes = state.map.hexes()
+        open_hexes = los.open_ground(state)
+        assert open_hexes == {(h.q, h.r) for h in hexes if rules.effects(state.terrain(h)).open}
+        for h in hexes:
+            for level in (0, 1):
+                exposed_plain = los.place_exposed(state, (h, level))
+                assert los.place_exposed(state, (h, level), open_hexes) == exposed_plain
+                seen[f"exposed {exposed_plain}"] += 1
+        for side in SIDES:
+            by_place: dict = {}
+            for u in state.alive(side):
+                if not u.vehicle:
+                    by_place.setdefault(u.place, []).append(u)
+            groups = [*by_place.values(), [u for g in by_place.values() for u in g]]
+            places = {u.place for u in state.alive(rules.other(side))} | {(h, 0) for h in hexes[::7]}
+            for group in groups:
+                if not group:
+                    continue
+                for p in places:
+                    plain = _in_reach_plain(state, group, p)
+                    assert fire.in_reach(state, group, p) == plain
+                    seen["in reach" if plain is not None else "out of reach"] += 1
+                    seen["a team out of arc"] += any(
+                        u.spec.arrow and not fire.in_arc(u, p[0]) for u in group)
+
+    for seed in range(2):
+        _play_every_scenario(LnL(), seed, check)
+    for key in ("exposed True", "exposed False", "in reach", "out of reach", "a team out of arc"):
+        assert seen[key], seen

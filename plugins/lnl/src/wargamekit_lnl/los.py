@@ -14,7 +14,7 @@ from wargamekit.memo import remember
 from wargamekit_lnl.data import BRUSH, COUNTERS, effects
 from wargamekit_lnl.state import GameState, Place, Unit
 
-__all__ = ["exposed", "hex_exposed", "map_memo", "place_exposed", "sight", "spot_threshold", "steady_map", "visible"]
+__all__ = ["exposed", "hex_exposed", "map_memo", "open_ground", "place_exposed", "sight", "spot_threshold", "steady_map", "visible"]
 
 #: LOS 3.1: this many hindering terrains along the line block it.
 HINDRANCES_THAT_BLOCK = 3
@@ -268,16 +268,32 @@ def hex_exposed(state: GameState, place: Place, side: str) -> bool:
     return place_exposed(state, place) or any(u.markers & _EXPOSING for u in state.at(place))
 
 
-def place_exposed(state: GameState, place: Place) -> bool:
+def place_exposed(state: GameState, place: Place, open_hexes: frozenset[tuple[int, int]] | None = None) -> bool:
     """SPT 1–3 but the markers: open ground, a spotted marker, a melee marker — when it holds,
-    every unit at ``place`` is :func:`exposed`."""
+    every unit at ``place`` is :func:`exposed`. ``open_hexes``: :func:`open_ground` of the
+    state's map, if the caller has it (a menu asking of many places)."""
     h, level = place
-    if level == 0 and effects(state.terrain(h)).open:  # SPT 1
-        return True
+    if level == 0:  # SPT 1
+        if open_hexes is None:
+            if effects(state.terrain(h)).open:
+                return True
+        elif (h.q, h.r) in open_hexes:
+            return True
     # SPT 2, SPT 6; SPT 3 (melee marker). The sets' emptiness first: a membership test hashes
     # the place, and its hex's hash is a Python call (exposure is asked ~400 times a game).
     spotted, melee = state.spotted, state.melee
     return bool(spotted) and place in spotted or bool(melee) and place in melee
+
+
+def open_ground(state: GameState) -> frozenset[tuple[int, int]]:
+    """The hexes of open terrain (SPT 1) of the state's map, as ``(q, r)``: kept by the map's
+    memo (:func:`map_memo`; the map never changes, SET 2), where each place's terrain read and
+    its effects cost ~4,000 instructions — the action menu reads ~5 enemy places."""
+    memo = map_memo(state.map, "open ground")
+    found = memo.get("hexes")
+    if found is None:
+        found = memo["hexes"] = frozenset((h.q, h.r) for h in state.map.hexes() if effects(state.terrain(h)).open)
+    return found
 
 
 #: SPT 3: markers that expose every unit in their hex.

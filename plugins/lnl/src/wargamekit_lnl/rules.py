@@ -12,7 +12,7 @@ from functools import cache
 from wargamekit import Dice, InvalidChoiceError, odds
 from wargamekit_lnl import fire, melee
 from wargamekit_lnl.data import COUNTERS, effects
-from wargamekit_lnl.los import exposed, place_exposed, spot_threshold, visible
+from wargamekit_lnl.los import exposed, open_ground, place_exposed, spot_threshold, visible
 from wargamekit_lnl.scenario import SIDES, hex_label
 from wargamekit_lnl.state import Context, GameState, Place, Unit, Weapon, single_men
 
@@ -582,10 +582,11 @@ def fire_and_spot(state: GameState, units: Sequence[Unit], enemies: list[tuple[P
     fire_found = spot_found = False
     melee = state.melee
     origin = units[0].hex
+    open_hexes = open_ground(state)  # (read once: the caller holds the map steady)
     for p, there in enemies:
         if fire_found == fire_asked and spot_found == spot_asked:
             break  # (at once when neither is asked)
-        open_here = place_exposed(state, p)  # SPT 1–3 but the markers (a melee place is exposed)
+        open_here = place_exposed(state, p, open_hexes)  # SPT 1–3 but the markers (a melee place is exposed)
         want_fire = fire_asked and not fire_found and not (open_here and melee and p in melee)  # FIR 1.3
         want_spot = spot_asked and not spot_found and not open_here
         if not want_fire and not want_spot:
