@@ -98,6 +98,10 @@ def test_remembered_searches_equal_fresh_ones(scenario, seed):
                 assert command_cells(state, ld, reach) == {(h.q, h.r) for h in fresh}
             moves = state.map.reachable(ld.hex, leader_ma(state, ld), "leader", blocked=_leader_blocked(state, ld))
             assert leader_destinations(state, ld) == moves
+            for mp in (3, 5.5):  # a part of his MA (§4.3.2-c: what he has left of his move)
+                moves = state.map.reachable(ld.hex, mp, "leader", blocked=_leader_blocked(state, ld))
+                assert dict(leader_moves(state, ld, mp)[0]) == moves
+                assert all(c <= mp for c in moves.values())
             checked += 1
     assert checked > 200
 
