@@ -98,6 +98,10 @@ def test_remembered_searches_equal_fresh_ones(scenario, seed):
                 assert command_cells(state, ld, reach) == {(h.q, h.r) for h in fresh}
             moves = state.map.reachable(ld.hex, leader_ma(state, ld), "leader", blocked=_leader_blocked(state, ld))
             assert leader_destinations(state, ld) == moves
+            for mp in (3, 5.5):  # a part of his MA (§4.3.2-c: what he has left of his move)
+                moves = state.map.reachable(ld.hex, mp, "leader", blocked=_leader_blocked(state, ld))
+                assert dict(leader_moves(state, ld, mp)[0]) == moves
+                assert all(c <= mp for c in moves.values())
             checked += 1
     assert checked > 200
 
@@ -728,3 +732,31 @@ def test_a_command_graph_refuses_a_terrain_chart_whose_command_step_is_not_one_h
         (h.q, h.r) for h in m.reachable(centre, 1, "command"))
     with pytest.raises(ValueError, match=r"a command step costs 1 or may not be taken \(D2\), not 2"):
         command_module._command_graph(chart(2)[0])
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("training", 5), ("battle", 4)])
+def test_a_volleys_hit_chance_by_its_number_is_the_shots_own_odds(scenario, seed):
+    """§9.1.1: the hit chance a fire option's label shows, remembered by the shot's modified
+    number (``orders._hit_p``), is the chance in the exact odds of the shot itself
+    (``missile_odds``, which also rolls a cavalry target's morale check): for every shot any unit
+    could take at any enemy, whatever its front, at every seventh decision of a seeded game, and
+    for shots of every modifier by hand."""
+    from wargamekit_aig.odds_calc import missile_odds
+
+    shots = {
+        missile_module.Shot(base, trained, arc, armoured, False, False, check, cohesion, extra)
+        for base in range(-1, 11) for trained, armoured, extra in ((False, False, 0), (True, True, 1), (True, False, -2))
+        for arc in missile_module.ARC_SHIFT for check, cohesion in ((False, 9), (True, 3), (True, 8))
+    }
+    met = set()  # the shots met in play
+    for state in _positions(scenario, seed, 3000, every=7):
+        for firer in state.live_units():
+            for target in state.live_units():
+                shot = missile_module.shot_at(state, firer, target, check_arc=False)
+                if shot is not None:
+                    met.add(shot)
+                    met.add(attrs.evolve(shot, cover=not shot.cover, disordered_cavalry=not shot.disordered_cavalry))
+    assert len(met) > 10
+    shots |= met
+    for shot in shots:
+        assert orders_module._hit_p(shot) == float(missile_odds(shot)[True]), shot

@@ -66,7 +66,7 @@ _GRAPHS: PerMap[str, _CommandGraph] = PerMap()
 
 
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
-_MOVES: PerMap[tuple[int, int, float, str, Hashable], tuple[dict[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
+_MOVES: PerMap[tuple[int, int, float, str, Hashable], tuple[Mapping[Hex, float], tuple[Hex, ...]]] = PerMap(kept=4096)
 #: Per map: whether a leader in a hex is in melee (§4.2.6) and whether he may move with so many
 #: MP (§4.2.5), by his hex (and MP), his side and the position key: both depend on nothing else,
 #: and each individual order asks them again (the issuer, every lower leader he may move).
@@ -322,7 +322,10 @@ def leader_moves(state: GameState, leader: Leader, mp: float | None = None, *,
     got = table.get(key)
     if got is None:
         reach = reach_from(state, leader.hex, budget, "leader", _leader_blocked(state, leader))
-        moves = {h: c for h, c in reach.items() if math.isfinite(c)}
+        # Within a finite budget every cost the search gives is finite (it is at most the
+        # budget): the search's own mapping is the answer, not a copy of it made hex by hex
+        # (a Hex key's Python hash each: 132,180 instructions for 95 hexes, aig.md "The eighteenth round").
+        moves = reach if math.isfinite(budget) else {h: c for h, c in reach.items() if math.isfinite(c)}
         # By MP, then by label: a label is the column then the row, both of two digits. The
         # search gives its hexes in map index order (column by column, each column's rows in
         # order: HexMap.reachable_many), which is the labels' order; so a stable sort by MP

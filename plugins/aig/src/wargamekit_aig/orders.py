@@ -704,7 +704,18 @@ def unit_action(ctx: Context, unit: Unit, phase: Phase, *, rider: Leader | None 
 
 
 def _hit_p(shot: missile.Shot) -> float:
-    return float(missile_odds(shot)[True])
+    """A volley's chance to hit: ``missile_odds(shot)[True]``."""
+    # Whether a volley hits depends on its modified number alone (resolve_missile: d10 <= the
+    # number; the cavalry morale check after it decides the disorder only), so the chance is the
+    # bare shot's of that number, remembered by it: the shot's own odds enumerate that check's
+    # die too (1.74 M instructions a cavalry target), for each new shot a fresh game labels.
+    return _hit_chance(shot.number)
+
+
+@cache
+def _hit_chance(number: int) -> float:
+    """The chance a volley of modified ``number`` hits (the bare shot's odds: no modifier)."""
+    return float(missile_odds(missile.Shot(number))[True])
 
 
 def turn(ctx: Context, unit: Unit, facing: int, *, in_melee: bool = False) -> Procedure:
