@@ -1,10 +1,12 @@
 """The shortcuts taken for speed change nothing: games played with them and without them give
 the same log, byte for byte (seeded random bots on every bundled scenario)."""
 
+import copy
 import itertools
 import re
 from functools import partial
 from math import inf
+from types import SimpleNamespace
 
 import attrs
 import pytest
@@ -1028,3 +1030,79 @@ def test_each_round_s_mana_is_released_as_the_rule_says(monkeypatch):
     monkeypatch.setattr(combat_round, "release_mana", checking)
     _logs({"interrupts": True}, seeds=range(2))
     assert len(speeds) > 10 and max(speeds) > 0
+
+
+def _plain_menu_parts(scene, unit):
+    """What the rules say of a unit's menu entries that ``_menu`` reads inline, stated plainly
+    (the properties, ``any``): whether she may guard and disengage, which weapons she may ready,
+    and whether she may make a decisive attack (a character in crash may not)."""
+    character = unit.kind == "character"
+    near = [a for a in scene.allies(unit) if a.id != unit.id]
+    guard = character and any(scene.distance(unit.id, a.id) <= 1 for a in near)
+    group_sheet = unit.group_sheet
+    holds = group_sheet is not None and group_sheet.perfect_morale and unit.order_bonus == 0
+    disengage = (
+        not unit.prone
+        and not holds
+        and unit.engaged_by is None
+        and any(scene.distance(unit.id, e.id) <= combat_actions.movement.SIGHT for e in scene.enemies(unit))
+    )
+    ready = [k for k in unit.sheet.weapons if k != unit.weapon] if character and not unit.readied_this_turn else []
+    targets = combat_actions._attack_targets(scene, unit)
+    decisive = character and not unit.trivial and not unit.crashed and any(t.status != "routed" for t in targets)
+    # a standard spell: a character not in crash, with the mana, on a target in range
+    spells = []
+    if character and not unit.crashed:
+        for spell in unit.sheet.spells:
+            mana = unit.order_mp if spell.pool == "order" else unit.distortion_mp
+            if spell.timing == "standard" and mana >= spell.cost:
+                pool = {"self": [unit], "ally": scene.allies(unit)}.get(spell.effect.target, scene.enemies(unit))
+                spells += [(spell.name, t.id) for t in pool if scene.distance(unit.id, t.id) <= spell.effect.range]
+    return guard, disengage, ready, decisive, spells
+
+
+def _menu_parts(entries):
+    keyed = [e for e in entries if type(e) is tuple]
+    return (
+        entries.count(combat_actions._GUARD) == 1,
+        entries.count(combat_actions._DISENGAGE) == 1,
+        [e[1] for e in keyed if e[0] is combat_actions._ready_action],
+        any(e[0] is combat_actions._attack_action and e[4] == "decisive" for e in keyed),
+        [(e.name, e.target) for e in entries if type(e) is combat_actions.Action and e.kind == "spell"],
+    )
+
+
+def test_a_menu_s_guard_disengage_ready_and_decisive_entries_are_the_rule_s(monkeypatch):
+    """战斗行动: the menu reads the unit's crash, sheet and group traits from slots and the library
+    rather than the properties, and tests guard (an ally within 0-1) and disengage (an enemy in
+    sight) in loops rather than ``any``. At every menu of the seeded games of every scenario,
+    and again with the unit put in crash, out of crash, trivial, prone, readied, engaged, given
+    no order and given mana (crashed or not, trivial), those entries and the standard spells
+    offered are what the rules give stated plainly."""
+    real, checked = combat_actions._menu, []
+    changes = (
+        {}, {"initiative": 0}, {"initiative": 7}, {"trivial": True}, {"prone": True},
+        {"readied_this_turn": True}, {"engaged_by": "nobody"}, {"order_bonus": 0},
+        {"order_mp": 9, "distortion_mp": 9}, {"order_mp": 9, "distortion_mp": 9, "initiative": 0},
+        {"order_mp": 9, "distortion_mp": 9, "initiative": 0, "trivial": True},
+    )
+
+    def checking(ctx, unit):
+        for change in changes:
+            scene = copy.deepcopy(ctx.state)
+            mine = attrs.evolve(scene.unit(unit.id), aiming=False, **change)
+            scene.combatants[unit.id] = mine
+            got = real(SimpleNamespace(state=scene, hooks=ctx.hooks), mine)
+            plain = _plain_menu_parts(scene, mine)
+            assert _menu_parts(got) == plain, (unit.id, change)
+            checked.append((mine.kind, plain))
+        return real(ctx, unit)
+
+    monkeypatch.setattr(combat_actions, "_menu", checking)
+    _logs(seeds=range(3))
+    parts = [p for _, p in checked]
+    for index in (0, 1, 3):  # each entry seen offered and not
+        assert {p[index] for p in parts} == {True, False}
+    assert any(p[2] for p in parts) and any(not p[2] for p in parts)
+    assert any(p[4] for p in parts) and any(not p[4] for p in parts)
+    assert {kind for kind, _ in checked} >= {"character", "group"}

@@ -221,8 +221,10 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
     foes, friends = scene.enemies(unit), scene.allies(unit)  # each read once (hot: several uses)
     targets = _attack_targets(scene, unit, band)
     # each read once (hot: tests per target and per combatant; a property read costs several
-    # times a slot's): Combatant.is_group inline, and whether she is a character, crashed
-    is_group, character, crashed = unit.kind == "group", unit.kind == "character", unit.crashed
+    # times a slot's): Combatant.is_group and crashed inline, and whether she is a character
+    kind = unit.kind
+    is_group, character = kind == "group", kind == "character"
+    crashed = character and not unit.trivial and unit.initiative <= 0
     if unit.aiming:
         for t in targets:
             out.append(
@@ -264,8 +266,11 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
             out.append((_attack_action, scene, unit, t, WITHERING, what, ctx.hooks))
             if character and not unit.trivial and not crashed and t.status != ROUTED:
                 out.append((_attack_action, scene, unit, t, DECISIVE, "decisive attack on", ctx.hooks))
-    if character and not crashed:
-        for spell in unit.sheet.spells:
+    # (her sheet and her group's traits read from the library once, not through the properties)
+    lib = library()
+    her_sheet = lib.characters[unit.sheet_key] if character else None
+    if her_sheet is not None and not crashed:
+        for spell in her_sheet.spells:
             if spell.timing != "standard":
                 continue
             mana = unit.order_mp if spell.pool == "order" else unit.distortion_mp
@@ -301,20 +306,22 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
                 )
             )
     out.append(_FULL_DEFENSE)
-    if character and any(a.id != unit.id and band[a.id] <= 1 for a in friends):
-        out.append(_GUARD)
+    if character:  # (the any() tests as loops: a generator makes a function and its frame)
+        uid = unit.id
+        for a in friends:
+            if a.id != uid and band[a.id] <= 1:
+                out.append(_GUARD)
+                break
     for other, delta in movement.move_targets(scene, unit, band):
         out.append((_move_action, other.id, other.name, delta, band[other.id] + delta))
     # 完美士气: a fearless group never retreats unless ordered to (an order this round).
-    group_sheet = unit.group_sheet
+    group_sheet = lib.groups[unit.group_key] if unit.group_key else None  # Combatant.group_sheet
     holds = group_sheet is not None and group_sheet.perfect_morale and unit.order_bonus == 0
-    if (
-        not unit.prone
-        and not holds
-        and unit.engaged_by is None
-        and any(band[e.id] <= movement.SIGHT for e in foes)
-    ):
-        out.append(_DISENGAGE)
+    if not unit.prone and not holds and unit.engaged_by is None:
+        for e in foes:
+            if band[e.id] <= movement.SIGHT:
+                out.append(_DISENGAGE)
+                break
     if not holds and (unit.withdrawing or movement.can_withdraw(scene, unit, band)):
         out.append(_WITHDRAW)
     if unit.cover_available != "none" and unit.cover != unit.cover_available:
@@ -359,8 +366,8 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
         )
     out.append((_wait_action, unit.consecutive_waits))
     # initiative-priced actions that leave the standard action
-    if character and not unit.readied_this_turn:
-        for key in unit.sheet.weapons:
+    if her_sheet is not None and not unit.readied_this_turn:
+        for key in her_sheet.weapons:
             if key != unit.weapon:
                 out.append((_ready_action, key))
     if character and unit.passed_through_round != scene.round:
