@@ -82,6 +82,26 @@ def test_who_stands_in_a_command_range_is_who_the_fresh_search_reaches(scenario,
     assert checked > 100
 
 
+def test_the_command_bits_are_those_of_the_map_asked_when_maps_alternate():
+    """``_command_graph`` answers the last map's graph without its table look-up: the bit of
+    each hex (``command_bit_of``, read at every order) is that of its index on the map asked,
+    ``1 << i`` of ``m.hexes()``, and who stands in range is the map's own search, at every
+    third decision of two games on different maps asked in turn (a shortcut that answered the
+    other map's graph would fail here)."""
+    checked = 0
+    for pair in zip(_positions("training", 3, 150), _positions("battle", 5, 150), strict=False):
+        assert pair[0].map is not pair[1].map
+        for state in pair:
+            m = state.map
+            assert command_module.command_bit_of(m) == {(h.q, h.r): 1 << i for i, h in enumerate(m.hexes())}
+            ld = max(state.live_leaders(), key=lambda x: x.range)
+            near = _fresh_command_range(state, ld, ld.range)
+            for u in state.live_units():
+                assert in_range(state, ld, u) == (u.hex in near)
+            checked += 1
+    assert checked > 60
+
+
 @pytest.mark.parametrize(("scenario", "seed"), [("training", 3), ("battle", 5)])
 def test_remembered_searches_equal_fresh_ones(scenario, seed):
     """§4.2.2 command range (and its hexes' coordinates, ``command_cells``, counted in hexes as

@@ -63,6 +63,9 @@ class _CommandGraph(NamedTuple):
 
 #: Per map: its _CommandGraph (one entry; a PerMap for the map's lifetime and weak keys).
 _GRAPHS: PerMap[str, _CommandGraph] = PerMap()
+#: The last map asked of _command_graph and its graph: every order reads the bits of the map
+#: in play (command_bit_of), and an identity test is a tenth of the table's look-up.
+_last_graph: tuple[HexMap | None, _CommandGraph | None] = (None, None)
 
 
 #: Per map: an ordered leader's destinations and their menu order (leader_moves).
@@ -188,6 +191,10 @@ def _blocked_bits(state: GameState, side: str, position: Hashable, graph: _Comma
 def _command_graph(m: HexMap) -> _CommandGraph:
     """``m``'s :class:`_CommandGraph`, made the first time asked. D2: a command step costs 1
     whatever the terrain and hexside (``"command"`` in the terrain chart), or may not be taken."""
+    global _last_graph
+    last_map, last = _last_graph
+    if last_map is m and last is not None:
+        return last
     table = _GRAPHS.table(m)
     got = table.get("command")
     if got is None:
@@ -209,6 +216,7 @@ def _command_graph(m: HexMap) -> _CommandGraph:
             tuple((h.q, h.r) for h in hexes), index, {c: 1 << i for c, i in index.items()},
             tuple((d, mask) for d, mask in sorted(masks.items()) if d > 0),
             tuple((-d, mask) for d, mask in sorted(masks.items()) if d < 0))
+    _last_graph = (m, got)
     return got
 
 
