@@ -1106,3 +1106,51 @@ def test_a_menu_s_guard_disengage_ready_and_decisive_entries_are_the_rule_s(monk
     assert any(p[2] for p in parts) and any(not p[2] for p in parts)
     assert any(p[4] for p in parts) and any(not p[4] for p in parts)
     assert {kind for kind, _ in checked} >= {"character", "group"}
+
+
+def _foes_and_friends_as_the_rule_says(scene, unit):
+    """Her foes and friends still fighting, stated plainly: every fighting combatant of another
+    side, and every fighting combatant of hers (herself included), in the scene's order."""
+    foes = [u for u in scene if u.fighting and u.side != unit.side]
+    friends = [u for u in scene if u.fighting and u.side == unit.side]
+    return foes, friends
+
+
+def _same_units(got, expected):
+    return [[u.id for u in units] for units in got] == [[u.id for u in units] for units in expected] and all(
+        a is b for g, e in zip(got, expected, strict=True) for a, b in zip(g, e, strict=True)
+    )
+
+
+def test_a_menu_s_foes_and_friends_found_in_one_pass_are_the_rule_s(monkeypatch):
+    """战斗行动: the menu finds the unit's foes and friends in one pass over the combatants
+    (``combat_actions._foes_and_friends``) rather than ``Scene.enemies`` and ``Scene.allies``.
+    At every menu of the seeded games of every scenario, and again with each combatant put in
+    every status and (each in turn) on the unit's side or the other, they are the combatants the
+    rule names, stated plainly, in the same order, and the lists the two methods give."""
+    real, checked = combat_actions._menu, []
+
+    def check(scene, unit):
+        got = combat_actions._foes_and_friends(scene, unit)
+        assert _same_units(got, _foes_and_friends_as_the_rule_says(scene, unit)), unit.id
+        assert _same_units(got, (scene.enemies(unit), scene.allies(unit))), unit.id
+        checked.append(tuple(len(units) for units in got))
+
+    def checking(ctx, unit):
+        scene = ctx.state
+        check(scene, unit)
+        for other in list(scene):
+            status, side = other.status, other.side
+            for other.status in STATUSES:
+                check(scene, unit)
+            other.status = status
+            for other.side in MtttRpg.sides:
+                check(scene, unit)
+            other.side = side
+        return real(ctx, unit)
+
+    monkeypatch.setattr(combat_actions, "_menu", checking)
+    fast = _logs(seeds=range(3))
+    assert len(checked) > 1000 and {0} < {foes for foes, _ in checked} and {1} < {friends for _, friends in checked}
+    monkeypatch.undo()
+    assert _logs(seeds=range(3)) == fast

@@ -192,6 +192,22 @@ def _bands(scene: Scene, unit: Combatant) -> dict[str, int]:
     return out
 
 
+def _foes_and_friends(scene: Scene, unit: Combatant) -> tuple[list[Combatant], list[Combatant]]:
+    """``(scene.enemies(unit), scene.allies(unit))`` in one pass over the combatants: each
+    fighting combatant is on ``unit``'s side or not, so each goes to one list, in the order
+    both methods give (hot: every menu; two passes cost ~1.5 times one)."""
+    side = unit.side
+    foes: list[Combatant] = []
+    friends: list[Combatant] = []
+    for u in scene.combatants.values():
+        if u.status == ACTIVE:
+            if u.side == side:
+                friends.append(u)
+            else:
+                foes.append(u)
+    return foes, friends
+
+
 #: An entry of the action menu (:func:`_menu`): an :class:`Action`, or the key of one, a tuple
 #: ``(make, *args)`` whose action is ``make(*args)`` (:func:`_made_action`).
 _Entry = Action | tuple[Any, ...]
@@ -218,7 +234,7 @@ def _menu(ctx: Context, unit: Combatant) -> list[_Entry]:
     scene: Scene = ctx.state
     out: list[_Entry] = []
     band = _bands(scene, unit)
-    foes, friends = scene.enemies(unit), scene.allies(unit)  # each read once (hot: several uses)
+    foes, friends = _foes_and_friends(scene, unit)  # each read once (hot: several uses)
     targets = _attack_targets(scene, unit, band)
     # each read once (hot: tests per target and per combatant; a property read costs several
     # times a slot's): Combatant.is_group and crashed inline, and whether she is a character
