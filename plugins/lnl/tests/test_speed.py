@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from wargamekit import Game, ScenarioError, odds
-from wargamekit.geometry import HexMap, HexsideFacing, hex_line, hex_line_pair, in_fire_arc
+from wargamekit.geometry import HexMap, HexsideFacing, hex_line, in_fire_arc
 from wargamekit.players import RandomBot, bot_seed
 from wargamekit_lnl import LnL, fire, kinds, los, movement, rules, sniper, vehicles
 from wargamekit_lnl.data import BRUSH, BUILDING, FRONT_ARC, LEVEL_COST, TERRAIN, WALL, WOODS
@@ -966,26 +966,56 @@ def test_entry_side_by_the_ends_difference_is_the_line_s_last_step():
     assert len(sides) == 6
 
 
-def test_smoke_near_the_line_holds_all_smoke_between_and_no_end():
-    """LOS 2, D13, A34: the coordinate test that spares most smoky lines the look-up of their
-    hexes between keeps every hex between on either tie-breaking line, never an end, and few
-    others (the parallelogram the lines run in) — for every pair of hexes of a map and every hex of it as smoke."""
+def test_smoke_near_the_line_holds_all_smoke_between():
+    """LOS 2, D13, A34: the coordinate test in :func:`visible` that spares most smoky lines the
+    look-up of their hexes between keeps every hex between on either tie-breaking line: with
+    smoke on every hex of a map, each line (from every third hex to every hex) hinders as a
+    fresh walk's (a hex between left out of the memo's key would be walked without its smoke)."""
     m = HexMap(12, 10, TERRAIN, LAYOUT)
+    ctx = context(scenario([unit("us-1", "us", "us_squad", "0103"), unit("de-1", "german", "de_squad", "0806")]))
+    s = ctx.state
+    s.map = m
     hexes = m.hexes()
-    on_map = set(hexes)
-    kept = passed = 0
+    s.smoke = dict.fromkeys(hexes, 1)
+    seen: Counter[str] = Counter()
     for a, b in itertools.product(hexes[::3], hexes):
-        if a == b:
-            continue
-        primary, other = hex_line_pair(a, b)
-        between = (set(primary[1:-1]) | set(other[1:-1])) & on_map  # (a tie's other line may leave the map)
-        near = set(los._near_the_line(hexes, a.q, a.r, b.q, b.r))
-        assert between <= near and a not in near and b not in near
-        kept += len(between)
-        passed += len(near)
-    # The hexes that pass lie in the parallelogram between the ends that the two lines run in:
-    # a few times the hexes between, not a box around them.
-    assert kept < passed < 3 * kept
+        line = visible(s, a, b)
+        plain = _line(s, a, b)
+        assert (line is not None, line.hindering if line is not None else plain[1]) == plain
+        seen["seen" if line is not None else "blocked"] += 1
+    assert seen["seen"] and seen["blocked"], seen
+
+
+def test_visible_with_its_look_ups_written_out_is_a_fresh_walk_in_random_games():
+    """Round lnl23: :func:`visible` (the steady block's memos read inline, the smoke near the
+    line tested inline, the line looked up once) answers as LOS 1–3 worked out afresh, in a
+    ``steady_map`` block and out of one, for every pair of the live units' hexes, at every fourth
+    decision of seeded random games on both scenarios — smoke on the map or not, on the line or
+    not."""
+    seen: Counter[str] = Counter()
+
+    def check(game, decision):
+        if len(game.choices) % 4:
+            return
+        state = game.state
+        hexes = sorted({u.hex for u in state.alive()}, key=lambda h: (h.q, h.r))
+        pairs = [(a, b) for a in hexes for b in hexes]
+        with los.steady_map(state.map):
+            inside = [visible(state, a, b) for a, b in pairs]
+        for (a, b), line in zip(pairs, inside, strict=True):
+            plain = _line(state, a, b)
+            assert (line is not None, line.hindering if line is not None else plain[1]) == plain
+            assert visible(state, a, b) == line
+            seen["seen" if line is not None else "blocked"] += 1
+            if a != b and state.smoke:
+                on_line = any(h in state.smoke for h in sight(state, a, b).between)
+                seen["smoke on the line" if on_line else "smoke off the line"] += 1
+            else:
+                seen["no smoke"] += 1
+
+    for seed in range(2):
+        _play_every_scenario(LnL(), seed, check)
+    assert len(seen) == 5, seen
 
 
 def test_relief_kept_by_the_map_contents_answers_as_fresh_walks():

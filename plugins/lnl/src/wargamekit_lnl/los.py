@@ -87,16 +87,47 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
     aq, ar, bq, br = a.q, a.r, b.q, b.r
     if aq == bq and ar == br:
         return LineOfSight(True, 0, 0, ())
-    smokes, memos = _held(state.map)
+    # _held written out (a Python call per line): the innermost steady block's memos if it is
+    # this map's, else the checked look-up.
+    m = state.map
+    top = _STEADY[-1] if _STEADY else None
+    smokes, memos = top[1] if top is not None and top[0] is m else _held_checked(m)
     key = (aq, ar, bq, br)
     smoke = _NO_SMOKE
-    if state.smoke:
+    placed = state.smoke
+    if placed:
         # Smoke counts only in the hexes between (LOS 2) on either line a hexside tie may take
         # (A34: the worse one): the answer is keyed by the smoke there, so a line clear of all
         # smoke keeps its answer as smoke comes and goes elsewhere (keyed by the whole layout,
         # each new one was a walk of every line again: a tenth of a fresh game).
-        near = _near_the_line(state.smoke, aq, ar, bq, br)
-        if near:
+        # The smoke that may lie between, by coordinates: each of a line's n steps enters a
+        # neighbour and n is the ends' distance, so every hex between is as far from the two
+        # ends together as they are apart, which holds exactly where each of its three cube
+        # coordinates lies between the ends'; and neither end is between (LOS 2). (Written
+        # here, not called, and no list made unless one is found: ~900 instructions a line;
+        # five smoky lines in six have no smoke this close, and for those the hexes between
+        # are not looked up — a hex's hash is a Python call.)
+        if aq < bq:
+            q0, q1 = aq, bq
+        else:
+            q0, q1 = bq, aq
+        if ar < br:
+            r0, r1 = ar, br
+        else:
+            r0, r1 = br, ar
+        s0, s1 = aq + ar, bq + br  # −s, as q + r
+        if s1 < s0:
+            s0, s1 = s1, s0
+        near = None
+        for h in placed:  # (a loop: a comprehension is a call of its own)
+            hq, hr = h.q, h.r
+            if q0 <= hq <= q1 and r0 <= hr <= r1 and s0 <= hq + hr <= s1 and (hq != aq or hr != ar) \
+                    and (hq != bq or hr != br):
+                if near is None:
+                    near = [h]
+                else:
+                    near.append(h)
+        if near is not None:
             between = memos.get("between")
             if between is None:
                 between = memos["between"] = {}
@@ -112,8 +143,9 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
         if len(smokes) >= _SMOKES_KEPT:
             del smokes[next(iter(smokes))]
         lines = smokes[smoke] = {}
-    if key in lines:
-        return lines[key]
+    seen = lines.get(key, _UNASKED)  # (one look-up of the line: a tuple's hash is not kept)
+    if seen is not _UNASKED:
+        return seen
     # Smoke off the line changes nothing in it, so the classes are those with the smoke on the
     # line alone, kept read-only by that smoke: the map keeps a read-only array's table by
     # identity (HexMap._user_code), where a new array was a whole map's table to make again at
@@ -133,28 +165,6 @@ def visible(state: GameState, a: Hex, b: Hex) -> LineOfSight | None:
     seen = line if line.clear and line.hindering < HINDRANCES_THAT_BLOCK else None
     lines[key] = seen
     return seen
-
-
-def _near_the_line(smoke: Iterable[Hex], aq: int, ar: int, bq: int, br: int) -> list[Hex]:
-    """The hexes of ``smoke`` that may lie between ``(aq, ar)`` and ``(bq, br)`` on either
-    tie-breaking line: each of a line's ``n`` steps enters a neighbour and ``n`` is the ends'
-    distance, so every hex between is as far from the two ends together as they are apart,
-    which holds exactly where each of its three cube coordinates lies between the ends'; and
-    neither end is between (LOS 2)."""
-    # Comparisons of coordinates, where the hexes between were a look-up (a hex's hash is a
-    # Python call) and, for a pair new to the memo, two lines and their sets (~52,000
-    # instructions, ~40 a fresh game): in random games five smoky lines in six have no smoke
-    # this close.
-    q0, q1 = (aq, bq) if aq < bq else (bq, aq)
-    r0, r1 = (ar, br) if ar < br else (br, ar)
-    s0, s1 = (aq + ar, bq + br) if aq + ar < bq + br else (bq + br, aq + ar)  # −s, as q + r
-    near = []
-    for h in smoke:  # (a loop: a comprehension is a call of its own)
-        hq, hr = h.q, h.r
-        if q0 <= hq <= q1 and r0 <= hr <= r1 and s0 <= hq + hr <= s1 and (hq != aq or hr != ar) \
-                and (hq != bq or hr != br):
-            near.append(h)
-    return near
 
 
 #: Memo of :func:`visible` by map contents, then by the smoked hexes on the line: lines' answers are shared
@@ -181,6 +191,8 @@ _CONTENTS_KEPT, _SMOKES_KEPT = 8, 64
 #: would hold ~300 MB); past it the memo starts again, which costs only the lines' walks.
 _BETWEEN_KEPT = 4096
 _NO_SMOKE: frozenset[Hex] = frozenset()
+#: A line not yet in its memo (``None`` is a blocked line's answer).
+_UNASKED: Any = object()
 
 
 class steady_map:  # noqa: N801 - used as a statement-like context manager (``with steady_map(m):``)
