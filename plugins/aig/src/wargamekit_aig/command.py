@@ -7,6 +7,7 @@ from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 from wargamekit.geometry import Hex, HexMap
 from wargamekit_aig.facing import enemy_zoi, engaged_with
@@ -61,10 +62,11 @@ class _CommandGraph(NamedTuple):
     downs: tuple[tuple[int, int], ...]
 
 
-#: Per map: its _CommandGraph (one entry; a PerMap for the map's lifetime and weak keys).
-_GRAPHS: PerMap[str, _CommandGraph] = PerMap()
+#: Per map: its _CommandGraph, for the map's lifetime (weak keys).
+_GRAPHS: WeakKeyDictionary[HexMap, _CommandGraph] = WeakKeyDictionary()
 #: The last map asked of _command_graph and its graph: every order reads the bits of the map
-#: in play (command_bit_of), and an identity test is a tenth of the table's look-up.
+#: in play (command_bit_of), and an identity test is a tenth of a table's look-up. (A strong
+#: reference, as PerMap's last map: it holds one map past its game at most.)
 _last_graph: tuple[HexMap | None, _CommandGraph | None] = (None, None)
 
 
@@ -195,8 +197,7 @@ def _command_graph(m: HexMap) -> _CommandGraph:
     last_map, last = _last_graph
     if last_map is m and last is not None:
         return last
-    table = _GRAPHS.table(m)
-    got = table.get("command")
+    got = _GRAPHS.get(m)
     if got is None:
         hexes = m.hexes()
         index = {(h.q, h.r): i for i, h in enumerate(hexes)}
@@ -212,7 +213,7 @@ def _command_graph(m: HexMap) -> _CommandGraph:
                     masks[j - i] = masks.get(j - i, 0) | 1 << i
                 elif math.isfinite(cost):
                     raise ValueError(f"a command step costs 1 or may not be taken (D2), not {cost}: {h} to {n}")
-        got = table["command"] = _CommandGraph(
+        got = _GRAPHS[m] = _CommandGraph(
             tuple((h.q, h.r) for h in hexes), index, {c: 1 << i for c, i in index.items()},
             tuple((d, mask) for d, mask in sorted(masks.items()) if d > 0),
             tuple((-d, mask) for d, mask in sorted(masks.items()) if d < 0))
